@@ -1,0 +1,149 @@
+// gpulab/device_buffer.hpp — RAII owners for device memory, pinned host memory, streams, events.
+//
+// Move-only; destructors never throw (a failing cudaFree at exit is not worth a terminate).
+// Allocation failures throw gpulab::Error naming the bytes asked for and the bytes free.
+#pragma once
+
+#include <gpulab/error.hpp>
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <utility>
+
+namespace gpulab {
+
+namespace detail {
+inline std::string out_of_device_memory(std::size_t bytes) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  cudaGetLastError();  // clear the sticky-free allocation error before asking
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) free_bytes = 0;
+  return "cannot allocate " + std::to_string(bytes) + " bytes on the device (" +
+         std::to_string(free_bytes) + " bytes free of " + std::to_string(total_bytes) + ")";
+}
+}  // namespace detail
+
+/// `count` elements of T in device global memory (cudaMalloc: 256-byte aligned).
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t count) : count_(count) {
+    if (count == 0) return;
+    const std::size_t bytes = count * sizeof(T);
+    if (bytes / sizeof(T) != count) throw Error("device buffer size overflows");
+    cudaError_t err = cudaMalloc(reinterpret_cast<void**>(&ptr_), bytes);
+    if (err == cudaErrorMemoryAllocation) throw Error(detail::out_of_device_memory(bytes));
+    GPULAB_CUDA_CHECK(err);
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    if (this != &o) {
+      reset();
+      ptr_ = std::exchange(o.ptr_, nullptr);
+      count_ = std::exchange(o.count_, 0);
+    }
+    return *this;
+  }
+  ~DeviceBuffer() { reset(); }
+
+  T* data() const { return ptr_; }
+  std::size_t size() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
+
+ private:
+  void reset() noexcept {
+    if (ptr_ != nullptr) cudaFree(ptr_);
+    ptr_ = nullptr;
+    count_ = 0;
+  }
+  T* ptr_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+/// `count` elements of T in page-locked host memory, so copies run at full PCIe/NVLink speed.
+template <class T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(std::size_t count) : count_(count) {
+    if (count == 0) return;
+    const std::size_t bytes = count * sizeof(T);
+    cudaError_t err = cudaMallocHost(reinterpret_cast<void**>(&ptr_), bytes);
+    if (err == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      throw Error("cannot allocate " + std::to_string(bytes) + " bytes of pinned host memory");
+    }
+    GPULAB_CUDA_CHECK(err);
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  PinnedBuffer(PinnedBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
+    if (this != &o) {
+      reset();
+      ptr_ = std::exchange(o.ptr_, nullptr);
+      count_ = std::exchange(o.count_, 0);
+    }
+    return *this;
+  }
+  ~PinnedBuffer() { reset(); }
+
+  T* data() const { return ptr_; }
+  std::size_t size() const { return count_; }
+  std::span<T> span() const { return {ptr_, count_}; }
+
+ private:
+  void reset() noexcept {
+    if (ptr_ != nullptr) cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    count_ = 0;
+  }
+  T* ptr_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+/// A non-blocking CUDA stream.
+class Stream {
+ public:
+  Stream() { GPULAB_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  ~Stream() {
+    if (s_ != nullptr) cudaStreamDestroy(s_);
+  }
+  cudaStream_t get() const { return s_; }
+  void synchronize() const { GPULAB_CUDA_CHECK(cudaStreamSynchronize(s_)); }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+
+/// A CUDA event that records time.
+class Event {
+ public:
+  Event() { GPULAB_CUDA_CHECK(cudaEventCreate(&e_)); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  Event(Event&& o) noexcept : e_(std::exchange(o.e_, nullptr)) {}
+  ~Event() {
+    if (e_ != nullptr) cudaEventDestroy(e_);
+  }
+  cudaEvent_t get() const { return e_; }
+  void record(cudaStream_t s) const { GPULAB_CUDA_CHECK(cudaEventRecord(e_, s)); }
+  /// Milliseconds from `start` to this event; both must have completed.
+  float ms_since(const Event& start) const {
+    float ms = 0.f;
+    GPULAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start.e_, e_));
+    return ms;
+  }
+
+ private:
+  cudaEvent_t e_ = nullptr;
+};
+
+}  // namespace gpulab

@@ -1,0 +1,250 @@
+#include "cli/cli.hpp"
+
+#include "core/ceilings.hpp"
+#include "core/device_info.hpp"
+#include "core/dtype.hpp"
+#include "core/report.hpp"
+#include "core/sizes.hpp"
+#include "reduce/reduce_bench.hpp"
+#include "reduce/reduce_ladder.hpp"
+
+#include <gpulab/error.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <fstream>
+#include <optional>
+#include <ostream>
+
+#ifndef GPULAB_GIT_COMMIT
+#define GPULAB_GIT_COMMIT "unknown"
+#endif
+
+namespace gpulab {
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+constexpr const char* kFooter =
+    "Semantics: int32 sums wrap modulo 2^32 (the same bits as CUB and a serial loop); float results\n"
+    "pass when |got - ref| <= gamma_k * sum|x| with k the variant's accumulation depth (docs/).\n"
+    "Exit codes: 0 ok, 1 a check failed or a run-time error, 2 bad command line, 3 no CUDA device.";
+
+struct OutputFiles {
+  std::string json, csv, md;
+  void add_to(CLI::App* app) {
+    app->add_option("--json", json, "also write the report as JSON to this file");
+    app->add_option("--csv", csv, "also write the report as CSV to this file");
+    app->add_option("--md", md, "also write the report as Markdown to this file");
+  }
+};
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw Error("cannot open '" + path + "' for writing");
+  f << text;
+  f.close();
+  if (!f) throw Error("could not write '" + path + "'");
+}
+
+void write_outputs(const Report& report, const OutputFiles& files) {
+  if (!files.json.empty()) write_file(files.json, to_json(report).dump(2) + "\n");
+  if (!files.csv.empty()) write_file(files.csv, to_csv(report));
+  if (!files.md.empty()) write_file(files.md, to_markdown(report));
+}
+
+/// CLI11 validator for "2^20,2^24+1,1000".
+CLI::Validator size_list_validator() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        return parse_size_list(s) ? std::string() : "'" + s + "' is not a list of sizes like 2^24,1000,2^20+1";
+      },
+      "SIZES");
+}
+
+CLI::Validator type_list_validator() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        if (s == "all") return {};
+        std::size_t start = 0;
+        while (start <= s.size()) {
+          const std::size_t comma = s.find(',', start);
+          const std::string item = s.substr(start, comma - start);
+          if (!parse_dtype(item)) return "'" + item + "' is not int32, float32, float64 or all";
+          if (comma == std::string::npos) break;
+          start = comma + 1;
+        }
+        return {};
+      },
+      "TYPES");
+}
+
+std::vector<DType> parse_types(const std::string& s) {
+  if (s == "all") return {DType::int32, DType::float32, DType::float64};
+  std::vector<DType> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = s.find(',', start);
+    out.push_back(*parse_dtype(s.substr(start, comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (!s.empty()) {
+    const std::size_t comma = s.find(',', start);
+    out.push_back(s.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string join_args(const std::vector<std::string>& args) {
+  std::string s;
+  for (const auto& a : args) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+/// Selects the device and reads its facts; throws NoDeviceError without one.
+DeviceFacts open_device(int index) {
+  const int count = require_cuda_device();
+  if (index < 0 || index >= count)
+    throw Error(fmt::format("--device {} does not exist: {} CUDA device(s) found", index, count));
+  GPULAB_CUDA_CHECK(cudaSetDevice(index));
+  return query_device(index);
+}
+
+Report new_report(const std::vector<std::string>& args, const DeviceFacts& device) {
+  Report r;
+  r.gpulab_version = kVersion;
+  r.commit = GPULAB_GIT_COMMIT;
+  r.created_utc = utc_now();
+  r.command = join_args(args);
+  r.device = device;
+  return r;
+}
+
+void list_problems(std::ostream& out) {
+  out << "reduce — sum of a vector (int32 wraps modulo 2^32; float32, float64)\n";
+  for (const auto& v : reduce_variants<float>())
+    out << fmt::format("  {:>6}  {:<26} {}\n", v.id, v.name, v.adds);
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"gpulab — a laboratory and library of classic data-parallel GPU problems", "gpulab"};
+  app.footer(kFooter);
+  app.require_subcommand(1, 1);
+  int device_index = 0;
+  app.add_option("--device", device_index, "CUDA device index")->check(CLI::NonNegativeNumber);
+  app.set_version_flag("--version", std::string(kVersion) + " (" GPULAB_GIT_COMMIT ")");
+
+  auto* info = app.add_subcommand("info", "print the device's facts (seeds 000/003, 004's cudastats)");
+
+  auto* ceilings_cmd = app.add_subcommand("ceilings", "measure copy, read, write and FMA ceilings");
+  int ceiling_reps = 20;
+  ceilings_cmd->add_option("--reps", ceiling_reps, "repetitions per ceiling")->check(CLI::Range(1, 10000));
+  OutputFiles ceiling_files;
+  ceiling_files.add_to(ceilings_cmd);
+
+  auto* list = app.add_subcommand("list", "list the problems and their rungs");
+
+  auto* bench = app.add_subcommand("bench", "check and time one problem's ladder");
+  bench->require_subcommand(1, 1);
+  auto* bench_reduce_cmd = bench->add_subcommand("reduce", "the reduction ladder (sum of a vector)");
+  ReduceBenchConfig reduce_cfg;
+  std::string sizes_text = "2^20,2^24,2^28", types_text = "all", variants_text;
+  bool no_ceilings = false, no_cpu = false;
+  OutputFiles bench_files;
+  bench_reduce_cmd->add_option("-n,--n", sizes_text, "element counts, e.g. 2^24,1000,2^20+1")
+      ->check(size_list_validator())->capture_default_str();
+  bench_reduce_cmd->add_option("-t,--type", types_text, "int32, float32, float64 (comma list) or all")
+      ->check(type_list_validator())->capture_default_str();
+  bench_reduce_cmd->add_option("-b,--block", reduce_cfg.block, "threads per block for rungs 1-7 (power of two, 32-1024)")
+      ->check(CLI::IsMember({32, 64, 128, 256, 512, 1024}))->capture_default_str();
+  bench_reduce_cmd->add_option("--variants", variants_text, "ids or names, comma list (default: all; see `gpulab list`)");
+  bench_reduce_cmd->add_option("--reps", reduce_cfg.reps, "timed repetitions (median reported)")
+      ->check(CLI::Range(1, 100000))->capture_default_str();
+  bench_reduce_cmd->add_option("--warmup", reduce_cfg.warmup, "untimed warm-up runs")
+      ->check(CLI::Range(0, 1000))->capture_default_str();
+  bench_reduce_cmd->add_option("--e2e-reps", reduce_cfg.end_to_end_reps, "repetitions of the end-to-end timing")
+      ->check(CLI::Range(1, 1000))->capture_default_str();
+  bench_reduce_cmd->add_option("--seed", reduce_cfg.seed, "seed of the random input")->capture_default_str();
+  bench_reduce_cmd->add_flag("--no-cpu", no_cpu, "skip timing the CPU baselines (the reference still checks)");
+  bench_reduce_cmd->add_flag("--no-ceilings", no_ceilings, "do not measure the ceilings first");
+  bench_files.add_to(bench_reduce_cmd);
+
+  auto* suite = app.add_subcommand("suite", "measure the ceilings and run every problem's ladder with its defaults");
+  OutputFiles suite_files;
+  suite_files.add_to(suite);
+
+  std::vector<std::string> argv_tail(args.begin() + (args.empty() ? 0 : 1), args.end());
+  std::reverse(argv_tail.begin(), argv_tail.end());  // CLI11 takes the arguments reversed
+  try {
+    app.parse(argv_tail);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e, out, err);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  if (bench_reduce_cmd->parsed()) {  // the rest of the command line is checked before any GPU work
+    reduce_cfg.sizes = *parse_size_list(sizes_text);
+    reduce_cfg.types = parse_types(types_text);
+    reduce_cfg.variants = split_commas(variants_text);
+    reduce_cfg.cpu = !no_cpu;
+    try {
+      validate(reduce_cfg);
+    } catch (const Error& e) {
+      err << "gpulab: " << e.what() << "\nRun with --help for more information.\n";
+      return kExitUsage;
+    }
+  }
+
+  try {
+    if (list->parsed()) {
+      list_problems(out);
+      return kExitOk;
+    }
+    const DeviceFacts device = open_device(device_index);
+    if (info->parsed()) {
+      print_device_facts(out, device);
+      return kExitOk;
+    }
+    if (ceilings_cmd->parsed()) {
+      Report report = new_report(args, device);
+      report.ceilings = measure_ceilings(device, ceiling_reps);
+      print_terminal(out, report);
+      write_outputs(report, ceiling_files);
+      return kExitOk;
+    }
+    const bool is_suite = suite->parsed();
+    Report report = new_report(args, device);
+    if (is_suite || !no_ceilings) {
+      err << "measuring ceilings…\n";
+      report.ceilings = measure_ceilings(device);
+    }
+    const Ceilings* ceilings = report.ceilings ? &*report.ceilings : nullptr;
+    report.cases = bench_reduce(is_suite ? ReduceBenchConfig{} : reduce_cfg, device, ceilings, err);
+    print_terminal(out, report);
+    write_outputs(report, is_suite ? suite_files : bench_files);
+    if (!all_checks_passed(report)) {
+      err << "gpulab: some results were wrong (see FAILED above)\n";
+      return kExitFailure;
+    }
+    return kExitOk;
+  } catch (const NoDeviceError& e) {
+    err << "gpulab: " << e.what() << "\n";
+    return kExitNoDevice;
+  } catch (const std::exception& e) {
+    err << "gpulab: " << e.what() << "\n";
+    return kExitFailure;
+  }
+}
+
+}  // namespace gpulab

@@ -1,0 +1,110 @@
+// The ceiling kernels: each is the simplest kernel that runs at the limit of one resource.
+#include "core/ceilings.hpp"
+#include "core/memory.hpp"
+
+#include <gpulab/device_buffer.hpp>
+#include <gpulab/error.hpp>
+
+#include <algorithm>
+
+namespace gpulab {
+namespace {
+
+constexpr int kStreamBlock = 256;
+constexpr int kStreamUnroll = 4;
+
+// Reads every float4 once; four independent 16-byte loads in flight per thread per iteration.
+// Each block writes one float, so the compiler cannot drop the loads.
+__global__ void read_stream_kernel(const float4* __restrict__ in, std::size_t count,
+                                   float* __restrict__ sink) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  float acc = 0.f;
+  for (; i + (kStreamUnroll - 1) * stride < count; i += kStreamUnroll * stride) {
+    float4 v[kStreamUnroll];
+#pragma unroll
+    for (int u = 0; u < kStreamUnroll; ++u) v[u] = in[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < kStreamUnroll; ++u) acc += v[u].x + v[u].y + v[u].z + v[u].w;
+  }
+  for (; i < count; i += stride) acc += in[i].x + in[i].y + in[i].z + in[i].w;
+  for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
+  if ((threadIdx.x & 31) == 0) atomicAdd(&sink[blockIdx.x], acc);
+}
+
+__global__ void write_stream_kernel(float4* __restrict__ out, std::size_t count, float value) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += stride)
+    out[i] = make_float4(value, value, value, value);
+}
+
+constexpr int kFmaChains = 8;
+constexpr int kFmaIterations = 4096;
+
+// kFmaChains independent dependency chains per thread hide the FMA pipeline's latency.
+__global__ void fma_kernel(float* __restrict__ out, float a, float b) {
+  float x[kFmaChains];
+#pragma unroll
+  for (int c = 0; c < kFmaChains; ++c) x[c] = static_cast<float>(threadIdx.x + c);
+  for (int it = 0; it < kFmaIterations; ++it) {
+#pragma unroll
+    for (int c = 0; c < kFmaChains; ++c) x[c] = fmaf(x[c], a, b);
+  }
+  float s = 0.f;
+#pragma unroll
+  for (int c = 0; c < kFmaChains; ++c) s += x[c];
+  out[static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x] = s;
+}
+
+}  // namespace
+
+Ceilings measure_ceilings(const DeviceFacts& device, int reps) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  GPULAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  // 1 GiB per buffer (20× Hopper's L2), less on a card that cannot hold two of them.
+  std::size_t bytes = std::min<std::size_t>(std::size_t{1} << 30, free_bytes / 4);
+  bytes -= bytes % (16 * 1024);
+  require_device_bytes(2 * bytes, "measuring the ceilings");
+
+  Ceilings c;
+  c.buffer_bytes = bytes;
+  Stream stream;
+  GpuTimer timer(stream.get(), device.l2_bytes);
+  TimingOptions opt;
+  opt.reps = reps;
+  opt.working_set_bytes = 2 * bytes;
+
+  DeviceBuffer<float4> a(bytes / sizeof(float4)), b(bytes / sizeof(float4));
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(a.data(), 0x3c, bytes, stream.get()));  // ~0.01f each
+  const int resident_blocks = device.max_resident_blocks(kStreamBlock);
+  DeviceBuffer<float> sink(static_cast<std::size_t>(resident_blocks));
+
+  c.copy = timer.time([&](cudaStream_t s) {
+    GPULAB_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice, s));
+  }, opt);
+  c.read = timer.time([&](cudaStream_t s) {
+    read_stream_kernel<<<resident_blocks, kStreamBlock, 0, s>>>(a.data(), a.size(), sink.data());
+    GPULAB_CHECK_LAUNCH();
+  }, opt);
+  c.write = timer.time([&](cudaStream_t s) {
+    write_stream_kernel<<<resident_blocks, kStreamBlock, 0, s>>>(b.data(), b.size(), 1.0f);
+    GPULAB_CHECK_LAUNCH();
+  }, opt);
+  const int fma_blocks = device.sm_count * 16;
+  DeviceBuffer<float> fma_out(static_cast<std::size_t>(fma_blocks) * kStreamBlock);
+  c.fma = timer.time([&](cudaStream_t s) {
+    fma_kernel<<<fma_blocks, kStreamBlock, 0, s>>>(fma_out.data(), 0.999f, 0.001f);
+    GPULAB_CHECK_LAUNCH();
+  }, opt);
+
+  const double gb = static_cast<double>(bytes) / 1e9;
+  c.copy_gbs = 2.0 * gb / (c.copy.median_ms * 1e-3);
+  c.read_gbs = gb / (c.read.median_ms * 1e-3);
+  c.write_gbs = gb / (c.write.median_ms * 1e-3);
+  const double flops = 2.0 * kFmaChains * kFmaIterations * static_cast<double>(fma_blocks) * kStreamBlock;
+  c.fma_gflops = flops / (c.fma.median_ms * 1e-3) / 1e9;
+  return c;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,24 @@
+// Measured ceilings of the device: what the best possible kernel of each kind reaches here.
+// Every report of a run divides by these, so "% of ceiling" means "% of what this GPU did today".
+#pragma once
+
+#include "core/device_info.hpp"
+#include "core/timing.hpp"
+
+#include <cstddef>
+
+namespace gpulab {
+
+struct Ceilings {
+  std::size_t buffer_bytes = 0;  // size of each streamed buffer
+  double copy_gbs = 0.0;         // device-to-device cudaMemcpy, bytes read + bytes written
+  double read_gbs = 0.0;         // read-only stream (16-byte loads, nothing written back)
+  double write_gbs = 0.0;        // write-only stream (16-byte stores)
+  double fma_gflops = 0.0;       // fp32 FMA rate, 2 flops per FMA
+  TimingStats copy, read, write, fma;
+};
+
+/// Measures the four ceilings with buffers of up to 1 GiB (less on a small card).
+Ceilings measure_ceilings(const DeviceFacts& device, int reps = 20);
+
+}  // namespace gpulab

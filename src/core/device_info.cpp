@@ -1,0 +1,97 @@
+#include "core/device_info.hpp"
+
+#include <gpulab/error.hpp>
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <ostream>
+
+namespace gpulab {
+
+int DeviceFacts::max_resident_blocks(int threads) const {
+  if (threads <= 0 || max_threads_per_sm <= 0) return 0;
+  const int by_threads = max_threads_per_sm / threads;
+  return sm_count * std::min(by_threads, max_blocks_per_sm);
+}
+
+int require_cuda_device() {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver || (err == cudaSuccess && count == 0)) {
+    cudaGetLastError();
+    throw NoDeviceError(std::string("no CUDA device found (") +
+                        (err == cudaSuccess ? "device count is 0" : cudaGetErrorString(err)) +
+                        "): gpulab needs an NVIDIA GPU and its driver for this command");
+  }
+  GPULAB_CUDA_CHECK(err);
+  return count;
+}
+
+DeviceFacts query_device(int index) {
+  cudaDeviceProp p{};
+  GPULAB_CUDA_CHECK(cudaGetDeviceProperties(&p, index));
+  auto attr = [index](cudaDeviceAttr a) {
+    int v = 0;
+    GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&v, a, index));
+    return v;
+  };
+  DeviceFacts d;
+  d.index = index;
+  d.name = p.name;
+  d.cc_major = p.major;
+  d.cc_minor = p.minor;
+  d.sm_count = p.multiProcessorCount;
+  d.warp_size = p.warpSize;
+  d.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+  d.max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
+  d.max_threads_per_block = p.maxThreadsPerBlock;
+  for (int i = 0; i < 3; ++i) d.max_block_dim[i] = p.maxThreadsDim[i];
+  d.regs_per_sm = p.regsPerMultiprocessor;
+  d.regs_per_block = p.regsPerBlock;
+  d.smem_per_sm = p.sharedMemPerMultiprocessor;
+  d.smem_per_block = p.sharedMemPerBlock;
+  d.smem_per_block_optin = p.sharedMemPerBlockOptin;
+  d.l2_bytes = static_cast<std::size_t>(p.l2CacheSize);
+  d.global_mem_bytes = p.totalGlobalMem;
+  // CUDA 13 dropped the clock fields from cudaDeviceProp; the attributes remain.
+  d.sm_clock_khz = attr(cudaDevAttrClockRate);
+  d.mem_clock_khz = attr(cudaDevAttrMemoryClockRate);
+  d.mem_bus_bits = attr(cudaDevAttrGlobalMemoryBusWidth);
+  GPULAB_CUDA_CHECK(cudaDriverGetVersion(&d.driver_version));
+  GPULAB_CUDA_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
+  return d;
+}
+
+void print_device_facts(std::ostream& os, const DeviceFacts& d) {
+  auto version = [](int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); };
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  os << fmt::format("Device {}: \"{}\" (compute capability {}.{})\n", d.index, d.name, d.cc_major,
+                    d.cc_minor);
+  os << fmt::format("  CUDA driver / runtime              {} / {}\n", version(d.driver_version),
+                    version(d.runtime_version));
+  os << fmt::format("  multiprocessors (SMs)              {}\n", d.sm_count);
+  os << fmt::format("  max threads per SM / per block     {} / {}\n", d.max_threads_per_sm,
+                    d.max_threads_per_block);
+  os << fmt::format("  max blocks per SM                  {}\n", d.max_blocks_per_sm);
+  os << fmt::format("  max block dimensions               {} x {} x {}\n", d.max_block_dim[0],
+                    d.max_block_dim[1], d.max_block_dim[2]);
+  os << fmt::format("  registers per SM / per block       {} / {}\n", d.regs_per_sm,
+                    d.regs_per_block);
+  os << fmt::format("  shared memory per SM               {} KiB\n", d.smem_per_sm / 1024);
+  os << fmt::format("  shared memory per block            {} KiB ({} KiB opt-in)\n",
+                    d.smem_per_block / 1024, d.smem_per_block_optin / 1024);
+  os << fmt::format("  L2 cache                           {:.1f} MiB\n",
+                    static_cast<double>(d.l2_bytes) / (1024.0 * 1024.0));
+  os << fmt::format("  global memory                      {:.1f} GiB ({} bytes)\n",
+                    static_cast<double>(d.global_mem_bytes) / gib, d.global_mem_bytes);
+  os << fmt::format("  SM clock                           {} MHz\n", d.sm_clock_khz / 1000);
+  os << fmt::format("  memory clock / bus width           {} MHz / {} bits\n",
+                    d.mem_clock_khz / 1000, d.mem_bus_bits);
+  os << fmt::format("  theoretical memory bandwidth       {:.0f} GB/s (2 x clock x bus width)\n",
+                    d.theoretical_bandwidth_gbs());
+  os << "  max resident blocks for            ";
+  for (int t : {64, 128, 256, 512}) os << fmt::format("{} thr.: {}   ", t, d.max_resident_blocks(t));
+  os << "\n";
+}
+
+}  // namespace gpulab

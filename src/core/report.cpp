@@ -1,0 +1,432 @@
+#include "core/report.hpp"
+
+#include <gpulab/error.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <limits>
+#include <ostream>
+
+namespace gpulab {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double ratio(double num, double den) { return (num > 0 && den > 0) ? num / den : kNaN; }
+
+// ---- the derived columns ------------------------------------------------------------------------
+
+const VariantRow* find_vendor(const CaseResult& c) {
+  for (const auto& v : c.variants)
+    if (v.vendor) return &v;
+  return nullptr;
+}
+
+const VariantRow* top_rung(const CaseResult& c) {
+  for (auto it = c.variants.rbegin(); it != c.variants.rend(); ++it)
+    if (!it->vendor) return &*it;
+  return nullptr;
+}
+
+double gbs(double bytes, double ms) { return ratio(bytes / 1e9, ms * 1e-3); }
+
+// ---- number formats shared by the terminal and Markdown tables -----------------------------------
+
+std::string fmt_ms(double ms) {
+  if (!(ms > 0)) return "–";
+  if (ms >= 100) return fmt::format("{:.1f}", ms);
+  if (ms >= 1) return fmt::format("{:.3f}", ms);
+  return fmt::format("{:.4f}", ms);
+}
+std::string fmt_x(double x) { return std::isfinite(x) ? fmt::format("{:.2f}x", x) : "–"; }
+std::string fmt_pct(double x) { return std::isfinite(x) ? fmt::format("{:.1f}%", 100 * x) : "–"; }
+std::string fmt_gbs(double x) { return std::isfinite(x) && x > 0 ? fmt::format("{:.1f}", x) : "–"; }
+std::string fmt_check(const CheckResult& c) {
+  if (!c.ok) return "FAIL";
+  if (c.tolerance == 0.0) return "ok (exact)";
+  return fmt::format("ok ({:.1e} <= {:.1e})", c.error, c.tolerance);
+}
+
+struct Table {
+  std::vector<std::string> header;
+  std::vector<bool> right;  // right-align this column
+  std::vector<std::vector<std::string>> rows;
+};
+
+Table gpu_table(const CaseResult& c) {
+  Table t;
+  t.header = {"#", "variant", "time ms", "min..max ms", "GB/s", "step", "cumulative", "x vendor",
+              "% " + c.ceiling_name, "e2e ms", "check"};
+  t.right = {true, false, true, true, true, true, true, true, true, true, false};
+  for (const auto& v : c.variants) {
+    t.rows.push_back({v.id, v.name, fmt_ms(v.kernel.median_ms),
+                      fmt::format("{}..{}", fmt_ms(v.kernel.min_ms), fmt_ms(v.kernel.max_ms)),
+                      fmt_gbs(v.bandwidth_gbs), fmt_x(v.step_speedup), fmt_x(v.cumulative_speedup),
+                      fmt_x(v.vs_vendor), fmt_pct(v.of_ceiling),
+                      v.end_to_end ? fmt_ms(v.end_to_end->median_ms) : "–", fmt_check(v.check)});
+  }
+  return t;
+}
+
+Table cpu_table(const CaseResult& c) {
+  const VariantRow* top = top_rung(c);
+  Table t;
+  t.header = {"CPU baseline", "threads", "time ms", "GB/s", "top rung x (kernel)",
+              "top rung x (with copies)", "check"};
+  t.right = {false, true, true, true, true, true, false};
+  for (const auto& r : c.cpu) {
+    const double kernel = top ? ratio(r.time.median_ms, top->kernel.median_ms) : kNaN;
+    const double e2e = top && top->end_to_end ? ratio(r.time.median_ms, top->end_to_end->median_ms) : kNaN;
+    t.rows.push_back({r.name, std::to_string(r.threads), fmt_ms(r.time.median_ms),
+                      fmt_gbs(r.bandwidth_gbs), fmt_x(kernel), fmt_x(e2e), fmt_check(r.check)});
+  }
+  return t;
+}
+
+void render_aligned(std::ostream& os, const Table& t) {
+  std::vector<std::size_t> width(t.header.size());
+  auto cells = [](const std::string& s) {  // display width: count UTF-8 code points
+    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char ch) {
+      return (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
+    }));
+  };
+  for (std::size_t i = 0; i < width.size(); ++i) width[i] = cells(t.header[i]);
+  for (const auto& row : t.rows)
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], cells(row[i]));
+  auto line = [&](const std::vector<std::string>& row) {
+    os << " ";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const std::string pad(width[i] - cells(row[i]), ' ');
+      os << "  " << (t.right[i] ? pad + row[i] : row[i] + pad);
+    }
+    os << "\n";
+  };
+  line(t.header);
+  for (const auto& row : t.rows) line(row);
+}
+
+void render_markdown(std::string& out, const Table& t) {
+  auto line = [&](const std::vector<std::string>& row) {
+    out += "|";
+    for (const auto& cell : row) out += " " + cell + " |";
+    out += "\n";
+  };
+  line(t.header);
+  out += "|";
+  for (bool r : t.right) out += r ? "---:|" : "---|";
+  out += "\n";
+  for (const auto& row : t.rows) line(row);
+}
+
+std::string case_title(const CaseResult& c) {
+  std::string s = c.problem;
+  for (const auto& [k, v] : c.params) s += fmt::format("  {}={}", k, v);
+  return s;
+}
+
+std::string case_subtitle(const CaseResult& c) {
+  std::string s = fmt::format("{:.4g} bytes must move", c.bytes);
+  if (c.ceiling_gbs > 0) s += fmt::format("; measured {} ceiling {:.1f} GB/s", c.ceiling_name, c.ceiling_gbs);
+  return s;
+}
+
+std::vector<std::string> failures(const CaseResult& c) {
+  std::vector<std::string> out;
+  for (const auto& v : c.variants)
+    if (!v.check.ok) out.push_back(fmt::format("{} {}: {}", v.id, v.name, v.check.detail));
+  for (const auto& r : c.cpu)
+    if (!r.check.ok) out.push_back(fmt::format("{}: {}", r.name, r.check.detail));
+  return out;
+}
+
+std::string ceilings_line(const Ceilings& k) {
+  return fmt::format("copy {:.1f} GB/s (read+write), read {:.1f} GB/s, write {:.1f} GB/s, "
+                     "fp32 FMA {:.0f} GFLOP/s ({} buffers)",
+                     k.copy_gbs, k.read_gbs, k.write_gbs, k.fma_gflops,
+                     fmt::format("{:.2f} GB", static_cast<double>(k.buffer_bytes) / 1e9));
+}
+
+// ---- JSON -------------------------------------------------------------------------------------------
+
+json num(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+double num_from(const json& j) { return j.is_null() ? kNaN : j.get<double>(); }
+
+json timing_json(const TimingStats& t) {
+  return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms}, {"reps", t.reps}};
+}
+TimingStats timing_from(const json& j) {
+  return {j.at("median_ms").get<double>(), j.at("min_ms").get<double>(), j.at("max_ms").get<double>(),
+          j.at("reps").get<int>()};
+}
+json check_json(const CheckResult& c) {
+  return {{"ok", c.ok}, {"error", num(c.error)}, {"tolerance", c.tolerance}, {"detail", c.detail}};
+}
+CheckResult check_from(const json& j) {
+  CheckResult c;
+  c.ok = j.at("ok").get<bool>();
+  c.error = num_from(j.at("error"));
+  c.tolerance = j.at("tolerance").get<double>();
+  c.detail = j.at("detail").get<std::string>();
+  return c;
+}
+
+json device_json(const DeviceFacts& d) {
+  return {{"index", d.index}, {"name", d.name}, {"compute_capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
+          {"sm_count", d.sm_count}, {"warp_size", d.warp_size},
+          {"max_threads_per_sm", d.max_threads_per_sm}, {"max_blocks_per_sm", d.max_blocks_per_sm},
+          {"max_threads_per_block", d.max_threads_per_block},
+          {"max_block_dim", {d.max_block_dim[0], d.max_block_dim[1], d.max_block_dim[2]}},
+          {"regs_per_sm", d.regs_per_sm}, {"regs_per_block", d.regs_per_block},
+          {"smem_per_sm", d.smem_per_sm}, {"smem_per_block", d.smem_per_block},
+          {"smem_per_block_optin", d.smem_per_block_optin}, {"l2_bytes", d.l2_bytes},
+          {"global_mem_bytes", d.global_mem_bytes}, {"sm_clock_khz", d.sm_clock_khz},
+          {"mem_clock_khz", d.mem_clock_khz}, {"mem_bus_bits", d.mem_bus_bits},
+          {"theoretical_bandwidth_gbs", d.theoretical_bandwidth_gbs()},
+          {"max_resident_blocks", {{"64", d.max_resident_blocks(64)}, {"128", d.max_resident_blocks(128)},
+                                   {"256", d.max_resident_blocks(256)}, {"512", d.max_resident_blocks(512)}}},
+          {"driver_version", d.driver_version}, {"runtime_version", d.runtime_version}};
+}
+DeviceFacts device_from(const json& j) {
+  DeviceFacts d;
+  d.index = j.at("index").get<int>();
+  d.name = j.at("name").get<std::string>();
+  const auto cc = j.at("compute_capability").get<std::string>();
+  if (std::sscanf(cc.c_str(), "%d.%d", &d.cc_major, &d.cc_minor) != 2)
+    throw Error("bad compute_capability '" + cc + "'");
+  d.sm_count = j.at("sm_count").get<int>();
+  d.warp_size = j.at("warp_size").get<int>();
+  d.max_threads_per_sm = j.at("max_threads_per_sm").get<int>();
+  d.max_blocks_per_sm = j.at("max_blocks_per_sm").get<int>();
+  d.max_threads_per_block = j.at("max_threads_per_block").get<int>();
+  for (int i = 0; i < 3; ++i) d.max_block_dim[i] = j.at("max_block_dim").at(static_cast<std::size_t>(i)).get<int>();
+  d.regs_per_sm = j.at("regs_per_sm").get<int>();
+  d.regs_per_block = j.at("regs_per_block").get<int>();
+  d.smem_per_sm = j.at("smem_per_sm").get<std::size_t>();
+  d.smem_per_block = j.at("smem_per_block").get<std::size_t>();
+  d.smem_per_block_optin = j.at("smem_per_block_optin").get<std::size_t>();
+  d.l2_bytes = j.at("l2_bytes").get<std::size_t>();
+  d.global_mem_bytes = j.at("global_mem_bytes").get<std::size_t>();
+  d.sm_clock_khz = j.at("sm_clock_khz").get<int>();
+  d.mem_clock_khz = j.at("mem_clock_khz").get<int>();
+  d.mem_bus_bits = j.at("mem_bus_bits").get<int>();
+  d.driver_version = j.at("driver_version").get<int>();
+  d.runtime_version = j.at("runtime_version").get<int>();
+  return d;
+}
+
+json ceilings_json(const Ceilings& k) {
+  return {{"buffer_bytes", k.buffer_bytes}, {"copy_gbs", k.copy_gbs}, {"read_gbs", k.read_gbs},
+          {"write_gbs", k.write_gbs}, {"fma_gflops", k.fma_gflops},
+          {"copy", timing_json(k.copy)}, {"read", timing_json(k.read)},
+          {"write", timing_json(k.write)}, {"fma", timing_json(k.fma)}};
+}
+Ceilings ceilings_from(const json& j) {
+  Ceilings k;
+  k.buffer_bytes = j.at("buffer_bytes").get<std::size_t>();
+  k.copy_gbs = j.at("copy_gbs").get<double>();
+  k.read_gbs = j.at("read_gbs").get<double>();
+  k.write_gbs = j.at("write_gbs").get<double>();
+  k.fma_gflops = j.at("fma_gflops").get<double>();
+  k.copy = timing_from(j.at("copy"));
+  k.read = timing_from(j.at("read"));
+  k.write = timing_from(j.at("write"));
+  k.fma = timing_from(j.at("fma"));
+  return k;
+}
+
+json case_json(const CaseResult& c) {
+  json params = json::object();
+  for (const auto& [k, v] : c.params) params[k] = v;
+  json variants = json::array();
+  for (const auto& v : c.variants) {
+    variants.push_back({{"id", v.id}, {"name", v.name}, {"adds", v.adds}, {"vendor", v.vendor},
+                        {"check", check_json(v.check)}, {"kernel", timing_json(v.kernel)},
+                        {"end_to_end", v.end_to_end ? timing_json(*v.end_to_end) : json(nullptr)},
+                        {"bandwidth_gbs", num(v.bandwidth_gbs)}, {"step_speedup", num(v.step_speedup)},
+                        {"cumulative_speedup", num(v.cumulative_speedup)},
+                        {"vs_vendor", num(v.vs_vendor)}, {"of_ceiling", num(v.of_ceiling)}});
+  }
+  json cpu = json::array();
+  for (const auto& r : c.cpu)
+    cpu.push_back({{"name", r.name}, {"threads", r.threads}, {"time", timing_json(r.time)},
+                   {"check", check_json(r.check)}, {"bandwidth_gbs", num(r.bandwidth_gbs)}});
+  return {{"problem", c.problem}, {"params", params}, {"bytes", c.bytes},
+          {"ceiling", {{"name", c.ceiling_name}, {"gbs", c.ceiling_gbs}}},
+          {"variants", variants}, {"cpu", cpu}};
+}
+
+CaseResult case_from(const json& j) {
+  CaseResult c;
+  c.problem = j.at("problem").get<std::string>();
+  for (const auto& [k, v] : j.at("params").items()) c.params.emplace_back(k, v.get<std::string>());
+  c.bytes = j.at("bytes").get<double>();
+  c.ceiling_name = j.at("ceiling").at("name").get<std::string>();
+  c.ceiling_gbs = j.at("ceiling").at("gbs").get<double>();
+  for (const auto& v : j.at("variants")) {
+    VariantRow r;
+    r.id = v.at("id").get<std::string>();
+    r.name = v.at("name").get<std::string>();
+    r.adds = v.at("adds").get<std::string>();
+    r.vendor = v.at("vendor").get<bool>();
+    r.check = check_from(v.at("check"));
+    r.kernel = timing_from(v.at("kernel"));
+    if (!v.at("end_to_end").is_null()) r.end_to_end = timing_from(v.at("end_to_end"));
+    r.bandwidth_gbs = num_from(v.at("bandwidth_gbs"));
+    r.step_speedup = num_from(v.at("step_speedup"));
+    r.cumulative_speedup = num_from(v.at("cumulative_speedup"));
+    r.vs_vendor = num_from(v.at("vs_vendor"));
+    r.of_ceiling = num_from(v.at("of_ceiling"));
+    c.variants.push_back(std::move(r));
+  }
+  for (const auto& v : j.at("cpu")) {
+    CpuRow r;
+    r.name = v.at("name").get<std::string>();
+    r.threads = v.at("threads").get<int>();
+    r.time = timing_from(v.at("time"));
+    r.check = check_from(v.at("check"));
+    r.bandwidth_gbs = num_from(v.at("bandwidth_gbs"));
+    c.cpu.push_back(std::move(r));
+  }
+  return c;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += (ch == '"') ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+std::string csv_num(double x) { return std::isfinite(x) ? fmt::format("{:.9g}", x) : ""; }
+
+}  // namespace
+
+void derive_columns(CaseResult& c) {
+  const VariantRow* vendor = find_vendor(c);
+  const double vendor_ms = vendor ? vendor->kernel.median_ms : 0.0;
+  const VariantRow* previous = nullptr;
+  const VariantRow* first = nullptr;
+  for (auto& v : c.variants) {
+    v.bandwidth_gbs = gbs(c.bytes, v.kernel.median_ms);
+    v.of_ceiling = ratio(v.bandwidth_gbs, c.ceiling_gbs);
+    v.vs_vendor = ratio(vendor_ms, v.kernel.median_ms);
+    if (v.vendor) {  // the vendor stands outside the ladder's steps
+      v.step_speedup = v.cumulative_speedup = kNaN;
+      continue;
+    }
+    v.step_speedup = previous ? ratio(previous->kernel.median_ms, v.kernel.median_ms) : kNaN;
+    if (!first) first = &v;
+    v.cumulative_speedup = ratio(first->kernel.median_ms, v.kernel.median_ms);
+    previous = &v;
+  }
+  for (auto& r : c.cpu) r.bandwidth_gbs = gbs(c.bytes, r.time.median_ms);
+}
+
+bool all_checks_passed(const Report& r) {
+  for (const auto& c : r.cases)
+    if (!failures(c).empty()) return false;
+  return true;
+}
+
+json to_json(const Report& r) {
+  json cases = json::array();
+  for (const auto& c : r.cases) cases.push_back(case_json(c));
+  return {{"gpulab_version", r.gpulab_version}, {"commit", r.commit}, {"created_utc", r.created_utc},
+          {"command", r.command}, {"device", r.device ? device_json(*r.device) : json(nullptr)},
+          {"ceilings", r.ceilings ? ceilings_json(*r.ceilings) : json(nullptr)}, {"cases", cases}};
+}
+
+Report report_from_json(const json& j) {
+  try {
+    Report r;
+    r.gpulab_version = j.at("gpulab_version").get<std::string>();
+    r.commit = j.at("commit").get<std::string>();
+    r.created_utc = j.at("created_utc").get<std::string>();
+    r.command = j.at("command").get<std::string>();
+    if (!j.at("device").is_null()) r.device = device_from(j.at("device"));
+    if (!j.at("ceilings").is_null()) r.ceilings = ceilings_from(j.at("ceilings"));
+    for (const auto& c : j.at("cases")) r.cases.push_back(case_from(c));
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(std::string("malformed gpulab report: ") + e.what());
+  }
+}
+
+std::string to_csv(const Report& r) {
+  std::string out =
+      "problem,params,kind,id,name,ok,error,tolerance,median_ms,min_ms,max_ms,reps,bandwidth_gbs,"
+      "step_speedup,cumulative_speedup,vs_vendor,of_ceiling,end_to_end_ms,threads\n";
+  for (const auto& c : r.cases) {
+    std::string params;
+    for (const auto& [k, v] : c.params) params += (params.empty() ? "" : ";") + k + "=" + v;
+    for (const auto& v : c.variants) {
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\n", csv_field(c.problem),
+                         csv_field(params), v.vendor ? "vendor" : "gpu", csv_field(v.id), csv_field(v.name),
+                         v.check.ok ? 1 : 0, csv_num(v.check.error), csv_num(v.check.tolerance),
+                         csv_num(v.kernel.median_ms), csv_num(v.kernel.min_ms), csv_num(v.kernel.max_ms),
+                         v.kernel.reps, csv_num(v.bandwidth_gbs), csv_num(v.step_speedup),
+                         csv_num(v.cumulative_speedup), csv_num(v.vs_vendor), csv_num(v.of_ceiling),
+                         v.end_to_end ? csv_num(v.end_to_end->median_ms) : "");
+    }
+    for (const auto& p : c.cpu) {
+      out += fmt::format("{},{},cpu,,{},{},{},{},{},{},{},{},{},,,,,,{}\n", csv_field(c.problem),
+                         csv_field(params), csv_field(p.name), p.check.ok ? 1 : 0, csv_num(p.check.error),
+                         csv_num(p.check.tolerance), csv_num(p.time.median_ms), csv_num(p.time.min_ms),
+                         csv_num(p.time.max_ms), p.time.reps, csv_num(p.bandwidth_gbs), p.threads);
+    }
+  }
+  return out;
+}
+
+std::string to_markdown(const Report& r) {
+  std::string out = "# gpulab report\n\n";
+  out += fmt::format("- gpulab {} (commit {}), {}\n", r.gpulab_version, r.commit, r.created_utc);
+  out += fmt::format("- command: `{}`\n", r.command);
+  if (r.device)
+    out += fmt::format("- device: {} (cc {}.{}, {} SMs, {:.1f} GiB, L2 {:.0f} MiB, theoretical {:.0f} GB/s)\n",
+                       r.device->name, r.device->cc_major, r.device->cc_minor, r.device->sm_count,
+                       static_cast<double>(r.device->global_mem_bytes) / (1u << 30),
+                       static_cast<double>(r.device->l2_bytes) / (1u << 20),
+                       r.device->theoretical_bandwidth_gbs());
+  if (r.ceilings) out += "- measured ceilings: " + ceilings_line(*r.ceilings) + "\n";
+  for (const auto& c : r.cases) {
+    out += "\n## " + case_title(c) + "\n\n" + case_subtitle(c) + "\n\n";
+    render_markdown(out, gpu_table(c));
+    if (!c.cpu.empty()) {
+      out += "\n";
+      render_markdown(out, cpu_table(c));
+    }
+    for (const auto& f : failures(c)) out += "\n**FAILED** " + f + "\n";
+  }
+  return out;
+}
+
+void print_terminal(std::ostream& os, const Report& r) {
+  if (r.device)
+    os << fmt::format("{} (cc {}.{}, {} SMs), gpulab {} commit {}\n", r.device->name, r.device->cc_major,
+                      r.device->cc_minor, r.device->sm_count, r.gpulab_version, r.commit);
+  if (r.ceilings) os << "measured ceilings: " << ceilings_line(*r.ceilings) << "\n";
+  for (const auto& c : r.cases) {
+    os << "\n" << case_title(c) << "   (" << case_subtitle(c) << ")\n";
+    render_aligned(os, gpu_table(c));
+    if (!c.cpu.empty()) render_aligned(os, cpu_table(c));
+    for (const auto& f : failures(c)) os << "  FAILED " << f << "\n";
+  }
+}
+
+std::string utc_now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,83 @@
+// What a run reports (SPEC.md, "What every run reports"), and its four renderings: a terminal
+// table, JSON (everything, for machines and plots), CSV (one row per measured variant) and
+// Markdown. Problems fill CaseResults; everything derived from them is computed here, once.
+#pragma once
+
+#include "core/ceilings.hpp"
+#include "core/check.hpp"
+#include "core/device_info.hpp"
+#include "core/timing.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpulab {
+
+/// One GPU variant (a rung of the ladder, or the vendor baseline) at one configuration.
+struct VariantRow {
+  std::string id;    // "1" … "8", or "vendor"
+  std::string name;  // "interleaved_divergent", "cub::DeviceReduce::Sum"
+  std::string adds;  // what it adds over the rung before
+  bool vendor = false;
+  CheckResult check;
+  TimingStats kernel;
+  std::optional<TimingStats> end_to_end;  // host→device copy + kernel(s) + result copy back
+  // Filled by derive_columns(); NaN where not applicable.
+  double bandwidth_gbs = 0.0;       // minimum bytes that must move ÷ median time
+  double step_speedup = 0.0;        // previous rung's time ÷ this time
+  double cumulative_speedup = 0.0;  // rung 1's time ÷ this time
+  double vs_vendor = 0.0;           // vendor's time ÷ this time (> 1: faster than the vendor)
+  double of_ceiling = 0.0;          // bandwidth ÷ the matching measured ceiling
+};
+
+/// One CPU baseline (the serial reference, the OpenMP baseline).
+struct CpuRow {
+  std::string name;
+  int threads = 1;
+  TimingStats time;
+  CheckResult check;
+  double bandwidth_gbs = 0.0;  // filled by derive_columns()
+};
+
+/// One configuration of one problem: every variant, the vendor and the CPU, measured together.
+struct CaseResult {
+  std::string problem;                                      // "reduce"
+  std::vector<std::pair<std::string, std::string>> params;  // ordered: ("type","float32"), …
+  double bytes = 0.0;           // the minimum bytes that must move (each input read once, …)
+  std::string ceiling_name;     // "read", "copy" or "write": which ceiling matches this problem
+  double ceiling_gbs = 0.0;     // its measured value (0 when ceilings were not measured)
+  std::vector<VariantRow> variants;
+  std::vector<CpuRow> cpu;
+};
+
+struct Report {
+  std::string gpulab_version;
+  std::string commit;
+  std::string created_utc;
+  std::string command;
+  std::optional<DeviceFacts> device;
+  std::optional<Ceilings> ceilings;
+  std::vector<CaseResult> cases;
+};
+
+/// Bandwidths, step and cumulative speedups, ratio to the vendor, share of the ceiling.
+void derive_columns(CaseResult& c);
+
+/// True when every GPU and CPU row of every case passed its check.
+bool all_checks_passed(const Report& r);
+
+nlohmann::ordered_json to_json(const Report& r);
+Report report_from_json(const nlohmann::ordered_json& j);  // throws gpulab::Error on a malformed document
+std::string to_csv(const Report& r);
+std::string to_markdown(const Report& r);
+void print_terminal(std::ostream& os, const Report& r);
+
+/// "2026-11-22T14:03:07Z".
+std::string utc_now();
+
+}  // namespace gpulab

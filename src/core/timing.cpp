@@ -1,0 +1,77 @@
+#include "core/timing.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace gpulab {
+
+TimingStats summarize(std::vector<double> samples_ms) {
+  TimingStats s;
+  if (samples_ms.empty()) return s;
+  std::sort(samples_ms.begin(), samples_ms.end());
+  const std::size_t k = samples_ms.size();
+  s.median_ms = (k % 2 == 1) ? samples_ms[k / 2] : 0.5 * (samples_ms[k / 2 - 1] + samples_ms[k / 2]);
+  s.min_ms = samples_ms.front();
+  s.max_ms = samples_ms.back();
+  s.reps = static_cast<int>(k);
+  return s;
+}
+
+GpuTimer::GpuTimer(cudaStream_t stream, std::size_t l2_bytes)
+    : stream_(stream), l2_bytes_(l2_bytes) {}
+
+void GpuTimer::flush_l2() {
+  if (flush_buffer_.size() == 0) flush_buffer_ = DeviceBuffer<unsigned char>(2 * l2_bytes_);
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(flush_buffer_.data(), 0, flush_buffer_.size(), stream_));
+}
+
+TimingStats GpuTimer::time(const std::function<void(cudaStream_t)>& launch,
+                           const TimingOptions& opt) {
+  const bool flush = opt.working_set_bytes < 4 * l2_bytes_;
+  Event start, stop;
+  // Warm-up; the last warm-up run also estimates how many repetitions fit the time budget.
+  double estimate_ms = 0.0;
+  for (int i = 0; i < std::max(1, opt.warmup); ++i) {
+    if (flush) flush_l2();
+    start.record(stream_);
+    launch(stream_);
+    stop.record(stream_);
+    GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    estimate_ms = stop.ms_since(start);
+  }
+  int reps = std::max(1, opt.reps);
+  if (estimate_ms * reps > opt.max_total_ms) {
+    const int affordable = static_cast<int>(opt.max_total_ms / std::max(estimate_ms, 1e-6));
+    reps = std::clamp(affordable, std::min(reps, 5), reps);
+  }
+
+  // All repetitions are queued back to back, each between its own pair of events; the host waits
+  // once at the end, so no host round trip lands inside a measurement.
+  std::vector<Event> starts(static_cast<std::size_t>(reps)), stops(static_cast<std::size_t>(reps));
+  for (int i = 0; i < reps; ++i) {
+    if (flush) flush_l2();
+    starts[static_cast<std::size_t>(i)].record(stream_);
+    launch(stream_);
+    stops[static_cast<std::size_t>(i)].record(stream_);
+  }
+  GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  std::vector<double> samples;
+  samples.reserve(static_cast<std::size_t>(reps));
+  for (std::size_t i = 0; i < starts.size(); ++i) samples.push_back(stops[i].ms_since(starts[i]));
+  return summarize(std::move(samples));
+}
+
+TimingStats time_host(const std::function<void()>& fn, int reps, bool warmup) {
+  if (warmup) fn();
+  std::vector<double> samples;
+  for (int i = 0; i < std::max(1, reps); ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    const auto t1 = std::chrono::steady_clock::now();
+    samples.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  return summarize(std::move(samples));
+}
+
+}  // namespace gpulab

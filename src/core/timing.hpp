@@ -1,0 +1,52 @@
+// Timing, written once: CUDA events around each repetition, warm-up first, the median with the
+// minimum and maximum kept, and the L2 flushed between repetitions when the data would fit in it.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <gpulab/device_buffer.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+namespace gpulab {
+
+struct TimingStats {
+  double median_ms = 0.0;
+  double min_ms = 0.0;
+  double max_ms = 0.0;
+  int reps = 0;
+};
+
+/// Median (mean of the two middle samples for an even count), min and max. Empty → all zero.
+TimingStats summarize(std::vector<double> samples_ms);
+
+struct TimingOptions {
+  int warmup = 3;
+  int reps = 30;
+  /// Fewer repetitions (never under 5) when reps × the warm-up time would exceed this.
+  double max_total_ms = 3000.0;
+  /// Bytes the timed work touches: below 4 × L2 the L2 is flushed before every repetition,
+  /// so that a small problem is not timed out of the cache.
+  std::size_t working_set_bytes = 0;
+};
+
+/// Times device work issued on a stream.
+class GpuTimer {
+ public:
+  GpuTimer(cudaStream_t stream, std::size_t l2_bytes);
+  /// `launch` issues the work on the stream it is given; it must be repeatable.
+  TimingStats time(const std::function<void(cudaStream_t)>& launch, const TimingOptions& opt);
+  /// Writes a buffer twice the L2's size, evicting whatever was cached.
+  void flush_l2();
+
+ private:
+  cudaStream_t stream_;
+  std::size_t l2_bytes_;
+  DeviceBuffer<unsigned char> flush_buffer_;
+};
+
+/// Times host work with a steady clock: the median of `reps` runs after one warm-up.
+TimingStats time_host(const std::function<void()>& fn, int reps, bool warmup = true);
+
+}  // namespace gpulab

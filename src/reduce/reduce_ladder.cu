@@ -1,0 +1,218 @@
+// The reduction ladder's table (see reduce_ladder.hpp): launchers for the rungs of
+// reduce_kernels.cuh, rung 8 = the library's reduce_sum, and the vendor baseline.
+#include "reduce/reduce_kernels.cuh"
+#include "reduce/reduce_ladder.hpp"
+
+#include <gpulab/error.hpp>
+#include <gpulab/reduce.hpp>
+
+#include <cub/device/device_reduce.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace gpulab {
+namespace {
+
+using namespace reduce_ladder;
+using reduce_detail::log2_ceil;
+using reduce_detail::thread_sum_depth;
+
+constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+constexpr std::size_t align_up(std::size_t x, std::size_t a) { return ceil_div(x, a) * a; }
+
+void require_valid_block(unsigned block) {
+  if (!valid_reduce_block(block))
+    throw Error("reduce: block size " + std::to_string(block) +
+                " is not a power of two in [32, 1024]");
+}
+
+unsigned checked_grid(std::size_t blocks) {
+  if (blocks > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw Error("reduce: " + std::to_string(blocks) + " blocks exceed the grid limit; use a larger block");
+  return static_cast<unsigned>(blocks);
+}
+
+struct DeviceShape {
+  int sms = 0;
+  int threads_per_sm = 0;
+};
+DeviceShape current_device_shape() {
+  int device = 0;
+  DeviceShape s;
+  GPULAB_CUDA_CHECK(cudaGetDevice(&device));
+  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&s.sms, cudaDevAttrMultiProcessorCount, device));
+  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&s.threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  return s;
+}
+
+// ---- rungs 1–6: a launch per level, ping-ponging between two workspace arrays -------------------
+
+template <class T>
+using LevelKernel = void (*)(const T*, T*, std::size_t);
+
+template <class T, unsigned kLoadsPerThread, LevelKernel<T> (*kPick)(unsigned block)>
+struct Levels {
+  static std::size_t per_block(unsigned block) { return std::size_t{block} * kLoadsPerThread; }
+
+  static std::size_t workspace_bytes(std::size_t n, unsigned block) {
+    const std::size_t first = ceil_div(n, per_block(block));
+    const std::size_t second = ceil_div(first, per_block(block));
+    return align_up(first * sizeof(T), 256) + second * sizeof(T);
+  }
+
+  static void run(const T* in, std::size_t n, T* out, void* workspace, std::size_t, unsigned block,
+                  cudaStream_t stream) {
+    require_valid_block(block);
+    const LevelKernel<T> kernel = kPick(block);
+    const std::size_t first = ceil_div(n, per_block(block));
+    T* buffers[2] = {static_cast<T*>(workspace),
+                     reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) +
+                                          align_up(first * sizeof(T), 256))};
+    const std::size_t smem = block * sizeof(reduce_detail::accum_t<T>);
+    const T* src = in;
+    std::size_t count = n;
+    for (int level = 0;; ++level) {
+      const std::size_t grid = std::max<std::size_t>(1, ceil_div(count, per_block(block)));
+      T* dst = grid == 1 ? out : buffers[level % 2];
+      kernel<<<checked_grid(grid), block, smem, stream>>>(src, dst, count);
+      GPULAB_CHECK_LAUNCH();
+      if (grid == 1) break;
+      src = dst;
+      count = grid;
+    }
+  }
+
+  // Each level is a tree of log2(block) additions (+1 for the add on load); levels stack.
+  static std::size_t depth(std::size_t n, unsigned block) {
+    std::size_t levels = 0, count = n;
+    do {
+      count = ceil_div(count, per_block(block));
+      ++levels;
+    } while (count > 1);
+    return levels * (log2_ceil(block) + kLoadsPerThread - 1) + 1;
+  }
+};
+
+template <class T> LevelKernel<T> pick1(unsigned) { return reduce1_interleaved_divergent<T>; }
+template <class T> LevelKernel<T> pick2(unsigned) { return reduce2_interleaved_strided<T>; }
+template <class T> LevelKernel<T> pick3(unsigned) { return reduce3_sequential<T>; }
+template <class T> LevelKernel<T> pick4(unsigned) { return reduce4_first_add_on_load<T>; }
+template <class T> LevelKernel<T> pick5(unsigned) { return reduce5_unroll_last_warp<T>; }
+template <class T> LevelKernel<T> pick6(unsigned block) {
+  switch (block) {
+    case 32: return reduce6_complete_unroll<T, 32>;
+    case 64: return reduce6_complete_unroll<T, 64>;
+    case 128: return reduce6_complete_unroll<T, 128>;
+    case 256: return reduce6_complete_unroll<T, 256>;
+    case 512: return reduce6_complete_unroll<T, 512>;
+    case 1024: return reduce6_complete_unroll<T, 1024>;
+  }
+  throw Error("reduce: rung 6 has no instance for block size " + std::to_string(block));
+}
+
+// ---- rung 7: a resident grid streaming 16-byte vectors, then one block for the partials ---------
+
+template <class T>
+struct GridStride {
+  static std::size_t grid(std::size_t n, unsigned block) {
+    const DeviceShape d = current_device_shape();
+    const std::size_t resident = std::size_t(d.sms) * (d.threads_per_sm / block);
+    const std::size_t vectors = n / reduce_detail::Vec16<T>::kCount;
+    return std::clamp<std::size_t>(ceil_div(vectors, block), 1, resident);
+  }
+  static std::size_t workspace_bytes(std::size_t n, unsigned block) { return grid(n, block) * sizeof(T); }
+  static void run(const T* in, std::size_t n, T* out, void* workspace, std::size_t, unsigned block,
+                  cudaStream_t stream) {
+    require_valid_block(block);
+    const std::size_t g = grid(n, block);
+    T* partials = static_cast<T*>(workspace);
+    reduce7_grid_stride_vectorized<T><<<checked_grid(g), block, 0, stream>>>(in, partials, n);
+    GPULAB_CHECK_LAUNCH();
+    reduce7_grid_stride_vectorized<T><<<1, block, 0, stream>>>(partials, out, g);
+    GPULAB_CHECK_LAUNCH();
+  }
+  static std::size_t depth(std::size_t n, unsigned block) {
+    const std::size_t g = grid(n, block);
+    return thread_sum_depth(n, g * block, sizeof(T)) + log2_ceil(block) +
+           thread_sum_depth(g, block, sizeof(T)) + log2_ceil(block) + 1;
+  }
+};
+
+// ---- rung 8: the library function ----------------------------------------------------------------
+
+template <class T>
+struct Library {
+  static std::size_t workspace_bytes(std::size_t n, unsigned) { return reduce_sum_temp_bytes<T>(n); }
+  static void run(const T* in, std::size_t n, T* out, void* ws, std::size_t ws_bytes, unsigned,
+                  cudaStream_t stream) {
+    reduce_sum(in, n, out, ws, ws_bytes, stream);
+  }
+  static std::size_t depth(std::size_t n, unsigned) { return reduce_sum_accumulation_depth<T>(n); }
+};
+
+// ---- vendor: CUB ----------------------------------------------------------------------------------
+
+template <class T>
+struct Cub {
+  static std::size_t workspace_bytes(std::size_t n, unsigned) {
+    std::size_t bytes = 0;
+    GPULAB_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, static_cast<const T*>(nullptr),
+                                             static_cast<T*>(nullptr), static_cast<std::int64_t>(n)));
+    return bytes;
+  }
+  static void run(const T* in, std::size_t n, T* out, void* ws, std::size_t ws_bytes, unsigned,
+                  cudaStream_t stream) {
+    GPULAB_CUDA_CHECK(cub::DeviceReduce::Sum(ws, ws_bytes, in, out, static_cast<std::int64_t>(n), stream));
+  }
+  // CUB's order of additions is its own. Bound used: every SM runs at least one block of at least
+  // 128 threads, each thread adding its share sequentially (≤ ceil(n / (SMs·128)) terms), then
+  // block and grid trees of at most 64 levels in all. Documented in docs/reduce.md.
+  static std::size_t depth(std::size_t n, unsigned) {
+    return ceil_div(n, std::size_t(current_device_shape().sms) * 128) + 64;
+  }
+};
+
+/// One table line from a launcher struct with workspace_bytes, run and depth.
+template <class T, class Impl>
+constexpr ReduceVariant<T> rung(std::string_view id, std::string_view name, std::string_view adds,
+                                bool uses_block, bool vendor = false) {
+  return {id, name, adds, vendor, uses_block, &Impl::workspace_bytes, &Impl::run, &Impl::depth};
+}
+
+template <class T>
+constexpr ReduceVariant<T> kVariants[] = {
+    rung<T, Levels<T, 1, pick1<T>>>("1", "interleaved_divergent",
+        "tree in shared memory; tid % 2s picks the adders (seed 000 v1)", true),
+    rung<T, Levels<T, 1, pick2<T>>>("2", "interleaved_strided",
+        "index = 2*s*tid: warps retire whole, but shared-memory bank conflicts", true),
+    rung<T, Levels<T, 1, pick3<T>>>("3", "sequential_addressing",
+        "s halves from blockDim/2, tid < s: conflict-free shared accesses", true),
+    rung<T, Levels<T, 2, pick4<T>>>("4", "first_add_on_load",
+        "each thread adds two elements while loading: half the blocks", true),
+    rung<T, Levels<T, 2, pick5<T>>>("5", "unroll_last_warp",
+        "the last 64 partials summed by one warp with shuffles, no barriers", true),
+    rung<T, Levels<T, 2, pick6<T>>>("6", "complete_unroll",
+        "block size as a template parameter: the whole tree unrolled", true),
+    rung<T, GridStride<T>>("7", "grid_stride_vec16",
+        "resident grid, many elements per thread, 16-byte loads; 2 launches", true),
+    rung<T, Library<T>>("8", "single_pass_deterministic",
+        "4 loads in flight, one launch, the last block combines in a fixed order", false),
+    rung<T, Cub<T>>("vendor", "cub::DeviceReduce::Sum", "the vendor library (CUB)", false, true),
+};
+
+}  // namespace
+
+
+template <class T>
+std::span<const ReduceVariant<T>> reduce_variants() {
+  return kVariants<T>;
+}
+
+template std::span<const ReduceVariant<std::int32_t>> reduce_variants<std::int32_t>();
+template std::span<const ReduceVariant<float>> reduce_variants<float>();
+template std::span<const ReduceVariant<double>> reduce_variants<double>();
+
+}  // namespace gpulab

@@ -1,0 +1,25 @@
+#!/bin/sh
+# The real gpulab binary: exit codes and messages people and scripts rely on.
+# With CUDA_VISIBLE_DEVICES empty, the CUDA runtime sees no device even on a GPU machine.
+set -u
+gpulab="$1"
+failures=0
+expect() {  # expect CODE PATTERN -- ARGS...
+  want=$1; pattern=$2; shift 3
+  out=$("$@" 2>&1); got=$?
+  if [ "$got" -ne "$want" ]; then
+    echo "FAIL: '$*' exited $got, expected $want"; echo "$out" | head -5; failures=$((failures + 1))
+  elif ! printf '%s' "$out" | grep -q -- "$pattern"; then
+    echo "FAIL: '$*' did not print '$pattern'"; echo "$out" | head -5; failures=$((failures + 1))
+  else
+    echo "ok: '$*' -> $got"
+  fi
+}
+expect 0 "Exit codes" -- "$gpulab" --help
+expect 2 "subcommand is required" -- "$gpulab"
+expect 2 "not a list of sizes" -- "$gpulab" bench reduce --n 2^
+expect 2 "block" -- "$gpulab" bench reduce --block 100
+expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" info
+expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" bench reduce --n 2^10
+expect 0 "vendor" -- "$gpulab" list
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }

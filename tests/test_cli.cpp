@@ -1,0 +1,72 @@
+#include "cli/cli.hpp"
+
+#include <cuda_runtime.h>
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using gpulab::run_cli;
+
+namespace {
+
+struct CliRun {
+  int code;
+  std::string out, err;
+};
+
+CliRun cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "gpulab");
+  std::ostringstream out, err;
+  const int code = run_cli(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+bool has_gpu() {
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+}  // namespace
+
+TEST(Cli, HelpSucceedsAndDocumentsSemanticsAndExitCodes) {
+  const CliRun r = cli({"--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("Exit codes"), std::string::npos);
+  EXPECT_NE(r.out.find("wrap modulo 2^32"), std::string::npos);
+  EXPECT_EQ(cli({"bench", "reduce", "--help"}).code, 0);
+}
+
+TEST(Cli, UsageErrorsExitWith2) {
+  EXPECT_EQ(cli({}).code, 2);
+  EXPECT_EQ(cli({"frobnicate"}).code, 2);
+  EXPECT_EQ(cli({"bench"}).code, 2);
+  EXPECT_EQ(cli({"bench", "reduce", "--n", "abc"}).code, 2);
+  EXPECT_EQ(cli({"bench", "reduce", "--n", "2^64"}).code, 2);
+  EXPECT_EQ(cli({"bench", "reduce", "--type", "int8"}).code, 2);
+  EXPECT_EQ(cli({"bench", "reduce", "--block", "48"}).code, 2);
+  EXPECT_EQ(cli({"bench", "reduce", "--reps", "0"}).code, 2);
+  EXPECT_EQ(cli({"bench", "reduce", "--bogus"}).code, 2);
+  const CliRun r = cli({"bench", "reduce", "--variants", "1,nope"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("no variant 'nope'"), std::string::npos);
+}
+
+TEST(Cli, ListNeedsNoGpu) {
+  const CliRun r = cli({"list"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("interleaved_divergent"), std::string::npos);
+  EXPECT_NE(r.out.find("single_pass_deterministic"), std::string::npos);
+  EXPECT_NE(r.out.find("cub::DeviceReduce::Sum"), std::string::npos);
+}
+
+TEST(Cli, InfoWithoutAGpuSaysSoAndExitsWith3) {
+  const CliRun r = cli({"info"});
+  if (has_gpu()) {
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("multiprocessors"), std::string::npos);
+  } else {
+    EXPECT_EQ(r.code, 3);
+    EXPECT_NE(r.err.find("no CUDA device"), std::string::npos);
+  }
+}

@@ -1,0 +1,126 @@
+#include "core/report.hpp"
+
+#include <gpulab/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+using namespace gpulab;
+
+namespace {
+
+VariantRow row(std::string id, double ms, bool vendor = false) {
+  VariantRow r;
+  r.id = id;
+  r.name = "rung_" + id;
+  r.adds = "adds " + id;
+  r.vendor = vendor;
+  r.check.ok = true;
+  r.kernel = {ms, ms * 0.9, ms * 1.2, 30};
+  r.end_to_end = TimingStats{ms + 10, ms + 9, ms + 11, 3};
+  return r;
+}
+
+Report sample_report() {
+  CaseResult c;
+  c.problem = "reduce";
+  c.params = {{"type", "float32"}, {"n", "1000000"}, {"block", "64"}};
+  c.bytes = 4e9;  // 4 GB: 1 ms ↔ 4000 GB/s
+  c.ceiling_name = "read";
+  c.ceiling_gbs = 3000;
+  c.variants = {row("1", 8.0), row("2", 4.0), row("3", 2.0), row("vendor", 1.0, true), row("4", 1.6)};
+  c.cpu.push_back({"OpenMP baseline", 16, {40.0, 39.0, 42.0, 5}, {true, 1e-6, 1e-3, ""}, 0.0});
+  derive_columns(c);
+  Report r;
+  r.gpulab_version = "0.1.0";
+  r.commit = "abc123";
+  r.created_utc = "2026-11-22T00:00:00Z";
+  r.command = "gpulab bench reduce";
+  DeviceFacts d;
+  d.name = "Test GPU";
+  d.cc_major = 9;
+  d.sm_count = 132;
+  d.mem_clock_khz = 2619000;
+  d.mem_bus_bits = 5120;
+  r.device = d;
+  Ceilings k;
+  k.read_gbs = 3000;
+  k.copy_gbs = 2900;
+  k.read = {1.0, 0.9, 1.1, 20};
+  r.ceilings = k;
+  r.cases.push_back(c);
+  return r;
+}
+
+}  // namespace
+
+TEST(Report, DerivedColumns) {
+  const Report r = sample_report();
+  const auto& v = r.cases[0].variants;
+  EXPECT_DOUBLE_EQ(v[0].bandwidth_gbs, 500.0);           // 4 GB in 8 ms
+  EXPECT_TRUE(std::isnan(v[0].step_speedup));            // rung 1 has no step before it
+  EXPECT_DOUBLE_EQ(v[0].cumulative_speedup, 1.0);
+  EXPECT_DOUBLE_EQ(v[1].step_speedup, 2.0);
+  EXPECT_DOUBLE_EQ(v[2].cumulative_speedup, 4.0);
+  EXPECT_DOUBLE_EQ(v[2].vs_vendor, 0.5);                 // vendor 1 ms vs 2 ms
+  EXPECT_TRUE(std::isnan(v[3].step_speedup));            // the vendor is outside the ladder
+  EXPECT_DOUBLE_EQ(v[3].vs_vendor, 1.0);
+  EXPECT_DOUBLE_EQ(v[4].step_speedup, 2.0 / 1.6);        // the step skips the vendor row
+  EXPECT_DOUBLE_EQ(v[4].of_ceiling, 2500.0 / 3000.0);
+  EXPECT_DOUBLE_EQ(r.cases[0].cpu[0].bandwidth_gbs, 100.0);
+}
+
+TEST(Report, JsonRoundTripKeepsEveryNumber) {
+  const Report r = sample_report();
+  const std::string text = to_json(r).dump(2);
+  const Report back = report_from_json(nlohmann::ordered_json::parse(text));
+  EXPECT_EQ(to_json(back).dump(2), text);
+  ASSERT_EQ(back.cases.size(), 1u);
+  EXPECT_EQ(back.cases[0].variants[4].kernel.median_ms, 1.6);
+  EXPECT_EQ(back.cases[0].params[2].second, "64");
+  EXPECT_TRUE(std::isnan(back.cases[0].variants[0].step_speedup));
+  EXPECT_EQ(back.device->name, "Test GPU");
+  EXPECT_EQ(back.ceilings->read_gbs, 3000);
+}
+
+TEST(Report, MalformedJsonIsAnError) {
+  auto j = to_json(sample_report());
+  j["cases"][0].erase("variants");
+  EXPECT_THROW(report_from_json(j), Error);
+  EXPECT_THROW(report_from_json(nlohmann::ordered_json::parse("{}")), Error);
+}
+
+TEST(Report, CsvHasAHeaderAndOneLinePerRow) {
+  const std::string csv = to_csv(sample_report());
+  std::size_t lines = 0;
+  for (char c : csv) lines += c == '\n';
+  EXPECT_EQ(lines, 1u + 5 + 1);  // header, 5 GPU rows, 1 CPU row
+  EXPECT_EQ(csv.rfind("problem,params,kind,id,name,ok", 0), 0u);
+  EXPECT_NE(csv.find("reduce,type=float32;n=1000000;block=64,gpu,1,rung_1,1,"), std::string::npos);
+  EXPECT_NE(csv.find(",vendor,vendor,rung_vendor,"), std::string::npos);
+}
+
+TEST(Report, MarkdownAndTerminalShowTheTable) {
+  const Report r = sample_report();
+  const std::string md = to_markdown(r);
+  EXPECT_NE(md.find("| # | variant | time ms |"), std::string::npos);
+  EXPECT_NE(md.find("rung_4"), std::string::npos);
+  EXPECT_NE(md.find("Test GPU"), std::string::npos);
+  std::ostringstream os;
+  print_terminal(os, r);
+  EXPECT_NE(os.str().find("rung_3"), std::string::npos);
+  EXPECT_NE(os.str().find("4.00x"), std::string::npos);  // rung 3's cumulative speedup
+  EXPECT_EQ(os.str().find("FAILED"), std::string::npos);
+}
+
+TEST(Report, FailuresAreShownAndCounted) {
+  Report r = sample_report();
+  EXPECT_TRUE(all_checks_passed(r));
+  r.cases[0].variants[1].check = {false, 1.0, 0.1, "got 2, expected 1"};
+  EXPECT_FALSE(all_checks_passed(r));
+  std::ostringstream os;
+  print_terminal(os, r);
+  EXPECT_NE(os.str().find("FAILED 2 rung_2: got 2, expected 1"), std::string::npos);
+}

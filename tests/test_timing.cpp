@@ -1,0 +1,33 @@
+#include "core/timing.hpp"
+
+#include <gtest/gtest.h>
+
+using gpulab::summarize;
+
+TEST(Timing, MedianMinMaxOdd) {
+  const auto s = summarize({5.0, 1.0, 3.0});
+  EXPECT_EQ(s.median_ms, 3.0);
+  EXPECT_EQ(s.min_ms, 1.0);
+  EXPECT_EQ(s.max_ms, 5.0);
+  EXPECT_EQ(s.reps, 3);
+}
+
+TEST(Timing, MedianEvenIsMeanOfMiddlePair) {
+  const auto s = summarize({4.0, 1.0, 2.0, 100.0});
+  EXPECT_EQ(s.median_ms, 3.0);
+  EXPECT_EQ(s.max_ms, 100.0);
+}
+
+TEST(Timing, EmptyIsZero) {
+  const auto s = summarize({});
+  EXPECT_EQ(s.reps, 0);
+  EXPECT_EQ(s.median_ms, 0.0);
+}
+
+TEST(Timing, HostTimerRunsTheFunctionRepsPlusWarmup) {
+  int calls = 0;
+  const auto s = gpulab::time_host([&] { ++calls; }, 4);
+  EXPECT_EQ(calls, 5);
+  EXPECT_EQ(s.reps, 4);
+  EXPECT_GE(s.min_ms, 0.0);
+}
