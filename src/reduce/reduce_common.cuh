@@ -48,50 +48,57 @@ struct alignas(16) Vec16 {
   T v[kCount];
 };
 
-/// Thread `t` of `nthreads` sums its share of in[0, n) and returns it.
-/// The share: the elements before the first 16-byte boundary (thread t < head takes one), the
-/// 16-byte vectors t, t + nthreads, … (kUnroll of them loaded before any is added, so that many
-/// loads are in flight), and the tail elements after the last full vector (one per thread).
-/// The order of the additions depends only on (n, t, nthreads, alignment): deterministic.
-/// Chain length per thread ≤ ceil(vectors / nthreads) · kCount + 2.
+/// Thread `t` of block `b` (of `blocks` blocks of `block_size` threads) sums its share of
+/// in[0, n) and returns it. The 16-byte vectors are cut into tiles of kUnroll·block_size; block b
+/// takes tiles b, b + blocks, …, and within a tile thread t loads vectors t, t + block_size, …:
+/// kUnroll loads in flight before any add, and each block streams one contiguous 16·kUnroll·
+/// block_size-byte stretch at a time (friendlier to DRAM pages than loads a grid apart).
+/// Elements before the first 16-byte boundary and after the last full vector are taken one per
+/// thread by the first threads of the grid. The order of the additions depends only on
+/// (n, alignment, b, t, blocks, block_size): deterministic.
 template <class T, unsigned kUnroll>
 __device__ __forceinline__ accum_t<T> thread_sum(const T* __restrict__ in, std::size_t n,
-                                                 std::size_t t, std::size_t nthreads) {
+                                                 std::size_t b, std::size_t blocks, unsigned t,
+                                                 unsigned block_size) {
   using A = accum_t<T>;
   using V = Vec16<T>;
   constexpr unsigned kCount = V::kCount;
+  const std::size_t global_t = b * block_size + t;
   const std::size_t misalign = (reinterpret_cast<std::uintptr_t>(in) % 16) / sizeof(T);
   const std::size_t head = misalign == 0 ? 0 : std::min<std::size_t>(n, kCount - misalign);
   A acc = 0;
-  if (t < head) acc += static_cast<A>(in[t]);
+  if (global_t < head) acc += static_cast<A>(in[global_t]);
 
   const V* __restrict__ body = reinterpret_cast<const V*>(in + head);
   const std::size_t vectors = (n - head) / kCount;
-  std::size_t i = t;
-  for (; i + (kUnroll - 1) * nthreads < vectors; i += kUnroll * nthreads) {
+  const std::size_t tile = std::size_t{kUnroll} * block_size;
+  std::size_t base = b * tile;
+  for (; base + tile <= vectors; base += blocks * tile) {  // full tiles
     V x[kUnroll];
 #pragma unroll
-    for (unsigned u = 0; u < kUnroll; ++u) x[u] = body[i + u * nthreads];
+    for (unsigned u = 0; u < kUnroll; ++u) x[u] = body[base + u * block_size + t];
 #pragma unroll
     for (unsigned u = 0; u < kUnroll; ++u)
 #pragma unroll
       for (unsigned c = 0; c < kCount; ++c) acc += static_cast<A>(x[u].v[c]);
   }
-  for (; i < vectors; i += nthreads) {
+  for (std::size_t i = base + t; i < vectors; i += block_size) {  // the one partial tile, if ours
     const V x = body[i];
 #pragma unroll
     for (unsigned c = 0; c < kCount; ++c) acc += static_cast<A>(x.v[c]);
   }
   const std::size_t tail_start = head + vectors * kCount;
-  if (t < n - tail_start) acc += static_cast<A>(in[tail_start + t]);
+  if (global_t < n - tail_start) acc += static_cast<A>(in[tail_start + global_t]);
   return acc;
 }
 
-/// The bound on thread_sum's chain: vectors per thread × elements per vector + head + tail.
-constexpr std::size_t thread_sum_depth(std::size_t n, std::size_t nthreads, std::size_t elem_bytes) {
+/// The bound on thread_sum's chain: at most ceil(vectors / threads) + kUnroll vectors of kCount
+/// elements (whole tiles, then part of one), plus one head and one tail element.
+constexpr std::size_t thread_sum_depth(std::size_t n, std::size_t threads, std::size_t unroll,
+                                       std::size_t elem_bytes) {
   const std::size_t per_vector = 16 / elem_bytes;
   const std::size_t vectors = n / per_vector;
-  return (vectors + nthreads - 1) / nthreads * per_vector + 2;
+  return ((vectors + threads - 1) / threads + unroll) * per_vector + 2;
 }
 
 constexpr std::size_t log2_ceil(std::size_t x) {

@@ -160,9 +160,7 @@ __global__ void __launch_bounds__(kBlock) reduce6_complete_unroll(const T* in, T
 // block for them. Costs: the second launch; one load in flight per thread.
 template <class T>
 __global__ void reduce7_grid_stride_vectorized(const T* in, T* out, std::size_t n) {
-  const std::size_t nthreads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  auto v = thread_sum<T, 1>(in, n, static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x,
-                            nthreads);
+  auto v = thread_sum<T, 1>(in, n, blockIdx.x, gridDim.x, threadIdx.x, blockDim.x);
   v = block_sum(v);
   if (threadIdx.x == 0) out[blockIdx.x] = static_cast<T>(v);
 }

@@ -136,8 +136,8 @@ struct GridStride {
   }
   static std::size_t depth(std::size_t n, unsigned block) {
     const std::size_t g = grid(n, block);
-    return thread_sum_depth(n, g * block, sizeof(T)) + log2_ceil(block) +
-           thread_sum_depth(g, block, sizeof(T)) + log2_ceil(block) + 1;
+    return thread_sum_depth(n, g * block, 1, sizeof(T)) + log2_ceil(block) +
+           thread_sum_depth(g, block, 1, sizeof(T)) + log2_ceil(block) + 1;
   }
 };
 

@@ -2,7 +2,8 @@
 //
 // What it adds over rung 7 (two launches, one 16-byte load in flight per thread):
 // - four 16-byte loads in flight per thread before any is added (Little's law: at 3 TB/s and
-//   ~0.6 µs of latency about 2 MB must be in flight; one load per thread gives too little);
+//   ~0.6 µs of latency about 2 MB must be in flight), each block reading one contiguous 16 KiB
+//   tile at a time;
 // - one launch: each block publishes its partial, takes a ticket from an atomic counter, and the
 //   block that takes the last ticket adds the partials in a fixed order and resets the counter.
 //   A second launch (rung 7, CUB) costs a few µs, which is most of the time for n ≲ 2^20;
@@ -34,9 +35,7 @@ __global__ void __launch_bounds__(kBlock)
 reduce_sum_kernel(const T* __restrict__ in, std::size_t n, T* __restrict__ out,
                   accum_t<T>* __restrict__ partials, unsigned* __restrict__ ticket) {
   using A = accum_t<T>;
-  const std::size_t nthreads = static_cast<std::size_t>(gridDim.x) * kBlock;
-  A v = thread_sum<T, kUnroll>(in, n, static_cast<std::size_t>(blockIdx.x) * kBlock + threadIdx.x,
-                               nthreads);
+  A v = thread_sum<T, kUnroll>(in, n, blockIdx.x, gridDim.x, threadIdx.x, kBlock);
   v = block_sum(v);
 
   __shared__ bool is_last_block;
@@ -96,7 +95,7 @@ std::size_t reduce_sum_temp_bytes(std::size_t n) {
 template <class T>
 std::size_t reduce_sum_accumulation_depth(std::size_t n) {
   const std::size_t grid = grid_for<T>(n);
-  const std::size_t per_thread = thread_sum_depth(n, grid * kBlock, sizeof(T));
+  const std::size_t per_thread = thread_sum_depth(n, grid * kBlock, kUnroll, sizeof(T));
   const std::size_t block_tree = log2_ceil(kBlock);
   const std::size_t combine = (grid + kBlock - 1) / kBlock + block_tree;
   return per_thread + block_tree + combine + 1;  // + 1: the final rounding to T
