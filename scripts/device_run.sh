@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: GPU tests, compute-sanitizer on small sizes, and the benchmarks,
-# everything written to $OUT (at most 8 files). Build here first (scripts/test.sh), then carry
-# build/release:
-#   device run --carry build/release -- bash scripts/device_run.sh
+# everything written to $OUT (at most 8 files). Usually the build is made on a machine with the
+# Debian packages (scripts/test.sh) and build/release travels with the call; where no build came
+# along, it builds here (needs CMake, Ninja, nvcc and the packages of scripts/install-deps.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-device-out}
@@ -10,6 +10,10 @@ mkdir -p "$OUT"
 bin=build/release
 log="$OUT/log.txt"
 exec > >(tee "$log") 2>&1
+if [ ! -x "$bin/gpulab" ]; then
+  export PATH="/usr/local/cuda/bin:$PATH"
+  cmake --preset release && cmake --build --preset release || { echo "build failed"; exit 1; }
+fi
 
 # The build machine's OpenMP runtime travels with the build in case the GPU machine lacks one.
 if ! ldconfig -p | grep -q libgomp.so.1 && [ -d "$bin/devlibs" ]; then
@@ -43,4 +47,6 @@ echo "== seed 000's shape: float64, 1024 threads, n = 2^20, 2^23, 2^25"
 echo "== the full ladder"
 "$bin/gpulab" bench reduce --type all --n 2^20,2^24,2^28 --block 256 \
   --json "$OUT/reduce.json" --md "$OUT/reduce.md" --csv "$OUT/reduce.csv"
+echo "== the main job: gpulab suite (ceilings + every ladder with its defaults)"
+"$bin/gpulab" suite --md "$OUT/suite.md" > /dev/null && echo "suite exit code: 0" || echo "suite exit code: $?"
 echo "== done $(date -u +%FT%TZ)"

@@ -16,31 +16,24 @@ namespace gpulab {
 namespace detail {
 inline std::string out_of_device_memory(std::size_t bytes) {
   std::size_t free_bytes = 0, total_bytes = 0;
-  cudaGetLastError();  // clear the sticky-free allocation error before asking
+  cudaGetLastError();  // a failed cudaMalloc leaves its error as the last error: clear it
   if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) free_bytes = 0;
   return "cannot allocate " + std::to_string(bytes) + " bytes on the device (" +
          std::to_string(free_bytes) + " bytes free of " + std::to_string(total_bytes) + ")";
 }
 }  // namespace detail
 
-/// `count` elements of T in device global memory (cudaMalloc: 256-byte aligned).
-template <class T>
-class DeviceBuffer {
+/// Owns `count` elements of T freed by `Free` (cudaFree or cudaFreeHost): the move-only part
+/// that device and pinned buffers share.
+template <class T, cudaError_t (*Free)(void*)>
+class CudaArray {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count == 0) return;
-    const std::size_t bytes = count * sizeof(T);
-    if (bytes / sizeof(T) != count) throw Error("device buffer size overflows");
-    cudaError_t err = cudaMalloc(reinterpret_cast<void**>(&ptr_), bytes);
-    if (err == cudaErrorMemoryAllocation) throw Error(detail::out_of_device_memory(bytes));
-    GPULAB_CUDA_CHECK(err);
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& o) noexcept
+  CudaArray() = default;
+  CudaArray(const CudaArray&) = delete;
+  CudaArray& operator=(const CudaArray&) = delete;
+  CudaArray(CudaArray&& o) noexcept
       : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+  CudaArray& operator=(CudaArray&& o) noexcept {
     if (this != &o) {
       reset();
       ptr_ = std::exchange(o.ptr_, nullptr);
@@ -48,63 +41,61 @@ class DeviceBuffer {
     }
     return *this;
   }
-  ~DeviceBuffer() { reset(); }
+  ~CudaArray() { reset(); }
 
   T* data() const { return ptr_; }
   std::size_t size() const { return count_; }
   std::size_t bytes() const { return count_ * sizeof(T); }
+  std::span<T> span() const { return {ptr_, count_}; }
 
- private:
-  void reset() noexcept {
-    if (ptr_ != nullptr) cudaFree(ptr_);
-    ptr_ = nullptr;
-    count_ = 0;
+ protected:
+  /// Bytes for `count` elements, refusing sizes that overflow.
+  static std::size_t bytes_for(std::size_t count) {
+    if (count > static_cast<std::size_t>(-1) / sizeof(T)) throw Error("buffer size overflows");
+    return count * sizeof(T);
   }
   T* ptr_ = nullptr;
   std::size_t count_ = 0;
+
+ private:
+  void reset() noexcept {
+    if (ptr_ != nullptr) Free(ptr_);
+    ptr_ = nullptr;
+    count_ = 0;
+  }
+};
+
+/// `count` elements of T in device global memory (cudaMalloc: 256-byte aligned).
+template <class T>
+class DeviceBuffer : public CudaArray<T, cudaFree> {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t count) {
+    if (count == 0) return;
+    const std::size_t bytes = this->bytes_for(count);
+    const cudaError_t err = cudaMalloc(reinterpret_cast<void**>(&this->ptr_), bytes);
+    if (err == cudaErrorMemoryAllocation) throw Error(detail::out_of_device_memory(bytes));
+    GPULAB_CUDA_CHECK(err);
+    this->count_ = count;
+  }
 };
 
 /// `count` elements of T in page-locked host memory, so copies run at full PCIe/NVLink speed.
 template <class T>
-class PinnedBuffer {
+class PinnedBuffer : public CudaArray<T, cudaFreeHost> {
  public:
   PinnedBuffer() = default;
-  explicit PinnedBuffer(std::size_t count) : count_(count) {
+  explicit PinnedBuffer(std::size_t count) {
     if (count == 0) return;
-    const std::size_t bytes = count * sizeof(T);
-    cudaError_t err = cudaMallocHost(reinterpret_cast<void**>(&ptr_), bytes);
+    const std::size_t bytes = this->bytes_for(count);
+    const cudaError_t err = cudaMallocHost(reinterpret_cast<void**>(&this->ptr_), bytes);
     if (err == cudaErrorMemoryAllocation) {
       cudaGetLastError();
       throw Error("cannot allocate " + std::to_string(bytes) + " bytes of pinned host memory");
     }
     GPULAB_CUDA_CHECK(err);
+    this->count_ = count;
   }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  PinnedBuffer(PinnedBuffer&& o) noexcept
-      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
-    if (this != &o) {
-      reset();
-      ptr_ = std::exchange(o.ptr_, nullptr);
-      count_ = std::exchange(o.count_, 0);
-    }
-    return *this;
-  }
-  ~PinnedBuffer() { reset(); }
-
-  T* data() const { return ptr_; }
-  std::size_t size() const { return count_; }
-  std::span<T> span() const { return {ptr_, count_}; }
-
- private:
-  void reset() noexcept {
-    if (ptr_ != nullptr) cudaFreeHost(ptr_);
-    ptr_ = nullptr;
-    count_ = 0;
-  }
-  T* ptr_ = nullptr;
-  std::size_t count_ = 0;
 };
 
 /// A non-blocking CUDA stream.
