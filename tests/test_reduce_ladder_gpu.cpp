@@ -23,6 +23,11 @@ struct Case {
   std::size_t offset = 0;  // elements the input starts past a 256-byte boundary
 };
 
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << dtype_name(c.type) << " rung " << reduce_variants<float>()[c.variant].id << " n=" << c.n
+      << " block=" << c.block << " offset=" << c.offset;
+}
+
 template <class T>
 void check_case(const Case& c) {
   const ReduceVariant<T>& v = reduce_variants<T>()[c.variant];
