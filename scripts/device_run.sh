@@ -48,5 +48,5 @@ echo "== the full ladder"
 "$bin/gpulab" bench reduce --type all --n 2^20,2^24,2^28 --block 256 \
   --json "$OUT/reduce.json" --md "$OUT/reduce.md" --csv "$OUT/reduce.csv"
 echo "== the main job: gpulab suite (ceilings + every ladder with its defaults)"
-"$bin/gpulab" suite --md "$OUT/suite.md" > /dev/null && echo "suite exit code: 0" || echo "suite exit code: $?"
+"$bin/gpulab" suite > /dev/null && echo "suite exit code: 0" || echo "suite exit code: $?"
 echo "== done $(date -u +%FT%TZ)"
