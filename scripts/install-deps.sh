@@ -16,7 +16,7 @@ if ! command -v nvcc >/dev/null 2>&1; then
   if [ -x /usr/local/cuda/bin/nvcc ]; then
     echo "note: nvcc is not on PATH; scripts add /usr/local/cuda/bin"
   else
-    echo "error: the CUDA toolkit (nvcc) is not installed; gpulab needs CUDA 12.4 or newer" >&2
+    echo "error: the CUDA toolkit (nvcc) is not installed; gpulab is tested with CUDA 13.0" >&2
     exit 1
   fi
 fi

@@ -44,6 +44,8 @@ TEST(Cli, UsageErrorsExitWith2) {
   EXPECT_EQ(cli({"bench", "reduce", "--n", "abc"}).code, 2);
   EXPECT_EQ(cli({"bench", "reduce", "--n", "2^64"}).code, 2);
   EXPECT_EQ(cli({"bench", "reduce", "--type", "int8"}).code, 2);
+  EXPECT_EQ(cli({"bench", "reduce", "--type", "float32,int8"}).code, 2);
+  EXPECT_EQ(cli({"bench", "reduce", "--type", ""}).code, 2);
   EXPECT_EQ(cli({"bench", "reduce", "--block", "48"}).code, 2);
   EXPECT_EQ(cli({"bench", "reduce", "--reps", "0"}).code, 2);
   EXPECT_EQ(cli({"bench", "reduce", "--bogus"}).code, 2);

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <optional>
 #include <ostream>
@@ -54,6 +55,19 @@ void write_outputs(const Report& report, const OutputFiles& files) {
   if (!files.md.empty()) write_file(files.md, to_markdown(report));
 }
 
+/// "a,b,c" → {a, b, c}; "" → {}.
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (!s.empty()) {
+    const std::size_t comma = s.find(',', start);
+    out.push_back(s.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
 /// CLI11 validator for "2^20,2^24+1,1000".
 CLI::Validator size_list_validator() {
   return CLI::Validator(
@@ -67,14 +81,9 @@ CLI::Validator type_list_validator() {
   return CLI::Validator(
       [](std::string& s) -> std::string {
         if (s == "all") return {};
-        std::size_t start = 0;
-        while (start <= s.size()) {
-          const std::size_t comma = s.find(',', start);
-          const std::string item = s.substr(start, comma - start);
+        if (s.empty()) return "the list of types is empty";
+        for (const auto& item : split_commas(s))
           if (!parse_dtype(item)) return "'" + item + "' is not int32, float32, float64 or all";
-          if (comma == std::string::npos) break;
-          start = comma + 1;
-        }
         return {};
       },
       "TYPES");
@@ -83,25 +92,7 @@ CLI::Validator type_list_validator() {
 std::vector<DType> parse_types(const std::string& s) {
   if (s == "all") return {DType::int32, DType::float32, DType::float64};
   std::vector<DType> out;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = s.find(',', start);
-    out.push_back(*parse_dtype(s.substr(start, comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (!s.empty()) {
-    const std::size_t comma = s.find(',', start);
-    out.push_back(s.substr(start, comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  for (const auto& item : split_commas(s)) out.push_back(*parse_dtype(item));
   return out;
 }
 
