@@ -1,0 +1,106 @@
+#include "histogram/histogram_cpu.hpp"
+
+#include "core/random.hpp"
+
+#include <gpulab/error.hpp>
+
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <bit>
+#include <fstream>
+
+namespace gpulab {
+
+void validate_histogram_shape(std::size_t n, std::uint64_t m) {
+  if (n >= (std::size_t{1} << 32))
+    throw Error(fmt::format("histogram: N = {} values; counts are 32-bit, so N must be below 2^32", n));
+  if (m == 0 || m > 0xFFFFFFFFull)
+    throw Error(fmt::format("histogram: M = {} bins; M must be in [1, 2^32)", m));
+}
+
+std::optional<HistogramDistribution> parse_histogram_distribution(std::string_view s) {
+  if (s == "uniform") return HistogramDistribution::uniform;
+  if (s == "narrow") return HistogramDistribution::narrow;
+  if (s == "degenerate") return HistogramDistribution::degenerate;
+  return std::nullopt;
+}
+
+std::string_view histogram_distribution_name(HistogramDistribution d) {
+  switch (d) {
+    case HistogramDistribution::uniform: return "uniform";
+    case HistogramDistribution::narrow: return "narrow";
+    case HistogramDistribution::degenerate: return "degenerate";
+  }
+  return "?";
+}
+
+void fill_histogram_input(std::span<std::int32_t> out, HistogramDistribution d, std::uint64_t seed) {
+  if (d == HistogramDistribution::uniform) {
+    fill_random(out, seed);
+    return;
+  }
+  const auto n = static_cast<std::int64_t>(out.size());
+  const auto constant = static_cast<std::int32_t>(static_cast<std::uint32_t>(hash64(seed, ~0ull) >> 32));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    out[static_cast<std::size_t>(i)] =
+        d == HistogramDistribution::narrow
+            ? static_cast<std::int32_t>(hash64(seed, static_cast<std::uint64_t>(i)) >> 56) - 128
+            : constant;
+  }
+}
+
+std::vector<std::uint32_t> histogram_reference(std::span<const std::int32_t> values, std::uint32_t m) {
+  validate_histogram_shape(values.size(), m);
+  std::vector<std::uint32_t> counts(m, 0);
+  for (std::int32_t v : values) ++counts[histogram_bin(v, m)];
+  return counts;
+}
+
+std::vector<std::uint32_t> histogram_openmp(std::span<const std::int32_t> values, std::uint32_t m) {
+  validate_histogram_shape(values.size(), m);
+  const int threads = omp_get_max_threads();
+  std::vector<std::uint32_t> privates(static_cast<std::size_t>(threads) * m, 0);
+  const auto n = static_cast<std::int64_t>(values.size());
+#pragma omp parallel num_threads(threads)
+  {
+    std::uint32_t* mine = privates.data() + static_cast<std::size_t>(omp_get_thread_num()) * m;
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) ++mine[histogram_bin(values[static_cast<std::size_t>(i)], m)];
+  }
+  std::vector<std::uint32_t> counts(m, 0);
+  const auto bins = static_cast<std::int64_t>(m);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t b = 0; b < bins; ++b)
+    for (int t = 0; t < threads; ++t)
+      counts[static_cast<std::size_t>(b)] += privates[static_cast<std::size_t>(t) * m + static_cast<std::size_t>(b)];
+  return counts;
+}
+
+std::vector<std::int32_t> load_raw_int32(const std::filesystem::path& path, std::size_t max_bytes) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status))
+    throw Error(fmt::format("input file '{}' does not exist", path.string()));
+  if (!std::filesystem::is_regular_file(status))
+    throw Error(fmt::format("input file '{}' is not a regular file", path.string()));
+  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+  if (ec) throw Error(fmt::format("cannot read the size of '{}': {}", path.string(), ec.message()));
+  if (bytes % 4 != 0)
+    throw Error(fmt::format("input file '{}' has {} bytes, not a whole number of int32 values", path.string(), bytes));
+  validate_histogram_shape(static_cast<std::size_t>(bytes / 4), 1);
+  if (bytes > max_bytes)
+    throw Error(fmt::format("input file '{}' has {} bytes, more than the {} bytes of memory allowed for it",
+                            path.string(), bytes, max_bytes));
+  static_assert(std::endian::native == std::endian::little, "raw int32 files are little-endian");
+  std::vector<std::int32_t> values(static_cast<std::size_t>(bytes / 4));
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw Error(fmt::format("cannot open '{}' for reading", path.string()));
+  f.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(bytes));
+  if (static_cast<std::uintmax_t>(f.gcount()) != bytes)
+    throw Error(fmt::format("input file '{}' ended after {} of {} bytes", path.string(), f.gcount(), bytes));
+  return values;
+}
+
+}  // namespace gpulab

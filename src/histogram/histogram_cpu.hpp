@@ -1,0 +1,48 @@
+// The CPU side of the histogram problem (issue 4, seed 002): the bin rule, the serial reference
+// (the seed's calculateHistogramByCpu), the OpenMP baseline, the input distributions, and the
+// raw int32 input file. The GPU ladder builds on these.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace gpulab {
+
+/// The bin of v among m bins: ((v % m) + m) % m, so negative values land in [0, m) too
+/// (v ≡ bin mod m). Exact for every int32 v and every m ≥ 1 (computed in 64 bits).
+constexpr std::uint32_t histogram_bin(std::int32_t v, std::uint32_t m) {
+  const std::int64_t r = static_cast<std::int64_t>(v) % static_cast<std::int64_t>(m);
+  return static_cast<std::uint32_t>(r < 0 ? r + static_cast<std::int64_t>(m) : r);
+}
+
+/// Throws gpulab::Error unless 0 ≤ n < 2^32 (counts are uint32) and m ≥ 1.
+void validate_histogram_shape(std::size_t n, std::uint64_t m);
+
+/// Contention decides histogram speed, so inputs come in three shapes:
+/// uniform over the whole int32 range; uniform over a narrow range ([-128, 127], 256 values);
+/// degenerate: every element the same value (all in one bin).
+enum class HistogramDistribution { uniform, narrow, degenerate };
+
+std::optional<HistogramDistribution> parse_histogram_distribution(std::string_view s);
+std::string_view histogram_distribution_name(HistogramDistribution d);
+
+/// Reproducible input of the given shape (element i depends only on seed and i).
+void fill_histogram_input(std::span<std::int32_t> out, HistogramDistribution d, std::uint64_t seed);
+
+/// Serial and obviously right: counts[bin(v)] += 1 for every v.
+std::vector<std::uint32_t> histogram_reference(std::span<const std::int32_t> values, std::uint32_t m);
+
+/// OpenMP baseline: a private histogram per thread, then the per-thread histograms added.
+std::vector<std::uint32_t> histogram_openmp(std::span<const std::int32_t> values, std::uint32_t m);
+
+/// A file of raw little-endian int32 values (no header), as `--input FILE` reads it. Refused with
+/// a clear gpulab::Error, before reading, when missing, unreadable, not a multiple of 4 bytes,
+/// 2^32 values or more, or larger than `max_bytes` (the caller passes what memory allows).
+std::vector<std::int32_t> load_raw_int32(const std::filesystem::path& path, std::size_t max_bytes);
+
+}  // namespace gpulab

@@ -1,0 +1,113 @@
+#include "histogram/histogram_cpu.hpp"
+
+#include <gpulab/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <numeric>
+
+using namespace gpulab;
+
+namespace {
+constexpr std::int32_t kMin = std::numeric_limits<std::int32_t>::min();
+constexpr std::int32_t kMax = std::numeric_limits<std::int32_t>::max();
+
+std::uint64_t total(const std::vector<std::uint32_t>& h) {
+  return std::accumulate(h.begin(), h.end(), std::uint64_t{0});
+}
+
+std::filesystem::path temp_file(const std::string& name, const std::string& bytes) {
+  const auto p = std::filesystem::temp_directory_path() / ("gpulab_test_" + name);
+  std::ofstream(p, std::ios::binary) << bytes;
+  return p;
+}
+}  // namespace
+
+TEST(HistogramBin, NegativesWrapIntoRange) {
+  EXPECT_EQ(histogram_bin(-1, 7), 6u);
+  EXPECT_EQ(histogram_bin(-7, 7), 0u);
+  EXPECT_EQ(histogram_bin(-8, 7), 6u);
+  EXPECT_EQ(histogram_bin(13, 8), 5u);
+  EXPECT_EQ(histogram_bin(kMin, 2), 0u);
+  EXPECT_EQ(histogram_bin(kMin, 3), 1u);  // -2147483648 = -715827883·3 + 1
+  EXPECT_EQ(histogram_bin(kMax, 256), 255u);
+}
+
+TEST(HistogramBin, OneBinAndBinsBeyondTheValueRange) {
+  for (std::int32_t v : {kMin, -5, 0, 5, kMax}) EXPECT_EQ(histogram_bin(v, 1), 0u);
+  // M larger than every |v|: non-negative v is its own bin, negative v goes to M + v.
+  const std::uint32_t big = 0xFFFFFFFFu;
+  EXPECT_EQ(histogram_bin(5, big), 5u);
+  EXPECT_EQ(histogram_bin(-5, big), big - 5);
+  EXPECT_EQ(histogram_bin(kMin, big), big - 2147483648u);
+}
+
+TEST(HistogramBin, AgreesWithTheDefinitionEverywhere) {
+  for (std::uint32_t m : {1u, 2u, 7u, 8u, 255u, 256u, 4096u, 65536u, 1u << 20, 1000003u})
+    for (std::int64_t v = kMin; v <= kMax; v += 9973 * 1009 + 17) {
+      const auto b = histogram_bin(static_cast<std::int32_t>(v), m);
+      ASSERT_LT(b, m);
+      ASSERT_EQ((v - static_cast<std::int64_t>(b)) % static_cast<std::int64_t>(m), 0) << v << " " << m;
+    }
+}
+
+TEST(HistogramReference, HandComputed) {
+  const std::vector<std::int32_t> v{0, 1, 2, 3, 4, 5, 6, 7, 8, -1, -9};
+  const auto h = histogram_reference(v, 8);
+  EXPECT_EQ(h, (std::vector<std::uint32_t>{2, 1, 1, 1, 1, 1, 1, 3}));
+  EXPECT_EQ(histogram_reference({}, 5), std::vector<std::uint32_t>(5, 0));
+}
+
+TEST(HistogramReference, OpenMPMatchesAndCountsSumToN) {
+  for (auto d : {HistogramDistribution::uniform, HistogramDistribution::narrow, HistogramDistribution::degenerate})
+    for (std::uint32_t m : {1u, 7u, 256u, 65536u}) {
+      std::vector<std::int32_t> v(100003);
+      fill_histogram_input(v, d, 42);
+      const auto ref = histogram_reference(v, m);
+      EXPECT_EQ(total(ref), v.size());
+      EXPECT_EQ(histogram_openmp(v, m), ref) << histogram_distribution_name(d) << " m=" << m;
+    }
+}
+
+TEST(HistogramInput, DistributionsHaveTheirShape) {
+  std::vector<std::int32_t> v(50000);
+  fill_histogram_input(v, HistogramDistribution::narrow, 1);
+  EXPECT_EQ(*std::min_element(v.begin(), v.end()), -128);
+  EXPECT_EQ(*std::max_element(v.begin(), v.end()), 127);
+  fill_histogram_input(v, HistogramDistribution::degenerate, 1);
+  EXPECT_TRUE(std::all_of(v.begin(), v.end(), [&](std::int32_t x) { return x == v[0]; }));
+  fill_histogram_input(v, HistogramDistribution::uniform, 1);
+  EXPECT_LT(*std::min_element(v.begin(), v.end()), -2000000000);
+  EXPECT_EQ(parse_histogram_distribution("narrow"), HistogramDistribution::narrow);
+  EXPECT_FALSE(parse_histogram_distribution("gaussian").has_value());
+}
+
+TEST(HistogramShape, RefusesTooManyValuesAndZeroBins) {
+  EXPECT_NO_THROW(validate_histogram_shape(0, 1));
+  EXPECT_NO_THROW(validate_histogram_shape((std::size_t{1} << 32) - 1, 1u << 20));
+  EXPECT_THROW(validate_histogram_shape(std::size_t{1} << 32, 8), Error);
+  EXPECT_THROW(validate_histogram_shape(10, 0), Error);
+  EXPECT_THROW(validate_histogram_shape(10, std::uint64_t{1} << 32), Error);
+}
+
+TEST(HistogramFile, RoundTripAndStrictRefusals) {
+  const std::int32_t values[] = {1, -2, kMin, kMax};
+  const auto good = temp_file("good.bin", std::string(reinterpret_cast<const char*>(values), sizeof values));
+  EXPECT_EQ(load_raw_int32(good, 1 << 20), (std::vector<std::int32_t>{1, -2, kMin, kMax}));
+  EXPECT_TRUE(load_raw_int32(temp_file("empty.bin", ""), 1 << 20).empty());
+  EXPECT_THROW(load_raw_int32(temp_file("odd.bin", "12345"), 1 << 20), Error);        // not 4k bytes
+  EXPECT_THROW(load_raw_int32(good, 8), Error);                                        // over the limit
+  EXPECT_THROW(load_raw_int32("/nonexistent/gpulab.bin", 1 << 20), Error);
+  EXPECT_THROW(load_raw_int32(std::filesystem::temp_directory_path(), 1 << 20), Error);  // a directory
+  try {
+    load_raw_int32(temp_file("odd2.bin", "123"), 1 << 20);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a whole number of int32 values"), std::string::npos);
+  }
+}
