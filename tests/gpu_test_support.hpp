@@ -11,10 +11,20 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <span>
 
 namespace gpulab::test {
 
 bool has_gpu();
+
+/// A device copy of `host`.
+template <class T>
+DeviceBuffer<T> upload(std::span<const T> host) {
+  DeviceBuffer<T> d(host.size());
+  if (!host.empty())
+    GPULAB_CUDA_CHECK(cudaMemcpy(d.data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
+  return d;
+}
 
 /// Runs variant `v` on device input `d_in[0, n)` and returns its result, read back from an
 /// output poisoned with 0xFF bytes first.

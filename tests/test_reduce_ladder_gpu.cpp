@@ -35,9 +35,7 @@ void check_case(const Case& c) {
   fill_random<T>(host, 1000 + c.n);
   const std::span<const T> input(host.data() + c.offset, c.n);
   const auto ref = reduce_reference(input);
-  DeviceBuffer<T> d_in(host.size());
-  if (!host.empty())
-    GPULAB_CUDA_CHECK(cudaMemcpy(d_in.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  const DeviceBuffer<T> d_in = test::upload<T>(host);
   const T got = test::run_reduce_variant(v, d_in.data() + c.offset, c.n, c.block);
   const CheckResult r = check_reduce(got, ref, v.depth(c.n, c.block));
   EXPECT_TRUE(r.ok) << v.id << " " << v.name << " n=" << c.n << " block=" << c.block << ": " << r.detail;
@@ -86,8 +84,7 @@ void check_huge(std::size_t n) {
   PinnedBuffer<T> host(n);
   fill_random(host.span(), 99);
   const auto ref = reduce_reference(std::span<const T>(host.data(), n));
-  DeviceBuffer<T> d_in(n);
-  GPULAB_CUDA_CHECK(cudaMemcpy(d_in.data(), host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  const DeviceBuffer<T> d_in = test::upload<T>(host.span());
   for (const auto& v : reduce_variants<T>()) {
     const unsigned block = 256;
     const CheckResult r = check_reduce(test::run_reduce_variant(v, d_in.data(), n, block), ref, v.depth(n, block));

@@ -14,14 +14,6 @@ using namespace gpulab;
 
 namespace {
 
-template <class T>
-DeviceBuffer<T> upload(const std::vector<T>& host) {
-  DeviceBuffer<T> d(host.size());
-  if (!host.empty())
-    GPULAB_CUDA_CHECK(cudaMemcpy(d.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return d;
-}
-
 DeviceBuffer<unsigned char> zeroed_temp(std::size_t bytes) {
   DeviceBuffer<unsigned char> t(bytes);
   GPULAB_CUDA_CHECK(cudaMemset(t.data(), 0, bytes));
@@ -42,7 +34,7 @@ TEST(ReduceSum, DeterministicSameBitsEveryCall) {
   const std::size_t n = (std::size_t{1} << 24) + 3;
   std::vector<float> host(n);
   fill_random<float>(host, 11);
-  auto d_in = upload(host);
+  auto d_in = test::upload<float>(host);
   DeviceBuffer<float> out(1);
   const std::size_t bytes = reduce_sum_temp_bytes<float>(n);
   auto temp_a = zeroed_temp(bytes), temp_b = zeroed_temp(bytes);
@@ -61,7 +53,7 @@ TEST(ReduceSum, ReusesTemporaryStorageAcrossSizesOnAStream) {
   const std::size_t max_n = 3'000'017;
   std::vector<double> host(max_n);
   fill_random<double>(host, 12);
-  auto d_in = upload(host);
+  auto d_in = test::upload<double>(host);
   const std::size_t bytes = reduce_sum_temp_bytes<double>(max_n);
   auto temp = zeroed_temp(bytes);
   DeviceBuffer<double> out(1);
@@ -82,7 +74,7 @@ TEST(ReduceSum, ReusesTemporaryStorageAcrossSizesOnAStream) {
 TEST(ReduceSum, Int32WrapsLikeTheReference) {
   GPULAB_REQUIRE_GPU();
   std::vector<std::int32_t> host(100000, 2'000'000'000);
-  auto d_in = upload(host);
+  auto d_in = test::upload<std::int32_t>(host);
   const std::size_t bytes = reduce_sum_temp_bytes<std::int32_t>(host.size());
   auto temp = zeroed_temp(bytes);
   DeviceBuffer<std::int32_t> out(1);

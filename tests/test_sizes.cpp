@@ -37,3 +37,10 @@ TEST(Sizes, Describe) {
   EXPECT_EQ(describe_size((1u << 20) - 1), "1048575 (2^20-1)");
   EXPECT_EQ(describe_size(1000000), "1000000");
 }
+
+TEST(Sizes, SplitCommas) {
+  EXPECT_TRUE(gpulab::split_commas("").empty());
+  EXPECT_EQ(gpulab::split_commas("a"), (std::vector<std::string>{"a"}));
+  EXPECT_EQ(gpulab::split_commas("a,,b"), (std::vector<std::string>{"a", "", "b"}));
+  EXPECT_FALSE(parse_size_list("").has_value());
+}

@@ -55,19 +55,6 @@ void write_outputs(const Report& report, const OutputFiles& files) {
   if (!files.md.empty()) write_file(files.md, to_markdown(report));
 }
 
-/// "a,b,c" → {a, b, c}; "" → {}.
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (!s.empty()) {
-    const std::size_t comma = s.find(',', start);
-    out.push_back(s.substr(start, comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
 /// CLI11 validator for "2^20,2^24+1,1000".
 CLI::Validator size_list_validator() {
   return CLI::Validator(

@@ -1,6 +1,7 @@
 // The ceiling kernels: each is the simplest kernel that runs at the limit of one resource.
 #include "core/ceilings.hpp"
 #include "core/memory.hpp"
+#include "core/tile_stream.cuh"
 
 #include <gpulab/device_buffer.hpp>
 #include <gpulab/error.hpp>
@@ -11,26 +12,16 @@ namespace gpulab {
 namespace {
 
 constexpr int kStreamBlock = 256;
-constexpr int kStreamUnroll = 4;
+constexpr unsigned kStreamUnroll = 4;
 
-// Reads every float4 once: four independent 16-byte loads in flight per thread, each block
-// streaming one contiguous tile of 4 × 256 float4 at a time (the pattern CUB also uses; loads a
-// whole grid apart ran ~1% slower on an H100). Each warp adds one float to `sink`, so the
+// Reads every float4 once, with the access pattern of core/tile_stream.cuh (four 16-byte loads
+// in flight per thread, block-contiguous tiles). Each warp adds one float to `sink`, so the
 // compiler cannot drop the loads.
 __global__ void read_stream_kernel(const float4* __restrict__ in, std::size_t count,
                                    float* __restrict__ sink) {
-  constexpr std::size_t kTile = std::size_t{kStreamUnroll} * kStreamBlock;
   float acc = 0.f;
-  std::size_t base = blockIdx.x * kTile;
-  for (; base + kTile <= count; base += gridDim.x * kTile) {
-    float4 v[kStreamUnroll];
-#pragma unroll
-    for (int u = 0; u < kStreamUnroll; ++u) v[u] = in[base + u * kStreamBlock + threadIdx.x];
-#pragma unroll
-    for (int u = 0; u < kStreamUnroll; ++u) acc += v[u].x + v[u].y + v[u].z + v[u].w;
-  }
-  for (std::size_t i = base + threadIdx.x; i < count; i += kStreamBlock)
-    acc += in[i].x + in[i].y + in[i].z + in[i].w;
+  for_each_vector_in_tiles<kStreamUnroll>(in, count, blockIdx.x, gridDim.x, threadIdx.x, kStreamBlock,
+                                          [&acc](const float4& v) { acc += v.x + v.y + v.z + v.w; });
   for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
   if ((threadIdx.x & 31) == 0) atomicAdd(&sink[blockIdx.x], acc);
 }

@@ -45,15 +45,25 @@ std::optional<std::size_t> parse_size(std::string_view text) {
   return base - *offset;
 }
 
-std::optional<std::vector<std::size_t>> parse_size_list(std::string_view text) {
-  std::vector<std::size_t> out;
+std::vector<std::string> split_commas(std::string_view text) {
+  std::vector<std::string> out;
+  if (text.empty()) return out;
   while (true) {
     const std::size_t comma = text.find(',');
-    const auto v = parse_size(text.substr(0, comma));
+    out.emplace_back(text.substr(0, comma));
+    if (comma == std::string_view::npos) return out;
+    text.remove_prefix(comma + 1);
+  }
+}
+
+std::optional<std::vector<std::size_t>> parse_size_list(std::string_view text) {
+  const std::vector<std::string> items = split_commas(text);
+  if (items.empty()) return std::nullopt;
+  std::vector<std::size_t> out;
+  for (const auto& item : items) {
+    const auto v = parse_size(item);
     if (!v) return std::nullopt;
     out.push_back(*v);
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
   }
   return out;
 }

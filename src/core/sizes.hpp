@@ -13,6 +13,9 @@ namespace gpulab {
 /// text is not such a size or overflows 64 bits.
 std::optional<std::size_t> parse_size(std::string_view text);
 
+/// "a,b,c" → {a, b, c}; "" → {} (an empty item stays: "a,,b" → {a, "", b}).
+std::vector<std::string> split_commas(std::string_view text);
+
 /// A comma-separated list of sizes; nullopt if any item is malformed.
 std::optional<std::vector<std::size_t>> parse_size_list(std::string_view text);
 

@@ -2,6 +2,8 @@
 // sums, and the per-thread streaming sum with 16-byte loads.
 #pragma once
 
+#include "core/tile_stream.cuh"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -49,13 +51,10 @@ struct alignas(16) Vec16 {
 };
 
 /// Thread `t` of block `b` (of `blocks` blocks of `block_size` threads) sums its share of
-/// in[0, n) and returns it. The 16-byte vectors are cut into tiles of kUnroll·block_size; block b
-/// takes tiles b, b + blocks, …, and within a tile thread t loads vectors t, t + block_size, …:
-/// kUnroll loads in flight before any add, and each block streams one contiguous 16·kUnroll·
-/// block_size-byte stretch at a time (friendlier to DRAM pages than loads a grid apart).
-/// Elements before the first 16-byte boundary and after the last full vector are taken one per
-/// thread by the first threads of the grid. The order of the additions depends only on
-/// (n, alignment, b, t, blocks, block_size): deterministic.
+/// in[0, n) and returns it: the 16-byte vectors through for_each_vector_in_tiles (kUnroll loads
+/// in flight, block-contiguous tiles), and the elements before the first 16-byte boundary and
+/// after the last full vector one per thread by the first threads of the grid. The order of the
+/// additions depends only on (n, alignment, b, t, blocks, block_size): deterministic.
 template <class T, unsigned kUnroll>
 __device__ __forceinline__ accum_t<T> thread_sum(const T* __restrict__ in, std::size_t n,
                                                  std::size_t b, std::size_t blocks, unsigned t,
@@ -69,24 +68,12 @@ __device__ __forceinline__ accum_t<T> thread_sum(const T* __restrict__ in, std::
   A acc = 0;
   if (global_t < head) acc += static_cast<A>(in[global_t]);
 
-  const V* __restrict__ body = reinterpret_cast<const V*>(in + head);
   const std::size_t vectors = (n - head) / kCount;
-  const std::size_t tile = std::size_t{kUnroll} * block_size;
-  std::size_t base = b * tile;
-  for (; base + tile <= vectors; base += blocks * tile) {  // full tiles
-    V x[kUnroll];
+  for_each_vector_in_tiles<kUnroll>(reinterpret_cast<const V*>(in + head), vectors, b, blocks, t,
+                                    block_size, [&acc](const V& x) {
 #pragma unroll
-    for (unsigned u = 0; u < kUnroll; ++u) x[u] = body[base + u * block_size + t];
-#pragma unroll
-    for (unsigned u = 0; u < kUnroll; ++u)
-#pragma unroll
-      for (unsigned c = 0; c < kCount; ++c) acc += static_cast<A>(x[u].v[c]);
-  }
-  for (std::size_t i = base + t; i < vectors; i += block_size) {  // the one partial tile, if ours
-    const V x = body[i];
-#pragma unroll
-    for (unsigned c = 0; c < kCount; ++c) acc += static_cast<A>(x.v[c]);
-  }
+                                      for (unsigned c = 0; c < kCount; ++c) acc += static_cast<A>(x.v[c]);
+                                    });
   const std::size_t tail_start = head + vectors * kCount;
   if (global_t < n - tail_start) acc += static_cast<A>(in[tail_start + global_t]);
   return acc;
