@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# One call on a GPU machine: GPU tests, compute-sanitizer on small sizes, and the benchmarks,
-# everything written to $OUT (at most 8 files). Usually the build is made on a machine with the
-# Debian packages (scripts/test.sh) and build/release travels with the call; where no build came
-# along, it builds here (needs CMake, Ninja, nvcc and the packages of scripts/install-deps.sh).
+# One call on a GPU machine: GPU tests, compute-sanitizer on small sizes, and the benchmarks.
+#   scripts/device_run.sh [reduce] [histogram] [suite]      (no argument: all three)
+# Writes $OUT/log.txt (everything printed) and $OUT/results.tgz (reports as JSON/Markdown/CSV,
+# the GPU tests' JSON, the sanitizer's output): two files, whatever the number of reports.
+# Usually the build is made on a machine with the Debian packages (scripts/test.sh) and
+# build/release travels with the call; where no build came along, it builds here (needs CMake,
+# Ninja, nvcc and the packages of scripts/install-deps.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-device-out}
-mkdir -p "$OUT"
+mkdir -p "$OUT/results"
+res="$OUT/results"
 bin=build/release
-log="$OUT/log.txt"
-exec > >(tee "$log") 2>&1
+exec > >(tee "$OUT/log.txt") 2>&1
+parts=${*:-reduce histogram suite}
+want() { [[ " $parts " == *" $1 "* ]]; }
 if [ ! -x "$bin/gpulab" ]; then
   export PATH="/usr/local/cuda/bin:$PATH"
   cmake --preset release && cmake --build --preset release || { echo "build failed"; exit 1; }
@@ -19,16 +24,19 @@ fi
 if ! ldconfig -p | grep -q libgomp.so.1 && [ -d "$bin/devlibs" ]; then
   export LD_LIBRARY_PATH="$PWD/$bin/devlibs:${LD_LIBRARY_PATH:-}"
 fi
-echo "== $(date -u +%FT%TZ) commit $(cat "$bin/COMMIT" 2>/dev/null || echo unknown)"
+echo "== $(date -u +%FT%TZ) commit $(cat "$bin/COMMIT" 2>/dev/null || echo unknown), parts: $parts"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
 "$bin/gpulab" info
 
-echo "== GPU tests"
-"$bin/tests/gpulab_gpu_tests" --gtest_output="json:$OUT/gpu_tests.json" --gtest_brief=1
+echo "== GPU tests (every problem)"
+"$bin/tests/gpulab_gpu_tests" --gtest_output="json:$res/gpu_tests.json" --gtest_brief=1
 echo "gpu tests exit code: $?"
 
 echo "== compute-sanitizer (small sizes)"
-small='All/ReduceLadder.*_n33_b256_*:All/ReduceLadder.*_n1025_b256_*:All/ReduceLadder.*_n777_b32_*:All/ReduceLadder.*_off1:ReduceSum.Int32*:ReduceSum.Refuses*'
+small='All/ReduceLadder.*_n33_b256_*:All/ReduceLadder.*_n1025_b256_*:All/ReduceLadder.*_n777_b32_*'
+small+=':All/ReduceLadder.*_off1:ReduceSum.Int32*:ReduceSum.Refuses*'
+small+=':All/HistogramLadder.*_uniform_n1025_*:All/HistogramLadder.*_degenerate_n33_*'
+small+=':All/HistogramLadder.*_off1:All/HistogramLadder.*_b32_*:Histogram.*'
 {
   for tool in memcheck racecheck; do
     echo "-- $tool"
@@ -36,17 +44,32 @@ small='All/ReduceLadder.*_n33_b256_*:All/ReduceLadder.*_n1025_b256_*:All/ReduceL
       --gtest_filter="$small" --gtest_brief=1
     echo "$tool exit code: $?"
   done
-} > "$OUT/sanitizer.txt" 2>&1
-grep -E "exit code|ERROR SUMMARY|PASSED|FAILED" "$OUT/sanitizer.txt" | tail -12
+} > "$res/sanitizer.txt" 2>&1
+grep -E "exit code|ERROR SUMMARY|PASSED|FAILED" "$res/sanitizer.txt" | tail -12
 
-echo "== seed 003's table: float32, n = 2^24, 64 threads, rungs 1-5"
-"$bin/gpulab" bench reduce --type float32 --n 2^24 --block 64 --variants 1,2,3,4,5,8,vendor \
-  --json "$OUT/seed003.json" --md "$OUT/seed003.md"
-echo "== seed 000's shape: float64, 1024 threads, n = 2^20, 2^23, 2^25"
-"$bin/gpulab" bench reduce --type float64 --n 2^20,2^23,2^25 --block 1024 --variants 1,2,3,8,vendor --no-cpu
-echo "== the full ladder"
-"$bin/gpulab" bench reduce --type all --n 2^20,2^24,2^28 --block 256 \
-  --json "$OUT/reduce.json" --md "$OUT/reduce.md" --csv "$OUT/reduce.csv"
-echo "== the main job: gpulab suite (ceilings + every ladder with its defaults)"
-"$bin/gpulab" suite > /dev/null && echo "suite exit code: 0" || echo "suite exit code: $?"
+if want reduce; then
+  echo "== seed 003's table: float32, n = 2^24, 64 threads, rungs 1-5"
+  "$bin/gpulab" bench reduce --type float32 --n 2^24 --block 64 --variants 1,2,3,4,5,8,vendor \
+    --json "$res/seed003.json" --md "$res/seed003.md"
+  echo "== seed 000's shape: float64, 1024 threads, n = 2^20, 2^23, 2^25"
+  "$bin/gpulab" bench reduce --type float64 --n 2^20,2^23,2^25 --block 1024 --variants 1,2,3,8,vendor --no-cpu
+  echo "== the reduction ladder"
+  "$bin/gpulab" bench reduce --type all --n 2^20,2^24,2^28 --block 256 \
+    --json "$res/reduce.json" --md "$res/reduce.md" --csv "$res/reduce.csv"
+fi
+if want histogram; then
+  for loops in 1 10; do
+    echo "== seed 002's table: n = 2^25, m = 8, 1024 threads, LOOPS $loops"
+    "$bin/gpulab" bench histogram --n 2^25 --bins 8 --dist uniform --block 1024 --loops "$loops" \
+      --json "$res/seed002_loops$loops.json" --md "$res/seed002_loops$loops.md"
+  done
+  echo "== the histogram ladder: m = 8 ... 2^20, every distribution"
+  "$bin/gpulab" bench histogram --n 2^26 --bins 8,256,4096,65536,2^20 --dist all --no-cpu \
+    --json "$res/histogram.json" --md "$res/histogram.md" --csv "$res/histogram.csv"
+fi
+if want suite; then
+  echo "== the main job: gpulab suite (ceilings + every ladder with its defaults)"
+  "$bin/gpulab" suite --json "$res/suite.json" > /dev/null && echo "suite exit code: 0" || echo "suite exit code: $?"
+fi
+tar czf "$OUT/results.tgz" -C "$OUT" results && rm -rf "$res"
 echo "== done $(date -u +%FT%TZ)"

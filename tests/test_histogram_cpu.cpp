@@ -1,3 +1,4 @@
+#include "histogram/bin_rule.hpp"
 #include "histogram/histogram_cpu.hpp"
 
 #include <gpulab/error.hpp>
@@ -54,6 +55,41 @@ TEST(HistogramBin, AgreesWithTheDefinitionEverywhere) {
       ASSERT_LT(b, m);
       ASSERT_EQ((v - static_cast<std::int64_t>(b)) % static_cast<std::int64_t>(m), 0) << v << " " << m;
     }
+}
+
+// The GPU's division-free bin rule (bin_rule.hpp) against the definition: every divisor class
+// (1, powers of two, odd, just below and above powers of two, the largest) × edge and spread values.
+TEST(BinRule, MatchesTheDefinitionForEveryKindOfDivisor) {
+  std::vector<std::uint32_t> divisors{1, 2, 3, 5, 7, 8, 255, 256, 257, 641, 4095, 4096, 4097, 65535, 65536,
+                                      65537, 1u << 20, 1000003, 0x7FFFFFFFu, 0x80000000u, 0x80000001u,
+                                      0xFFFFFFFEu, 0xFFFFFFFFu};
+  for (std::uint32_t k = 1; k < 32; ++k) divisors.push_back((1u << k) - 1), divisors.push_back((1u << k) + 1);
+  std::vector<std::int32_t> values{kMin, kMin + 1, -65537, -65536, -257, -256, -9, -8, -7, -2, -1,
+                                   0, 1, 2, 7, 8, 9, 255, 256, 65535, 65536, kMax - 1, kMax};
+  for (std::int64_t v = kMin; v <= kMax; v += 7919 * 9973 + 1) values.push_back(static_cast<std::int32_t>(v));
+  for (std::uint32_t m : divisors) {
+    const BinRule rule(m);
+    for (std::int32_t v : values) ASSERT_EQ(rule(v), histogram_bin(v, m)) << "v=" << v << " m=" << m;
+    for (std::int32_t v : {static_cast<std::int32_t>(m - 1), static_cast<std::int32_t>(m), static_cast<std::int32_t>(m + 1)})
+      ASSERT_EQ(rule(v), histogram_bin(v, m)) << "v=" << v << " m=" << m;
+  }
+}
+
+TEST(BinRule, DividesEveryUnsignedByASmallAndALargeDivisor) {
+  for (std::uint32_t m : {7u, 0xFFFFFFFBu}) {
+    const BinRule rule(m);
+    for (std::uint64_t u = 0; u <= 0xFFFFFFFFull; u += 65521) ASSERT_EQ(rule.divide(static_cast<std::uint32_t>(u)), u / m);
+    ASSERT_EQ(rule.divide(0xFFFFFFFFu), 0xFFFFFFFFu / m);
+  }
+}
+
+TEST(HistogramCheck, NamesTheFirstWrongBinAndTheTotals) {
+  const std::vector<std::uint32_t> ref{3, 0, 2}, same{3, 0, 2}, wrong{3, 1, 0};
+  EXPECT_TRUE(check_histogram(same, ref).ok);
+  const CheckResult r = check_histogram(wrong, ref);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.detail, "2 of 3 bins differ (first: bin 1 = 1, expected 0); counts sum to 4, expected 5");
+  EXPECT_FALSE(check_histogram(std::vector<std::uint32_t>{3, 0}, ref).ok);
 }
 
 TEST(HistogramReference, HandComputed) {

@@ -124,3 +124,24 @@ TEST(Report, FailuresAreShownAndCounted) {
   print_terminal(os, r);
   EXPECT_NE(os.str().find("FAILED 2 rung_2: got 2, expected 1"), std::string::npos);
 }
+
+TEST(Report, ProgramRunsAndNotesAreShownAndKept) {
+  Report r = sample_report();
+  r.cases[0].variants[1].program_run = ProgramRun{10, 2.5, 40.0, 5.0, 0.5, 1.0};
+  r.cases[0].notes = {"rung 7: not applicable (m = 256 > 8)"};
+  EXPECT_DOUBLE_EQ(r.cases[0].variants[1].program_run->total_ms(), 49.0);
+  const std::string md = to_markdown(r);
+  EXPECT_NE(md.find("one program run, LOOPS=10"), std::string::npos);
+  EXPECT_NE(md.find("| 2 | rung_2 | 2.500 | 40.000 | 5.000 | 0.5000 | 1.000 | 49.000 | 10.2% |"), std::string::npos);
+  EXPECT_NE(md.find("- rung 7: not applicable"), std::string::npos);
+  std::ostringstream os;
+  print_terminal(os, r);
+  EXPECT_NE(os.str().find("note: rung 7"), std::string::npos);
+  const std::string text = to_json(r).dump(2);
+  const Report back = report_from_json(nlohmann::ordered_json::parse(text));
+  EXPECT_EQ(to_json(back).dump(2), text);
+  ASSERT_TRUE(back.cases[0].variants[1].program_run);
+  EXPECT_EQ(back.cases[0].variants[1].program_run->loops, 10);
+  EXPECT_FALSE(back.cases[0].variants[0].program_run);
+  EXPECT_EQ(back.cases[0].notes, r.cases[0].notes);
+}

@@ -5,6 +5,8 @@
 #include "core/dtype.hpp"
 #include "core/report.hpp"
 #include "core/sizes.hpp"
+#include "histogram/histogram_bench.hpp"
+#include "histogram/histogram_ladder.hpp"
 #include "reduce/reduce_bench.hpp"
 #include "reduce/reduce_ladder.hpp"
 
@@ -30,6 +32,7 @@ constexpr const char* kVersion = "0.1.0";
 constexpr const char* kFooter =
     "Semantics: int32 sums wrap modulo 2^32 (the same bits as CUB and a serial loop); float results\n"
     "pass when |got - ref| <= gamma_k * sum|x| with k the variant's accumulation depth (docs/).\n"
+    "Histograms: value v goes to bin ((v % m) + m) % m; counts must match the CPU exactly.\n"
     "Exit codes: 0 ok, 1 a check failed or a run-time error, 2 bad command line, 3 no CUDA device.";
 
 struct OutputFiles {
@@ -55,6 +58,41 @@ void write_outputs(const Report& report, const OutputFiles& files) {
   if (!files.md.empty()) write_file(files.md, to_markdown(report));
 }
 
+/// The options every `bench PROBLEM` has; `reps` etc. start at the problem's defaults.
+struct BenchOptions {
+  std::string variants_text;
+  int reps = 0, warmup = 0, end_to_end_reps = 0;
+  std::uint64_t seed = 0;
+  bool no_cpu = false, no_ceilings = false;
+  OutputFiles files;
+
+  template <class Config>
+  explicit BenchOptions(const Config& defaults)
+      : reps(defaults.reps), warmup(defaults.warmup), end_to_end_reps(defaults.end_to_end_reps), seed(defaults.seed) {}
+
+  void add_to(CLI::App* app) {
+    app->add_option("--variants", variants_text, "ids or names, comma list (default: all; see `gpulab list`)");
+    app->add_option("--reps", reps, "timed repetitions (median reported)")->check(CLI::Range(1, 100000))->capture_default_str();
+    app->add_option("--warmup", warmup, "untimed warm-up runs")->check(CLI::Range(0, 1000))->capture_default_str();
+    app->add_option("--e2e-reps", end_to_end_reps, "repetitions of the end-to-end timing")
+        ->check(CLI::Range(1, 1000))->capture_default_str();
+    app->add_option("--seed", seed, "seed of the random input")->capture_default_str();
+    app->add_flag("--no-cpu", no_cpu, "skip timing the CPU baselines (the reference still checks)");
+    app->add_flag("--no-ceilings", no_ceilings, "do not measure the ceilings first");
+    files.add_to(app);
+  }
+
+  template <class Config>
+  void apply_to(Config& config) const {
+    config.variants = split_commas(variants_text);
+    config.reps = reps;
+    config.warmup = warmup;
+    config.end_to_end_reps = end_to_end_reps;
+    config.seed = seed;
+    config.cpu = !no_cpu;
+  }
+};
+
 /// CLI11 validator for "2^20,2^24+1,1000".
 CLI::Validator size_list_validator() {
   return CLI::Validator(
@@ -74,6 +112,25 @@ CLI::Validator type_list_validator() {
         return {};
       },
       "TYPES");
+}
+
+CLI::Validator distribution_list_validator() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        if (s == "all") return {};
+        if (s.empty()) return "the list of distributions is empty";
+        for (const auto& item : split_commas(s))
+          if (!parse_histogram_distribution(item)) return "'" + item + "' is not uniform, narrow, degenerate or all";
+        return {};
+      },
+      "DISTRIBUTIONS");
+}
+
+std::vector<HistogramDistribution> parse_distributions(const std::string& s) {
+  if (s == "all") return HistogramBenchConfig{}.distributions;
+  std::vector<HistogramDistribution> out;
+  for (const auto& item : split_commas(s)) out.push_back(*parse_histogram_distribution(item));
+  return out;
 }
 
 std::vector<DType> parse_types(const std::string& s) {
@@ -111,7 +168,10 @@ Report new_report(const std::vector<std::string>& args, const DeviceFacts& devic
 void list_problems(std::ostream& out) {
   out << "reduce — sum of a vector (int32 wraps modulo 2^32; float32, float64)\n";
   for (const auto& v : reduce_variants<float>())
-    out << fmt::format("  {:>6}  {:<26} {}\n", v.id, v.name, v.adds);
+    out << fmt::format("  {:>6}  {:<27} {}\n", v.id, v.name, v.adds);
+  out << "\nhistogram — counts of int32 values in m bins, bin = ((v % m) + m) % m\n";
+  for (const auto& v : histogram_variants())
+    out << fmt::format("  {:>6}  {:<27} {}\n", v.id, v.name, v.adds);
 }
 
 }  // namespace
@@ -138,26 +198,34 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   bench->require_subcommand(1, 1);
   auto* bench_reduce_cmd = bench->add_subcommand("reduce", "the reduction ladder (sum of a vector)");
   ReduceBenchConfig reduce_cfg;
-  std::string sizes_text = "2^20,2^24,2^28", types_text = "all", variants_text;
-  bool no_ceilings = false, no_cpu = false;
-  OutputFiles bench_files;
+  BenchOptions reduce_opts(reduce_cfg);
+  std::string sizes_text = "2^20,2^24,2^28", types_text = "all";
   bench_reduce_cmd->add_option("-n,--n", sizes_text, "element counts, e.g. 2^24,1000,2^20+1")
       ->check(size_list_validator())->capture_default_str();
   bench_reduce_cmd->add_option("-t,--type", types_text, "int32, float32, float64 (comma list) or all")
       ->check(type_list_validator())->capture_default_str();
   bench_reduce_cmd->add_option("-b,--block", reduce_cfg.block, "threads per block for rungs 1-7 (power of two, 32-1024)")
       ->check(CLI::IsMember({32, 64, 128, 256, 512, 1024}))->capture_default_str();
-  bench_reduce_cmd->add_option("--variants", variants_text, "ids or names, comma list (default: all; see `gpulab list`)");
-  bench_reduce_cmd->add_option("--reps", reduce_cfg.reps, "timed repetitions (median reported)")
-      ->check(CLI::Range(1, 100000))->capture_default_str();
-  bench_reduce_cmd->add_option("--warmup", reduce_cfg.warmup, "untimed warm-up runs")
+  reduce_opts.add_to(bench_reduce_cmd);
+
+  auto* bench_histogram_cmd = bench->add_subcommand("histogram", "the histogram ladder (int32 values, m bins)");
+  HistogramBenchConfig histogram_cfg;
+  BenchOptions histogram_opts(histogram_cfg);
+  std::string hist_sizes_text = "2^26", bins_text = "8,256,4096,65536,2^20", dist_text = "all";
+  bench_histogram_cmd->add_option("-n,--n", hist_sizes_text, "numbers of values (below 2^32), e.g. 2^25,1000")
+      ->check(size_list_validator())->capture_default_str();
+  bench_histogram_cmd->add_option("-m,--bins", bins_text, "numbers of bins (1 to 2^32-1), e.g. 8,256,2^20")
+      ->check(size_list_validator())->capture_default_str();
+  bench_histogram_cmd->add_option("-d,--dist", dist_text, "uniform, narrow, degenerate (comma list) or all")
+      ->check(distribution_list_validator())->capture_default_str();
+  bench_histogram_cmd->add_option("--input", histogram_cfg.input_file,
+                                  "a file of raw little-endian int32 values to count instead (then -n and -d are not used)");
+  bench_histogram_cmd->add_option("-b,--block", histogram_cfg.block, "threads per block for rungs 1-5 (multiple of 32, 32-1024)")
+      ->capture_default_str();
+  bench_histogram_cmd->add_option("--loops", histogram_cfg.loops,
+                                  "also run each variant as a whole program LOOPS times and show where the time goes (seed 002)")
       ->check(CLI::Range(0, 1000))->capture_default_str();
-  bench_reduce_cmd->add_option("--e2e-reps", reduce_cfg.end_to_end_reps, "repetitions of the end-to-end timing")
-      ->check(CLI::Range(1, 1000))->capture_default_str();
-  bench_reduce_cmd->add_option("--seed", reduce_cfg.seed, "seed of the random input")->capture_default_str();
-  bench_reduce_cmd->add_flag("--no-cpu", no_cpu, "skip timing the CPU baselines (the reference still checks)");
-  bench_reduce_cmd->add_flag("--no-ceilings", no_ceilings, "do not measure the ceilings first");
-  bench_files.add_to(bench_reduce_cmd);
+  histogram_opts.add_to(bench_histogram_cmd);
 
   auto* suite = app.add_subcommand("suite", "measure the ceilings and run every problem's ladder with its defaults");
   OutputFiles suite_files;
@@ -171,17 +239,28 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     const int code = app.exit(e, out, err);
     return code == 0 ? kExitOk : kExitUsage;
   }
-  if (bench_reduce_cmd->parsed()) {  // the rest of the command line is checked before any GPU work
-    reduce_cfg.sizes = *parse_size_list(sizes_text);
-    reduce_cfg.types = parse_types(types_text);
-    reduce_cfg.variants = split_commas(variants_text);
-    reduce_cfg.cpu = !no_cpu;
-    try {
+  try {  // the rest of the command line is checked before any GPU work
+    if (bench_reduce_cmd->parsed()) {
+      reduce_cfg.sizes = *parse_size_list(sizes_text);
+      reduce_cfg.types = parse_types(types_text);
+      reduce_opts.apply_to(reduce_cfg);
       validate(reduce_cfg);
-    } catch (const Error& e) {
-      err << "gpulab: " << e.what() << "\nRun with --help for more information.\n";
-      return kExitUsage;
     }
+    if (bench_histogram_cmd->parsed()) {
+      histogram_cfg.sizes = *parse_size_list(hist_sizes_text);
+      histogram_cfg.bins.clear();
+      const std::vector<std::size_t> bins = *parse_size_list(bins_text);
+      for (std::size_t m : bins) {
+        if (m == 0 || m > 0xFFFFFFFFull) throw Error(fmt::format("histogram: m = {} bins; m must be in [1, 2^32)", m));
+        histogram_cfg.bins.push_back(static_cast<std::uint32_t>(m));
+      }
+      histogram_cfg.distributions = parse_distributions(dist_text);
+      histogram_opts.apply_to(histogram_cfg);
+      validate(histogram_cfg);
+    }
+  } catch (const Error& e) {
+    err << "gpulab: " << e.what() << "\nRun with --help for more information.\n";
+    return kExitUsage;
   }
 
   try {
@@ -202,15 +281,27 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       return kExitOk;
     }
     const bool is_suite = suite->parsed();
+    const bool histogram_only = bench_histogram_cmd->parsed();
+    const BenchOptions& opts = histogram_only ? histogram_opts : reduce_opts;
     Report report = new_report(args, device);
-    if (is_suite || !no_ceilings) {
+    if (is_suite || !opts.no_ceilings) {
       err << "measuring ceilings…\n";
       report.ceilings = measure_ceilings(device);
     }
     const Ceilings* ceilings = report.ceilings ? &*report.ceilings : nullptr;
-    report.cases = bench_reduce(is_suite ? ReduceBenchConfig{} : reduce_cfg, device, ceilings, err);
+    auto append = [&report](std::vector<CaseResult> cases) {
+      for (auto& c : cases) report.cases.push_back(std::move(c));
+    };
+    if (is_suite) {
+      append(bench_reduce(ReduceBenchConfig{}, device, ceilings, err));
+      append(bench_histogram(HistogramBenchConfig{}, device, ceilings, err));
+    } else if (histogram_only) {
+      append(bench_histogram(histogram_cfg, device, ceilings, err));
+    } else {
+      append(bench_reduce(reduce_cfg, device, ceilings, err));
+    }
     print_terminal(out, report);
-    write_outputs(report, is_suite ? suite_files : bench_files);
+    write_outputs(report, is_suite ? suite_files : opts.files);
     if (!all_checks_passed(report)) {
       err << "gpulab: some results were wrong (see FAILED above)\n";
       return kExitFailure;

@@ -90,6 +90,29 @@ Table cpu_table(const CaseResult& c) {
   return t;
 }
 
+/// Seed 002's profile view: where one run of the whole program spends its time.
+Table program_run_table(const CaseResult& c) {
+  Table t;
+  int loops = 0;
+  for (const auto& v : c.variants)
+    if (v.program_run) loops = v.program_run->loops;
+  t.header = {"#", fmt::format("one program run, LOOPS={}", loops), "malloc ms", "H->D ms", "kernels ms",
+              "D->H ms", "free ms", "total ms", "kernels %"};
+  t.right = {true, false, true, true, true, true, true, true, true};
+  for (const auto& v : c.variants) {
+    if (!v.program_run) continue;
+    const ProgramRun& p = *v.program_run;
+    t.rows.push_back({v.id, v.name, fmt_ms(p.allocate_ms), fmt_ms(p.to_device_ms), fmt_ms(p.kernels_ms),
+                      fmt_ms(p.to_host_ms), fmt_ms(p.free_ms), fmt_ms(p.total_ms()),
+                      fmt_pct(ratio(p.kernels_ms, p.total_ms()))});
+  }
+  return t;
+}
+
+bool has_program_runs(const CaseResult& c) {
+  return std::any_of(c.variants.begin(), c.variants.end(), [](const VariantRow& v) { return v.program_run.has_value(); });
+}
+
 void render_aligned(std::ostream& os, const Table& t) {
   std::vector<std::size_t> width(t.header.size());
   auto cells = [](const std::string& s) {  // display width: count UTF-8 code points
@@ -241,6 +264,17 @@ Ceilings ceilings_from(const json& j) {
   return k;
 }
 
+json program_run_json(const std::optional<ProgramRun>& p) {
+  if (!p) return nullptr;
+  return {{"loops", p->loops}, {"allocate_ms", p->allocate_ms}, {"to_device_ms", p->to_device_ms},
+          {"kernels_ms", p->kernels_ms}, {"to_host_ms", p->to_host_ms}, {"free_ms", p->free_ms}};
+}
+std::optional<ProgramRun> program_run_from(const json& j) {
+  if (j.is_null()) return std::nullopt;
+  return ProgramRun{j.at("loops").get<int>(), j.at("allocate_ms").get<double>(), j.at("to_device_ms").get<double>(),
+                    j.at("kernels_ms").get<double>(), j.at("to_host_ms").get<double>(), j.at("free_ms").get<double>()};
+}
+
 json case_json(const CaseResult& c) {
   json params = json::object();
   for (const auto& [k, v] : c.params) params[k] = v;
@@ -249,6 +283,7 @@ json case_json(const CaseResult& c) {
     variants.push_back({{"id", v.id}, {"name", v.name}, {"adds", v.adds}, {"vendor", v.vendor},
                         {"check", check_json(v.check)}, {"kernel", timing_json(v.kernel)},
                         {"end_to_end", v.end_to_end ? timing_json(*v.end_to_end) : json(nullptr)},
+                        {"program_run", program_run_json(v.program_run)},
                         {"bandwidth_gbs", num(v.bandwidth_gbs)}, {"step_speedup", num(v.step_speedup)},
                         {"cumulative_speedup", num(v.cumulative_speedup)},
                         {"vs_vendor", num(v.vs_vendor)}, {"of_ceiling", num(v.of_ceiling)}});
@@ -259,7 +294,7 @@ json case_json(const CaseResult& c) {
                    {"check", check_json(r.check)}, {"bandwidth_gbs", num(r.bandwidth_gbs)}});
   return {{"problem", c.problem}, {"params", params}, {"bytes", c.bytes},
           {"ceiling", {{"name", c.ceiling_name}, {"gbs", c.ceiling_gbs}}},
-          {"variants", variants}, {"cpu", cpu}};
+          {"variants", variants}, {"cpu", cpu}, {"notes", c.notes}};
 }
 
 CaseResult case_from(const json& j) {
@@ -278,6 +313,7 @@ CaseResult case_from(const json& j) {
     r.check = check_from(v.at("check"));
     r.kernel = timing_from(v.at("kernel"));
     if (!v.at("end_to_end").is_null()) r.end_to_end = timing_from(v.at("end_to_end"));
+    if (v.contains("program_run")) r.program_run = program_run_from(v.at("program_run"));
     r.bandwidth_gbs = num_from(v.at("bandwidth_gbs"));
     r.step_speedup = num_from(v.at("step_speedup"));
     r.cumulative_speedup = num_from(v.at("cumulative_speedup"));
@@ -294,6 +330,7 @@ CaseResult case_from(const json& j) {
     r.bandwidth_gbs = num_from(v.at("bandwidth_gbs"));
     c.cpu.push_back(std::move(r));
   }
+  if (j.contains("notes")) c.notes = j.at("notes").get<std::vector<std::string>>();
   return c;
 }
 
@@ -402,6 +439,11 @@ std::string to_markdown(const Report& r) {
       out += "\n";
       render_markdown(out, cpu_table(c));
     }
+    if (has_program_runs(c)) {
+      out += "\n";
+      render_markdown(out, program_run_table(c));
+    }
+    for (const auto& note : c.notes) out += "\n- " + note + "\n";
     for (const auto& f : failures(c)) out += "\n**FAILED** " + f + "\n";
   }
   return out;
@@ -416,6 +458,8 @@ void print_terminal(std::ostream& os, const Report& r) {
     os << "\n" << case_title(c) << "   (" << case_subtitle(c) << ")\n";
     render_aligned(os, gpu_table(c));
     if (!c.cpu.empty()) render_aligned(os, cpu_table(c));
+    if (has_program_runs(c)) render_aligned(os, program_run_table(c));
+    for (const auto& note : c.notes) os << "  note: " << note << "\n";
     for (const auto& f : failures(c)) os << "  FAILED " << f << "\n";
   }
 }

@@ -18,6 +18,19 @@
 
 namespace gpulab {
 
+/// One run of a whole program around a variant, phase by phase, as a profiler shows it (seed 002):
+/// `loops` times allocate, copy the input in, run the kernel(s), copy the result out, free.
+/// Milliseconds summed over the loops; the first loop pays the cold start.
+struct ProgramRun {
+  int loops = 0;
+  double allocate_ms = 0.0;
+  double to_device_ms = 0.0;
+  double kernels_ms = 0.0;  // CUDA events around the variant's launches
+  double to_host_ms = 0.0;
+  double free_ms = 0.0;
+  double total_ms() const { return allocate_ms + to_device_ms + kernels_ms + to_host_ms + free_ms; }
+};
+
 /// One GPU variant (a rung of the ladder, or the vendor baseline) at one configuration.
 struct VariantRow {
   std::string id;    // "1" … "8", or "vendor"
@@ -27,6 +40,7 @@ struct VariantRow {
   CheckResult check;
   TimingStats kernel;
   std::optional<TimingStats> end_to_end;  // host→device copy + kernel(s) + result copy back
+  std::optional<ProgramRun> program_run;  // when asked for (histogram --loops)
   // Filled by derive_columns(); NaN where not applicable.
   double bandwidth_gbs = 0.0;       // minimum bytes that must move ÷ median time
   double step_speedup = 0.0;        // previous rung's time ÷ this time
@@ -53,6 +67,7 @@ struct CaseResult {
   double ceiling_gbs = 0.0;     // its measured value (0 when ceilings were not measured)
   std::vector<VariantRow> variants;
   std::vector<CpuRow> cpu;
+  std::vector<std::string> notes;  // e.g. variants that cannot run this configuration, and why
 };
 
 struct Report {

@@ -78,6 +78,28 @@ std::vector<std::uint32_t> histogram_openmp(std::span<const std::int32_t> values
   return counts;
 }
 
+CheckResult check_histogram(std::span<const std::uint32_t> got, std::span<const std::uint32_t> ref) {
+  CheckResult r;
+  if (got.size() != ref.size()) {
+    r.detail = fmt::format("{} bins, expected {}", got.size(), ref.size());
+    return r;
+  }
+  std::size_t wrong = 0, first = 0;
+  std::uint64_t got_total = 0, ref_total = 0;
+  for (std::size_t b = 0; b < ref.size(); ++b) {
+    got_total += got[b];
+    ref_total += ref[b];
+    if (got[b] != ref[b] && wrong++ == 0) first = b;
+  }
+  r.ok = wrong == 0;
+  if (!r.ok) {
+    r.error = static_cast<double>(wrong);
+    r.detail = fmt::format("{} of {} bins differ (first: bin {} = {}, expected {}); counts sum to {}, expected {}",
+                           wrong, ref.size(), first, got[first], ref[first], got_total, ref_total);
+  }
+  return r;
+}
+
 std::vector<std::int32_t> load_raw_int32(const std::filesystem::path& path, std::size_t max_bytes) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);

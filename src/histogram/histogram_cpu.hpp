@@ -3,6 +3,8 @@
 // raw int32 input file. The GPU ladder builds on these.
 #pragma once
 
+#include "core/check.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -39,6 +41,10 @@ std::vector<std::uint32_t> histogram_reference(std::span<const std::int32_t> val
 
 /// OpenMP baseline: a private histogram per thread, then the per-thread histograms added.
 std::vector<std::uint32_t> histogram_openmp(std::span<const std::int32_t> values, std::uint32_t m);
+
+/// Exact comparison of a computed histogram with the reference: every bin equal. On a mismatch
+/// the detail says how many bins differ, the first of them, and what the counts sum to.
+CheckResult check_histogram(std::span<const std::uint32_t> got, std::span<const std::uint32_t> ref);
 
 /// A file of raw little-endian int32 values (no header), as `--input FILE` reads it. Refused with
 /// a clear gpulab::Error, before reading, when missing, unreadable, not a multiple of 4 bytes,

@@ -1,8 +1,9 @@
 // Device building blocks shared by the reduction rungs: the accumulator type, warp and block
-// sums, and the per-thread streaming sum with 16-byte loads.
+// sums (warp sums: core/warp.cuh), and the per-thread streaming sum with 16-byte loads.
 #pragma once
 
 #include "core/tile_stream.cuh"
+#include "core/warp.cuh"
 
 #include <cstddef>
 #include <cstdint>
@@ -14,17 +15,6 @@ namespace gpulab::reduce_detail {
 template <class T> struct Accum { using type = T; };
 template <> struct Accum<std::int32_t> { using type = std::uint32_t; };
 template <class T> using accum_t = typename Accum<T>::type;
-
-constexpr unsigned kWarp = 32;
-constexpr unsigned kFullMask = 0xffffffffu;
-
-/// Sum over the 32 lanes of a warp, valid in lane 0: five shuffle levels.
-template <class A>
-__device__ __forceinline__ A warp_sum(A v) {
-#pragma unroll
-  for (unsigned offset = kWarp / 2; offset > 0; offset /= 2) v += __shfl_down_sync(kFullMask, v, offset);
-  return v;
-}
 
 /// Sum over the block, valid in thread 0: warp sums, then warp 0 sums the per-warp results.
 /// log2(blockDim.x) levels for a power-of-two block. Any block size that is a multiple of 32.

@@ -14,7 +14,6 @@ namespace gpulab::reduce_ladder {
 using reduce_detail::accum_t;
 using reduce_detail::block_sum;
 using reduce_detail::thread_sum;
-using reduce_detail::warp_sum;
 
 /// The block's shared array of accumulators (dynamic shared memory, blockDim.x of them).
 template <class A>

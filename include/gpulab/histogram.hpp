@@ -1,0 +1,37 @@
+// gpulab/histogram.hpp — counts of int32 values in m bins, the top rung of gpulab's histogram
+// ladder.
+//
+//   gpulab::histogram(d_values, n, m, d_counts, stream);
+//
+// Contract
+// - `values` points to n int32 in device memory (any alignment of int32; n = 0 is allowed),
+//   `counts` to m uint32 in device memory. 1 ≤ m < 2^32 and n < 2^32 (so no count can overflow);
+//   m is limited in practice only by the memory `counts` takes.
+// - Value v goes to bin ((v % m) + m) % m: non-negative values to v mod m, negative ones too
+//   (−1 to m − 1). Every counts[b] is overwritten: nothing needs zeroing first.
+// - The path is chosen from m and the device (see docs/histogram.md): per-thread counters packed
+//   in registers for m ≤ 8; lane-replicated sub-histograms in shared memory while they fit; bins
+//   spread over a thread-block cluster's distributed shared memory (several passes over bin ranges
+//   when m exceeds it) on compute capability 9.0 and newer; global atomics otherwise.
+// - Exact and deterministic (integer counts). Asynchronous on `stream`: a memset and one kernel
+//   launch; nothing is allocated, no temporary storage.
+// - Throws gpulab::Error on a null pointer, n ≥ 2^32, m = 0, and any CUDA error of the launch.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace gpulab {
+
+/// counts[b] = #{ i < n : ((values[i] % m) + m) % m == b } for every b < m.
+void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,
+               cudaStream_t stream = nullptr);
+
+/// The path histogram() takes for m bins on the current device, in words ("packed_registers",
+/// "replicated_shared", "cluster_shared", "global_runs").
+std::string_view histogram_path_name(std::uint32_t m);
+
+}  // namespace gpulab

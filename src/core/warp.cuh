@@ -1,0 +1,17 @@
+// Warp-level building blocks shared by the ladders.
+#pragma once
+
+namespace gpulab {
+
+constexpr unsigned kWarp = 32;
+constexpr unsigned kFullMask = 0xffffffffu;
+
+/// Sum over the 32 lanes of a warp, valid in lane 0: five shuffle levels.
+template <class A>
+__device__ __forceinline__ A warp_sum(A v) {
+#pragma unroll
+  for (unsigned offset = kWarp / 2; offset > 0; offset /= 2) v += __shfl_down_sync(kFullMask, v, offset);
+  return v;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,364 @@
+// The library's histogram (include/gpulab/histogram.hpp): four paths, each one rung of the ladder
+// (6–9), and the choice among them (the top rung). What each adds is said at its kernel.
+//
+// Shared by all four: a resident grid (as many blocks as fit on the device at once, fewer for
+// small n), each thread streaming 16-byte vectors of four values with four loads in flight
+// (core/tile_stream.cuh, the access pattern of the read ceiling), and the bin computed without a
+// division (bin_rule.hpp).
+#include "core/tile_stream.cuh"
+#include "core/warp.cuh"
+#include "histogram/bin_rule.hpp"
+#include "histogram/histogram_common.cuh"
+#include "histogram/histogram_paths.hpp"
+
+#include <gpulab/error.hpp>
+#include <gpulab/histogram.hpp>
+
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace gpulab {
+namespace histogram_detail {
+namespace {
+
+namespace cg = cooperative_groups;
+
+constexpr unsigned kBlock = 512;
+constexpr unsigned kUnroll = 4;
+constexpr std::uint32_t kPackedMaxBins = 8;
+constexpr unsigned kPackedFlushVectors = 63;  // 1 + 63·4 + 1 ≤ 255 counts per 8-bit field
+constexpr unsigned kClusterBlocks = 8;        // the portable cluster size
+constexpr unsigned kReplicatedBlocksPerSm = 4;  // the shared-memory budget: a quarter of the SM's
+
+struct alignas(16) Int4 {
+  std::int32_t v[4];
+};
+
+/// Thread t of block b visits its share of values[0, n): on_vector for each 16-byte vector of the
+/// aligned body (through for_each_vector_in_tiles), on_value for the up to 3 values before the
+/// first 16-byte boundary and after the last whole vector (one per thread, first threads first).
+template <class OnVector, class OnValue>
+__device__ __forceinline__ void for_each_input(const std::int32_t* __restrict__ values, std::size_t n,
+                                               OnVector&& on_vector, OnValue&& on_value) {
+  const std::size_t global_t = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  const std::size_t misalign = (reinterpret_cast<std::uintptr_t>(values) % 16) / sizeof(std::int32_t);
+  const std::size_t head = misalign == 0 ? 0 : min(n, 4 - misalign);
+  if (global_t < head) on_value(values[global_t]);
+  const std::size_t vectors = (n - head) / 4;
+  for_each_vector_in_tiles<kUnroll>(reinterpret_cast<const Int4*>(values + head), vectors, blockIdx.x,
+                                    gridDim.x, threadIdx.x, blockDim.x, on_vector);
+  const std::size_t tail = head + vectors * 4;
+  if (global_t < n - tail) on_value(values[tail + global_t]);
+}
+
+/// Calls on_value for each of the vector's four values.
+template <class OnValue>
+__device__ __forceinline__ auto each_value(OnValue& on_value) {
+  return [&on_value](const Int4& x) {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) on_value(x.v[c]);
+  };
+}
+
+// ---- packed_registers (m ≤ 8) ---------------------------------------------------------------------
+// Adds over replicated_shared: no shared-memory atomic per value. Each thread counts in one 64-bit
+// register holding eight 8-bit counters (count bin k: add 1 << 8k, two instructions), unpacks
+// into eight 32-bit totals every 63 vectors, before a byte can overflow; warps then add their
+// totals with shuffles, one shared atomic per warp and bin. Contention does not exist, so every
+// distribution runs at the same speed.
+__global__ void __launch_bounds__(kBlock)
+packed_registers_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
+                        std::uint32_t* __restrict__ counts) {
+  __shared__ std::uint32_t block_counts[kPackedMaxBins];
+  if (threadIdx.x < kPackedMaxBins) block_counts[threadIdx.x] = 0;
+
+  std::uint64_t packed = 0;
+  std::uint32_t totals[kPackedMaxBins] = {};
+  unsigned vectors_since_flush = 0;
+  auto flush = [&] {
+#pragma unroll
+    for (unsigned k = 0; k < kPackedMaxBins; ++k) totals[k] += static_cast<std::uint32_t>(packed >> (8 * k)) & 0xFFu;
+    packed = 0;
+  };
+  auto count = [&](std::int32_t v) { packed += std::uint64_t{1} << (8 * rule(v)); };
+  auto count_four = each_value(count);
+  for_each_input(values, n, [&](const Int4& x) {
+    count_four(x);
+    if (++vectors_since_flush == kPackedFlushVectors) {
+      flush();
+      vectors_since_flush = 0;
+    }
+  }, count);
+  flush();
+
+  __syncthreads();  // block_counts is zeroed
+#pragma unroll
+  for (unsigned k = 0; k < kPackedMaxBins; ++k) {
+    const std::uint32_t s = warp_sum(totals[k]);
+    if (threadIdx.x % kWarp == 0 && s != 0) atomicAdd(&block_counts[k], s);
+  }
+  __syncthreads();
+  if (threadIdx.x < rule.bins() && block_counts[threadIdx.x] != 0)
+    atomicAdd(&counts[threadIdx.x], block_counts[threadIdx.x]);
+}
+
+// ---- replicated_shared ------------------------------------------------------------------------------
+// Adds over rung 5 (the same sub-histograms, one value per thread): a resident grid of long-lived
+// blocks, so that zeroing and merging the sub-histograms happens once per block instead of once
+// per 512 values, and 16-byte loads, four in flight per thread.
+// The sub-histograms: `replicas` copies of the m bins interleaved, sub[bin·replicas + lane %
+// replicas]. With 32 replicas every lane of a warp owns its own bank: no conflict and no two lanes
+// on one address, whatever the values (the degenerate input included).
+__global__ void __launch_bounds__(kBlock)
+replicated_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
+                         unsigned replicas, std::uint32_t* __restrict__ counts) {
+  extern __shared__ std::uint32_t sub[];
+  const std::uint32_t m = rule.bins();
+  histogram_common::zero_shared(sub, m * replicas);
+
+  const unsigned mine = threadIdx.x & (replicas - 1);
+  auto count = [&](std::int32_t v) { atomicAdd(&sub[rule(v) * replicas + mine], 1u); };
+  for_each_input(values, n, each_value(count), count);
+  histogram_common::merge_replicas(sub, m, replicas, counts);
+}
+
+// ---- cluster_shared ---------------------------------------------------------------------------------
+// Adds over replicated_shared: m no longer has to fit in one block's shared memory. The bins of a
+// pass are spread over the shared memory of a cluster of 8 blocks (Hopper's distributed shared
+// memory): bin lo + j lives in block j % 8, slot j / 8, and any block of the cluster adds to it
+// with an atomic on the SM-to-SM network instead of one on L2. When m exceeds even the cluster
+// (8 × 227 KiB ≈ 465 000 bins on an H100) the kernel makes passes over ranges of bins, reading the
+// input once per pass. A run of equal bins in one thread is added once, which takes the
+// contention out of the degenerate input.
+__global__ void __launch_bounds__(kBlock)
+cluster_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
+                      std::uint32_t bins_per_pass, std::uint32_t* __restrict__ counts) {
+  extern __shared__ std::uint32_t slot_counts[];
+  cg::cluster_group cluster = cg::this_cluster();
+  const unsigned rank = cluster.block_rank();
+  const std::uint32_t m = rule.bins();
+  const std::uint32_t slots = bins_per_pass / kClusterBlocks;
+
+  for (std::uint64_t lo = 0; lo < m; lo += bins_per_pass) {
+    histogram_common::zero_shared(slot_counts, slots);
+    cluster.sync();  // every block's slots are zero before any block adds
+
+    std::uint32_t run_local = ~0u;  // bin − lo of the current run; ≥ bins_per_pass: not this pass
+    std::uint32_t run = 0;
+    auto add_run = [&] {
+      if (run != 0 && run_local < bins_per_pass)
+        atomicAdd(cluster.map_shared_rank(slot_counts, run_local % kClusterBlocks) + run_local / kClusterBlocks, run);
+    };
+    auto count = [&](std::int32_t v) {
+      const std::uint32_t local = rule(v) - static_cast<std::uint32_t>(lo);
+      if (local == run_local) {
+        ++run;
+        return;
+      }
+      add_run();
+      run_local = local;
+      run = 1;
+    };
+    for_each_input(values, n, each_value(count), count);
+    add_run();
+    cluster.sync();  // every add into this block's slots is done
+
+    for (std::uint32_t s = threadIdx.x; s < slots; s += blockDim.x) {
+      const std::uint64_t bin = lo + std::uint64_t{s} * kClusterBlocks + rank;
+      if (bin < m && slot_counts[s] != 0) atomicAdd(&counts[bin], slot_counts[s]);
+    }
+    __syncthreads();  // the slots are read before the next pass zeroes them
+  }
+}
+
+// ---- global_runs ------------------------------------------------------------------------------------
+// The fallback for any m on any device: atomics straight to the histogram in global memory (it
+// is cached in L2; 2^20 bins take 4 MiB), with runs of equal bins added once.
+__global__ void __launch_bounds__(kBlock)
+global_runs_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
+                   std::uint32_t* __restrict__ counts) {
+  std::uint32_t run_bin = 0, run = 0;
+  auto count = [&](std::int32_t v) {
+    const std::uint32_t bin = rule(v);
+    if (bin == run_bin) {
+      ++run;
+      return;
+    }
+    if (run != 0) atomicAdd(&counts[run_bin], run);
+    run_bin = bin;
+    run = 1;
+  };
+  for_each_input(values, n, each_value(count), count);
+  if (run != 0) atomicAdd(&counts[run_bin], run);
+}
+
+// ---- host side --------------------------------------------------------------------------------------
+
+/// What the paths need to know about a device, read once per device.
+struct DeviceLimits {
+  int sms = 0;
+  int cc_major = 0;
+  std::size_t smem_per_sm = 0;
+  std::size_t smem_optin = 0;  // the most dynamic shared memory one block may ask for
+  int packed_blocks_per_sm = 0;
+  int global_blocks_per_sm = 0;
+};
+
+const DeviceLimits& device_limits() {
+  static std::mutex mutex;
+  static std::map<int, DeviceLimits> cache;
+  int device = 0;
+  GPULAB_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard lock(mutex);
+  if (auto it = cache.find(device); it != cache.end()) return it->second;
+  DeviceLimits d;
+  int smem_per_sm = 0, smem_optin = 0;
+  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, device));
+  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&d.cc_major, cudaDevAttrComputeCapabilityMajor, device));
+  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  d.smem_per_sm = static_cast<std::size_t>(smem_per_sm);
+  d.smem_optin = static_cast<std::size_t>(smem_optin);
+  // Allow the shared-memory paths the device's whole per-block opt-in size.
+  GPULAB_CUDA_CHECK(cudaFuncSetAttribute(replicated_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
+  if (d.cc_major >= 9)
+    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
+  GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&d.packed_blocks_per_sm, packed_registers_kernel, kBlock, 0));
+  GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&d.global_blocks_per_sm, global_runs_kernel, kBlock, 0));
+  return cache.emplace(device, d).first->second;
+}
+
+/// Blocks for a resident grid, but no more than one tile of vectors (kBlock × kUnroll) per block.
+unsigned grid_for(std::size_t n, int blocks_per_sm, const DeviceLimits& d) {
+  const std::size_t per_block = std::size_t{kBlock} * kUnroll * 4;
+  const std::size_t wanted = std::max<std::size_t>(1, (n + per_block - 1) / per_block);
+  const std::size_t resident = static_cast<std::size_t>(std::max(1, blocks_per_sm * d.sms));
+  return static_cast<unsigned>(std::min(wanted, resident));
+}
+
+/// Replicas of the sub-histogram that fit a quarter of the SM's shared memory: 32 while m ≤ 256
+/// on an H100, fewer as m grows, one (if it fits a block at all) past a quarter.
+unsigned replicas_for(std::uint32_t m, const DeviceLimits& d) {
+  const std::size_t budget = d.smem_per_sm / kReplicatedBlocksPerSm;
+  unsigned r = kWarp;
+  while (r > 1 && std::size_t{m} * r * sizeof(std::uint32_t) > budget) r /= 2;
+  return r;
+}
+
+struct ClusterPlan {
+  std::uint32_t bins_per_pass = 0;  // a multiple of kClusterBlocks
+  std::size_t smem_bytes = 0;
+};
+
+ClusterPlan cluster_plan(std::uint32_t m, const DeviceLimits& d) {
+  const std::uint64_t max_pass = std::uint64_t{kClusterBlocks} * (d.smem_optin / sizeof(std::uint32_t));
+  const std::uint64_t passes = (m + max_pass - 1) / max_pass;
+  const std::uint64_t per_pass = (m + passes - 1) / passes;
+  ClusterPlan p;
+  p.bins_per_pass = static_cast<std::uint32_t>((per_pass + kClusterBlocks - 1) / kClusterBlocks * kClusterBlocks);
+  p.smem_bytes = p.bins_per_pass / kClusterBlocks * sizeof(std::uint32_t);
+  return p;
+}
+
+void launch_cluster(const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* counts,
+                    const DeviceLimits& d, cudaStream_t stream) {
+  const ClusterPlan plan = cluster_plan(rule.bins(), d);
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = kClusterBlocks;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.blockDim = dim3(kBlock);
+  config.dynamicSmemBytes = plan.smem_bytes;
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  config.gridDim = dim3(kClusterBlocks);
+  int clusters = 0;
+  GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, cluster_shared_kernel, &config));
+  if (clusters < 1) throw Error("histogram: no cluster of 8 blocks fits on this device");
+  const unsigned blocks = grid_for(n, 1, d);  // never more clusters than the input has tiles
+  const unsigned wanted_clusters = (blocks + kClusterBlocks - 1) / kClusterBlocks;
+  config.gridDim = dim3(std::min<unsigned>(static_cast<unsigned>(clusters), wanted_clusters) * kClusterBlocks);
+  GPULAB_CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_shared_kernel, values, n, rule, plan.bins_per_pass, counts));
+}
+
+}  // namespace
+
+bool supports(Path path, std::uint32_t m) {
+  if (m == 0) return false;
+  const DeviceLimits& d = device_limits();
+  switch (path) {
+    case Path::packed_registers: return m <= kPackedMaxBins;
+    case Path::replicated_shared: return std::size_t{m} * sizeof(std::uint32_t) <= d.smem_optin;
+    case Path::cluster_shared: return d.cc_major >= 9;
+    case Path::global_runs: return true;
+  }
+  return false;
+}
+
+Path choose(std::uint32_t m) {
+  const DeviceLimits& d = device_limits();
+  if (m <= kPackedMaxBins) return Path::packed_registers;
+  if (replicas_for(m, d) > 1 || !supports(Path::cluster_shared, m))
+    return supports(Path::replicated_shared, m) ? Path::replicated_shared : Path::global_runs;
+  return Path::cluster_shared;
+}
+
+void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,
+         cudaStream_t stream) {
+  if (counts == nullptr || (values == nullptr && n > 0)) throw Error("histogram: null device pointer");
+  if (m == 0) throw Error("histogram: m = 0 bins; m must be at least 1");
+  if (n >= (std::size_t{1} << 32))
+    throw Error("histogram: n = " + std::to_string(n) + " values; counts are 32-bit, so n must be below 2^32");
+  if (!supports(path, m))
+    throw Error("histogram: this path cannot count " + std::to_string(m) + " bins on this device");
+  const DeviceLimits& d = device_limits();
+  const BinRule rule(m);
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
+  switch (path) {
+    case Path::packed_registers:
+      packed_registers_kernel<<<grid_for(n, d.packed_blocks_per_sm, d), kBlock, 0, stream>>>(values, n, rule, counts);
+      break;
+    case Path::replicated_shared: {
+      const unsigned replicas = replicas_for(m, d);
+      const std::size_t smem = std::size_t{m} * replicas * sizeof(std::uint32_t);
+      int per_sm = 0;
+      GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, replicated_shared_kernel, kBlock, smem));
+      replicated_shared_kernel<<<grid_for(n, per_sm, d), kBlock, smem, stream>>>(values, n, rule, replicas, counts);
+      break;
+    }
+    case Path::cluster_shared:
+      launch_cluster(values, n, rule, counts, d, stream);
+      break;
+    case Path::global_runs:
+      global_runs_kernel<<<grid_for(n, d.global_blocks_per_sm, d), kBlock, 0, stream>>>(values, n, rule, counts);
+      break;
+  }
+  GPULAB_CHECK_LAUNCH();
+}
+
+}  // namespace histogram_detail
+
+void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,
+               cudaStream_t stream) {
+  if (m == 0) throw Error("histogram: m = 0 bins; m must be at least 1");
+  histogram_detail::run(histogram_detail::choose(m), values, n, m, counts, stream);
+}
+
+std::string_view histogram_path_name(std::uint32_t m) {
+  switch (histogram_detail::choose(m)) {
+    case histogram_detail::Path::packed_registers: return "packed_registers";
+    case histogram_detail::Path::replicated_shared: return "replicated_shared";
+    case histogram_detail::Path::cluster_shared: return "cluster_shared";
+    case histogram_detail::Path::global_runs: return "global_runs";
+  }
+  return "?";
+}
+
+}  // namespace gpulab

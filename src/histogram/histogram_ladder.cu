@@ -1,0 +1,237 @@
+// The histogram ladder's table (see histogram_ladder.hpp): launchers for rungs 1–5
+// (histogram_kernels.cuh), rungs 6–9 = the library's paths, rung 10 = the library's choice, and
+// the vendor baseline.
+#include "histogram/histogram_kernels.cuh"
+#include "histogram/histogram_ladder.hpp"
+#include "histogram/histogram_paths.hpp"
+
+#include <gpulab/error.hpp>
+#include <gpulab/histogram.hpp>
+
+#include <cub/device/device_histogram.cuh>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <limits>
+#include <string>
+
+namespace gpulab {
+namespace {
+
+using namespace histogram_ladder;
+
+constexpr std::size_t kCountBytes = sizeof(std::uint32_t);
+constexpr std::size_t kDefaultSharedBytes = 48 * 1024;  // what a block gets without opting in
+// Rungs 3 and 4 keep a row of m counts per block: at most this many counts in all (256 MiB).
+constexpr std::size_t kMaxRowCounts = std::size_t{1} << 26;
+
+constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+
+void require_valid_block(unsigned block) {
+  if (!valid_histogram_block(block))
+    throw Error("histogram: " + std::to_string(block) + " threads per block is not a multiple of 32 in [32, 1024]");
+}
+
+/// The most dynamic shared memory a block may opt in to on the current device; the first call
+/// per device also lets the shared-memory rungs use it.
+std::size_t shared_optin_bytes() {
+  static std::array<std::atomic<int>, 64> cache{};
+  int device = 0;
+  GPULAB_CUDA_CHECK(cudaGetDevice(&device));
+  auto& slot = cache.at(static_cast<std::size_t>(device) % cache.size());
+  int bytes = slot.load(std::memory_order_relaxed);
+  if (bytes == 0) {
+    GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    for (const void* kernel : {reinterpret_cast<const void*>(histogram_shared_atomics),
+                               reinterpret_cast<const void*>(histogram_by_block_shared),
+                               reinterpret_cast<const void*>(histogram_replicated)})
+      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    slot.store(bytes, std::memory_order_relaxed);
+  }
+  return static_cast<std::size_t>(bytes);
+}
+
+bool fits_shared(std::uint32_t m) { return std::size_t{m} * kCountBytes <= shared_optin_bytes(); }
+bool any_bins(std::uint32_t m) { return m >= 1; }
+
+unsigned grid_for(std::size_t n, unsigned block) {
+  return static_cast<unsigned>(std::max<std::size_t>(1, ceil_div(n, block)));  // n < 2^32: fits
+}
+
+void zero_counts(std::uint32_t* counts, std::uint32_t m, cudaStream_t stream) {
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * kCountBytes, stream));
+}
+
+std::size_t no_workspace(std::size_t, std::uint32_t, unsigned) { return 0; }
+
+// ---- rungs 1, 2, 5: one value per thread, straight into the histogram or via shared memory -----
+
+struct GlobalAtomics {
+  static void run(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void*,
+                  std::size_t, unsigned block, cudaStream_t stream) {
+    require_valid_block(block);
+    zero_counts(counts, m, stream);
+    histogram_global_atomics<<<grid_for(n, block), block, 0, stream>>>(values, n, BinRule(m), counts);
+    GPULAB_CHECK_LAUNCH();
+  }
+};
+
+struct SharedAtomics {
+  static void run(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void*,
+                  std::size_t, unsigned block, cudaStream_t stream) {
+    require_valid_block(block);
+    if (!fits_shared(m)) throw Error("histogram: rung 2 cannot hold " + std::to_string(m) + " bins in shared memory");
+    zero_counts(counts, m, stream);
+    histogram_shared_atomics<<<grid_for(n, block), block, m * kCountBytes, stream>>>(values, n, BinRule(m), counts);
+    GPULAB_CHECK_LAUNCH();
+  }
+};
+
+/// Rung 5's replicas: the most (a power of two ≤ 32) whose copies fit the default 48 KiB.
+unsigned rung5_replicas(std::uint32_t m) {
+  unsigned r = 32;
+  while (r > 1 && std::size_t{m} * r * kCountBytes > kDefaultSharedBytes) r /= 2;
+  return r;
+}
+
+struct Replicated {
+  static void run(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void*,
+                  std::size_t, unsigned block, cudaStream_t stream) {
+    require_valid_block(block);
+    if (!fits_shared(m)) throw Error("histogram: rung 5 cannot hold " + std::to_string(m) + " bins in shared memory");
+    const unsigned replicas = rung5_replicas(m);
+    zero_counts(counts, m, stream);
+    histogram_replicated<<<grid_for(n, block), block, std::size_t{m} * replicas * kCountBytes, stream>>>(
+        values, n, BinRule(m), replicas, counts);
+    GPULAB_CHECK_LAUNCH();
+  }
+};
+
+// ---- rungs 3 and 4: a histogram row per block, then sum_histograms ------------------------------
+
+/// Blocks of rungs 3 and 4: one value per thread, as in the seed, unless the rows would exceed
+/// kMaxRowCounts; then fewer blocks, each thread taking several values.
+std::size_t row_blocks(std::size_t n, std::uint32_t m, unsigned block) {
+  return std::clamp<std::size_t>(ceil_div(n, block), 1, std::max<std::size_t>(1, kMaxRowCounts / m));
+}
+
+template <bool kShared>
+struct ByBlock {
+  static std::size_t workspace_bytes(std::size_t n, std::uint32_t m, unsigned block) {
+    require_valid_block(block);
+    return row_blocks(n, m, block) * m * kCountBytes;
+  }
+  static void run(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void* ws,
+                  std::size_t ws_bytes, unsigned block, cudaStream_t stream) {
+    require_valid_block(block);
+    const std::size_t rows = row_blocks(n, m, block);
+    if (ws_bytes < rows * m * kCountBytes) throw Error("histogram: workspace too small for rungs 3/4");
+    auto* rows_counts = static_cast<std::uint32_t*>(ws);
+    const BinRule rule(m);
+    if constexpr (kShared) {
+      if (!fits_shared(m)) throw Error("histogram: rung 4 cannot hold " + std::to_string(m) + " bins in shared memory");
+      histogram_by_block_shared<<<static_cast<unsigned>(rows), block, m * kCountBytes, stream>>>(values, n, rule, rows_counts);
+    } else {
+      GPULAB_CUDA_CHECK(cudaMemsetAsync(rows_counts, 0, rows * m * kCountBytes, stream));
+      histogram_by_block<<<static_cast<unsigned>(rows), block, 0, stream>>>(values, n, rule, rows_counts);
+    }
+    GPULAB_CHECK_LAUNCH();
+    zero_counts(counts, m, stream);
+    // Enough blocks to fill the GPU: ~1024 of 256 threads, spread over bins first, then rows.
+    const std::size_t bin_blocks = ceil_div(m, kSumBins);
+    const std::size_t row_groups = std::clamp<std::size_t>(1024 / bin_blocks, 1, std::min<std::size_t>(ceil_div(rows, kSumRows), 65535));
+    sum_histograms<<<dim3(static_cast<unsigned>(bin_blocks), static_cast<unsigned>(row_groups)), dim3(kSumBins, kSumRows), 0,
+                     stream>>>(rows_counts, rows, m, counts);
+    GPULAB_CHECK_LAUNCH();
+  }
+};
+
+// ---- rungs 6–10: the library -----------------------------------------------------------------------
+
+template <histogram_detail::Path kPath>
+struct LibraryPath {
+  static bool supports(std::uint32_t m) { return histogram_detail::supports(kPath, m); }
+  static void run(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void*,
+                  std::size_t, unsigned, cudaStream_t stream) {
+    histogram_detail::run(kPath, values, n, m, counts, stream);
+  }
+};
+
+struct Library {
+  static void run(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void*,
+                  std::size_t, unsigned, cudaStream_t stream) {
+    histogram(values, n, m, counts, stream);
+  }
+};
+
+// ---- vendor: CUB -----------------------------------------------------------------------------------
+
+/// The bin of a value, as CUB's sample: HistogramEven with levels 0, 1, …, m then counts bin b in
+/// bin b.
+struct BinOf {
+  BinRule rule;
+  __host__ __device__ int operator()(std::int32_t v) const { return static_cast<int>(rule(v)); }
+};
+
+struct Cub {
+  static bool supports(std::uint32_t m) { return m < static_cast<std::uint32_t>(std::numeric_limits<int>::max()); }
+  static auto samples(const std::int32_t* values, std::uint32_t m) {
+    return thrust::make_transform_iterator(values, BinOf{BinRule(m)});
+  }
+  static std::size_t workspace_bytes(std::size_t n, std::uint32_t m, unsigned) {
+    std::size_t bytes = 0;
+    GPULAB_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, samples(nullptr, m),
+                                                          static_cast<std::uint32_t*>(nullptr), static_cast<int>(m) + 1,
+                                                          0, static_cast<int>(m), static_cast<std::int64_t>(n)));
+    return bytes;
+  }
+  static void run(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void* ws,
+                  std::size_t ws_bytes, unsigned, cudaStream_t stream) {
+    GPULAB_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(ws, ws_bytes, samples(values, m), counts,
+                                                          static_cast<int>(m) + 1, 0, static_cast<int>(m),
+                                                          static_cast<std::int64_t>(n), stream));
+  }
+};
+
+/// One table line from a launcher struct.
+template <class Impl, bool (*kSupports)(std::uint32_t) = any_bins,
+          std::size_t (*kWorkspace)(std::size_t, std::uint32_t, unsigned) = no_workspace>
+constexpr HistogramVariant rung(std::string_view id, std::string_view name, std::string_view adds,
+                                bool uses_block, bool vendor = false) {
+  return {id, name, adds, vendor, uses_block, kSupports, kWorkspace, &Impl::run};
+}
+
+using histogram_detail::Path;
+
+constexpr HistogramVariant kVariants[] = {
+    rung<GlobalAtomics>("1", "global_atomics",
+        "one global atomicAdd per value (seed: histogram)", true),
+    rung<SharedAtomics, fits_shared>("2", "shared_atomics",
+        "per-block histogram in shared memory, merged with one atomic per bin (seed: histogramShared)", true),
+    rung<ByBlock<false>, any_bins, ByBlock<false>::workspace_bytes>("3", "by_block_global",
+        "a global histogram row per block, rows added by sum_histograms (seed: histogramByBlock)", true),
+    rung<ByBlock<true>, fits_shared, ByBlock<true>::workspace_bytes>("4", "by_block_shared",
+        "rung 3 with the row built in shared memory (seed: histogramByBlockShared)", true),
+    rung<Replicated, fits_shared>("5", "lane_replicated",
+        "rung 2 with up to 32 interleaved copies, one per lane: no conflicts, no contention", true),
+    rung<LibraryPath<Path::replicated_shared>, LibraryPath<Path::replicated_shared>::supports>("6", "replicated_resident",
+        "resident grid (merge once per block), 16-byte loads, 4 in flight, bins without division", false),
+    rung<LibraryPath<Path::packed_registers>, LibraryPath<Path::packed_registers>::supports>("7", "packed_registers",
+        "m <= 8: eight 8-bit counters in one 64-bit register per thread, no atomics per value", false),
+    rung<LibraryPath<Path::cluster_shared>, LibraryPath<Path::cluster_shared>::supports>("8", "cluster_shared",
+        "any m: bins spread over a cluster's distributed shared memory, passes over bin ranges", false),
+    rung<LibraryPath<Path::global_runs>>("9", "global_runs",
+        "any m, any device: global atomics, runs of equal bins added once", false),
+    rung<Library>("10", "gpulab::histogram",
+        "the library: picks 7, 6, 8 or 9 by m and device", false),
+    rung<Cub, Cub::supports, Cub::workspace_bytes>("vendor", "cub::DeviceHistogram::HistogramEven",
+        "the vendor library (CUB) over the bins (transform iterator)", false, true),
+};
+
+}  // namespace
+
+std::span<const HistogramVariant> histogram_variants() { return kVariants; }
+
+}  // namespace gpulab

@@ -1,0 +1,40 @@
+// The histogram ladder's table: the only place a rung is registered. The bench, the tests, the
+// CLI's `list` and the reports all walk this table; adding a rung = one kernel + one line here.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace gpulab {
+
+struct HistogramVariant {
+  std::string_view id;    // "1" … "10", "vendor"
+  std::string_view name;  // the idea, as a name
+  std::string_view adds;  // what it adds over the rung before, one line
+  bool vendor = false;
+  bool uses_block = false;  // honours the threads-per-block parameter
+  /// Whether the variant can count m bins on the current device (shared-memory rungs cannot
+  /// hold every m; the register rung takes m ≤ 8).
+  bool (*supports)(std::uint32_t m) = nullptr;
+  /// Device workspace the run needs (no zeroing needed: the run prepares it).
+  std::size_t (*workspace_bytes)(std::size_t n, std::uint32_t m, unsigned block) = nullptr;
+  /// counts[0, m) = the histogram of values[0, n), asynchronously on `stream`; counts need not
+  /// be zeroed first.
+  void (*run)(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,
+              void* workspace, std::size_t workspace_bytes, unsigned block, cudaStream_t stream) = nullptr;
+};
+
+/// Rungs 1–10 in order (10 is the library's histogram()), then the vendor baseline
+/// (cub::DeviceHistogram::HistogramEven over the bins).
+std::span<const HistogramVariant> histogram_variants();
+
+/// Rungs 1–5 take any multiple of 32 up to 1024 threads per block (the seed used 1024).
+constexpr bool valid_histogram_block(unsigned block) {
+  return block >= 32 && block <= 1024 && block % 32 == 0;
+}
+
+}  // namespace gpulab

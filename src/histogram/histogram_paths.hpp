@@ -1,0 +1,30 @@
+// The library's histogram paths, each callable on its own so that the ladder can time every one
+// (rungs 6–9) and the library's histogram() (the top rung) picks among them by m and device.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpulab::histogram_detail {
+
+enum class Path {
+  packed_registers,   // m ≤ 8: eight 8-bit counters packed in one 64-bit register per thread
+  replicated_shared,  // sub-histograms in shared memory, replicated per lane, resident grid
+  cluster_shared,     // bins spread over a thread-block cluster's shared memory, passes over ranges
+  global_runs,        // global atomics, runs of equal bins combined in registers first
+};
+
+/// Whether `path` can run m bins on the current device.
+bool supports(Path path, std::uint32_t m);
+
+/// counts[0, m) = the histogram of values[0, n), asynchronously on `stream`. Throws
+/// gpulab::Error when the path does not support m here (see supports()).
+void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m,
+         std::uint32_t* counts, cudaStream_t stream);
+
+/// The path histogram() takes.
+Path choose(std::uint32_t m);
+
+}  // namespace gpulab::histogram_detail
