@@ -128,6 +128,17 @@ TEST(Histogram, PicksItsPathByBins) {
   EXPECT_EQ(histogram_path_name(8), "packed_registers");
   EXPECT_EQ(histogram_path_name(9), "replicated_shared");
   EXPECT_EQ(histogram_path_name(256), "replicated_shared");
+  int device = 0, major = 0, optin = 0;
+  GPULAB_CUDA_CHECK(cudaGetDevice(&device));
+  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (optin >= 128 * 1024) {
+    EXPECT_EQ(histogram_path_name(65536), "halfword_shared");
+  }
+  if (major >= 9) {
+    EXPECT_EQ(histogram_path_name(1u << 20), "cluster_shared");
+    EXPECT_EQ(histogram_path_name(0xFFFFFFFFu), "cluster_shared");
+  }
 }
 
 // Counts near the 32-bit limit: 2^32 − 1 values in one bin on a 16 GiB input is too much for a

@@ -10,7 +10,8 @@
 // - Value v goes to bin ((v % m) + m) % m: non-negative values to v mod m, negative ones too
 //   (−1 to m − 1). Every counts[b] is overwritten: nothing needs zeroing first.
 // - The path is chosen from m and the device (see docs/histogram.md): per-thread counters packed
-//   in registers for m ≤ 8; lane-replicated sub-histograms in shared memory while they fit; bins
+//   in registers for m ≤ 8; lane-replicated sub-histograms in shared memory while two copies fit
+//   (m ≤ ~7000 on an H100); 16-bit counters in shared memory while they fit (m ≤ ~116 000); bins
 //   spread over a thread-block cluster's distributed shared memory (several passes over bin ranges
 //   when m exceeds it) on compute capability 9.0 and newer; global atomics otherwise.
 // - Exact and deterministic (integer counts). Asynchronous on `stream`: a memset and one kernel
@@ -31,7 +32,7 @@ void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::
                cudaStream_t stream = nullptr);
 
 /// The path histogram() takes for m bins on the current device, in words ("packed_registers",
-/// "replicated_shared", "cluster_shared", "global_runs").
+/// "replicated_shared", "halfword_shared", "cluster_shared", "global_runs").
 std::string_view histogram_path_name(std::uint32_t m);
 
 }  // namespace gpulab

@@ -1,7 +1,7 @@
-// The library's histogram (include/gpulab/histogram.hpp): four paths, each one rung of the ladder
-// (6–9), and the choice among them (the top rung). What each adds is said at its kernel.
+// The library's histogram (include/gpulab/histogram.hpp): five paths, each one rung of the ladder
+// (6–10), and the choice among them (the top rung, 11). What each adds is said at its kernel.
 //
-// Shared by all four: a resident grid (as many blocks as fit on the device at once, fewer for
+// Shared by all five: a resident grid (as many blocks as fit on the device at once, fewer for
 // small n), each thread streaming 16-byte vectors of four values with four loads in flight
 // (core/tile_stream.cuh, the access pattern of the read ceiling), and the bin computed without a
 // division (bin_rule.hpp).
@@ -126,8 +126,51 @@ replicated_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n,
   histogram_common::merge_replicas(sub, m, replicas, counts);
 }
 
+// ---- halfword_shared ---------------------------------------------------------------------------------
+// Adds over replicated_shared: twice the bins in one block's shared memory. The counters are 16
+// bits, two to a 32-bit word (bin 2k in the low half, 2k + 1 in the high half), so 65536 bins take
+// 128 KiB and up to ~116 000 fit an H100 block; without this, m = 65536 would go to L2 atomics or
+// to another SM. A 16-bit counter must never carry into its neighbour:
+// - the add that takes a counter from kSpill − 1 to kSpill (exactly one add does: counts rise by
+//   one) subtracts kSpill from it and adds kSpill to the global count;
+// - an add that finds the counter already at kSpill or above takes itself back and adds its 1 to
+//   the global count.
+// Each thread has at most one such add outstanding, so a counter never exceeds kSpill + blockDim
+// (2^15 + 512 < 2^16), whatever the scheduling; the degenerate input spills every 2^15 values.
+constexpr std::uint32_t kSpill = 1u << 15;
+
+__global__ void __launch_bounds__(kBlock)
+halfword_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
+                       std::uint32_t* __restrict__ counts) {
+  extern __shared__ std::uint32_t pairs[];
+  const std::uint32_t m = rule.bins();
+  histogram_common::zero_shared(pairs, (m + 1) / 2);
+
+  auto count = [&](std::int32_t v) {
+    const std::uint32_t bin = rule(v);
+    const unsigned shift = (bin & 1u) * 16;
+    std::uint32_t* word = &pairs[bin / 2];
+    const std::uint32_t before = (atomicAdd(word, 1u << shift) >> shift) & 0xFFFFu;
+    if (before < kSpill - 1) return;
+    if (before == kSpill - 1) {
+      atomicSub(word, kSpill << shift);
+      atomicAdd(&counts[bin], kSpill);
+    } else {
+      atomicSub(word, 1u << shift);
+      atomicAdd(&counts[bin], 1u);
+    }
+  };
+  for_each_input(values, n, each_value(count), count);
+  __syncthreads();
+
+  for (std::uint32_t b = threadIdx.x; b < m; b += blockDim.x) {
+    const std::uint32_t c = (pairs[b / 2] >> ((b & 1u) * 16)) & 0xFFFFu;
+    if (c != 0) atomicAdd(&counts[b], c);
+  }
+}
+
 // ---- cluster_shared ---------------------------------------------------------------------------------
-// Adds over replicated_shared: m no longer has to fit in one block's shared memory. The bins of a
+// Adds over halfword_shared: m no longer has to fit in one block's shared memory. The bins of a
 // pass are spread over the shared memory of a cluster of 8 blocks (Hopper's distributed shared
 // memory): bin lo + j lives in block j % 8, slot j / 8, and any block of the cluster adds to it
 // with an atomic on the SM-to-SM network instead of one on L2. When m exceeds even the cluster
@@ -225,6 +268,7 @@ const DeviceLimits& device_limits() {
   d.smem_optin = static_cast<std::size_t>(smem_optin);
   // Allow the shared-memory paths the device's whole per-block opt-in size.
   GPULAB_CUDA_CHECK(cudaFuncSetAttribute(replicated_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
+  GPULAB_CUDA_CHECK(cudaFuncSetAttribute(halfword_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
   if (d.cc_major >= 9)
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
   GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&d.packed_blocks_per_sm, packed_registers_kernel, kBlock, 0));
@@ -248,6 +292,8 @@ unsigned replicas_for(std::uint32_t m, const DeviceLimits& d) {
   while (r > 1 && std::size_t{m} * r * sizeof(std::uint32_t) > budget) r /= 2;
   return r;
 }
+
+std::size_t halfword_bytes(std::uint32_t m) { return (std::size_t{m} + 1) / 2 * sizeof(std::uint32_t); }
 
 struct ClusterPlan {
   std::uint32_t bins_per_pass = 0;  // a multiple of kClusterBlocks
@@ -296,18 +342,23 @@ bool supports(Path path, std::uint32_t m) {
   switch (path) {
     case Path::packed_registers: return m <= kPackedMaxBins;
     case Path::replicated_shared: return std::size_t{m} * sizeof(std::uint32_t) <= d.smem_optin;
+    case Path::halfword_shared: return halfword_bytes(m) <= d.smem_optin;
     case Path::cluster_shared: return d.cc_major >= 9;
     case Path::global_runs: return true;
   }
   return false;
 }
 
+// Measured on an H100 (docs/histogram.md): each path is the fastest where it is chosen, except
+// that global_runs beats cluster_shared on uniform input at m = 2^20 (343 vs 267 GB/s) but falls to
+// 33 GB/s when few bins are hot (the narrow input), where cluster_shared keeps 122 GB/s.
 Path choose(std::uint32_t m) {
   const DeviceLimits& d = device_limits();
   if (m <= kPackedMaxBins) return Path::packed_registers;
-  if (replicas_for(m, d) > 1 || !supports(Path::cluster_shared, m))
-    return supports(Path::replicated_shared, m) ? Path::replicated_shared : Path::global_runs;
-  return Path::cluster_shared;
+  if (replicas_for(m, d) > 1) return Path::replicated_shared;
+  if (supports(Path::halfword_shared, m)) return Path::halfword_shared;
+  if (supports(Path::cluster_shared, m)) return Path::cluster_shared;
+  return Path::global_runs;
 }
 
 void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,
@@ -333,6 +384,13 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
       replicated_shared_kernel<<<grid_for(n, per_sm, d), kBlock, smem, stream>>>(values, n, rule, replicas, counts);
       break;
     }
+    case Path::halfword_shared: {
+      const std::size_t smem = halfword_bytes(m);
+      int per_sm = 0;
+      GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, halfword_shared_kernel, kBlock, smem));
+      halfword_shared_kernel<<<grid_for(n, per_sm, d), kBlock, smem, stream>>>(values, n, rule, counts);
+      break;
+    }
     case Path::cluster_shared:
       launch_cluster(values, n, rule, counts, d, stream);
       break;
@@ -355,6 +413,7 @@ std::string_view histogram_path_name(std::uint32_t m) {
   switch (histogram_detail::choose(m)) {
     case histogram_detail::Path::packed_registers: return "packed_registers";
     case histogram_detail::Path::replicated_shared: return "replicated_shared";
+    case histogram_detail::Path::halfword_shared: return "halfword_shared";
     case histogram_detail::Path::cluster_shared: return "cluster_shared";
     case histogram_detail::Path::global_runs: return "global_runs";
   }

@@ -1,5 +1,5 @@
 // The histogram ladder's table (see histogram_ladder.hpp): launchers for rungs 1–5
-// (histogram_kernels.cuh), rungs 6–9 = the library's paths, rung 10 = the library's choice, and
+// (histogram_kernels.cuh), rungs 6–10 = the library's paths, rung 11 = the library's choice, and
 // the vendor baseline.
 #include "histogram/histogram_kernels.cuh"
 #include "histogram/histogram_ladder.hpp"
@@ -220,12 +220,14 @@ constexpr HistogramVariant kVariants[] = {
         "resident grid (merge once per block), 16-byte loads, 4 in flight, bins without division", false),
     rung<LibraryPath<Path::packed_registers>, LibraryPath<Path::packed_registers>::supports>("7", "packed_registers",
         "m <= 8: eight 8-bit counters in one 64-bit register per thread, no atomics per value", false),
-    rung<LibraryPath<Path::cluster_shared>, LibraryPath<Path::cluster_shared>::supports>("8", "cluster_shared",
+    rung<LibraryPath<Path::halfword_shared>, LibraryPath<Path::halfword_shared>::supports>("8", "halfword_shared",
+        "16-bit counters, two per word, spilling at 2^15: twice the bins in shared memory", false),
+    rung<LibraryPath<Path::cluster_shared>, LibraryPath<Path::cluster_shared>::supports>("9", "cluster_shared",
         "any m: bins spread over a cluster's distributed shared memory, passes over bin ranges", false),
-    rung<LibraryPath<Path::global_runs>>("9", "global_runs",
+    rung<LibraryPath<Path::global_runs>>("10", "global_runs",
         "any m, any device: global atomics, runs of equal bins added once", false),
-    rung<Library>("10", "gpulab::histogram",
-        "the library: picks 7, 6, 8 or 9 by m and device", false),
+    rung<Library>("11", "gpulab::histogram",
+        "the library: picks 7, 6, 8, 9 or 10 by m and device", false),
     rung<Cub, Cub::supports, Cub::workspace_bytes>("vendor", "cub::DeviceHistogram::HistogramEven",
         "the vendor library (CUB) over the bins (transform iterator)", false, true),
 };

@@ -12,7 +12,7 @@
 namespace gpulab {
 
 struct HistogramVariant {
-  std::string_view id;    // "1" … "10", "vendor"
+  std::string_view id;    // "1" … "11", "vendor"
   std::string_view name;  // the idea, as a name
   std::string_view adds;  // what it adds over the rung before, one line
   bool vendor = false;
@@ -28,7 +28,7 @@ struct HistogramVariant {
               void* workspace, std::size_t workspace_bytes, unsigned block, cudaStream_t stream) = nullptr;
 };
 
-/// Rungs 1–10 in order (10 is the library's histogram()), then the vendor baseline
+/// Rungs 1–11 in order (11 is the library's histogram()), then the vendor baseline
 /// (cub::DeviceHistogram::HistogramEven over the bins).
 std::span<const HistogramVariant> histogram_variants();
 

@@ -1,5 +1,5 @@
 // The library's histogram paths, each callable on its own so that the ladder can time every one
-// (rungs 6–9) and the library's histogram() (the top rung) picks among them by m and device.
+// (rungs 6–10) and the library's histogram() (the top rung) picks among them by m and device.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,6 +12,7 @@ namespace gpulab::histogram_detail {
 enum class Path {
   packed_registers,   // m ≤ 8: eight 8-bit counters packed in one 64-bit register per thread
   replicated_shared,  // sub-histograms in shared memory, replicated per lane, resident grid
+  halfword_shared,    // 16-bit counters in shared memory, spilling to global ones: twice the bins
   cluster_shared,     // bins spread over a thread-block cluster's shared memory, passes over ranges
   global_runs,        // global atomics, runs of equal bins combined in registers first
 };
