@@ -130,14 +130,19 @@ replicated_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n,
 // Adds over replicated_shared: twice the bins in one block's shared memory. The counters are 16
 // bits, two to a 32-bit word (bin 2k in the low half, 2k + 1 in the high half), so 65536 bins take
 // 128 KiB and up to ~116 000 fit an H100 block; without this, m = 65536 would go to L2 atomics or
-// to another SM. A 16-bit counter must never carry into its neighbour:
-// - the add that takes a counter from kSpill − 1 to kSpill (exactly one add does: counts rise by
-//   one) subtracts kSpill from it and adds kSpill to the global count;
-// - an add that finds the counter already at kSpill or above takes itself back and adds its 1 to
+// to another SM. A thread adds runs of equal bins at once (up to kMaxRun), which keeps the 32 lanes
+// of a warp off one word when the input is degenerate. A 16-bit counter must never carry into its
+// neighbour:
+// - the add that takes a counter from below kSpill to kSpill or above (one add per crossing: the
+//   counter stays ≥ kSpill until that add's own subtraction) subtracts kSpill from it and adds
+//   kSpill to the global count;
+// - an add that finds the counter already at kSpill or above takes itself back and adds its run to
 //   the global count.
-// Each thread has at most one such add outstanding, so a counter never exceeds kSpill + blockDim
-// (2^15 + 512 < 2^16), whatever the scheduling; the degenerate input spills every 2^15 values.
+// Each thread has at most one add outstanding, so a counter never exceeds kSpill + blockDim ·
+// kMaxRun = 2^15 + 512 · 32 < 2^16, whatever the scheduling.
 constexpr std::uint32_t kSpill = 1u << 15;
+constexpr std::uint32_t kMaxRun = 32;
+static_assert(kSpill + kBlock * kMaxRun < (1u << 16));
 
 __global__ void __launch_bounds__(kBlock)
 halfword_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
@@ -146,21 +151,29 @@ halfword_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, B
   const std::uint32_t m = rule.bins();
   histogram_common::zero_shared(pairs, (m + 1) / 2);
 
+  std::uint32_t run_bin = 0, run = 0;
+  auto add_run = [&] {
+    if (run == 0) return;
+    const unsigned shift = (run_bin & 1u) * 16;
+    std::uint32_t* word = &pairs[run_bin / 2];
+    const std::uint32_t before = (atomicAdd(word, run << shift) >> shift) & 0xFFFFu;
+    if (before + run < kSpill) return;
+    const std::uint32_t to_global = before < kSpill ? kSpill : run;
+    atomicSub(word, to_global << shift);
+    atomicAdd(&counts[run_bin], to_global);
+  };
   auto count = [&](std::int32_t v) {
     const std::uint32_t bin = rule(v);
-    const unsigned shift = (bin & 1u) * 16;
-    std::uint32_t* word = &pairs[bin / 2];
-    const std::uint32_t before = (atomicAdd(word, 1u << shift) >> shift) & 0xFFFFu;
-    if (before < kSpill - 1) return;
-    if (before == kSpill - 1) {
-      atomicSub(word, kSpill << shift);
-      atomicAdd(&counts[bin], kSpill);
-    } else {
-      atomicSub(word, 1u << shift);
-      atomicAdd(&counts[bin], 1u);
+    if (bin == run_bin && run < kMaxRun) {
+      ++run;
+      return;
     }
+    add_run();
+    run_bin = bin;
+    run = 1;
   };
   for_each_input(values, n, each_value(count), count);
+  add_run();
   __syncthreads();
 
   for (std::uint32_t b = threadIdx.x; b < m; b += blockDim.x) {
