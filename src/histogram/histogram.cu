@@ -139,12 +139,15 @@ replicated_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n,
 // - an add that finds the counter already at kSpill or above takes itself back and adds its run to
 //   the global count.
 // Each thread has at most one add outstanding, so a counter never exceeds kSpill + blockDim ·
-// kMaxRun = 2^15 + 512 · 32 < 2^16, whatever the scheduling.
+// kMaxRun = 2^15 + 1024 · 16 < 2^16, whatever the scheduling.
+// Blocks of 1024 threads: with 128 KiB of counters only one block fits an SM, and each add waits
+// for its atomic's result before the next run can start, so the SM needs all the warps it can get.
 constexpr std::uint32_t kSpill = 1u << 15;
-constexpr std::uint32_t kMaxRun = 32;
-static_assert(kSpill + kBlock * kMaxRun < (1u << 16));
+constexpr std::uint32_t kMaxRun = 16;
+constexpr unsigned kHalfwordBlock = 1024;
+static_assert(kSpill + kHalfwordBlock * kMaxRun < (1u << 16));
 
-__global__ void __launch_bounds__(kBlock)
+__global__ void __launch_bounds__(kHalfwordBlock)
 halfword_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
                        std::uint32_t* __restrict__ counts) {
   extern __shared__ std::uint32_t pairs[];
@@ -289,9 +292,9 @@ const DeviceLimits& device_limits() {
   return cache.emplace(device, d).first->second;
 }
 
-/// Blocks for a resident grid, but no more than one tile of vectors (kBlock × kUnroll) per block.
-unsigned grid_for(std::size_t n, int blocks_per_sm, const DeviceLimits& d) {
-  const std::size_t per_block = std::size_t{kBlock} * kUnroll * 4;
+/// Blocks for a resident grid, but no more than one tile of vectors (block × kUnroll) per block.
+unsigned grid_for(std::size_t n, int blocks_per_sm, const DeviceLimits& d, unsigned block = kBlock) {
+  const std::size_t per_block = std::size_t{block} * kUnroll * 4;
   const std::size_t wanted = std::max<std::size_t>(1, (n + per_block - 1) / per_block);
   const std::size_t resident = static_cast<std::size_t>(std::max(1, blocks_per_sm * d.sms));
   return static_cast<unsigned>(std::min(wanted, resident));
@@ -400,8 +403,8 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
     case Path::halfword_shared: {
       const std::size_t smem = halfword_bytes(m);
       int per_sm = 0;
-      GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, halfword_shared_kernel, kBlock, smem));
-      halfword_shared_kernel<<<grid_for(n, per_sm, d), kBlock, smem, stream>>>(values, n, rule, counts);
+      GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, halfword_shared_kernel, kHalfwordBlock, smem));
+      halfword_shared_kernel<<<grid_for(n, per_sm, d, kHalfwordBlock), kHalfwordBlock, smem, stream>>>(values, n, rule, counts);
       break;
     }
     case Path::cluster_shared:
