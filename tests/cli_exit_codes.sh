@@ -21,5 +21,8 @@ expect 2 "not a list of sizes" -- "$gpulab" bench reduce --n 2^
 expect 2 "block" -- "$gpulab" bench reduce --block 100
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" info
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" bench reduce --n 2^10
+expect 2 "m must be in" -- "$gpulab" bench histogram --bins 0
+expect 2 "is not uniform, narrow, degenerate" -- "$gpulab" bench histogram --dist zipf
+expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" bench histogram --n 2^10 --bins 8
 expect 0 "vendor" -- "$gpulab" list
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }

@@ -54,12 +54,29 @@ TEST(Cli, UsageErrorsExitWith2) {
   EXPECT_NE(r.err.find("no variant 'nope'"), std::string::npos);
 }
 
+TEST(Cli, HistogramUsageErrorsExitWith2BeforeAnyGpuWork) {
+  EXPECT_EQ(cli({"bench", "histogram", "--help"}).code, 0);
+  EXPECT_EQ(cli({"bench", "histogram", "--bins", "0"}).code, 2);
+  EXPECT_EQ(cli({"bench", "histogram", "--bins", "2^32"}).code, 2);
+  EXPECT_EQ(cli({"bench", "histogram", "--n", "2^32"}).code, 2);
+  EXPECT_EQ(cli({"bench", "histogram", "--dist", "gaussian"}).code, 2);
+  EXPECT_EQ(cli({"bench", "histogram", "--dist", ""}).code, 2);
+  EXPECT_EQ(cli({"bench", "histogram", "--block", "100"}).code, 2);
+  EXPECT_EQ(cli({"bench", "histogram", "--loops", "-1"}).code, 2);
+  EXPECT_EQ(cli({"bench", "histogram", "--variants", "nope"}).code, 2);
+  const CliRun r = cli({"bench", "histogram", "--input", "/nonexistent/values.bin"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("does not exist"), std::string::npos);
+}
+
 TEST(Cli, ListNeedsNoGpu) {
   const CliRun r = cli({"list"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("interleaved_divergent"), std::string::npos);
   EXPECT_NE(r.out.find("single_pass_deterministic"), std::string::npos);
   EXPECT_NE(r.out.find("cub::DeviceReduce::Sum"), std::string::npos);
+  EXPECT_NE(r.out.find("halfword_shared"), std::string::npos);
+  EXPECT_NE(r.out.find("cub::DeviceHistogram::HistogramEven"), std::string::npos);
 }
 
 TEST(Cli, InfoWithoutAGpuSaysSoAndExitsWith3) {
