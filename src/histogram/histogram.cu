@@ -108,8 +108,8 @@ packed_registers_kernel(const std::int32_t* __restrict__ values, std::size_t n, 
 
 // ---- replicated_shared ------------------------------------------------------------------------------
 // Adds over rung 5 (the same sub-histograms, one value per thread): a resident grid of long-lived
-// blocks, so that zeroing and merging the sub-histograms happens once per block instead of once
-// per 512 values, and 16-byte loads, four in flight per thread.
+// blocks, so that zeroing and merging the sub-histograms happens once per resident block instead of
+// once per block-sized batch of values, and 16-byte loads, four in flight per thread.
 // The sub-histograms: `replicas` copies of the m bins interleaved, sub[bin·replicas + lane %
 // replicas]. With 32 replicas every lane of a warp owns its own bank: no conflict and no two lanes
 // on one address, whatever the values (the degenerate input included).

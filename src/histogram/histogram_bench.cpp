@@ -193,19 +193,15 @@ void validate(const HistogramBenchConfig& config) {
 std::vector<CaseResult> bench_histogram(const HistogramBenchConfig& config, const DeviceFacts& device,
                                         const Ceilings* ceilings, std::ostream& progress) {
   validate(config);
-  std::vector<Input> inputs;
-  if (!config.input_file.empty()) {
-    const std::vector<std::int32_t> values = load_raw_int32(config.input_file, host_memory_allowance());
-    Input in{"file:" + std::filesystem::path(config.input_file).filename().string(), PinnedBuffer<std::int32_t>(values.size())};
-    std::copy(values.begin(), values.end(), in.values.data());
-    inputs.push_back(std::move(in));
-  }
   std::vector<CaseResult> cases;
   auto run_input = [&](const Input& in) {
     for (std::uint32_t m : config.bins) cases.push_back(bench_case(config, in, m, device, ceilings, progress));
   };
-  if (!inputs.empty()) {
-    run_input(inputs.front());
+  if (!config.input_file.empty()) {
+    const std::vector<std::int32_t> values = load_raw_int32(config.input_file, host_memory_allowance());
+    Input in{"file:" + std::filesystem::path(config.input_file).filename().string(), PinnedBuffer<std::int32_t>(values.size())};
+    std::copy(values.begin(), values.end(), in.values.data());
+    run_input(in);
     return cases;
   }
   for (HistogramDistribution d : config.distributions)
