@@ -1,5 +1,7 @@
 #include "cli/cli.hpp"
 
+#include "cli/atax_tools.hpp"
+
 #include "core/ceilings.hpp"
 #include "core/device_info.hpp"
 #include "core/dtype.hpp"
@@ -227,6 +229,21 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       ->check(CLI::Range(0, 1000))->capture_default_str();
   histogram_opts.add_to(bench_histogram_cmd);
 
+  auto* atax = app.add_subcommand("atax", "y = A^T(A x) with seed 004's files: gen, check");
+  atax->require_subcommand(1, 1);
+  auto* atax_gen_cmd = atax->add_subcommand("gen", "write a file of random values in [-1, 1) (streamed: any size)");
+  std::int64_t gen_cols = 0, gen_rows = 0;
+  std::string gen_out;
+  std::uint64_t gen_seed = 1;
+  atax_gen_cmd->add_option("COLS", gen_cols, "columns (the width; entries of x and y)")->required();
+  atax_gen_cmd->add_option("ROWS", gen_rows, "rows (the height)")->required();
+  atax_gen_cmd->add_option("-o,--output", gen_out, "file to write (default: atax-COLSxROWS.bin)");
+  atax_gen_cmd->add_option("--seed", gen_seed, "seed of the random values")->capture_default_str();
+  auto* atax_check_cmd = atax->add_subcommand("check", "recompute y serially and compare with a result file");
+  std::string check_input, check_result;
+  atax_check_cmd->add_option("FILE", check_input, "the input file (matrix and vector)")->required();
+  atax_check_cmd->add_option("OUT", check_result, "the result file to check")->required();
+
   auto* suite = app.add_subcommand("suite", "measure the ceilings and run every problem's ladder with its defaults");
   OutputFiles suite_files;
   suite_files.add_to(suite);
@@ -268,6 +285,17 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       list_problems(out);
       return kExitOk;
     }
+    if (atax_gen_cmd->parsed()) {
+      try {
+        validate_atax_shape(gen_cols, gen_rows);
+      } catch (const Error& e) {
+        err << "gpulab: " << e.what() << "\nRun with --help for more information.\n";
+        return kExitUsage;
+      }
+      const AtaxShape shape{static_cast<std::uint32_t>(gen_cols), static_cast<std::uint32_t>(gen_rows)};
+      return atax_gen(shape, gen_out.empty() ? fmt::format("atax-{}x{}.bin", gen_cols, gen_rows) : gen_out, gen_seed, out);
+    }
+    if (atax_check_cmd->parsed()) return atax_check(check_input, check_result, out);
     const DeviceFacts device = open_device(device_index);
     if (info->parsed()) {
       print_device_facts(out, device);

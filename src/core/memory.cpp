@@ -3,6 +3,7 @@
 #include <gpulab/error.hpp>
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 namespace gpulab {
 
@@ -17,6 +18,12 @@ void require_device_bytes(std::size_t bytes, std::string_view what) {
                             static_cast<double>(free_bytes) / (1u << 30),
                             static_cast<double>(total_bytes) / (1u << 30)));
   }
+}
+
+std::size_t host_memory_allowance() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 2
+                               : std::size_t{1} << 32;
 }
 
 void poison_device(void* ptr, std::size_t bytes, unsigned char byte, void* stream) {

@@ -10,6 +10,9 @@ namespace gpulab {
 /// small safety margin for the CUDA context's own allocations) exceeds the device's free memory.
 void require_device_bytes(std::size_t bytes, std::string_view what);
 
+/// Half the machine's physical memory: what one input file may take when loaded.
+std::size_t host_memory_allowance();
+
 /// Fills `bytes` of device memory with `byte` on `stream` (the poison of a checked run).
 void poison_device(void* ptr, std::size_t bytes, unsigned char byte, void* stream);
 

@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 #include <omp.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -26,12 +25,6 @@ constexpr std::size_t kCountBytes = sizeof(std::uint32_t);
 bool selected(const HistogramVariant& v, const std::vector<std::string>& wanted) {
   if (wanted.empty()) return true;
   return std::any_of(wanted.begin(), wanted.end(), [&](const std::string& w) { return w == v.id || w == v.name; });
-}
-
-/// Half the machine's memory: what an input file may take.
-std::size_t host_memory_allowance() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 2 : std::size_t{1} << 32;
 }
 
 /// One input: its values in pinned host memory and how it is named in the report.

@@ -1,0 +1,51 @@
+#include "cli/atax_tools.hpp"
+
+#include "atax/atax_cpu.hpp"
+#include "cli/cli.hpp"
+#include "core/memory.hpp"
+#include "core/sizes.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <ostream>
+
+namespace gpulab {
+
+int atax_gen(AtaxShape shape, const std::string& path, std::uint64_t seed, std::ostream& out) {
+  generate_atax_file(path, shape, seed);
+  out << fmt::format("Wrote {}: {}x{} matrix ({} numbers) and a vector of {}, {}\n", path, shape.cols, shape.rows,
+                     shape.elements(), shape.cols, human_bytes(static_cast<double>(atax_file_bytes(shape))));
+  return kExitOk;
+}
+
+int atax_check(const std::string& input_path, const std::string& result_path, std::ostream& out) {
+  const auto start = std::chrono::steady_clock::now();
+  const AtaxInput in = read_atax_file(input_path, host_memory_allowance());
+  const AtaxShape s = in.shape;
+  out << fmt::format("Input matrix:      OK [{}x{} ({})]\n", s.cols, s.rows, s.elements());
+  out << fmt::format("Input vector:      OK [{}x1 ({})]\n", s.cols, s.cols);
+  const std::vector<float> y = read_atax_result(result_path, s.cols);
+  out << fmt::format("Output from GPU:   OK [{}x1 ({})]\n", s.cols, s.cols);
+  out << fmt::format("(Input: {}  Output: {})\n\n", human_bytes(static_cast<double>(atax_file_bytes(s))), human_bytes(16.0 + 4.0 * s.cols));
+
+  out << "Calculating matrix by vector (t = A*x) and the final vector (y = A^T*t) in double...OK\n";
+  const AtaxReference ref = atax_reference(in);
+  // The result file does not say how it was summed: the bound that holds for every order.
+  const AtaxCheck c = check_atax(y, ref, std::size_t{s.cols} + 1, std::size_t{s.rows} + 1);
+  if (c.result.ok)
+    out << fmt::format("Checking...OK (worst error {:.3g} at y[{}], tolerance {:.3g})\n", c.result.error,
+                       c.worst_column, c.result.tolerance);
+  else
+    out << "Checking...FAILED: " << c.result.detail << "\n";
+  out << fmt::format("  tolerance per value: gamma(rows+1)*sum|a_ij*t_i| + gamma(cols+1)*sum|a_ij|*s_i, "
+                     "gamma(k) = k*2^-24/(1-k*2^-24): any summation order\n\n");
+  const double total = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  out << fmt::format("Time for step 1:       {:10.3f} ms\n", ref.step1_ms);
+  out << fmt::format("Time for step 2:       {:10.3f} ms\n", ref.step2_ms);
+  out << fmt::format("Time for both steps:   {:10.3f} ms\n", ref.step1_ms + ref.step2_ms);
+  out << fmt::format("Total time elapsed:    {:10.3f} ms\n", total);
+  return c.result.ok ? kExitOk : kExitFailure;
+}
+
+}  // namespace gpulab
