@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: GPU tests, compute-sanitizer on small sizes, and the benchmarks.
-#   scripts/device_run.sh [reduce] [histogram] [suite]      (no argument: all three)
+#   scripts/device_run.sh [reduce] [histogram] [atax] [suite]      (no argument: all four)
 # Writes $OUT/log.txt (everything printed) and $OUT/results.tgz (reports as JSON/Markdown/CSV,
 # the GPU tests' JSON, the sanitizer's output): two files, whatever the number of reports.
 # Usually the build is made on a machine with the Debian packages (scripts/test.sh) and
@@ -13,7 +13,7 @@ mkdir -p "$OUT/results"
 res="$OUT/results"
 bin=build/release
 exec > >(tee "$OUT/log.txt") 2>&1
-parts=${*:-reduce histogram suite}
+parts=${*:-reduce histogram atax suite}
 want() { [[ " $parts " == *" $1 "* ]]; }
 if [ ! -x "$bin/gpulab" ]; then
   export PATH="/usr/local/cuda/bin:$PATH"
@@ -37,6 +37,8 @@ small='All/ReduceLadder.*_n33_b256_*:All/ReduceLadder.*_n1025_b256_*:All/ReduceL
 small+=':All/ReduceLadder.*_off1:ReduceSum.Int32*:ReduceSum.Refuses*'
 small+=':All/HistogramLadder.*_uniform_n1025_*:All/HistogramLadder.*_degenerate_n33_*'
 small+=':All/HistogramLadder.*_off1:All/HistogramLadder.*_b32_*:Histogram.*'
+small+=':All/AtaxLadder.*_1x1:All/AtaxLadder.*_31x33:All/AtaxLadder.*_1x1000:All/AtaxLadder.*_1000x1'
+small+=':All/AtaxLadder.*_513x1025:All/AtaxLadder.*_2000x3:Atax.Refuses*'
 {
   for tool in memcheck racecheck; do
     echo "-- $tool"
@@ -66,6 +68,20 @@ if want histogram; then
   echo "== the histogram ladder: m = 8 ... 2^20, every distribution"
   "$bin/gpulab" bench histogram --n 2^26 --bins 8,256,4096,65536,2^20 --dist all --no-cpu \
     --json "$res/histogram.json" --md "$res/histogram.md" --csv "$res/histogram.csv"
+fi
+if want atax; then
+  ldd "$bin/gpulab" | grep -E "cublas|not found"
+  echo "== seed 004's runs through gen / run / check"
+  tmp=$(mktemp -d)
+  for shape in "512 768" "8960 17920"; do
+    set -- $shape
+    "$bin/gpulab" atax gen "$1" "$2" -o "$tmp/a.bin" && "$bin/gpulab" atax run "$tmp/a.bin" -o "$tmp/y.bin" \
+      && "$bin/gpulab" atax check "$tmp/a.bin" "$tmp/y.bin"
+    echo "gen/run/check ${1}x$2 exit code: $?"
+  done
+  rm -rf "$tmp"
+  echo "== the atax ladder on the seed's shapes"
+  "$bin/gpulab" bench atax --json "$res/atax.json" --md "$res/atax.md" --csv "$res/atax.csv"
 fi
 if want suite; then
   echo "== the main job: gpulab suite (ceilings + every ladder with its defaults)"

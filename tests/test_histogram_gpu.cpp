@@ -28,6 +28,11 @@ struct Case {
   std::size_t offset = 0;  // values the input starts past a 256-byte boundary
 };
 
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << "rung " << histogram_variants()[c.variant].id << " " << histogram_distribution_name(c.dist) << " n=" << c.n
+      << " m=" << c.m << " block=" << c.block << " offset=" << c.offset;
+}
+
 /// Inputs on the host and the device, made once per (distribution, n, offset) and kept: the
 /// largest (2^25 values) would otherwise be generated and copied hundreds of times.
 struct Input {

@@ -73,6 +73,11 @@ void require_size(const std::filesystem::path& path, std::uint64_t size, std::ui
                             size - expected, expected, what));
 }
 
+/// Element k of a generated file (A row by row, then x): 24 random bits scaled to [-1, 1).
+float random_value(std::uint64_t seed, std::uint64_t k) {
+  return static_cast<float>(static_cast<std::int64_t>(hash64(seed, k) >> 40) - (1 << 23)) / (1 << 23);
+}
+
 void read_floats(std::ifstream& f, std::span<float> out, const std::filesystem::path& path) {
   if (!f.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size_bytes())))
     throw Error(fmt::format("'{}' ended early while reading", path.string()));
@@ -134,8 +139,7 @@ void generate_atax_file(const std::filesystem::path& path, AtaxShape shape, std:
   f.write(reinterpret_cast<const char*>(h.data()), kAtaxHeaderBytes);
   std::vector<float> row(shape.cols);
   auto fill = [&](std::uint64_t first) {
-    for (std::size_t j = 0; j < row.size(); ++j)  // 24 random bits → [-1, 1)
-      row[j] = static_cast<float>(static_cast<std::int64_t>(hash64(seed, first + j) >> 40) - (1 << 23)) / (1 << 23);
+    for (std::size_t j = 0; j < row.size(); ++j) row[j] = random_value(seed, first + j);
   };
   for (std::uint64_t r = 0; r <= shape.rows; ++r) {  // rows of A, then x
     fill(r * shape.cols);
@@ -143,6 +147,16 @@ void generate_atax_file(const std::filesystem::path& path, AtaxShape shape, std:
     if (!f) break;
   }
   finish(f, path);
+}
+
+AtaxInput make_atax_input(AtaxShape shape, std::uint64_t seed) {
+  validate_atax_shape(shape.cols, shape.rows);
+  AtaxInput in{shape, std::vector<float>(shape.elements()), std::vector<float>(shape.cols)};
+  const auto elements = static_cast<std::int64_t>(shape.elements());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t k = 0; k < elements; ++k) in.a[static_cast<std::size_t>(k)] = random_value(seed, static_cast<std::uint64_t>(k));
+  for (std::size_t j = 0; j < in.x.size(); ++j) in.x[j] = random_value(seed, shape.elements() + j);
+  return in;
 }
 
 void write_atax_result(const std::filesystem::path& path, std::span<const float> y) {

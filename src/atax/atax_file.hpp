@@ -47,6 +47,9 @@ void write_atax_file(const std::filesystem::path& path, const AtaxInput& input);
 /// file depends only on seed and k), a row at a time: any size needs only a row of memory.
 void generate_atax_file(const std::filesystem::path& path, AtaxShape shape, std::uint64_t seed);
 
+/// The random input `generate_atax_file` writes, made in memory (for benches and tests).
+AtaxInput make_atax_input(AtaxShape shape, std::uint64_t seed);
+
 /// Result files: y with its header (rows = 1); reading checks the header, the size and that there
 /// are `expected_cols` values (when non-zero).
 void write_atax_result(const std::filesystem::path& path, std::span<const float> y);

@@ -4,6 +4,9 @@
 #include "cli/cli.hpp"
 #include "core/memory.hpp"
 #include "core/sizes.hpp"
+#include "core/timing.hpp"
+
+#include <gpulab/device_buffer.hpp>
 
 #include <fmt/format.h>
 
@@ -16,6 +19,41 @@ int atax_gen(AtaxShape shape, const std::string& path, std::uint64_t seed, std::
   generate_atax_file(path, shape, seed);
   out << fmt::format("Wrote {}: {}x{} matrix ({} numbers) and a vector of {}, {}\n", path, shape.cols, shape.rows,
                      shape.elements(), shape.cols, human_bytes(static_cast<double>(atax_file_bytes(shape))));
+  return kExitOk;
+}
+
+int atax_run(const std::string& input_path, std::string output_path, const AtaxVariant& variant, int reps,
+             const DeviceFacts& device, std::ostream& out) {
+  const AtaxInput in = read_atax_file(input_path, host_memory_allowance());
+  const AtaxShape s = in.shape;
+  out << fmt::format("Loaded {}:\n    Matrix: {} numbers ({}x{})\n    Vector: {} numbers (1x{})\n", input_path,
+                     s.elements(), s.cols, s.rows, s.cols, s.cols);
+  const std::size_t ws_bytes = variant.workspace_bytes(s.rows, s.cols);
+  require_device_bytes(s.elements() * 4 + 2 * std::size_t{s.cols} * 4 + ws_bytes, "atax run");
+  Stream stream;
+  DeviceBuffer<float> d_a(s.elements()), d_x(s.cols), d_y(s.cols);
+  DeviceBuffer<unsigned char> ws(ws_bytes);
+  GPULAB_CUDA_CHECK(cudaMemcpyAsync(d_a.data(), in.a.data(), s.elements() * 4, cudaMemcpyHostToDevice, stream.get()));
+  GPULAB_CUDA_CHECK(cudaMemcpyAsync(d_x.data(), in.x.data(), std::size_t{s.cols} * 4, cudaMemcpyHostToDevice, stream.get()));
+  GpuTimer timer(stream.get(), device.l2_bytes);
+  TimingOptions opt;
+  opt.reps = reps;
+  opt.working_set_bytes = s.elements() * 4;
+  const TimingStats t = timer.time([&](cudaStream_t st) {
+    variant.run(d_a.data(), d_x.data(), s.rows, s.cols, d_y.data(), ws.data(), ws_bytes, st);
+  }, opt);
+  out << fmt::format("* variant {} {}: {}\n", variant.id, variant.name, variant.adds);
+  out << fmt::format("* Kernels time (both products): {:.4f} ms median of {} ({:.4f}..{:.4f}), {:.1f} GB/s of A\n",
+                     t.median_ms, t.reps, t.min_ms, t.max_ms, static_cast<double>(s.elements()) * 4 / (t.median_ms * 1e6));
+  std::vector<float> y(s.cols);
+  GPULAB_CUDA_CHECK(cudaMemcpyAsync(y.data(), d_y.data(), std::size_t{s.cols} * 4, cudaMemcpyDeviceToHost, stream.get()));
+  stream.synchronize();
+  if (output_path.empty()) {
+    const std::filesystem::path p(input_path);
+    output_path = (p.parent_path() / (p.stem().string() + "-out.bin")).string();
+  }
+  write_atax_result(output_path, y);
+  out << "Done. Writing to " << output_path << ".\n";
   return kExitOk;
 }
 

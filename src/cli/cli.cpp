@@ -7,6 +7,8 @@
 #include "core/dtype.hpp"
 #include "core/report.hpp"
 #include "core/sizes.hpp"
+#include "atax/atax_bench.hpp"
+#include "atax/atax_ladder.hpp"
 #include "histogram/histogram_bench.hpp"
 #include "histogram/histogram_ladder.hpp"
 #include "reduce/reduce_bench.hpp"
@@ -171,6 +173,8 @@ void list_problems(std::ostream& out) {
   out << "reduce — sum of a vector (int32 wraps modulo 2^32; float32, float64)\n";
   for (const auto& v : reduce_variants<float>())
     out << fmt::format("  {:>6}  {:<27} {}\n", v.id, v.name, v.adds);
+  out << "\natax — y = A^T (A x), A rows x cols float32 row-major\n";
+  for (const auto& v : atax_variants()) out << fmt::format("  {:>6}  {:<27} {}\n", v.id, v.name, v.adds);
   out << "\nhistogram — counts of int32 values in m bins, bin = ((v % m) + m) % m\n";
   for (const auto& v : histogram_variants())
     out << fmt::format("  {:>6}  {:<27} {}\n", v.id, v.name, v.adds);
@@ -229,7 +233,15 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       ->check(CLI::Range(0, 1000))->capture_default_str();
   histogram_opts.add_to(bench_histogram_cmd);
 
-  auto* atax = app.add_subcommand("atax", "y = A^T(A x) with seed 004's files: gen, check");
+  auto* bench_atax_cmd = bench->add_subcommand("atax", "the atax ladder, y = A^T (A x)");
+  AtaxBenchConfig atax_cfg;
+  BenchOptions atax_opts(atax_cfg);
+  std::string shapes_text = "512x768,1664x1792,1024x1024,8960x17920,12288x1024,1024x12288";
+  bench_atax_cmd->add_option("-s,--shapes", shapes_text, "COLSxROWS list (the seed's naming: 512x768 = 512 columns, 768 rows)")
+      ->capture_default_str();
+  atax_opts.add_to(bench_atax_cmd);
+
+  auto* atax = app.add_subcommand("atax", "y = A^T(A x) with seed 004's files: gen, run, check");
   atax->require_subcommand(1, 1);
   auto* atax_gen_cmd = atax->add_subcommand("gen", "write a file of random values in [-1, 1) (streamed: any size)");
   std::int64_t gen_cols = 0, gen_rows = 0;
@@ -239,6 +251,13 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   atax_gen_cmd->add_option("ROWS", gen_rows, "rows (the height)")->required();
   atax_gen_cmd->add_option("-o,--output", gen_out, "file to write (default: atax-COLSxROWS.bin)");
   atax_gen_cmd->add_option("--seed", gen_seed, "seed of the random values")->capture_default_str();
+  auto* atax_run_cmd = atax->add_subcommand("run", "load a file, compute y on the GPU, print the times, write the result file");
+  std::string run_input, run_output, run_variant = "4";
+  int run_reps = 20;
+  atax_run_cmd->add_option("FILE", run_input, "the input file")->required();
+  atax_run_cmd->add_option("-o,--output", run_output, "result file (default: FILE with -out.bin)");
+  atax_run_cmd->add_option("--variant", run_variant, "rung id or name (see `gpulab list`)")->capture_default_str();
+  atax_run_cmd->add_option("--reps", run_reps, "timed repetitions (median reported)")->check(CLI::Range(1, 10000))->capture_default_str();
   auto* atax_check_cmd = atax->add_subcommand("check", "recompute y serially and compare with a result file");
   std::string check_input, check_result;
   atax_check_cmd->add_option("FILE", check_input, "the input file (matrix and vector)")->required();
@@ -263,6 +282,19 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       reduce_opts.apply_to(reduce_cfg);
       validate(reduce_cfg);
     }
+    if (bench_atax_cmd->parsed()) {
+      atax_cfg.shapes.clear();
+      for (const auto& item : split_commas(shapes_text)) {
+        const auto shape = parse_atax_shape(item);
+        if (!shape) throw Error(fmt::format("atax: '{}' is not a shape like 8960x17920 (columns x rows, each 1 to 2^31-1)", item));
+        atax_cfg.shapes.push_back(*shape);
+      }
+      if (atax_cfg.shapes.empty()) throw Error("atax: the list of shapes is empty");
+      atax_opts.apply_to(atax_cfg);
+      validate(atax_cfg);
+    }
+    if (atax_run_cmd->parsed() && find_atax_variant(run_variant) == nullptr)
+      throw Error(fmt::format("atax: no variant '{}' (see `gpulab list`)", run_variant));
     if (bench_histogram_cmd->parsed()) {
       histogram_cfg.sizes = *parse_size_list(hist_sizes_text);
       histogram_cfg.bins.clear();
@@ -309,8 +341,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       return kExitOk;
     }
     const bool is_suite = suite->parsed();
+    if (atax_run_cmd->parsed())
+      return atax_run(run_input, run_output, *find_atax_variant(run_variant), run_reps, device, out);
     const bool histogram_only = bench_histogram_cmd->parsed();
-    const BenchOptions& opts = histogram_only ? histogram_opts : reduce_opts;
+    const bool atax_only = bench_atax_cmd->parsed();
+    const BenchOptions& opts = histogram_only ? histogram_opts : atax_only ? atax_opts : reduce_opts;
     Report report = new_report(args, device);
     if (is_suite || !opts.no_ceilings) {
       err << "measuring ceilings…\n";
@@ -323,6 +358,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (is_suite) {
       append(bench_reduce(ReduceBenchConfig{}, device, ceilings, err));
       append(bench_histogram(HistogramBenchConfig{}, device, ceilings, err));
+      append(bench_atax(AtaxBenchConfig{}, device, ceilings, err));
+    } else if (atax_only) {
+      append(bench_atax(atax_cfg, device, ceilings, err));
     } else if (histogram_only) {
       append(bench_histogram(histogram_cfg, device, ceilings, err));
     } else {

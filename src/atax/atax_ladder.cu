@@ -1,0 +1,121 @@
+// The atax ladder's table (atax_ladder.hpp): launchers for the rungs of atax_kernels.cuh, the
+// library (rung 4) and cuBLAS.
+#include "atax/atax_kernels.cuh"
+#include "atax/atax_ladder.hpp"
+#include "atax/atax_paths.hpp"
+
+#include <gpulab/atax.hpp>
+#include <gpulab/error.hpp>
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <mutex>
+#include <string>
+
+namespace gpulab {
+namespace {
+
+using namespace atax_ladder;
+
+constexpr unsigned kThreads = 256;
+
+unsigned blocks_for(std::size_t items, unsigned per_block) {
+  return static_cast<unsigned>(std::max<std::size_t>(1, (items + per_block - 1) / per_block));
+}
+
+std::size_t t_bytes(std::uint32_t rows, std::uint32_t) { return (std::size_t{rows} * sizeof(float) + 255) / 256 * 256; }
+
+struct SeedTiled {
+  static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws, std::size_t,
+                  cudaStream_t s) {
+    auto* t = static_cast<float*>(ws);
+    seed_tiled<false><<<blocks_for(rows, kSeedLines), kSeedThreads, 0, s>>>(a, x, rows, cols, t);
+    GPULAB_CHECK_LAUNCH();
+    seed_tiled<true><<<blocks_for(cols, kSeedLines), kSeedThreads, 0, s>>>(a, t, rows, cols, y);
+    GPULAB_CHECK_LAUNCH();
+  }
+};
+
+struct Naive {
+  static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws, std::size_t,
+                  cudaStream_t s) {
+    auto* t = static_cast<float*>(ws);
+    naive_rows<<<blocks_for(rows, kThreads), kThreads, 0, s>>>(a, x, rows, cols, t);
+    GPULAB_CHECK_LAUNCH();
+    naive_cols<<<blocks_for(cols, kThreads), kThreads, 0, s>>>(a, t, rows, cols, y);
+    GPULAB_CHECK_LAUNCH();
+  }
+};
+
+struct TwoPass {
+  static std::size_t workspace_bytes(std::uint32_t rows, std::uint32_t cols) { return atax_detail::two_pass_temp_bytes(rows, cols); }
+  static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws, std::size_t,
+                  cudaStream_t s) {
+    atax_detail::two_pass(a, x, rows, cols, y, ws, s);
+  }
+};
+
+struct Library {
+  static std::size_t workspace_bytes(std::uint32_t rows, std::uint32_t cols) { return atax_temp_bytes(rows, cols); }
+  static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws,
+                  std::size_t ws_bytes, cudaStream_t s) {
+    atax(a, x, rows, cols, y, ws, ws_bytes, s);
+  }
+};
+
+void check_cublas(cublasStatus_t status, const char* what) {
+  if (status != CUBLAS_STATUS_SUCCESS)
+    throw Error(std::string("cuBLAS ") + what + " failed: " + cublasGetStatusString(status));
+}
+
+/// One cuBLAS handle for the process, made on first use (a handle costs milliseconds).
+cublasHandle_t cublas() {
+  static std::once_flag once;
+  static cublasHandle_t handle = nullptr;
+  std::call_once(once, [] { check_cublas(cublasCreate(&handle), "cublasCreate"); });
+  return handle;
+}
+
+// Row-major A (rows × cols) is column-major Aᶜ (cols × rows, lda = cols): A·x = (Aᶜ)ᵀ·x and
+// Aᵀ·t = Aᶜ·t.
+struct Cublas {
+  static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws, std::size_t,
+                  cudaStream_t s) {
+    auto* t = static_cast<float*>(ws);
+    const float one = 1.f, zero = 0.f;
+    const int m = static_cast<int>(cols), n = static_cast<int>(rows);
+    check_cublas(cublasSetStream(cublas(), s), "cublasSetStream");
+    check_cublas(cublasSgemv(cublas(), CUBLAS_OP_T, m, n, &one, a, m, x, 1, &zero, t, 1), "cublasSgemv (A x)");
+    check_cublas(cublasSgemv(cublas(), CUBLAS_OP_N, m, n, &one, a, m, t, 1, &zero, y, 1), "cublasSgemv (A^T t)");
+  }
+};
+
+template <class Impl, std::size_t (*kWorkspace)(std::uint32_t, std::uint32_t) = t_bytes>
+constexpr AtaxVariant rung(std::string_view id, std::string_view name, std::string_view adds, bool vendor = false) {
+  return {id, name, adds, vendor, kWorkspace, &Impl::run};
+}
+
+constexpr AtaxVariant kVariants[] = {
+    rung<SeedTiled>("1", "seed_tiled",
+        "the seed's mult_MatByVec/mult_TransByVec: x tile in shared memory, tree sum per row/column"),
+    rung<Naive>("2", "naive",
+        "a thread per row for A*x, a thread per column for A^T*t (no shared memory, no trees)"),
+    rung<TwoPass, TwoPass::workspace_bytes>("3", "coalesced_two_pass",
+        "a warp per row; columns split over row chunks, added in order: every load coalesced"),
+    rung<Library, Library::workspace_bytes>("4", "fused_single_pass",
+        "gpulab::atax: A read once (t_i and y += t_i a_i from the same registers) where cols fit, else 3"),
+    rung<Cublas>("vendor", "cublasSgemv x2", "the vendor library (cuBLAS): two matrix-vector products", true),
+};
+
+}  // namespace
+
+std::span<const AtaxVariant> atax_variants() { return kVariants; }
+
+const AtaxVariant* find_atax_variant(std::string_view w) {
+  for (const auto& v : kVariants)
+    if (w == v.id || w == v.name) return &v;
+  return nullptr;
+}
+
+}  // namespace gpulab
