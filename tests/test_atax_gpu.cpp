@@ -93,7 +93,7 @@ TEST(Atax, SameInputSameBits) {
   GPULAB_REQUIRE_GPU();
   for (AtaxShape s : {AtaxShape{4096, 4096}, AtaxShape{16385, 7}}) {
     const Prepared& p = prepared(s);
-    const AtaxVariant& library = *find_atax_variant("4");
+    const AtaxVariant& library = *find_atax_variant("5");
     const auto first = run_variant(library, p);
     for (int i = 0; i < 5; ++i) {
       const auto again = run_variant(library, p);

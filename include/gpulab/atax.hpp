@@ -8,13 +8,14 @@
 // Contract
 // - `a` holds rows × cols floats (row-major), `x` cols floats, `y` cols floats, all in device
 //   memory; 1 ≤ rows, cols < 2^31. `y` is overwritten.
-// - Path by shape: for 512 ≤ cols ≤ 16384 one pass over A (each block owns a panel of rows:
-//   tᵢ = aᵢ·x, then y += tᵢ·aᵢ with the row still in registers), then the blocks' partial y added
-//   in a fixed order; otherwise two passes (a warp per row for t, columns split over row chunks for
-//   y, chunks added in a fixed order).
+// - Path by shape: for 128 ≤ cols ≤ 16384 one pass over A in one cooperative launch (each block
+//   owns a panel of rows: tᵢ = aᵢ·x, then y += tᵢ·aᵢ with the row still in registers; after a
+//   grid-wide barrier the blocks' partial y are added in block order); otherwise two passes (a
+//   warp per row for t, columns split over row chunks for y, chunks added in a fixed order).
 // - Deterministic: same input, same device → same bits. The result is within the bound of
 //   check_atax (docs/atax.md) of the exact y.
-// - Asynchronous on `stream`; at most three kernel launches; nothing is allocated.
+// - Asynchronous on `stream`; one kernel launch (three on the two-pass path); nothing is
+//   allocated. The temporary storage needs no initialisation.
 // - Throws gpulab::Error on a null pointer, a bad shape, too little temporary storage, or any
 //   CUDA error of the launches.
 #pragma once

@@ -1,13 +1,19 @@
-// The library's atax (include/gpulab/atax.hpp) = the ladder's top rungs: the coalesced two-pass
-// path (rung 3) and the fused single pass (rung 4), chosen by shape.
+// The library's atax (include/gpulab/atax.hpp) and the ladder's rungs 3–5: the coalesced two-pass
+// path (rung 3), the first fused single pass (rung 4), and the cooperative fused pass (rung 5),
+// which atax() takes for 128 ≤ cols ≤ 16384 (the two-pass path otherwise).
 #include "atax/atax_paths.hpp"
 #include "core/warp.cuh"
 
 #include <gpulab/atax.hpp>
 #include <gpulab/error.hpp>
 
+#include <cooperative_groups.h>
+
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <string>
+#include <tuple>
 
 namespace gpulab {
 namespace atax_detail {
@@ -53,81 +59,121 @@ __global__ void sum_chunks(const float* __restrict__ partial, std::uint32_t chun
   y[j] = s;
 }
 
-
-
-constexpr unsigned kFusedThreads = 1024;
-constexpr std::uint32_t kFusedMinCols = 512, kFusedMaxCols = 16 * kFusedThreads;
 constexpr unsigned kTwoPassThreads = 256;
+constexpr std::uint32_t kFusedMaxK = 16;
 
-// Rung 4: one pass over A. A block owns a panel of consecutive rows. Thread tid holds columns
-// tid, tid + 1024, … (K of them) of the current row in registers, with the next row already on
-// its way (loaded before this row's sum, so its latency hides behind the reduction). Per row:
-// tᵢ = Σ aᵢⱼ·xⱼ (x in shared memory; warp sums, then every thread adds the 32 warp sums in the
-// same order, so all agree on tᵢ bit for bit), then y_partial[j] += aᵢⱼ·tᵢ from the same
-// registers. A is read once; the block writes its partial y, sum_chunks adds the panels in order.
+/// Columns j held by thread `tid` of a block of B threads: tid, tid + B, …, tid + (K − 1)·B.
+/// Row i's slice of them goes into `dst`; columns past the end read as 0 (no memory access).
+template <unsigned B, unsigned K>
+__device__ __forceinline__ void load_row(const float* __restrict__ a, std::size_t i, std::uint32_t cols, float (&dst)[K]) {
+#pragma unroll
+  for (unsigned k = 0; k < K; ++k) {
+    const std::uint32_t j = threadIdx.x + k * B;
+    dst[k] = j < cols ? a[i * cols + j] : 0.f;
+  }
+}
+
+/// One row of the fused pass: tᵢ = Σⱼ aᵢⱼ·xⱼ over the block (warp sums, then every thread adds the
+/// B/32 warp sums in the same order, so all threads hold the same tᵢ), then y_part += aᵢ·tᵢ from
+/// the same registers. One barrier: the warp sums alternate between two buffers by row parity.
+template <unsigned B, unsigned K>
+__device__ __forceinline__ void fused_row(const float (&row)[K], std::size_t i, std::uint32_t cols, const float* xs,
+                                          float (&warp_dots)[2][B / kWarp], float (&y_part)[K]) {
+  float d = 0.f;
+#pragma unroll
+  for (unsigned k = 0; k < K; ++k) {
+    const std::uint32_t j = threadIdx.x + k * B;
+    d += row[k] * (j < cols ? xs[j] : 0.f);
+  }
+  d = warp_sum(d);
+  float* dots = warp_dots[i & 1];
+  if (threadIdx.x % kWarp == 0) dots[threadIdx.x / kWarp] = d;
+  __syncthreads();
+  float t = 0.f;
+#pragma unroll
+  for (unsigned w = 0; w < B / kWarp; ++w) t += dots[w];
+#pragma unroll
+  for (unsigned k = 0; k < K; ++k) y_part[k] += row[k] * t;
+}
+
+// ---- rung 4: the first fused pass -----------------------------------------------------------------
+// Adds over rung 3: A is read once. A block of 1024 threads owns a panel of consecutive rows and
+// keeps the current row in registers (K floats a thread), with the next row already loading; it
+// writes its partial y, and sum_chunks adds the panels in block order.
 template <unsigned K>
-__global__ void __launch_bounds__(kFusedThreads, 1)
+__global__ void __launch_bounds__(1024, 1)
 fused_panels(const float* __restrict__ a, const float* __restrict__ x, std::uint32_t rows, std::uint32_t cols,
              std::uint32_t rows_per_block, float* __restrict__ partial) {
+  constexpr unsigned B = 1024;
   extern __shared__ float xs[];
-  __shared__ float warp_dots[2][kFusedThreads / kWarp];
-  for (std::uint32_t j = threadIdx.x; j < cols; j += kFusedThreads) xs[j] = x[j];
+  __shared__ float warp_dots[2][B / kWarp];
+  for (std::uint32_t j = threadIdx.x; j < cols; j += B) xs[j] = x[j];
   __syncthreads();
-
   const std::size_t begin = std::size_t{blockIdx.x} * rows_per_block;
   const std::size_t end = std::min<std::size_t>(rows, begin + rows_per_block);
-  float cur[K], next[K], y_part[K];
-  auto load = [&](std::size_t i, float (&dst)[K]) {
-#pragma unroll
-    for (unsigned k = 0; k < K; ++k) {
-      const std::uint32_t j = threadIdx.x + k * kFusedThreads;
-      dst[k] = j < cols ? a[i * cols + j] : 0.f;
-    }
-  };
-#pragma unroll
-  for (unsigned k = 0; k < K; ++k) y_part[k] = 0.f;
-  if (begin < end) load(begin, cur);
-
+  float cur[K], next[K], y_part[K] = {};
+  if (begin < end) load_row<B, K>(a, begin, cols, cur);
   for (std::size_t i = begin; i < end; ++i) {
-    if (i + 1 < end) load(i + 1, next);
-    float d = 0.f;
+    if (i + 1 < end) load_row<B, K>(a, i + 1, cols, next);
+    fused_row<B, K>(cur, i, cols, xs, warp_dots, y_part);
 #pragma unroll
-    for (unsigned k = 0; k < K; ++k) {
-      const std::uint32_t j = threadIdx.x + k * kFusedThreads;
-      d += cur[k] * (j < cols ? xs[j] : 0.f);
-    }
-    d = warp_sum(d);
-    float* dots = warp_dots[i & 1];  // alternate buffers: one barrier per row suffices
-    if (threadIdx.x % kWarp == 0) dots[threadIdx.x / kWarp] = d;
-    __syncthreads();
-    float t = 0.f;
-#pragma unroll
-    for (unsigned w = 0; w < kFusedThreads / kWarp; ++w) t += dots[w];
-#pragma unroll
-    for (unsigned k = 0; k < K; ++k) {
-      y_part[k] += cur[k] * t;
-      cur[k] = next[k];
-    }
+    for (unsigned k = 0; k < K; ++k) cur[k] = next[k];
   }
 #pragma unroll
   for (unsigned k = 0; k < K; ++k) {
-    const std::uint32_t j = threadIdx.x + k * kFusedThreads;
+    const std::uint32_t j = threadIdx.x + k * B;
     if (j < cols) partial[std::size_t{blockIdx.x} * cols + j] = y_part[k];
   }
 }
 
-using FusedKernel = void (*)(const float*, const float*, std::uint32_t, std::uint32_t, std::uint32_t, float*);
-
-/// The instance with the fewest registers for `cols` columns (K ≥ cols / 1024).
-FusedKernel fused_for(std::uint32_t cols) {
-  const std::uint32_t k = (cols + kFusedThreads - 1) / kFusedThreads;
-  if (k <= 1) return fused_panels<1>;
-  if (k <= 2) return fused_panels<2>;
-  if (k <= 4) return fused_panels<4>;
-  if (k <= 8) return fused_panels<8>;
-  if (k <= 12) return fused_panels<12>;
-  return fused_panels<16>;
+// ---- rung 5: the cooperative fused pass (the library) ------------------------------------------------
+// Adds over rung 4:
+// - one launch: the blocks' partial y are added after a grid-wide barrier (a cooperative launch
+//   of a grid that is resident at once), each block summing a slab of columns over the blocks in
+//   block order: deterministic, and the whole GPU adds instead of a second launch;
+// - the block size follows the width: 256 threads (several blocks per SM) up to 4096 columns,
+//   1024 above, so narrow matrices still have many rows in flight;
+// - rows prefetched D ahead (a ring of D + 1 rows in registers, the loop unrolled so every index
+//   is static), D as large as 48 registers allow, at most 4.
+template <unsigned B, unsigned K, unsigned D>
+__global__ void __launch_bounds__(B)
+fused_cooperative(const float* __restrict__ a, const float* __restrict__ x, std::uint32_t rows, std::uint32_t cols,
+                  std::uint32_t rows_per_block, float* __restrict__ partial, float* __restrict__ y) {
+  extern __shared__ float xs[];
+  __shared__ float warp_dots[2][B / kWarp];
+  for (std::uint32_t j = threadIdx.x; j < cols; j += B) xs[j] = x[j];
+  __syncthreads();
+  const std::size_t begin = std::size_t{blockIdx.x} * rows_per_block;
+  const std::size_t end = std::min<std::size_t>(rows, begin + rows_per_block);
+  float ring[D + 1][K], y_part[K] = {};
+#pragma unroll
+  for (unsigned s = 0; s < D; ++s)
+    if (begin + s < end) load_row<B, K>(a, begin + s, cols, ring[s]);
+  for (std::size_t i = begin; i < end; i += D + 1) {
+#pragma unroll
+    for (unsigned s = 0; s <= D; ++s) {  // row i + s is in ring[s]
+      const std::size_t row = i + s;
+      if (row >= end) break;
+      if (row + D < end) load_row<B, K>(a, row + D, cols, ring[(s + D) % (D + 1)]);
+      fused_row<B, K>(ring[s], row, cols, xs, warp_dots, y_part);
+    }
+  }
+#pragma unroll
+  for (unsigned k = 0; k < K; ++k) {
+    const std::uint32_t j = threadIdx.x + k * B;
+    if (j < cols) partial[std::size_t{blockIdx.x} * cols + j] = y_part[k];
+  }
+  cooperative_groups::this_grid().sync();
+  for (std::size_t j = std::size_t{blockIdx.x} * B + threadIdx.x; j < cols; j += std::size_t{gridDim.x} * B) {
+    float s = 0.f;
+    for (std::uint32_t b = 0; b < gridDim.x; ++b) s += partial[std::size_t{b} * cols + j];
+    y[j] = s;
+  }
 }
+
+// ---- host side --------------------------------------------------------------------------------------
+
+constexpr std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 int sm_count() {
   int device = 0, sms = 0;
@@ -136,19 +182,84 @@ int sm_count() {
   return sms;
 }
 
-/// Panels of the fused pass: one block per SM (1024 threads with up to 64 registers fill it).
-std::uint32_t fused_blocks(std::uint32_t rows) {
-  return std::min<std::uint32_t>(rows, static_cast<std::uint32_t>(sm_count()));
+std::uint32_t k_for(std::uint32_t cols, unsigned block) { return (cols + block - 1) / block; }
+
+// Rung 4's launch: one 1024-thread block per SM, K from {1, 2, 4, 8, 12, 16}.
+using PanelKernel = void (*)(const float*, const float*, std::uint32_t, std::uint32_t, std::uint32_t, float*);
+PanelKernel panels_for(std::uint32_t cols) {
+  const std::uint32_t k = k_for(cols, 1024);
+  if (k <= 1) return fused_panels<1>;
+  if (k <= 2) return fused_panels<2>;
+  if (k <= 4) return fused_panels<4>;
+  if (k <= 8) return fused_panels<8>;
+  if (k <= 12) return fused_panels<12>;
+  return fused_panels<16>;
+}
+std::uint32_t panel_blocks(std::uint32_t rows) { return std::min<std::uint32_t>(rows, static_cast<std::uint32_t>(sm_count())); }
+
+// Rung 5's launch: the instance for the width, and how many of its blocks are resident at once.
+using CoopKernel = void (*)(const float*, const float*, std::uint32_t, std::uint32_t, std::uint32_t, float*, float*);
+struct CoopPlan {
+  CoopKernel kernel = nullptr;
+  unsigned block = 0;
+  std::uint32_t blocks = 0;  // the grid
+  std::size_t smem = 0;
+};
+constexpr std::uint32_t kMinRowsPerBlock = 4;  // fewer and the partial sums cost more than the rows
+
+template <unsigned B, unsigned K>
+CoopKernel coop_instance() {
+  constexpr unsigned kRing = 48 / K - 2;
+  return fused_cooperative<B, K, (kRing < 4 ? (kRing < 1 ? 1 : kRing) : 4)>;
 }
 
-/// Row chunks of the two-pass Aᵀ·t: enough blocks for ~8 per SM.
+template <unsigned B>
+CoopKernel coop_for_k(std::uint32_t k) {
+  if (k <= 1) return coop_instance<B, 1>();
+  if (k <= 2) return coop_instance<B, 2>();
+  if (k <= 4) return coop_instance<B, 4>();
+  if (k <= 8) return coop_instance<B, 8>();
+  if (k <= 12) return coop_instance<B, 12>();
+  return coop_instance<B, 16>();
+}
+
+CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols) {
+  static std::mutex mutex;
+  static std::map<std::tuple<int, const void*>, int> resident_per_sm;  // (device, kernel) → blocks
+  CoopPlan p;
+  p.block = cols <= 4096 ? 256 : 1024;
+  p.kernel = p.block == 256 ? coop_for_k<256>(k_for(cols, 256)) : coop_for_k<1024>(k_for(cols, 1024));
+  p.smem = std::size_t{cols} * sizeof(float);
+  int device = 0;
+  GPULAB_CUDA_CHECK(cudaGetDevice(&device));
+  int per_sm = 0;
+  {
+    const std::lock_guard lock(mutex);
+    const auto key = std::make_tuple(device, reinterpret_cast<const void*>(p.kernel));
+    auto it = resident_per_sm.find(key);
+    if (it == resident_per_sm.end()) {
+      constexpr int kMaxSmem = static_cast<int>(kFusedMaxK * 1024 * sizeof(float));
+      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxSmem));
+      // Planned for the largest x the instance takes, so the grid does not depend on cols.
+      GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, p.kernel, static_cast<int>(p.block),
+                                                                     std::size_t{p.block} * kFusedMaxK * sizeof(float)));
+      it = resident_per_sm.emplace(key, per_sm).first;
+    }
+    per_sm = it->second;
+  }
+  if (per_sm < 1) throw Error("atax: the fused kernel does not fit an SM of this device");
+  const std::uint32_t resident = static_cast<std::uint32_t>(per_sm * sm_count());
+  p.blocks = std::clamp<std::uint32_t>((rows + kMinRowsPerBlock - 1) / kMinRowsPerBlock, 1, resident);
+  return p;
+}
+
 std::uint32_t two_pass_chunks(std::uint32_t rows, std::uint32_t cols) {
   const std::uint32_t column_blocks = (cols + kTwoPassThreads - 1) / kTwoPassThreads;
   const std::uint32_t wanted = std::max<std::uint32_t>(1, 8u * static_cast<std::uint32_t>(sm_count()) / column_blocks);
   return std::min(rows, wanted);
 }
 
-std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+unsigned column_blocks(std::uint32_t cols) { return (cols + kTwoPassThreads - 1) / kTwoPassThreads; }
 
 }  // namespace
 
@@ -160,26 +271,47 @@ void two_pass(const float* a, const float* x, std::uint32_t rows, std::uint32_t 
               cudaStream_t stream) {
   auto* t = static_cast<float*>(temp);
   float* partial = reinterpret_cast<float*>(static_cast<unsigned char*>(temp) + aligned(std::size_t{rows} * sizeof(float)));
-  const unsigned col_blocks = (cols + kTwoPassThreads - 1) / kTwoPassThreads;
   const std::uint32_t chunks = two_pass_chunks(rows, cols);
   const std::uint32_t per_chunk = (rows + chunks - 1) / chunks;
   const std::size_t warps_per_block = kTwoPassThreads / kWarp;
   warp_per_row<<<static_cast<unsigned>((rows + warps_per_block - 1) / warps_per_block), kTwoPassThreads, 0, stream>>>(a, x, rows, cols, t);
   GPULAB_CHECK_LAUNCH();
-  column_chunks<<<dim3(col_blocks, chunks), kTwoPassThreads, 0, stream>>>(a, t, rows, cols, per_chunk, partial);
+  column_chunks<<<dim3(column_blocks(cols), chunks), kTwoPassThreads, 0, stream>>>(a, t, rows, cols, per_chunk, partial);
   GPULAB_CHECK_LAUNCH();
-  sum_chunks<<<col_blocks, kTwoPassThreads, 0, stream>>>(partial, chunks, cols, y);
+  sum_chunks<<<column_blocks(cols), kTwoPassThreads, 0, stream>>>(partial, chunks, cols, y);
   GPULAB_CHECK_LAUNCH();
 }
 
-bool fused_takes(std::uint32_t cols) { return cols >= kFusedMinCols && cols <= kFusedMaxCols; }
+bool fused_takes(std::uint32_t cols) { return cols <= kFusedMaxK * 1024; }
+
+std::size_t first_fused_temp_bytes(std::uint32_t rows, std::uint32_t cols) {
+  return fused_takes(cols) ? std::size_t{panel_blocks(rows)} * cols * sizeof(float) : two_pass_temp_bytes(rows, cols);
+}
+
+void first_fused(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
+                 cudaStream_t stream) {
+  if (!fused_takes(cols)) return two_pass(a, x, rows, cols, y, temp, stream);
+  const std::uint32_t blocks = panel_blocks(rows);
+  const std::size_t smem = std::size_t{cols} * sizeof(float);
+  const PanelKernel kernel = panels_for(cols);
+  GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  kernel<<<blocks, 1024, smem, stream>>>(a, x, rows, cols, (rows + blocks - 1) / blocks, static_cast<float*>(temp));
+  GPULAB_CHECK_LAUNCH();
+  sum_chunks<<<column_blocks(cols), kTwoPassThreads, 0, stream>>>(static_cast<float*>(temp), blocks, cols, y);
+  GPULAB_CHECK_LAUNCH();
+}
 
 }  // namespace atax_detail
 
 using namespace atax_detail;
 
+namespace {
+constexpr std::uint32_t kCoopMinCols = 128;  // narrower: most of a 256-thread block would idle
+bool coop_takes(std::uint32_t cols) { return cols >= kCoopMinCols && fused_takes(cols); }
+}  // namespace
+
 std::size_t atax_temp_bytes(std::uint32_t rows, std::uint32_t cols) {
-  if (fused_takes(cols)) return aligned(std::size_t{fused_blocks(rows)} * cols * sizeof(float));
+  if (coop_takes(cols)) return std::size_t{coop_plan(rows, cols).blocks} * cols * sizeof(float);
   return two_pass_temp_bytes(rows, cols);
 }
 
@@ -192,20 +324,13 @@ void atax(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols
   if (temp_bytes < needed)
     throw Error("atax: temporary storage of " + std::to_string(temp_bytes) + " bytes is too small; atax_temp_bytes() says " +
                 std::to_string(needed));
-  auto* scratch = static_cast<float*>(temp);
-  if (fused_takes(cols)) {
-    const std::uint32_t blocks = fused_blocks(rows);
-    const std::uint32_t per_block = (rows + blocks - 1) / blocks;
-    const std::size_t smem = std::size_t{cols} * sizeof(float);
-    const FusedKernel kernel = fused_for(cols);
-    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-    kernel<<<blocks, kFusedThreads, smem, stream>>>(a, x, rows, cols, per_block, scratch);
-    GPULAB_CHECK_LAUNCH();
-    sum_chunks<<<(cols + kTwoPassThreads - 1) / kTwoPassThreads, kTwoPassThreads, 0, stream>>>(scratch, blocks, cols, y);
-    GPULAB_CHECK_LAUNCH();
-    return;
-  }
-  two_pass(a, x, rows, cols, y, temp, stream);
+  if (!coop_takes(cols)) return two_pass(a, x, rows, cols, y, temp, stream);
+  const CoopPlan p = coop_plan(rows, cols);
+  std::uint32_t per_block = (rows + p.blocks - 1) / p.blocks;
+  auto* partial = static_cast<float*>(temp);
+  void* args[] = {&a, &x, &rows, &cols, &per_block, &partial, &y};
+  GPULAB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(p.kernel), dim3(p.blocks), dim3(p.block), args,
+                                                p.smem, stream));
 }
 
 }  // namespace gpulab

@@ -56,6 +56,14 @@ struct TwoPass {
   }
 };
 
+struct FirstFused {
+  static std::size_t workspace_bytes(std::uint32_t rows, std::uint32_t cols) { return atax_detail::first_fused_temp_bytes(rows, cols); }
+  static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws, std::size_t,
+                  cudaStream_t s) {
+    atax_detail::first_fused(a, x, rows, cols, y, ws, s);
+  }
+};
+
 struct Library {
   static std::size_t workspace_bytes(std::uint32_t rows, std::uint32_t cols) { return atax_temp_bytes(rows, cols); }
   static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws,
@@ -103,8 +111,10 @@ constexpr AtaxVariant kVariants[] = {
         "a thread per row for A*x, a thread per column for A^T*t (no shared memory, no trees)"),
     rung<TwoPass, TwoPass::workspace_bytes>("3", "coalesced_two_pass",
         "a warp per row; columns split over row chunks, added in order: every load coalesced"),
-    rung<Library, Library::workspace_bytes>("4", "fused_single_pass",
-        "gpulab::atax: A read once (t_i and y += t_i a_i from the same registers) where cols fit, else 3"),
+    rung<FirstFused, FirstFused::workspace_bytes>("4", "fused_single_pass",
+        "A read once: t_i and y += t_i a_i from the same registers (cols <= 16384, else 3); partials added by a 2nd launch"),
+    rung<Library, Library::workspace_bytes>("5", "fused_cooperative",
+        "gpulab::atax: one cooperative launch, block size by width, rows prefetched up to 4 ahead"),
     rung<Cublas>("vendor", "cublasSgemv x2", "the vendor library (cuBLAS): two matrix-vector products", true),
 };
 

@@ -12,7 +12,7 @@
 namespace gpulab {
 
 struct AtaxVariant {
-  std::string_view id;    // "1" … "4", "vendor"
+  std::string_view id;    // "1" … "5", "vendor"
   std::string_view name;
   std::string_view adds;  // what it adds over the rung before, one line
   bool vendor = false;
@@ -22,7 +22,7 @@ struct AtaxVariant {
               std::size_t workspace_bytes, cudaStream_t stream) = nullptr;
 };
 
-/// Rungs 1–4 (4 is the library's gpulab::atax), then the vendor (two cublasSgemv calls).
+/// Rungs 1–5 (5 is the library's gpulab::atax), then the vendor (two cublasSgemv calls).
 std::span<const AtaxVariant> atax_variants();
 
 /// The variant with this id or name, or nullptr.

@@ -1,5 +1,5 @@
-// The library's atax paths, callable one by one so that the ladder can time rung 3 (the two-pass
-// path) apart from the library's choice (rung 4).
+// The atax paths beside the library's own, callable one by one so that the ladder can time rung 3
+// (two passes) and rung 4 (the first fused pass) apart from the library's choice (rung 5).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,7 +17,13 @@ std::size_t two_pass_temp_bytes(std::uint32_t rows, std::uint32_t cols);
 void two_pass(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
               cudaStream_t stream);
 
-/// Whether atax() takes the fused single pass for this many columns.
+/// Whether a fused pass can hold a row of this many columns in registers (cols ≤ 16384).
 bool fused_takes(std::uint32_t cols);
+
+/// Rung 4: one pass over A by one 1024-thread block per SM, then a second launch adding the
+/// blocks' partial y in order (two_pass() where fused_takes() is false). Deterministic.
+std::size_t first_fused_temp_bytes(std::uint32_t rows, std::uint32_t cols);
+void first_fused(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
+                 cudaStream_t stream);
 
 }  // namespace gpulab::atax_detail
