@@ -164,10 +164,28 @@ fused_cooperative(const float* __restrict__ a, const float* __restrict__ x, std:
     if (j < cols) partial[std::size_t{blockIdx.x} * cols + j] = y_part[k];
   }
   cooperative_groups::this_grid().sync();
-  for (std::size_t j = std::size_t{blockIdx.x} * B + threadIdx.x; j < cols; j += std::size_t{gridDim.x} * B) {
+
+  // The combine: block b adds the partials of its slab of columns, 32 columns at a time (one per
+  // lane); warp w adds blocks w, w + B/32, …, then warp 0 adds the B/32 warp sums. Fixed order.
+  __shared__ float warp_sums[B / kWarp][kWarp + 1];
+  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+  const std::uint32_t slab = (cols + gridDim.x * kWarp - 1) / (gridDim.x * kWarp) * kWarp;
+  const std::size_t slab_begin = std::size_t{blockIdx.x} * slab;
+  const std::size_t slab_end = std::min<std::size_t>(cols, slab_begin + slab);
+  for (std::size_t c0 = slab_begin; c0 < slab_end; c0 += kWarp) {
+    const std::size_t j = c0 + lane;
     float s = 0.f;
-    for (std::uint32_t b = 0; b < gridDim.x; ++b) s += partial[std::size_t{b} * cols + j];
-    y[j] = s;
+    if (j < cols)
+      for (std::uint32_t b = warp; b < gridDim.x; b += B / kWarp) s += partial[std::size_t{b} * cols + j];
+    warp_sums[warp][lane] = s;
+    __syncthreads();
+    if (warp == 0 && j < cols) {
+      float total = 0.f;
+#pragma unroll
+      for (unsigned w = 0; w < B / kWarp; ++w) total += warp_sums[w][lane];
+      y[j] = total;
+    }
+    __syncthreads();
   }
 }
 
@@ -205,7 +223,9 @@ struct CoopPlan {
   std::uint32_t blocks = 0;  // the grid
   std::size_t smem = 0;
 };
-constexpr std::uint32_t kMinRowsPerBlock = 4;  // fewer and the partial sums cost more than the rows
+// At least 8 rows a block: the partial y a block writes and the combine reads stay under 1/4 of
+// the block's share of A.
+constexpr std::uint32_t kMinRowsPerBlock = 8;
 
 template <unsigned B, unsigned K>
 CoopKernel coop_instance() {
@@ -213,12 +233,16 @@ CoopKernel coop_instance() {
   return fused_cooperative<B, K, (kRing < 4 ? (kRing < 1 ? 1 : kRing) : 4)>;
 }
 
+// Instances for K = 1, 2, 3, 4, 6, 8, 10, 12, 16 columns a thread: at most 25% of the registers idle.
 template <unsigned B>
 CoopKernel coop_for_k(std::uint32_t k) {
   if (k <= 1) return coop_instance<B, 1>();
   if (k <= 2) return coop_instance<B, 2>();
+  if (k <= 3) return coop_instance<B, 3>();
   if (k <= 4) return coop_instance<B, 4>();
+  if (k <= 6) return coop_instance<B, 6>();
   if (k <= 8) return coop_instance<B, 8>();
+  if (k <= 10) return coop_instance<B, 10>();
   if (k <= 12) return coop_instance<B, 12>();
   return coop_instance<B, 16>();
 }
