@@ -3,15 +3,16 @@
 #   scripts/device_run.sh [reduce] [histogram] [atax] [suite]      (no argument: all four)
 # Writes $OUT/log.txt (everything printed) and $OUT/results.tgz (reports as JSON/Markdown/CSV,
 # the GPU tests' JSON, the sanitizer's output): two files, whatever the number of reports.
-# Usually the build is made on a machine with the Debian packages (scripts/test.sh) and
-# build/release travels with the call; where no build came along, it builds here (needs CMake,
-# Ninja, nvcc and the packages of scripts/install-deps.sh).
+# Usually the build is made on a machine with the Debian packages (scripts/test.sh, which also
+# gathers the binaries in build/device) and travels with the call (GPULAB_BIN=build/device);
+# where no build came along, it builds here (needs CMake, Ninja, nvcc and the packages of
+# scripts/install-deps.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-device-out}
 mkdir -p "$OUT/results"
 res="$OUT/results"
-bin=build/release
+bin=${GPULAB_BIN:-build/release}
 exec > >(tee "$OUT/log.txt") 2>&1
 parts=${*:-reduce histogram atax suite}
 want() { [[ " $parts " == *" $1 "* ]]; }

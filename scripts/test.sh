@@ -10,3 +10,8 @@ ctest --preset release -j "$(nproc)"
 # What scripts/device_run.sh needs when build/release travels to a GPU machine.
 git rev-parse --short=12 HEAD > build/release/COMMIT 2>/dev/null || echo unknown > build/release/COMMIT
 mkdir -p build/release/devlibs && cp -L "$(g++ -print-file-name=libgomp.so.1)" build/release/devlibs/ 2>/dev/null || true
+# Only what a device run needs (build/release with its object files outgrows the 64 MiB a call may
+# carry): `run` with carry ["build/device"] and GPULAB_BIN=build/device bash scripts/device_run.sh.
+rm -rf build/device && mkdir -p build/device/tests
+cp build/release/gpulab build/release/COMMIT build/device/ && cp -r build/release/devlibs build/device/
+cp build/release/tests/gpulab_gpu_tests build/device/tests/
