@@ -8,7 +8,10 @@ cmake --preset release >/dev/null
 cmake --build --preset release
 ctest --preset release -j "$(nproc)"
 # What scripts/device_run.sh needs when build/release travels to a GPU machine.
-git rev-parse --short=12 HEAD > build/release/COMMIT 2>/dev/null || echo unknown > build/release/COMMIT
+# A build of uncommitted changes says so: its results cannot be filed under the commit alone.
+{ git rev-parse --short=12 HEAD 2>/dev/null || echo unknown; } | tr -d '\n' > build/release/COMMIT
+git diff --quiet HEAD -- 2>/dev/null || printf -- '-dirty' >> build/release/COMMIT
+echo >> build/release/COMMIT
 mkdir -p build/release/devlibs && cp -L "$(g++ -print-file-name=libgomp.so.1)" build/release/devlibs/ 2>/dev/null || true
 # Only what a device run needs (build/release with its object files outgrows the 64 MiB a call may
 # carry): `run` with carry ["build/device"] and GPULAB_BIN=build/device bash scripts/device_run.sh.

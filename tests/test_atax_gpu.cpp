@@ -73,10 +73,12 @@ TEST_P(AtaxLadder, MatchesReferenceWithinTheBound) {
 
 std::vector<Case> all_cases() {
   // cols × rows. Tiles: the seed's 1920-float tile and 64 lines, warps of 32, blocks of 256 and
-  // 1024, the fused pass's 512..16384 columns.
-  const std::vector<AtaxShape> shapes{{1, 1},     {1000, 1},   {1, 1000},    {31, 33},     {33, 31},
-                                      {127, 4097}, {4097, 127}, {511, 600},   {513, 1025},  {1921, 129},
-                                      {2000, 3},   {16385, 7},  {4096, 4096}, {8960, 17920}, {17920, 8960}};
+  // 1024, the fused passes' 128..16384 columns; multiples of 4 for rung 6's 16-byte pieces, one
+  // vector past a block's width (4100), the widest (16384: fewest stages), panels of one row.
+  const std::vector<AtaxShape> shapes{{1, 1},       {1000, 1},   {1, 1000},    {31, 33},      {33, 31},
+                                      {127, 4097},  {4097, 127}, {511, 600},   {513, 1025},   {1921, 129},
+                                      {2000, 3},    {16385, 7},  {4096, 4096}, {8960, 17920}, {17920, 8960},
+                                      {128, 5000},  {132, 1},    {4100, 33},   {16384, 300},  {1028, 2000}};
   std::vector<Case> cases;
   for (std::size_t v = 0; v < atax_variants().size(); ++v)
     for (const auto& s : shapes) cases.push_back({v, s});
@@ -93,12 +95,31 @@ TEST(Atax, SameInputSameBits) {
   GPULAB_REQUIRE_GPU();
   for (AtaxShape s : {AtaxShape{4096, 4096}, AtaxShape{16385, 7}}) {
     const Prepared& p = prepared(s);
-    const AtaxVariant& library = *find_atax_variant("5");
+    const AtaxVariant& library = *find_atax_variant("6");
     const auto first = run_variant(library, p);
     for (int i = 0; i < 5; ++i) {
       const auto again = run_variant(library, p);
       EXPECT_EQ(std::memcmp(first.data(), again.data(), first.size() * sizeof(float)), 0) << s.cols << "x" << s.rows;
     }
+  }
+}
+
+// A that does not start 16-byte aligned (cols % 4 == 0): the library must not take 16-byte pieces.
+TEST(Atax, UnalignedMatrix) {
+  GPULAB_REQUIRE_GPU();
+  for (AtaxShape s : {AtaxShape{8960, 300}, AtaxShape{1024, 1000}}) {
+    const Prepared& p = prepared(s);
+    DeviceBuffer<float> shifted(p.in.a.size() + 1);
+    GPULAB_CUDA_CHECK(cudaMemcpy(shifted.data() + 1, p.a.data(), p.in.a.size() * sizeof(float), cudaMemcpyDeviceToDevice));
+    const std::size_t bytes = atax_temp_bytes(s.rows, s.cols);
+    DeviceBuffer<unsigned char> temp(bytes);
+    DeviceBuffer<float> y(s.cols);
+    poison_device(y.data(), s.cols * sizeof(float), 0xFF, nullptr);
+    atax(shifted.data() + 1, p.x.data(), s.rows, s.cols, y.data(), temp.data(), bytes);
+    std::vector<float> out(s.cols);
+    GPULAB_CUDA_CHECK(cudaMemcpy(out.data(), y.data(), s.cols * sizeof(float), cudaMemcpyDeviceToHost));
+    const CheckResult r = check_atax_any_order(out, p.ref, s);
+    EXPECT_TRUE(r.ok) << s.cols << "x" << s.rows << ": " << r.detail;
   }
 }
 

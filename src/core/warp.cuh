@@ -14,4 +14,13 @@ __device__ __forceinline__ A warp_sum(A v) {
   return v;
 }
 
+/// Sum over the 32 lanes of a warp, the same bits in every lane: a butterfly, where at each level
+/// lanes L and L ^ m add the same two values (float addition commutes), so they stay equal.
+template <class A>
+__device__ __forceinline__ A warp_sum_all(A v) {
+#pragma unroll
+  for (unsigned mask = kWarp / 2; mask > 0; mask /= 2) v += __shfl_xor_sync(kFullMask, v, mask);
+  return v;
+}
+
 }  // namespace gpulab

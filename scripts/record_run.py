@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Files one device run of scripts/device_run.sh under docs/results/.
+
+    python3 scripts/record_run.py FILES_AT [--device h100]
+
+FILES_AT is the folder the device tool copied $OUT to (log.txt, results.tgz). The run's commit
+and date come from the first line of log.txt ("== <date> commit <hash>, parts: ..."), so the
+folder is named by what was run, not by what is checked out here. Writes log.txt, the reports,
+sanitizer.txt and gpu_tests_summary.txt (per-suite counts from GoogleTest's JSON).
+"""
+import argparse
+import json
+import pathlib
+import re
+import shutil
+import sys
+import tarfile
+
+
+def summarize(gtest_json: pathlib.Path) -> str:
+    report = json.loads(gtest_json.read_text())
+    lines = [f"tests {report['tests']}, failures {report['failures']}, disabled {report['disabled']}, "
+             f"errors {report['errors']}, time {report['time']}"]
+    for suite in report["testsuites"]:
+        cases = suite.get("testsuite", [])
+        skipped = sum(1 for case in cases if case.get("result") == "SKIPPED")
+        lines.append(f"{suite['name']}: {suite['tests']} tests, {suite['failures']} failures, {skipped} skipped")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files_at", type=pathlib.Path)
+    parser.add_argument("--device", default="h100", help="short device name for the folder (default h100)")
+    args = parser.parse_args()
+
+    log = args.files_at / "log.txt"
+    if not log.is_file():
+        sys.exit(f"record_run: {log} not found")
+    first = log.read_text().splitlines()[0]
+    match = re.match(r"== (\d{4}-\d{2}-\d{2})T\S+ commit ([0-9a-f]{7,})(-dirty)?,", first)
+    if not match:
+        sys.exit(f"record_run: the first line of {log} names no date and commit: {first!r}")
+    if match.group(3):
+        sys.exit("record_run: that build had uncommitted changes; commit, rebuild and run again to file it")
+    date, commit = match.group(1), match.group(2)[:7]
+
+    dest = pathlib.Path(__file__).resolve().parent.parent / "docs" / "results" / f"{date}-{args.device}-{commit}"
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(log, dest / "log.txt")
+    archive = args.files_at / "results.tgz"
+    if archive.is_file():
+        with tarfile.open(archive) as tar:
+            for member in tar.getmembers():
+                if not member.isfile():
+                    continue
+                name = pathlib.PurePosixPath(member.name).name
+                data = tar.extractfile(member).read()
+                if name == "gpu_tests.json":
+                    tests = dest / "gpu_tests.json.tmp"
+                    tests.write_bytes(data)
+                    (dest / "gpu_tests_summary.txt").write_text(summarize(tests))
+                    tests.unlink()
+                else:
+                    (dest / name).write_bytes(data)
+    print(dest)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
