@@ -12,6 +12,8 @@
 //   owns a panel of rows: tᵢ = aᵢ·x, then y += tᵢ·aᵢ with the row still in registers; after a
 //   grid-wide barrier the blocks' partial y are added in block order); otherwise two passes (a
 //   warp per row for t, columns split over row chunks for y, chunks added in a fixed order).
+// - Any alignment of the pointers: where cols % 4 == 0 and `a` is 16-byte aligned (as
+//   cudaMalloc's pointers are), A is read 16 bytes at a time, otherwise 4.
 // - Deterministic: same input, same device → same bits. The result is within the bound of
 //   check_atax (docs/atax.md) of the exact y.
 // - Asynchronous on `stream`; one kernel launch (three on the two-pass path); nothing is

@@ -1,8 +1,6 @@
-// The library's atax (include/gpulab/atax.hpp) and the ladder's rungs 3–6: the coalesced two-pass
-// path (rung 3), the first fused single pass (rung 4), the cooperative fused pass with rows in
-// registers (rung 5), and with rows staged in shared memory (rung 6). atax() takes rung 6 for
-// 128 ≤ cols ≤ 16384 with cols % 4 == 0 and A 16-byte aligned, rung 5 for other widths in that
-// range, the two-pass path outside it.
+// The library's atax (include/gpulab/atax.hpp) and the ladder's rungs 3–5: the coalesced two-pass
+// path (rung 3), the first fused single pass (rung 4), and the cooperative fused pass (rung 5),
+// which atax() takes for 128 ≤ cols ≤ 16384 (the two-pass path otherwise).
 #include "atax/atax_paths.hpp"
 #include "core/warp.cuh"
 
@@ -10,7 +8,6 @@
 #include <gpulab/error.hpp>
 
 #include <cooperative_groups.h>
-#include <cuda_pipeline.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -193,7 +190,7 @@ __device__ __forceinline__ void add_partials(const float* __restrict__ partial, 
   }
 }
 
-// ---- rung 5: the cooperative fused pass -------------------------------------------------------------
+// ---- rung 5: the cooperative fused pass (the library) ------------------------------------------------
 // Adds over rung 4:
 // - one launch: the blocks' partial y are added after a grid-wide barrier (a cooperative launch
 //   of a grid that is resident at once), each block summing a slab of columns over the blocks in
@@ -239,63 +236,6 @@ fused_cooperative(const float* __restrict__ a, const float* __restrict__ x, std:
   add_partials<B>(partial, cols, y);
 }
 
-// ---- rung 6: rows staged in shared memory by asynchronous copies (the library) -------------------
-// Adds over rung 5: each thread copies its 16-byte pieces of row i + S − 1 into shared memory
-// with cp.async (no registers held, no wait in program order) and waits, S − 1 copies later, only
-// for its own pieces of row i: S − 1 rows in flight per block, S as deep as shared memory allows
-// (up to 8), where rung 5 held at most D rows in 48 registers. Each thread reads back only what
-// it copied, so the stages need no barrier of their own. Needs cols % 4 == 0 and A 16-byte aligned.
-template <unsigned B, unsigned K>
-__global__ void __launch_bounds__(B)
-fused_staged(const float* __restrict__ a, const float* __restrict__ x, std::uint32_t rows, std::uint32_t cols,
-             std::uint32_t rows_per_block, std::uint32_t stages, float* __restrict__ partial, float* __restrict__ y) {
-  static_assert(K % 4 == 0, "whole 16-byte vectors");
-  extern __shared__ float4 smem4[];
-  __shared__ float warp_dots[2][B / kWarp];
-  const std::uint32_t vecs = cols / 4;
-  float* xs = reinterpret_cast<float*>(smem4);
-  float4* stage_base = smem4 + vecs;  // stage s: vectors [s·vecs, (s + 1)·vecs)
-  for (std::uint32_t j = threadIdx.x; j < cols; j += B) xs[j] = x[j];
-  __syncthreads();
-  const std::size_t begin = std::size_t{blockIdx.x} * rows_per_block;
-  const std::size_t end = std::min<std::size_t>(rows, begin + rows_per_block);
-  const std::size_t count = begin < end ? end - begin : 0;
-  const auto copy_row = [&](std::size_t l) {  // the block's l-th row into stage l % stages
-    const auto* src = reinterpret_cast<const float4*>(a + (begin + l) * cols);
-    float4* dst = stage_base + (l % stages) * vecs;
-#pragma unroll
-    for (unsigned k = 0; k < K / 4; ++k) {
-      const std::uint32_t v = threadIdx.x + k * B;
-      if (v < vecs) __pipeline_memcpy_async(dst + v, src + v, sizeof(float4));
-    }
-  };
-  for (std::size_t l = 0; l + 1 < stages; ++l) {
-    if (l < count) copy_row(l);
-    __pipeline_commit();  // one group per row, empty or not, so that the wait below counts rows
-  }
-  float row[K], y_part[K] = {};
-  for (std::size_t l = 0; l < count; ++l) {
-    if (l + stages - 1 < count) copy_row(l + stages - 1);
-    __pipeline_commit();
-    __pipeline_wait_prior(stages - 1);  // this thread's pieces of row l have landed
-    const float4* src = stage_base + (l % stages) * vecs;
-#pragma unroll
-    for (unsigned k = 0; k < K / 4; ++k) {
-      const std::uint32_t v = threadIdx.x + k * B;
-      const float4 q = v < vecs ? src[v] : make_float4(0.f, 0.f, 0.f, 0.f);
-      row[4 * k] = q.x, row[4 * k + 1] = q.y, row[4 * k + 2] = q.z, row[4 * k + 3] = q.w;
-    }
-    fused_row<B, K, true, 4>(row, l, cols, xs, warp_dots, y_part);
-  }
-#pragma unroll
-  for (unsigned k = 0; k < K; ++k) {
-    const std::uint32_t j = column_of<B, 4>(k);
-    if (j < cols) partial[std::size_t{blockIdx.x} * cols + j] = y_part[k];
-  }
-  cooperative_groups::this_grid().sync();
-  add_partials<B>(partial, cols, y);
-}
-
 // ---- host side --------------------------------------------------------------------------------------
 
 constexpr std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
@@ -324,23 +264,17 @@ PanelKernel panels_for(std::uint32_t cols) {
 }
 std::uint32_t panel_blocks(std::uint32_t rows) { return std::min<std::uint32_t>(rows, static_cast<std::uint32_t>(sm_count())); }
 
-// Rungs 5 and 6: which kernel, and how many of its blocks are resident at once.
-enum class Fused {
-  ring_scalar,  // rung 5, rows in registers, 4-byte loads (any cols, any alignment)
-  ring_vector,  // rung 5 with 16-byte loads (cols % 4 == 0, A 16-byte aligned)
-  staged,       // rung 6, rows staged in shared memory by cp.async (same condition)
-};
+// Rung 5's launch: the instance for the width and the loads, and how many of its blocks are
+// resident at once.
 struct CoopPlan {
   const void* kernel = nullptr;
   unsigned block = 0;
   std::uint32_t blocks = 0;  // the grid
-  std::size_t smem = 0;      // dynamic shared memory
-  std::uint32_t stages = 0;  // rung 6 only
+  std::size_t smem = 0;      // dynamic shared memory: x
 };
 // At least 8 rows a block: the partial y a block writes and the combine reads stay under 1/4 of
 // the block's share of A.
 constexpr std::uint32_t kMinRowsPerBlock = 8;
-constexpr std::uint32_t kMaxStages = 8;  // cp.async.wait_group takes at most 7 groups pending
 
 template <unsigned B, unsigned K, unsigned V>
 const void* ring_instance() {
@@ -349,16 +283,10 @@ const void* ring_instance() {
 }
 
 // The instance for k = ⌈cols / B⌉ columns a thread. Scalar loads: K = 1, 2, 3, 4, 6, 8, 10, 12,
-// 16 (at most 25% of the registers idle); 16-byte pieces: K = 4, 8, 12, 16.
+// 16 (at most 25% of the registers idle); 16-byte loads: K = 4, 8, 12, 16.
 template <unsigned B>
-const void* fused_instance(Fused kind, std::uint32_t k) {
-  if (kind == Fused::staged) {
-    if (k <= 4) return reinterpret_cast<const void*>(fused_staged<B, 4>);
-    if (k <= 8) return reinterpret_cast<const void*>(fused_staged<B, 8>);
-    if (k <= 12) return reinterpret_cast<const void*>(fused_staged<B, 12>);
-    return reinterpret_cast<const void*>(fused_staged<B, 16>);
-  }
-  if (kind == Fused::ring_vector) {
+const void* fused_instance(bool vector_loads, std::uint32_t k) {
+  if (vector_loads) {
     if (k <= 4) return ring_instance<B, 4, 4>();
     if (k <= 8) return ring_instance<B, 8, 4>();
     if (k <= 12) return ring_instance<B, 12, 4>();
@@ -375,48 +303,25 @@ const void* fused_instance(Fused kind, std::uint32_t k) {
   return ring_instance<B, 16, 1>();
 }
 
-/// Rung 6's depth: as many stages of one row as fit beside x in the block's share of shared
-/// memory (a 1024-thread block has an SM to itself; 256-thread blocks plan on four an SM).
-std::uint32_t stages_for(const void* kernel, unsigned block, std::uint32_t cols) {
-  cudaFuncAttributes attributes{};
-  GPULAB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  constexpr std::size_t kReservedPerBlock = 1024;  // the runtime's own share of each block
-  const std::size_t per_block = block == 1024
-      ? static_cast<std::size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin))
-      : static_cast<std::size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor)) / 4;
-  const std::size_t row_bytes = std::size_t{cols} * sizeof(float);
-  const std::size_t fixed = attributes.sharedSizeBytes + kReservedPerBlock + row_bytes;  // + x
-  const std::size_t fit = per_block > fixed ? (per_block - fixed) / row_bytes : 0;
-  return static_cast<std::uint32_t>(std::clamp<std::size_t>(fit, 1, kMaxStages));
-}
-
-CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, Fused kind) {
+CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads) {
   static std::mutex mutex;
-  static std::map<std::tuple<int, const void*, std::size_t>, int> resident_per_sm;  // (device, kernel, smem)
+  static std::map<std::tuple<int, const void*>, int> resident_per_sm;  // (device, kernel) → blocks
   CoopPlan p;
   p.block = cols <= 4096 ? 256 : 1024;
-  p.kernel = p.block == 256 ? fused_instance<256>(kind, k_for(cols, 256)) : fused_instance<1024>(kind, k_for(cols, 1024));
-  if (kind == Fused::staged) {
-    p.stages = stages_for(p.kernel, p.block, cols);
-    p.smem = std::size_t{p.stages + 1} * cols * sizeof(float);
-  } else {
-    p.smem = std::size_t{cols} * sizeof(float);
-  }
-  // Rung 5 is planned for the largest x the instance takes, so its grid does not depend on cols.
-  const std::size_t planned_smem = kind == Fused::staged ? p.smem : std::size_t{p.block} * kFusedMaxK * sizeof(float);
+  p.kernel = p.block == 256 ? fused_instance<256>(vector_loads, k_for(cols, 256))
+                            : fused_instance<1024>(vector_loads, k_for(cols, 1024));
+  p.smem = std::size_t{cols} * sizeof(float);
   const int device = [] { int d = 0; GPULAB_CUDA_CHECK(cudaGetDevice(&d)); return d; }();
   int per_sm = 0;
   {
     const std::lock_guard lock(mutex);
-    const auto key = std::make_tuple(device, p.kernel, planned_smem);
+    const auto key = std::make_tuple(device, p.kernel);
     auto it = resident_per_sm.find(key);
     if (it == resident_per_sm.end()) {
-      const int most = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
-      cudaFuncAttributes attributes{};
-      GPULAB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, p.kernel));
-      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             most - static_cast<int>(attributes.sharedSizeBytes)));
-      GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, p.kernel, static_cast<int>(p.block), planned_smem));
+      // Planned for the largest x the instance takes, so the grid does not depend on cols.
+      const std::size_t most_x = std::size_t{p.block} * kFusedMaxK * sizeof(float);
+      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(most_x)));
+      GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, p.kernel, static_cast<int>(p.block), most_x));
       it = resident_per_sm.emplace(key, per_sm).first;
     }
     per_sm = it->second;
@@ -430,12 +335,9 @@ CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, Fused kind) {
 void launch_plan(const CoopPlan& p, const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y,
                  void* temp, cudaStream_t stream) {
   std::uint32_t per_block = (rows + p.blocks - 1) / p.blocks;
-  std::uint32_t stages = p.stages;
   auto* partial = static_cast<float*>(temp);
-  void* ring_args[] = {&a, &x, &rows, &cols, &per_block, &partial, &y};
-  void* staged_args[] = {&a, &x, &rows, &cols, &per_block, &stages, &partial, &y};
-  GPULAB_CUDA_CHECK(cudaLaunchCooperativeKernel(p.kernel, dim3(p.blocks), dim3(p.block), p.stages ? staged_args : ring_args,
-                                                p.smem, stream));
+  void* args[] = {&a, &x, &rows, &cols, &per_block, &partial, &y};
+  GPULAB_CUDA_CHECK(cudaLaunchCooperativeKernel(p.kernel, dim3(p.blocks), dim3(p.block), args, p.smem, stream));
 }
 
 std::uint32_t two_pass_chunks(std::uint32_t rows, std::uint32_t cols) {
@@ -486,56 +388,39 @@ void first_fused(const float* a, const float* x, std::uint32_t rows, std::uint32
   GPULAB_CHECK_LAUNCH();
 }
 
-namespace {
-constexpr std::uint32_t kCoopMinCols = 128;  // narrower: most of a 256-thread block would idle
-bool coop_takes(std::uint32_t cols) { return cols >= kCoopMinCols && fused_takes(cols); }
-
-// 16-byte pieces of A need every row to start 16-byte aligned.
-bool vector_loads_fit(const float* a, std::uint32_t cols) {
-  return cols % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
-}
-
-void check_arguments(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, const float* y,
-                     const void* temp, std::size_t temp_bytes) {
-  if (a == nullptr || x == nullptr || y == nullptr || temp == nullptr) throw Error("atax: null device pointer");
-  if (rows == 0 || cols == 0 || rows > 0x7FFFFFFFu || cols > 0x7FFFFFFFu)
-    throw Error("atax: " + std::to_string(cols) + " columns × " + std::to_string(rows) + " rows; both must be in [1, 2^31 - 1]");
-  const std::size_t needed = fused_temp_bytes(rows, cols);
-  if (temp_bytes < needed)
-    throw Error("atax: temporary storage of " + std::to_string(temp_bytes) + " bytes is too small; atax_temp_bytes() says " +
-                std::to_string(needed));
-}
-}  // namespace
-
-std::size_t fused_temp_bytes(std::uint32_t rows, std::uint32_t cols) {
-  if (!coop_takes(cols)) return two_pass_temp_bytes(rows, cols);
-  // Enough for every kernel rungs 5 and 6 may take: which one runs depends on A's alignment.
-  std::uint32_t blocks = coop_plan(rows, cols, Fused::ring_scalar).blocks;
-  if (cols % 4 == 0)
-    for (const Fused kind : {Fused::ring_vector, Fused::staged}) blocks = std::max(blocks, coop_plan(rows, cols, kind).blocks);
-  return std::size_t{blocks} * cols * sizeof(float);
-}
-
-void cooperative(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
-                 std::size_t temp_bytes, cudaStream_t stream) {
-  check_arguments(a, x, rows, cols, y, temp, temp_bytes);
-  if (!coop_takes(cols)) return two_pass(a, x, rows, cols, y, temp, stream);
-  const Fused kind = vector_loads_fit(a, cols) ? Fused::ring_vector : Fused::ring_scalar;
-  launch_plan(coop_plan(rows, cols, kind), a, x, rows, cols, y, temp, stream);
-}
-
 }  // namespace atax_detail
 
 using namespace atax_detail;
 
-std::size_t atax_temp_bytes(std::uint32_t rows, std::uint32_t cols) { return fused_temp_bytes(rows, cols); }
+namespace {
+constexpr std::uint32_t kCoopMinCols = 128;  // narrower: most of a 256-thread block would idle
+bool coop_takes(std::uint32_t cols) { return cols >= kCoopMinCols && fused_takes(cols); }
+
+// 16-byte loads of A need every row to start 16-byte aligned.
+bool vector_loads_fit(const float* a, std::uint32_t cols) {
+  return cols % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
+}
+}  // namespace
+
+std::size_t atax_temp_bytes(std::uint32_t rows, std::uint32_t cols) {
+  if (!coop_takes(cols)) return two_pass_temp_bytes(rows, cols);
+  // Enough for either instance: which one runs depends on A's alignment, not known here.
+  std::uint32_t blocks = coop_plan(rows, cols, false).blocks;
+  if (cols % 4 == 0) blocks = std::max(blocks, coop_plan(rows, cols, true).blocks);
+  return std::size_t{blocks} * cols * sizeof(float);
+}
 
 void atax(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
           std::size_t temp_bytes, cudaStream_t stream) {
-  check_arguments(a, x, rows, cols, y, temp, temp_bytes);
+  if (a == nullptr || x == nullptr || y == nullptr || temp == nullptr) throw Error("atax: null device pointer");
+  if (rows == 0 || cols == 0 || rows > 0x7FFFFFFFu || cols > 0x7FFFFFFFu)
+    throw Error("atax: " + std::to_string(cols) + " columns × " + std::to_string(rows) + " rows; both must be in [1, 2^31 - 1]");
+  const std::size_t needed = atax_temp_bytes(rows, cols);
+  if (temp_bytes < needed)
+    throw Error("atax: temporary storage of " + std::to_string(temp_bytes) + " bytes is too small; atax_temp_bytes() says " +
+                std::to_string(needed));
   if (!coop_takes(cols)) return two_pass(a, x, rows, cols, y, temp, stream);
-  const Fused kind = vector_loads_fit(a, cols) ? Fused::staged : Fused::ring_scalar;
-  launch_plan(coop_plan(rows, cols, kind), a, x, rows, cols, y, temp, stream);
+  launch_plan(coop_plan(rows, cols, vector_loads_fit(a, cols)), a, x, rows, cols, y, temp, stream);
 }
 
 }  // namespace gpulab

@@ -64,14 +64,6 @@ struct FirstFused {
   }
 };
 
-struct Cooperative {
-  static std::size_t workspace_bytes(std::uint32_t rows, std::uint32_t cols) { return atax_detail::fused_temp_bytes(rows, cols); }
-  static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws,
-                  std::size_t ws_bytes, cudaStream_t s) {
-    atax_detail::cooperative(a, x, rows, cols, y, ws, ws_bytes, s);
-  }
-};
-
 struct Library {
   static std::size_t workspace_bytes(std::uint32_t rows, std::uint32_t cols) { return atax_temp_bytes(rows, cols); }
   static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws,
@@ -121,10 +113,8 @@ constexpr AtaxVariant kVariants[] = {
         "a warp per row; columns split over row chunks, added in order: every load coalesced"),
     rung<FirstFused, FirstFused::workspace_bytes>("4", "fused_single_pass",
         "A read once: t_i and y += t_i a_i from the same registers (cols <= 16384, else 3); partials added by a 2nd launch"),
-    rung<Cooperative, Cooperative::workspace_bytes>("5", "fused_cooperative",
-        "one cooperative launch (grid barrier, combine by all blocks); block size by width; rows up to 4 ahead in registers"),
-    rung<Library, Library::workspace_bytes>("6", "fused_staged",
-        "gpulab::atax: rows staged in shared memory by cp.async, up to 7 in flight a block (cols % 4 == 0, else rung 5)"),
+    rung<Library, Library::workspace_bytes>("5", "fused_cooperative",
+        "gpulab::atax: one cooperative launch, block size by width, rows up to 4 ahead, butterfly dot, 16-byte loads"),
     rung<Cublas>("vendor", "cublasSgemv x2", "the vendor library (cuBLAS): two matrix-vector products", true),
 };
 

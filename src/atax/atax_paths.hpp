@@ -1,6 +1,5 @@
 // The atax paths beside the library's own, callable one by one so that the ladder can time rung 3
-// (two passes), rung 4 (the first fused pass) and rung 5 (the cooperative pass, rows in
-// registers) apart from the library's choice (rung 6).
+// (two passes) and rung 4 (the first fused pass) apart from the library's choice (rung 5).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -26,11 +25,5 @@ bool fused_takes(std::uint32_t cols);
 std::size_t first_fused_temp_bytes(std::uint32_t rows, std::uint32_t cols);
 void first_fused(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
                  cudaStream_t stream);
-
-/// Rung 5: one cooperative launch, rows in registers (two_pass() outside 128 ≤ cols ≤ 16384).
-/// Temporary bytes: fused_temp_bytes(), the same as atax_temp_bytes(). Deterministic.
-std::size_t fused_temp_bytes(std::uint32_t rows, std::uint32_t cols);
-void cooperative(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
-                 std::size_t temp_bytes, cudaStream_t stream);
 
 }  // namespace gpulab::atax_detail

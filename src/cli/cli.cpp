@@ -252,7 +252,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   atax_gen_cmd->add_option("-o,--output", gen_out, "file to write (default: atax-COLSxROWS.bin)");
   atax_gen_cmd->add_option("--seed", gen_seed, "seed of the random values")->capture_default_str();
   auto* atax_run_cmd = atax->add_subcommand("run", "load a file, compute y on the GPU, print the times, write the result file");
-  std::string run_input, run_output, run_variant = "6";  // the library, gpulab::atax
+  std::string run_input, run_output, run_variant = "5";  // the library, gpulab::atax
   int run_reps = 20;
   atax_run_cmd->add_option("FILE", run_input, "the input file")->required();
   atax_run_cmd->add_option("-o,--output", run_output, "result file (default: FILE with -out.bin)");
