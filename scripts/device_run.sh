@@ -74,11 +74,16 @@ if want atax; then
   ldd "$bin/gpulab" | grep -E "cublas|not found"
   echo "== seed 004's runs through gen / run / check"
   tmp=$(mktemp -d)
-  for shape in "512 768" "8960 17920"; do
+  for shape in "512 768" "1664 1792" "1024 1024" "8960 17920" "12288 1024" "1024 12288"; do
     set -- $shape
+    echo "-- ${1}x$2"
     "$bin/gpulab" atax gen "$1" "$2" -o "$tmp/a.bin" && "$bin/gpulab" atax run "$tmp/a.bin" -o "$tmp/y.bin" \
       && "$bin/gpulab" atax check "$tmp/a.bin" "$tmp/y.bin"
     echo "gen/run/check ${1}x$2 exit code: $?"
+    if [ "$1" = 512 ]; then  # the seed's own kernels, as its program ran them
+      "$bin/gpulab" atax run "$tmp/a.bin" --variant 1 -o "$tmp/y1.bin" && "$bin/gpulab" atax check "$tmp/a.bin" "$tmp/y1.bin"
+      echo "run --variant 1 / check 512x768 exit code: $?"
+    fi
   done
   rm -rf "$tmp"
   echo "== the atax ladder on the seed's shapes"

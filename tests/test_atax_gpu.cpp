@@ -6,6 +6,7 @@
 #include "atax/atax_bench.hpp"
 #include "atax/atax_cpu.hpp"
 #include "atax/atax_ladder.hpp"
+#include "atax/atax_launch_log.hpp"
 
 #include <gpulab/atax.hpp>
 #include <gpulab/error.hpp>
@@ -14,6 +15,7 @@
 
 #include <cstring>
 #include <map>
+#include <string>
 #include <utility>
 
 using namespace gpulab;
@@ -120,6 +122,29 @@ TEST(Atax, UnalignedMatrix) {
     GPULAB_CUDA_CHECK(cudaMemcpy(out.data(), y.data(), s.cols * sizeof(float), cudaMemcpyDeviceToHost));
     const CheckResult r = check_atax_any_order(out, p.ref, s);
     EXPECT_TRUE(r.ok) << s.cols << "x" << s.rows << ": " << r.detail;
+  }
+}
+
+// `gpulab atax run` prints each launch: every rung reports its kernels, in order, with a time.
+TEST(Atax, LaunchLogSeesEveryKernel) {
+  GPULAB_REQUIRE_GPU();
+  const AtaxShape s{4096, 300};
+  const Prepared& p = prepared(s);
+  const std::map<std::string, std::size_t> expected{{"1", 2}, {"2", 2}, {"3", 3}, {"4", 2}, {"5", 1}, {"vendor", 0}};
+  for (const auto& [id, launches] : expected) {
+    const AtaxVariant& v = *find_atax_variant(id);
+    const std::size_t ws_bytes = v.workspace_bytes(s.rows, s.cols);
+    DeviceBuffer<unsigned char> ws(ws_bytes);
+    DeviceBuffer<float> y(s.cols);
+    atax_detail::LaunchLog log(nullptr);
+    v.run(p.a.data(), p.x.data(), s.rows, s.cols, y.data(), ws.data(), ws_bytes, nullptr);
+    GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+    ASSERT_EQ(log.notes().size(), launches) << "rung " << id;
+    for (const auto& n : log.notes()) {
+      EXPECT_GT(n.grid.x, 0u) << n.kernel;
+      EXPECT_GT(n.resident_blocks, 0u) << n.kernel;
+    }
+    for (double ms : log.kernel_ms()) EXPECT_GT(ms, 0.0) << "rung " << id;
   }
 }
 

@@ -2,6 +2,7 @@
 // library (rung 4) and cuBLAS.
 #include "atax/atax_kernels.cuh"
 #include "atax/atax_ladder.hpp"
+#include "atax/atax_launch_log.hpp"
 #include "atax/atax_paths.hpp"
 
 #include <gpulab/atax.hpp>
@@ -32,8 +33,12 @@ struct SeedTiled {
     auto* t = static_cast<float*>(ws);
     seed_tiled<false><<<blocks_for(rows, kSeedLines), kSeedThreads, 0, s>>>(a, x, rows, cols, t);
     GPULAB_CHECK_LAUNCH();
+    atax_detail::note_launch(reinterpret_cast<const void*>(seed_tiled<false>), "mult_MatByVec", blocks_for(rows, kSeedLines),
+                             kSeedThreads, 0, s, [] { return std::to_string(kSeedLines) + " lines per block"; });
     seed_tiled<true><<<blocks_for(cols, kSeedLines), kSeedThreads, 0, s>>>(a, t, rows, cols, y);
     GPULAB_CHECK_LAUNCH();
+    atax_detail::note_launch(reinterpret_cast<const void*>(seed_tiled<true>), "mult_TransByVec", blocks_for(cols, kSeedLines),
+                             kSeedThreads, 0, s, [] { return std::to_string(kSeedLines) + " columns per block"; });
   }
 };
 
@@ -43,8 +48,12 @@ struct Naive {
     auto* t = static_cast<float*>(ws);
     naive_rows<<<blocks_for(rows, kThreads), kThreads, 0, s>>>(a, x, rows, cols, t);
     GPULAB_CHECK_LAUNCH();
+    atax_detail::note_launch(reinterpret_cast<const void*>(naive_rows), "naive_rows", blocks_for(rows, kThreads), kThreads, 0,
+                             s, [] { return std::to_string(kThreads) + " lines per block"; });
     naive_cols<<<blocks_for(cols, kThreads), kThreads, 0, s>>>(a, t, rows, cols, y);
     GPULAB_CHECK_LAUNCH();
+    atax_detail::note_launch(reinterpret_cast<const void*>(naive_cols), "naive_cols", blocks_for(cols, kThreads), kThreads, 0,
+                             s, [] { return std::to_string(kThreads) + " columns per block"; });
   }
 };
 

@@ -1,6 +1,7 @@
 #include "cli/atax_tools.hpp"
 
 #include "atax/atax_cpu.hpp"
+#include "atax/atax_launch_log.hpp"
 #include "cli/cli.hpp"
 #include "core/memory.hpp"
 #include "core/sizes.hpp"
@@ -21,6 +22,41 @@ int atax_gen(AtaxShape shape, const std::string& path, std::uint64_t seed, std::
                      shape.elements(), shape.cols, human_bytes(static_cast<double>(atax_file_bytes(shape))));
   return kExitOk;
 }
+
+namespace {
+
+/// Seed 004's lines for each kernel: its launch configuration and its own time (the median over
+/// `reps` runs, each after an L2 flush, with an event between consecutive kernels).
+void print_launches(const AtaxVariant& variant, AtaxShape s, int reps, const float* a, const float* x, float* y, void* ws,
+                    std::size_t ws_bytes, GpuTimer& timer, cudaStream_t stream, std::ostream& out) {
+  std::vector<atax_detail::LaunchNote> notes;
+  std::vector<std::vector<double>> kernel_ms;
+  for (int r = 0; r < reps; ++r) {
+    timer.flush_l2();
+    const atax_detail::LaunchLog log(stream);
+    variant.run(a, x, s.rows, s.cols, y, ws, ws_bytes, stream);
+    GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const std::vector<double> ms = log.kernel_ms();
+    if (r == 0) {
+      notes = log.notes();
+      kernel_ms.resize(ms.size());
+    }
+    for (std::size_t k = 0; k < ms.size() && k < kernel_ms.size(); ++k) kernel_ms[k].push_back(ms[k]);
+  }
+  if (notes.empty()) {
+    out << "* (the vendor library does not report its launches)\n";
+    return;
+  }
+  for (const auto& n : notes) {
+    const std::string grid = n.grid.y > 1 ? fmt::format("{}x{}", n.grid.x, n.grid.y) : fmt::format("{}", n.grid.x);
+    out << fmt::format("* {}: {} blocks of {} threads (out of {} at once), {}.\n", n.kernel, grid, n.block,
+                       n.resident_blocks, n.work);
+  }
+  for (std::size_t k = 0; k < kernel_ms.size(); ++k)
+    out << fmt::format("* Kernel #{} time:      {:.4f} ms\n", k + 1, summarize(kernel_ms[k]).median_ms);
+}
+
+}  // namespace
 
 int atax_run(const std::string& input_path, std::string output_path, const AtaxVariant& variant, int reps,
              const DeviceFacts& device, std::ostream& out) {
@@ -43,6 +79,7 @@ int atax_run(const std::string& input_path, std::string output_path, const AtaxV
     variant.run(d_a.data(), d_x.data(), s.rows, s.cols, d_y.data(), ws.data(), ws_bytes, st);
   }, opt);
   out << fmt::format("* variant {} {}: {}\n", variant.id, variant.name, variant.adds);
+  print_launches(variant, s, reps, d_a.data(), d_x.data(), d_y.data(), ws.data(), ws_bytes, timer, stream.get(), out);
   out << fmt::format("* Kernels time (both products): {:.4f} ms median of {} ({:.4f}..{:.4f}), {:.1f} GB/s of A\n",
                      t.median_ms, t.reps, t.min_ms, t.max_ms, static_cast<double>(s.elements()) * 4 / (t.median_ms * 1e6));
   std::vector<float> y(s.cols);
