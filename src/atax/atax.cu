@@ -371,7 +371,11 @@ void launch_plan(const CoopPlan& p, const float* a, const float* x, std::uint32_
   void* args[] = {&a, &x, &rows, &cols, &per_block, &partial, &y};
   GPULAB_CUDA_CHECK(cudaLaunchCooperativeKernel(p.kernel, dim3(p.blocks), dim3(p.block), args, p.smem, stream));
   note_launch(p.kernel, "fused_cooperative", p.blocks, p.block, p.smem, stream,
-              [&] { return std::to_string(per_block) + " lines per block, then a slab of y each"; });
+              [&] {
+                return std::to_string(per_block) + (p.block == 1024 ? " lines per block (two-row chunks dealt round-robin)"
+                                                                    : " lines per block (a panel)") +
+                       ", then a slab of y each";
+              });
 }
 
 std::uint32_t two_pass_chunks(std::uint32_t rows, std::uint32_t cols) {
