@@ -8,7 +8,9 @@
 namespace gpulab::atax_ladder {
 
 // ---- rung 1: the seed's mult_MatByVec / mult_TransByVec --------------------------------------------
-// A block owns up to kSeedLines output values ("lines": rows of A for A·x, columns for Aᵀ·t). The
+// A block owns `lines_per_block` ≤ kSeedLines output values ("lines": rows of A for A·x, columns for
+// Aᵀ·t), as few as lets every block of the grid be resident at once (the seed's findBlockCount
+// looked for the same: one line per block where the GPU holds that many blocks). The
 // input vector goes through shared memory one tile ("part") at a time; for every line the block's
 // threads multiply their share of the tile, sum it with a tree in shared memory, and thread 0 adds
 // it to the line's accumulator (the seed's Rds). For Aᵀ·t the line is a column, so the threads
@@ -21,13 +23,13 @@ constexpr unsigned kSeedLines = 64;
 template <bool kTransposed>
 __global__ void __launch_bounds__(kSeedThreads)
 seed_tiled(const float* __restrict__ a, const float* __restrict__ v, std::uint32_t rows, std::uint32_t cols,
-           float* __restrict__ out) {
+           std::uint32_t lines_per_block, float* __restrict__ out) {
   __shared__ float tile[kSeedTile];
   __shared__ float line_sums[kSeedLines];
   __shared__ float partial[kSeedThreads];
   const std::uint32_t lines = kTransposed ? cols : rows, length = kTransposed ? rows : cols;
-  const std::uint32_t first = blockIdx.x * kSeedLines;
-  const std::uint32_t here = min(kSeedLines, lines - first);
+  const std::uint32_t first = blockIdx.x * lines_per_block;
+  const std::uint32_t here = min(lines_per_block, lines - first);
   if (threadIdx.x < kSeedLines) line_sums[threadIdx.x] = 0.f;
   for (std::uint32_t part = 0; part < length; part += kSeedTile) {
     const std::uint32_t part_len = min(kSeedTile, length - part);

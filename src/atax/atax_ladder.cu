@@ -28,17 +28,31 @@ unsigned blocks_for(std::size_t items, unsigned per_block) {
 std::size_t t_bytes(std::uint32_t rows, std::uint32_t) { return (std::size_t{rows} * sizeof(float) + 255) / 256 * 256; }
 
 struct SeedTiled {
+  /// The seed's choice: as few lines a block (at most kSeedLines) as lets the whole grid be
+  /// resident at once.
+  template <bool kTransposed>
+  static void launch(const float* a, const float* v, std::uint32_t rows, std::uint32_t cols, float* out, cudaStream_t s,
+                     const char* name) {
+    const auto kernel = seed_tiled<kTransposed>;
+    int device = 0, sms = 0, per_sm = 0;
+    GPULAB_CUDA_CHECK(cudaGetDevice(&device));
+    GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kSeedThreads, 0));
+    const std::uint32_t lines = kTransposed ? cols : rows;
+    const auto resident = static_cast<std::uint32_t>(std::max(1, per_sm * sms));
+    const std::uint32_t per_block = std::min(kSeedLines, (lines + resident - 1) / resident);
+    const unsigned blocks = blocks_for(lines, per_block);
+    kernel<<<blocks, kSeedThreads, 0, s>>>(a, v, rows, cols, per_block, out);
+    GPULAB_CHECK_LAUNCH();
+    atax_detail::note_launch(reinterpret_cast<const void*>(kernel), name, blocks, kSeedThreads, 0, s, [&] {
+      return std::to_string(per_block) + (kTransposed ? " columns per block" : " lines per block");
+    });
+  }
   static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws, std::size_t,
                   cudaStream_t s) {
     auto* t = static_cast<float*>(ws);
-    seed_tiled<false><<<blocks_for(rows, kSeedLines), kSeedThreads, 0, s>>>(a, x, rows, cols, t);
-    GPULAB_CHECK_LAUNCH();
-    atax_detail::note_launch(reinterpret_cast<const void*>(seed_tiled<false>), "mult_MatByVec", blocks_for(rows, kSeedLines),
-                             kSeedThreads, 0, s, [] { return std::to_string(kSeedLines) + " lines per block"; });
-    seed_tiled<true><<<blocks_for(cols, kSeedLines), kSeedThreads, 0, s>>>(a, t, rows, cols, y);
-    GPULAB_CHECK_LAUNCH();
-    atax_detail::note_launch(reinterpret_cast<const void*>(seed_tiled<true>), "mult_TransByVec", blocks_for(cols, kSeedLines),
-                             kSeedThreads, 0, s, [] { return std::to_string(kSeedLines) + " columns per block"; });
+    launch<false>(a, x, rows, cols, t, s, "mult_MatByVec");
+    launch<true>(a, t, rows, cols, y, s, "mult_TransByVec");
   }
 };
 
@@ -115,7 +129,7 @@ constexpr AtaxVariant rung(std::string_view id, std::string_view name, std::stri
 
 constexpr AtaxVariant kVariants[] = {
     rung<SeedTiled>("1", "seed_tiled",
-        "the seed's mult_MatByVec/mult_TransByVec: x tile in shared memory, tree sum per row/column"),
+        "the seed's mult_MatByVec/mult_TransByVec: x tile in shared memory, tree sum per line, a line per block where the GPU holds the grid"),
     rung<Naive>("2", "naive",
         "a thread per row for A*x, a thread per column for A^T*t (no shared memory, no trees)"),
     rung<TwoPass, TwoPass::workspace_bytes>("3", "coalesced_two_pass",
