@@ -372,8 +372,8 @@ void launch_plan(const CoopPlan& p, const float* a, const float* x, std::uint32_
   GPULAB_CUDA_CHECK(cudaLaunchCooperativeKernel(p.kernel, dim3(p.blocks), dim3(p.block), args, p.smem, stream));
   note_launch(p.kernel, "fused_cooperative", p.blocks, p.block, p.smem, stream,
               [&] {
-                return std::to_string(per_block) + (p.block == 1024 ? " lines per block (two-row chunks dealt round-robin)"
-                                                                    : " lines per block (a panel)") +
+                return count_of(per_block, "line") + (p.block == 1024 ? " per block (two-row chunks dealt round-robin)"
+                                                                      : " per block (a panel)") +
                        ", then a slab of y each";
               });
 }
@@ -403,16 +403,16 @@ void two_pass(const float* a, const float* x, std::uint32_t rows, std::uint32_t 
   warp_per_row<<<row_blocks, kTwoPassThreads, 0, stream>>>(a, x, rows, cols, t);
   GPULAB_CHECK_LAUNCH();
   note_launch(reinterpret_cast<const void*>(warp_per_row), "warp_per_row (t = A x)", row_blocks, kTwoPassThreads, 0, stream,
-              [&] { return std::to_string(warps_per_block) + " lines per block"; });
+              [&] { return count_of(warps_per_block, "line") + " per block"; });
   const dim3 chunk_grid(column_blocks(cols), chunks);
   column_chunks<<<chunk_grid, kTwoPassThreads, 0, stream>>>(a, t, rows, cols, per_chunk, partial);
   GPULAB_CHECK_LAUNCH();
   note_launch(reinterpret_cast<const void*>(column_chunks), "column_chunks (y = A^T t)", chunk_grid, kTwoPassThreads, 0,
-              stream, [&] { return std::to_string(kTwoPassThreads) + " columns x " + std::to_string(per_chunk) + " lines per block"; });
+              stream, [&] { return count_of(kTwoPassThreads, "column") + " x " + count_of(per_chunk, "line") + " per block"; });
   sum_chunks<<<column_blocks(cols), kTwoPassThreads, 0, stream>>>(partial, chunks, cols, y);
   GPULAB_CHECK_LAUNCH();
   note_launch(reinterpret_cast<const void*>(sum_chunks), "sum_chunks", column_blocks(cols), kTwoPassThreads, 0, stream,
-              [&] { return std::to_string(chunks) + " partials per column"; });
+              [&] { return count_of(chunks, "partial") + " per column"; });
 }
 
 bool fused_takes(std::uint32_t cols) { return cols <= kFusedMaxK * 1024; }
@@ -432,11 +432,11 @@ void first_fused(const float* a, const float* x, std::uint32_t rows, std::uint32
   kernel<<<blocks, 1024, smem, stream>>>(a, x, rows, cols, per_block, static_cast<float*>(temp));
   GPULAB_CHECK_LAUNCH();
   note_launch(reinterpret_cast<const void*>(kernel), "fused_panels", blocks, 1024, smem, stream,
-              [&] { return std::to_string(per_block) + " lines per block"; });
+              [&] { return count_of(per_block, "line") + " per block"; });
   sum_chunks<<<column_blocks(cols), kTwoPassThreads, 0, stream>>>(static_cast<float*>(temp), blocks, cols, y);
   GPULAB_CHECK_LAUNCH();
   note_launch(reinterpret_cast<const void*>(sum_chunks), "sum_chunks", column_blocks(cols), kTwoPassThreads, 0, stream,
-              [&] { return std::to_string(blocks) + " partials per column"; });
+              [&] { return count_of(blocks, "partial") + " per column"; });
 }
 
 }  // namespace atax_detail

@@ -45,7 +45,7 @@ struct SeedTiled {
     kernel<<<blocks, kSeedThreads, 0, s>>>(a, v, rows, cols, per_block, out);
     GPULAB_CHECK_LAUNCH();
     atax_detail::note_launch(reinterpret_cast<const void*>(kernel), name, blocks, kSeedThreads, 0, s, [&] {
-      return std::to_string(per_block) + (kTransposed ? " columns per block" : " lines per block");
+      return atax_detail::count_of(per_block, kTransposed ? "column" : "line") + " per block";
     });
   }
   static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws, std::size_t,
@@ -63,11 +63,11 @@ struct Naive {
     naive_rows<<<blocks_for(rows, kThreads), kThreads, 0, s>>>(a, x, rows, cols, t);
     GPULAB_CHECK_LAUNCH();
     atax_detail::note_launch(reinterpret_cast<const void*>(naive_rows), "naive_rows", blocks_for(rows, kThreads), kThreads, 0,
-                             s, [] { return std::to_string(kThreads) + " lines per block"; });
+                             s, [] { return atax_detail::count_of(kThreads, "line") + " per block"; });
     naive_cols<<<blocks_for(cols, kThreads), kThreads, 0, s>>>(a, t, rows, cols, y);
     GPULAB_CHECK_LAUNCH();
     atax_detail::note_launch(reinterpret_cast<const void*>(naive_cols), "naive_cols", blocks_for(cols, kThreads), kThreads, 0,
-                             s, [] { return std::to_string(kThreads) + " columns per block"; });
+                             s, [] { return atax_detail::count_of(kThreads, "column") + " per block"; });
   }
 };
 

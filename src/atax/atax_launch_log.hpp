@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -43,6 +44,11 @@ class LaunchLog {
   std::vector<LaunchNote> notes_;
   std::vector<Event> after_;
 };
+
+/// "1 line", "8 lines": how a launch note counts its work.
+inline std::string count_of(std::uint64_t n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
 
 /// Reports a launch just issued on `stream` to the listening log, if any: the kernel, its grid
 /// and block, and `work` (called only when someone listens).
