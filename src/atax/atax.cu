@@ -3,6 +3,7 @@
 // which atax() takes for 128 ≤ cols ≤ 16384 (the two-pass path otherwise).
 #include "atax/atax_launch_log.hpp"
 #include "atax/atax_paths.hpp"
+#include "core/launch_limits.hpp"
 #include "core/warp.cuh"
 
 #include <gpulab/atax.hpp>
@@ -272,14 +273,7 @@ fused_cooperative(const float* __restrict__ a, const float* __restrict__ x, std:
 
 constexpr std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
-int device_attribute(cudaDeviceAttr attribute) {
-  int device = 0, value = 0;
-  GPULAB_CUDA_CHECK(cudaGetDevice(&device));
-  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
-  return value;
-}
-
-int sm_count() { return device_attribute(cudaDevAttrMultiProcessorCount); }
+int sm_count() { return current_device_attribute(cudaDevAttrMultiProcessorCount); }
 
 std::uint32_t k_for(std::uint32_t cols, unsigned block) { return (cols + block - 1) / block; }
 
@@ -337,30 +331,28 @@ const void* fused_instance(bool vector_loads, std::uint32_t k) {
 
 CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads) {
   static std::mutex mutex;
-  static std::map<std::tuple<int, const void*>, int> resident_per_sm;  // (device, kernel) → blocks
+  static std::map<std::tuple<int, const void*>, unsigned> resident;  // (device, kernel) → blocks at once
   CoopPlan p;
   p.block = cols <= 4096 ? 256 : 1024;
   p.kernel = p.block == 256 ? fused_instance<256>(vector_loads, k_for(cols, 256))
                             : fused_instance<1024>(vector_loads, k_for(cols, 1024));
   p.smem = std::size_t{cols} * sizeof(float);
   const int device = [] { int d = 0; GPULAB_CUDA_CHECK(cudaGetDevice(&d)); return d; }();
-  int per_sm = 0;
+  unsigned at_once = 0;
   {
     const std::lock_guard lock(mutex);
     const auto key = std::make_tuple(device, p.kernel);
-    auto it = resident_per_sm.find(key);
-    if (it == resident_per_sm.end()) {
+    auto it = resident.find(key);
+    if (it == resident.end()) {
       // Planned for the largest x the instance takes, so the grid does not depend on cols.
       const std::size_t most_x = std::size_t{p.block} * kFusedMaxK * sizeof(float);
       GPULAB_CUDA_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(most_x)));
-      GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, p.kernel, static_cast<int>(p.block), most_x));
-      it = resident_per_sm.emplace(key, per_sm).first;
+      it = resident.emplace(key, resident_blocks(p.kernel, p.block, most_x)).first;
     }
-    per_sm = it->second;
+    at_once = it->second;
   }
-  if (per_sm < 1) throw Error("atax: the fused kernel does not fit an SM of this device");
-  const std::uint32_t resident = static_cast<std::uint32_t>(per_sm * sm_count());
-  p.blocks = std::clamp<std::uint32_t>((rows + kMinRowsPerBlock - 1) / kMinRowsPerBlock, 1, resident);
+  if (at_once < 1) throw Error("atax: the fused kernel does not fit an SM of this device");
+  p.blocks = std::clamp<std::uint32_t>((rows + kMinRowsPerBlock - 1) / kMinRowsPerBlock, 1, at_once);
   return p;
 }
 

@@ -5,6 +5,7 @@
 #include "core/memory.hpp"
 #include "core/sizes.hpp"
 #include "core/timing.hpp"
+#include "core/variants.hpp"
 
 #include <gpulab/device_buffer.hpp>
 #include <gpulab/error.hpp>
@@ -18,11 +19,6 @@
 
 namespace gpulab {
 namespace {
-
-bool selected(const AtaxVariant& v, const std::vector<std::string>& wanted) {
-  return wanted.empty() ||
-         std::any_of(wanted.begin(), wanted.end(), [&](const std::string& w) { return w == v.id || w == v.name; });
-}
 
 CaseResult bench_case(const AtaxBenchConfig& cfg, AtaxShape shape, const DeviceFacts& device, const Ceilings* ceilings,
                       std::ostream& progress) {
@@ -80,15 +76,12 @@ CaseResult bench_case(const AtaxBenchConfig& cfg, AtaxShape shape, const DeviceF
     opt.reps = cfg.reps;
     opt.working_set_bytes = a_bytes;
     row.kernel = timer.time(launch, opt);
-    TimingOptions e2e = opt;
-    e2e.warmup = 1;
-    e2e.reps = cfg.end_to_end_reps;
     row.end_to_end = timer.time([&](cudaStream_t s) {
       GPULAB_CUDA_CHECK(cudaMemcpyAsync(d_a.data(), in.a.data(), a_bytes, cudaMemcpyHostToDevice, s));
       GPULAB_CUDA_CHECK(cudaMemcpyAsync(d_x.data(), in.x.data(), shape.cols * sizeof(float), cudaMemcpyHostToDevice, s));
       launch(s);
       GPULAB_CUDA_CHECK(cudaMemcpyAsync(h_y.data(), d_y.data(), shape.cols * sizeof(float), cudaMemcpyDeviceToHost, s));
-    }, e2e);
+    }, opt.end_to_end(cfg.end_to_end_reps));
     result.variants.push_back(std::move(row));
   }
   derive_columns(result);
@@ -116,8 +109,7 @@ CheckResult check_atax_any_order(std::span<const float> y, const AtaxReference& 
 }
 
 void validate(const AtaxBenchConfig& config) {
-  for (const auto& w : config.variants)
-    if (find_atax_variant(w) == nullptr) throw Error(fmt::format("atax: no variant '{}' (see `gpulab list`)", w));
+  require_variants(atax_variants(), config.variants, "atax");
   if (config.reps < 1 || config.warmup < 0 || config.end_to_end_reps < 1)
     throw Error("atax: repetitions must be ≥ 1 and warm-up runs ≥ 0");
   for (const auto& s : config.shapes) validate_atax_shape(s.cols, s.rows);

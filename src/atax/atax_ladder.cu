@@ -4,6 +4,8 @@
 #include "atax/atax_ladder.hpp"
 #include "atax/atax_launch_log.hpp"
 #include "atax/atax_paths.hpp"
+#include "core/launch_limits.hpp"
+#include "core/variants.hpp"
 
 #include <gpulab/atax.hpp>
 #include <gpulab/error.hpp>
@@ -34,12 +36,8 @@ struct SeedTiled {
   static void launch(const float* a, const float* v, std::uint32_t rows, std::uint32_t cols, float* out, cudaStream_t s,
                      const char* name) {
     const auto kernel = seed_tiled<kTransposed>;
-    int device = 0, sms = 0, per_sm = 0;
-    GPULAB_CUDA_CHECK(cudaGetDevice(&device));
-    GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kSeedThreads, 0));
     const std::uint32_t lines = kTransposed ? cols : rows;
-    const auto resident = static_cast<std::uint32_t>(std::max(1, per_sm * sms));
+    const std::uint32_t resident = std::max(1u, resident_blocks(reinterpret_cast<const void*>(kernel), kSeedThreads));
     const std::uint32_t per_block = std::min(kSeedLines, (lines + resident - 1) / resident);
     const unsigned blocks = blocks_for(lines, per_block);
     kernel<<<blocks, kSeedThreads, 0, s>>>(a, v, rows, cols, per_block, out);
@@ -145,10 +143,6 @@ constexpr AtaxVariant kVariants[] = {
 
 std::span<const AtaxVariant> atax_variants() { return kVariants; }
 
-const AtaxVariant* find_atax_variant(std::string_view w) {
-  for (const auto& v : kVariants)
-    if (w == v.id || w == v.name) return &v;
-  return nullptr;
-}
+const AtaxVariant* find_atax_variant(std::string_view w) { return find_variant(kVariants, w); }
 
 }  // namespace gpulab

@@ -1,5 +1,7 @@
 #include "atax/atax_launch_log.hpp"
 
+#include "core/launch_limits.hpp"
+
 #include <gpulab/error.hpp>
 
 namespace gpulab::atax_detail {
@@ -33,11 +35,7 @@ std::vector<double> LaunchLog::kernel_ms() const {
 void note_launch(const void* kernel, const char* name, dim3 grid, unsigned block, std::size_t dynamic_smem,
                  cudaStream_t stream, const std::function<std::string()>& work) {
   if (listening == nullptr) return;
-  int device = 0, sms = 0, per_sm = 0;
-  GPULAB_CUDA_CHECK(cudaGetDevice(&device));
-  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(block), dynamic_smem));
-  listening->add({name, grid, block, work(), static_cast<unsigned>(per_sm * sms)}, stream);
+  listening->add({name, grid, block, work(), resident_blocks(kernel, block, dynamic_smem)}, stream);
 }
 
 }  // namespace gpulab::atax_detail

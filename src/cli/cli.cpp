@@ -7,6 +7,7 @@
 #include "core/dtype.hpp"
 #include "core/report.hpp"
 #include "core/sizes.hpp"
+#include "core/variants.hpp"
 #include "atax/atax_bench.hpp"
 #include "atax/atax_ladder.hpp"
 #include "histogram/histogram_bench.hpp"
@@ -106,28 +107,30 @@ CLI::Validator size_list_validator() {
       "SIZES");
 }
 
-CLI::Validator type_list_validator() {
+/// CLI11 validator for a comma list of words that `parse` knows, or "all". `what`: "types";
+/// `choices`: "int32, float32, float64" (for the message).
+template <class Parse>
+CLI::Validator word_list_validator(std::string what, std::string choices, Parse parse, std::string name) {
   return CLI::Validator(
-      [](std::string& s) -> std::string {
+      [=](std::string& s) -> std::string {
         if (s == "all") return {};
-        if (s.empty()) return "the list of types is empty";
+        if (s.empty()) return "the list of " + what + " is empty";
         for (const auto& item : split_commas(s))
-          if (!parse_dtype(item)) return "'" + item + "' is not int32, float32, float64 or all";
+          if (!parse(item)) return "'" + item + "' is not " + choices + " or all";
         return {};
       },
-      "TYPES");
+      std::move(name));
+}
+
+CLI::Validator type_list_validator() {
+  return word_list_validator("types", "int32, float32, float64", [](const std::string& w) { return parse_dtype(w).has_value(); },
+                             "TYPES");
 }
 
 CLI::Validator distribution_list_validator() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        if (s == "all") return {};
-        if (s.empty()) return "the list of distributions is empty";
-        for (const auto& item : split_commas(s))
-          if (!parse_histogram_distribution(item)) return "'" + item + "' is not uniform, narrow, degenerate or all";
-        return {};
-      },
-      "DISTRIBUTIONS");
+  return word_list_validator("distributions", "uniform, narrow, degenerate",
+                             [](const std::string& w) { return parse_histogram_distribution(w).has_value(); },
+                             "DISTRIBUTIONS");
 }
 
 std::vector<HistogramDistribution> parse_distributions(const std::string& s) {
@@ -293,8 +296,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       atax_opts.apply_to(atax_cfg);
       validate(atax_cfg);
     }
-    if (atax_run_cmd->parsed() && find_atax_variant(run_variant) == nullptr)
-      throw Error(fmt::format("atax: no variant '{}' (see `gpulab list`)", run_variant));
+    if (atax_run_cmd->parsed()) require_variants(atax_variants(), {run_variant}, "atax");
     if (bench_histogram_cmd->parsed()) {
       histogram_cfg.sizes = *parse_size_list(hist_sizes_text);
       histogram_cfg.bins.clear();

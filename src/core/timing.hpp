@@ -29,6 +29,15 @@ struct TimingOptions {
   /// Bytes the timed work touches: below 4 × L2 the L2 is flushed before every repetition,
   /// so that a small problem is not timed out of the cache.
   std::size_t working_set_bytes = 0;
+
+  /// The same timing for the end-to-end runs (input copied in, result copied out around the
+  /// work): one warm-up, `end_to_end_reps` runs.
+  TimingOptions end_to_end(int end_to_end_reps) const {
+    TimingOptions o = *this;
+    o.warmup = 1;
+    o.reps = end_to_end_reps;
+    return o;
+  }
 };
 
 /// Times device work issued on a stream.

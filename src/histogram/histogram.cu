@@ -5,6 +5,7 @@
 // small n), each thread streaming 16-byte vectors of four values with four loads in flight
 // (core/tile_stream.cuh, the access pattern of the read ceiling), and the bin computed without a
 // division (bin_rule.hpp).
+#include "core/launch_limits.hpp"
 #include "core/tile_stream.cuh"
 #include "core/warp.cuh"
 #include "histogram/bin_rule.hpp"
@@ -154,29 +155,18 @@ halfword_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, B
   const std::uint32_t m = rule.bins();
   histogram_common::zero_shared(pairs, (m + 1) / 2);
 
-  std::uint32_t run_bin = 0, run = 0;
-  auto add_run = [&] {
-    if (run == 0) return;
-    const unsigned shift = (run_bin & 1u) * 16;
-    std::uint32_t* word = &pairs[run_bin / 2];
+  auto bin_runs = histogram_common::runs<kMaxRun>([&](std::uint32_t bin, std::uint32_t run) {
+    const unsigned shift = (bin & 1u) * 16;
+    std::uint32_t* word = &pairs[bin / 2];
     const std::uint32_t before = (atomicAdd(word, run << shift) >> shift) & 0xFFFFu;
     if (before + run < kSpill) return;
     const std::uint32_t to_global = before < kSpill ? kSpill : run;
     atomicSub(word, to_global << shift);
-    atomicAdd(&counts[run_bin], to_global);
-  };
-  auto count = [&](std::int32_t v) {
-    const std::uint32_t bin = rule(v);
-    if (bin == run_bin && run < kMaxRun) {
-      ++run;
-      return;
-    }
-    add_run();
-    run_bin = bin;
-    run = 1;
-  };
+    atomicAdd(&counts[bin], to_global);
+  });
+  auto count = [&](std::int32_t v) { bin_runs.push(rule(v)); };
   for_each_input(values, n, each_value(count), count);
-  add_run();
+  bin_runs.finish();
   __syncthreads();
 
   for (std::uint32_t b = threadIdx.x; b < m; b += blockDim.x) {
@@ -206,24 +196,14 @@ cluster_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, Bi
     histogram_common::zero_shared(slot_counts, slots);
     cluster.sync();  // every block's slots are zero before any block adds
 
-    std::uint32_t run_local = ~0u;  // bin − lo of the current run; ≥ bins_per_pass: not this pass
-    std::uint32_t run = 0;
-    auto add_run = [&] {
-      if (run != 0 && run_local < bins_per_pass)
-        atomicAdd(cluster.map_shared_rank(slot_counts, run_local % kClusterBlocks) + run_local / kClusterBlocks, run);
-    };
-    auto count = [&](std::int32_t v) {
-      const std::uint32_t local = rule(v) - static_cast<std::uint32_t>(lo);
-      if (local == run_local) {
-        ++run;
-        return;
-      }
-      add_run();
-      run_local = local;
-      run = 1;
-    };
+    // Runs of `local` = bin − lo; local ≥ bins_per_pass (wrapped too): not this pass.
+    auto local_runs = histogram_common::runs([&](std::uint32_t local, std::uint32_t run) {
+      if (local < bins_per_pass)
+        atomicAdd(cluster.map_shared_rank(slot_counts, local % kClusterBlocks) + local / kClusterBlocks, run);
+    });
+    auto count = [&](std::int32_t v) { local_runs.push(rule(v) - static_cast<std::uint32_t>(lo)); };
     for_each_input(values, n, each_value(count), count);
-    add_run();
+    local_runs.finish();
     cluster.sync();  // every add into this block's slots is done
 
     for (std::uint32_t s = threadIdx.x; s < slots; s += blockDim.x) {
@@ -240,31 +220,22 @@ cluster_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, Bi
 __global__ void __launch_bounds__(kBlock)
 global_runs_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
                    std::uint32_t* __restrict__ counts) {
-  std::uint32_t run_bin = 0, run = 0;
-  auto count = [&](std::int32_t v) {
-    const std::uint32_t bin = rule(v);
-    if (bin == run_bin) {
-      ++run;
-      return;
-    }
-    if (run != 0) atomicAdd(&counts[run_bin], run);
-    run_bin = bin;
-    run = 1;
-  };
+  auto bin_runs = histogram_common::runs([&](std::uint32_t bin, std::uint32_t run) { atomicAdd(&counts[bin], run); });
+  auto count = [&](std::int32_t v) { bin_runs.push(rule(v)); };
   for_each_input(values, n, each_value(count), count);
-  if (run != 0) atomicAdd(&counts[run_bin], run);
+  bin_runs.finish();
 }
 
 // ---- host side --------------------------------------------------------------------------------------
 
 /// What the paths need to know about a device, read once per device.
 struct DeviceLimits {
-  int sms = 0;
+  unsigned sms = 0;
   int cc_major = 0;
   std::size_t smem_per_sm = 0;
   std::size_t smem_optin = 0;  // the most dynamic shared memory one block may ask for
-  int packed_blocks_per_sm = 0;
-  int global_blocks_per_sm = 0;
+  unsigned packed_resident = 0;  // blocks of packed_registers_kernel resident at once
+  unsigned global_resident = 0;  // the same for global_runs_kernel
 };
 
 const DeviceLimits& device_limits() {
@@ -275,29 +246,27 @@ const DeviceLimits& device_limits() {
   const std::lock_guard lock(mutex);
   if (auto it = cache.find(device); it != cache.end()) return it->second;
   DeviceLimits d;
-  int smem_per_sm = 0, smem_optin = 0;
-  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, device));
-  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&d.cc_major, cudaDevAttrComputeCapabilityMajor, device));
-  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
-  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  d.smem_per_sm = static_cast<std::size_t>(smem_per_sm);
+  d.sms = static_cast<unsigned>(current_device_attribute(cudaDevAttrMultiProcessorCount));
+  d.cc_major = current_device_attribute(cudaDevAttrComputeCapabilityMajor);
+  d.smem_per_sm = static_cast<std::size_t>(current_device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
+  const int smem_optin = current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
   d.smem_optin = static_cast<std::size_t>(smem_optin);
   // Allow the shared-memory paths the device's whole per-block opt-in size.
   GPULAB_CUDA_CHECK(cudaFuncSetAttribute(replicated_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
   GPULAB_CUDA_CHECK(cudaFuncSetAttribute(halfword_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
   if (d.cc_major >= 9)
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
-  GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&d.packed_blocks_per_sm, packed_registers_kernel, kBlock, 0));
-  GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&d.global_blocks_per_sm, global_runs_kernel, kBlock, 0));
+  d.packed_resident = resident_blocks(reinterpret_cast<const void*>(packed_registers_kernel), kBlock);
+  d.global_resident = resident_blocks(reinterpret_cast<const void*>(global_runs_kernel), kBlock);
   return cache.emplace(device, d).first->second;
 }
 
-/// Blocks for a resident grid, but no more than one tile of vectors (block × kUnroll) per block.
-unsigned grid_for(std::size_t n, int blocks_per_sm, const DeviceLimits& d, unsigned block = kBlock) {
+/// Blocks for a resident grid of `resident` blocks, but no more than one tile of vectors
+/// (block × kUnroll) per block.
+unsigned grid_for(std::size_t n, unsigned resident, unsigned block = kBlock) {
   const std::size_t per_block = std::size_t{block} * kUnroll * 4;
   const std::size_t wanted = std::max<std::size_t>(1, (n + per_block - 1) / per_block);
-  const std::size_t resident = static_cast<std::size_t>(std::max(1, blocks_per_sm * d.sms));
-  return static_cast<unsigned>(std::min(wanted, resident));
+  return static_cast<unsigned>(std::min<std::size_t>(wanted, std::max(1u, resident)));
 }
 
 /// Replicas of the sub-histogram that fit a quarter of the SM's shared memory: 32 while m ≤ 256
@@ -344,7 +313,7 @@ void launch_cluster(const std::int32_t* values, std::size_t n, BinRule rule, std
   int clusters = 0;
   GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, cluster_shared_kernel, &config));
   if (clusters < 1) throw Error("histogram: no cluster of 8 blocks fits on this device");
-  const unsigned blocks = grid_for(n, 1, d);  // never more clusters than the input has tiles
+  const unsigned blocks = grid_for(n, d.sms);  // never more clusters than the input has tiles
   const unsigned wanted_clusters = (blocks + kClusterBlocks - 1) / kClusterBlocks;
   config.gridDim = dim3(std::min<unsigned>(static_cast<unsigned>(clusters), wanted_clusters) * kClusterBlocks);
   GPULAB_CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_shared_kernel, values, n, rule, plan.bins_per_pass, counts));
@@ -390,28 +359,26 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
   GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
   switch (path) {
     case Path::packed_registers:
-      packed_registers_kernel<<<grid_for(n, d.packed_blocks_per_sm, d), kBlock, 0, stream>>>(values, n, rule, counts);
+      packed_registers_kernel<<<grid_for(n, d.packed_resident), kBlock, 0, stream>>>(values, n, rule, counts);
       break;
     case Path::replicated_shared: {
       const unsigned replicas = replicas_for(m, d);
       const std::size_t smem = std::size_t{m} * replicas * sizeof(std::uint32_t);
-      int per_sm = 0;
-      GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, replicated_shared_kernel, kBlock, smem));
-      replicated_shared_kernel<<<grid_for(n, per_sm, d), kBlock, smem, stream>>>(values, n, rule, replicas, counts);
+      const unsigned resident = resident_blocks(reinterpret_cast<const void*>(replicated_shared_kernel), kBlock, smem);
+      replicated_shared_kernel<<<grid_for(n, resident), kBlock, smem, stream>>>(values, n, rule, replicas, counts);
       break;
     }
     case Path::halfword_shared: {
       const std::size_t smem = halfword_bytes(m);
-      int per_sm = 0;
-      GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, halfword_shared_kernel, kHalfwordBlock, smem));
-      halfword_shared_kernel<<<grid_for(n, per_sm, d, kHalfwordBlock), kHalfwordBlock, smem, stream>>>(values, n, rule, counts);
+      const unsigned resident = resident_blocks(reinterpret_cast<const void*>(halfword_shared_kernel), kHalfwordBlock, smem);
+      halfword_shared_kernel<<<grid_for(n, resident, kHalfwordBlock), kHalfwordBlock, smem, stream>>>(values, n, rule, counts);
       break;
     }
     case Path::cluster_shared:
       launch_cluster(values, n, rule, counts, d, stream);
       break;
     case Path::global_runs:
-      global_runs_kernel<<<grid_for(n, d.global_blocks_per_sm, d), kBlock, 0, stream>>>(values, n, rule, counts);
+      global_runs_kernel<<<grid_for(n, d.global_resident), kBlock, 0, stream>>>(values, n, rule, counts);
       break;
   }
   GPULAB_CHECK_LAUNCH();

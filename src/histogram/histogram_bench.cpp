@@ -4,6 +4,7 @@
 #include "core/sizes.hpp"
 #include "core/timing.hpp"
 #include "histogram/histogram_ladder.hpp"
+#include "core/variants.hpp"
 
 #include <gpulab/device_buffer.hpp>
 #include <gpulab/error.hpp>
@@ -21,11 +22,6 @@ namespace gpulab {
 namespace {
 
 constexpr std::size_t kCountBytes = sizeof(std::uint32_t);
-
-bool selected(const HistogramVariant& v, const std::vector<std::string>& wanted) {
-  if (wanted.empty()) return true;
-  return std::any_of(wanted.begin(), wanted.end(), [&](const std::string& w) { return w == v.id || w == v.name; });
-}
 
 /// One input: its values in pinned host memory and how it is named in the report.
 struct Input {
@@ -146,14 +142,11 @@ CaseResult bench_case(const HistogramBenchConfig& cfg, const Input& input, std::
     opt.working_set_bytes = n * 4 + m * kCountBytes;
     row.kernel = timer.time(launch, opt);
 
-    TimingOptions e2e = opt;
-    e2e.warmup = 1;
-    e2e.reps = cfg.end_to_end_reps;
     row.end_to_end = timer.time([&](cudaStream_t s) {
       if (n > 0) GPULAB_CUDA_CHECK(cudaMemcpyAsync(d_values.data(), input.values.data(), n * 4, cudaMemcpyHostToDevice, s));
       launch(s);
       GPULAB_CUDA_CHECK(cudaMemcpyAsync(h_counts.data(), d_counts.data(), m * kCountBytes, cudaMemcpyDeviceToHost, s));
-    }, e2e);
+    }, opt.end_to_end(cfg.end_to_end_reps));
     if (cfg.loops > 0) row.program_run = whole_program(*v, input, m, cfg.block, cfg.loops, stream.get());
     result.variants.push_back(std::move(row));
   }
@@ -166,11 +159,7 @@ CaseResult bench_case(const HistogramBenchConfig& cfg, const Input& input, std::
 void validate(const HistogramBenchConfig& config) {
   if (!valid_histogram_block(config.block))
     throw Error(fmt::format("histogram: {} threads per block is not a multiple of 32 in [32, 1024]", config.block));
-  for (const auto& w : config.variants) {
-    const auto all = histogram_variants();
-    if (std::none_of(all.begin(), all.end(), [&](const auto& v) { return w == v.id || w == v.name; }))
-      throw Error(fmt::format("histogram: no variant '{}' (see `gpulab list`)", w));
-  }
+  require_variants(histogram_variants(), config.variants, "histogram");
   if (config.reps < 1 || config.warmup < 0 || config.end_to_end_reps < 1 || config.loops < 0)
     throw Error("histogram: repetitions must be ≥ 1, warm-up runs and loops ≥ 0");
   for (std::uint32_t m : config.bins) validate_histogram_shape(0, m);

@@ -6,6 +6,7 @@
 #include "core/timing.hpp"
 #include "reduce/reduce_cpu.hpp"
 #include "reduce/reduce_ladder.hpp"
+#include "core/variants.hpp"
 
 #include <gpulab/device_buffer.hpp>
 #include <gpulab/error.hpp>
@@ -19,13 +20,6 @@
 
 namespace gpulab {
 namespace {
-
-template <class T>
-bool selected(const ReduceVariant<T>& v, const std::vector<std::string>& wanted) {
-  if (wanted.empty()) return true;
-  return std::any_of(wanted.begin(), wanted.end(),
-                     [&](const std::string& w) { return w == v.id || w == v.name; });
-}
 
 /// A poison byte whose repetition is not the expected result, so an unwritten output fails.
 template <class T>
@@ -107,14 +101,11 @@ CaseResult bench_case(const ReduceBenchConfig& cfg, std::size_t n, const DeviceF
     row.kernel = timer.time(launch, opt);
 
     // End to end: the input from pinned host memory, the kernel(s), the result back.
-    TimingOptions e2e = opt;
-    e2e.warmup = 1;
-    e2e.reps = cfg.end_to_end_reps;
     row.end_to_end = timer.time([&](cudaStream_t s) {
       if (n > 0) GPULAB_CUDA_CHECK(cudaMemcpyAsync(d_in.data(), host.data(), n * sizeof(T), cudaMemcpyHostToDevice, s));
       launch(s);
       GPULAB_CUDA_CHECK(cudaMemcpyAsync(h_out.data(), d_out.data(), sizeof(T), cudaMemcpyDeviceToHost, s));
-    }, e2e);
+    }, opt.end_to_end(cfg.end_to_end_reps));
     result.variants.push_back(std::move(row));
   }
   derive_columns(result);
@@ -126,11 +117,7 @@ CaseResult bench_case(const ReduceBenchConfig& cfg, std::size_t n, const DeviceF
 void validate(const ReduceBenchConfig& config) {
   if (!valid_reduce_block(config.block))
     throw Error(fmt::format("reduce: block size {} is not a power of two in [32, 1024]", config.block));
-  for (const auto& w : config.variants) {
-    const auto all = reduce_variants<float>();
-    if (std::none_of(all.begin(), all.end(), [&](const auto& v) { return w == v.id || w == v.name; }))
-      throw Error(fmt::format("reduce: no variant '{}' (see `gpulab list`)", w));
-  }
+  require_variants(reduce_variants<float>(), config.variants, "reduce");
   if (config.reps < 1 || config.warmup < 0 || config.end_to_end_reps < 1)
     throw Error("reduce: repetitions must be ≥ 1 and warm-up runs ≥ 0");
 }

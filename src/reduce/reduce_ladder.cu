@@ -1,5 +1,6 @@
 // The reduction ladder's table (see reduce_ladder.hpp): launchers for the rungs of
 // reduce_kernels.cuh, rung 8 = the library's reduce_sum, and the vendor baseline.
+#include "core/launch_limits.hpp"
 #include "reduce/reduce_kernels.cuh"
 #include "reduce/reduce_ladder.hpp"
 
@@ -40,12 +41,8 @@ struct DeviceShape {
   int threads_per_sm = 0;
 };
 DeviceShape current_device_shape() {
-  int device = 0;
-  DeviceShape s;
-  GPULAB_CUDA_CHECK(cudaGetDevice(&device));
-  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&s.sms, cudaDevAttrMultiProcessorCount, device));
-  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&s.threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-  return s;
+  return {current_device_attribute(cudaDevAttrMultiProcessorCount),
+          current_device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor)};
 }
 
 // ---- rungs 1–6: a launch per level, ping-ponging between two workspace arrays -------------------

@@ -13,6 +13,7 @@
 // Deterministic: which elements a thread adds, in which order, and the combine order of the
 // partials depend only on n, the pointer's alignment and the grid size, which depends only on n
 // and the device. No floating-point atomics.
+#include "core/launch_limits.hpp"
 #include "reduce/reduce_common.cuh"
 
 #include <gpulab/error.hpp>
@@ -61,18 +62,14 @@ reduce_sum_kernel(const T* __restrict__ in, std::size_t n, T* __restrict__ out,
 /// Blocks resident at once on the current device, cached per device (the occupancy query costs
 /// microseconds; reduce_sum is called with n small enough for that to matter).
 template <class T>
-unsigned resident_blocks() {
+unsigned resident_grid() {
   static std::array<std::atomic<unsigned>, 64> cache{};
   int device = 0;
   GPULAB_CUDA_CHECK(cudaGetDevice(&device));
   auto& slot = cache.at(static_cast<std::size_t>(device) % cache.size());
   unsigned blocks = slot.load(std::memory_order_relaxed);
   if (blocks == 0) {
-    int sms = 0, per_sm = 0;
-    GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    GPULAB_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_sum_kernel<T>, kBlock, 0));
-    blocks = static_cast<unsigned>(std::max(1, sms * per_sm));
+    blocks = std::max(1u, resident_blocks(reinterpret_cast<const void*>(reduce_sum_kernel<T>), kBlock));
     slot.store(blocks, std::memory_order_relaxed);
   }
   return blocks;
@@ -82,7 +79,7 @@ template <class T>
 unsigned grid_for(std::size_t n) {
   const std::size_t per_block = std::size_t{kBlock} * kUnroll * Vec16<T>::kCount;
   const std::size_t wanted = std::max<std::size_t>(1, (n + per_block - 1) / per_block);
-  return static_cast<unsigned>(std::min<std::size_t>(wanted, resident_blocks<T>()));
+  return static_cast<unsigned>(std::min<std::size_t>(wanted, resident_grid<T>()));
 }
 
 }  // namespace
