@@ -28,12 +28,15 @@ __device__ __forceinline__ void merge_replicas(const std::uint32_t* sub, std::ui
 /// One thread's runs of equal bins: push(bin) for each value in order; `add(bin, length)` is called
 /// once per run of equal consecutive bins (at most kMaxRun long), and by finish() for the last.
 /// Adding a run at once keeps a warp's lanes off one counter when the input is degenerate.
+constexpr std::uint32_t kUnboundedRun = ~0u;
+
 template <std::uint32_t kMaxRun, class Add>
 struct Runs {
   Add add;
   std::uint32_t bin = 0, length = 0;
   __device__ __forceinline__ void push(std::uint32_t b) {
-    if (b == bin && length < kMaxRun) {
+    // Unbounded runs compare the bin only: on a degenerate input this is the whole inner loop.
+    if (b == bin && (kMaxRun == kUnboundedRun || length < kMaxRun)) {
       ++length;
       return;
     }
@@ -47,7 +50,7 @@ struct Runs {
 };
 
 /// Runs of unbounded length (a run cannot outgrow n < 2^32) or of at most kMaxRun.
-template <std::uint32_t kMaxRun = ~0u, class Add>
+template <std::uint32_t kMaxRun = kUnboundedRun, class Add>
 __device__ __forceinline__ Runs<kMaxRun, Add> runs(Add add) {
   return {add};
 }
