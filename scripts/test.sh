@@ -7,6 +7,8 @@ export PATH="/usr/local/cuda/bin:$PATH"
 cmake --preset release >/dev/null
 cmake --build --preset release
 ctest --preset release -j "$(nproc)"
+# The GPU tests are one CTest entry; say how many of them were skipped (none run without a GPU).
+grep -ho "GPU tests skipped: no CUDA device ([0-9]* tests skipped)" build/release/Testing/Temporary/LastTest*.log | tail -1 || true
 # What scripts/device_run.sh needs when build/release travels to a GPU machine.
 # A build of uncommitted changes says so: its results cannot be filed under the commit alone.
 { git rev-parse --short=12 HEAD 2>/dev/null || echo unknown; } | tr -d '\n' > build/release/COMMIT

@@ -1,49 +1,39 @@
-// Shared by the GPU tests: skip visibly where there is no GPU, and run one reduce variant
-// checked on a poisoned output.
+// Shared by the GPU tests: a device copy of host data, and a cache of cases (their inputs and
+// references are made once and reused by every rung). Every rung is checked through the
+// harness's own step, run_checked (core/bench.hpp). Without a GPU, gpu_test_main.cpp skips them all.
 #pragma once
 
-#include "core/memory.hpp"
-#include "reduce/reduce_cpu.hpp"
-#include "reduce/reduce_ladder.hpp"
+#include "core/bench.hpp"
 
 #include <gpulab/device_buffer.hpp>
 
 #include <gtest/gtest.h>
 
-#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
 #include <span>
 
 namespace gpulab::test {
-
-bool has_gpu();
 
 /// A device copy of `host`.
 template <class T>
 DeviceBuffer<T> upload(std::span<const T> host) {
   DeviceBuffer<T> d(host.size());
-  if (!host.empty())
-    GPULAB_CUDA_CHECK(cudaMemcpy(d.data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
+  if (!host.empty()) GPULAB_CUDA_CHECK(cudaMemcpy(d.data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
   return d;
 }
 
-/// Runs variant `v` on device input `d_in[0, n)` and returns its result, read back from an
-/// output poisoned with 0xFF bytes first.
-template <class T>
-T run_reduce_variant(const ReduceVariant<T>& v, const T* d_in, std::size_t n, unsigned block) {
-  const std::size_t ws_bytes = v.workspace_bytes(n, block);
-  DeviceBuffer<unsigned char> ws(ws_bytes);
-  if (ws_bytes > 0) GPULAB_CUDA_CHECK(cudaMemset(ws.data(), 0, ws_bytes));
-  DeviceBuffer<T> out(1);
-  poison_device(out.data(), sizeof(T), 0xFF, nullptr);
-  v.run(d_in, n, out.data(), ws.data(), ws_bytes, block, nullptr);
-  T result;
-  GPULAB_CUDA_CHECK(cudaMemcpy(&result, out.data(), sizeof(T), cudaMemcpyDeviceToHost));
-  return result;
+/// The case for `key`, made by `make` (reference computed) the first time it is asked for.
+template <class Key>
+BenchCase& cached_case(const Key& key, const std::function<std::unique_ptr<BenchCase>()>& make) {
+  static std::map<Key, std::unique_ptr<BenchCase>> cache;
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    it = cache.emplace(key, make()).first;
+    it->second->compute_reference();
+  }
+  return *it->second;
 }
 
 }  // namespace gpulab::test
-
-#define GPULAB_REQUIRE_GPU()                                                  \
-  do {                                                                        \
-    if (!::gpulab::test::has_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped"; \
-  } while (0)

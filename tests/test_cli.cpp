@@ -51,7 +51,25 @@ TEST(Cli, UsageErrorsExitWith2) {
   EXPECT_EQ(cli({"bench", "reduce", "--bogus"}).code, 2);
   const CliRun r = cli({"bench", "reduce", "--variants", "1,nope"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("no variant 'nope'"), std::string::npos);
+  EXPECT_NE(r.err.find("no rung 'nope'"), std::string::npos);
+  for (const char* problem : {"reduce", "histogram", "atax"}) {
+    EXPECT_EQ(cli({"bench", problem, "--variants", "library,nope"}).code, 2) << problem;
+    EXPECT_EQ(cli({"run", problem, "--variant", "nope"}).code, 2) << problem;
+  }
+  EXPECT_EQ(cli({"bench", "atax", "--shapes", "12x"}).code, 2);
+  EXPECT_EQ(cli({"bench", "reduce", "--loops", "-1"}).code, 2);
+  EXPECT_EQ(cli({"showcase"}).code, 2);
+  EXPECT_EQ(cli({"showcase", "--out", "/tmp/x", "nope"}).code, 2);
+  EXPECT_EQ(cli({"atax", "gen", "0", "5"}).code, 2);
+}
+
+TEST(Cli, NamesAndAliasesPassValidationAndReachTheDevice) {
+  // Accepted on the command line: without a GPU the next stop is "no CUDA device" (3), not usage (2).
+  const int want = has_gpu() ? 0 : 3;
+  if (has_gpu()) GTEST_SKIP() << "on a GPU machine this would run the bench";
+  EXPECT_EQ(cli({"bench", "reduce", "--variants", "library,vendor", "--n", "1000"}).code, want);
+  EXPECT_EQ(cli({"bench", "histogram", "--variants", "1,packed_registers,library"}).code, want);
+  EXPECT_EQ(cli({"run", "atax", "--variant", "seed_tiled", "--shapes", "31x33"}).code, want);
 }
 
 TEST(Cli, HistogramUsageErrorsExitWith2BeforeAnyGpuWork) {
@@ -77,6 +95,8 @@ TEST(Cli, ListNeedsNoGpu) {
   EXPECT_NE(r.out.find("cub::DeviceReduce::Sum"), std::string::npos);
   EXPECT_NE(r.out.find("halfword_shared"), std::string::npos);
   EXPECT_NE(r.out.find("cub::DeviceHistogram::HistogramEven"), std::string::npos);
+  EXPECT_NE(r.out.find("[library]"), std::string::npos);
+  EXPECT_NE(r.out.find("fused_cooperative"), std::string::npos);
 }
 
 TEST(Cli, InfoWithoutAGpuSaysSoAndExitsWith3) {

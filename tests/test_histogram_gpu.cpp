@@ -3,14 +3,15 @@
 // contract.
 #include "gpu_test_support.hpp"
 
-#include "histogram/histogram_cpu.hpp"
-#include "histogram/histogram_ladder.hpp"
+#include "core/memory.hpp"
+#include "histogram/histogram_problem.hpp"
 
 #include <gpulab/error.hpp>
 #include <gpulab/histogram.hpp>
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -20,7 +21,7 @@ using namespace gpulab;
 namespace {
 
 struct Case {
-  std::size_t variant;  // index into histogram_variants()
+  std::size_t rung;  // index into histogram_rungs()
   HistogramDistribution dist;
   std::size_t n;
   std::uint32_t m;
@@ -28,73 +29,48 @@ struct Case {
   std::size_t offset = 0;  // values the input starts past a 256-byte boundary
 };
 
+std::string_view rung_name(std::size_t i) { return histogram_rungs()[i].name; }
+
 void PrintTo(const Case& c, std::ostream* os) {
-  *os << "rung " << histogram_variants()[c.variant].id << " " << histogram_distribution_name(c.dist) << " n=" << c.n
-      << " m=" << c.m << " block=" << c.block << " offset=" << c.offset;
+  *os << rung_name(c.rung) << " " << histogram_distribution_name(c.dist) << " n=" << c.n << " m=" << c.m
+      << " block=" << c.block << " offset=" << c.offset;
 }
 
-/// Inputs on the host and the device, made once per (distribution, n, offset) and kept: the
-/// largest (2^25 values) would otherwise be generated and copied hundreds of times.
-struct Input {
-  std::vector<std::int32_t> host;
-  DeviceBuffer<std::int32_t> device;
-};
-const Input& input_for(HistogramDistribution d, std::size_t n, std::size_t offset) {
-  static std::map<std::tuple<HistogramDistribution, std::size_t, std::size_t>, Input> cache;
-  auto key = std::make_tuple(d, n, offset);
-  auto it = cache.find(key);
+/// Inputs made once per (distribution, n) and kept: the largest (2^25 values) would otherwise be
+/// generated hundreds of times.
+std::span<const std::int32_t> input_for(HistogramDistribution d, std::size_t n) {
+  static std::map<std::pair<HistogramDistribution, std::size_t>, PinnedBuffer<std::int32_t>> cache;
+  auto it = cache.find({d, n});
   if (it == cache.end()) {
-    std::vector<std::int32_t> host(n + offset);
-    fill_histogram_input(host, d, 7 + n);
-    DeviceBuffer<std::int32_t> device = test::upload<std::int32_t>(host);
-    it = cache.emplace(key, Input{std::move(host), std::move(device)}).first;
+    PinnedBuffer<std::int32_t> values(n);
+    fill_histogram_input(values.span(), d, 7 + n);
+    it = cache.emplace(std::make_pair(d, n), std::move(values)).first;
   }
-  return it->second;
+  return {it->second.data(), it->second.size()};
 }
 
-const std::vector<std::uint32_t>& reference_for(const Case& c) {
-  static std::map<std::tuple<HistogramDistribution, std::size_t, std::size_t, std::uint32_t>, std::vector<std::uint32_t>> cache;
-  auto key = std::make_tuple(c.dist, c.n, c.offset, c.m);
-  auto it = cache.find(key);
-  if (it == cache.end()) {
-    const Input& in = input_for(c.dist, c.n, c.offset);
-    it = cache.emplace(key, histogram_reference(std::span<const std::int32_t>(in.host).subspan(c.offset), c.m)).first;
-  }
-  return it->second;
-}
-
-/// Runs a variant on poisoned counts and returns what it wrote.
-std::vector<std::uint32_t> run_variant(const HistogramVariant& v, const std::int32_t* values, std::size_t n,
-                                       std::uint32_t m, unsigned block) {
-  const std::size_t ws_bytes = v.workspace_bytes(n, m, block);
-  DeviceBuffer<unsigned char> ws(ws_bytes);
-  DeviceBuffer<std::uint32_t> counts(m);
-  poison_device(counts.data(), m * sizeof(std::uint32_t), 0xFF, nullptr);
-  v.run(values, n, m, counts.data(), ws.data(), ws_bytes, block, nullptr);
-  std::vector<std::uint32_t> out(m);
-  GPULAB_CUDA_CHECK(cudaMemcpy(out.data(), counts.data(), m * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-  return out;
+BenchCase& case_for(const Case& c) {
+  return test::cached_case(std::make_tuple(c.dist, c.n, c.m, c.block, c.offset), [&]() -> std::unique_ptr<BenchCase> {
+    return std::make_unique<HistogramCase>(
+        HistogramCaseSpec{std::string(histogram_distribution_name(c.dist)), input_for(c.dist, c.n), c.m, c.block, c.offset});
+  });
 }
 
 class HistogramLadder : public ::testing::TestWithParam<Case> {};
 
 TEST_P(HistogramLadder, MatchesReferenceExactly) {
-  GPULAB_REQUIRE_GPU();
   const Case& c = GetParam();
-  const HistogramVariant& v = histogram_variants()[c.variant];
-  if (!v.supports(c.m)) GTEST_SKIP() << v.name << " cannot count " << c.m << " bins on this device";
-  const Input& in = input_for(c.dist, c.n, c.offset);
-  const auto got = run_variant(v, in.device.data() + c.offset, c.n, c.m, c.block);
-  const CheckResult r = check_histogram(got, reference_for(c));
-  EXPECT_TRUE(r.ok) << v.id << " " << v.name << ": " << r.detail;
+  BenchCase& bench_case = case_for(c);
+  if (auto why = bench_case.unsupported(c.rung)) GTEST_SKIP() << rung_name(c.rung) << " " << *why;
+  const CheckResult r = run_checked(bench_case, c.rung);
+  EXPECT_TRUE(r.ok) << rung_name(c.rung) << ": " << r.detail;
 }
 
 std::vector<Case> all_cases() {
   std::vector<Case> cases;
-  const std::size_t variants = histogram_variants().size();
   const std::vector<std::size_t> sizes{0, 1, 31, 33, 1023, 1025, 65535, 65537, std::size_t{1} << 25};
   const std::vector<std::uint32_t> bins{1, 2, 7, 8, 255, 256, 4096, 65536, 1u << 20};
-  for (std::size_t v = 0; v < variants; ++v) {
+  for (std::size_t v = 0; v < histogram_rungs().size(); ++v) {
     for (auto d : {HistogramDistribution::uniform, HistogramDistribution::narrow, HistogramDistribution::degenerate})
       for (std::size_t n : sizes)
         for (std::uint32_t m : bins) cases.push_back({v, d, n, m});
@@ -108,16 +84,21 @@ std::vector<Case> all_cases() {
   return cases;
 }
 
+// "small_" marks the cases compute-sanitizer runs (scripts/device_run.sh).
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   const Case& c = info.param;
-  return fmt::format("rung{}_{}_n{}_m{}_b{}_off{}", histogram_variants()[c.variant].id,
-                     histogram_distribution_name(c.dist), c.n, c.m, c.block, c.offset);
+  const bool small = (c.dist == HistogramDistribution::uniform && c.n == 1025) ||
+                     (c.dist == HistogramDistribution::degenerate && c.n == 33) || c.offset == 1 || c.block == 32;
+  std::string name = fmt::format("{}{}_{}_n{}_m{}_b{}_off{}", small ? "small_" : "", rung_name(c.rung),
+                                 histogram_distribution_name(c.dist), c.n, c.m, c.block, c.offset);
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
 }
 
 INSTANTIATE_TEST_SUITE_P(All, HistogramLadder, ::testing::ValuesIn(all_cases()), case_name);
 
 TEST(Histogram, RefusesBadArguments) {
-  GPULAB_REQUIRE_GPU();
   DeviceBuffer<std::uint32_t> counts(8);
   DeviceBuffer<std::int32_t> values(8);
   EXPECT_THROW(histogram(values.data(), 8, 0, counts.data()), Error);
@@ -128,7 +109,6 @@ TEST(Histogram, RefusesBadArguments) {
 }
 
 TEST(Histogram, PicksItsPathByBins) {
-  GPULAB_REQUIRE_GPU();
   EXPECT_EQ(histogram_path_name(1), "packed_registers");
   EXPECT_EQ(histogram_path_name(8), "packed_registers");
   EXPECT_EQ(histogram_path_name(9), "replicated_shared");
@@ -149,19 +129,20 @@ TEST(Histogram, PicksItsPathByBins) {
 // Counts near the 32-bit limit: 2^32 − 1 values in one bin on a 16 GiB input is too much for a
 // test, but a bin count past 2^31 (where a signed counter would turn negative) is affordable.
 TEST(HistogramHuge, CountsPast2To31InOneBin) {
-  GPULAB_REQUIRE_GPU();
   const std::size_t n = (std::size_t{1} << 31) + 7;
   require_device_bytes(n * 4 + (64u << 20), "huge histogram test");
-  DeviceBuffer<std::int32_t> values(n);
-  GPULAB_CUDA_CHECK(cudaMemset(values.data(), 0, n * 4));  // every value 0 → bin 0
-  for (const auto& v : histogram_variants()) {
-    for (std::uint32_t m : {1u, 8u, 256u}) {
-      if (!v.supports(m)) continue;
-      const auto got = run_variant(v, values.data(), n, m, 1024);
-      std::vector<std::uint32_t> want(m, 0);
-      want[0] = static_cast<std::uint32_t>(n);
-      const CheckResult r = check_histogram(got, want);
-      EXPECT_TRUE(r.ok) << v.id << " " << v.name << " m=" << m << ": " << r.detail;
+  PinnedBuffer<std::int32_t> zeros(n);  // every value 0 → bin 0
+  std::memset(zeros.data(), 0, n * 4);
+  for (std::uint32_t m : {1u, 8u, 256u}) {
+    HistogramCase c({"zeros", std::span<const std::int32_t>(zeros.data(), n), m, 1024});
+    c.compute_reference();
+    Stream stream;
+    const DeviceArrays arrays(c, stream.get());
+    for (std::size_t r = 0; r < histogram_rungs().size(); ++r) {
+      if (c.unsupported(r)) continue;
+      const OwnedWorkspace ws(c, r, stream.get());
+      const CheckResult result = run_checked(c, r, arrays, ws.get(), stream.get());
+      EXPECT_TRUE(result.ok) << rung_name(r) << " m=" << m << ": " << result.detail;
     }
   }
 }

@@ -1,5 +1,5 @@
 #include "core/random.hpp"
-#include "reduce/reduce_bench.hpp"
+#include "core/ladder.hpp"
 #include "reduce/reduce_cpu.hpp"
 #include "reduce/reduce_ladder.hpp"
 
@@ -81,27 +81,24 @@ TEST(ReduceCheck, FloatWrongSumFails) {
   EXPECT_FALSE(check_reduce(std::numeric_limits<float>::quiet_NaN(), ref, 11).ok);
 }
 
-TEST(ReduceBytes, EachElementReadOnceOneValueWritten) {
-  EXPECT_EQ(reduce_bytes_moved<float>(1u << 24), 4.0 * (1u << 24) + 4);
-  EXPECT_EQ(reduce_bytes_moved<double>(10), 88.0);
-  EXPECT_EQ(reduce_bytes_moved<std::int32_t>(0), 4.0);
-}
-
-TEST(ReduceLadder, TableHasRungsOneToEightThenVendor) {
-  const auto v = reduce_variants<float>();
-  ASSERT_EQ(v.size(), 9u);
+TEST(ReduceLadder, TableHasTheLadderTheLibraryThenTheVendor) {
+  const auto ladder = ladder_info(reduce_rungs<float>());
+  ASSERT_EQ(ladder.size(), 9u);
   for (std::size_t i = 0; i < 8; ++i) {
-    EXPECT_EQ(v[i].id, std::to_string(i + 1));
-    EXPECT_FALSE(v[i].vendor);
-    EXPECT_FALSE(v[i].adds.empty());
+    EXPECT_EQ(rung_id(ladder, i), std::to_string(i + 1));
+    EXPECT_NE(ladder[i].role, Role::vendor);
+    EXPECT_FALSE(ladder[i].adds.empty());
   }
-  EXPECT_TRUE(v[8].vendor);
+  EXPECT_EQ(ladder[7].role, Role::library);
+  EXPECT_EQ(ladder[8].role, Role::vendor);
+  EXPECT_EQ(rung_id(ladder, 8), "vendor");
+  EXPECT_EQ(block_rungs(ladder), "1-7");
 }
 
 TEST(ReduceLadder, LevelRungsFollowTheSeedShape) {
   // Seed 003: 2^24 floats, 64 threads: 2^24 → 2^18 → 2^12 → 2^6 → 1, four levels of a
   // 6-deep tree (+1 for the final rounding).
-  const auto v = reduce_variants<float>();
+  const auto v = reduce_rungs<float>();
   const std::size_t n = std::size_t{1} << 24;
   EXPECT_EQ(v[0].depth(n, 64), 4u * 6 + 1);
   // Rungs 4–6 add on load: 128 elements a block, 2^24 → 2^17 → 2^10 → 2^3 → 1, 7 deep each.
@@ -111,14 +108,14 @@ TEST(ReduceLadder, LevelRungsFollowTheSeedShape) {
   EXPECT_EQ(v[0].depth(1, 64), 7u);  // even one element takes one level
 }
 
-TEST(ReduceBenchConfig, ValidatesBeforeAnyGpuWork) {
-  ReduceBenchConfig c;
-  EXPECT_NO_THROW(validate(c));
-  c.block = 48;
-  EXPECT_THROW(validate(c), Error);
-  c.block = 64;
-  c.variants = {"1", "no_such_rung"};
-  EXPECT_THROW(validate(c), Error);
-  c.variants = {"1", "single_pass_deterministic", "vendor"};
-  EXPECT_NO_THROW(validate(c));
+TEST(Ladder, RungsAnswerToNumbersNamesAndAliases) {
+  const auto ladder = ladder_info(reduce_rungs<float>());
+  EXPECT_EQ(select_rungs(ladder, {}, "reduce").size(), ladder.size());
+  EXPECT_EQ(select_rungs(ladder, {"library", "vendor"}, "reduce"), (std::vector<std::size_t>{7, 8}));
+  EXPECT_EQ(select_rungs(ladder, {"vendor", "1", "interleaved_divergent"}, "reduce"), (std::vector<std::size_t>{0, 8}));
+  EXPECT_EQ(find_rung(ladder, "complete_unroll", "reduce"), 5u);
+  EXPECT_EQ(find_rung(ladder, "8", "reduce"), find_rung(ladder, "library", "reduce"));
+  EXPECT_THROW(select_rungs(ladder, {"1", "no_such_rung"}, "reduce"), Error);
+  EXPECT_THROW(find_rung(ladder, "9", "reduce"), Error);  // the vendor is "vendor", not a number
+  EXPECT_THROW(find_rung(ladder, "0", "reduce"), Error);
 }

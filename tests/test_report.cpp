@@ -27,7 +27,7 @@ Report sample_report() {
   CaseResult c;
   c.problem = "reduce";
   c.params = {{"type", "float32"}, {"n", "1000000"}, {"block", "64"}};
-  c.bytes = 4e9;  // 4 GB: 1 ms ↔ 4000 GB/s
+  c.bytes = 2e9;  // 2 GB: 1 ms ↔ 2000 GB/s
   c.ceiling_name = "read";
   c.ceiling_gbs = 3000;
   c.variants = {row("1", 8.0), row("2", 4.0), row("3", 2.0), row("vendor", 1.0, true), row("4", 1.6)};
@@ -59,7 +59,7 @@ Report sample_report() {
 TEST(Report, DerivedColumns) {
   const Report r = sample_report();
   const auto& v = r.cases[0].variants;
-  EXPECT_DOUBLE_EQ(v[0].bandwidth_gbs, 500.0);           // 4 GB in 8 ms
+  EXPECT_DOUBLE_EQ(v[0].bandwidth_gbs, 250.0);           // 2 GB in 8 ms
   EXPECT_TRUE(std::isnan(v[0].step_speedup));            // rung 1 has no step before it
   EXPECT_DOUBLE_EQ(v[0].cumulative_speedup, 1.0);
   EXPECT_DOUBLE_EQ(v[1].step_speedup, 2.0);
@@ -68,8 +68,8 @@ TEST(Report, DerivedColumns) {
   EXPECT_TRUE(std::isnan(v[3].step_speedup));            // the vendor is outside the ladder
   EXPECT_DOUBLE_EQ(v[3].vs_vendor, 1.0);
   EXPECT_DOUBLE_EQ(v[4].step_speedup, 2.0 / 1.6);        // the step skips the vendor row
-  EXPECT_DOUBLE_EQ(v[4].of_ceiling, 2500.0 / 3000.0);
-  EXPECT_DOUBLE_EQ(r.cases[0].cpu[0].bandwidth_gbs, 100.0);
+  EXPECT_DOUBLE_EQ(v[4].of_ceiling, 1250.0 / 3000.0);
+  EXPECT_DOUBLE_EQ(r.cases[0].cpu[0].bandwidth_gbs, 50.0);
 }
 
 TEST(Report, JsonRoundTripKeepsEveryNumber) {
@@ -144,4 +144,43 @@ TEST(Report, ProgramRunsAndNotesAreShownAndKept) {
   EXPECT_EQ(back.cases[0].variants[1].program_run->loops, 10);
   EXPECT_FALSE(back.cases[0].variants[0].program_run);
   EXPECT_EQ(back.cases[0].notes, r.cases[0].notes);
+}
+
+TEST(Report, RowsFasterThanTheCeilingAreInvalidAndNeverRanked) {
+  Report r = sample_report();
+  CaseResult& c = r.cases[0];
+  c.variants[2].kernel = {0.5, 0.5, 0.6, 30, 0.01};  // 4000 GB/s against a 3000 GB/s ceiling
+  derive_columns(c);
+  const auto& v = c.variants;
+  EXPECT_FALSE(v[2].invalid.empty());
+  EXPECT_TRUE(std::isnan(v[2].step_speedup) && std::isnan(v[2].cumulative_speedup) && std::isnan(v[2].vs_vendor));
+  EXPECT_DOUBLE_EQ(v[4].step_speedup, 4.0 / 1.6);  // the step skips the invalid row too
+  // Within the noise of the row it is not invalid: 3060 GB/s with 3% noise.
+  c.variants[2].kernel = {2e9 / 3060e9 * 1e3, 0.6, 0.7, 30, 0.03};
+  derive_columns(c);
+  EXPECT_TRUE(c.variants[2].invalid.empty());
+  // Flagged in every format.
+  c.variants[2].kernel.median_ms = 0.5;
+  c.variants[1].noisy = true;
+  c.variants[1].remeasured = true;
+  derive_columns(c);
+  std::ostringstream os;
+  print_terminal(os, r);
+  EXPECT_NE(os.str().find("INVALID"), std::string::npos);
+  EXPECT_NE(os.str().find("noisy"), std::string::npos);
+  EXPECT_NE(to_markdown(r).find("INVALID"), std::string::npos);
+  EXPECT_NE(to_csv(r).find("INVALID"), std::string::npos);
+  const Report back = report_from_json(to_json(r));
+  EXPECT_FALSE(back.cases[0].variants[2].invalid.empty());
+  EXPECT_TRUE(back.cases[0].variants[1].noisy);
+}
+
+TEST(Report, AnL2ResidentCaseSaysSo) {
+  Report r = sample_report();
+  r.cases[0].l2_resident = true;
+  r.cases[0].ceiling_name = "L2 read";
+  std::ostringstream os;
+  print_terminal(os, r);
+  EXPECT_NE(os.str().find("fits in the L2"), std::string::npos);
+  EXPECT_TRUE(report_from_json(to_json(r)).cases[0].l2_resident);
 }

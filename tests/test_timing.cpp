@@ -31,3 +31,11 @@ TEST(Timing, HostTimerRunsTheFunctionRepsPlusWarmup) {
   EXPECT_EQ(s.reps, 4);
   EXPECT_GE(s.min_ms, 0.0);
 }
+
+TEST(Timing, NoiseIsTheInterquartileRangeOverTheMedian) {
+  EXPECT_EQ(summarize({1.0, 1.0, 1.0, 1.0}).noise, 0.0);
+  // Sorted 1, 2, 3, 4, 5: quartiles 2 and 4, median 3.
+  EXPECT_DOUBLE_EQ(summarize({5.0, 1.0, 3.0, 2.0, 4.0}).noise, 2.0 / 3.0);
+  // One wild repetition barely moves it: the row of the issue (all slow) is caught by the re-run.
+  EXPECT_LT(summarize({1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 50.0}).noise, 0.1);
+}

@@ -1,10 +1,11 @@
 // The library's atax (include/gpulab/atax.hpp) and the ladder's rungs 3–5: the coalesced two-pass
 // path (rung 3), the first fused single pass (rung 4), and the cooperative fused pass (rung 5),
 // which atax() takes for 128 ≤ cols ≤ 16384 (the two-pass path otherwise).
-#include "atax/atax_launch_log.hpp"
 #include "atax/atax_paths.hpp"
-#include "core/launch_limits.hpp"
-#include "core/warp.cuh"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+#include "lib/per_device.hpp"
+#include "lib/warp.cuh"
 
 #include <gpulab/atax.hpp>
 #include <gpulab/error.hpp>
@@ -13,10 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
-#include <mutex>
 #include <string>
-#include <tuple>
 
 namespace gpulab {
 namespace atax_detail {
@@ -292,8 +290,14 @@ std::uint32_t panel_blocks(std::uint32_t rows) { return std::min<std::uint32_t>(
 
 // Rung 5's launch: the instance for the width and the loads, and how many of its blocks are
 // resident at once.
+using CoopKernel = void (*)(const float*, const float*, std::uint32_t, std::uint32_t, std::uint32_t, float*, float*);
+/// An instance of the fused kernel and how many of its blocks the current device holds at once.
+struct CoopInstance {
+  CoopKernel kernel = nullptr;
+  unsigned (*resident)() = nullptr;
+};
 struct CoopPlan {
-  const void* kernel = nullptr;
+  CoopKernel kernel = nullptr;
   unsigned block = 0;
   std::uint32_t blocks = 0;  // the grid
   std::size_t smem = 0;      // dynamic shared memory: x
@@ -303,15 +307,33 @@ struct CoopPlan {
 constexpr std::uint32_t kMinRowsPerBlock = 8;
 
 template <unsigned B, unsigned K, unsigned V>
-const void* ring_instance() {
+constexpr CoopKernel ring_kernel() {
   constexpr unsigned kRing = 48 / K - 2;
-  return reinterpret_cast<const void*>(fused_cooperative<B, K, (kRing < 4 ? (kRing < 1 ? 1 : kRing) : 4), V>);
+  return fused_cooperative<B, K, (kRing < 4 ? (kRing < 1 ? 1 : kRing) : 4), V>;
+}
+
+/// Blocks of the instance resident at once, planned for the largest x the instance takes so that
+/// the grid does not depend on cols (asked once per device).
+template <unsigned B, unsigned K, unsigned V>
+unsigned ring_resident() {
+  static PerDevice<unsigned> cache;
+  return cache.get([] {
+    const std::size_t most_x = std::size_t{B} * kFusedMaxK * sizeof(float);
+    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(ring_kernel<B, K, V>(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(most_x)));
+    return resident_blocks(reinterpret_cast<const void*>(ring_kernel<B, K, V>()), B, most_x);
+  });
+}
+
+template <unsigned B, unsigned K, unsigned V>
+CoopInstance ring_instance() {
+  return {ring_kernel<B, K, V>(), ring_resident<B, K, V>};
 }
 
 // The instance for k = ⌈cols / B⌉ columns a thread. Scalar loads: K = 1, 2, 3, 4, 6, 8, 10, 12,
 // 16 (at most 25% of the registers idle); 16-byte loads: K = 4, 8, 12, 16.
 template <unsigned B>
-const void* fused_instance(bool vector_loads, std::uint32_t k) {
+CoopInstance fused_instance(bool vector_loads, std::uint32_t k) {
   if (vector_loads) {
     if (k <= 4) return ring_instance<B, 4, 4>();
     if (k <= 8) return ring_instance<B, 8, 4>();
@@ -330,27 +352,13 @@ const void* fused_instance(bool vector_loads, std::uint32_t k) {
 }
 
 CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads) {
-  static std::mutex mutex;
-  static std::map<std::tuple<int, const void*>, unsigned> resident;  // (device, kernel) → blocks at once
   CoopPlan p;
   p.block = cols <= 4096 ? 256 : 1024;
-  p.kernel = p.block == 256 ? fused_instance<256>(vector_loads, k_for(cols, 256))
-                            : fused_instance<1024>(vector_loads, k_for(cols, 1024));
+  const CoopInstance instance = p.block == 256 ? fused_instance<256>(vector_loads, k_for(cols, 256))
+                                               : fused_instance<1024>(vector_loads, k_for(cols, 1024));
+  p.kernel = instance.kernel;
   p.smem = std::size_t{cols} * sizeof(float);
-  const int device = [] { int d = 0; GPULAB_CUDA_CHECK(cudaGetDevice(&d)); return d; }();
-  unsigned at_once = 0;
-  {
-    const std::lock_guard lock(mutex);
-    const auto key = std::make_tuple(device, p.kernel);
-    auto it = resident.find(key);
-    if (it == resident.end()) {
-      // Planned for the largest x the instance takes, so the grid does not depend on cols.
-      const std::size_t most_x = std::size_t{p.block} * kFusedMaxK * sizeof(float);
-      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(most_x)));
-      it = resident.emplace(key, resident_blocks(p.kernel, p.block, most_x)).first;
-    }
-    at_once = it->second;
-  }
+  const unsigned at_once = instance.resident();
   if (at_once < 1) throw Error("atax: the fused kernel does not fit an SM of this device");
   p.blocks = std::clamp<std::uint32_t>((rows + kMinRowsPerBlock - 1) / kMinRowsPerBlock, 1, at_once);
   return p;
@@ -358,16 +366,14 @@ CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads) {
 
 void launch_plan(const CoopPlan& p, const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y,
                  void* temp, cudaStream_t stream) {
-  std::uint32_t per_block = (rows + p.blocks - 1) / p.blocks;
-  auto* partial = static_cast<float*>(temp);
-  void* args[] = {&a, &x, &rows, &cols, &per_block, &partial, &y};
-  GPULAB_CUDA_CHECK(cudaLaunchCooperativeKernel(p.kernel, dim3(p.blocks), dim3(p.block), args, p.smem, stream));
-  note_launch(p.kernel, "fused_cooperative", p.blocks, p.block, p.smem, stream,
-              [&] {
-                return count_of(per_block, "line") + (p.block == 1024 ? " per block (two-row chunks dealt round-robin)"
-                                                                      : " per block (a panel)") +
-                       ", then a slab of y each";
-              });
+  const std::uint32_t per_block = (rows + p.blocks - 1) / p.blocks;
+  LaunchShape shape{dim3(p.blocks), dim3(p.block), p.smem};
+  shape.cooperative = true;
+  launch("fused_cooperative", p.kernel, shape, stream, a, x, rows, cols, per_block, static_cast<float*>(temp), y).work([&] {
+    return count_of(per_block, "line") +
+           (p.block == 1024 ? " per block (two-row chunks dealt round-robin)" : " per block (a panel)") +
+           ", then a slab of y each";
+  });
 }
 
 std::uint32_t two_pass_chunks(std::uint32_t rows, std::uint32_t cols) {
@@ -392,19 +398,14 @@ void two_pass(const float* a, const float* x, std::uint32_t rows, std::uint32_t 
   const std::uint32_t per_chunk = (rows + chunks - 1) / chunks;
   const std::size_t warps_per_block = kTwoPassThreads / kWarp;
   const auto row_blocks = static_cast<unsigned>((rows + warps_per_block - 1) / warps_per_block);
-  warp_per_row<<<row_blocks, kTwoPassThreads, 0, stream>>>(a, x, rows, cols, t);
-  GPULAB_CHECK_LAUNCH();
-  note_launch(reinterpret_cast<const void*>(warp_per_row), "warp_per_row (t = A x)", row_blocks, kTwoPassThreads, 0, stream,
-              [&] { return count_of(warps_per_block, "line") + " per block"; });
+  launch("warp_per_row (t = A x)", warp_per_row, {row_blocks, kTwoPassThreads}, stream, a, x, rows, cols, t)
+      .work([&] { return count_of(warps_per_block, "line") + " per block"; });
   const dim3 chunk_grid(column_blocks(cols), chunks);
-  column_chunks<<<chunk_grid, kTwoPassThreads, 0, stream>>>(a, t, rows, cols, per_chunk, partial);
-  GPULAB_CHECK_LAUNCH();
-  note_launch(reinterpret_cast<const void*>(column_chunks), "column_chunks (y = A^T t)", chunk_grid, kTwoPassThreads, 0,
-              stream, [&] { return count_of(kTwoPassThreads, "column") + " x " + count_of(per_chunk, "line") + " per block"; });
-  sum_chunks<<<column_blocks(cols), kTwoPassThreads, 0, stream>>>(partial, chunks, cols, y);
-  GPULAB_CHECK_LAUNCH();
-  note_launch(reinterpret_cast<const void*>(sum_chunks), "sum_chunks", column_blocks(cols), kTwoPassThreads, 0, stream,
-              [&] { return count_of(chunks, "partial") + " per column"; });
+  launch("column_chunks (y = A^T t)", column_chunks, {chunk_grid, kTwoPassThreads}, stream, a, t, rows, cols, per_chunk,
+         partial)
+      .work([&] { return count_of(kTwoPassThreads, "column") + " x " + count_of(per_chunk, "line") + " per block"; });
+  launch("sum_chunks", sum_chunks, {column_blocks(cols), kTwoPassThreads}, stream, partial, chunks, cols, y)
+      .work([&] { return count_of(chunks, "partial") + " per column"; });
 }
 
 bool fused_takes(std::uint32_t cols) { return cols <= kFusedMaxK * 1024; }
@@ -421,14 +422,11 @@ void first_fused(const float* a, const float* x, std::uint32_t rows, std::uint32
   const PanelKernel kernel = panels_for(cols);
   GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   const std::uint32_t per_block = (rows + blocks - 1) / blocks;
-  kernel<<<blocks, 1024, smem, stream>>>(a, x, rows, cols, per_block, static_cast<float*>(temp));
-  GPULAB_CHECK_LAUNCH();
-  note_launch(reinterpret_cast<const void*>(kernel), "fused_panels", blocks, 1024, smem, stream,
-              [&] { return count_of(per_block, "line") + " per block"; });
-  sum_chunks<<<column_blocks(cols), kTwoPassThreads, 0, stream>>>(static_cast<float*>(temp), blocks, cols, y);
-  GPULAB_CHECK_LAUNCH();
-  note_launch(reinterpret_cast<const void*>(sum_chunks), "sum_chunks", column_blocks(cols), kTwoPassThreads, 0, stream,
-              [&] { return count_of(blocks, "partial") + " per column"; });
+  launch("fused_panels", kernel, {blocks, 1024, smem}, stream, a, x, rows, cols, per_block, static_cast<float*>(temp))
+      .work([&] { return count_of(per_block, "line") + " per block"; });
+  launch("sum_chunks", sum_chunks, {column_blocks(cols), kTwoPassThreads}, stream, static_cast<const float*>(temp), blocks,
+         cols, y)
+      .work([&] { return count_of(blocks, "partial") + " per column"; });
 }
 
 }  // namespace atax_detail

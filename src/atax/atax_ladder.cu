@@ -1,11 +1,10 @@
 // The atax ladder's table (atax_ladder.hpp): launchers for the rungs of atax_kernels.cuh, the
-// library (rung 4) and cuBLAS.
+// library's passes and cuBLAS.
 #include "atax/atax_kernels.cuh"
 #include "atax/atax_ladder.hpp"
-#include "atax/atax_launch_log.hpp"
 #include "atax/atax_paths.hpp"
-#include "core/launch_limits.hpp"
-#include "core/variants.hpp"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
 
 #include <gpulab/atax.hpp>
 #include <gpulab/error.hpp>
@@ -33,24 +32,21 @@ struct SeedTiled {
   /// The seed's choice: as few lines a block (at most kSeedLines) as lets the whole grid be
   /// resident at once.
   template <bool kTransposed>
-  static void launch(const float* a, const float* v, std::uint32_t rows, std::uint32_t cols, float* out, cudaStream_t s,
+  static void launch_one(const float* a, const float* v, std::uint32_t rows, std::uint32_t cols, float* out, cudaStream_t s,
                      const char* name) {
     const auto kernel = seed_tiled<kTransposed>;
     const std::uint32_t lines = kTransposed ? cols : rows;
     const std::uint32_t resident = std::max(1u, resident_blocks(reinterpret_cast<const void*>(kernel), kSeedThreads));
     const std::uint32_t per_block = std::min(kSeedLines, (lines + resident - 1) / resident);
     const unsigned blocks = blocks_for(lines, per_block);
-    kernel<<<blocks, kSeedThreads, 0, s>>>(a, v, rows, cols, per_block, out);
-    GPULAB_CHECK_LAUNCH();
-    atax_detail::note_launch(reinterpret_cast<const void*>(kernel), name, blocks, kSeedThreads, 0, s, [&] {
-      return atax_detail::count_of(per_block, kTransposed ? "column" : "line") + " per block";
-    });
+    launch(name, kernel, {blocks, kSeedThreads}, s, a, v, rows, cols, per_block, out)
+        .work([&] { return count_of(per_block, kTransposed ? "column" : "line") + " per block"; });
   }
   static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws, std::size_t,
                   cudaStream_t s) {
     auto* t = static_cast<float*>(ws);
-    launch<false>(a, x, rows, cols, t, s, "mult_MatByVec");
-    launch<true>(a, t, rows, cols, y, s, "mult_TransByVec");
+    launch_one<false>(a, x, rows, cols, t, s, "mult_MatByVec");
+    launch_one<true>(a, t, rows, cols, y, s, "mult_TransByVec");
   }
 };
 
@@ -58,14 +54,10 @@ struct Naive {
   static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws, std::size_t,
                   cudaStream_t s) {
     auto* t = static_cast<float*>(ws);
-    naive_rows<<<blocks_for(rows, kThreads), kThreads, 0, s>>>(a, x, rows, cols, t);
-    GPULAB_CHECK_LAUNCH();
-    atax_detail::note_launch(reinterpret_cast<const void*>(naive_rows), "naive_rows", blocks_for(rows, kThreads), kThreads, 0,
-                             s, [] { return atax_detail::count_of(kThreads, "line") + " per block"; });
-    naive_cols<<<blocks_for(cols, kThreads), kThreads, 0, s>>>(a, t, rows, cols, y);
-    GPULAB_CHECK_LAUNCH();
-    atax_detail::note_launch(reinterpret_cast<const void*>(naive_cols), "naive_cols", blocks_for(cols, kThreads), kThreads, 0,
-                             s, [] { return atax_detail::count_of(kThreads, "column") + " per block"; });
+    launch("naive_rows", naive_rows, {blocks_for(rows, kThreads), kThreads}, s, a, x, rows, cols, t)
+        .work([] { return count_of(kThreads, "line") + " per block"; });
+    launch("naive_cols", naive_cols, {blocks_for(cols, kThreads), kThreads}, s, a, static_cast<const float*>(t), rows, cols, y)
+        .work([] { return count_of(kThreads, "column") + " per block"; });
   }
 };
 
@@ -121,28 +113,28 @@ struct Cublas {
 };
 
 template <class Impl, std::size_t (*kWorkspace)(std::uint32_t, std::uint32_t) = t_bytes>
-constexpr AtaxVariant rung(std::string_view id, std::string_view name, std::string_view adds, bool vendor = false) {
-  return {id, name, adds, vendor, kWorkspace, &Impl::run};
+constexpr AtaxRung rung(std::string_view name, std::string_view adds, Role role = Role::rung) {
+  return {{name, adds, role, false}, {kWorkspace, &Impl::run}};
 }
 
-constexpr AtaxVariant kVariants[] = {
-    rung<SeedTiled>("1", "seed_tiled",
+// Read top to bottom: rungs 1-2 in atax_kernels.cuh, the library's passes in atax.cu.
+constexpr AtaxRung kRungs[] = {
+    rung<SeedTiled>("seed_tiled",
         "the seed's mult_MatByVec/mult_TransByVec: x tile in shared memory, tree sum per line, a line per block where the GPU holds the grid"),
-    rung<Naive>("2", "naive",
+    rung<Naive>("naive",
         "a thread per row for A*x, a thread per column for A^T*t (no shared memory, no trees)"),
-    rung<TwoPass, TwoPass::workspace_bytes>("3", "coalesced_two_pass",
+    rung<TwoPass, TwoPass::workspace_bytes>("coalesced_two_pass",
         "a warp per row; columns split over row chunks, added in order: every load coalesced"),
-    rung<FirstFused, FirstFused::workspace_bytes>("4", "fused_single_pass",
-        "A read once: t_i and y += t_i a_i from the same registers (cols <= 16384, else 3); partials added by a 2nd launch"),
-    rung<Library, Library::workspace_bytes>("5", "fused_cooperative",
-        "gpulab::atax: one cooperative launch, block size by width, rows up to 4 ahead, butterfly dot, 16-byte loads"),
-    rung<Cublas>("vendor", "cublasSgemv x2", "the vendor library (cuBLAS): two matrix-vector products", true),
+    rung<FirstFused, FirstFused::workspace_bytes>("fused_single_pass",
+        "A read once: t_i and y += t_i a_i from the same registers (cols <= 16384, else two passes); partials added by a 2nd launch"),
+    rung<Library, Library::workspace_bytes>("fused_cooperative",
+        "gpulab::atax: one cooperative launch, block size by width, rows up to 4 ahead, butterfly dot, 16-byte loads",
+        Role::library),
+    rung<Cublas>("cublasSgemv x2", "the vendor library (cuBLAS): two matrix-vector products", Role::vendor),
 };
 
 }  // namespace
 
-std::span<const AtaxVariant> atax_variants() { return kVariants; }
-
-const AtaxVariant* find_atax_variant(std::string_view w) { return find_variant(kVariants, w); }
+std::span<const AtaxRung> atax_rungs() { return kRungs; }
 
 }  // namespace gpulab

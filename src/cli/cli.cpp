@@ -1,19 +1,17 @@
+// The `gpulab` program. It knows problems only through the registry (src/problems.cpp) and the
+// Problem interface: every `bench NAME`, `run NAME`, `list` line, help text and suite entry comes
+// from there.
 #include "cli/cli.hpp"
 
-#include "cli/atax_tools.hpp"
-
+#include "core/bench.hpp"
 #include "core/ceilings.hpp"
+#include "core/clocks.hpp"
 #include "core/device_info.hpp"
-#include "core/dtype.hpp"
+#include "core/launches.hpp"
+#include "core/memory.hpp"
+#include "core/problem.hpp"
 #include "core/report.hpp"
 #include "core/sizes.hpp"
-#include "core/variants.hpp"
-#include "atax/atax_bench.hpp"
-#include "atax/atax_ladder.hpp"
-#include "histogram/histogram_bench.hpp"
-#include "histogram/histogram_ladder.hpp"
-#include "reduce/reduce_bench.hpp"
-#include "reduce/reduce_ladder.hpp"
 
 #include <gpulab/error.hpp>
 
@@ -21,8 +19,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
-#include <optional>
+#include <memory>
 #include <ostream>
 
 #ifndef GPULAB_GIT_COMMIT
@@ -33,12 +32,6 @@ namespace gpulab {
 namespace {
 
 constexpr const char* kVersion = "0.1.0";
-
-constexpr const char* kFooter =
-    "Semantics: int32 sums wrap modulo 2^32 (the same bits as CUB and a serial loop); float results\n"
-    "pass when |got - ref| <= gamma_k * sum|x| with k the variant's accumulation depth (docs/).\n"
-    "Histograms: value v goes to bin ((v % m) + m) % m; counts must match the CPU exactly.\n"
-    "Exit codes: 0 ok, 1 a check failed or a run-time error, 2 bad command line, 3 no CUDA device.";
 
 struct OutputFiles {
   std::string json, csv, md;
@@ -63,88 +56,40 @@ void write_outputs(const Report& report, const OutputFiles& files) {
   if (!files.md.empty()) write_file(files.md, to_markdown(report));
 }
 
-/// The options every `bench PROBLEM` has; `reps` etc. start at the problem's defaults.
+/// The options every `bench PROBLEM` has (the harness's), beside the problem's own.
 struct BenchOptions {
-  std::string variants_text;
-  int reps = 0, warmup = 0, end_to_end_reps = 0;
-  std::uint64_t seed = 0;
+  std::string variants;
+  int reps = 0, warmup = 3, end_to_end_reps = 3, loops = 0;
+  std::uint64_t seed = 1;
   bool no_cpu = false, no_ceilings = false;
   OutputFiles files;
 
-  template <class Config>
-  explicit BenchOptions(const Config& defaults)
-      : reps(defaults.reps), warmup(defaults.warmup), end_to_end_reps(defaults.end_to_end_reps), seed(defaults.seed) {}
-
   void add_to(CLI::App* app) {
-    app->add_option("--variants", variants_text, "ids or names, comma list (default: all; see `gpulab list`)");
+    app->add_option("--variants", variants, "rungs by number or name, library, vendor (comma list; default: all)");
     app->add_option("--reps", reps, "timed repetitions (median reported)")->check(CLI::Range(1, 100000))->capture_default_str();
     app->add_option("--warmup", warmup, "untimed warm-up runs")->check(CLI::Range(0, 1000))->capture_default_str();
     app->add_option("--e2e-reps", end_to_end_reps, "repetitions of the end-to-end timing")
         ->check(CLI::Range(1, 1000))->capture_default_str();
+    app->add_option("--loops", loops, "also run each rung as a whole program LOOPS times and show where the time goes (seed 002)")
+        ->check(CLI::Range(0, 1000))->capture_default_str();
     app->add_option("--seed", seed, "seed of the random input")->capture_default_str();
-    app->add_flag("--no-cpu", no_cpu, "skip timing the CPU baselines (the reference still checks)");
+    app->add_flag("--no-cpu", no_cpu, "skip timing the CPU baseline (the reference still checks)");
     app->add_flag("--no-ceilings", no_ceilings, "do not measure the ceilings first");
     files.add_to(app);
   }
-
-  template <class Config>
-  void apply_to(Config& config) const {
-    config.variants = split_commas(variants_text);
-    config.reps = reps;
-    config.warmup = warmup;
-    config.end_to_end_reps = end_to_end_reps;
-    config.seed = seed;
-    config.cpu = !no_cpu;
-  }
 };
 
-/// CLI11 validator for "2^20,2^24+1,1000".
-CLI::Validator size_list_validator() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        return parse_size_list(s) ? std::string() : "'" + s + "' is not a list of sizes like 2^24,1000,2^20+1";
-      },
-      "SIZES");
-}
+/// One problem's `bench NAME` (or `run NAME`): its own instance, so its options bind to it.
+struct ProblemCommand {
+  std::unique_ptr<Problem> problem;
+  CLI::App* app = nullptr;
+  BenchOptions options;
+};
 
-/// CLI11 validator for a comma list of words that `parse` knows, or "all". `what`: "types";
-/// `choices`: "int32, float32, float64" (for the message).
-template <class Parse>
-CLI::Validator word_list_validator(std::string what, std::string choices, Parse parse, std::string name) {
-  return CLI::Validator(
-      [=](std::string& s) -> std::string {
-        if (s == "all") return {};
-        if (s.empty()) return "the list of " + what + " is empty";
-        for (const auto& item : split_commas(s))
-          if (!parse(item)) return "'" + item + "' is not " + choices + " or all";
-        return {};
-      },
-      std::move(name));
-}
-
-CLI::Validator type_list_validator() {
-  return word_list_validator("types", "int32, float32, float64", [](const std::string& w) { return parse_dtype(w).has_value(); },
-                             "TYPES");
-}
-
-CLI::Validator distribution_list_validator() {
-  return word_list_validator("distributions", "uniform, narrow, degenerate",
-                             [](const std::string& w) { return parse_histogram_distribution(w).has_value(); },
-                             "DISTRIBUTIONS");
-}
-
-std::vector<HistogramDistribution> parse_distributions(const std::string& s) {
-  if (s == "all") return HistogramBenchConfig{}.distributions;
-  std::vector<HistogramDistribution> out;
-  for (const auto& item : split_commas(s)) out.push_back(*parse_histogram_distribution(item));
-  return out;
-}
-
-std::vector<DType> parse_types(const std::string& s) {
-  if (s == "all") return {DType::int32, DType::float32, DType::float64};
-  std::vector<DType> out;
-  for (const auto& item : split_commas(s)) out.push_back(*parse_dtype(item));
-  return out;
+/// A new instance of the i-th problem of the registry: its options at their defaults.
+std::unique_ptr<Problem> fresh_problem(std::size_t i) {
+  auto all = make_problems();
+  return std::move(all.at(i));
 }
 
 std::string join_args(const std::vector<std::string>& args) {
@@ -169,106 +114,145 @@ Report new_report(const std::vector<std::string>& args, const DeviceFacts& devic
   r.created_utc = utc_now();
   r.command = join_args(args);
   r.device = device;
+  r.clocks_start = read_clocks(device.index);
   return r;
 }
 
-void list_problems(std::ostream& out) {
-  out << "reduce — sum of a vector (int32 wraps modulo 2^32; float32, float64)\n";
-  for (const auto& v : reduce_variants<float>())
-    out << fmt::format("  {:>6}  {:<27} {}\n", v.id, v.name, v.adds);
-  out << "\natax — y = A^T (A x), A rows x cols float32 row-major\n";
-  for (const auto& v : atax_variants()) out << fmt::format("  {:>6}  {:<27} {}\n", v.id, v.name, v.adds);
-  out << "\nhistogram — counts of int32 values in m bins, bin = ((v % m) + m) % m\n";
-  for (const auto& v : histogram_variants())
-    out << fmt::format("  {:>6}  {:<27} {}\n", v.id, v.name, v.adds);
+std::string ladder_listing(const Problem& p) {
+  std::string s = fmt::format("{} — {}\n  ({})\n", p.name(), p.summary(), p.semantics());
+  const auto ladder = p.ladder();
+  for (std::size_t i = 0; i < ladder.size(); ++i) {
+    const RungInfo& r = ladder[i];
+    const char* role = r.role == Role::library ? " [library]" : "";
+    s += fmt::format("  {:>6}  {:<27} {}{}\n", rung_id(ladder, i), r.name, r.adds, role);
+  }
+  return s;
+}
+
+std::string footer(const std::vector<std::unique_ptr<Problem>>& problems) {
+  std::string s = "Semantics:\n";
+  for (const auto& p : problems) s += fmt::format("  {}: {}.\n", p->name(), p->semantics());
+  s += "Rungs are named by number (their place in `gpulab list`), name, `library` or `vendor`.\n"
+       "Exit codes: 0 ok, 1 a check failed or a run-time error, 2 bad command line, 3 no CUDA device.";
+  return s;
+}
+
+/// Every case of `cmd`'s problem through the harness, into `report`.
+void bench_problem(const ProblemCommand& cmd, const DeviceFacts& device, Report& report, std::ostream& progress) {
+  BenchSettings s;
+  s.ladder = cmd.problem->ladder();
+  s.rungs = select_rungs(s.ladder, split_commas(cmd.options.variants), cmd.problem->name());
+  s.reps = cmd.options.reps > 0 ? cmd.options.reps : cmd.problem->default_reps();
+  s.warmup = cmd.options.warmup;
+  s.end_to_end_reps = cmd.options.end_to_end_reps;
+  s.loops = cmd.options.loops;
+  s.cpu = !cmd.options.no_cpu;
+  const Ceilings* ceilings = report.ceilings ? &*report.ceilings : nullptr;
+  cmd.problem->for_each_case(cmd.options.seed, [&](BenchCase& c) {
+    CaseResult r = run_case(c, s, device, ceilings, progress);
+    r.problem = std::string(cmd.problem->name());
+    report.cases.push_back(std::move(r));
+  });
+}
+
+/// `gpulab run NAME`: one rung on each case, checked, with every launch printed.
+int run_problem(const ProblemCommand& cmd, const std::string& variant, int reps, const DeviceFacts& device,
+                std::ostream& out) {
+  const auto ladder = cmd.problem->ladder();
+  const std::size_t rung = find_rung(ladder, variant, cmd.problem->name());
+  bool all_ok = true;
+  cmd.problem->for_each_case(cmd.options.seed, [&](BenchCase& c) {
+    std::string title;
+    for (const auto& [k, v] : c.params()) title += fmt::format("{}{}={}", title.empty() ? "" : "  ", k, v);
+    out << cmd.problem->name() << "  " << title << "\n";
+    if (auto why = c.unsupported(rung)) {
+      out << "* " << ladder[rung].name << " " << *why << "\n\n";
+      return;
+    }
+    require_device_bytes(DeviceArrays::bytes_needed(c) + c.workspace_bytes(rung) + 2 * device.l2_bytes, title);
+    c.compute_reference();
+    Stream stream;
+    const DeviceArrays arrays(c, stream.get());
+    const OwnedWorkspace ws(c, rung, stream.get());
+    const CheckResult check = run_checked(c, rung, arrays, ws.get(), stream.get());
+    const TimingStats t = print_launches(c, rung, ladder[rung], arrays, ws.get(), reps, device.l2_bytes, stream.get(), out);
+    out << fmt::format("* Time of the rung: {:.4f} ms median of {} ({:.4f}..{:.4f}), {:.1f} GB/s\n", t.median_ms, t.reps,
+                       t.min_ms, t.max_ms, c.work().bytes / (t.median_ms * 1e6));
+    out << (check.ok ? "* Check: OK\n\n" : "* Check: FAILED: " + check.detail + "\n\n");
+    all_ok = all_ok && check.ok;
+  });
+  return all_ok ? kExitOk : kExitFailure;
+}
+
+int finish_report(Report& report, const OutputFiles& files, std::ostream& out, std::ostream& err) {
+  if (report.device) report.clocks_end = read_clocks(report.device->index);
+  print_terminal(out, report);
+  write_outputs(report, files);
+  if (!all_checks_passed(report)) {
+    err << "gpulab: some results were wrong (see FAILED above)\n";
+    return kExitFailure;
+  }
+  return kExitOk;
 }
 
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const std::vector<std::unique_ptr<Problem>> registry = make_problems();
   CLI::App app{"gpulab — a laboratory and library of classic data-parallel GPU problems", "gpulab"};
-  app.footer(kFooter);
+  app.footer(footer(registry));
   app.require_subcommand(1, 1);
   int device_index = 0;
   app.add_option("--device", device_index, "CUDA device index")->check(CLI::NonNegativeNumber);
   app.set_version_flag("--version", std::string(kVersion) + " (" GPULAB_GIT_COMMIT ")");
 
   auto* info = app.add_subcommand("info", "print the device's facts (seeds 000/003, 004's cudastats)");
-
-  auto* ceilings_cmd = app.add_subcommand("ceilings", "measure copy, read, write and FMA ceilings");
+  auto* ceilings_cmd = app.add_subcommand("ceilings", "measure copy, read, write, L2 and FMA ceilings");
   int ceiling_reps = 20;
   ceilings_cmd->add_option("--reps", ceiling_reps, "repetitions per ceiling")->check(CLI::Range(1, 10000));
   OutputFiles ceiling_files;
   ceiling_files.add_to(ceilings_cmd);
-
   auto* list = app.add_subcommand("list", "list the problems and their rungs");
 
   auto* bench = app.add_subcommand("bench", "check and time one problem's ladder");
   bench->require_subcommand(1, 1);
-  auto* bench_reduce_cmd = bench->add_subcommand("reduce", "the reduction ladder (sum of a vector)");
-  ReduceBenchConfig reduce_cfg;
-  BenchOptions reduce_opts(reduce_cfg);
-  std::string sizes_text = "2^20,2^24,2^28", types_text = "all";
-  bench_reduce_cmd->add_option("-n,--n", sizes_text, "element counts, e.g. 2^24,1000,2^20+1")
-      ->check(size_list_validator())->capture_default_str();
-  bench_reduce_cmd->add_option("-t,--type", types_text, "int32, float32, float64 (comma list) or all")
-      ->check(type_list_validator())->capture_default_str();
-  bench_reduce_cmd->add_option("-b,--block", reduce_cfg.block, "threads per block for rungs 1-7 (power of two, 32-1024)")
-      ->check(CLI::IsMember({32, 64, 128, 256, 512, 1024}))->capture_default_str();
-  reduce_opts.add_to(bench_reduce_cmd);
-
-  auto* bench_histogram_cmd = bench->add_subcommand("histogram", "the histogram ladder (int32 values, m bins)");
-  HistogramBenchConfig histogram_cfg;
-  BenchOptions histogram_opts(histogram_cfg);
-  std::string hist_sizes_text = "2^26", bins_text = "8,256,4096,65536,2^20", dist_text = "all";
-  bench_histogram_cmd->add_option("-n,--n", hist_sizes_text, "numbers of values (below 2^32), e.g. 2^25,1000")
-      ->check(size_list_validator())->capture_default_str();
-  bench_histogram_cmd->add_option("-m,--bins", bins_text, "numbers of bins (1 to 2^32-1), e.g. 8,256,2^20")
-      ->check(size_list_validator())->capture_default_str();
-  bench_histogram_cmd->add_option("-d,--dist", dist_text, "uniform, narrow, degenerate (comma list) or all")
-      ->check(distribution_list_validator())->capture_default_str();
-  bench_histogram_cmd->add_option("--input", histogram_cfg.input_file,
-                                  "a file of raw little-endian int32 values to count instead (then -n and -d are not used)");
-  bench_histogram_cmd->add_option("-b,--block", histogram_cfg.block, "threads per block for rungs 1-5 (multiple of 32, 32-1024)")
-      ->capture_default_str();
-  bench_histogram_cmd->add_option("--loops", histogram_cfg.loops,
-                                  "also run each variant as a whole program LOOPS times and show where the time goes (seed 002)")
-      ->check(CLI::Range(0, 1000))->capture_default_str();
-  histogram_opts.add_to(bench_histogram_cmd);
-
-  auto* bench_atax_cmd = bench->add_subcommand("atax", "the atax ladder, y = A^T (A x)");
-  AtaxBenchConfig atax_cfg;
-  BenchOptions atax_opts(atax_cfg);
-  std::string shapes_text = "512x768,1664x1792,1024x1024,8960x17920,12288x1024,1024x12288";
-  bench_atax_cmd->add_option("-s,--shapes", shapes_text, "COLSxROWS list (the seed's naming: 512x768 = 512 columns, 768 rows)")
-      ->capture_default_str();
-  atax_opts.add_to(bench_atax_cmd);
-
-  auto* atax = app.add_subcommand("atax", "y = A^T(A x) with seed 004's files: gen, run, check");
-  atax->require_subcommand(1, 1);
-  auto* atax_gen_cmd = atax->add_subcommand("gen", "write a file of random values in [-1, 1) (streamed: any size)");
-  std::int64_t gen_cols = 0, gen_rows = 0;
-  std::string gen_out;
-  std::uint64_t gen_seed = 1;
-  atax_gen_cmd->add_option("COLS", gen_cols, "columns (the width; entries of x and y)")->required();
-  atax_gen_cmd->add_option("ROWS", gen_rows, "rows (the height)")->required();
-  atax_gen_cmd->add_option("-o,--output", gen_out, "file to write (default: atax-COLSxROWS.bin)");
-  atax_gen_cmd->add_option("--seed", gen_seed, "seed of the random values")->capture_default_str();
-  auto* atax_run_cmd = atax->add_subcommand("run", "load a file, compute y on the GPU, print the times, write the result file");
-  std::string run_input, run_output, run_variant = "5";  // the library, gpulab::atax
+  auto* run = app.add_subcommand("run", "one rung of one problem: checked, each kernel launch printed with its time");
+  run->require_subcommand(1, 1);
+  std::string run_variant = "library";
   int run_reps = 20;
-  atax_run_cmd->add_option("FILE", run_input, "the input file")->required();
-  atax_run_cmd->add_option("-o,--output", run_output, "result file (default: FILE with -out.bin)");
-  atax_run_cmd->add_option("--variant", run_variant, "rung id or name (see `gpulab list`)")->capture_default_str();
-  atax_run_cmd->add_option("--reps", run_reps, "timed repetitions (median reported)")->check(CLI::Range(1, 10000))->capture_default_str();
-  auto* atax_check_cmd = atax->add_subcommand("check", "recompute y serially and compare with a result file");
-  std::string check_input, check_result;
-  atax_check_cmd->add_option("FILE", check_input, "the input file (matrix and vector)")->required();
-  atax_check_cmd->add_option("OUT", check_result, "the result file to check")->required();
+  // Each command owns its problem instance and options where CLI11 can bind to them for good.
+  std::vector<std::unique_ptr<ProblemCommand>> benches, runs;
+  for (const auto& p : registry) {
+    for (auto* parent : {bench, run}) {
+      auto cmd = std::make_unique<ProblemCommand>();
+      cmd->problem = fresh_problem(static_cast<std::size_t>(&p - registry.data()));
+      cmd->app = parent->add_subcommand(std::string(p->name()), std::string(p->summary()));
+      cmd->app->footer("Rungs:\n" + ladder_listing(*p));
+      cmd->problem->add_options(*cmd->app);
+      if (parent == bench) {
+        cmd->options.reps = p->default_reps();
+        cmd->options.add_to(cmd->app);
+        benches.push_back(std::move(cmd));
+      } else {
+        cmd->app->add_option("--variant", run_variant, "rung number or name, library or vendor")->capture_default_str();
+        cmd->app->add_option("--reps", run_reps, "timed repetitions")->check(CLI::Range(1, 10000))->capture_default_str();
+        cmd->app->add_option("--seed", cmd->options.seed, "seed of the random input")->capture_default_str();
+        runs.push_back(std::move(cmd));
+      }
+    }
+  }
+  std::vector<Command> commands;
+  for (const auto& p : registry)
+    for (auto& c : p->add_commands(app)) commands.push_back(std::move(c));
 
   auto* suite = app.add_subcommand("suite", "measure the ceilings and run every problem's ladder with its defaults");
   OutputFiles suite_files;
   suite_files.add_to(suite);
+  auto* showcase = app.add_subcommand("showcase", "the runs worth recording: every ladder and the seeds' own tables");
+  std::string showcase_dir;
+  std::vector<std::string> showcase_only;
+  showcase->add_option("--out", showcase_dir, "folder for the reports (NAME.json, .md, .csv)")->required();
+  showcase->add_option("PROBLEM", showcase_only, "only these problems (default: all)");
 
   std::vector<std::string> argv_tail(args.begin() + (args.empty() ? 0 : 1), args.end());
   std::reverse(argv_tail.begin(), argv_tail.end());  // CLI11 takes the arguments reversed
@@ -278,37 +262,23 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     const int code = app.exit(e, out, err);
     return code == 0 ? kExitOk : kExitUsage;
   }
-  try {  // the rest of the command line is checked before any GPU work
-    if (bench_reduce_cmd->parsed()) {
-      reduce_cfg.sizes = *parse_size_list(sizes_text);
-      reduce_cfg.types = parse_types(types_text);
-      reduce_opts.apply_to(reduce_cfg);
-      validate(reduce_cfg);
+  // The rest of the command line is checked before any GPU work.
+  const ProblemCommand* bench_cmd = nullptr;
+  const ProblemCommand* run_cmd = nullptr;
+  try {
+    for (const auto& c : benches)
+      if (c->app->parsed()) bench_cmd = c.get();
+    for (const auto& c : runs)
+      if (c->app->parsed()) run_cmd = c.get();
+    if (const ProblemCommand* c = bench_cmd ? bench_cmd : run_cmd) {
+      c->problem->validate();
+      const auto ladder = c->problem->ladder();
+      if (bench_cmd) select_rungs(ladder, split_commas(c->options.variants), c->problem->name());
+      if (run_cmd) find_rung(ladder, run_variant, c->problem->name());
     }
-    if (bench_atax_cmd->parsed()) {
-      atax_cfg.shapes.clear();
-      for (const auto& item : split_commas(shapes_text)) {
-        const auto shape = parse_atax_shape(item);
-        if (!shape) throw Error(fmt::format("atax: '{}' is not a shape like 8960x17920 (columns x rows, each 1 to 2^31-1)", item));
-        atax_cfg.shapes.push_back(*shape);
-      }
-      if (atax_cfg.shapes.empty()) throw Error("atax: the list of shapes is empty");
-      atax_opts.apply_to(atax_cfg);
-      validate(atax_cfg);
-    }
-    if (atax_run_cmd->parsed()) require_variants(atax_variants(), {run_variant}, "atax");
-    if (bench_histogram_cmd->parsed()) {
-      histogram_cfg.sizes = *parse_size_list(hist_sizes_text);
-      histogram_cfg.bins.clear();
-      const std::vector<std::size_t> bins = *parse_size_list(bins_text);
-      for (std::size_t m : bins) {
-        if (m == 0 || m > 0xFFFFFFFFull) throw Error(fmt::format("histogram: m = {} bins; m must be in [1, 2^32)", m));
-        histogram_cfg.bins.push_back(static_cast<std::uint32_t>(m));
-      }
-      histogram_cfg.distributions = parse_distributions(dist_text);
-      histogram_opts.apply_to(histogram_cfg);
-      validate(histogram_cfg);
-    }
+    for (const auto& name : showcase_only)
+      if (std::none_of(registry.begin(), registry.end(), [&](const auto& p) { return p->name() == name; }))
+        throw UsageError("showcase: no problem '" + name + "' (see `gpulab list`)");
   } catch (const Error& e) {
     err << "gpulab: " << e.what() << "\nRun with --help for more information.\n";
     return kExitUsage;
@@ -316,20 +286,46 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 
   try {
     if (list->parsed()) {
-      list_problems(out);
+      for (const auto& p : registry) out << ladder_listing(*p) << "\n";
       return kExitOk;
     }
-    if (atax_gen_cmd->parsed()) {
+    if (showcase->parsed()) {
+      std::filesystem::create_directories(showcase_dir);
+      const std::string tmp = (std::filesystem::path(showcase_dir) / "tmp").string();
+      std::filesystem::create_directories(tmp);
+      int worst = kExitOk;
+      for (const auto& p : registry) {
+        if (!showcase_only.empty() && std::find(showcase_only.begin(), showcase_only.end(), p->name()) == showcase_only.end())
+          continue;
+        for (const Showcase& s : p->showcase()) {
+          std::vector<std::string> words{args.empty() ? "gpulab" : args[0], "--device", std::to_string(device_index)};
+          for (std::string w : s.args) {
+            if (const auto at = w.find("{tmp}"); at != std::string::npos) w.replace(at, 5, tmp);
+            words.push_back(w);
+          }
+          if (s.reports)
+            for (const char* ext : {"json", "md", "csv"})
+              words.insert(words.end(), {std::string("--") + ext, (std::filesystem::path(showcase_dir) / (s.name + "." + ext)).string()});
+          if (!s.what.empty()) out << "== " << s.what << "\n" << std::flush;
+          const int code = run_cli(words, out, err);
+          out << s.name << " exit code: " << code << "\n" << std::flush;
+          worst = std::max(worst, code);
+        }
+      }
+      std::filesystem::remove_all(tmp);
+      return worst;
+    }
+    for (const Command& c : commands) {
+      if (!c.app->parsed()) continue;
+      std::optional<DeviceFacts> device;
+      if (c.needs_device) device = open_device(device_index);
       try {
-        validate_atax_shape(gen_cols, gen_rows);
-      } catch (const Error& e) {
+        return c.run(CommandContext{out, device ? &*device : nullptr});
+      } catch (const UsageError& e) {
         err << "gpulab: " << e.what() << "\nRun with --help for more information.\n";
         return kExitUsage;
       }
-      const AtaxShape shape{static_cast<std::uint32_t>(gen_cols), static_cast<std::uint32_t>(gen_rows)};
-      return atax_gen(shape, gen_out.empty() ? fmt::format("atax-{}x{}.bin", gen_cols, gen_rows) : gen_out, gen_seed, out);
     }
-    if (atax_check_cmd->parsed()) return atax_check(check_input, check_result, out);
     const DeviceFacts device = open_device(device_index);
     if (info->parsed()) {
       print_device_facts(out, device);
@@ -338,43 +334,25 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (ceilings_cmd->parsed()) {
       Report report = new_report(args, device);
       report.ceilings = measure_ceilings(device, ceiling_reps);
-      print_terminal(out, report);
-      write_outputs(report, ceiling_files);
-      return kExitOk;
+      return finish_report(report, ceiling_files, out, err);
     }
-    const bool is_suite = suite->parsed();
-    if (atax_run_cmd->parsed())
-      return atax_run(run_input, run_output, *find_atax_variant(run_variant), run_reps, device, out);
-    const bool histogram_only = bench_histogram_cmd->parsed();
-    const bool atax_only = bench_atax_cmd->parsed();
-    const BenchOptions& opts = histogram_only ? histogram_opts : atax_only ? atax_opts : reduce_opts;
+    if (run_cmd) return run_problem(*run_cmd, run_variant, run_reps, device, out);
+
     Report report = new_report(args, device);
-    if (is_suite || !opts.no_ceilings) {
+    if (suite->parsed() || !bench_cmd->options.no_ceilings) {
       err << "measuring ceilings…\n";
       report.ceilings = measure_ceilings(device);
     }
-    const Ceilings* ceilings = report.ceilings ? &*report.ceilings : nullptr;
-    auto append = [&report](std::vector<CaseResult> cases) {
-      for (auto& c : cases) report.cases.push_back(std::move(c));
-    };
-    if (is_suite) {
-      append(bench_reduce(ReduceBenchConfig{}, device, ceilings, err));
-      append(bench_histogram(HistogramBenchConfig{}, device, ceilings, err));
-      append(bench_atax(AtaxBenchConfig{}, device, ceilings, err));
-    } else if (atax_only) {
-      append(bench_atax(atax_cfg, device, ceilings, err));
-    } else if (histogram_only) {
-      append(bench_histogram(histogram_cfg, device, ceilings, err));
-    } else {
-      append(bench_reduce(reduce_cfg, device, ceilings, err));
+    if (suite->parsed()) {
+      for (const auto& p : registry) {
+        ProblemCommand defaults{fresh_problem(static_cast<std::size_t>(&p - registry.data())), nullptr, {}};
+        defaults.options.reps = p->default_reps();
+        bench_problem(defaults, device, report, err);
+      }
+      return finish_report(report, suite_files, out, err);
     }
-    print_terminal(out, report);
-    write_outputs(report, is_suite ? suite_files : opts.files);
-    if (!all_checks_passed(report)) {
-      err << "gpulab: some results were wrong (see FAILED above)\n";
-      return kExitFailure;
-    }
-    return kExitOk;
+    bench_problem(*bench_cmd, device, report, err);
+    return finish_report(report, bench_cmd->options.files, out, err);
   } catch (const NoDeviceError& e) {
     err << "gpulab: " << e.what() << "\n";
     return kExitNoDevice;

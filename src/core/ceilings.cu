@@ -1,7 +1,8 @@
 // The ceiling kernels: each is the simplest kernel that runs at the limit of one resource.
 #include "core/ceilings.hpp"
 #include "core/memory.hpp"
-#include "core/tile_stream.cuh"
+#include "lib/launch.cuh"
+#include "lib/tile_stream.cuh"
 
 #include <gpulab/device_buffer.hpp>
 #include <gpulab/error.hpp>
@@ -14,7 +15,7 @@ namespace {
 constexpr int kStreamBlock = 256;
 constexpr unsigned kStreamUnroll = 4;
 
-// Reads every float4 once, with the access pattern of core/tile_stream.cuh (four 16-byte loads
+// Reads every float4 once, with the access pattern of lib/tile_stream.cuh (four 16-byte loads
 // in flight per thread, block-contiguous tiles). Each warp adds one float to `sink`, so the
 // compiler cannot drop the loads.
 __global__ void read_stream_kernel(const float4* __restrict__ in, std::size_t count,
@@ -78,21 +79,32 @@ Ceilings measure_ceilings(const DeviceFacts& device, int reps) {
     GPULAB_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice, s));
   }, opt);
   c.read = timer.time([&](cudaStream_t s) {
-    read_stream_kernel<<<resident_blocks, kStreamBlock, 0, s>>>(a.data(), a.size(), sink.data());
-    GPULAB_CHECK_LAUNCH();
+    launch("read_stream", read_stream_kernel, {static_cast<unsigned>(resident_blocks), kStreamBlock}, s, a.data(), a.size(),
+           sink.data());
   }, opt);
   c.write = timer.time([&](cudaStream_t s) {
-    write_stream_kernel<<<resident_blocks, kStreamBlock, 0, s>>>(b.data(), b.size(), 1.0f);
-    GPULAB_CHECK_LAUNCH();
+    launch("write_stream", write_stream_kernel, {static_cast<unsigned>(resident_blocks), kStreamBlock}, s, b.data(), b.size(),
+           1.0f);
   }, opt);
   const int fma_blocks = device.sm_count * 16;
   DeviceBuffer<float> fma_out(static_cast<std::size_t>(fma_blocks) * kStreamBlock);
   c.fma = timer.time([&](cudaStream_t s) {
-    fma_kernel<<<fma_blocks, kStreamBlock, 0, s>>>(fma_out.data(), 0.999f, 0.001f);
-    GPULAB_CHECK_LAUNCH();
+    launch("fma", fma_kernel, {static_cast<unsigned>(fma_blocks), kStreamBlock}, s, fma_out.data(), 0.999f, 0.001f);
   }, opt);
 
+  // The L2: the same read kernel over a quarter of the L2, repeated without a flush, so that
+  // every repetition after the warm-up finds the buffer in the cache.
+  const std::size_t l2_bytes = std::max<std::size_t>(device.l2_bytes / 4 / (16 * 1024) * (16 * 1024), 16 * 1024);
+  TimingOptions l2_opt = opt;
+  l2_opt.working_set_bytes = std::size_t{1} << 62;  // never flushed
+  l2_opt.reps = std::max(reps, 50);
+  c.l2_read = timer.time([&](cudaStream_t s) {
+    launch("read_stream (L2)", read_stream_kernel, {static_cast<unsigned>(resident_blocks), kStreamBlock}, s, a.data(),
+           l2_bytes / sizeof(float4), sink.data());
+  }, l2_opt);
+
   const double gb = static_cast<double>(bytes) / 1e9;
+  c.l2_read_gbs = static_cast<double>(l2_bytes) / 1e9 / (c.l2_read.median_ms * 1e-3);
   c.copy_gbs = 2.0 * gb / (c.copy.median_ms * 1e-3);
   c.read_gbs = gb / (c.read.median_ms * 1e-3);
   c.write_gbs = gb / (c.write.median_ms * 1e-3);

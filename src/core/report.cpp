@@ -62,15 +62,25 @@ struct Table {
 
 Table gpu_table(const CaseResult& c) {
   Table t;
-  t.header = {"#", "variant", "time ms", "min..max ms", "GB/s", "step", "cumulative", "x vendor",
-              "% " + c.ceiling_name, "e2e ms", "check"};
-  t.right = {true, false, true, true, true, true, true, true, true, true, false};
+  const bool rate = c.flops > 0;
+  t.header = {"#", "variant", "time ms", "min..max ms", "GB/s"};
+  if (rate) t.header.push_back("GFLOP/s");
+  for (const char* h : {"step", "cumulative", "x vendor"}) t.header.push_back(h);
+  t.header.push_back("% " + c.ceiling_name);
+  for (const char* h : {"e2e ms", "check", "flags"}) t.header.push_back(h);
+  t.right = std::vector<bool>(t.header.size(), true);
+  t.right[1] = t.right[t.header.size() - 2] = t.right[t.header.size() - 1] = false;
   for (const auto& v : c.variants) {
-    t.rows.push_back({v.id, v.name, fmt_ms(v.kernel.median_ms),
-                      fmt::format("{}..{}", fmt_ms(v.kernel.min_ms), fmt_ms(v.kernel.max_ms)),
-                      fmt_gbs(v.bandwidth_gbs), fmt_x(v.step_speedup), fmt_x(v.cumulative_speedup),
-                      fmt_x(v.vs_vendor), fmt_pct(v.of_ceiling),
-                      v.end_to_end ? fmt_ms(v.end_to_end->median_ms) : "–", fmt_check(v.check)});
+    std::vector<std::string> row{v.id, v.name, fmt_ms(v.kernel.median_ms),
+                                 fmt::format("{}..{}", fmt_ms(v.kernel.min_ms), fmt_ms(v.kernel.max_ms)),
+                                 fmt_gbs(v.bandwidth_gbs)};
+    if (rate) row.push_back(fmt_gbs(v.gflops));
+    for (double x : {v.step_speedup, v.cumulative_speedup, v.vs_vendor}) row.push_back(fmt_x(x));
+    row.push_back(fmt_pct(v.of_ceiling));
+    row.push_back(v.end_to_end ? fmt_ms(v.end_to_end->median_ms) : "–");
+    row.push_back(fmt_check(v.check));
+    row.push_back(row_flags(v));
+    t.rows.push_back(std::move(row));
   }
   return t;
 }
@@ -156,7 +166,11 @@ std::string case_title(const CaseResult& c) {
 
 std::string case_subtitle(const CaseResult& c) {
   std::string s = fmt::format("{:.4g} bytes must move", c.bytes);
-  if (c.ceiling_gbs > 0) s += fmt::format("; measured {} ceiling {:.1f} GB/s", c.ceiling_name, c.ceiling_gbs);
+  if (c.flops > 0) s += fmt::format(", {:.4g} operations", c.flops);
+  if (c.ceiling_gbs > 0)
+    s += fmt::format("; measured {} ceiling {:.1f} {}", c.ceiling_name, c.ceiling_gbs,
+                     c.ceiling_name == "FMA" ? "GFLOP/s" : "GB/s");
+  if (c.l2_resident) s += "; the data fits in the L2, so the L2 ceiling judges it";
   return s;
 }
 
@@ -171,8 +185,8 @@ std::vector<std::string> failures(const CaseResult& c) {
 
 std::string ceilings_line(const Ceilings& k) {
   return fmt::format("copy {:.1f} GB/s (read+write), read {:.1f} GB/s, write {:.1f} GB/s, "
-                     "fp32 FMA {:.0f} GFLOP/s ({} buffers)",
-                     k.copy_gbs, k.read_gbs, k.write_gbs, k.fma_gflops,
+                     "fp32 FMA {:.0f} GFLOP/s, L2 read {:.0f} GB/s ({} buffers)",
+                     k.copy_gbs, k.read_gbs, k.write_gbs, k.fma_gflops, k.l2_read_gbs,
                      fmt::format("{:.2f} GB", static_cast<double>(k.buffer_bytes) / 1e9));
 }
 
@@ -182,11 +196,11 @@ json num(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 double num_from(const json& j) { return j.is_null() ? kNaN : j.get<double>(); }
 
 json timing_json(const TimingStats& t) {
-  return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms}, {"reps", t.reps}};
+  return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms}, {"reps", t.reps}, {"noise", t.noise}};
 }
 TimingStats timing_from(const json& j) {
   return {j.at("median_ms").get<double>(), j.at("min_ms").get<double>(), j.at("max_ms").get<double>(),
-          j.at("reps").get<int>()};
+          j.at("reps").get<int>(), j.value("noise", 0.0)};
 }
 json check_json(const CheckResult& c) {
   return {{"ok", c.ok}, {"error", num(c.error)}, {"tolerance", c.tolerance}, {"detail", c.detail}};
@@ -246,9 +260,9 @@ DeviceFacts device_from(const json& j) {
 
 json ceilings_json(const Ceilings& k) {
   return {{"buffer_bytes", k.buffer_bytes}, {"copy_gbs", k.copy_gbs}, {"read_gbs", k.read_gbs},
-          {"write_gbs", k.write_gbs}, {"fma_gflops", k.fma_gflops},
+          {"write_gbs", k.write_gbs}, {"fma_gflops", k.fma_gflops}, {"l2_read_gbs", k.l2_read_gbs},
           {"copy", timing_json(k.copy)}, {"read", timing_json(k.read)},
-          {"write", timing_json(k.write)}, {"fma", timing_json(k.fma)}};
+          {"write", timing_json(k.write)}, {"fma", timing_json(k.fma)}, {"l2_read", timing_json(k.l2_read)}};
 }
 Ceilings ceilings_from(const json& j) {
   Ceilings k;
@@ -261,7 +275,29 @@ Ceilings ceilings_from(const json& j) {
   k.read = timing_from(j.at("read"));
   k.write = timing_from(j.at("write"));
   k.fma = timing_from(j.at("fma"));
+  k.l2_read_gbs = j.value("l2_read_gbs", 0.0);
+  if (j.contains("l2_read")) k.l2_read = timing_from(j.at("l2_read"));
   return k;
+}
+
+json clocks_json(const std::optional<ClockReading>& c) {
+  if (!c) return nullptr;
+  return {{"sm_mhz", c->sm_mhz}, {"memory_mhz", c->memory_mhz}, {"max_sm_mhz", c->max_sm_mhz},
+          {"throttle_reasons", c->throttle_reasons}, {"utc", c->utc}};
+}
+std::optional<ClockReading> clocks_from(const json& j) {
+  if (j.is_null()) return std::nullopt;
+  return ClockReading{j.at("sm_mhz").get<unsigned>(), j.at("memory_mhz").get<unsigned>(), j.at("max_sm_mhz").get<unsigned>(),
+                      j.at("throttle_reasons").get<unsigned long long>(), j.at("utc").get<std::string>()};
+}
+
+std::string clocks_line(const Report& r) {
+  auto one = [](const std::optional<ClockReading>& c) {
+    return c ? fmt::format("SM {} MHz (max {}), memory {} MHz{}", c->sm_mhz, c->max_sm_mhz, c->memory_mhz,
+                           c->throttle_reasons & ~1ull ? fmt::format(", clock-event reasons 0x{:x}", c->throttle_reasons) : "")
+             : std::string("not read");
+  };
+  return "GPU clocks at the start: " + one(r.clocks_start) + "; at the end: " + one(r.clocks_end);
 }
 
 json program_run_json(const std::optional<ProgramRun>& p) {
@@ -280,8 +316,10 @@ json case_json(const CaseResult& c) {
   for (const auto& [k, v] : c.params) params[k] = v;
   json variants = json::array();
   for (const auto& v : c.variants) {
-    variants.push_back({{"id", v.id}, {"name", v.name}, {"adds", v.adds}, {"vendor", v.vendor},
+    variants.push_back({{"id", v.id}, {"name", v.name}, {"adds", v.adds}, {"vendor", v.vendor}, {"library", v.library},
                         {"check", check_json(v.check)}, {"kernel", timing_json(v.kernel)},
+                        {"remeasured", v.remeasured}, {"noisy", v.noisy}, {"invalid", v.invalid},
+                        {"flags", row_flags(v)}, {"gflops", num(v.gflops)},
                         {"end_to_end", v.end_to_end ? timing_json(*v.end_to_end) : json(nullptr)},
                         {"program_run", program_run_json(v.program_run)},
                         {"bandwidth_gbs", num(v.bandwidth_gbs)}, {"step_speedup", num(v.step_speedup)},
@@ -292,8 +330,9 @@ json case_json(const CaseResult& c) {
   for (const auto& r : c.cpu)
     cpu.push_back({{"name", r.name}, {"threads", r.threads}, {"time", timing_json(r.time)},
                    {"check", check_json(r.check)}, {"bandwidth_gbs", num(r.bandwidth_gbs)}});
-  return {{"problem", c.problem}, {"params", params}, {"bytes", c.bytes},
-          {"ceiling", {{"name", c.ceiling_name}, {"gbs", c.ceiling_gbs}}},
+  return {{"problem", c.problem}, {"params", params}, {"bytes", c.bytes}, {"flops", c.flops},
+          {"l2_resident", c.l2_resident},
+          {"ceiling", {{"name", c.ceiling_name}, {"gbs", c.ceiling_gbs}, {"noise", c.ceiling_noise}}},
           {"variants", variants}, {"cpu", cpu}, {"notes", c.notes}};
 }
 
@@ -304,14 +343,22 @@ CaseResult case_from(const json& j) {
   c.bytes = j.at("bytes").get<double>();
   c.ceiling_name = j.at("ceiling").at("name").get<std::string>();
   c.ceiling_gbs = j.at("ceiling").at("gbs").get<double>();
+  c.ceiling_noise = j.at("ceiling").value("noise", 0.0);
+  c.flops = j.value("flops", 0.0);
+  c.l2_resident = j.value("l2_resident", false);
   for (const auto& v : j.at("variants")) {
     VariantRow r;
     r.id = v.at("id").get<std::string>();
     r.name = v.at("name").get<std::string>();
     r.adds = v.at("adds").get<std::string>();
     r.vendor = v.at("vendor").get<bool>();
+    r.library = v.value("library", false);
     r.check = check_from(v.at("check"));
     r.kernel = timing_from(v.at("kernel"));
+    r.remeasured = v.value("remeasured", false);
+    r.noisy = v.value("noisy", false);
+    r.invalid = v.value("invalid", std::string());
+    r.gflops = v.contains("gflops") ? num_from(v.at("gflops")) : kNaN;
     if (!v.at("end_to_end").is_null()) r.end_to_end = timing_from(v.at("end_to_end"));
     if (v.contains("program_run")) r.program_run = program_run_from(v.at("program_run"));
     r.bandwidth_gbs = num_from(v.at("bandwidth_gbs"));
@@ -345,24 +392,41 @@ std::string csv_num(double x) { return std::isfinite(x) ? fmt::format("{:.9g}", 
 }  // namespace
 
 void derive_columns(CaseResult& c) {
+  const bool rate = c.ceiling_name == "FMA";  // judged by GFLOP/s rather than GB/s
+  for (auto& v : c.variants) {
+    v.bandwidth_gbs = gbs(c.bytes, v.kernel.median_ms);
+    v.gflops = c.flops > 0 ? ratio(c.flops / 1e9, v.kernel.median_ms * 1e-3) : kNaN;
+    v.of_ceiling = ratio(rate ? v.gflops : v.bandwidth_gbs, c.ceiling_gbs);
+    v.invalid.clear();
+    const double allowed = 1.0 + v.kernel.noise + c.ceiling_noise;
+    if (std::isfinite(v.of_ceiling) && v.of_ceiling > allowed)
+      v.invalid = fmt::format("{:.0f}% of the {} ceiling, more than the measurement allows", 100 * v.of_ceiling,
+                              c.ceiling_name);
+  }
   const VariantRow* vendor = find_vendor(c);
-  const double vendor_ms = vendor ? vendor->kernel.median_ms : 0.0;
+  const double vendor_ms = vendor && vendor->invalid.empty() ? vendor->kernel.median_ms : 0.0;
   const VariantRow* previous = nullptr;
   const VariantRow* first = nullptr;
   for (auto& v : c.variants) {
-    v.bandwidth_gbs = gbs(c.bytes, v.kernel.median_ms);
-    v.of_ceiling = ratio(v.bandwidth_gbs, c.ceiling_gbs);
+    v.step_speedup = v.cumulative_speedup = v.vs_vendor = kNaN;
+    if (!v.invalid.empty()) continue;  // never ranked
     v.vs_vendor = ratio(vendor_ms, v.kernel.median_ms);
-    if (v.vendor) {  // the vendor stands outside the ladder's steps
-      v.step_speedup = v.cumulative_speedup = kNaN;
-      continue;
-    }
+    if (v.vendor) continue;  // the vendor stands outside the ladder's steps
     v.step_speedup = previous ? ratio(previous->kernel.median_ms, v.kernel.median_ms) : kNaN;
     if (!first) first = &v;
     v.cumulative_speedup = ratio(first->kernel.median_ms, v.kernel.median_ms);
     previous = &v;
   }
   for (auto& r : c.cpu) r.bandwidth_gbs = gbs(c.bytes, r.time.median_ms);
+}
+
+std::string row_flags(const VariantRow& v) {
+  std::string s;
+  auto add = [&s](const std::string& f) { s += (s.empty() ? "" : "; ") + f; };
+  if (!v.invalid.empty()) add("INVALID: " + v.invalid);
+  if (v.noisy) add(fmt::format("noisy ({:.0f}% spread)", 100 * v.kernel.noise));
+  else if (v.remeasured) add("re-measured");
+  return s;
 }
 
 bool all_checks_passed(const Report& r) {
@@ -376,7 +440,8 @@ json to_json(const Report& r) {
   for (const auto& c : r.cases) cases.push_back(case_json(c));
   return {{"gpulab_version", r.gpulab_version}, {"commit", r.commit}, {"created_utc", r.created_utc},
           {"command", r.command}, {"device", r.device ? device_json(*r.device) : json(nullptr)},
-          {"ceilings", r.ceilings ? ceilings_json(*r.ceilings) : json(nullptr)}, {"cases", cases}};
+          {"ceilings", r.ceilings ? ceilings_json(*r.ceilings) : json(nullptr)},
+          {"clocks", {{"start", clocks_json(r.clocks_start)}, {"end", clocks_json(r.clocks_end)}}}, {"cases", cases}};
 }
 
 Report report_from_json(const json& j) {
@@ -388,6 +453,10 @@ Report report_from_json(const json& j) {
     r.command = j.at("command").get<std::string>();
     if (!j.at("device").is_null()) r.device = device_from(j.at("device"));
     if (!j.at("ceilings").is_null()) r.ceilings = ceilings_from(j.at("ceilings"));
+    if (j.contains("clocks")) {
+      r.clocks_start = clocks_from(j.at("clocks").at("start"));
+      r.clocks_end = clocks_from(j.at("clocks").at("end"));
+    }
     for (const auto& c : j.at("cases")) r.cases.push_back(case_from(c));
     return r;
   } catch (const nlohmann::json::exception& e) {
@@ -398,24 +467,25 @@ Report report_from_json(const json& j) {
 std::string to_csv(const Report& r) {
   std::string out =
       "problem,params,kind,id,name,ok,error,tolerance,median_ms,min_ms,max_ms,reps,bandwidth_gbs,"
-      "step_speedup,cumulative_speedup,vs_vendor,of_ceiling,end_to_end_ms,threads\n";
+      "step_speedup,cumulative_speedup,vs_vendor,of_ceiling,end_to_end_ms,threads,noise,gflops,flags\n";
   for (const auto& c : r.cases) {
     std::string params;
     for (const auto& [k, v] : c.params) params += (params.empty() ? "" : ";") + k + "=" + v;
     for (const auto& v : c.variants) {
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},\n", csv_field(c.problem),
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,{},{},{}\n", csv_field(c.problem),
                          csv_field(params), v.vendor ? "vendor" : "gpu", csv_field(v.id), csv_field(v.name),
                          v.check.ok ? 1 : 0, csv_num(v.check.error), csv_num(v.check.tolerance),
                          csv_num(v.kernel.median_ms), csv_num(v.kernel.min_ms), csv_num(v.kernel.max_ms),
                          v.kernel.reps, csv_num(v.bandwidth_gbs), csv_num(v.step_speedup),
                          csv_num(v.cumulative_speedup), csv_num(v.vs_vendor), csv_num(v.of_ceiling),
-                         v.end_to_end ? csv_num(v.end_to_end->median_ms) : "");
+                         v.end_to_end ? csv_num(v.end_to_end->median_ms) : "", csv_num(v.kernel.noise), csv_num(v.gflops),
+                         csv_field(row_flags(v)));
     }
     for (const auto& p : c.cpu) {
-      out += fmt::format("{},{},cpu,,{},{},{},{},{},{},{},{},{},,,,,,{}\n", csv_field(c.problem),
+      out += fmt::format("{},{},cpu,,{},{},{},{},{},{},{},{},{},,,,,,{},{},,\n", csv_field(c.problem),
                          csv_field(params), csv_field(p.name), p.check.ok ? 1 : 0, csv_num(p.check.error),
                          csv_num(p.check.tolerance), csv_num(p.time.median_ms), csv_num(p.time.min_ms),
-                         csv_num(p.time.max_ms), p.time.reps, csv_num(p.bandwidth_gbs), p.threads);
+                         csv_num(p.time.max_ms), p.time.reps, csv_num(p.bandwidth_gbs), p.threads, csv_num(p.time.noise));
     }
   }
   return out;
@@ -432,6 +502,7 @@ std::string to_markdown(const Report& r) {
                        static_cast<double>(r.device->l2_bytes) / (1u << 20),
                        r.device->theoretical_bandwidth_gbs());
   if (r.ceilings) out += "- measured ceilings: " + ceilings_line(*r.ceilings) + "\n";
+  if (r.clocks_start || r.clocks_end) out += "- " + clocks_line(r) + "\n";
   for (const auto& c : r.cases) {
     out += "\n## " + case_title(c) + "\n\n" + case_subtitle(c) + "\n\n";
     render_markdown(out, gpu_table(c));
@@ -454,6 +525,7 @@ void print_terminal(std::ostream& os, const Report& r) {
     os << fmt::format("{} (cc {}.{}, {} SMs), gpulab {} commit {}\n", r.device->name, r.device->cc_major,
                       r.device->cc_minor, r.device->sm_count, r.gpulab_version, r.commit);
   if (r.ceilings) os << "measured ceilings: " << ceilings_line(*r.ceilings) << "\n";
+  if (r.clocks_start || r.clocks_end) os << clocks_line(r) << "\n";
   for (const auto& c : r.cases) {
     os << "\n" << case_title(c) << "   (" << case_subtitle(c) << ")\n";
     render_aligned(os, gpu_table(c));

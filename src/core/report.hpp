@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/ceilings.hpp"
+#include "core/clocks.hpp"
 #include "core/check.hpp"
 #include "core/device_info.hpp"
 #include "core/timing.hpp"
@@ -33,21 +34,29 @@ struct ProgramRun {
 
 /// One GPU variant (a rung of the ladder, or the vendor baseline) at one configuration.
 struct VariantRow {
-  std::string id;    // "1" … "8", or "vendor"
+  std::string id;    // "1" … "8" (the position in the problem's table), or "vendor"
   std::string name;  // "interleaved_divergent", "cub::DeviceReduce::Sum"
   std::string adds;  // what it adds over the rung before
   bool vendor = false;
+  bool library = false;  // the library function's rung
   CheckResult check;
   TimingStats kernel;
+  bool remeasured = false;  // timed again: noisy, or slower than a short re-run (core/bench.hpp)
+  bool noisy = false;       // still noisy after re-measuring: read its ratios with care
+  std::string invalid;      // filled by derive_columns(): faster than the ceiling allows, and why
   std::optional<TimingStats> end_to_end;  // host→device copy + kernel(s) + result copy back
   std::optional<ProgramRun> program_run;  // when asked for (histogram --loops)
-  // Filled by derive_columns(); NaN where not applicable.
+  // Filled by derive_columns(); NaN where not applicable (and for invalid rows).
   double bandwidth_gbs = 0.0;       // minimum bytes that must move ÷ median time
+  double gflops = 0.0;              // operations that must be done ÷ median time (0 flops: NaN)
   double step_speedup = 0.0;        // previous rung's time ÷ this time
   double cumulative_speedup = 0.0;  // rung 1's time ÷ this time
   double vs_vendor = 0.0;           // vendor's time ÷ this time (> 1: faster than the vendor)
-  double of_ceiling = 0.0;          // bandwidth ÷ the matching measured ceiling
+  double of_ceiling = 0.0;          // bandwidth (or GFLOP/s) ÷ the matching measured ceiling
 };
+
+/// The row's flags in words: "INVALID: …", "noisy", "re-measured"; empty when none.
+std::string row_flags(const VariantRow& v);
 
 /// One CPU baseline (the serial reference, the OpenMP baseline).
 struct CpuRow {
@@ -63,8 +72,11 @@ struct CaseResult {
   std::string problem;                                      // "reduce"
   std::vector<std::pair<std::string, std::string>> params;  // ordered: ("type","float32"), …
   double bytes = 0.0;           // the minimum bytes that must move (each input read once, …)
-  std::string ceiling_name;     // "read", "copy" or "write": which ceiling matches this problem
-  double ceiling_gbs = 0.0;     // its measured value (0 when ceilings were not measured)
+  double flops = 0.0;           // the operations that must be done (0: a problem of moving bytes)
+  bool l2_resident = false;     // the working set fits in the L2: judged against the L2 ceiling
+  std::string ceiling_name;     // "read", "copy", "write", "L2 read" or "FMA"
+  double ceiling_gbs = 0.0;     // its measured value, GB/s or GFLOP/s (0 when not measured)
+  double ceiling_noise = 0.0;   // the noise of the ceiling's own measurement
   std::vector<VariantRow> variants;
   std::vector<CpuRow> cpu;
   std::vector<std::string> notes;  // e.g. variants that cannot run this configuration, and why
@@ -77,10 +89,13 @@ struct Report {
   std::string command;
   std::optional<DeviceFacts> device;
   std::optional<Ceilings> ceilings;
+  std::optional<ClockReading> clocks_start, clocks_end;  // the GPU's clocks around the run
   std::vector<CaseResult> cases;
 };
 
-/// Bandwidths, step and cumulative speedups, ratio to the vendor, share of the ceiling.
+/// Bandwidths, step and cumulative speedups, ratio to the vendor, share of the ceiling. A row
+/// faster than its ceiling allows (above 100 % plus the row's and the ceiling's noise) is marked
+/// invalid and takes no part in the speedups.
 void derive_columns(CaseResult& c);
 
 /// True when every GPU and CPU row of every case passed its check.

@@ -15,6 +15,13 @@ TimingStats summarize(std::vector<double> samples_ms) {
   s.min_ms = samples_ms.front();
   s.max_ms = samples_ms.back();
   s.reps = static_cast<int>(k);
+  auto quantile = [&](double q) {
+    const double pos = q * static_cast<double>(k - 1);
+    const auto lo = static_cast<std::size_t>(pos);
+    const std::size_t hi = std::min(lo + 1, k - 1);
+    return samples_ms[lo] + (pos - static_cast<double>(lo)) * (samples_ms[hi] - samples_ms[lo]);
+  };
+  s.noise = s.median_ms > 0 ? (quantile(0.75) - quantile(0.25)) / s.median_ms : 0.0;
   return s;
 }
 

@@ -16,9 +16,11 @@ struct TimingStats {
   double min_ms = 0.0;
   double max_ms = 0.0;
   int reps = 0;
+  double noise = 0.0;  // interquartile range ÷ median: how much repetitions disagree
 };
 
-/// Median (mean of the two middle samples for an even count), min and max. Empty → all zero.
+/// Median (mean of the two middle samples for an even count), min, max and the noise
+/// (interquartile range ÷ median, quartiles by linear interpolation). Empty → all zero.
 TimingStats summarize(std::vector<double> samples_ms);
 
 struct TimingOptions {

@@ -3,11 +3,13 @@
 //
 // Shared by all five: a resident grid (as many blocks as fit on the device at once, fewer for
 // small n), each thread streaming 16-byte vectors of four values with four loads in flight
-// (core/tile_stream.cuh, the access pattern of the read ceiling), and the bin computed without a
+// (lib/tile_stream.cuh, the access pattern of the read ceiling), and the bin computed without a
 // division (bin_rule.hpp).
-#include "core/launch_limits.hpp"
-#include "core/tile_stream.cuh"
-#include "core/warp.cuh"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+#include "lib/per_device.hpp"
+#include "lib/tile_stream.cuh"
+#include "lib/warp.cuh"
 #include "histogram/bin_rule.hpp"
 #include "histogram/histogram_common.cuh"
 #include "histogram/histogram_paths.hpp"
@@ -18,8 +20,6 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <string>
 
 namespace gpulab {
@@ -238,13 +238,7 @@ struct DeviceLimits {
   unsigned global_resident = 0;  // the same for global_runs_kernel
 };
 
-const DeviceLimits& device_limits() {
-  static std::mutex mutex;
-  static std::map<int, DeviceLimits> cache;
-  int device = 0;
-  GPULAB_CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard lock(mutex);
-  if (auto it = cache.find(device); it != cache.end()) return it->second;
+DeviceLimits query_device_limits() {
   DeviceLimits d;
   d.sms = static_cast<unsigned>(current_device_attribute(cudaDevAttrMultiProcessorCount));
   d.cc_major = current_device_attribute(cudaDevAttrComputeCapabilityMajor);
@@ -258,7 +252,12 @@ const DeviceLimits& device_limits() {
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
   d.packed_resident = resident_blocks(reinterpret_cast<const void*>(packed_registers_kernel), kBlock);
   d.global_resident = resident_blocks(reinterpret_cast<const void*>(global_runs_kernel), kBlock);
-  return cache.emplace(device, d).first->second;
+  return d;
+}
+
+const DeviceLimits& device_limits() {
+  static PerDevice<DeviceLimits> cache;
+  return cache.get(query_device_limits);
 }
 
 /// Blocks for a resident grid of `resident` blocks, but no more than one tile of vectors
@@ -315,8 +314,12 @@ void launch_cluster(const std::int32_t* values, std::size_t n, BinRule rule, std
   if (clusters < 1) throw Error("histogram: no cluster of 8 blocks fits on this device");
   const unsigned blocks = grid_for(n, d.sms);  // never more clusters than the input has tiles
   const unsigned wanted_clusters = (blocks + kClusterBlocks - 1) / kClusterBlocks;
-  config.gridDim = dim3(std::min<unsigned>(static_cast<unsigned>(clusters), wanted_clusters) * kClusterBlocks);
-  GPULAB_CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_shared_kernel, values, n, rule, plan.bins_per_pass, counts));
+  const LaunchShape shape{dim3(std::min<unsigned>(static_cast<unsigned>(clusters), wanted_clusters) * kClusterBlocks),
+                          dim3(kBlock), plan.smem_bytes, kClusterBlocks};
+  launch("cluster_shared", cluster_shared_kernel, shape, stream, values, n, rule, plan.bins_per_pass, counts).work([&] {
+    return count_of(plan.bins_per_pass / kClusterBlocks, "bin") + " per block, " +
+           count_of((rule.bins() + plan.bins_per_pass - 1) / plan.bins_per_pass, "pass") + " over the values";
+  });
 }
 
 }  // namespace
@@ -359,29 +362,32 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
   GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
   switch (path) {
     case Path::packed_registers:
-      packed_registers_kernel<<<grid_for(n, d.packed_resident), kBlock, 0, stream>>>(values, n, rule, counts);
+      launch("packed_registers", packed_registers_kernel, {grid_for(n, d.packed_resident), kBlock}, stream, values, n, rule,
+             counts);
       break;
     case Path::replicated_shared: {
       const unsigned replicas = replicas_for(m, d);
       const std::size_t smem = std::size_t{m} * replicas * sizeof(std::uint32_t);
       const unsigned resident = resident_blocks(reinterpret_cast<const void*>(replicated_shared_kernel), kBlock, smem);
-      replicated_shared_kernel<<<grid_for(n, resident), kBlock, smem, stream>>>(values, n, rule, replicas, counts);
+      launch("replicated_shared", replicated_shared_kernel, {grid_for(n, resident), kBlock, smem}, stream, values, n, rule,
+             replicas, counts)
+          .work([&] { return count_of(replicas, "replica") + " of the bins per block"; });
       break;
     }
     case Path::halfword_shared: {
       const std::size_t smem = halfword_bytes(m);
       const unsigned resident = resident_blocks(reinterpret_cast<const void*>(halfword_shared_kernel), kHalfwordBlock, smem);
-      halfword_shared_kernel<<<grid_for(n, resident, kHalfwordBlock), kHalfwordBlock, smem, stream>>>(values, n, rule, counts);
+      launch("halfword_shared", halfword_shared_kernel, {grid_for(n, resident, kHalfwordBlock), kHalfwordBlock, smem}, stream,
+             values, n, rule, counts);
       break;
     }
     case Path::cluster_shared:
       launch_cluster(values, n, rule, counts, d, stream);
       break;
     case Path::global_runs:
-      global_runs_kernel<<<grid_for(n, d.global_resident), kBlock, 0, stream>>>(values, n, rule, counts);
+      launch("global_runs", global_runs_kernel, {grid_for(n, d.global_resident), kBlock}, stream, values, n, rule, counts);
       break;
   }
-  GPULAB_CHECK_LAUNCH();
 }
 
 }  // namespace histogram_detail

@@ -1,9 +1,10 @@
-// The histogram ladder's table (see histogram_ladder.hpp): launchers for rungs 1–5
-// (histogram_kernels.cuh), rungs 6–10 = the library's paths, rung 11 = the library's choice, and
-// the vendor baseline.
+// The histogram ladder's table (see histogram_ladder.hpp): launchers for the seed's rungs
+// (histogram_kernels.cuh), the library's paths one by one, the library's choice, and the vendor.
 #include "histogram/histogram_kernels.cuh"
 #include "histogram/histogram_ladder.hpp"
 #include "histogram/histogram_paths.hpp"
+#include "lib/launch.cuh"
+#include "lib/per_device.hpp"
 
 #include <gpulab/error.hpp>
 #include <gpulab/histogram.hpp>
@@ -12,8 +13,6 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
-#include <array>
-#include <atomic>
 #include <limits>
 #include <string>
 
@@ -37,20 +36,16 @@ void require_valid_block(unsigned block) {
 /// The most dynamic shared memory a block may opt in to on the current device; the first call
 /// per device also lets the shared-memory rungs use it.
 std::size_t shared_optin_bytes() {
-  static std::array<std::atomic<int>, 64> cache{};
-  int device = 0;
-  GPULAB_CUDA_CHECK(cudaGetDevice(&device));
-  auto& slot = cache.at(static_cast<std::size_t>(device) % cache.size());
-  int bytes = slot.load(std::memory_order_relaxed);
-  if (bytes == 0) {
-    GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  static PerDevice<std::size_t> cache;
+  return cache.get([] {
+    int bytes = 0;
+    GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, current_device()));
     for (const void* kernel : {reinterpret_cast<const void*>(histogram_shared_atomics),
                                reinterpret_cast<const void*>(histogram_by_block_shared),
                                reinterpret_cast<const void*>(histogram_replicated)})
       GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    slot.store(bytes, std::memory_order_relaxed);
-  }
-  return static_cast<std::size_t>(bytes);
+    return static_cast<std::size_t>(bytes);
+  });
 }
 
 bool fits_shared(std::uint32_t m) { return std::size_t{m} * kCountBytes <= shared_optin_bytes(); }
@@ -73,8 +68,7 @@ struct GlobalAtomics {
                   std::size_t, unsigned block, cudaStream_t stream) {
     require_valid_block(block);
     zero_counts(counts, m, stream);
-    histogram_global_atomics<<<grid_for(n, block), block, 0, stream>>>(values, n, BinRule(m), counts);
-    GPULAB_CHECK_LAUNCH();
+    launch("histogram", histogram_global_atomics, {grid_for(n, block), block}, stream, values, n, BinRule(m), counts);
   }
 };
 
@@ -82,10 +76,10 @@ struct SharedAtomics {
   static void run(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void*,
                   std::size_t, unsigned block, cudaStream_t stream) {
     require_valid_block(block);
-    if (!fits_shared(m)) throw Error("histogram: rung 2 cannot hold " + std::to_string(m) + " bins in shared memory");
+    if (!fits_shared(m)) throw Error("histogram: shared_atomics cannot hold " + std::to_string(m) + " bins in shared memory");
     zero_counts(counts, m, stream);
-    histogram_shared_atomics<<<grid_for(n, block), block, m * kCountBytes, stream>>>(values, n, BinRule(m), counts);
-    GPULAB_CHECK_LAUNCH();
+    launch("histogramShared", histogram_shared_atomics, {grid_for(n, block), block, m * kCountBytes}, stream, values, n,
+           BinRule(m), counts);
   }
 };
 
@@ -100,12 +94,12 @@ struct Replicated {
   static void run(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void*,
                   std::size_t, unsigned block, cudaStream_t stream) {
     require_valid_block(block);
-    if (!fits_shared(m)) throw Error("histogram: rung 5 cannot hold " + std::to_string(m) + " bins in shared memory");
+    if (!fits_shared(m)) throw Error("histogram: lane_replicated cannot hold " + std::to_string(m) + " bins in shared memory");
     const unsigned replicas = rung5_replicas(m);
     zero_counts(counts, m, stream);
-    histogram_replicated<<<grid_for(n, block), block, std::size_t{m} * replicas * kCountBytes, stream>>>(
-        values, n, BinRule(m), replicas, counts);
-    GPULAB_CHECK_LAUNCH();
+    launch("lane_replicated", histogram_replicated, {grid_for(n, block), block, std::size_t{m} * replicas * kCountBytes}, stream,
+           values, n, BinRule(m), replicas, counts)
+        .work([&] { return count_of(replicas, "replica") + " of the bins per block"; });
   }
 };
 
@@ -127,24 +121,25 @@ struct ByBlock {
                   std::size_t ws_bytes, unsigned block, cudaStream_t stream) {
     require_valid_block(block);
     const std::size_t rows = row_blocks(n, m, block);
-    if (ws_bytes < rows * m * kCountBytes) throw Error("histogram: workspace too small for rungs 3/4");
+    if (ws_bytes < rows * m * kCountBytes) throw Error("histogram: workspace too small for by_block_global/by_block_shared");
     auto* rows_counts = static_cast<std::uint32_t*>(ws);
     const BinRule rule(m);
     if constexpr (kShared) {
-      if (!fits_shared(m)) throw Error("histogram: rung 4 cannot hold " + std::to_string(m) + " bins in shared memory");
-      histogram_by_block_shared<<<static_cast<unsigned>(rows), block, m * kCountBytes, stream>>>(values, n, rule, rows_counts);
+      if (!fits_shared(m)) throw Error("histogram: by_block_shared cannot hold " + std::to_string(m) + " bins in shared memory");
+      launch("histogramByBlockShared", histogram_by_block_shared, {static_cast<unsigned>(rows), block, m * kCountBytes}, stream,
+             values, n, rule, rows_counts);
     } else {
       GPULAB_CUDA_CHECK(cudaMemsetAsync(rows_counts, 0, rows * m * kCountBytes, stream));
-      histogram_by_block<<<static_cast<unsigned>(rows), block, 0, stream>>>(values, n, rule, rows_counts);
+      launch("histogramByBlock", histogram_by_block, {static_cast<unsigned>(rows), block}, stream, values, n, rule, rows_counts);
     }
-    GPULAB_CHECK_LAUNCH();
     zero_counts(counts, m, stream);
     // Enough blocks to fill the GPU: ~1024 of 256 threads, spread over bins first, then rows.
     const std::size_t bin_blocks = ceil_div(m, kSumBins);
     const std::size_t row_groups = std::clamp<std::size_t>(1024 / bin_blocks, 1, std::min<std::size_t>(ceil_div(rows, kSumRows), 65535));
-    sum_histograms<<<dim3(static_cast<unsigned>(bin_blocks), static_cast<unsigned>(row_groups)), dim3(kSumBins, kSumRows), 0,
-                     stream>>>(rows_counts, rows, m, counts);
-    GPULAB_CHECK_LAUNCH();
+    launch("sum_histograms", sum_histograms,
+           {dim3(static_cast<unsigned>(bin_blocks), static_cast<unsigned>(row_groups)), dim3(kSumBins, kSumRows)}, stream,
+           rows_counts, rows, m, counts)
+        .work([&] { return count_of(rows, "row") + " added"; });
   }
 };
 
@@ -198,42 +193,43 @@ struct Cub {
 /// One table line from a launcher struct.
 template <class Impl, bool (*kSupports)(std::uint32_t) = any_bins,
           std::size_t (*kWorkspace)(std::size_t, std::uint32_t, unsigned) = no_workspace>
-constexpr HistogramVariant rung(std::string_view id, std::string_view name, std::string_view adds,
-                                bool uses_block, bool vendor = false) {
-  return {id, name, adds, vendor, uses_block, kSupports, kWorkspace, &Impl::run};
+constexpr HistogramRung rung(std::string_view name, std::string_view adds, Role role, bool uses_block) {
+  return {{name, adds, role, uses_block}, {kSupports, kWorkspace, &Impl::run}};
 }
 
 using histogram_detail::Path;
 
-constexpr HistogramVariant kVariants[] = {
-    rung<GlobalAtomics>("1", "global_atomics",
-        "one global atomicAdd per value (seed: histogram)", true),
-    rung<SharedAtomics, fits_shared>("2", "shared_atomics",
-        "per-block histogram in shared memory, merged with one atomic per bin (seed: histogramShared)", true),
-    rung<ByBlock<false>, any_bins, ByBlock<false>::workspace_bytes>("3", "by_block_global",
-        "a global histogram row per block, rows added by sum_histograms (seed: histogramByBlock)", true),
-    rung<ByBlock<true>, fits_shared, ByBlock<true>::workspace_bytes>("4", "by_block_shared",
-        "rung 3 with the row built in shared memory (seed: histogramByBlockShared)", true),
-    rung<Replicated, fits_shared>("5", "lane_replicated",
-        "rung 2 with up to 32 interleaved copies, one per lane: no conflicts, no contention", true),
-    rung<LibraryPath<Path::replicated_shared>, LibraryPath<Path::replicated_shared>::supports>("6", "replicated_resident",
-        "resident grid (merge once per block), 16-byte loads, 4 in flight, bins without division", false),
-    rung<LibraryPath<Path::packed_registers>, LibraryPath<Path::packed_registers>::supports>("7", "packed_registers",
-        "m <= 8: eight 8-bit counters in one 64-bit register per thread, no atomics per value", false),
-    rung<LibraryPath<Path::halfword_shared>, LibraryPath<Path::halfword_shared>::supports>("8", "halfword_shared",
-        "16-bit counters, two per word, spilling at 2^15: twice the bins in shared memory", false),
-    rung<LibraryPath<Path::cluster_shared>, LibraryPath<Path::cluster_shared>::supports>("9", "cluster_shared",
-        "any m: bins spread over a cluster's distributed shared memory, passes over bin ranges", false),
-    rung<LibraryPath<Path::global_runs>>("10", "global_runs",
-        "any m, any device: global atomics, runs of equal bins added once", false),
-    rung<Library>("11", "gpulab::histogram",
-        "the library: picks 7, 6, 8, 9 or 10 by m and device", false),
-    rung<Cub, Cub::supports, Cub::workspace_bytes>("vendor", "cub::DeviceHistogram::HistogramEven",
-        "the vendor library (CUB) over the bins (transform iterator)", false, true),
+// Read top to bottom: rungs 1-5 in histogram_kernels.cuh, the library's paths in histogram.cu.
+constexpr HistogramRung kRungs[] = {
+    rung<GlobalAtomics>("global_atomics",
+        "one global atomicAdd per value (seed: histogram)", Role::rung, true),
+    rung<SharedAtomics, fits_shared>("shared_atomics",
+        "per-block histogram in shared memory, merged with one atomic per bin (seed: histogramShared)", Role::rung, true),
+    rung<ByBlock<false>, any_bins, ByBlock<false>::workspace_bytes>("by_block_global",
+        "a global histogram row per block, rows added by sum_histograms (seed: histogramByBlock)", Role::rung, true),
+    rung<ByBlock<true>, fits_shared, ByBlock<true>::workspace_bytes>("by_block_shared",
+        "the rung before with the row built in shared memory (seed: histogramByBlockShared)", Role::rung, true),
+    rung<Replicated, fits_shared>("lane_replicated",
+        "shared_atomics with up to 32 interleaved copies, one per lane: no conflicts, no contention", Role::rung, true),
+    rung<LibraryPath<Path::replicated_shared>, LibraryPath<Path::replicated_shared>::supports>("replicated_resident",
+        "resident grid (merge once per block), 16-byte loads, 4 in flight, bins without division", Role::rung, false),
+    rung<LibraryPath<Path::packed_registers>, LibraryPath<Path::packed_registers>::supports>("packed_registers",
+        "m <= 8: eight 8-bit counters in one 64-bit register per thread, no atomics per value", Role::rung, false),
+    rung<LibraryPath<Path::halfword_shared>, LibraryPath<Path::halfword_shared>::supports>("halfword_shared",
+        "16-bit counters, two per word, spilling at 2^15: twice the bins in shared memory", Role::rung, false),
+    rung<LibraryPath<Path::cluster_shared>, LibraryPath<Path::cluster_shared>::supports>("cluster_shared",
+        "any m: bins spread over a cluster's distributed shared memory, passes over bin ranges", Role::rung, false),
+    rung<LibraryPath<Path::global_runs>>("global_runs",
+        "any m, any device: global atomics, runs of equal bins added once", Role::rung, false),
+    rung<Library>("gpulab::histogram",
+        "the library: picks packed_registers, replicated_resident, halfword_shared, cluster_shared or global_runs by m and device",
+        Role::library, false),
+    rung<Cub, Cub::supports, Cub::workspace_bytes>("cub::DeviceHistogram::HistogramEven",
+        "the vendor library (CUB) over the bins (transform iterator)", Role::vendor, false),
 };
 
 }  // namespace
 
-std::span<const HistogramVariant> histogram_variants() { return kVariants; }
+std::span<const HistogramRung> histogram_rungs() { return kRungs; }
 
 }  // namespace gpulab

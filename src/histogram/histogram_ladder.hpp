@@ -2,6 +2,8 @@
 // CLI's `list` and the reports all walk this table; adding a rung = one kernel + one line here.
 #pragma once
 
+#include "core/ladder.hpp"
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -11,26 +13,24 @@
 
 namespace gpulab {
 
-struct HistogramVariant {
-  std::string_view id;    // "1" … "11", "vendor"
-  std::string_view name;  // the idea, as a name
-  std::string_view adds;  // what it adds over the rung before, one line
-  bool vendor = false;
-  bool uses_block = false;  // honours the threads-per-block parameter
-  /// Whether the variant can count m bins on the current device (shared-memory rungs cannot
-  /// hold every m; the register rung takes m ≤ 8).
+/// A histogram rung's launch functions (core/ladder.hpp adds its name, what it adds and its role).
+struct HistogramOps {
+  /// Whether the rung can count m bins on the current device (shared-memory rungs cannot hold
+  /// every m; the register rung takes m ≤ 8).
   bool (*supports)(std::uint32_t m) = nullptr;
   /// Device workspace the run needs (no zeroing needed: the run prepares it).
   std::size_t (*workspace_bytes)(std::size_t n, std::uint32_t m, unsigned block) = nullptr;
   /// counts[0, m) = the histogram of values[0, n), asynchronously on `stream`; counts need not
   /// be zeroed first.
-  void (*run)(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,
-              void* workspace, std::size_t workspace_bytes, unsigned block, cudaStream_t stream) = nullptr;
+  void (*run)(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void* workspace,
+              std::size_t workspace_bytes, unsigned block, cudaStream_t stream) = nullptr;
 };
 
-/// Rungs 1–11 in order (11 is the library's histogram()), then the vendor baseline
-/// (cub::DeviceHistogram::HistogramEven over the bins).
-std::span<const HistogramVariant> histogram_variants();
+using HistogramRung = Rung<HistogramOps>;
+
+/// The seed's four rungs, the lane-replicated one, the library's paths and its choice among them
+/// (gpulab::histogram), then the vendor (cub::DeviceHistogram::HistogramEven over the bins).
+std::span<const HistogramRung> histogram_rungs();
 
 /// Rungs 1–5 take any multiple of 32 up to 1024 threads per block (the seed used 1024).
 constexpr bool valid_histogram_block(unsigned block) {

@@ -1,9 +1,9 @@
 // Device building blocks shared by the reduction rungs: the accumulator type, warp and block
-// sums (warp sums: core/warp.cuh), and the per-thread streaming sum with 16-byte loads.
+// sums (warp sums: lib/warp.cuh), and the per-thread streaming sum with 16-byte loads.
 #pragma once
 
-#include "core/tile_stream.cuh"
-#include "core/warp.cuh"
+#include "lib/tile_stream.cuh"
+#include "lib/warp.cuh"
 
 #include <cstddef>
 #include <cstdint>

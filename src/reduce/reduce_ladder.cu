@@ -1,6 +1,7 @@
 // The reduction ladder's table (see reduce_ladder.hpp): launchers for the rungs of
-// reduce_kernels.cuh, rung 8 = the library's reduce_sum, and the vendor baseline.
-#include "core/launch_limits.hpp"
+// reduce_kernels.cuh, the library's reduce_sum, and the vendor baseline.
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
 #include "reduce/reduce_kernels.cuh"
 #include "reduce/reduce_ladder.hpp"
 
@@ -74,8 +75,8 @@ struct Levels {
     for (int level = 0;; ++level) {
       const std::size_t grid = std::max<std::size_t>(1, ceil_div(count, per_block(block)));
       T* dst = grid == 1 ? out : buffers[level % 2];
-      kernel<<<checked_grid(grid), block, smem, stream>>>(src, dst, count);
-      GPULAB_CHECK_LAUNCH();
+      launch("level", kernel, {checked_grid(grid), block, smem}, stream, src, dst, count)
+          .work([&] { return "level " + std::to_string(level + 1) + ": " + count_of(per_block(block), "element") + " per block"; });
       if (grid == 1) break;
       src = dst;
       count = grid;
@@ -126,10 +127,8 @@ struct GridStride {
     require_valid_block(block);
     const std::size_t g = grid(n, block);
     T* partials = static_cast<T*>(workspace);
-    reduce7_grid_stride_vectorized<T><<<checked_grid(g), block, 0, stream>>>(in, partials, n);
-    GPULAB_CHECK_LAUNCH();
-    reduce7_grid_stride_vectorized<T><<<1, block, 0, stream>>>(partials, out, g);
-    GPULAB_CHECK_LAUNCH();
+    launch("grid_stride (elements)", reduce7_grid_stride_vectorized<T>, {checked_grid(g), block}, stream, in, partials, n);
+    launch("grid_stride (partials)", reduce7_grid_stride_vectorized<T>, {1, block}, stream, partials, out, g);
   }
   static std::size_t depth(std::size_t n, unsigned block) {
     const std::size_t g = grid(n, block);
@@ -174,42 +173,42 @@ struct Cub {
 
 /// One table line from a launcher struct with workspace_bytes, run and depth.
 template <class T, class Impl>
-constexpr ReduceVariant<T> rung(std::string_view id, std::string_view name, std::string_view adds,
-                                bool uses_block, bool vendor = false) {
-  return {id, name, adds, vendor, uses_block, &Impl::workspace_bytes, &Impl::run, &Impl::depth};
+constexpr ReduceRung<T> rung(std::string_view name, std::string_view adds, Role role, bool uses_block) {
+  return {{name, adds, role, uses_block}, {&Impl::workspace_bytes, &Impl::run, &Impl::depth}};
 }
 
+// Read top to bottom: each rung's kernel is in reduce_kernels.cuh (rung 8: reduce_sum.cu).
 template <class T>
-constexpr ReduceVariant<T> kVariants[] = {
-    rung<T, Levels<T, 1, pick1<T>>>("1", "interleaved_divergent",
-        "tree in shared memory; tid % 2s picks the adders (seed 000 v1)", true),
-    rung<T, Levels<T, 1, pick2<T>>>("2", "interleaved_strided",
-        "index = 2*s*tid: warps retire whole, but shared-memory bank conflicts", true),
-    rung<T, Levels<T, 1, pick3<T>>>("3", "sequential_addressing",
-        "s halves from blockDim/2, tid < s: conflict-free shared accesses", true),
-    rung<T, Levels<T, 2, pick4<T>>>("4", "first_add_on_load",
-        "each thread adds two elements while loading: half the blocks", true),
-    rung<T, Levels<T, 2, pick5<T>>>("5", "unroll_last_warp",
-        "the last 64 partials summed by one warp with shuffles, no barriers", true),
-    rung<T, Levels<T, 2, pick6<T>>>("6", "complete_unroll",
-        "block size as a template parameter: the whole tree unrolled", true),
-    rung<T, GridStride<T>>("7", "grid_stride_vec16",
-        "resident grid, many elements per thread, 16-byte loads; 2 launches", true),
-    rung<T, Library<T>>("8", "single_pass_deterministic",
-        "4 loads in flight, one launch, the last block combines in a fixed order", false),
-    rung<T, Cub<T>>("vendor", "cub::DeviceReduce::Sum", "the vendor library (CUB)", false, true),
+constexpr ReduceRung<T> kRungs[] = {
+    rung<T, Levels<T, 1, pick1<T>>>("interleaved_divergent",
+        "tree in shared memory; tid % 2s picks the adders (seed 000 v1)", Role::rung, true),
+    rung<T, Levels<T, 1, pick2<T>>>("interleaved_strided",
+        "index = 2*s*tid: warps retire whole, but shared-memory bank conflicts", Role::rung, true),
+    rung<T, Levels<T, 1, pick3<T>>>("sequential_addressing",
+        "s halves from blockDim/2, tid < s: conflict-free shared accesses", Role::rung, true),
+    rung<T, Levels<T, 2, pick4<T>>>("first_add_on_load",
+        "each thread adds two elements while loading: half the blocks", Role::rung, true),
+    rung<T, Levels<T, 2, pick5<T>>>("unroll_last_warp",
+        "the last 64 partials summed by one warp with shuffles, no barriers", Role::rung, true),
+    rung<T, Levels<T, 2, pick6<T>>>("complete_unroll",
+        "block size as a template parameter: the whole tree unrolled", Role::rung, true),
+    rung<T, GridStride<T>>("grid_stride_vec16",
+        "resident grid, many elements per thread, 16-byte loads; 2 launches", Role::rung, true),
+    rung<T, Library<T>>("single_pass_deterministic",
+        "gpulab::reduce_sum: 4 loads in flight, one launch, the last block combines in a fixed order", Role::library, false),
+    rung<T, Cub<T>>("cub::DeviceReduce::Sum", "the vendor library (CUB)", Role::vendor, false),
 };
 
 }  // namespace
 
 
 template <class T>
-std::span<const ReduceVariant<T>> reduce_variants() {
-  return kVariants<T>;
+std::span<const ReduceRung<T>> reduce_rungs() {
+  return kRungs<T>;
 }
 
-template std::span<const ReduceVariant<std::int32_t>> reduce_variants<std::int32_t>();
-template std::span<const ReduceVariant<float>> reduce_variants<float>();
-template std::span<const ReduceVariant<double>> reduce_variants<double>();
+template std::span<const ReduceRung<std::int32_t>> reduce_rungs<std::int32_t>();
+template std::span<const ReduceRung<float>> reduce_rungs<float>();
+template std::span<const ReduceRung<double>> reduce_rungs<double>();
 
 }  // namespace gpulab

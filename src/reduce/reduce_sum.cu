@@ -13,14 +13,14 @@
 // Deterministic: which elements a thread adds, in which order, and the combine order of the
 // partials depend only on n, the pointer's alignment and the grid size, which depends only on n
 // and the device. No floating-point atomics.
-#include "core/launch_limits.hpp"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+#include "lib/per_device.hpp"
 #include "reduce/reduce_common.cuh"
 
 #include <gpulab/error.hpp>
 #include <gpulab/reduce.hpp>
 
-#include <array>
-#include <atomic>
 
 namespace gpulab {
 namespace {
@@ -59,20 +59,12 @@ reduce_sum_kernel(const T* __restrict__ in, std::size_t n, T* __restrict__ out,
   }
 }
 
-/// Blocks resident at once on the current device, cached per device (the occupancy query costs
+/// Blocks resident at once on the current device, asked once per device (the occupancy query costs
 /// microseconds; reduce_sum is called with n small enough for that to matter).
 template <class T>
 unsigned resident_grid() {
-  static std::array<std::atomic<unsigned>, 64> cache{};
-  int device = 0;
-  GPULAB_CUDA_CHECK(cudaGetDevice(&device));
-  auto& slot = cache.at(static_cast<std::size_t>(device) % cache.size());
-  unsigned blocks = slot.load(std::memory_order_relaxed);
-  if (blocks == 0) {
-    blocks = std::max(1u, resident_blocks(reinterpret_cast<const void*>(reduce_sum_kernel<T>), kBlock));
-    slot.store(blocks, std::memory_order_relaxed);
-  }
-  return blocks;
+  static PerDevice<unsigned> cache;
+  return cache.get([] { return std::max(1u, resident_blocks(reinterpret_cast<const void*>(reduce_sum_kernel<T>), kBlock)); });
 }
 
 template <class T>
@@ -110,8 +102,8 @@ void reduce_sum(const T* in, std::size_t n, T* out, void* temp, std::size_t temp
                 " bytes is too small; reduce_sum_temp_bytes() says " + std::to_string(needed));
   auto* ticket = static_cast<unsigned*>(temp);
   auto* partials = reinterpret_cast<accum_t<T>*>(static_cast<unsigned char*>(temp) + kTicketBytes);
-  reduce_sum_kernel<T><<<grid, kBlock, 0, stream>>>(in, n, out, partials, ticket);
-  GPULAB_CHECK_LAUNCH();
+  launch("reduce_sum", reduce_sum_kernel<T>, {grid, kBlock}, stream, in, n, out, partials, ticket)
+      .work([&] { return count_of(std::size_t{kBlock} * kUnroll * Vec16<T>::kCount, "element") + " per tile"; });
 }
 
 #define GPULAB_INSTANTIATE_REDUCE_SUM(T)                                                       \

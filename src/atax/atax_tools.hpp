@@ -2,7 +2,6 @@
 #pragma once
 
 #include "atax/atax_file.hpp"
-#include "atax/atax_ladder.hpp"
 #include "core/device_info.hpp"
 
 #include <cstdint>
@@ -14,10 +13,10 @@ namespace gpulab {
 /// Writes a random input file; returns the exit code.
 int atax_gen(AtaxShape shape, const std::string& path, std::uint64_t seed, std::ostream& out);
 
-/// Loads `input_path`, runs `variant` (checked against nothing: `check` does that), prints the
-/// seed's lines and the median time of `reps` runs, writes the result file.
-int atax_run(const std::string& input_path, std::string output_path, const AtaxVariant& variant, int reps,
-             const DeviceFacts& device, std::ostream& out);
+/// Loads `input_path`, runs rung `rung` of the ladder (checked against nothing: `check` does that),
+/// prints the seed's lines and the median time of `reps` runs, writes the result file.
+int atax_run(const std::string& input_path, std::string output_path, std::size_t rung, int reps, const DeviceFacts& device,
+             std::ostream& out);
 
 /// Recomputes y serially, compares with the result file and prints the seed's `check` report:
 /// 0 when every value is within its bound, 1 otherwise. Throws gpulab::Error on unreadable files.

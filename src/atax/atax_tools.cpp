@@ -1,8 +1,9 @@
-#include "cli/atax_tools.hpp"
+#include "atax/atax_tools.hpp"
 
 #include "atax/atax_cpu.hpp"
-#include "atax/atax_launch_log.hpp"
-#include "cli/cli.hpp"
+#include "atax/atax_problem.hpp"
+#include "core/exit_codes.hpp"
+#include "core/launches.hpp"
 #include "core/memory.hpp"
 #include "core/sizes.hpp"
 #include "core/timing.hpp"
@@ -23,73 +24,27 @@ int atax_gen(AtaxShape shape, const std::string& path, std::uint64_t seed, std::
   return kExitOk;
 }
 
-namespace {
-
-/// Seed 004's lines for each kernel: its launch configuration and its own time (the median over
-/// `reps` runs, each after an L2 flush, with an event between consecutive kernels).
-void print_launches(const AtaxVariant& variant, AtaxShape s, int reps, const float* a, const float* x, float* y, void* ws,
-                    std::size_t ws_bytes, GpuTimer& timer, cudaStream_t stream, std::ostream& out) {
-  std::vector<atax_detail::LaunchNote> notes;
-  std::vector<std::vector<double>> kernel_ms;
-  for (int r = 0; r < reps; ++r) {
-    timer.flush_l2();
-    const atax_detail::LaunchLog log(stream);
-    variant.run(a, x, s.rows, s.cols, y, ws, ws_bytes, stream);
-    GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const std::vector<double> ms = log.kernel_ms();
-    if (r == 0) {
-      notes = log.notes();
-      kernel_ms.resize(ms.size());
-    }
-    for (std::size_t k = 0; k < ms.size() && k < kernel_ms.size(); ++k) kernel_ms[k].push_back(ms[k]);
-  }
-  if (notes.empty()) {
-    out << "* (the vendor library does not report its launches)\n";
-    return;
-  }
-  for (const auto& n : notes) {
-    const std::string grid = n.grid.y > 1 ? fmt::format("{}x{}", n.grid.x, n.grid.y) : fmt::format("{}", n.grid.x);
-    out << fmt::format("* {}: {} blocks of {} threads (out of {} at once), {}.\n", n.kernel, grid, n.block,
-                       n.resident_blocks, n.work);
-  }
-  for (std::size_t k = 0; k < kernel_ms.size(); ++k)
-    out << fmt::format("* Kernel #{} time:      {:.4f} ms\n", k + 1, summarize(kernel_ms[k]).median_ms);
-}
-
-}  // namespace
-
-int atax_run(const std::string& input_path, std::string output_path, const AtaxVariant& variant, int reps,
-             const DeviceFacts& device, std::ostream& out) {
-  const AtaxInput in = read_atax_file(input_path, host_memory_allowance());
-  const AtaxShape s = in.shape;
+int atax_run(const std::string& input_path, std::string output_path, std::size_t rung, int reps, const DeviceFacts& device,
+             std::ostream& out) {
+  const AtaxCase c(read_atax_file(input_path, host_memory_allowance()));
+  const AtaxShape s = c.input().shape;
   out << fmt::format("Loaded {}:\n    Matrix: {} numbers ({}x{})\n    Vector: {} numbers (1x{})\n", input_path,
                      s.elements(), s.cols, s.rows, s.cols, s.cols);
-  const std::size_t ws_bytes = variant.workspace_bytes(s.rows, s.cols);
-  require_device_bytes(s.elements() * 4 + 2 * std::size_t{s.cols} * 4 + ws_bytes, "atax run");
+  require_device_bytes(DeviceArrays::bytes_needed(c) + c.workspace_bytes(rung) + 2 * device.l2_bytes, "atax run");
   Stream stream;
-  DeviceBuffer<float> d_a(s.elements()), d_x(s.cols), d_y(s.cols);
-  DeviceBuffer<unsigned char> ws(ws_bytes);
-  GPULAB_CUDA_CHECK(cudaMemcpyAsync(d_a.data(), in.a.data(), s.elements() * 4, cudaMemcpyHostToDevice, stream.get()));
-  GPULAB_CUDA_CHECK(cudaMemcpyAsync(d_x.data(), in.x.data(), std::size_t{s.cols} * 4, cudaMemcpyHostToDevice, stream.get()));
-  GpuTimer timer(stream.get(), device.l2_bytes);
-  TimingOptions opt;
-  opt.reps = reps;
-  opt.working_set_bytes = s.elements() * 4;
-  const TimingStats t = timer.time([&](cudaStream_t st) {
-    variant.run(d_a.data(), d_x.data(), s.rows, s.cols, d_y.data(), ws.data(), ws_bytes, st);
-  }, opt);
-  out << fmt::format("* variant {} {}: {}\n", variant.id, variant.name, variant.adds);
-  print_launches(variant, s, reps, d_a.data(), d_x.data(), d_y.data(), ws.data(), ws_bytes, timer, stream.get(), out);
+  const DeviceArrays arrays(c, stream.get());
+  const OwnedWorkspace ws(c, rung, stream.get());
+  const TimingStats t =
+      print_launches(c, rung, atax_rungs()[rung], arrays, ws.get(), reps, device.l2_bytes, stream.get(), out);
   out << fmt::format("* Kernels time (both products): {:.4f} ms median of {} ({:.4f}..{:.4f}), {:.1f} GB/s of A\n",
                      t.median_ms, t.reps, t.min_ms, t.max_ms, static_cast<double>(s.elements()) * 4 / (t.median_ms * 1e6));
-  std::vector<float> y(s.cols);
-  GPULAB_CUDA_CHECK(cudaMemcpyAsync(y.data(), d_y.data(), std::size_t{s.cols} * 4, cudaMemcpyDeviceToHost, stream.get()));
+  arrays.download(stream.get(), false);
   stream.synchronize();
   if (output_path.empty()) {
     const std::filesystem::path p(input_path);
     output_path = (p.parent_path() / (p.stem().string() + "-out.bin")).string();
   }
-  write_atax_result(output_path, y);
+  write_atax_result(output_path, as<float>(arrays.host_outputs()[0]));
   out << "Done. Writing to " << output_path << ".\n";
   return kExitOk;
 }

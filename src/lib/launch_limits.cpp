@@ -1,4 +1,4 @@
-#include "core/launch_limits.hpp"
+#include "lib/launch_limits.hpp"
 
 #include <gpulab/error.hpp>
 

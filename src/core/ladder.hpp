@@ -1,0 +1,49 @@
+// A problem's table of rungs, as the harness, the CLI and the tests see it. A rung is addressed
+// by its name, by its number (its position in the table, from 1: numbers follow the table), or by
+// the aliases `library` (the library function's rung) and `vendor` (the vendor baseline, always
+// last and numbered "vendor").
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpulab {
+
+enum class Role { rung, library, vendor };
+
+/// What every rung says of itself; a problem's table row adds its launch functions to this.
+struct RungInfo {
+  std::string_view name;  // the idea, as a name
+  std::string_view adds;  // what it adds over the rung before, one line
+  Role role = Role::rung;
+  bool uses_block = false;  // honours the problem's threads-per-block option
+};
+
+/// A problem's table row: RungInfo plus the problem's own launch functions (Ops).
+template <class Ops>
+struct Rung : RungInfo, Ops {};
+
+/// The RungInfo of every row of a table.
+template <class R>
+std::vector<RungInfo> ladder_info(std::span<const R> table) {
+  return {table.begin(), table.end()};
+}
+
+/// "3" for the third row, "vendor" for the vendor.
+std::string rung_id(std::span<const RungInfo> ladder, std::size_t index);
+
+/// The rows `words` name (numbers, names, `library`, `vendor`), in table order, each once; every
+/// row for an empty list. Throws gpulab::Error naming the first word no row answers to.
+std::vector<std::size_t> select_rungs(std::span<const RungInfo> ladder, const std::vector<std::string>& words,
+                                      std::string_view problem);
+
+/// The one row `word` names (see select_rungs).
+std::size_t find_rung(std::span<const RungInfo> ladder, std::string_view word, std::string_view problem);
+
+/// "1-7" style list of the numbers of the rows that use the block option ("1-5", "1, 3").
+std::string block_rungs(std::span<const RungInfo> ladder);
+
+}  // namespace gpulab

@@ -1,0 +1,81 @@
+// What a problem tells the harness and the CLI about itself: its name and semantics, its table of
+// rungs, its options (its axes: sizes, types, shapes…) with their validation, the cases of a bench,
+// the runs worth recording, and commands of its own (`atax gen|run|check`). The CLI knows problems
+// only through this interface and the registry (src/problems.cpp).
+#pragma once
+
+#include "core/bench.hpp"
+#include "core/ladder.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace gpulab {
+
+/// A bad command line found after parsing: the CLI exits with its usage code.
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// What a problem's own command may use: the output stream and, when it asked for one, the
+/// device's facts (opened by the CLI first).
+struct CommandContext {
+  std::ostream& out;
+  const DeviceFacts* device = nullptr;
+};
+
+/// A problem's own command (`atax gen`): the CLI runs it when `app` was parsed; it returns the
+/// exit code and throws UsageError for a bad argument.
+struct Command {
+  CLI::App* app = nullptr;
+  bool needs_device = false;
+  std::function<int(const CommandContext&)> run;
+};
+
+/// A run worth recording (`gpulab showcase`): the bench options after `bench PROBLEM`, or a
+/// problem command's words; "{tmp}" stands for a scratch folder.
+struct Showcase {
+  std::string name;               // file stem of its reports, e.g. "seed003"
+  std::string what;               // one line, printed before it runs
+  std::vector<std::string> args;  // e.g. {"bench", "reduce", "--type", "float32"}
+  bool reports = true;            // add --json/--md/--csv DIR/name.* to the args
+};
+
+class Problem {
+ public:
+  virtual ~Problem() = default;
+
+  virtual std::string_view name() const = 0;
+  virtual std::string_view summary() const = 0;    // "sum of a vector"
+  virtual std::string_view semantics() const = 0;  // one line: what counts as right
+  virtual std::vector<RungInfo> ladder() const = 0;
+
+  /// Adds the problem's own options (its axes, with their defaults) to `bench NAME` or `run NAME`.
+  virtual void add_options(CLI::App& command) = 0;
+  /// Checks the options once parsed; throws gpulab::Error before any GPU work.
+  virtual void validate() const = 0;
+  /// Makes each case of the options' cross product in turn (inputs from `seed`) and hands it to `run`.
+  virtual void for_each_case(std::uint64_t seed, const std::function<void(BenchCase&)>& run) const = 0;
+  /// Timed repetitions by default (fewer for problems whose rows take long).
+  virtual int default_reps() const { return 20; }
+
+  /// Commands of its own under `gpulab NAME`; none by default.
+  virtual std::vector<Command> add_commands(CLI::App& /*app*/) { return {}; }
+  /// The runs `gpulab showcase` records beside the default bench (the seeds' own tables).
+  virtual std::vector<Showcase> showcase() const { return {}; }
+};
+
+/// The registry: every problem, in the order `list`, `suite` and the help show them.
+std::vector<std::unique_ptr<Problem>> make_problems();
+
+}  // namespace gpulab

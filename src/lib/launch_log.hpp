@@ -1,0 +1,61 @@
+// What a LaunchLog records of each launch (lib/launch.cuh reports to it): the kernel, its grid
+// and block, what a block does, how many blocks the GPU holds at once, and an event after it, so
+// that kernel k's time is the span from the event before it to the event after it.
+#pragma once
+
+#include <gpulab/device_buffer.hpp>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpulab {
+
+/// How a kernel is launched.
+struct LaunchShape {
+  dim3 grid;
+  dim3 block;
+  std::size_t smem = 0;      // dynamic shared memory per block
+  unsigned cluster = 0;      // > 0: blocks per thread-block cluster (along x)
+  bool cooperative = false;  // the kernel synchronises its whole grid
+};
+
+struct LaunchNote {
+  std::string kernel;
+  LaunchShape shape;
+  std::string work;              // e.g. "8 lines per block" (empty when not described)
+  unsigned resident_blocks = 0;  // blocks of this kernel the GPU holds at once
+};
+
+/// Listens to the launches issued on this thread while it lives (logs do not nest).
+class LaunchLog {
+ public:
+  explicit LaunchLog(cudaStream_t stream);
+  LaunchLog(const LaunchLog&) = delete;
+  LaunchLog& operator=(const LaunchLog&) = delete;
+  ~LaunchLog();
+
+  const std::vector<LaunchNote>& notes() const { return notes_; }
+  /// Milliseconds of each launch (after the stream has been synchronised).
+  std::vector<double> kernel_ms() const;
+
+  LaunchNote& add(LaunchNote note, cudaStream_t stream);
+
+ private:
+  Event start_;
+  std::vector<LaunchNote> notes_;
+  std::vector<Event> after_;
+};
+
+/// Reports a launch just issued on `stream` to the listening log; nullptr when none listens.
+LaunchNote* note_launch(const void* kernel, const char* name, const LaunchShape& shape, cudaStream_t stream);
+
+/// "1 line", "8 lines": how a launch note counts its work.
+inline std::string count_of(std::uint64_t n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+}  // namespace gpulab

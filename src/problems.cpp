@@ -1,0 +1,19 @@
+// The problem registry: one line a problem. Adding a problem = its folder, one line here and its
+// lines in CMakeLists.txt (docs/adding.md).
+#include "core/problem.hpp"
+
+#include "atax/atax_problem.hpp"
+#include "histogram/histogram_problem.hpp"
+#include "reduce/reduce_problem.hpp"
+
+namespace gpulab {
+
+std::vector<std::unique_ptr<Problem>> make_problems() {
+  std::vector<std::unique_ptr<Problem>> problems;
+  problems.push_back(make_reduce_problem());
+  problems.push_back(make_histogram_problem());
+  problems.push_back(make_atax_problem());
+  return problems;
+}
+
+}  // namespace gpulab

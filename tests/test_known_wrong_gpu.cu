@@ -1,0 +1,175 @@
+// Rungs that are wrong on purpose, kept for the tests alone: for every problem one that writes
+// zeros, one with a NaN or one wrong element, one that skips the tail, and one that writes one
+// element past the end. The harness's checked run must reject every one (the last through the
+// guard band after each output), and compute-sanitizer must catch the last on an output with no
+// guard band (KnownWrongSanitizer, run by scripts/device_run.sh under memcheck).
+#include "gpu_test_support.hpp"
+
+#include "atax/atax_problem.hpp"
+#include "histogram/histogram_problem.hpp"
+#include "lib/launch.cuh"
+#include "reduce/reduce_problem.hpp"
+
+#include <gpulab/atax.hpp>
+#include <gpulab/histogram.hpp>
+#include <gpulab/reduce.hpp>
+
+
+#include <cmath>
+#include <limits>
+
+using namespace gpulab;
+
+namespace {
+
+/// One thread writes `value` to `at`.
+template <class T>
+__global__ void write_one(T* at, T value) {
+  *at = value;
+}
+
+template <class T>
+void write_value(T* at, T value, cudaStream_t stream) {
+  launch("write_one", write_one<T>, {1, 1}, stream, at, value);
+}
+
+constexpr std::size_t kTail = 256;  // "skips the tail": the last n % 256 elements
+std::size_t without_tail(std::size_t n) { return n - n % kTail; }
+
+// ---- reduce (float) -------------------------------------------------------------------------------
+
+std::size_t reduce_ws(std::size_t n, unsigned) { return reduce_sum_temp_bytes<float>(n); }
+std::size_t reduce_depth(std::size_t n, unsigned) { return reduce_sum_accumulation_depth<float>(n); }
+void reduce_zeros(const float*, std::size_t, float* out, void*, std::size_t, unsigned, cudaStream_t s) {
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(float), s));
+}
+void reduce_nan(const float* in, std::size_t n, float* out, void* ws, std::size_t bytes, unsigned, cudaStream_t s) {
+  reduce_sum(in, n, out, ws, bytes, s);
+  write_value(out, std::numeric_limits<float>::quiet_NaN(), s);
+}
+void reduce_skip_tail(const float* in, std::size_t n, float* out, void* ws, std::size_t bytes, unsigned, cudaStream_t s) {
+  reduce_sum(in, without_tail(n), out, ws, bytes, s);
+}
+void reduce_past_end(const float* in, std::size_t n, float* out, void* ws, std::size_t bytes, unsigned, cudaStream_t s) {
+  reduce_sum(in, n, out, ws, bytes, s);
+  write_value(out + 1, 1.0f, s);
+}
+constexpr ReduceRung<float> kWrongReduce[] = {
+    {{"writes_zeros", "", Role::rung, false}, {reduce_ws, reduce_zeros, reduce_depth}},
+    {{"nan_result", "", Role::rung, false}, {reduce_ws, reduce_nan, reduce_depth}},
+    {{"skips_tail", "", Role::rung, false}, {reduce_ws, reduce_skip_tail, reduce_depth}},
+    {{"writes_past_end", "", Role::rung, false}, {reduce_ws, reduce_past_end, reduce_depth}},
+};
+
+// ---- histogram --------------------------------------------------------------------------------------
+
+bool any_m(std::uint32_t) { return true; }
+std::size_t no_ws(std::size_t, std::uint32_t, unsigned) { return 0; }
+void hist_zeros(const std::int32_t*, std::size_t, std::uint32_t m, std::uint32_t* counts, void*, std::size_t, unsigned,
+                cudaStream_t s) {
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * 4, s));
+}
+void hist_one_wrong(const std::int32_t* v, std::size_t n, std::uint32_t m, std::uint32_t* counts, void*, std::size_t,
+                    unsigned, cudaStream_t s) {
+  histogram(v, n, m, counts, s);
+  write_value(counts + m / 2, 12345u, s);
+}
+void hist_skip_tail(const std::int32_t* v, std::size_t n, std::uint32_t m, std::uint32_t* counts, void*, std::size_t,
+                    unsigned, cudaStream_t s) {
+  histogram(v, without_tail(n), m, counts, s);
+}
+void hist_past_end(const std::int32_t* v, std::size_t n, std::uint32_t m, std::uint32_t* counts, void*, std::size_t,
+                   unsigned, cudaStream_t s) {
+  histogram(v, n, m, counts, s);
+  write_value(counts + m, 0u, s);
+}
+constexpr HistogramRung kWrongHistogram[] = {
+    {{"writes_zeros", "", Role::rung, false}, {any_m, no_ws, hist_zeros}},
+    {{"one_wrong_count", "", Role::rung, false}, {any_m, no_ws, hist_one_wrong}},
+    {{"skips_tail", "", Role::rung, false}, {any_m, no_ws, hist_skip_tail}},
+    {{"writes_past_end", "", Role::rung, false}, {any_m, no_ws, hist_past_end}},
+};
+
+// ---- atax ----------------------------------------------------------------------------------------------
+
+std::size_t atax_ws(std::uint32_t rows, std::uint32_t cols) { return atax_temp_bytes(rows, cols); }
+void atax_zeros(const float*, const float*, std::uint32_t, std::uint32_t cols, float* y, void*, std::size_t, cudaStream_t s) {
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(y, 0, std::size_t{cols} * 4, s));
+}
+void atax_nan(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws, std::size_t bytes,
+              cudaStream_t s) {
+  atax(a, x, rows, cols, y, ws, bytes, s);
+  write_value(y + cols / 2, std::numeric_limits<float>::quiet_NaN(), s);
+}
+void atax_skip_tail(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws,
+                    std::size_t bytes, cudaStream_t s) {
+  atax(a, x, static_cast<std::uint32_t>(std::max<std::size_t>(1, without_tail(rows))), cols, y, ws, bytes, s);
+}
+void atax_past_end(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws,
+                   std::size_t bytes, cudaStream_t s) {
+  atax(a, x, rows, cols, y, ws, bytes, s);
+  write_value(y + cols, 1.0f, s);
+}
+constexpr AtaxRung kWrongAtax[] = {
+    {{"writes_zeros", "", Role::rung, false}, {atax_ws, atax_zeros}},
+    {{"nan_in_one_column", "", Role::rung, false}, {atax_ws, atax_nan}},
+    {{"skips_tail", "", Role::rung, false}, {atax_ws, atax_skip_tail}},
+    {{"writes_past_end", "", Role::rung, false}, {atax_ws, atax_past_end}},
+};
+
+// Sizes with a tail (not a multiple of 256) and results that zeros cannot match.
+TEST(KnownWrong, ReduceEveryOneRejected) {
+  ReduceCase<float> c({100'003, 256, 5}, kWrongReduce);
+  c.compute_reference();
+  for (std::size_t r = 0; r < std::size(kWrongReduce); ++r)
+    EXPECT_FALSE(run_checked(c, r).ok) << kWrongReduce[r].name << " passed the check";
+}
+
+TEST(KnownWrong, HistogramEveryOneRejected) {
+  PinnedBuffer<std::int32_t> values(100'003);
+  fill_histogram_input(values.span(), HistogramDistribution::uniform, 5);
+  for (std::uint32_t m : {8u, 4096u}) {
+    HistogramCase c({"uniform", std::span<const std::int32_t>(values.data(), values.size()), m, 256}, kWrongHistogram);
+    c.compute_reference();
+    for (std::size_t r = 0; r < std::size(kWrongHistogram); ++r)
+      EXPECT_FALSE(run_checked(c, r).ok) << kWrongHistogram[r].name << " m=" << m << " passed the check";
+  }
+}
+
+TEST(KnownWrong, AtaxEveryOneRejected) {
+  AtaxCase c(make_atax_input({1000, 1001}, 5), kWrongAtax);
+  c.compute_reference();
+  for (std::size_t r = 0; r < std::size(kWrongAtax); ++r)
+    EXPECT_FALSE(run_checked(c, r).ok) << kWrongAtax[r].name << " passed the check";
+}
+
+// The same rungs, right where they should be: the harness rejects them for their faults, not for
+// being run through it (the library functions they wrap pass).
+TEST(KnownWrong, TheWrappedLibraryFunctionsPass) {
+  const auto reduce_ladder = ladder_info(reduce_rungs<float>());
+  ReduceCase<float> r({100'003, 256, 5});
+  r.compute_reference();
+  EXPECT_TRUE(run_checked(r, find_rung({reduce_ladder.data(), reduce_ladder.size()}, "library", "reduce")).ok);
+  const auto atax_ladder = ladder_info(atax_rungs());
+  AtaxCase a(make_atax_input({1000, 1001}, 5));
+  a.compute_reference();
+  EXPECT_TRUE(run_checked(a, find_rung({atax_ladder.data(), atax_ladder.size()}, "library", "atax")).ok);
+}
+
+// Run only under compute-sanitizer memcheck (scripts/device_run.sh): each writes one element past
+// an output that has no guard band, which the sanitizer must report.
+TEST(KnownWrongSanitizer, DISABLED_PastEndWrites) {
+  Stream stream;
+  DeviceBuffer<float> in(1000), sum(1);
+  DeviceBuffer<unsigned char> ws(reduce_sum_temp_bytes<float>(1000));
+  GPULAB_CUDA_CHECK(cudaMemset(in.data(), 0, 4000));
+  GPULAB_CUDA_CHECK(cudaMemset(ws.data(), 0, ws.size()));
+  reduce_past_end(in.data(), 1000, sum.data(), ws.data(), ws.size(), 256, stream.get());
+  DeviceBuffer<std::int32_t> values(1000);
+  DeviceBuffer<std::uint32_t> counts(64);
+  GPULAB_CUDA_CHECK(cudaMemset(values.data(), 0, 4000));
+  hist_past_end(values.data(), 1000, 64, counts.data(), nullptr, 0, 256, stream.get());
+  stream.synchronize();
+}
+
+}  // namespace
