@@ -30,7 +30,7 @@ int atax_run(const std::string& input_path, std::string output_path, std::size_t
   const AtaxShape s = c.input().shape;
   out << fmt::format("Loaded {}:\n    Matrix: {} numbers ({}x{})\n    Vector: {} numbers (1x{})\n", input_path,
                      s.elements(), s.cols, s.rows, s.cols, s.cols);
-  require_device_bytes(DeviceArrays::bytes_needed(c) + c.workspace_bytes(rung) + 2 * device.l2_bytes, "atax run");
+  require_case_fits(c, std::span(&rung, 1), device.l2_bytes);
   Stream stream;
   const DeviceArrays arrays(c, stream.get());
   const OwnedWorkspace ws(c, rung, stream.get());

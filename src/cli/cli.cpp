@@ -169,7 +169,7 @@ int run_problem(const ProblemCommand& cmd, const std::string& variant, int reps,
       out << "* " << ladder[rung].name << " " << *why << "\n\n";
       return;
     }
-    require_device_bytes(DeviceArrays::bytes_needed(c) + c.workspace_bytes(rung) + 2 * device.l2_bytes, title);
+    require_case_fits(c, std::span(&rung, 1), device.l2_bytes);
     c.compute_reference();
     Stream stream;
     const DeviceArrays arrays(c, stream.get());

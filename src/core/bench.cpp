@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstring>
 #include <optional>
+#include <tuple>
 #include <ostream>
 
 namespace gpulab {
@@ -20,7 +21,8 @@ int BenchCase::baseline_threads() const { return omp_get_max_threads(); }
 
 // ---- device arrays ----------------------------------------------------------------------------------
 
-DeviceArrays::DeviceArrays(const BenchCase& c, cudaStream_t stream) : in_specs_(c.inputs()), out_specs_(c.outputs()) {
+DeviceArrays::DeviceArrays(const BenchCase& c, cudaStream_t stream, bool upload_inputs)
+    : in_specs_(c.inputs()), out_specs_(c.outputs()) {
   for (const auto& spec : in_specs_) {
     in_.emplace_back(spec.offset_bytes + spec.bytes);
     arrays_.in.push_back(in_.back().data() == nullptr ? nullptr : in_.back().data() + spec.offset_bytes);
@@ -30,7 +32,7 @@ DeviceArrays::DeviceArrays(const BenchCase& c, cudaStream_t stream) : in_specs_(
     host_out_.emplace_back(spec.bytes + kGuardBytes);
     arrays_.out.push_back(spec.bytes == 0 ? nullptr : out_.back().data());
   }
-  upload(stream);
+  if (upload_inputs) upload(stream);
 }
 
 std::size_t DeviceArrays::bytes_needed(const BenchCase& c) {
@@ -143,13 +145,9 @@ ProgramRun whole_program(const BenchCase& c, std::size_t rung, int loops, cudaSt
     auto t0 = std::chrono::steady_clock::now();
     std::optional<DeviceArrays> arrays;
     std::optional<OwnedWorkspace> workspace;
-    {
-      // Allocation alone: DeviceArrays uploads on construction, so time the upload apart below.
-      arrays.emplace(c, stream);
-      GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));
-      workspace.emplace(c, rung, stream);
-      GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));
-    }
+    arrays.emplace(c, stream, false);  // allocation alone: the upload is the next phase
+    workspace.emplace(c, rung, stream);
+    GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));
     p.allocate_ms += ms_since(t0);
 
     t0 = std::chrono::steady_clock::now();
@@ -176,15 +174,16 @@ ProgramRun whole_program(const BenchCase& c, std::size_t rung, int loops, cudaSt
   return p;
 }
 
-double ceiling_value(const Ceilings& k, CeilingKind kind, bool l2_resident) {
-  if (l2_resident && kind != CeilingKind::fma) return k.l2_read_gbs;
+/// The measured ceiling that judges a case: its value and the noise of its measurement.
+std::pair<double, double> ceiling_of(const Ceilings& k, CeilingKind kind, bool l2_resident) {
+  if (l2_resident && kind != CeilingKind::fma) return {k.l2_read_gbs, k.l2_read.noise};
   switch (kind) {
-    case CeilingKind::read: return k.read_gbs;
-    case CeilingKind::copy: return k.copy_gbs;
-    case CeilingKind::write: return k.write_gbs;
-    case CeilingKind::fma: return k.fma_gflops;
+    case CeilingKind::read: return {k.read_gbs, k.read.noise};
+    case CeilingKind::copy: return {k.copy_gbs, k.copy.noise};
+    case CeilingKind::write: return {k.write_gbs, k.write.noise};
+    case CeilingKind::fma: return {k.fma_gflops, k.fma.noise};
   }
-  return 0.0;
+  return {0.0, 0.0};
 }
 
 std::string ceiling_label(CeilingKind kind, bool l2_resident) {
@@ -206,6 +205,12 @@ std::string describe_case(const BenchCase& c) {
 
 }  // namespace
 
+void require_case_fits(const BenchCase& c, std::span<const std::size_t> rungs, std::size_t l2_bytes) {
+  std::size_t workspace = 0;
+  for (std::size_t r : rungs) workspace = std::max(workspace, c.workspace_bytes(r));
+  require_device_bytes(DeviceArrays::bytes_needed(c) + workspace + 2 * l2_bytes, describe_case(c));
+}
+
 // ---- one case, every selected rung ----------------------------------------------------------------
 
 CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& device, const Ceilings* ceilings,
@@ -217,9 +222,7 @@ CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& dev
   result.flops = work.flops;
   result.l2_resident = work.working_set_bytes <= device.l2_bytes;
   result.ceiling_name = ceiling_label(work.ceiling, result.l2_resident);
-  result.ceiling_gbs = ceilings ? ceiling_value(*ceilings, work.ceiling, result.l2_resident) : 0.0;
-  result.ceiling_noise = 0.0;
-  if (ceilings) result.ceiling_noise = work.ceiling == CeilingKind::fma ? ceilings->fma.noise : ceilings->read.noise;
+  if (ceilings) std::tie(result.ceiling_gbs, result.ceiling_noise) = ceiling_of(*ceilings, work.ceiling, result.l2_resident);
 
   std::vector<std::size_t> rungs;
   for (std::size_t r : s.rungs) {
@@ -229,10 +232,7 @@ CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& dev
       rungs.push_back(r);
   }
 
-  // Refuse before allocating: the arrays, the largest workspace, the L2-flush buffer.
-  std::size_t workspace = 0;
-  for (std::size_t r : rungs) workspace = std::max(workspace, c.workspace_bytes(r));
-  require_device_bytes(DeviceArrays::bytes_needed(c) + workspace + 2 * device.l2_bytes, describe_case(c));
+  require_case_fits(c, rungs, device.l2_bytes);
 
   progress << fmt::format("{}: CPU reference…\n", describe_case(c)) << std::flush;
   const TimingStats reference_time = time_host([&] { c.compute_reference(); }, 1, false);

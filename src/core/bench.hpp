@@ -109,7 +109,8 @@ class DeviceArrays {
  public:
   static constexpr std::size_t kGuardBytes = 256;
 
-  DeviceArrays(const BenchCase& c, cudaStream_t stream);
+  /// Allocates the arrays and, unless `upload_inputs` is false, copies the inputs in.
+  DeviceArrays(const BenchCase& c, cudaStream_t stream, bool upload_inputs = true);
   /// Bytes of device memory the arrays of `c` take.
   static std::size_t bytes_needed(const BenchCase& c);
 
@@ -138,6 +139,10 @@ class OwnedWorkspace {
  private:
   DeviceBuffer<std::byte> buffer_;
 };
+
+/// Refuses, before anything is allocated, a case whose arrays, largest workspace of `rungs` and
+/// L2-flush buffer do not fit the device's free memory.
+void require_case_fits(const BenchCase& c, std::span<const std::size_t> rungs, std::size_t l2_bytes);
 
 /// The step every check goes through, in the bench and the tests alike: poison the outputs and
 /// their guard bands, run the rung once, read everything back, check the outputs and the guards.
