@@ -53,6 +53,23 @@ grep -E "exit code|ERROR SUMMARY|Invalid __global__ write" "$res/sanitizer.txt" 
 echo "== every problem's recorded runs (gpulab showcase)"
 "$bin/gpulab" showcase --out "$res" "${problems[@]}"
 echo "showcase exit code: $?"
+wants() { [ ${#problems[@]} -eq 0 ] || printf '%s\n' "${problems[@]}" | grep -qx "$1"; }
+if wants scan; then
+  echo "== scan: the manual's kernel without and with padding under Nsight Compute (shared-memory bank conflicts)"
+  if command -v ncu > /dev/null; then
+    for rung in blelloch blelloch_padded; do
+      ncu --clock-control none --launch-count 1 -k regex:scan_blelloch \
+        --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,gpu__time_duration.sum \
+        "$bin/gpulab" run scan --variant "$rung" -n 2^24 -t float32 --reps 1 > "$res/ncu_scan_$rung.txt" 2>&1
+      echo "ncu $rung exit code: $?"
+      grep -E "scan_blelloch|bank_conflicts|sass_inst|time_duration" "$res/ncu_scan_$rung.txt" | sed 's/^ */  /'
+    done
+  else
+    echo "ncu not found: no counters"
+  fi
+  echo "== scan: what users call instead (torch.cumsum, cupy.cumsum), the same sizes"
+  python3 scripts/peers_scan.py --n 2^28 --json "$res/peers_scan.json" || echo "peers exit code: $?"
+fi
 if [ "$suite" = yes ]; then
   echo "== the main job: gpulab suite (ceilings + every ladder with its defaults)"
   "$bin/gpulab" suite --json "$res/suite.json" > /dev/null && echo "suite exit code: 0" || echo "suite exit code: $?"

@@ -5,12 +5,14 @@
 #include "atax/atax_problem.hpp"
 #include "histogram/histogram_problem.hpp"
 #include "reduce/reduce_problem.hpp"
+#include "scan/scan_problem.hpp"
 
 namespace gpulab {
 
 std::vector<std::unique_ptr<Problem>> make_problems() {
   std::vector<std::unique_ptr<Problem>> problems;
   problems.push_back(make_reduce_problem());
+  problems.push_back(make_scan_problem());
   problems.push_back(make_histogram_problem());
   problems.push_back(make_atax_problem());
   return problems;

@@ -9,10 +9,12 @@
 #include "histogram/histogram_problem.hpp"
 #include "lib/launch.cuh"
 #include "reduce/reduce_problem.hpp"
+#include "scan/scan_problem.hpp"
 
 #include <gpulab/atax.hpp>
 #include <gpulab/histogram.hpp>
 #include <gpulab/reduce.hpp>
+#include <gpulab/scan.hpp>
 
 
 #include <cmath>
@@ -59,6 +61,34 @@ constexpr ReduceRung<float> kWrongReduce[] = {
     {{"nan_result", "", Role::rung, false}, {reduce_ws, reduce_nan, reduce_depth}},
     {{"skips_tail", "", Role::rung, false}, {reduce_ws, reduce_skip_tail, reduce_depth}},
     {{"writes_past_end", "", Role::rung, false}, {reduce_ws, reduce_past_end, reduce_depth}},
+};
+
+// ---- scan (float) ----------------------------------------------------------------------------------
+
+std::size_t scan_ws(std::size_t n, unsigned) { return scan_temp_bytes<float>(n); }
+ScanDepth scan_depth(std::size_t, unsigned) { return {scan_accumulation_depth<float>(0), 1, scan_tile_elements<float>()}; }
+void scan_zeros(const float*, float* out, std::size_t n, ScanKind, void*, std::size_t, unsigned, cudaStream_t s) {
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(out, 0, n * sizeof(float), s));
+}
+void scan_one_off(const float* in, float* out, std::size_t n, ScanKind, void* ws, std::size_t bytes, unsigned,
+                  cudaStream_t s) {
+  inclusive_scan(in, out, n, ws, bytes, s);
+  write_value(out + n / 2, 0.0f, s);  // one element of the middle forgets its prefix
+}
+void scan_skip_tail(const float* in, float* out, std::size_t n, ScanKind, void* ws, std::size_t bytes, unsigned,
+                    cudaStream_t s) {
+  inclusive_scan(in, out, without_tail(n), ws, bytes, s);
+}
+void scan_past_end(const float* in, float* out, std::size_t n, ScanKind, void* ws, std::size_t bytes, unsigned,
+                   cudaStream_t s) {
+  inclusive_scan(in, out, n, ws, bytes, s);
+  write_value(out + n, 1.0f, s);
+}
+constexpr ScanRung<float> kWrongScan[] = {
+    {{"writes_zeros", "", Role::rung, false}, {scan_ws, scan_zeros, scan_depth}},
+    {{"one_element_wrong", "", Role::rung, false}, {scan_ws, scan_one_off, scan_depth}},
+    {{"skips_tail", "", Role::rung, false}, {scan_ws, scan_skip_tail, scan_depth}},
+    {{"writes_past_end", "", Role::rung, false}, {scan_ws, scan_past_end, scan_depth}},
 };
 
 // ---- histogram --------------------------------------------------------------------------------------
@@ -125,6 +155,13 @@ TEST(KnownWrong, ReduceEveryOneRejected) {
     EXPECT_FALSE(run_checked(c, r).ok) << kWrongReduce[r].name << " passed the check";
 }
 
+TEST(KnownWrong, ScanEveryOneRejected) {
+  ScanCase<float> c({100'003, ScanKind::inclusive, 256, 5}, kWrongScan);
+  c.compute_reference();
+  for (std::size_t r = 0; r < std::size(kWrongScan); ++r)
+    EXPECT_FALSE(run_checked(c, r).ok) << kWrongScan[r].name << " passed the check";
+}
+
 TEST(KnownWrong, HistogramEveryOneRejected) {
   PinnedBuffer<std::int32_t> values(100'003);
   fill_histogram_input(values.span(), HistogramDistribution::uniform, 5);
@@ -150,6 +187,10 @@ TEST(KnownWrong, TheWrappedLibraryFunctionsPass) {
   ReduceCase<float> r({100'003, 256, 5});
   r.compute_reference();
   EXPECT_TRUE(run_checked(r, find_rung({reduce_ladder.data(), reduce_ladder.size()}, "library", "reduce")).ok);
+  const auto scan_ladder = ladder_info(scan_rungs<float>());
+  ScanCase<float> sc({100'003, ScanKind::inclusive, 256, 5});
+  sc.compute_reference();
+  EXPECT_TRUE(run_checked(sc, find_rung({scan_ladder.data(), scan_ladder.size()}, "library", "scan")).ok);
   const auto atax_ladder = ladder_info(atax_rungs());
   AtaxCase a(make_atax_input({1000, 1001}, 5));
   a.compute_reference();
@@ -169,6 +210,11 @@ TEST(KnownWrongSanitizer, DISABLED_PastEndWrites) {
   DeviceBuffer<std::uint32_t> counts(64);
   GPULAB_CUDA_CHECK(cudaMemset(values.data(), 0, 4000));
   hist_past_end(values.data(), 1000, 64, counts.data(), nullptr, 0, 256, stream.get());
+  DeviceBuffer<float> prefixes(1000);
+  DeviceBuffer<unsigned char> scan_temp(scan_temp_bytes<float>(1000));
+  GPULAB_CUDA_CHECK(cudaMemset(scan_temp.data(), 0, scan_temp.size()));
+  scan_past_end(in.data(), prefixes.data(), 1000, ScanKind::inclusive, scan_temp.data(), scan_temp.size(), 256,
+                stream.get());
   stream.synchronize();
 }
 

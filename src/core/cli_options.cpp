@@ -4,6 +4,8 @@
 
 #include <gpulab/error.hpp>
 
+#include <algorithm>
+
 namespace gpulab {
 
 CLI::Validator size_list_validator() {
@@ -33,15 +35,31 @@ CLI::Validator word_list_validator(std::string what, std::string choices, std::f
       std::move(name));
 }
 
-CLI::Validator type_list_validator() {
-  return word_list_validator("types", "int32, float32, float64",
-                             [](const std::string& w) { return parse_dtype(w).has_value(); }, "TYPES");
+std::string type_choices(std::span<const DType> allowed) {
+  std::string out;
+  for (DType t : allowed) out += (out.empty() ? "" : ", ") + std::string(dtype_name(t));
+  return out;
 }
 
-std::vector<DType> parse_types(const std::string& text) {
-  if (text == "all") return {DType::int32, DType::float32, DType::float64};
+CLI::Validator type_list_validator(std::span<const DType> allowed) {
+  const std::vector<DType> types(allowed.begin(), allowed.end());
+  return word_list_validator("types", type_choices(allowed),
+                             [types](const std::string& w) {
+                               const auto t = parse_dtype(w);
+                               return t && std::find(types.begin(), types.end(), *t) != types.end();
+                             },
+                             "TYPES");
+}
+
+std::vector<DType> parse_types(const std::string& text, std::span<const DType> allowed) {
+  if (text == "all") return {allowed.begin(), allowed.end()};
   std::vector<DType> out;
-  for (const auto& item : split_commas(text)) out.push_back(*parse_dtype(item));
+  for (const auto& item : split_commas(text)) {
+    const auto t = parse_dtype(item);
+    if (!t || std::find(allowed.begin(), allowed.end(), *t) == allowed.end())
+      throw Error("'" + item + "' is not " + type_choices(allowed) + " or all");
+    out.push_back(*t);
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,10 @@ std::vector<std::size_t> size_list(const std::string& text);
 CLI::Validator word_list_validator(std::string what, std::string choices, std::function<bool(const std::string&)> known,
                                    std::string name);
 
-/// int32, float32, float64 (comma list) or all.
-CLI::Validator type_list_validator();
-std::vector<DType> parse_types(const std::string& text);
+/// A comma list of the types in `allowed` (int32, float32, float64 unless given) or all.
+CLI::Validator type_list_validator(std::span<const DType> allowed = kCommonTypes);
+std::vector<DType> parse_types(const std::string& text, std::span<const DType> allowed = kCommonTypes);
+/// "int32, float32, float64": the allowed types, for help texts.
+std::string type_choices(std::span<const DType> allowed = kCommonTypes);
 
 }  // namespace gpulab

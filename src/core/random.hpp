@@ -16,7 +16,7 @@ constexpr std::uint64_t hash64(std::uint64_t seed, std::uint64_t index) {
   return z ^ (z >> 31);
 }
 
-/// int32: uniform over the whole int32 range (so sums overflow and must wrap);
+/// int8, int16, int32: uniform over the type's whole range (so sums overflow and must wrap);
 /// float32/float64: uniform in [-1, 1) (so sums cancel). Parallel (OpenMP).
 template <class T>
 void fill_random(std::span<T> out, std::uint64_t seed);

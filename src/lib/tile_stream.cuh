@@ -7,6 +7,13 @@
 
 namespace gpulab {
 
+/// 16 bytes of T, loaded with one vector instruction (LDG.128) when 16-byte aligned.
+template <class T>
+struct alignas(16) Vec16 {
+  static constexpr unsigned kCount = 16 / sizeof(T);
+  T v[kCount];
+};
+
 /// Thread t of block b (of `blocks` blocks of `block_size` threads) calls fn(v) for its share of
 /// body[0, count). The vectors are cut into tiles of kUnroll·block_size; block b takes tiles
 /// b, b + blocks, …, and within a tile thread t loads vectors t, t + block_size, …: kUnroll loads

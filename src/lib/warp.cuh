@@ -23,4 +23,17 @@ __device__ __forceinline__ A warp_sum_all(A v) {
   return v;
 }
 
+/// Inclusive prefix sum over the lanes of a warp (Kogge–Stone: five shuffle levels, each lane adding
+/// the value `offset` lanes below it). The association depends only on the lane: deterministic.
+template <class A>
+__device__ __forceinline__ A warp_inclusive_scan(A v) {
+  const unsigned lane = threadIdx.x % kWarp;
+#pragma unroll
+  for (unsigned offset = 1; offset < kWarp; offset *= 2) {
+    const A below = __shfl_up_sync(kFullMask, v, offset);
+    if (lane >= offset) v += below;
+  }
+  return v;
+}
+
 }  // namespace gpulab

@@ -1,9 +1,9 @@
-// Device building blocks shared by the reduction rungs: the accumulator type, warp and block
-// sums (warp sums: lib/warp.cuh), and the per-thread streaming sum with 16-byte loads.
+// Device building blocks shared by the reduction rungs: the accumulator type and the per-thread
+// streaming sum with 16-byte loads (warp and block sums: lib/warp.cuh, lib/block.cuh).
 #pragma once
 
+#include "lib/block.cuh"
 #include "lib/tile_stream.cuh"
-#include "lib/warp.cuh"
 
 #include <cstddef>
 #include <cstdint>
@@ -16,29 +16,8 @@ template <class T> struct Accum { using type = T; };
 template <> struct Accum<std::int32_t> { using type = std::uint32_t; };
 template <class T> using accum_t = typename Accum<T>::type;
 
-/// Sum over the block, valid in thread 0: warp sums, then warp 0 sums the per-warp results.
-/// log2(blockDim.x) levels for a power-of-two block. Any block size that is a multiple of 32.
-/// Ends with the shared scratch free for reuse only after the caller's next __syncthreads().
-template <class A>
-__device__ __forceinline__ A block_sum(A v) {
-  __shared__ A warp_totals[kWarp];
-  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  v = warp_sum(v);
-  if (lane == 0) warp_totals[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < blockDim.x / kWarp ? warp_totals[lane] : A(0);
-    v = warp_sum(v);
-  }
-  return v;
-}
-
-/// 16 bytes of T, loaded with one vector instruction (LDG.128) when 16-byte aligned.
-template <class T>
-struct alignas(16) Vec16 {
-  static constexpr unsigned kCount = 16 / sizeof(T);
-  T v[kCount];
-};
+using gpulab::block_sum;
+using gpulab::Vec16;
 
 /// Thread `t` of block `b` (of `blocks` blocks of `block_size` threads) sums its share of
 /// in[0, n) and returns it: the 16-byte vectors through for_each_vector_in_tiles (kUnroll loads

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""What users call instead of gpulab's scan: torch.cumsum and cupy.cumsum, timed like gpulab times
+(CUDA events, median of the repetitions, output preallocated where the library allows it), so
+that their rows can be set beside `gpulab bench scan` from the same device run.
+
+    python3 scripts/peers_scan.py [--n 2^28] [--reps 30] [--json OUT]
+"""
+import argparse
+import json
+import statistics
+import sys
+
+
+def parse_size(text):
+    if text.startswith("2^"):
+        base, _, extra = text[2:].partition("+")
+        return (1 << int(base)) + (int(extra) if extra else 0)
+    return int(text)
+
+
+def time_ms(fn, reps, event, elapsed):
+    for _ in range(3):
+        fn()
+    times = []
+    for _ in range(reps):
+        start, stop = event(), event()
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(elapsed(start, stop))
+    return statistics.median(times), min(times), max(times)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", default="2^28")
+    ap.add_argument("--reps", type=int, default=30)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    n = parse_size(args.n)
+    rows = []
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    try:
+        import cupy
+    except ImportError:
+        cupy = None
+    if torch is None and cupy is None:
+        print("neither PyTorch nor CuPy is installed: no peers to time", file=sys.stderr)
+        return 1
+    for dtype in ("int32", "float32", "float64"):
+        bytes_moved = n * 4 * 2 if dtype != "float64" else n * 8 * 2
+        if torch is not None:
+            t = getattr(torch, dtype)
+            x = (torch.randint(-1000, 1000, (n,), device="cuda", dtype=t) if dtype == "int32"
+                 else torch.rand(n, device="cuda", dtype=t) * 2 - 1)
+            out = torch.empty_like(x)
+            med, lo, hi = time_ms(lambda: torch.cumsum(x, 0, out=out), args.reps,
+                                  lambda: torch.cuda.Event(enable_timing=True), lambda a, b: a.elapsed_time(b))
+            rows.append({"peer": f"torch.cumsum {torch.__version__}", "type": dtype, "n": n, "median_ms": med,
+                         "min_ms": lo, "max_ms": hi, "gb_per_s": bytes_moved / med / 1e6})
+            del x, out
+            torch.cuda.empty_cache()
+        if cupy is not None:
+            x = (cupy.random.randint(-1000, 1000, n, dtype=dtype) if dtype == "int32"
+                 else cupy.random.random(n, dtype=dtype) * 2 - 1)
+            out = cupy.empty_like(x)
+            med, lo, hi = time_ms(lambda: cupy.cumsum(x, out=out), args.reps, lambda: cupy.cuda.Event(),
+                                  cupy.cuda.get_elapsed_time)
+            rows.append({"peer": f"cupy.cumsum {cupy.__version__}", "type": dtype, "n": n, "median_ms": med,
+                         "min_ms": lo, "max_ms": hi, "gb_per_s": bytes_moved / med / 1e6})
+            del x, out
+            cupy.get_default_memory_pool().free_all_blocks()
+    for r in rows:
+        print(f"{r['peer']:<28} {r['type']:<8} n={r['n']}  {r['median_ms']:.4f} ms ({r['min_ms']:.4f}..{r['max_ms']:.4f})"
+              f"  {r['gb_per_s']:.1f} GB/s")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

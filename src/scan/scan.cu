@@ -1,0 +1,389 @@
+// The library's scan (include/gpulab/scan.hpp), rung 5 of the scan ladder: one pass over the data
+// with decoupled look-back (Merrill & Garland, 2016), made deterministic.
+//
+// What it adds over rung 4 (reduce-then-scan: three launches, the input read twice):
+// - each element is read once and written once: a block scans its tile, publishes the tile's sum
+//   (its aggregate), and its first warp looks back over up to 32 predecessors at once for the
+//   prefix before the tile; the nearest predecessor that has published an inclusive prefix ends
+//   the look-back;
+// - tiles are numbered by an atomic ticket taken when a block starts, so a block only ever waits
+//   for blocks that are already running: no deadlock whatever order the hardware starts blocks in;
+// - 16 elements a thread, loaded as 16-byte vectors (one to four a thread by element size) and
+//   stored as 16-byte vectors.
+// Deterministic: CUB sums the looked-back aggregates as a tree whose shape depends on how far back
+// the nearest inclusive prefix happened to be, so float results change from run to run. Here a
+// tile's inclusive prefix is defined as its predecessor's inclusive prefix plus its aggregate,
+// and the look-back adds the aggregates after the nearest inclusive prefix one at a time, oldest
+// first: it reproduces exactly that chain, so the bits do not depend on timing. The price: the
+// chain grows by one addition per tile (the error bound's k, scan_accumulation_depth), and the
+// look-back's additions are serial (usually one to three).
+//
+// Temporary storage, kept valid between calls so that no call needs a clearing launch:
+//   [0, 256)  header: a 64-bit ticket counter, and the ticket the current call's tile 0 gets;
+//   then      one 16-byte status word a tile: (ticket << 2) | state, and the value. A word written
+//             by an earlier call carries an older ticket and reads as "not yet published"
+//             (tickets never repeat: 2^62 of them).
+#include "lib/launch.cuh"
+#include "scan/scan_tile.cuh"
+
+#include <gpulab/error.hpp>
+#include <gpulab/scan.hpp>
+
+#include <cuda/atomic>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+namespace gpulab {
+namespace {
+
+using namespace scan_detail;
+
+constexpr unsigned kBlock = 256;
+constexpr unsigned kWarps = kBlock / kWarp;
+// Elements a thread: as many as registers allow while 3-5 blocks stay resident, because every
+// tile pays a ticket, a barrier and a look-back round trip whatever its size. Measured on the H100
+// at 2^28 (docs/notes.md): 4-byte outputs 16 → 32 → 48 → 64 items took 0.995 → 0.845 → 0.81 →
+// 0.82 ms; doubles 16 → 32 → 48: 1.78 → 1.63 → 1.80 ms (198 registers at 48).
+template <class Out>
+constexpr unsigned kItemsPerThread = sizeof(Out) == 8 ? 32 : 48;
+constexpr std::size_t kHeaderBytes = 256;
+
+/// The shape of a tile for input type In: each lane's run is one 16-byte vector of the output
+/// (4 int32 or float, 2 double), loaded as one vector of as many inputs (4 to 16 bytes).
+template <class In>
+struct TileShape {
+  static constexpr unsigned kItems = 16 / sizeof(scan_result_t<In>);  // elements per lane per round
+  static constexpr unsigned kRounds = kItemsPerThread<scan_result_t<In>> / kItems;  // rounds per warp segment
+  static constexpr unsigned kSegment = kRounds * kWarp * kItems;       // elements per warp
+  static constexpr std::size_t kTile = std::size_t{kWarps} * kSegment;  // elements per block
+};
+
+/// kCount elements of T loaded or stored with one instruction.
+template <class T, unsigned kCount>
+struct alignas(sizeof(T) * kCount) Vec {
+  T v[kCount];
+};
+
+enum : unsigned { kInvalid = 0, kAggregate = 1, kInclusive = 2 };
+
+/// A tile's published state and value in one 16-byte word, written and read with single 16-byte
+/// accesses (as CUB's tile status does for 8-byte values): a reader that sees the state has the
+/// value in the same load, one L2 round trip. `tag` = (ticket << 2) | state.
+struct alignas(16) StatusWord {
+  unsigned long long tag;
+  unsigned long long bits;  // the value's bytes, low end first
+};
+
+__device__ __forceinline__ void store_status(StatusWord* at, unsigned long long tag, unsigned long long bits) {
+  asm volatile("st.global.cg.v2.u64 [%0], {%1, %2};" ::"l"(at), "l"(tag), "l"(bits) : "memory");
+}
+__device__ __forceinline__ StatusWord load_status(const StatusWord* at) {
+  StatusWord w;
+  asm volatile("ld.global.cg.v2.u64 {%0, %1}, [%2];" : "=l"(w.tag), "=l"(w.bits) : "l"(at) : "memory");
+  return w;
+}
+template <class A>
+__device__ __forceinline__ unsigned long long to_bits(A v) {
+  unsigned long long bits = 0;
+  memcpy(&bits, &v, sizeof(A));
+  return bits;
+}
+template <class A>
+__device__ __forceinline__ A from_bits(unsigned long long bits) {
+  A v;
+  memcpy(&v, &bits, sizeof(A));
+  return v;
+}
+
+struct TileStatus {
+  unsigned long long* counter;  // tickets handed out, over all calls
+  unsigned long long* first;    // the ticket of this call's tile 0 (written by the call before)
+  StatusWord* words;            // one a tile
+
+  static std::size_t bytes(std::size_t tiles) { return kHeaderBytes + tiles * sizeof(StatusWord); }
+  static TileStatus in(void* temp) {
+    auto* base = static_cast<unsigned char*>(temp);
+    return {reinterpret_cast<unsigned long long*>(base), reinterpret_cast<unsigned long long*>(base + 8),
+            reinterpret_cast<StatusWord*>(base + kHeaderBytes)};
+  }
+};
+
+using Counter = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+
+template <class A>
+__device__ __forceinline__ void publish(const TileStatus& status, unsigned long long tile, unsigned long long ticket,
+                                        unsigned state, A value) {
+  store_status(&status.words[tile], (ticket << 2) | state, to_bits(value));
+}
+
+constexpr unsigned kMaxWindows = 8;  // windows of 32 predecessors a look-back keeps before it waits
+
+/// Warp 0 of tile t > 0: the inclusive prefix of tile t − 1, as the chain of tiles defines it
+/// (see the top of the file). The warp reads 32 predecessors at once, newest in lane 0; once all
+/// have published, it keeps their values and, if none of them has an inclusive prefix yet, moves
+/// to the 32 before (CUB's look-back), up to kMaxWindows windows, after which it waits for the
+/// oldest one kept to become inclusive. Then lane 0 adds the kept aggregates to the nearest
+/// inclusive prefix one at a time, oldest first: exactly the chain, whatever the timing.
+/// `kept`: shared memory for 32·kMaxWindows values.
+template <class A>
+__device__ __forceinline__ A look_back(const TileStatus& status, unsigned long long first_ticket,
+                                       unsigned long long t, A* kept) {
+  const unsigned lane = threadIdx.x % kWarp;
+  auto read = [&](long long tile, unsigned& state, A& value) {
+    const StatusWord w = load_status(&status.words[tile]);
+    state = (w.tag >> 2) == first_ticket + static_cast<unsigned long long>(tile) ? static_cast<unsigned>(w.tag & 3) : kInvalid;
+    value = from_bits<A>(w.bits);
+  };
+  int start = -1;  // index into `kept` of the inclusive prefix the chain starts from
+  for (unsigned w = 0; w < kMaxWindows && start < 0; ++w) {
+    const long long watched = static_cast<long long>(t) - 1 - static_cast<long long>(w * kWarp + lane);
+    unsigned state = kInclusive;  // lanes past tile 0 watch nothing
+    A value = 0;
+    if (watched >= 0) read(watched, state, value);
+    while (__any_sync(kFullMask, state == kInvalid))
+      if (state == kInvalid) read(watched, state, value);
+    kept[w * kWarp + lane] = value;
+    // Tile 0 only ever publishes an inclusive prefix: the chain starts there at the latest.
+    const unsigned inclusive_lanes = __ballot_sync(kFullMask, state == kInclusive && watched >= 0);
+    if (inclusive_lanes != 0) start = static_cast<int>(w * kWarp) + __ffs(inclusive_lanes) - 1;
+  }
+  __syncwarp();  // every lane's kept values visible to lane 0
+  A prefix = 0;
+  if (lane == 0) {
+    if (start < 0) {
+      // Every kept predecessor is an aggregate: wait for the inclusive prefix of the one before them.
+      const long long oldest = static_cast<long long>(t) - 1 - static_cast<long long>(kMaxWindows * kWarp);
+      unsigned state = kInvalid;
+      for (read(oldest, state, prefix); state != kInclusive; read(oldest, state, prefix)) __nanosleep(64);
+      start = static_cast<int>(kMaxWindows * kWarp);
+    } else {
+      prefix = kept[start];
+    }
+    // The chain, oldest first. Eight loads ahead of the additions: the adds wait on each other,
+    // the loads need not, so a step costs one addition's latency rather than a shared load's.
+    int i = start - 1;
+    for (; i >= 7; i -= 8) {
+      A v[8];
+#pragma unroll
+      for (int k = 0; k < 8; ++k) v[k] = kept[i - k];
+#pragma unroll
+      for (int k = 0; k < 8; ++k) prefix = prefix + v[k];
+    }
+    for (; i >= 0; --i) prefix = prefix + kept[i];
+  }
+  return __shfl_sync(kFullMask, prefix, 0);
+}
+
+/// Where the thread's run of round r starts in tile `tile`.
+template <class In>
+__device__ __forceinline__ std::size_t run_begin(unsigned long long tile, unsigned r) {
+  using S = TileShape<In>;
+  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+  return tile * S::kTile + std::size_t{warp} * S::kSegment + (std::size_t{r} * kWarp + lane) * S::kItems;
+}
+
+template <class In>
+using Segment = WarpSegment<acc_t<scan_result_t<In>>, TileShape<In>::kRounds, TileShape<In>::kItems>;
+
+/// The thread's elements of tile `tile`. `full`: a whole tile, through vectors (the caller checked
+/// the alignment); otherwise element by element, bounds checked.
+template <class In>
+__device__ __forceinline__ void load_tile(const In* in, std::size_t n, unsigned long long tile, bool full,
+                                          Segment<In>& seg) {
+  using Out = scan_result_t<In>;
+  using A = acc_t<Out>;
+  constexpr unsigned kItems = TileShape<In>::kItems, kRounds = TileShape<In>::kRounds;
+  if (full) {
+    using V = Vec<In, kItems>;
+    V v[kRounds];
+#pragma unroll
+    for (unsigned r = 0; r < kRounds; ++r) v[r] = *reinterpret_cast<const V*>(in + run_begin<In>(tile, r));
+#pragma unroll
+    for (unsigned r = 0; r < kRounds; ++r)
+#pragma unroll
+      for (unsigned k = 0; k < kItems; ++k) seg.item[r][k] = to_acc<Out>(v[r].v[k]);
+  } else {
+#pragma unroll
+    for (unsigned r = 0; r < kRounds; ++r)
+#pragma unroll
+      for (unsigned k = 0; k < kItems; ++k) {
+        const std::size_t i = run_begin<In>(tile, r) + k;
+        seg.item[r][k] = i < n ? to_acc<Out>(in[i]) : A(0);
+      }
+  }
+}
+
+/// The rest of a tile once loaded: scan within the tile, publish, look back, store.
+template <class In>
+__device__ __forceinline__ void scan_loaded_tile(scan_result_t<In>* out, std::size_t n, bool inclusive,
+                                                 const TileStatus& status, unsigned long long first_ticket,
+                                                 unsigned long long tile, bool full, Segment<In>& seg,
+                                                 acc_t<scan_result_t<In>>* warp_totals,
+                                                 acc_t<scan_result_t<In>>* tile_prefix, acc_t<scan_result_t<In>>* kept) {
+  using Out = scan_result_t<In>;
+  using A = acc_t<Out>;
+  constexpr unsigned kItems = TileShape<In>::kItems, kRounds = TileShape<In>::kRounds;
+  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+  seg.scan();
+
+  if (lane == 0) warp_totals[warp] = seg.total;
+  __syncthreads();
+  // The tile's aggregate and this warp's offset within the tile: warp totals added in order.
+  A aggregate = warp_totals[0], warp_offset = 0;
+#pragma unroll
+  for (unsigned w = 1; w < kWarps; ++w) {
+    if (w == warp) warp_offset = aggregate;
+    aggregate = aggregate + warp_totals[w];
+  }
+
+  if (warp == 0) {
+    A prefix = 0;
+    const unsigned long long ticket = first_ticket + tile;
+    if (tile == 0) {
+      if (lane == 0) publish(status, tile, ticket, kInclusive, aggregate);
+    } else {
+      if (lane == 0) publish(status, tile, ticket, kAggregate, aggregate);
+      prefix = look_back(status, first_ticket, tile, kept);
+      if (lane == 0) publish(status, tile, ticket, kInclusive, prefix + aggregate);
+    }
+    if (lane == 0) *tile_prefix = prefix;
+  }
+  __syncthreads();
+  const A segment_offset = *tile_prefix + warp_offset;
+
+  if (full) {
+    using W = Vec<Out, kItems>;  // 16 bytes
+#pragma unroll
+    for (unsigned r = 0; r < kRounds; ++r) {
+      const A run_base = segment_offset + seg.lane_base[r];
+      W w;
+#pragma unroll
+      for (unsigned k = 0; k < kItems; ++k) w.v[k] = static_cast<Out>(seg.output(r, k, run_base, inclusive));
+      *reinterpret_cast<W*>(out + run_begin<In>(tile, r)) = w;
+    }
+  } else {
+#pragma unroll
+    for (unsigned r = 0; r < kRounds; ++r) {
+      const A run_base = segment_offset + seg.lane_base[r];
+#pragma unroll
+      for (unsigned k = 0; k < kItems; ++k) {
+        const std::size_t i = run_begin<In>(tile, r) + k;
+        if (i < n) out[i] = static_cast<Out>(seg.output(r, k, run_base, inclusive));
+      }
+    }
+  }
+}
+
+/// A block a tile. Tiles are taken in order from an atomic ticket, so a block only ever waits for
+/// tiles that running blocks hold. The ticket's round trip would delay every block's first load,
+/// so a block starts loading the tile it will most likely draw (the hardware starts blocks about
+/// in index order, so usually its own index) and loads again only if the ticket says otherwise.
+/// The block that draws the last ticket of the call moves `first` on for the next call.
+template <class In, bool kVectors>
+__global__ void __launch_bounds__(kBlock)
+scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, TileStatus status) {
+  using A = acc_t<scan_result_t<In>>;
+  using S = TileShape<In>;
+  __shared__ unsigned long long drawn[2];  // this block's tile, the call's first ticket
+  __shared__ A warp_totals[kWarps];
+  __shared__ A tile_prefix;
+  __shared__ A kept[kMaxWindows * kWarp];  // the look-back's predecessors
+  auto is_full = [n](unsigned long long tile) { return kVectors && (tile + 1) * S::kTile <= n; };
+
+  const unsigned long long guess = blockIdx.x;
+  Segment<In> seg;
+  if (is_full(guess)) load_tile<In>(in, n, guess, true, seg);
+  if (threadIdx.x == 0) {
+    // Read the call's first ticket before drawing one (the acq_rel draw orders the read before it,
+    // and so before the last draw of the call, which moves `first` on).
+    const unsigned long long first = Counter(*status.first).load(cuda::memory_order_relaxed);
+    const unsigned long long tile = Counter(*status.counter).fetch_add(1, cuda::memory_order_acq_rel) - first;
+    if (tile == gridDim.x - 1) Counter(*status.first).store(first + gridDim.x, cuda::memory_order_relaxed);
+    drawn[0] = tile;
+    drawn[1] = first;
+  }
+  __syncthreads();
+  const unsigned long long tile = drawn[0], first_ticket = drawn[1];
+  const bool full = is_full(tile);
+  if (tile != guess || !full) load_tile<In>(in, n, tile, full, seg);
+  scan_loaded_tile<In>(out, n, inclusive, status, first_ticket, tile, full, seg, warp_totals, &tile_prefix, kept);
+}
+
+template <class In>
+std::size_t tiles_for(std::size_t n) {
+  return (n + TileShape<In>::kTile - 1) / TileShape<In>::kTile;
+}
+
+template <class In>
+void scan(const char* name, const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, void* temp,
+          std::size_t temp_bytes, cudaStream_t stream) {
+  if (n == 0) return;
+  if (in == nullptr || out == nullptr || temp == nullptr) throw Error(std::string(name) + ": null device pointer");
+  const std::size_t tiles = tiles_for<In>(n);
+  if (tiles > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw Error(std::string(name) + ": " + std::to_string(n) + " elements need more than 2^31 - 1 tiles");
+  const std::size_t needed = TileStatus::bytes(tiles);
+  if (temp_bytes < needed)
+    throw Error(std::string(name) + ": temporary storage of " + std::to_string(temp_bytes) +
+                " bytes is too small; scan_temp_bytes() says " + std::to_string(needed));
+  constexpr std::size_t kInVector = sizeof(In) * TileShape<In>::kItems;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % kInVector == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  const auto kernel = aligned ? scan_kernel<In, true> : scan_kernel<In, false>;
+  launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, out, n, inclusive, TileStatus::in(temp))
+      .work([&] {
+        return count_of(TileShape<In>::kTile, "element") + " per tile" + (aligned ? ", vector loads and stores" : ", unaligned: element by element");
+      });
+}
+
+}  // namespace
+
+template <class In>
+std::size_t scan_temp_bytes(std::size_t n) {
+  return TileStatus::bytes(tiles_for<In>(n));
+}
+
+template <class In>
+void inclusive_scan(const In* in, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
+                    cudaStream_t stream) {
+  scan("inclusive_scan", in, out, n, true, temp, temp_bytes, stream);
+}
+
+template <class In>
+void exclusive_scan(const In* in, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
+                    cudaStream_t stream) {
+  scan("exclusive_scan", in, out, n, false, temp, temp_bytes, stream);
+}
+
+template <class In>
+std::size_t scan_tile_elements() {
+  return TileShape<In>::kTile;
+}
+
+// An element's prefix within its tile: its warp segment (WarpSegment::depth), the warp offsets
+// added in order (kWarps), the segment offset, run base and element added (3). A tile's aggregate:
+// the same without the last three. The prefix before tile t: tile 0's aggregate chained through t
+// inclusive prefixes, one addition each, plus one to join the element's own prefix. One more for
+// the final rounding.
+template <class In>
+std::size_t scan_accumulation_depth(std::size_t i) {
+  using S = TileShape<In>;
+  using Seg = WarpSegment<double, S::kRounds, S::kItems>;
+  return Seg::depth() + kWarps + 3 + i / S::kTile + 1;
+}
+
+#define GPULAB_INSTANTIATE_SCAN(In)                                                                               \
+  template std::size_t scan_temp_bytes<In>(std::size_t);                                                          \
+  template void inclusive_scan<In>(const In*, scan_result_t<In>*, std::size_t, void*, std::size_t, cudaStream_t); \
+  template void exclusive_scan<In>(const In*, scan_result_t<In>*, std::size_t, void*, std::size_t, cudaStream_t); \
+  template std::size_t scan_tile_elements<In>();                                                                  \
+  template std::size_t scan_accumulation_depth<In>(std::size_t);
+GPULAB_INSTANTIATE_SCAN(std::int8_t)
+GPULAB_INSTANTIATE_SCAN(std::int16_t)
+GPULAB_INSTANTIATE_SCAN(std::int32_t)
+GPULAB_INSTANTIATE_SCAN(float)
+GPULAB_INSTANTIATE_SCAN(double)
+#undef GPULAB_INSTANTIATE_SCAN
+
+}  // namespace gpulab

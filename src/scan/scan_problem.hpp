@@ -1,0 +1,61 @@
+// The prefix scan as the harness sees it: one case = (type, kind, n, block) with its random input,
+// checked element by element against the serial reference; the problem = its options (-n, -t,
+// -b, --kind), its cases and its recorded runs.
+#pragma once
+
+#include "core/problem.hpp"
+#include "scan/scan_cpu.hpp"
+#include "scan/scan_ladder.hpp"
+
+#include <gpulab/device_buffer.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+namespace gpulab {
+
+struct ScanCaseSpec {
+  std::size_t n = 0;
+  ScanKind kind = ScanKind::inclusive;
+  unsigned block = 256;
+  std::uint64_t seed = 1;
+  std::size_t offset = 0;  // elements the input starts past a 256-byte boundary
+};
+
+/// One (type, kind, n, block) of the scan, run with the rungs of `table` (the ladder unless a test
+/// passes another: the known-wrong rungs).
+template <class In>
+class ScanCase final : public BenchCase {
+ public:
+  using Out = scan_result_t<In>;
+  using Ref = scan_ref_t<Out>;
+
+  explicit ScanCase(ScanCaseSpec spec, std::span<const ScanRung<In>> table = scan_rungs<In>());
+
+  std::vector<std::pair<std::string, std::string>> params() const override;
+  Work work() const override;
+  std::vector<InputArray> inputs() const override;
+  std::vector<OutputArray> outputs() const override;
+  std::string reference_name() const override { return "serial reference (compensated)"; }
+  void compute_reference() override;
+  void run_baseline() override;
+  CheckResult check_baseline() const override;
+  std::size_t workspace_bytes(std::size_t rung) const override;
+  void launch(std::size_t rung, const Arrays& arrays, Workspace workspace, cudaStream_t stream) const override;
+  CheckResult check(std::size_t rung, std::span<const std::span<const std::byte>> outputs) const override;
+
+  std::span<const In> input() const { return {input_.data(), spec_.n}; }
+  std::span<const Ref> reference() const { return {ref_.get(), ref_ ? spec_.n : 0}; }
+
+ private:
+  ScanCaseSpec spec_;
+  std::span<const ScanRung<In>> table_;
+  PinnedBuffer<In> input_;
+  std::unique_ptr<Ref[]> ref_;
+  std::unique_ptr<Out[]> baseline_;
+};
+
+std::unique_ptr<Problem> make_scan_problem();
+
+}  // namespace gpulab

@@ -1,0 +1,244 @@
+// Every scan rung (and the vendor) × type × kind × awkward size, through the harness's checked run
+// (poisoned output, guard band, every element against the reference with the rung's own derived
+// tolerance); the library's contract as a user calls it.
+#include "gpu_test_support.hpp"
+
+#include "core/dtype.hpp"
+#include "core/memory.hpp"
+#include "core/random.hpp"
+#include "scan/scan_problem.hpp"
+
+#include <gpulab/scan.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <vector>
+
+using namespace gpulab;
+
+namespace {
+
+struct Case {
+  DType type;
+  std::size_t rung;  // index into scan_rungs<In>()
+  ScanKind kind;
+  std::size_t n;
+  unsigned block;
+  std::size_t offset = 0;  // elements the input starts past a 256-byte boundary
+};
+
+std::string_view rung_name(std::size_t i) { return scan_rungs<float>()[i].name; }
+
+template <class Fn>
+decltype(auto) visit_scan_type(DType t, Fn&& fn) {
+  return visit_dtype_among<std::int32_t, float, double, std::int8_t, std::int16_t>(t, fn);
+}
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << dtype_name(c.type) << " " << rung_name(c.rung) << " " << scan_kind_name(c.kind) << " n=" << c.n
+      << " block=" << c.block << " offset=" << c.offset;
+}
+
+BenchCase& case_for(const Case& c) {
+  return test::cached_case(std::make_tuple(c.type, c.kind, c.n, c.block, c.offset), [&]() -> std::unique_ptr<BenchCase> {
+    return visit_scan_type(c.type, [&](auto t) -> std::unique_ptr<BenchCase> {
+      return std::make_unique<ScanCase<decltype(t)>>(ScanCaseSpec{c.n, c.kind, c.block, 2000 + c.n, c.offset});
+    });
+  });
+}
+
+class ScanLadder : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ScanLadder, MatchesReference) {
+  const Case& c = GetParam();
+  const CheckResult r = run_checked(case_for(c), c.rung);
+  EXPECT_TRUE(r.ok) << rung_name(c.rung) << " n=" << c.n << " block=" << c.block << ": " << r.detail;
+}
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  // Around every block (2B = 512), tile (the library's: 8192 doubles, 12288 of the rest; rung 4's:
+  // 4096) and level boundary.
+  const std::vector<std::size_t> sizes{0,     1,     2,     31,    32,    33,    255,   511,     512,
+                                       513,   1023,  4095,  4096,  4097,  8191,  8193,  12287,   12288,
+                                       12289, 65535, 65537, 262145, (1u << 20) + 1, 1000003, (1u << 22) + 7};
+  for (DType t : {DType::int32, DType::float32, DType::float64, DType::int8, DType::int16})
+    for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive})
+      for (std::size_t v = 0; v < scan_rungs<float>().size(); ++v) {
+        for (std::size_t n : sizes) cases.push_back({t, v, kind, n, 256});
+        // The smallest and largest blocks (levels of 64 and 2048 elements).
+        cases.push_back({t, v, kind, 100003, 32});
+        cases.push_back({t, v, kind, 100003, 1024});
+        // Inputs that do not start on a 16-byte boundary (the library's scalar path).
+        for (std::size_t offset : {1u, 3u})
+          for (std::size_t n : {5u, 4097u, 100001u}) cases.push_back({t, v, kind, n, 256, offset});
+      }
+  return cases;
+}
+
+// "small_" marks the cases compute-sanitizer runs (scripts/device_run.sh): every rung, type and
+// kind at a size with a partial tile, a partial block, and with a misaligned input.
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  const Case& c = info.param;
+  const bool small = c.block == 256 && ((c.offset == 0 && (c.n == 4097 || c.n == 33)) || (c.offset == 1 && c.n == 4097));
+  std::string name = fmt::format("{}{}_{}_{}_n{}_b{}_off{}", small ? "small_" : "", dtype_name(c.type), rung_name(c.rung),
+                                 scan_kind_name(c.kind), c.n, c.block, c.offset);
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, ScanLadder, ::testing::ValuesIn(all_cases()), case_name);
+
+// Past 2^31 elements, where 32-bit indices and tile counts would wrap: every rung on one input.
+TEST(ScanLadderHuge, Int32Past2To31) {
+  const std::size_t n = (std::size_t{1} << 31) + 4097;
+  require_device_bytes(2 * n * sizeof(std::int32_t) + (n / 64) * sizeof(std::int32_t), "huge scan test");
+  ScanCase<std::int32_t> c({n, ScanKind::inclusive, 256, 99});
+  c.compute_reference();
+  Stream stream;
+  const DeviceArrays arrays(c, stream.get());
+  for (std::size_t r = 0; r < scan_rungs<std::int32_t>().size(); ++r) {
+    const OwnedWorkspace ws(c, r, stream.get());
+    const CheckResult result = run_checked(c, r, arrays, ws.get(), stream.get());
+    EXPECT_TRUE(result.ok) << scan_rungs<std::int32_t>()[r].name << " n=" << n << ": " << result.detail;
+  }
+}
+
+// ---- the public gpulab::inclusive_scan / exclusive_scan, as a user calls them ------------------------
+
+DeviceBuffer<unsigned char> zeroed_temp(std::size_t bytes) {
+  DeviceBuffer<unsigned char> t(bytes);
+  GPULAB_CUDA_CHECK(cudaMemset(t.data(), 0, bytes));
+  return t;
+}
+
+template <class T>
+std::vector<T> download(const T* d, std::size_t n) {
+  std::vector<T> h(n);
+  if (n > 0) GPULAB_CUDA_CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+/// Checks a library result on the host against the reference, with the library's own depth.
+template <class In>
+CheckResult check_library(std::span<const In> x, std::span<const scan_result_t<In>> got, ScanKind kind) {
+  std::vector<scan_ref_t<scan_result_t<In>>> ref(x.size());
+  scan_reference<In>(x, kind, ref);
+  return check_scan<In>(got, x, ref, kind, {scan_accumulation_depth<In>(0), 1, scan_tile_elements<In>()});
+}
+
+template <class In>
+void scan_with(ScanKind kind, const In* in, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t bytes,
+               cudaStream_t stream = nullptr) {
+  if (kind == ScanKind::inclusive) inclusive_scan(in, out, n, temp, bytes, stream);
+  else exclusive_scan(in, out, n, temp, bytes, stream);
+}
+
+TEST(ScanLibrary, DeterministicSameBitsEveryCall) {
+  for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
+    const std::size_t n = (std::size_t{1} << 24) + 3;
+    std::vector<float> host(n);
+    fill_random<float>(host, 21);
+    auto d_in = test::upload<float>(host);
+    DeviceBuffer<float> out(n);
+    const std::size_t bytes = scan_temp_bytes<float>(n);
+    auto temp_a = zeroed_temp(bytes), temp_b = zeroed_temp(bytes);
+    scan_with(kind, d_in.data(), out.data(), n, temp_a.data(), bytes);
+    const std::vector<float> first = download(out.data(), n);
+    ASSERT_TRUE(check_library<float>(host, first, kind).ok);
+    for (int i = 0; i < 20; ++i) {
+      scan_with(kind, d_in.data(), out.data(), n, (i % 2 ? temp_a : temp_b).data(), bytes);
+      const std::vector<float> again = download(out.data(), n);
+      ASSERT_EQ(std::memcmp(again.data(), first.data(), n * sizeof(float)), 0)
+          << scan_kind_name(kind) << " run " << i << " differs from the first";
+    }
+  }
+}
+
+// One temporary storage for calls of every size in turn, large after small after large: the flags a
+// large call leaves past a small call's tiles must not be mistaken for the next large call's.
+TEST(ScanLibrary, ReusesTemporaryStorageAcrossSizesAndStreams) {
+  Stream a, b;
+  const std::size_t max_n = 3'000'017;
+  std::vector<double> host(max_n);
+  fill_random<double>(host, 22);
+  auto d_in = test::upload<double>(host);
+  DeviceBuffer<double> out(max_n);
+  const std::size_t bytes = scan_temp_bytes<double>(max_n);
+  auto temp = zeroed_temp(bytes);
+  int call = 0;
+  for (std::size_t n : {max_n, std::size_t{1}, std::size_t{7}, std::size_t{4096}, max_n, std::size_t{65537}, max_n - 1,
+                        std::size_t{0}, max_n}) {
+    const Stream& s = call++ % 2 ? a : b;  // each call waits for the one before (synchronised below)
+    poison_device(out.data(), max_n * sizeof(double), 0xFF, s.get());
+    scan_with(ScanKind::inclusive, d_in.data(), out.data(), n, temp.data(), bytes, s.get());
+    s.synchronize();
+    const auto got = download(out.data(), n);
+    const CheckResult r = check_library<double>(std::span<const double>(host.data(), n), got, ScanKind::inclusive);
+    EXPECT_TRUE(r.ok) << "n=" << n << ": " << r.detail;
+  }
+}
+
+template <class In>
+void check_in_place() {
+  const std::size_t n = 1'234'567;
+  std::vector<In> host(n);
+  fill_random<In>(host, 23);
+  for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
+    auto data = test::upload<In>(host);
+    const std::size_t bytes = scan_temp_bytes<In>(n);
+    auto temp = zeroed_temp(bytes);
+    scan_with(kind, data.data(), data.data(), n, temp.data(), bytes);
+    const CheckResult r = check_library<In>(host, download(data.data(), n), kind);
+    EXPECT_TRUE(r.ok) << dtype_name(dtype_of<In>()) << " " << scan_kind_name(kind) << " in place: " << r.detail;
+  }
+}
+
+TEST(ScanLibrary, InPlace) {
+  check_in_place<std::int32_t>();
+  check_in_place<float>();
+  check_in_place<double>();
+}
+
+// Input and output each off a 16-byte boundary by a different amount: the scalar path.
+TEST(ScanLibrary, MisalignedInputAndOutput) {
+  const std::size_t n = 100'003;
+  std::vector<std::int16_t> host(n);
+  fill_random<std::int16_t>(host, 24);
+  DeviceBuffer<std::int16_t> in(n + 8);
+  DeviceBuffer<std::int32_t> out(n + 8);
+  GPULAB_CUDA_CHECK(cudaMemcpy(in.data() + 3, host.data(), n * 2, cudaMemcpyHostToDevice));
+  const std::size_t bytes = scan_temp_bytes<std::int16_t>(n);
+  auto temp = zeroed_temp(bytes);
+  for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
+    scan_with(kind, in.data() + 3, out.data() + 1, n, temp.data(), bytes);
+    const CheckResult r = check_library<std::int16_t>(host, download(out.data() + 1, n), kind);
+    EXPECT_TRUE(r.ok) << scan_kind_name(kind) << ": " << r.detail;
+  }
+}
+
+TEST(ScanLibrary, RefusesBadArguments) {
+  const std::size_t n = 1 << 20;
+  DeviceBuffer<float> in(n), out(n);
+  const std::size_t bytes = scan_temp_bytes<float>(n);
+  auto temp = zeroed_temp(bytes);
+  EXPECT_THROW(inclusive_scan(in.data(), out.data(), n, temp.data(), bytes - 1), Error);
+  EXPECT_THROW(inclusive_scan<float>(nullptr, out.data(), n, temp.data(), bytes), Error);
+  EXPECT_THROW(exclusive_scan(in.data(), static_cast<float*>(nullptr), n, temp.data(), bytes), Error);
+  EXPECT_THROW(exclusive_scan(in.data(), out.data(), n, nullptr, bytes), Error);
+  EXPECT_NO_THROW(inclusive_scan<float>(nullptr, nullptr, 0, nullptr, 0));
+  GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+TEST(ScanLibrary, TemporaryStorageIsSmall) {
+  // A flag and two values a tile of 4096 elements: under 0.5% of an 8-bit input.
+  const std::size_t n = std::size_t{1} << 30;
+  EXPECT_LT(scan_temp_bytes<std::int8_t>(n), n / 200);
+  EXPECT_LT(scan_temp_bytes<double>(n), n * 8 / 1000);
+}
+
+}  // namespace
