@@ -32,11 +32,6 @@ struct Case {
 
 std::string_view rung_name(std::size_t i) { return scan_rungs<float>()[i].name; }
 
-template <class Fn>
-decltype(auto) visit_scan_type(DType t, Fn&& fn) {
-  return visit_dtype_among<std::int32_t, float, double, std::int8_t, std::int16_t>(t, fn);
-}
-
 void PrintTo(const Case& c, std::ostream* os) {
   *os << dtype_name(c.type) << " " << rung_name(c.rung) << " " << scan_kind_name(c.kind) << " n=" << c.n
       << " block=" << c.block << " offset=" << c.offset;
@@ -65,7 +60,7 @@ std::vector<Case> all_cases() {
   const std::vector<std::size_t> sizes{0,     1,     2,     31,    32,    33,    255,   511,     512,
                                        513,   1023,  4095,  4096,  4097,  8191,  8193,  12287,   12288,
                                        12289, 65535, 65537, 262145, (1u << 20) + 1, 1000003, (1u << 22) + 7};
-  for (DType t : {DType::int32, DType::float32, DType::float64, DType::int8, DType::int16})
+  for (DType t : kScanTypes)
     for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive})
       for (std::size_t v = 0; v < scan_rungs<float>().size(); ++v) {
         for (std::size_t n : sizes) cases.push_back({t, v, kind, n, 256});

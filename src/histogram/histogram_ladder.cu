@@ -3,6 +3,7 @@
 #include "histogram/histogram_kernels.cuh"
 #include "histogram/histogram_ladder.hpp"
 #include "histogram/histogram_paths.hpp"
+#include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/per_device.hpp"
 
@@ -26,7 +27,6 @@ constexpr std::size_t kDefaultSharedBytes = 48 * 1024;  // what a block gets wit
 // Rungs 3 and 4 keep a row of m counts per block: at most this many counts in all (256 MiB).
 constexpr std::size_t kMaxRowCounts = std::size_t{1} << 26;
 
-constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
 void require_valid_block(unsigned block) {
   if (!valid_histogram_block(block))

@@ -1,5 +1,8 @@
 #include "lib/launch_limits.hpp"
 
+#include <limits>
+#include <string>
+
 #include <gpulab/error.hpp>
 
 namespace gpulab {
@@ -15,6 +18,12 @@ unsigned resident_blocks(const void* kernel, unsigned block, std::size_t dynamic
   int per_sm = 0;
   GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(block), dynamic_smem));
   return static_cast<unsigned>(per_sm * current_device_attribute(cudaDevAttrMultiProcessorCount));
+}
+
+unsigned checked_grid(std::size_t blocks, const char* who) {
+  if (blocks > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw Error(std::string(who) + ": " + std::to_string(blocks) + " blocks exceed the grid limit; use a larger block");
+  return static_cast<unsigned>(blocks);
 }
 
 }  // namespace gpulab

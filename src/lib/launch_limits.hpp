@@ -16,4 +16,10 @@ int current_device_attribute(cudaDeviceAttr attribute);
 /// block does not fit an SM at all.
 unsigned resident_blocks(const void* kernel, unsigned block, std::size_t dynamic_smem = 0);
 
+/// `blocks` as a grid's x dimension; throws gpulab::Error naming `who` past 2^31 − 1 blocks.
+unsigned checked_grid(std::size_t blocks, const char* who);
+
+/// The block sizes of the ladders whose trees halve the block: a power of two in [32, 1024].
+constexpr bool valid_tree_block(unsigned block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
+
 }  // namespace gpulab

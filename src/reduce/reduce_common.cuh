@@ -2,6 +2,7 @@
 // streaming sum with 16-byte loads (warp and block sums: lib/warp.cuh, lib/block.cuh).
 #pragma once
 
+#include "lib/arith.hpp"
 #include "lib/block.cuh"
 #include "lib/tile_stream.cuh"
 
@@ -10,12 +11,8 @@
 
 namespace gpulab::reduce_detail {
 
-/// Sums accumulate in Accum<T>: int32 in uint32 so that overflow wraps modulo 2^32 with defined
-/// behaviour (the bits equal a signed wrapping sum), floats in their own type.
-template <class T> struct Accum { using type = T; };
-template <> struct Accum<std::int32_t> { using type = std::uint32_t; };
-template <class T> using accum_t = typename Accum<T>::type;
-
+using gpulab::accum_t;
+using gpulab::log2_ceil;
 using gpulab::block_sum;
 using gpulab::Vec16;
 
@@ -55,12 +52,6 @@ constexpr std::size_t thread_sum_depth(std::size_t n, std::size_t threads, std::
   const std::size_t per_vector = 16 / elem_bytes;
   const std::size_t vectors = n / per_vector;
   return ((vectors + threads - 1) / threads + unroll) * per_vector + 2;
-}
-
-constexpr std::size_t log2_ceil(std::size_t x) {
-  std::size_t k = 0;
-  while ((std::size_t{1} << k) < x) ++k;
-  return k;
 }
 
 }  // namespace gpulab::reduce_detail

@@ -19,11 +19,7 @@ namespace gpulab {
 namespace {
 
 using namespace reduce_ladder;
-using reduce_detail::log2_ceil;
 using reduce_detail::thread_sum_depth;
-
-constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
-constexpr std::size_t align_up(std::size_t x, std::size_t a) { return ceil_div(x, a) * a; }
 
 void require_valid_block(unsigned block) {
   if (!valid_reduce_block(block))
@@ -31,11 +27,7 @@ void require_valid_block(unsigned block) {
                 " is not a power of two in [32, 1024]");
 }
 
-unsigned checked_grid(std::size_t blocks) {
-  if (blocks > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-    throw Error("reduce: " + std::to_string(blocks) + " blocks exceed the grid limit; use a larger block");
-  return static_cast<unsigned>(blocks);
-}
+unsigned checked_grid(std::size_t blocks) { return gpulab::checked_grid(blocks, "reduce"); }
 
 struct DeviceShape {
   int sms = 0;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/ladder.hpp"
+#include "lib/launch_limits.hpp"
 
 #include <cuda_runtime.h>
 
@@ -33,8 +34,6 @@ template <class T>
 std::span<const ReduceRung<T>> reduce_rungs();
 
 /// Rungs 1–6 halve the block in their trees: a power of two in [32, 1024].
-constexpr bool valid_reduce_block(unsigned block) {
-  return block >= 32 && block <= 1024 && (block & (block - 1)) == 0;
-}
+constexpr bool valid_reduce_block(unsigned block) { return valid_tree_block(block); }
 
 }  // namespace gpulab

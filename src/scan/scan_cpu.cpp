@@ -1,5 +1,7 @@
 #include "scan/scan_cpu.hpp"
 
+#include "lib/arith.hpp"
+
 #include <fmt/format.h>
 #include <omp.h>
 
@@ -10,10 +12,6 @@
 
 namespace gpulab {
 namespace {
-
-/// Integers add in uint32 so that overflow wraps with defined behaviour.
-template <class Out>
-using wrap_t = std::conditional_t<std::is_integral_v<Out>, std::uint32_t, Out>;
 
 /// [begin, end) of chunk c of `chunks` equal chunks of n.
 std::pair<std::size_t, std::size_t> chunk_range(std::size_t n, std::size_t chunks, std::size_t c) {
@@ -50,7 +48,7 @@ void scan_reference(std::span<const In> x, ScanKind kind, std::span<scan_ref_t<s
 template <class In>
 void scan_openmp(std::span<const In> x, ScanKind kind, std::span<scan_out_t<In>> out) {
   using Out = scan_out_t<In>;
-  using W = wrap_t<Out>;
+  using W = accum_t<Out>;
   const std::size_t n = x.size();
   const bool inclusive = kind == ScanKind::inclusive;
   const auto chunks = static_cast<std::size_t>(omp_get_max_threads());

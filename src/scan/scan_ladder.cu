@@ -1,6 +1,8 @@
 // The scan ladder's table (see scan_ladder.hpp): launchers for the rungs of scan_kernels.cuh, the
 // library's scan, and the vendor baseline.
+#include "lib/arith.hpp"
 #include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
 #include "scan/scan_kernels.cuh"
 #include "scan/scan_ladder.hpp"
 
@@ -20,24 +22,14 @@ namespace {
 
 using namespace scan_ladder;
 
-constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
-constexpr std::size_t align256(std::size_t x) { return ceil_div(x, 256) * 256; }
-constexpr std::size_t log2_of(std::size_t x) {
-  std::size_t k = 0;
-  while ((std::size_t{1} << k) < x) ++k;
-  return k;
-}
+constexpr std::size_t align256(std::size_t x) { return align_up(x, 256); }
 
 void require_valid_block(unsigned block) {
   if (!valid_scan_block(block))
     throw Error("scan: block size " + std::to_string(block) + " is not a power of two in [32, 1024]");
 }
 
-unsigned checked_grid(std::size_t blocks) {
-  if (blocks > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-    throw Error("scan: " + std::to_string(blocks) + " blocks exceed the grid limit; use a larger block");
-  return static_cast<unsigned>(blocks);
-}
+unsigned checked_grid(std::size_t blocks) { return gpulab::checked_grid(blocks, "scan"); }
 
 // ---- rungs 1–3: a block scan of 2B elements, the block sums scanned the same way, added back ----
 
@@ -93,7 +85,7 @@ struct ThreePhase {
   // chain) added once. One more for the final rounding.
   static ScanDepth depth(std::size_t n, unsigned block) {
     const std::size_t levels = level_counts(n, per_block(block)).size();
-    return {levels * (2 * log2_of(per_block(block)) + 2) + 1};
+    return {levels * (2 * log2_ceil(per_block(block)) + 2) + 1};
   }
 };
 
@@ -143,7 +135,7 @@ struct ReduceThenScan {
   static ScanDepth depth(std::size_t n, unsigned block) {
     const std::size_t run = ceil_div(tiles(n, block), kScanBlock);
     block = std::min(block, kMaxBlock);
-    const std::size_t pass1 = kRounds4 + log2_of(block);
+    const std::size_t pass1 = kRounds4 + log2_ceil(block);
     const std::size_t pass2 = 2 * run + 11;
     const std::size_t pass3 = scan_detail::WarpSegment<double, kRounds4, 1>::depth() + block / kWarp + 2;
     return {pass1 + pass2 + pass3 + 1};

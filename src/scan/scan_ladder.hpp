@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/ladder.hpp"
+#include "lib/launch_limits.hpp"
 #include "scan/scan_cpu.hpp"
 
 #include <gpulab/scan.hpp>
@@ -34,8 +35,6 @@ template <class In>
 std::span<const ScanRung<In>> scan_rungs();
 
 /// Rungs 1–4 build trees over the block: a power of two in [32, 1024].
-constexpr bool valid_scan_block(unsigned block) {
-  return block >= 32 && block <= 1024 && (block & (block - 1)) == 0;
-}
+constexpr bool valid_scan_block(unsigned block) { return valid_tree_block(block); }
 
 }  // namespace gpulab

@@ -86,14 +86,6 @@ template class ScanCase<double>;
 
 namespace {
 
-constexpr DType kScanTypes[] = {DType::int32, DType::float32, DType::float64, DType::int8, DType::int16};
-
-/// Calls fn(In{}) for a scan input type.
-template <class Fn>
-void visit_scan_type(DType t, Fn&& fn) {
-  visit_dtype_among<std::int32_t, float, double, std::int8_t, std::int16_t>(t, fn);
-}
-
 std::vector<ScanKind> parse_kinds(const std::string& text) {
   if (text == "all") return {ScanKind::inclusive, ScanKind::exclusive};
   std::vector<ScanKind> kinds;

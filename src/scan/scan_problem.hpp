@@ -3,6 +3,7 @@
 // -b, --kind), its cases and its recorded runs.
 #pragma once
 
+#include "core/dtype.hpp"
 #include "core/problem.hpp"
 #include "scan/scan_cpu.hpp"
 #include "scan/scan_ladder.hpp"
@@ -55,6 +56,15 @@ class ScanCase final : public BenchCase {
   std::unique_ptr<Ref[]> ref_;
   std::unique_ptr<Out[]> baseline_;
 };
+
+/// The scan's input types, in the order `-t all` runs them.
+inline constexpr DType kScanTypes[] = {DType::int32, DType::float32, DType::float64, DType::int8, DType::int16};
+
+/// Calls fn(In{}) with the C++ input type named by t (one of kScanTypes).
+template <class Fn>
+decltype(auto) visit_scan_type(DType t, Fn&& fn) {
+  return visit_dtype_among<std::int32_t, float, double, std::int8_t, std::int16_t>(t, fn);
+}
 
 std::unique_ptr<Problem> make_scan_problem();
 

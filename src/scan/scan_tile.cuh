@@ -2,6 +2,7 @@
 // arithmetic type, and the scan of one warp's segment of a tile.
 #pragma once
 
+#include "lib/arith.hpp"
 #include "lib/warp.cuh"
 
 #include <cstdint>
@@ -9,10 +10,9 @@
 
 namespace gpulab::scan_detail {
 
-/// Arithmetic of a scan whose output is Out: int32 in uint32 so that overflow wraps with defined
-/// behaviour (the bits equal a wrapping signed sum), floats in their own type.
+/// Arithmetic of a scan whose output is Out (lib/arith.hpp: int32 in uint32, wrapping).
 template <class Out>
-using acc_t = std::conditional_t<std::is_integral_v<Out>, std::uint32_t, Out>;
+using acc_t = accum_t<Out>;
 
 /// An input element as the arithmetic sees it: int8 and int16 sign-extended to int32 first.
 template <class Out, class In>
