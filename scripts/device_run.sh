@@ -2,7 +2,8 @@
 # One call on a GPU machine: GPU tests, compute-sanitizer on small sizes (and on the known-wrong
 # rungs, which it must catch), and every problem's recorded runs (`gpulab showcase`: each ladder and
 # the seeds' own tables, the problems taken from the registry), then `gpulab suite`.
-#   scripts/device_run.sh [PROBLEM...] [suite]      (no argument: every problem and the suite)
+#   scripts/device_run.sh [PROBLEM...] [suite] [notests]   (no argument: every problem and the suite;
+#   notests: skip the GPU tests and the sanitizers, for a second call of one session)
 # Writes $OUT/log.txt (everything printed) and $OUT/results.tgz (reports as JSON/Markdown/CSV,
 # the GPU tests' JSON, the sanitizer's output).
 # Usually the build is made on a machine with the Debian packages (scripts/test.sh, which also
@@ -25,12 +26,16 @@ if ! ldconfig -p | grep -q libgomp.so.1 && [ -d "$bin/devlibs" ]; then
 fi
 problems=()
 suite=no
-for a in "$@"; do if [ "$a" = suite ]; then suite=yes; else problems+=("$a"); fi; done
+tests=yes
+for a in "$@"; do
+  case "$a" in suite) suite=yes ;; notests) tests=no ;; *) problems+=("$a") ;; esac
+done
 [ $# -eq 0 ] && suite=yes
 echo "== $(date -u +%FT%TZ) commit $(cat "$bin/COMMIT" 2>/dev/null || echo unknown), parts: ${*:-all}"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
 "$bin/gpulab" info
 
+if [ "$tests" = yes ]; then
 echo "== GPU tests (every problem)"
 "$bin/tests/gpulab_gpu_tests" --gtest_output="json:$res/gpu_tests.json" --gtest_brief=1
 echo "gpu tests exit code: $?"
@@ -49,6 +54,7 @@ echo "== compute-sanitizer (the tests named small_*, the known-wrong rungs, the 
   echo "past-end memcheck exit code: $?"
 } > "$res/sanitizer.txt" 2>&1
 grep -E "exit code|ERROR SUMMARY|Invalid __global__ write" "$res/sanitizer.txt" | sort | uniq -c | head -20
+fi
 
 echo "== every problem's recorded runs (gpulab showcase)"
 "$bin/gpulab" showcase --out "$res" "${problems[@]}"
@@ -69,6 +75,22 @@ if wants scan; then
   fi
   echo "== scan: what users call instead (torch.cumsum, cupy.cumsum), the same sizes"
   python3 scripts/peers_scan.py --n 2^28 --json "$res/peers_scan.json" || echo "peers exit code: $?"
+fi
+if wants transpose || wants add || wants triangle; then
+  echo "== transpose: the 32x32 tile without and with padding, and the 64x64 swizzled tile, under Nsight Compute"
+  if command -v ncu > /dev/null; then
+    for rung in tile tile_padded tile_vector_4x4; do
+      ncu --clock-control none --launch-count 1 -k regex:transpose_tile \
+        --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
+        "$bin/gpulab" run transpose --variant "$rung" -s 16384x16384 --layout packed --reps 1 > "$res/ncu_transpose_$rung.txt" 2>&1
+      echo "ncu $rung exit code: $?"
+      grep -E "transpose_tile|bank_conflicts|dram__|time_duration" "$res/ncu_transpose_$rung.txt" | sed 's/^ */  /'
+    done
+  else
+    echo "ncu not found: no counters"
+  fi
+  echo "== matrices: what users call instead (PyTorch), the same shapes"
+  python3 scripts/peers_matrix.py --json "$res/peers_matrix.json" || echo "peers exit code: $?"
 fi
 if [ "$suite" = yes ]; then
   echo "== the main job: gpulab suite (ceilings + every ladder with its defaults)"

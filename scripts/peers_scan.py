@@ -7,29 +7,9 @@ that their rows can be set beside `gpulab bench scan` from the same device run.
 """
 import argparse
 import json
-import statistics
 import sys
 
-
-def parse_size(text):
-    if text.startswith("2^"):
-        base, _, extra = text[2:].partition("+")
-        return (1 << int(base)) + (int(extra) if extra else 0)
-    return int(text)
-
-
-def time_ms(fn, reps, event, elapsed):
-    for _ in range(3):
-        fn()
-    times = []
-    for _ in range(reps):
-        start, stop = event(), event()
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(elapsed(start, stop))
-    return statistics.median(times), min(times), max(times)
+from peers_common import parse_size, time_ms
 
 
 def main():

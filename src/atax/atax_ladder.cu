@@ -3,16 +3,15 @@
 #include "atax/atax_kernels.cuh"
 #include "atax/atax_ladder.hpp"
 #include "atax/atax_paths.hpp"
+#include "core/cublas_handle.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 
 #include <gpulab/atax.hpp>
 #include <gpulab/error.hpp>
 
-#include <cublas_v2.h>
 
 #include <algorithm>
-#include <mutex>
 #include <string>
 
 namespace gpulab {
@@ -85,19 +84,6 @@ struct Library {
   }
 };
 
-void check_cublas(cublasStatus_t status, const char* what) {
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw Error(std::string("cuBLAS ") + what + " failed: " + cublasGetStatusString(status));
-}
-
-/// One cuBLAS handle for the process, made on first use (a handle costs milliseconds).
-cublasHandle_t cublas() {
-  static std::once_flag once;
-  static cublasHandle_t handle = nullptr;
-  std::call_once(once, [] { check_cublas(cublasCreate(&handle), "cublasCreate"); });
-  return handle;
-}
-
 // Row-major A (rows × cols) is column-major Aᶜ (cols × rows, lda = cols): A·x = (Aᶜ)ᵀ·x and
 // Aᵀ·t = Aᶜ·t.
 struct Cublas {
@@ -106,9 +92,9 @@ struct Cublas {
     auto* t = static_cast<float*>(ws);
     const float one = 1.f, zero = 0.f;
     const int m = static_cast<int>(cols), n = static_cast<int>(rows);
-    check_cublas(cublasSetStream(cublas(), s), "cublasSetStream");
-    check_cublas(cublasSgemv(cublas(), CUBLAS_OP_T, m, n, &one, a, m, x, 1, &zero, t, 1), "cublasSgemv (A x)");
-    check_cublas(cublasSgemv(cublas(), CUBLAS_OP_N, m, n, &one, a, m, t, 1, &zero, y, 1), "cublasSgemv (A^T t)");
+    cublasHandle_t handle = cublas_on(s);
+    check_cublas(cublasSgemv(handle, CUBLAS_OP_T, m, n, &one, a, m, x, 1, &zero, t, 1), "cublasSgemv (A x)");
+    check_cublas(cublasSgemv(handle, CUBLAS_OP_N, m, n, &one, a, m, t, 1, &zero, y, 1), "cublasSgemv (A^T t)");
   }
 };
 

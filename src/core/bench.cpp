@@ -54,6 +54,15 @@ void DeviceArrays::poison(cudaStream_t stream) const {
     poison_device(out_[i].data(), out_[i].size(), out_specs_[i].poison, stream);
 }
 
+void DeviceArrays::copy_input_to_output(std::size_t in, std::size_t out, cudaStream_t stream) const {
+  if (in_specs_.at(in).bytes != out_specs_.at(out).bytes)
+    throw Error(fmt::format("an in-place rung needs input {} ({} bytes) and output {} ({} bytes) of one size", in,
+                            in_specs_[in].bytes, out, out_specs_[out].bytes));
+  if (out_specs_[out].bytes > 0)
+    GPULAB_CUDA_CHECK(cudaMemcpyAsync(arrays_.out[out], arrays_.in[in], out_specs_[out].bytes, cudaMemcpyDeviceToDevice,
+                                      stream));
+}
+
 void DeviceArrays::download(cudaStream_t stream, bool with_guard) const {
   for (std::size_t i = 0; i < out_specs_.size(); ++i) {
     const std::size_t bytes = out_specs_[i].bytes + (with_guard ? kGuardBytes : 0);
@@ -89,6 +98,7 @@ OwnedWorkspace::OwnedWorkspace(const BenchCase& c, std::size_t rung, cudaStream_
 CheckResult run_checked(const BenchCase& c, std::size_t rung, const DeviceArrays& arrays, Workspace workspace,
                         cudaStream_t stream) {
   arrays.poison(stream);
+  if (c.in_place(rung)) arrays.copy_input_to_output(0, 0, stream);
   c.launch(rung, arrays.arrays(), workspace, stream);
   arrays.download(stream, true);
   GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -181,6 +191,7 @@ std::pair<double, double> ceiling_of(const Ceilings& k, CeilingKind kind, bool l
     case CeilingKind::read: return {k.read_gbs, k.read.noise};
     case CeilingKind::copy: return {k.copy_gbs, k.copy.noise};
     case CeilingKind::write: return {k.write_gbs, k.write.noise};
+    case CeilingKind::add: return {k.add_gbs, k.add.noise};
     case CeilingKind::fma: return {k.fma_gflops, k.fma.noise};
   }
   return {0.0, 0.0};
@@ -192,6 +203,7 @@ std::string ceiling_label(CeilingKind kind, bool l2_resident) {
     case CeilingKind::read: return "read";
     case CeilingKind::copy: return "copy";
     case CeilingKind::write: return "write";
+    case CeilingKind::add: return "stream add";
     case CeilingKind::fma: return "FMA";
   }
   return "?";

@@ -28,7 +28,7 @@
 namespace gpulab {
 
 /// Which measured ceiling judges a case (core/ceilings.hpp).
-enum class CeilingKind { read, copy, write, fma };
+enum class CeilingKind { read, copy, write, add, fma };
 
 /// What one run of a case must do (nvbench's element count, reads and writes): the harness turns
 /// it into GB/s, GFLOP/s and the share of the ceiling.
@@ -98,6 +98,9 @@ class BenchCase {
   /// Why the rung cannot run this case on the current device, or nullopt.
   virtual std::optional<std::string> unsupported(std::size_t /*rung*/) const { return std::nullopt; }
   virtual std::size_t workspace_bytes(std::size_t /*rung*/) const { return 0; }
+  /// Whether the rung works in place on output 0: a checked run then starts that output as a copy
+  /// of input 0 (the same number of bytes) instead of poison; its guard band is poisoned still.
+  virtual bool in_place(std::size_t /*rung*/) const { return false; }
   /// Issues the rung's work on `stream`, asynchronously.
   virtual void launch(std::size_t rung, const Arrays& arrays, Workspace workspace, cudaStream_t stream) const = 0;
   /// Checks the outputs of one run (read back, in declaration order) against the reference.
@@ -117,6 +120,7 @@ class DeviceArrays {
   const Arrays& arrays() const { return arrays_; }
   void upload(cudaStream_t stream) const;                    // inputs: host → device
   void poison(cudaStream_t stream) const;                    // outputs and guards
+  void copy_input_to_output(std::size_t in, std::size_t out, cudaStream_t stream) const;  // an in-place start
   void download(cudaStream_t stream, bool with_guard) const;  // outputs (and guards) → host
   std::vector<std::span<const std::byte>> host_outputs() const;
   /// After a download with guards: which output's guard band was written, or nullopt.

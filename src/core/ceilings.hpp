@@ -14,9 +14,10 @@ struct Ceilings {
   double copy_gbs = 0.0;         // device-to-device cudaMemcpy, bytes read + bytes written
   double read_gbs = 0.0;         // read-only stream (16-byte loads, nothing written back)
   double write_gbs = 0.0;        // write-only stream (16-byte stores)
+  double add_gbs = 0.0;          // STREAM's add, c = a + b: two streams read, one written (all bytes)
   double fma_gflops = 0.0;       // fp32 FMA rate, 2 flops per FMA
   double l2_read_gbs = 0.0;      // read-only stream over a buffer a quarter of the L2, kept in it
-  TimingStats copy, read, write, fma, l2_read;
+  TimingStats copy, read, write, add, fma, l2_read;
 };
 
 /// Measures the four ceilings with buffers of up to 1 GiB (less on a small card).

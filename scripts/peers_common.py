@@ -1,0 +1,26 @@
+"""Shared by the peers scripts: sizes as gpulab writes them, and timing like gpulab times (CUDA
+events around each call, warm-up first, median of the repetitions)."""
+import statistics
+
+
+def parse_size(text):
+    """ "2^28", "2^28+5", "1000" """
+    if text.startswith("2^"):
+        base, _, extra = text[2:].partition("+")
+        return (1 << int(base)) + (int(extra) if extra else 0)
+    return int(text)
+
+
+def time_ms(fn, reps, event, elapsed):
+    """Median, min and max milliseconds of `reps` calls of fn, each between two events."""
+    for _ in range(3):
+        fn()
+    times = []
+    for _ in range(reps):
+        start, stop = event(), event()
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(elapsed(start, stop))
+    return statistics.median(times), min(times), max(times)

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""What users call instead of gpulab's transpose, add and triangle zeroing: PyTorch's
+a.t().contiguous(), torch.add into a preallocated output, and a.tril_() (in place, zeroes the
+elements above the diagonal, as gpulab's upper zeroing; torch.triu_ is its mirror), timed like
+gpulab times, so that their rows can be set beside `gpulab bench` from one device run.
+
+    python3 scripts/peers_matrix.py [--shapes 16384x16384,4096x4096] [--reps 20] [--json OUT]
+"""
+import argparse
+import json
+import sys
+
+from peers_common import parse_size, time_ms
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shapes", default="16384x16384,16383x16385,4096x4096")
+    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    try:
+        import torch
+    except ImportError:
+        print("PyTorch is not installed: no peers to time", file=sys.stderr)
+        return 1
+    event = lambda: torch.cuda.Event(enable_timing=True)  # noqa: E731
+    elapsed = lambda a, b: a.elapsed_time(b)  # noqa: E731
+    rows = []
+    for shape in args.shapes.split(","):
+        r, c = (parse_size(s) for s in shape.split("x"))
+        a = torch.rand(r, c, device="cuda") * 2 - 1
+        b = torch.rand(r, c, device="cuda") * 2 - 1
+        out = torch.empty_like(a)
+        elements = r * c
+        zeroed = sum(max(0, c - i - 1) for i in range(r))  # elements above the diagonal
+        cases = [
+            ("transpose", "a.t().contiguous()", lambda: a.t().contiguous(), 8 * elements),
+            ("add", "torch.add(a, b, out=c)", lambda: torch.add(a, b, out=out), 12 * elements),
+            # tril_ zeroes above the diagonal in place, like gpulab's upper zeroing; judged by the
+            # bytes that must move (the zeroed triangle written), as gpulab's rows are.
+            ("triangle", "a.tril_() (zeroes j > i)", lambda: a.tril_(), 4 * zeroed),
+        ]
+        for op, peer, fn, bytes_moved in cases:
+            med, lo, hi = time_ms(fn, args.reps, event, elapsed)
+            rows.append({"op": op, "peer": f"{peer} torch {torch.__version__}", "shape": shape, "median_ms": med,
+                         "min_ms": lo, "max_ms": hi, "gb_per_s": bytes_moved / med / 1e6})
+        del a, b, out
+        torch.cuda.empty_cache()
+    for row in rows:
+        print(f"{row['op']:<10} {row['shape']:<12} {row['peer']:<48} {row['median_ms']:.4f} ms "
+              f"({row['min_ms']:.4f}..{row['max_ms']:.4f})  {row['gb_per_s']:.1f} GB/s (bytes that must move)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
