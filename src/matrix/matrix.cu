@@ -225,14 +225,16 @@ __global__ __launch_bounds__(kAddBlock) void add_flat(float alpha, const float* 
 }
 
 /// Pitched matrices, the same full grid in two dimensions: x across a row's vectors (elements,
-/// unaligned), y across the rows (looping past 65535). A row's last cols mod 4 elements go to the
-/// threads just past its last vector.
+/// unaligned), y across the rows (looping past the grid's y limit); a narrow matrix's block
+/// covers several rows (blockDim.y). A row's last cols mod 4 elements go to the threads just past
+/// its last vector.
 template <bool kVector>
 __global__ __launch_bounds__(kAddBlock) void add_grid_rows(float alpha, MatrixView<const float> a, float beta,
                                                             MatrixView<const float> b, MatrixView<float> c) {
   const std::size_t k = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   const std::size_t vectors = kVector ? c.cols / 4 : 0;
-  for (std::size_t i = blockIdx.y; i < c.rows; i += gridDim.y) {
+  for (std::size_t i = std::size_t{blockIdx.y} * blockDim.y + threadIdx.y; i < c.rows;
+       i += std::size_t{gridDim.y} * blockDim.y) {
     const float* ar = row_of(a, i);
     const float* br = row_of(b, i);
     float* cr = row_of(c, i);
@@ -344,7 +346,7 @@ __global__ __launch_bounds__(kZeroBlock) void zero_triangle_bands(MatrixView<flo
 }
 
 /// Matrices of at most 32 columns: a thread per row writes its span (a warp-wide segment would
-/// leave most lanes idle).
+/// leave most lanes idle), on a full grid (as add's, faster than a resident one).
 __global__ __launch_bounds__(kZeroBlock) void zero_triangle_narrow(MatrixView<float> m, Triangle part) {
   const std::size_t threads = std::size_t{gridDim.x} * blockDim.x;
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m.rows; i += threads) {
@@ -473,10 +475,13 @@ void add(float alpha, MatrixView<const float> a, float beta, MatrixView<const fl
   // Pitched: a thread per vector of each row when every row is 16-byte aligned, else per element.
   const bool vector = rows_aligned16(a) && rows_aligned16(b) && rows_aligned16(as_const(c));
   const std::size_t per_row = vector ? c.cols / 4 + c.cols % 4 : c.cols;
-  const dim3 grid(checked_grid(ceil_div(per_row, kAddBlock), "add"),
-                  static_cast<unsigned>(std::min<std::size_t>(c.rows, kMaxGridY)));
+  unsigned across = 32;  // threads across a row: a warp at least, the whole block for wide rows
+  while (across < kAddBlock && across < per_row) across *= 2;
+  const dim3 block(across, kAddBlock / across);
+  const dim3 grid(checked_grid(ceil_div(per_row, across), "add"),
+                  static_cast<unsigned>(std::min<std::size_t>(ceil_div(c.rows, block.y), kMaxGridY)));
   launch(vector ? "add_grid_rows<vector>" : "add_grid_rows<scalar>", vector ? add_grid_rows<true> : add_grid_rows<false>,
-         {grid, kAddBlock}, stream, alpha, a, beta, b, c)
+         {grid, block}, stream, alpha, a, beta, b, c)
       .work([&] { return std::string("a row's ") + (vector ? "vectors" : "elements") + ", one per thread"; });
 }
 
@@ -485,8 +490,7 @@ void zero_triangle(MatrixView<float> m, Triangle part, cudaStream_t stream) {
   if (part != Triangle::upper && part != Triangle::lower) throw Error("gpulab::zero_triangle: unknown triangle");
   if (m.rows == 0 || m.cols == 0) return;
   if (m.cols <= 32) {
-    const auto grid = static_cast<unsigned>(
-        std::min<std::size_t>(ceil_div(m.rows, kZeroBlock), resident_grid<zero_triangle_narrow>(kZeroBlock)));
+    const auto grid = static_cast<unsigned>(std::min<std::size_t>(ceil_div(m.rows, kZeroBlock), 0x7FFFFFFFu));
     launch("zero_triangle_narrow", zero_triangle_narrow, {grid, kZeroBlock}, stream, m, part)
         .work([] { return std::string("a thread per row"); });
     return;
