@@ -346,7 +346,7 @@ __global__ __launch_bounds__(kZeroBlock) void zero_triangle_bands(MatrixView<flo
 }
 
 /// Matrices of at most 32 columns: a thread per row writes its span (a warp-wide segment would
-/// leave most lanes idle), on a full grid (as add's, faster than a resident one).
+/// leave most lanes idle), on a resident grid (a full grid was 41% slower on 2^26 x 1, docs/notes.md).
 __global__ __launch_bounds__(kZeroBlock) void zero_triangle_narrow(MatrixView<float> m, Triangle part) {
   const std::size_t threads = std::size_t{gridDim.x} * blockDim.x;
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m.rows; i += threads) {
@@ -490,7 +490,8 @@ void zero_triangle(MatrixView<float> m, Triangle part, cudaStream_t stream) {
   if (part != Triangle::upper && part != Triangle::lower) throw Error("gpulab::zero_triangle: unknown triangle");
   if (m.rows == 0 || m.cols == 0) return;
   if (m.cols <= 32) {
-    const auto grid = static_cast<unsigned>(std::min<std::size_t>(ceil_div(m.rows, kZeroBlock), 0x7FFFFFFFu));
+    const auto grid = static_cast<unsigned>(
+        std::min<std::size_t>(ceil_div(m.rows, kZeroBlock), resident_grid<zero_triangle_narrow>(kZeroBlock)));
     launch("zero_triangle_narrow", zero_triangle_narrow, {grid, kZeroBlock}, stream, m, part)
         .work([] { return std::string("a thread per row"); });
     return;
