@@ -24,3 +24,13 @@ def time_ms(fn, reps, event, elapsed):
         stop.synchronize()
         times.append(elapsed(start, stop))
     return statistics.median(times), min(times), max(times)
+
+
+def report(rows, line, json_path):
+    """Prints line(row) for every row, then writes the rows as JSON to json_path (when given)."""
+    import json
+    for row in rows:
+        print(line(row))
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump(rows, f, indent=1)

@@ -7,10 +7,9 @@ gpulab times, so that their rows can be set beside `gpulab bench` from one devic
     python3 scripts/peers_matrix.py [--shapes 16384x16384,4096x4096] [--reps 20] [--json OUT]
 """
 import argparse
-import json
 import sys
 
-from peers_common import parse_size, time_ms
+from peers_common import parse_size, report, time_ms
 
 
 def main():
@@ -47,12 +46,9 @@ def main():
                          "min_ms": lo, "max_ms": hi, "gb_per_s": bytes_moved / med / 1e6})
         del a, b, out
         torch.cuda.empty_cache()
-    for row in rows:
-        print(f"{row['op']:<10} {row['shape']:<12} {row['peer']:<48} {row['median_ms']:.4f} ms "
-              f"({row['min_ms']:.4f}..{row['max_ms']:.4f})  {row['gb_per_s']:.1f} GB/s (bytes that must move)")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1)
+    report(rows, lambda row: f"{row['op']:<10} {row['shape']:<12} {row['peer']:<48} {row['median_ms']:.4f} ms "
+                             f"({row['min_ms']:.4f}..{row['max_ms']:.4f})  {row['gb_per_s']:.1f} GB/s (bytes that must move)",
+           args.json)
     return 0
 
 

@@ -6,10 +6,9 @@ that their rows can be set beside `gpulab bench scan` from the same device run.
     python3 scripts/peers_scan.py [--n 2^28] [--reps 30] [--json OUT]
 """
 import argparse
-import json
 import sys
 
-from peers_common import parse_size, time_ms
+from peers_common import parse_size, report, time_ms
 
 
 def main():
@@ -54,12 +53,8 @@ def main():
                          "min_ms": lo, "max_ms": hi, "gb_per_s": bytes_moved / med / 1e6})
             del x, out
             cupy.get_default_memory_pool().free_all_blocks()
-    for r in rows:
-        print(f"{r['peer']:<28} {r['type']:<8} n={r['n']}  {r['median_ms']:.4f} ms ({r['min_ms']:.4f}..{r['max_ms']:.4f})"
-              f"  {r['gb_per_s']:.1f} GB/s")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1)
+    report(rows, lambda r: f"{r['peer']:<28} {r['type']:<8} n={r['n']}  {r['median_ms']:.4f} ms "
+                           f"({r['min_ms']:.4f}..{r['max_ms']:.4f})  {r['gb_per_s']:.1f} GB/s", args.json)
     return 0
 
 
