@@ -130,7 +130,6 @@ struct DeviceMatrix {
         view{reinterpret_cast<float*>(buffer.data()) + offset_floats, h.shape().rows, h.shape().cols, h.pitch_bytes()} {
     GPULAB_CUDA_CHECK(cudaMemcpy(view.data, h.bytes(), h.size_bytes(), cudaMemcpyHostToDevice));
   }
-  MatrixView<const float> in() const { return {view.data, view.rows, view.cols, view.pitch_bytes}; }
   CheckResult check(const HostMatrix& want) const {
     std::vector<std::byte> got(want.size_bytes());
     GPULAB_CUDA_CHECK(cudaMemcpy(got.data(), view.data, got.size(), cudaMemcpyDeviceToHost));
@@ -156,8 +155,8 @@ TEST(MatrixLibrary, MisalignedDataTakesTheScalarPaths) {
   for (std::size_t offset : {1u, 2u, 3u}) {
     DeviceMatrix da(a, offset), db(b, offset), dt(at, offset), dc(sum, (offset + 1) % 4);
     GPULAB_CUDA_CHECK(cudaMemset(dt.view.data, 0xFF, at.size_bytes()));
-    transpose(da.in(), dt.view);
-    add(1.f, da.in(), 1.f, db.in(), dc.view);  // c misaligned differently from a and b
+    transpose(da.view, dt.view);
+    add(1.f, da.view, 1.f, db.view, dc.view);  // c misaligned differently from a and b
     GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
     EXPECT_TRUE(dt.check(at).ok) << "transpose, offset " << offset << ": " << dt.check(at).detail;
     EXPECT_TRUE(dc.check(sum).ok) << "add, offset " << offset << ": " << dc.check(sum).detail;
@@ -173,11 +172,11 @@ TEST(MatrixLibrary, AddInPlaceIntoEitherInput) {
   HostMatrix want(s, 4096);
   add_cpu(0.5f, a, 3.f, b, want, false);
   DeviceMatrix da(a, 0), db(b, 0);
-  add(0.5f, da.in(), 3.f, db.in(), da.view);  // c = a
+  add(0.5f, da.view, 3.f, db.view, da.view);  // c = a
   GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_TRUE(da.check(want).ok) << da.check(want).detail;
   DeviceMatrix da2(a, 0), db2(b, 0);
-  add(0.5f, da2.in(), 3.f, db2.in(), db2.view);  // c = b
+  add(0.5f, da2.view, 3.f, db2.view, db2.view);  // c = b
   GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_TRUE(db2.check(want).ok) << db2.check(want).detail;
 }
@@ -186,12 +185,12 @@ TEST(MatrixLibrary, TransposeInPlaceTwiceIsTheIdentity) {
   for (std::size_t n : {1u, 31u, 32u, 33u, 1000u}) {
     const HostMatrix a = random_matrix({n, n}, n * 4 + 12, n);
     DeviceMatrix d(a, 0);
-    transpose(d.in(), d.view);
+    transpose(d.view, d.view);
     HostMatrix at({n, n}, n * 4 + 12);
     transpose_cpu(a, at, false);
     GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
     EXPECT_TRUE(d.check(at).ok) << n << ": " << d.check(at).detail;
-    transpose(d.in(), d.view);
+    transpose(d.view, d.view);
     GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
     EXPECT_TRUE(d.check(a).ok) << n << ": " << d.check(a).detail;
   }
@@ -231,7 +230,7 @@ TEST(MatrixLibrary, RunsOnTheCallersStream) {
   DeviceMatrix d(a, 0), t(zeros_t, 0);
   GPULAB_CUDA_CHECK(cudaMemsetAsync(t.view.data, 0xFF, zeros_t.size_bytes(), stream.get()));
   GPULAB_CUDA_CHECK(cudaMemsetAsync(d.view.data, 0, a.size_bytes(), stream.get()));
-  transpose(d.in(), t.view, stream.get());
+  transpose(d.view, t.view, stream.get());
   stream.synchronize();
   EXPECT_TRUE(t.check(zeros_t).ok) << t.check(zeros_t).detail;
 }

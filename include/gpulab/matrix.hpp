@@ -29,6 +29,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace gpulab {
 
@@ -39,6 +40,13 @@ struct MatrixView {
   std::size_t rows = 0;
   std::size_t cols = 0;
   std::size_t pitch_bytes = 0;  // bytes from the start of one row to the start of the next
+
+  /// A view of mutable elements is also a view of const ones.
+  template <class U>
+    requires(std::is_same_v<U, const T> && !std::is_const_v<T>)
+  constexpr operator MatrixView<U>() const {
+    return {data, rows, cols, pitch_bytes};
+  }
 };
 
 /// A view of `rows` × `cols` elements stored without padding (pitch = cols · sizeof(T)).

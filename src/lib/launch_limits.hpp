@@ -19,6 +19,10 @@ unsigned resident_blocks(const void* kernel, unsigned block, std::size_t dynamic
 /// `blocks` as a grid's x dimension; throws gpulab::Error naming `who` past 2^31 − 1 blocks.
 unsigned checked_grid(std::size_t blocks, const char* who);
 
+/// `rows` (of blocks) as a grid's y dimension, capped at the 65535 CUDA allows: kernels given it
+/// loop over the rows past gridDim.y.
+constexpr unsigned capped_grid_y(std::size_t rows) { return static_cast<unsigned>(rows < 65535 ? rows : 65535); }
+
 /// The block sizes of the ladders whose trees halve the block: a power of two in [32, 1024].
 constexpr bool valid_tree_block(unsigned block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
 

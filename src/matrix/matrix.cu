@@ -17,8 +17,6 @@
 namespace gpulab {
 namespace {
 
-constexpr unsigned kMaxGridY = 65535;
-
 std::string shape_text(std::size_t rows, std::size_t cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 
 /// Bytes [first, last) a view's elements occupy (padding between rows included).
@@ -37,8 +35,6 @@ bool same_matrix(MatrixView<T> x, MatrixView<U> y) {
   return static_cast<const void*>(x.data) == static_cast<const void*>(y.data) && x.pitch_bytes == y.pitch_bytes &&
          x.rows == y.rows && x.cols == y.cols;
 }
-
-MatrixView<const float> as_const(MatrixView<float> v) { return {v.data, v.rows, v.cols, v.pitch_bytes}; }
 
 /// Blocks of `kernel` the current device holds at once with `block` threads (cached per device).
 template <auto Kernel>
@@ -238,57 +234,48 @@ __global__ __launch_bounds__(kAddBlock) void add_grid_rows(float alpha, MatrixVi
     const float* ar = row_of(a, i);
     const float* br = row_of(b, i);
     float* cr = row_of(c, i);
-    if (k < vectors) {
-      reinterpret_cast<float4*>(cr)[k] =
-          axpby4(alpha, reinterpret_cast<const float4*>(ar)[k], beta, reinterpret_cast<const float4*>(br)[k]);
-    } else if (const std::size_t j = 4 * vectors + (k - vectors); j < c.cols) {
-      cr[j] = fmaf(alpha, ar[j], beta * br[j]);
+    if constexpr (kVector) {
+      if (k < vectors) {
+        reinterpret_cast<float4*>(cr)[k] =
+            axpby4(alpha, reinterpret_cast<const float4*>(ar)[k], beta, reinterpret_cast<const float4*>(br)[k]);
+        continue;
+      }
     }
+    if (const std::size_t j = 4 * vectors + (k - vectors); j < c.cols) cr[j] = fmaf(alpha, ar[j], beta * br[j]);
   }
 }
 
-/// Pitched matrices: a warp per row (rows dealt over the resident grid's warps), the row's vectors
-/// over the lanes with kAddUnroll in flight, then its last cols mod 4 elements.
+__device__ __forceinline__ float axpby(float alpha, float x, float beta, float y) { return fmaf(alpha, x, beta * y); }
+__device__ __forceinline__ float4 axpby(float alpha, float4 x, float beta, float4 y) { return axpby4(alpha, x, beta, y); }
+
+/// Add rung 2: a warp per row (rows dealt over the resident grid's warps), the row's accesses (16
+/// bytes when kVector, else 4) over the lanes with kAddUnroll of each input in flight, then (with
+/// vectors) its last cols mod 4 elements.
 template <bool kVector>
 __global__ __launch_bounds__(kAddBlock) void add_rows(float alpha, MatrixView<const float> a, float beta,
                                                        MatrixView<const float> b, MatrixView<float> c) {
+  using Access = std::conditional_t<kVector, float4, float>;
+  constexpr std::size_t kStep = sizeof(Access) / sizeof(float);  // elements an access moves
   const unsigned lane = threadIdx.x % 32;
   const std::size_t warps = std::size_t{gridDim.x} * (blockDim.x / 32);
-  const std::size_t step = kVector ? 4 : 1;  // elements an access moves
-  const std::size_t accesses = c.cols / step;
+  const std::size_t accesses = c.cols / kStep;
   for (std::size_t i = (std::size_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; i < c.rows; i += warps) {
-    const float* ar = row_of(a, i);
-    const float* br = row_of(b, i);
-    float* cr = row_of(c, i);
+    const auto* ar = reinterpret_cast<const Access*>(row_of(a, i));
+    const auto* br = reinterpret_cast<const Access*>(row_of(b, i));
+    auto* cr = reinterpret_cast<Access*>(row_of(c, i));
     std::size_t k = lane;
-    if constexpr (kVector) {
-      const auto* a4 = reinterpret_cast<const float4*>(ar);
-      const auto* b4 = reinterpret_cast<const float4*>(br);
-      auto* c4 = reinterpret_cast<float4*>(cr);
-      for (; k + (kAddUnroll - 1) * 32 < accesses; k += kAddUnroll * 32) {
-        float4 x[kAddUnroll], y[kAddUnroll];
+    for (; k + (kAddUnroll - 1) * 32 < accesses; k += kAddUnroll * 32) {
+      Access x[kAddUnroll], y[kAddUnroll];
 #pragma unroll
-        for (unsigned u = 0; u < kAddUnroll; ++u) x[u] = a4[k + 32 * u];
+      for (unsigned u = 0; u < kAddUnroll; ++u) x[u] = ar[k + 32 * u];
 #pragma unroll
-        for (unsigned u = 0; u < kAddUnroll; ++u) y[u] = b4[k + 32 * u];
+      for (unsigned u = 0; u < kAddUnroll; ++u) y[u] = br[k + 32 * u];
 #pragma unroll
-        for (unsigned u = 0; u < kAddUnroll; ++u) c4[k + 32 * u] = axpby4(alpha, x[u], beta, y[u]);
-      }
-      for (; k < accesses; k += 32) c4[k] = axpby4(alpha, a4[k], beta, b4[k]);
-      const std::size_t j = 4 * accesses + lane;
-      if (j < c.cols) cr[j] = fmaf(alpha, ar[j], beta * br[j]);
-    } else {
-      for (; k + (kAddUnroll - 1) * 32 < accesses; k += kAddUnroll * 32) {
-        float x[kAddUnroll], y[kAddUnroll];
-#pragma unroll
-        for (unsigned u = 0; u < kAddUnroll; ++u) x[u] = ar[k + 32 * u];
-#pragma unroll
-        for (unsigned u = 0; u < kAddUnroll; ++u) y[u] = br[k + 32 * u];
-#pragma unroll
-        for (unsigned u = 0; u < kAddUnroll; ++u) cr[k + 32 * u] = fmaf(alpha, x[u], beta * y[u]);
-      }
-      for (; k < accesses; k += 32) cr[k] = fmaf(alpha, ar[k], beta * br[k]);
+      for (unsigned u = 0; u < kAddUnroll; ++u) cr[k + 32 * u] = axpby(alpha, x[u], beta, y[u]);
     }
+    for (; k < accesses; k += 32) cr[k] = axpby(alpha, ar[k], beta, br[k]);
+    if (const std::size_t j = kStep * accesses + lane; kVector && j < c.cols)
+      row_of(c, i)[j] = fmaf(alpha, row_of(a, i)[j], beta * row_of(b, i)[j]);
   }
 }
 
@@ -382,8 +369,8 @@ void transpose_tiled(MatrixView<const float> a, MatrixView<float> b, cudaStream_
   if (a.rows == 0 || a.cols == 0) return;
   const std::size_t tile_rows = ceil_div(a.rows, kTile);
   const dim3 grid(checked_grid(ceil_div(a.cols, kTile), "transpose"),
-                  static_cast<unsigned>(std::min<std::size_t>(tile_rows, kMaxGridY)));
-  const bool vector = rows_aligned16(a) && rows_aligned16(as_const(b));
+                  capped_grid_y(tile_rows));
+  const bool vector = rows_aligned16(a) && rows_aligned16(b);
   launch(vector ? "transpose_tiles<vector>" : "transpose_tiles<scalar>",
          vector ? transpose_tiles<true> : transpose_tiles<false>, {grid, kTileThreads}, stream, a, b, tile_rows)
       .work([] { return std::string("a 64x64 tile per step, 4x4 per thread"); });
@@ -401,7 +388,7 @@ void transpose_square_in_place(MatrixView<float> m, cudaStream_t stream) {
 void add_by_rows(float alpha, MatrixView<const float> a, float beta, MatrixView<const float> b, MatrixView<float> c,
                  cudaStream_t stream) {
   if (c.rows == 0 || c.cols == 0) return;
-  const bool vector = rows_aligned16(a) && rows_aligned16(b) && rows_aligned16(as_const(c));
+  const bool vector = rows_aligned16(a) && rows_aligned16(b) && rows_aligned16(c);
   const unsigned resident = vector ? resident_grid<add_rows<true>>(kAddBlock) : resident_grid<add_rows<false>>(kAddBlock);
   const auto grid = static_cast<unsigned>(std::min<std::size_t>(resident, ceil_div(c.rows, kAddBlock / 32)));
   launch(vector ? "add_rows<vector>" : "add_rows<scalar>", vector ? add_rows<true> : add_rows<false>, {grid, kAddBlock},
@@ -417,7 +404,7 @@ using namespace matrix_detail;
 
 void transpose(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream) {
   require_valid_view(a, "gpulab::transpose (a)");
-  require_valid_view(as_const(b), "gpulab::transpose (b)");
+  require_valid_view(b, "gpulab::transpose (b)");
   if (b.rows != a.cols || b.cols != a.rows)
     throw Error("gpulab::transpose: b is " + shape_text(b.rows, b.cols) + ", the transpose of a " +
                 shape_text(a.rows, a.cols) + " matrix is " + shape_text(a.cols, a.rows));
@@ -450,7 +437,7 @@ void add(float alpha, MatrixView<const float> a, float beta, MatrixView<const fl
          cudaStream_t stream) {
   require_valid_view(a, "gpulab::add (a)");
   require_valid_view(b, "gpulab::add (b)");
-  require_valid_view(as_const(c), "gpulab::add (c)");
+  require_valid_view(c, "gpulab::add (c)");
   if (a.rows != c.rows || a.cols != c.cols || b.rows != c.rows || b.cols != c.cols)
     throw Error("gpulab::add: shapes differ: a " + shape_text(a.rows, a.cols) + ", b " + shape_text(b.rows, b.cols) +
                 ", c " + shape_text(c.rows, c.cols));
@@ -473,20 +460,20 @@ void add(float alpha, MatrixView<const float> a, float beta, MatrixView<const fl
     return;
   }
   // Pitched: a thread per vector of each row when every row is 16-byte aligned, else per element.
-  const bool vector = rows_aligned16(a) && rows_aligned16(b) && rows_aligned16(as_const(c));
+  const bool vector = rows_aligned16(a) && rows_aligned16(b) && rows_aligned16(c);
   const std::size_t per_row = vector ? c.cols / 4 + c.cols % 4 : c.cols;
   unsigned across = 32;  // threads across a row: a warp at least, the whole block for wide rows
   while (across < kAddBlock && across < per_row) across *= 2;
   const dim3 block(across, kAddBlock / across);
   const dim3 grid(checked_grid(ceil_div(per_row, across), "add"),
-                  static_cast<unsigned>(std::min<std::size_t>(ceil_div(c.rows, block.y), kMaxGridY)));
+                  capped_grid_y(ceil_div(c.rows, block.y)));
   launch(vector ? "add_grid_rows<vector>" : "add_grid_rows<scalar>", vector ? add_grid_rows<true> : add_grid_rows<false>,
          {grid, block}, stream, alpha, a, beta, b, c)
       .work([&] { return std::string("a row's ") + (vector ? "vectors" : "elements") + ", one per thread"; });
 }
 
 void zero_triangle(MatrixView<float> m, Triangle part, cudaStream_t stream) {
-  require_valid_view(as_const(m), "gpulab::zero_triangle");
+  require_valid_view(m, "gpulab::zero_triangle");
   if (part != Triangle::upper && part != Triangle::lower) throw Error("gpulab::zero_triangle: unknown triangle");
   if (m.rows == 0 || m.cols == 0) return;
   if (m.cols <= 32) {
@@ -506,7 +493,7 @@ void zero_triangle(MatrixView<float> m, Triangle part, cudaStream_t stream) {
                                                            : zeroed_span(m.rows - 1, m.cols, part).last;
   if (widest_span == 0) return;  // nothing to zero (a single row's lower part, a single column's upper)
   const std::size_t widest = part == Triangle::upper ? ceil_div(m.cols + 3, chunk_cols) : ceil_div(widest_span + 3, chunk_cols);
-  const dim3 grid(checked_grid(widest, "zero_triangle"), static_cast<unsigned>(std::min<std::size_t>(bands, kMaxGridY)));
+  const dim3 grid(checked_grid(widest, "zero_triangle"), capped_grid_y(bands));
   launch("zero_triangle_bands", zero_triangle_bands, {grid, kZeroBlock}, stream, m, part, band_rows, bands)
       .work([&] { return std::to_string(band_rows) + " rows x " + std::to_string(chunk_cols) + " columns per block"; });
 }

@@ -20,13 +20,11 @@ namespace {
 
 using namespace matrix_ladder;
 
-constexpr unsigned kMaxGridY = 65535;
-
 /// A 2-D grid of `tile_cols` × `tile_rows` tiles over rows × cols: x across the columns, y across
 /// the rows (the kernels loop where rows outnumber gridDim.y).
 dim3 tile_grid(std::size_t rows, std::size_t cols, std::size_t tile_rows, std::size_t tile_cols) {
   return {checked_grid(ceil_div(cols, tile_cols), "matrix"),
-          static_cast<unsigned>(std::min<std::size_t>(ceil_div(rows, tile_rows), kMaxGridY))};
+          capped_grid_y(ceil_div(rows, tile_rows))};
 }
 
 bool empty(const MatrixArgs& m) { return m.out.rows == 0 || m.out.cols == 0; }
@@ -58,7 +56,7 @@ void tile_4_per_thread(const MatrixArgs& m, cudaStream_t s) {
 }
 void tiled_vectors(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_tiled(m.a, m.out, s); }
 void in_place(const MatrixArgs& m, cudaStream_t s) {
-  transpose({m.out.data, m.out.rows, m.out.cols, m.out.pitch_bytes}, m.out, s);
+  transpose(m.out, m.out, s);
 }
 void library_transpose(const MatrixArgs& m, cudaStream_t s) { transpose(m.a, m.out, s); }
 
@@ -69,7 +67,6 @@ int blas_dim(std::size_t x, const char* what) {
   return static_cast<int>(x);
 }
 int blas_ld(MatrixView<const float> v) { return std::max(1, blas_dim(v.pitch_bytes / sizeof(float), "leading dimension")); }
-int blas_ld(MatrixView<float> v) { return blas_ld(MatrixView<const float>{v.data, v.rows, v.cols, v.pitch_bytes}); }
 
 void geam_transpose(const MatrixArgs& m, cudaStream_t s) {
   if (empty(m)) return;
