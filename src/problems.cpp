@@ -7,6 +7,7 @@
 #include "matrix/matrix_problem.hpp"
 #include "reduce/reduce_problem.hpp"
 #include "scan/scan_problem.hpp"
+#include "sgemm/sgemm_problem.hpp"
 
 namespace gpulab {
 
@@ -19,6 +20,7 @@ std::vector<std::unique_ptr<Problem>> make_problems() {
   problems.push_back(make_matrix_problem(MatrixOp::transpose));
   problems.push_back(make_matrix_problem(MatrixOp::add));
   problems.push_back(make_matrix_problem(MatrixOp::triangle));
+  problems.push_back(make_sgemm_problem());
   return problems;
 }
 

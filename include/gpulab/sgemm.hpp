@@ -1,0 +1,40 @@
+// gpulab/sgemm.hpp — C = alpha·A·B + beta·C in float32, row-major, the top rung of gpulab's SGEMM
+// ladder.
+//
+//   // A: m × k, B: k × n, C: m × n, all packed (leading dimension = columns)
+//   gpulab::sgemm(m, n, k, 1.0f, d_a, k, d_b, n, 0.0f, d_c, n, stream);
+//
+// Contract
+// - Row-major operands in device memory: element (i, j) of A is a[i·lda + j]. lda ≥ k, ldb ≥ n,
+//   ldc ≥ n (in elements; any value, aligned or not: 16-byte-aligned rows take the faster loads).
+//   Any m, n, k ≥ 0 up to 2^31 − 1 each: m = 0 or n = 0 does nothing, k = 0 gives C = beta·C.
+//   Elements between a row's end and the next row (padding) are never read or written.
+// - beta = 0: C is not read (it may hold NaNs or garbage), as in BLAS.
+// - Arithmetic is FP32 on the CUDA cores (no tensor cores, no TF32): every C element is one
+//   thread's fused multiply-add chain over k in order, then c = fma(alpha, acc, beta·c), except
+//   when the output has too few tiles to fill the GPU and k is long: then k is cut into a fixed
+//   number of slices whose partial sums are added in slice order (split-K). The path depends on
+//   the shape and the device only, so results are bitwise reproducible on one device.
+//   Componentwise error: |ĉ − c| ≤ γ(k+2)·(|alpha|·|A|·|B| + |beta|·|C|), γ(j) = j·u/(1 − j·u).
+// - Tile sizes are chosen per shape and device by measurement: the first call of a new shape
+//   with beta = 0 on a stream that is not being captured times the candidates on the caller's
+//   own operands (C is overwritten by each, then by the chosen one) and waits for the stream once;
+//   later calls reuse the choice. Calls with beta ≠ 0 use the choice when there is one, otherwise
+//   a rule, and never wait.
+// - Work is issued on `stream`; a split-K call allocates its partial sums with cudaMallocAsync
+//   on that stream (stream-ordered, so concurrent calls on other streams are safe).
+// - C must not overlap A or B. Throws gpulab::Error on null pointers with a nonzero size, a
+//   leading dimension smaller than the row, a size over 2^31 − 1, pointers that are not 4-byte
+//   aligned, an overlap, and on any CUDA error.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace gpulab {
+
+void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
+           std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream = nullptr);
+
+}  // namespace gpulab

@@ -1,0 +1,284 @@
+// gpulab::sgemm (include/gpulab/sgemm.hpp): the warp-tiled, cp.async-pipelined kernel of
+// sgemm_device.cuh in a few tile configurations, chosen per shape and device by measurement;
+// split-K with an ordered second pass where the output has too few tiles to fill the GPU.
+#include "lib/arith.hpp"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+#include "lib/per_device.hpp"
+#include "sgemm/sgemm_device.cuh"
+#include "sgemm/sgemm_paths.hpp"
+
+#include <gpulab/error.hpp>
+#include <gpulab/sgemm.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+namespace gpulab {
+
+namespace sgemm_device {
+
+__global__ void add_slices(GemmArgs g, int splits, const float* partials) {
+  const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
+  for (std::size_t e = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; e < elements;
+       e += std::size_t{gridDim.x} * blockDim.x) {
+    float sum = partials[e];
+    for (int z = 1; z < splits; ++z) sum += partials[z * elements + e];
+    store_c(g, static_cast<int>(e / g.n), static_cast<int>(e % g.n), sum);
+  }
+}
+
+}  // namespace sgemm_device
+
+namespace sgemm_detail {
+namespace {
+
+using namespace sgemm_device;
+
+template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, bool kVectorB>
+void launch_tiles(const char* name, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
+  using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVectorB>;
+  constexpr auto kernel = warp_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVectorB>;
+  allow_smem<kernel>(T::kSmemBytes);
+  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), T::kBM) * ceil_div(static_cast<std::size_t>(g.n), T::kBN);
+  // Slices a multiple of the kernel's k step, so that only the last one is ragged.
+  const int k_slice = splits == 1 ? g.k : static_cast<int>(align_up(ceil_div(static_cast<std::size_t>(g.k), splits), T::kBK));
+  launch(name, kernel, {dim3(checked_grid(tiles, "gpulab::sgemm"), 1, static_cast<unsigned>(splits)), T::kThreads, T::kSmemBytes},
+         stream, g, k_slice, partials)
+      .work([&] {
+        return std::to_string(T::kBM) + "x" + std::to_string(T::kBN) + " tile, " +
+               std::to_string(kFragsM * 4) + "x" + std::to_string(kFragsN * 4) + " per thread" +
+               (splits > 1 ? ", k in " + std::to_string(splits) + " slices" : "");
+      });
+}
+
+/// One configuration: its name and its launcher for either kind of B rows.
+struct Config {
+  TileConfig info;
+  void (*vector_b)(const char*, const GemmArgs&, int, float*, cudaStream_t);
+  void (*scalar_b)(const char*, const GemmArgs&, int, float*, cudaStream_t);
+};
+
+template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages>
+constexpr Config config(std::string_view name) {
+  using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, true>;
+  return {{name, T::kBM, T::kBN},
+          launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, true>,
+          launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, false>};
+}
+
+// The tuner's candidates: big tiles reuse more per load, small ones fill the GPU on small or
+// skinny outputs. Warps × fragments: 4 × 2 warps of 2 × 2 fragments = 128 × 128.
+constexpr Config kConfigs[] = {
+    config<4, 2, 2, 2, 3>("128x128x3"),
+    config<4, 2, 2, 1, 3>("128x64x3"),
+    config<2, 2, 2, 2, 3>("64x128x3"),
+    config<2, 2, 2, 1, 4>("64x64x4"),
+    config<4, 2, 2, 2, 2>("128x128x2"),
+};
+constexpr std::size_t kDefault = 0, kSmall = 3;
+
+void run_with(const Config& c, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
+  const std::string name = std::string("warp_tiles_") + std::string(c.info.name);
+  (rows_aligned16(g.b, g.ldb) ? c.vector_b : c.scalar_b)(name.c_str(), g, splits, partials, stream);
+}
+
+}  // namespace
+
+bool rows_aligned16(const float* p, std::size_t ld) {
+  return ld % 4 == 0 && reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
+
+std::span<const TileConfig> tile_configs() {
+  static const auto infos = [] {
+    std::vector<TileConfig> v;
+    for (const Config& c : kConfigs) v.push_back(c.info);
+    return v;
+  }();
+  return infos;
+}
+
+void run_config(std::size_t config, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
+  if (g.m == 0 || g.n == 0) return;
+  run_with(kConfigs[config], g, splits, partials, stream);
+  if (splits > 1) {
+    constexpr unsigned kBlock = 256;
+    const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
+    launch("add_slices", add_slices, {checked_grid(std::min<std::size_t>(ceil_div(elements, kBlock), 65536), "gpulab::sgemm"), kBlock},
+           stream, g, splits, static_cast<const float*>(partials))
+        .work([&] { return std::to_string(splits) + " slices added in order"; });
+  }
+}
+
+int split_count(const GemmArgs& g) {
+  static PerDevice<int> sm_count;
+  const int sms = sm_count.get([] { return current_device_attribute(cudaDevAttrMultiProcessorCount); });
+  // Counted in the smallest tiles: below one tile per SM the GPU idles unless k is cut.
+  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), 64) * ceil_div(static_cast<std::size_t>(g.n), 64);
+  constexpr int kMinSlice = 512;  // shorter slices spend more on partial sums than they gain
+  if (tiles >= static_cast<std::size_t>(sms) || g.k < 2 * kMinSlice) return 1;
+  std::size_t splits = std::min<std::size_t>(ceil_div(2 * static_cast<std::size_t>(sms), tiles), g.k / kMinSlice);
+  // Partial sums within 256 MiB.
+  const std::size_t per_split = static_cast<std::size_t>(g.m) * g.n * sizeof(float);
+  splits = std::clamp<std::size_t>(std::min(splits, (std::size_t{256} << 20) / per_split), 1, 65535);
+  return static_cast<int>(splits);
+}
+
+void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream) {
+  if (g.m == 0 || g.n == 0) return;
+  (rows_aligned16(g.b, g.ldb) ? launch_tiles<4, 2, 2, 2, 1, true> : launch_tiles<4, 2, 2, 2, 1, false>)(
+      "warp_tiles_plain", g, 1, nullptr, stream);
+}
+
+void warp_tiles_pipelined(const GemmArgs& g, cudaStream_t stream) { run_config(kDefault, g, 1, nullptr, stream); }
+
+}  // namespace sgemm_detail
+
+// ---- the library -------------------------------------------------------------------------------------
+
+namespace {
+
+using sgemm_detail::GemmArgs;
+
+// Sides below 2^31 − 1024, so that a tile's indices past the edge still fit an int.
+constexpr std::size_t kMaxSide = (std::size_t{1} << 31) - 1024;
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw Error("gpulab::sgemm: " + what);
+}
+
+/// [first, last) bytes of a rows × cols matrix with leading dimension ld; empty when it has none.
+std::pair<std::uintptr_t, std::uintptr_t> extent(const float* p, std::size_t rows, std::size_t cols, std::size_t ld) {
+  if (rows == 0 || cols == 0) return {0, 0};
+  const auto first = reinterpret_cast<std::uintptr_t>(p);
+  return {first, first + ((rows - 1) * ld + cols) * sizeof(float)};
+}
+
+bool overlap(std::pair<std::uintptr_t, std::uintptr_t> x, std::pair<std::uintptr_t, std::uintptr_t> y) {
+  return x.first < x.second && y.first < y.second && x.first < y.second && y.first < x.second;
+}
+
+void validate(std::size_t m, std::size_t n, std::size_t k, const float* a, std::size_t lda, const float* b,
+              std::size_t ldb, const float* c, std::size_t ldc) {
+  require(m < kMaxSide && n < kMaxSide && k < kMaxSide,
+          "m, n and k must each be below 2^31 - 1024 (got " + std::to_string(m) + ", " + std::to_string(n) + ", " +
+              std::to_string(k) + ")");
+  require(lda >= k, "lda = " + std::to_string(lda) + " is smaller than k = " + std::to_string(k));
+  require(ldb >= n, "ldb = " + std::to_string(ldb) + " is smaller than n = " + std::to_string(n));
+  require(ldc >= n, "ldc = " + std::to_string(ldc) + " is smaller than n = " + std::to_string(n));
+  const bool has_a = m > 0 && k > 0, has_b = k > 0 && n > 0, has_c = m > 0 && n > 0;
+  require(!has_a || a != nullptr, "a is null");
+  require(!has_b || b != nullptr, "b is null");
+  require(!has_c || c != nullptr, "c is null");
+  for (const float* p : {a, b, c})
+    require(reinterpret_cast<std::uintptr_t>(p) % alignof(float) == 0, "a matrix is not 4-byte aligned");
+  const auto ce = extent(c, m, n, ldc);
+  require(!overlap(ce, extent(a, m, k, lda)) && !overlap(ce, extent(b, k, n, ldb)), "c overlaps a or b");
+}
+
+/// The partial sums of a split-K call, allocated and freed in stream order.
+class StreamScratch {
+ public:
+  StreamScratch(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
+    if (bytes > 0) GPULAB_CUDA_CHECK(cudaMallocAsync(&data_, bytes, stream));
+  }
+  ~StreamScratch() {
+    if (data_ != nullptr) cudaFreeAsync(data_, stream_);
+  }
+  StreamScratch(const StreamScratch&) = delete;
+  StreamScratch& operator=(const StreamScratch&) = delete;
+  float* data() const { return static_cast<float*>(data_); }
+
+ private:
+  void* data_ = nullptr;
+  cudaStream_t stream_;
+};
+
+/// The tuner's memory: the configuration measured fastest per device and shape.
+struct ChoiceKey {
+  int device, m, n, k;
+  bool vector_b;
+  bool operator<(const ChoiceKey& o) const {
+    return std::tie(device, m, n, k, vector_b) < std::tie(o.device, o.m, o.n, o.k, o.vector_b);
+  }
+};
+std::mutex choices_mutex;
+std::map<ChoiceKey, std::size_t> choices;
+
+/// The rule used before (or without) a measurement: big tiles where there are enough of them.
+std::size_t rule_config(const GemmArgs& g) {
+  const std::size_t big_tiles = ceil_div(static_cast<std::size_t>(g.m), 128) * ceil_div(static_cast<std::size_t>(g.n), 128);
+  return big_tiles >= 2 * static_cast<std::size_t>(current_device_attribute(cudaDevAttrMultiProcessorCount))
+             ? sgemm_detail::kDefault
+             : sgemm_detail::kSmall;
+}
+
+/// Times every configuration on the caller's operands (two runs each after a warm-up), returns
+/// the fastest. C is overwritten: only called with beta = 0.
+std::size_t measure_configs(const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  GPULAB_CUDA_CHECK(cudaEventCreate(&start));
+  GPULAB_CUDA_CHECK(cudaEventCreate(&stop));
+  std::size_t best = 0;
+  float best_ms = 0.f;
+  try {
+    for (std::size_t i = 0; i < sgemm_detail::tile_configs().size(); ++i) {
+      sgemm_detail::run_config(i, g, splits, partials, stream);
+      GPULAB_CUDA_CHECK(cudaEventRecord(start, stream));
+      for (int rep = 0; rep < 2; ++rep) sgemm_detail::run_config(i, g, splits, partials, stream);
+      GPULAB_CUDA_CHECK(cudaEventRecord(stop, stream));
+      GPULAB_CUDA_CHECK(cudaEventSynchronize(stop));
+      float ms = 0.f;
+      GPULAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      if (i == 0 || ms < best_ms) best = i, best_ms = ms;
+    }
+  } catch (...) {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    throw;
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return best;
+}
+
+bool capturing(cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  GPULAB_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
+  return status != cudaStreamCaptureStatusNone;
+}
+
+}  // namespace
+
+void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
+           std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream) {
+  validate(m, n, k, a, lda, b, ldb, c, ldc);
+  if (m == 0 || n == 0) return;
+  GemmArgs g;
+  g.m = static_cast<int>(m), g.n = static_cast<int>(n), g.k = static_cast<int>(k);
+  g.alpha = alpha, g.beta = beta;
+  g.a = a, g.lda = lda, g.b = b, g.ldb = ldb, g.c = c, g.ldc = ldc;
+
+  const int splits = sgemm_detail::split_count(g);
+  StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * m * n * sizeof(float) : 0, stream);
+  const ChoiceKey key{current_device(), g.m, g.n, g.k, sgemm_detail::rows_aligned16(b, ldb)};
+  std::size_t config = rule_config(g);
+  bool known = false;
+  {
+    std::lock_guard lock(choices_mutex);
+    if (const auto it = choices.find(key); it != choices.end()) config = it->second, known = true;
+  }
+  if (!known && beta == 0.f && !capturing(stream)) {
+    config = measure_configs(g, splits, partials.data(), stream);
+    std::lock_guard lock(choices_mutex);
+    choices[key] = config;
+  }
+  sgemm_detail::run_config(config, g, splits, partials.data(), stream);
+}
+
+}  // namespace gpulab

@@ -1,0 +1,268 @@
+// What every SGEMM kernel shares: the operands, the epilogue c = alpha·acc + beta·c, tile copies
+// (plain or cp.async, with zero fill past the edges) and the warp-tiled kernel that rungs 7-8 and
+// the library instantiate.
+#pragma once
+
+#include "sgemm/sgemm_args.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpulab::sgemm_device {
+
+/// c = alpha·acc, or fma(alpha, acc, beta·c): C is not read when beta = 0 (BLAS's rule).
+__device__ __forceinline__ float epilogue(const GemmArgs& g, float acc, const float* c) {
+  return g.beta == 0.f ? g.alpha * acc : fmaf(g.alpha, acc, g.beta * *c);
+}
+
+__device__ __forceinline__ void store_c(const GemmArgs& g, int i, int j, float acc) {
+  float* c = g.c + static_cast<std::size_t>(i) * g.ldc + j;
+  *c = epilogue(g, acc, c);
+}
+
+/// Four consecutive elements of row i from column j: one 16-byte access where the row is
+/// 16-byte aligned and all four are inside, elements one by one otherwise.
+__device__ __forceinline__ void store_c4(const GemmArgs& g, int i, int j, float4 acc) {
+  if (i >= g.m || j >= g.n) return;
+  float* c = g.c + static_cast<std::size_t>(i) * g.ldc + j;
+  if (j + 3 < g.n && (reinterpret_cast<std::uintptr_t>(c) & 15) == 0) {
+    float4 v = acc;
+    if (g.beta != 0.f) {
+      const float4 old = *reinterpret_cast<const float4*>(c);
+      v = {fmaf(g.alpha, acc.x, g.beta * old.x), fmaf(g.alpha, acc.y, g.beta * old.y),
+           fmaf(g.alpha, acc.z, g.beta * old.z), fmaf(g.alpha, acc.w, g.beta * old.w)};
+    } else {
+      v = {g.alpha * acc.x, g.alpha * acc.y, g.alpha * acc.z, g.alpha * acc.w};
+    }
+    *reinterpret_cast<float4*>(c) = v;
+    return;
+  }
+  const float values[4] = {acc.x, acc.y, acc.z, acc.w};
+  for (int q = 0; q < 4 && j + q < g.n; ++q) c[q] = epilogue(g, values[q], c + q);
+}
+
+/// Element (i, j) of a row-major matrix, or 0 outside rows × cols (the tiles' zero fill).
+__device__ __forceinline__ float load_or_zero(const float* p, std::size_t ld, int i, int j, int rows, int cols) {
+  return i < rows && j < cols ? p[static_cast<std::size_t>(i) * ld + j] : 0.f;
+}
+
+/// Four elements of row i from column j (j a multiple of 4, rows 16-byte aligned), zeros outside.
+__device__ __forceinline__ float4 load4_or_zero(const float* p, std::size_t ld, int i, int j, int rows, int cols) {
+  if (i >= rows || j >= cols) return {0.f, 0.f, 0.f, 0.f};
+  const float* row = p + static_cast<std::size_t>(i) * ld + j;
+  if (j + 3 < cols) return *reinterpret_cast<const float4*>(row);
+  return {row[0], j + 1 < cols ? row[1] : 0.f, j + 2 < cols ? row[2] : 0.f, 0.f};
+}
+
+// ---- asynchronous copies (sm_80+): global → shared without a register, zero-filled -----------------
+
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+/// 4 bytes, or zeros when !valid (src-size 0 reads nothing).
+__device__ __forceinline__ void cp_async4(float* dst, const float* src, bool valid) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(dst)), "l"(src),
+               "r"(valid ? 4 : 0));
+}
+/// 16 bytes of which the first `bytes` are read and the rest zero-filled.
+__device__ __forceinline__ void cp_async16(float* dst, const float* src, int bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(dst)), "l"(src), "r"(bytes));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+}
+
+/// One tile copy, either plain (load, then store to shared) or asynchronous (cp.async).
+template <bool kAsync>
+struct TileCopy {
+  /// dst = src[i][j] or 0 outside rows × cols.
+  __device__ __forceinline__ static void one(float* dst, const float* p, std::size_t ld, int i, int j, int rows,
+                                             int cols) {
+    const bool valid = i < rows && j < cols;
+    if constexpr (kAsync)
+      cp_async4(dst, valid ? p + static_cast<std::size_t>(i) * ld + j : p, valid);
+    else
+      *dst = valid ? p[static_cast<std::size_t>(i) * ld + j] : 0.f;
+  }
+  /// dst[0..3] = src[i][j..j+3], zeros outside (16-byte-aligned rows, j a multiple of 4).
+  __device__ __forceinline__ static void four(float* dst, const float* p, std::size_t ld, int i, int j, int rows,
+                                              int cols) {
+    if constexpr (kAsync) {
+      const int bytes = i < rows && j < cols ? 4 * min(4, cols - j) : 0;
+      cp_async16(dst, bytes > 0 ? p + static_cast<std::size_t>(i) * ld + j : p, bytes);
+    } else {
+      *reinterpret_cast<float4*>(dst) = load4_or_zero(p, ld, i, j, rows, cols);
+    }
+  }
+};
+
+/// The main loop over k's slices. kStages = 1: load a slice, compute on it, one at a time.
+/// kStages ≥ 2: cp.async keeps kStages − 1 slices in flight while the block computes on the
+/// oldest (load(s, stage) issues the copies of slice s into `stage`).
+template <int kStages, class Load, class Compute>
+__device__ __forceinline__ void run_slices(int slices, Load&& load, Compute&& compute) {
+  if constexpr (kStages == 1) {
+    for (int s = 0; s < slices; ++s) {
+      load(s, 0);
+      __syncthreads();
+      compute(0);
+      __syncthreads();
+    }
+  } else {
+#pragma unroll
+    for (int s = 0; s < kStages - 1; ++s) {
+      if (s < slices) load(s, s);
+      cp_async_commit();  // an empty group keeps the count of pending groups uniform
+    }
+    for (int s = 0; s < slices; ++s) {
+      cp_async_wait<kStages - 2>();  // slice s has landed (for this thread) ...
+      __syncthreads();               // ... for every thread; and the stage of slice s − 1 is free
+      const int ahead = s + kStages - 1;
+      if (ahead < slices) load(ahead, ahead % kStages);
+      cp_async_commit();
+      compute(s % kStages);
+    }
+    cp_async_wait<0>();
+  }
+}
+
+// ---- the warp-tiled kernel ------------------------------------------------------------------------------
+//
+// A block computes a kBM × kBN tile of C from kBK-deep slices of A and B staged in shared memory
+// (A transposed: As[k][m], so that a thread reads its rows of A as float4 along m). The block's
+// warps split the tile kWarpsM × kWarpsN; a warp's lanes form 4 × 8 and each lane computes
+// kFragsM × kFragsN sub-tiles of 4 × 4, 16 and 32 apart, so that every shared-memory read of a
+// warp is 4 (A) or 8 (B) consecutive float4s, broadcast to the other lanes: no bank conflicts.
+// kStages = 1: plain loads, one slice at a time (rung 7). kStages ≥ 2: cp.async fills kStages − 1
+// slices ahead while the block computes on the current one (rung 8, the library).
+// Split-K: blockIdx.z computes k from z·k_slice; with `partials`, the raw sums go to
+// partials[z][i][j] (m × n each) and a second kernel adds the slices in order.
+
+template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, bool kVectorB>
+struct WarpTiles {
+  static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
+  static constexpr int kWM = 16 * kFragsM, kWN = 32 * kFragsN;  // a warp's tile
+  static constexpr int kBM = kWarpsM * kWM, kBN = kWarpsN * kWN, kBK = 16;
+  static constexpr int kAStride = kBM + 4;  // As[k][m]: 4 floats of padding halve the store conflicts
+  static constexpr int kStageFloats = kBK * kAStride + kBK * kBN;
+  static constexpr std::size_t kSmemBytes = sizeof(float) * kStageFloats * (kStages > 1 ? kStages : 1);
+  static constexpr bool kAsync = kStages > 1;
+  // At most 128 registers a thread, so that 64K registers hold 2 blocks of 256 (4 of 128).
+  static constexpr int kMinBlocks = 512 / kThreads;
+  static_assert(kBM * kBK % kThreads == 0 && kBK * kBN % (4 * kThreads) == 0, "tiles divide over the threads");
+};
+
+/// The tile (tm, tn) a block computes: blocks go down groups of 8 tile rows before moving right,
+/// so that the blocks resident together share panels of A and B in the L2.
+__device__ __forceinline__ void grouped_tile(int block, int tiles_m, int tiles_n, int& tm, int& tn) {
+  constexpr int kGroup = 8;
+  const int per_group = kGroup * tiles_n;
+  const int first = block / per_group * kGroup;
+  const int rows = min(tiles_m - first, kGroup);
+  tm = first + block % per_group % rows;
+  tn = block % per_group / rows;
+}
+
+template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, bool kVectorB>
+__global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVectorB>::kThreads,
+                                  WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVectorB>::kMinBlocks)
+    warp_tiles(GemmArgs g, int k_slice, float* partials) {
+  using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVectorB>;
+  using Copy = TileCopy<T::kAsync>;
+  extern __shared__ float4 smem4[];
+  float* const smem = reinterpret_cast<float*>(smem4);
+
+  const int tiles_m = (g.m + T::kBM - 1) / T::kBM, tiles_n = (g.n + T::kBN - 1) / T::kBN;
+  int tm, tn;
+  grouped_tile(static_cast<int>(blockIdx.x), tiles_m, tiles_n, tm, tn);
+  const int m0 = tm * T::kBM, n0 = tn * T::kBN;
+  const int k_begin = static_cast<int>(blockIdx.z) * k_slice;
+  const int k_end = min(g.k, k_begin + k_slice);
+  const int slices = k_end > k_begin ? (k_end - k_begin + T::kBK - 1) / T::kBK : 0;
+
+  const int t = static_cast<int>(threadIdx.x), warp = t / 32, lane = t % 32;
+  const int warp_m = warp % kWarpsM * T::kWM, warp_n = warp / kWarpsM * T::kWN;
+  const int ly = lane / 8, lx = lane % 8;
+
+  // Slice s into stage `stage`: A element by element (transposed on the way), B by float4 when
+  // its rows are 16-byte aligned. Past k_end, m or n: zeros.
+  auto load_slice = [&](int s, int stage) {
+    float* as = smem + stage * T::kStageFloats;
+    float* bs = as + T::kBK * T::kAStride;
+    const int k0 = k_begin + s * T::kBK;
+#pragma unroll
+    for (int r = 0; r < T::kBM * T::kBK / T::kThreads; ++r) {
+      const int e = t + r * T::kThreads;
+      const int kk = e % T::kBK, mm = e / T::kBK;  // a warp reads 2 rows × 64 contiguous bytes
+      Copy::one(as + kk * T::kAStride + mm, g.a, g.lda, m0 + mm, k0 + kk, g.m, k_end);
+    }
+    if constexpr (kVectorB) {
+#pragma unroll
+      for (int r = 0; r < T::kBK * T::kBN / 4 / T::kThreads; ++r) {
+        const int e = t + r * T::kThreads;
+        const int kk = e / (T::kBN / 4), nn = e % (T::kBN / 4) * 4;
+        Copy::four(bs + kk * T::kBN + nn, g.b, g.ldb, k0 + kk, n0 + nn, k_end, g.n);
+      }
+    } else {
+#pragma unroll
+      for (int r = 0; r < T::kBK * T::kBN / T::kThreads; ++r) {
+        const int e = t + r * T::kThreads;
+        const int kk = e / T::kBN, nn = e % T::kBN;
+        Copy::one(bs + kk * T::kBN + nn, g.b, g.ldb, k0 + kk, n0 + nn, k_end, g.n);
+      }
+    }
+  };
+
+  float acc[kFragsM * 4][kFragsN * 4] = {};
+  auto compute_slice = [&](int stage) {
+    const float* as = smem + stage * T::kStageFloats;
+    const float* bs = as + T::kBK * T::kAStride;
+#pragma unroll
+    for (int kk = 0; kk < T::kBK; ++kk) {
+      float a[kFragsM * 4], b[kFragsN * 4];
+#pragma unroll
+      for (int f = 0; f < kFragsM; ++f)
+        *reinterpret_cast<float4*>(a + 4 * f) =
+            *reinterpret_cast<const float4*>(as + kk * T::kAStride + warp_m + f * 16 + ly * 4);
+#pragma unroll
+      for (int f = 0; f < kFragsN; ++f)
+        *reinterpret_cast<float4*>(b + 4 * f) = *reinterpret_cast<const float4*>(bs + kk * T::kBN + warp_n + f * 32 + lx * 4);
+#pragma unroll
+      for (int i = 0; i < kFragsM * 4; ++i)
+#pragma unroll
+        for (int j = 0; j < kFragsN * 4; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+  };
+
+  run_slices<kStages>(slices, load_slice, compute_slice);
+
+  // Row i of the thread's 4 × 4 sub-tile f is m0 + warp_m + f·16 + ly·4 + i; column block q is
+  // n0 + warp_n + q·32 + lx·4.
+#pragma unroll
+  for (int fm = 0; fm < kFragsM; ++fm)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int row = m0 + warp_m + fm * 16 + ly * 4 + i;
+#pragma unroll
+      for (int fn = 0; fn < kFragsN; ++fn) {
+        const int col = n0 + warp_n + fn * 32 + lx * 4;
+        const float* r = acc[fm * 4 + i] + fn * 4;
+        const float4 v{r[0], r[1], r[2], r[3]};
+        if (partials == nullptr) {
+          store_c4(g, row, col, v);
+        } else if (row < g.m) {
+          float* p = partials + (static_cast<std::size_t>(blockIdx.z) * g.m + row) * g.n + col;
+          for (int q = 0; q < 4 && col + q < g.n; ++q) p[q] = r[q];
+        }
+      }
+    }
+}
+
+/// Split-K's second step: c = alpha·Σ_z partials[z] + beta·c, the slices added in order.
+__global__ void add_slices(GemmArgs g, int splits, const float* partials);
+
+}  // namespace gpulab::sgemm_device

@@ -1,0 +1,309 @@
+// The SGEMM ladder's own kernels, read top to bottom; each says what it adds over the one before.
+// Rungs 7-8 and the library's kernel are in sgemm_device.cuh. Every kernel takes any m, n, k:
+// tiles past an edge load zeros and store nothing, and grids loop where a side outgrows them.
+#pragma once
+
+#include "sgemm/sgemm_device.cuh"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace gpulab::sgemm_ladder {
+
+using sgemm_device::GemmArgs;
+using sgemm_device::load4_or_zero;
+using sgemm_device::load_or_zero;
+using sgemm_device::store_c;
+using sgemm_device::store_c4;
+
+// Rung 1, naive: a thread per element of C, threadIdx.x down the rows. A warp reads 32 rows of A
+// a row apart (32 sectors for 128 bytes) and writes a column of C, also a row apart.
+__global__ void naive(GemmArgs g) {
+  const int i = static_cast<int>(blockIdx.x * 32 + threadIdx.x);
+  for (int tile = static_cast<int>(blockIdx.y); tile * 32 < g.n; tile += static_cast<int>(gridDim.y)) {
+    const int j = tile * 32 + static_cast<int>(threadIdx.y);
+    if (i >= g.m || j >= g.n) continue;
+    float acc = 0.f;
+    for (int p = 0; p < g.k; ++p) acc = fmaf(g.a[static_cast<std::size_t>(i) * g.lda + p], g.b[static_cast<std::size_t>(p) * g.ldb + j], acc);
+    store_c(g, i, j, acc);
+  }
+}
+
+// Rung 2, coalesced: threadIdx.x across the columns. A warp now reads one element of A (a
+// broadcast) and 32 consecutive elements of B, and writes 128 contiguous bytes of C.
+__global__ void coalesced(GemmArgs g) {
+  const int j = static_cast<int>(blockIdx.x * 32 + threadIdx.x);
+  for (int tile = static_cast<int>(blockIdx.y); tile * 32 < g.m; tile += static_cast<int>(gridDim.y)) {
+    const int i = tile * 32 + static_cast<int>(threadIdx.y);
+    if (i >= g.m || j >= g.n) continue;
+    float acc = 0.f;
+    for (int p = 0; p < g.k; ++p) acc = fmaf(g.a[static_cast<std::size_t>(i) * g.lda + p], g.b[static_cast<std::size_t>(p) * g.ldb + j], acc);
+    store_c(g, i, j, acc);
+  }
+}
+
+// Rung 3, shared-memory tiles (seed §2.2, §2.7: shared memory as a managed cache): the block
+// stages 32 × 32 tiles of A and B, each element fetched from global memory once per block instead
+// of 32 times. Still 2 shared loads per FMA.
+__global__ void shared_tiles(GemmArgs g) {
+  constexpr int kT = 32;
+  __shared__ float as[kT][kT], bs[kT][kT];
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int j = static_cast<int>(blockIdx.x) * kT + tx;
+  for (int tile = static_cast<int>(blockIdx.y); tile * kT < g.m; tile += static_cast<int>(gridDim.y)) {
+    const int i = tile * kT + ty;
+    float acc = 0.f;
+    for (int p0 = 0; p0 < g.k; p0 += kT) {
+      as[ty][tx] = load_or_zero(g.a, g.lda, i, p0 + tx, g.m, g.k);
+      bs[ty][tx] = load_or_zero(g.b, g.ldb, p0 + ty, j, g.k, g.n);
+      __syncthreads();
+#pragma unroll
+      for (int p = 0; p < kT; ++p) acc = fmaf(as[ty][p], bs[p][tx], acc);
+      __syncthreads();
+    }
+    if (i < g.m && j < g.n) store_c(g, i, j, acc);
+  }
+}
+
+// Rung 4, 1-D register blocking (the seed's register cache): a 64 × 64 tile of C, 8 × 64 threads,
+// each 8 elements of a column. A value of B read from shared memory once serves 8 FMAs from
+// registers: about 1.1 shared loads per FMA instead of 2.
+constexpr int k1dTile = 64, k1dDepth = 8, k1dRows = 8, k1dThreads = k1dTile * k1dTile / k1dRows;
+__global__ void __launch_bounds__(k1dThreads) blocked_1d(GemmArgs g) {
+  __shared__ float as[k1dTile][k1dDepth], bs[k1dDepth][k1dTile];
+  const int t = static_cast<int>(threadIdx.x);
+  const int col = t % k1dTile, row0 = t / k1dTile * k1dRows;
+  const int j = static_cast<int>(blockIdx.x) * k1dTile + col;
+  for (int tile = static_cast<int>(blockIdx.y); tile * k1dTile < g.m; tile += static_cast<int>(gridDim.y)) {
+    const int m0 = tile * k1dTile;
+    float acc[k1dRows] = {};
+    for (int p0 = 0; p0 < g.k; p0 += k1dDepth) {
+      as[t / k1dDepth][t % k1dDepth] = load_or_zero(g.a, g.lda, m0 + t / k1dDepth, p0 + t % k1dDepth, g.m, g.k);
+      bs[t / k1dTile][t % k1dTile] = load_or_zero(g.b, g.ldb, p0 + t / k1dTile, static_cast<int>(blockIdx.x) * k1dTile + t % k1dTile, g.k, g.n);
+      __syncthreads();
+#pragma unroll
+      for (int p = 0; p < k1dDepth; ++p) {
+        const float b = bs[p][col];
+#pragma unroll
+        for (int r = 0; r < k1dRows; ++r) acc[r] = fmaf(as[row0 + r][p], b, acc[r]);
+      }
+      __syncthreads();
+    }
+#pragma unroll
+    for (int r = 0; r < k1dRows; ++r)
+      if (m0 + row0 + r < g.m && j < g.n) store_c(g, m0 + row0 + r, j, acc[r]);
+  }
+}
+
+// Rung 5, 2-D register blocking: a 128 × 128 tile, 256 threads of 8 × 8 elements. Per k a thread
+// reads 8 values of A and 8 of B into registers and does 64 FMAs with them: a quarter of a
+// shared load per FMA. 64 accumulators per thread: the build must show no local memory.
+constexpr int k2dTile = 128, k2dDepth = 8, k2dPer = 8, k2dThreads = (k2dTile / k2dPer) * (k2dTile / k2dPer);
+__global__ void __launch_bounds__(k2dThreads) blocked_2d(GemmArgs g) {
+  __shared__ float as[k2dTile][k2dDepth], bs[k2dDepth][k2dTile];
+  const int t = static_cast<int>(threadIdx.x);
+  const int row0 = t / (k2dTile / k2dPer) * k2dPer, col0 = t % (k2dTile / k2dPer) * k2dPer;
+  const int n0 = static_cast<int>(blockIdx.x) * k2dTile;
+  for (int tile = static_cast<int>(blockIdx.y); tile * k2dTile < g.m; tile += static_cast<int>(gridDim.y)) {
+    const int m0 = tile * k2dTile;
+    float acc[k2dPer][k2dPer] = {};
+    for (int p0 = 0; p0 < g.k; p0 += k2dDepth) {
+#pragma unroll
+      for (int e = t; e < k2dTile * k2dDepth; e += k2dThreads) {
+        as[e / k2dDepth][e % k2dDepth] = load_or_zero(g.a, g.lda, m0 + e / k2dDepth, p0 + e % k2dDepth, g.m, g.k);
+        bs[e / k2dTile][e % k2dTile] = load_or_zero(g.b, g.ldb, p0 + e / k2dTile, n0 + e % k2dTile, g.k, g.n);
+      }
+      __syncthreads();
+#pragma unroll
+      for (int p = 0; p < k2dDepth; ++p) {
+        float a[k2dPer], b[k2dPer];
+#pragma unroll
+        for (int r = 0; r < k2dPer; ++r) a[r] = as[row0 + r][p];
+#pragma unroll
+        for (int c = 0; c < k2dPer; ++c) b[c] = bs[p][col0 + c];
+#pragma unroll
+        for (int r = 0; r < k2dPer; ++r)
+#pragma unroll
+          for (int c = 0; c < k2dPer; ++c) acc[r][c] = fmaf(a[r], b[c], acc[r][c]);
+      }
+      __syncthreads();
+    }
+#pragma unroll
+    for (int r = 0; r < k2dPer; ++r)
+#pragma unroll
+      for (int c = 0; c < k2dPer; ++c)
+        if (m0 + row0 + r < g.m && n0 + col0 + c < g.n) store_c(g, m0 + row0 + r, n0 + col0 + c, acc[r][c]);
+  }
+}
+
+// Rung 6, vectorised: the same tiles, but A and B read from global memory as float4 and A stored
+// transposed in shared memory (as[k][m]), so that a thread's 8 values of A, like its 8 of B, are
+// two 16-byte shared loads instead of eight 4-byte ones; C written as float4. Needs 16-byte
+// aligned rows of A and B (the ladder says so where they are not).
+__global__ void __launch_bounds__(k2dThreads) vectorized(GemmArgs g) {
+  __shared__ __align__(16) float as[k2dDepth][k2dTile];
+  __shared__ __align__(16) float bs[k2dDepth][k2dTile];
+  const int t = static_cast<int>(threadIdx.x);
+  const int row0 = t / (k2dTile / k2dPer) * k2dPer, col0 = t % (k2dTile / k2dPer) * k2dPer;
+  const int n0 = static_cast<int>(blockIdx.x) * k2dTile;
+  // One float4 of A (row t/2, k 4·(t%2)…) and one of B (k t/32, columns 4·(t%32)…) per thread.
+  const int a_row = t / 2, a_k = t % 2 * 4, b_k = t / 32, b_col = t % 32 * 4;
+  for (int tile = static_cast<int>(blockIdx.y); tile * k2dTile < g.m; tile += static_cast<int>(gridDim.y)) {
+    const int m0 = tile * k2dTile;
+    float acc[k2dPer][k2dPer] = {};
+    for (int p0 = 0; p0 < g.k; p0 += k2dDepth) {
+      const float4 a4 = load4_or_zero(g.a, g.lda, m0 + a_row, p0 + a_k, g.m, g.k);
+      as[a_k + 0][a_row] = a4.x;
+      as[a_k + 1][a_row] = a4.y;
+      as[a_k + 2][a_row] = a4.z;
+      as[a_k + 3][a_row] = a4.w;
+      *reinterpret_cast<float4*>(&bs[b_k][b_col]) = load4_or_zero(g.b, g.ldb, p0 + b_k, n0 + b_col, g.k, g.n);
+      __syncthreads();
+#pragma unroll
+      for (int p = 0; p < k2dDepth; ++p) {
+        float a[k2dPer], b[k2dPer];
+        *reinterpret_cast<float4*>(a) = *reinterpret_cast<const float4*>(&as[p][row0]);
+        *reinterpret_cast<float4*>(a + 4) = *reinterpret_cast<const float4*>(&as[p][row0 + 4]);
+        *reinterpret_cast<float4*>(b) = *reinterpret_cast<const float4*>(&bs[p][col0]);
+        *reinterpret_cast<float4*>(b + 4) = *reinterpret_cast<const float4*>(&bs[p][col0 + 4]);
+#pragma unroll
+        for (int r = 0; r < k2dPer; ++r)
+#pragma unroll
+          for (int c = 0; c < k2dPer; ++c) acc[r][c] = fmaf(a[r], b[c], acc[r][c]);
+      }
+      __syncthreads();
+    }
+#pragma unroll
+    for (int r = 0; r < k2dPer; ++r) {
+      store_c4(g, m0 + row0 + r, n0 + col0, {acc[r][0], acc[r][1], acc[r][2], acc[r][3]});
+      store_c4(g, m0 + row0 + r, n0 + col0 + 4, {acc[r][4], acc[r][5], acc[r][6], acc[r][7]});
+    }
+  }
+}
+
+// ---- beyond the SIMT ladder: TENSOR-CORE MATH ------------------------------------------------------------
+//
+// 3xTF32: FP32 accuracy from Hopper's TF32 tensor cores. Each value x is split into a TF32 part
+// big = tf32(x) (11 significant bits) and small = tf32(x − big); a·b ≈ a_big·b_big + a_big·b_small
+// + a_small·b_big, the dropped terms and the split's roundings within about 3·2^-22·|a·b|, products
+// exact and summed in FP32 by the tensor cores (mma.sync m16n8k8). Three tensor-core products for
+// one FP32 product. A 128 × 128 block tile, 8 warps of 64 × 32 (4 × 4 MMA tiles), three cp.async
+// stages; A in shared memory row-major with 4 floats of padding and B with 8, so that the fragment
+// loads (lanes g = lane/4 down, t = lane%4 across) hit 32 distinct banks.
+
+constexpr int kTcBM = 128, kTcBN = 128, kTcBK = 16, kTcStages = 3, kTcThreads = 256;
+constexpr int kTcAStride = kTcBK + 4, kTcBStride = kTcBN + 8;
+constexpr int kTcStageFloats = kTcBM * kTcAStride + kTcBK * kTcBStride;
+constexpr std::size_t kTcSmemBytes = sizeof(float) * kTcStageFloats * kTcStages;
+
+__device__ __forceinline__ unsigned to_tf32(float x) {
+  unsigned r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+  return r;
+}
+__device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& small) {
+  big = to_tf32(x);
+  small = to_tf32(x - __uint_as_float(big));
+}
+/// d += a·b on a 16 × 8 × 8 tile (TF32 inputs, FP32 accumulators).
+__device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+template <bool kVectorA, bool kVectorB>
+__global__ void __launch_bounds__(kTcThreads) tf32x3(GemmArgs g) {
+  using Copy = sgemm_device::TileCopy<true>;
+  extern __shared__ float4 smem4[];
+  float* const smem = reinterpret_cast<float*>(smem4);
+  const int tiles_m = (g.m + kTcBM - 1) / kTcBM, tiles_n = (g.n + kTcBN - 1) / kTcBN;
+  int tm, tn;
+  sgemm_device::grouped_tile(static_cast<int>(blockIdx.x), tiles_m, tiles_n, tm, tn);
+  const int m0 = tm * kTcBM, n0 = tn * kTcBN;
+  const int t = static_cast<int>(threadIdx.x), warp = t / 32, lane = t % 32;
+  const int warp_m = warp % 2 * 64, warp_n = warp / 2 * 32;
+  const int gr = lane / 4, tc = lane % 4;
+
+  auto load_slice = [&](int s, int stage) {
+    float* as = smem + stage * kTcStageFloats;
+    float* bs = as + kTcBM * kTcAStride;
+    const int k0 = s * kTcBK;
+    if constexpr (kVectorA) {
+#pragma unroll
+      for (int r = 0; r < kTcBM * kTcBK / 4 / kTcThreads; ++r) {
+        const int e = t + r * kTcThreads, mm = e / (kTcBK / 4), kk = e % (kTcBK / 4) * 4;
+        Copy::four(as + mm * kTcAStride + kk, g.a, g.lda, m0 + mm, k0 + kk, g.m, g.k);
+      }
+    } else {
+#pragma unroll
+      for (int r = 0; r < kTcBM * kTcBK / kTcThreads; ++r) {
+        const int e = t + r * kTcThreads, mm = e / kTcBK, kk = e % kTcBK;
+        Copy::one(as + mm * kTcAStride + kk, g.a, g.lda, m0 + mm, k0 + kk, g.m, g.k);
+      }
+    }
+    if constexpr (kVectorB) {
+#pragma unroll
+      for (int r = 0; r < kTcBK * kTcBN / 4 / kTcThreads; ++r) {
+        const int e = t + r * kTcThreads, kk = e / (kTcBN / 4), nn = e % (kTcBN / 4) * 4;
+        Copy::four(bs + kk * kTcBStride + nn, g.b, g.ldb, k0 + kk, n0 + nn, g.k, g.n);
+      }
+    } else {
+#pragma unroll
+      for (int r = 0; r < kTcBK * kTcBN / kTcThreads; ++r) {
+        const int e = t + r * kTcThreads, kk = e / kTcBN, nn = e % kTcBN;
+        Copy::one(bs + kk * kTcBStride + nn, g.b, g.ldb, k0 + kk, n0 + nn, g.k, g.n);
+      }
+    }
+  };
+
+  float acc[4][4][4] = {};
+  auto compute_slice = [&](int stage) {
+    const float* as = smem + stage * kTcStageFloats;
+    const float* bs = as + kTcBM * kTcAStride;
+#pragma unroll
+    for (int ks = 0; ks < kTcBK; ks += 8) {
+      unsigned a_big[4][4], a_small[4][4], b_big[4][2], b_small[4][2];
+#pragma unroll
+      for (int mi = 0; mi < 4; ++mi) {
+        const float* r0 = as + (warp_m + mi * 16 + gr) * kTcAStride + ks + tc;
+        const float* r1 = r0 + 8 * kTcAStride;
+        const float x[4] = {r0[0], r1[0], r0[4], r1[4]};
+#pragma unroll
+        for (int q = 0; q < 4; ++q) split_tf32(x[q], a_big[mi][q], a_small[mi][q]);
+      }
+#pragma unroll
+      for (int ni = 0; ni < 4; ++ni) {
+        const float* c0 = bs + (ks + tc) * kTcBStride + warp_n + ni * 8 + gr;
+        split_tf32(c0[0], b_big[ni][0], b_small[ni][0]);
+        split_tf32(c0[4 * kTcBStride], b_big[ni][1], b_small[ni][1]);
+      }
+      // The small products first, so that they are not lost against the big one.
+#pragma unroll
+      for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < 4; ++ni) {
+          mma_tf32(acc[mi][ni], a_small[mi], b_big[ni]);
+          mma_tf32(acc[mi][ni], a_big[mi], b_small[ni]);
+          mma_tf32(acc[mi][ni], a_big[mi], b_big[ni]);
+        }
+    }
+  };
+
+  sgemm_device::run_slices<kTcStages>((g.k + kTcBK - 1) / kTcBK, load_slice, compute_slice);
+
+  // Accumulator q of tile (mi, ni): row gr (+8 for q ≥ 2), column 2·tc (+1 for odd q).
+#pragma unroll
+  for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < 4; ++ni)
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const int i = m0 + warp_m + mi * 16 + gr + (q >= 2 ? 8 : 0), j = n0 + warp_n + ni * 8 + 2 * tc + q % 2;
+        if (i < g.m && j < g.n) store_c(g, i, j, acc[mi][ni][q]);
+      }
+}
+
+}  // namespace gpulab::sgemm_ladder

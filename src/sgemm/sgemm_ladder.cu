@@ -1,0 +1,137 @@
+// The SGEMM ladder's table (sgemm_ladder.hpp): launchers for the rungs of sgemm_kernels.cuh, the
+// library's paths (sgemm.cu) and cuBLAS.
+#include "core/cublas_handle.hpp"
+#include "lib/arith.hpp"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+#include "sgemm/sgemm_kernels.cuh"
+#include "sgemm/sgemm_ladder.hpp"
+#include "sgemm/sgemm_paths.hpp"
+
+#include <gpulab/error.hpp>
+#include <gpulab/sgemm.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace gpulab {
+namespace {
+
+using namespace sgemm_ladder;
+using sgemm_detail::rows_aligned16;
+
+bool empty(const GemmArgs& g) { return g.m == 0 || g.n == 0; }
+
+/// x across `x_side` in tiles of `x_tile`, y across `y_side` (capped; the kernels loop).
+dim3 grid_2d(int x_side, int x_tile, int y_side, int y_tile) {
+  return {checked_grid(ceil_div(static_cast<std::size_t>(x_side), x_tile), "sgemm"),
+          capped_grid_y(ceil_div(static_cast<std::size_t>(y_side), y_tile))};
+}
+
+void run_naive(const GemmArgs& g, cudaStream_t s) {
+  if (empty(g)) return;
+  launch("sgemm_naive", naive, {grid_2d(g.m, 32, g.n, 32), dim3(32, 32)}, s, g)
+      .work([] { return std::string("a thread per element, threadIdx.x down the rows"); });
+}
+void run_coalesced(const GemmArgs& g, cudaStream_t s) {
+  if (empty(g)) return;
+  launch("sgemm_coalesced", coalesced, {grid_2d(g.n, 32, g.m, 32), dim3(32, 32)}, s, g)
+      .work([] { return std::string("a thread per element, threadIdx.x across the columns"); });
+}
+void run_shared_tiles(const GemmArgs& g, cudaStream_t s) {
+  if (empty(g)) return;
+  launch("sgemm_shared_tiles", shared_tiles, {grid_2d(g.n, 32, g.m, 32), dim3(32, 32)}, s, g)
+      .work([] { return std::string("a 32x32 tile, a thread per element"); });
+}
+void run_blocked_1d(const GemmArgs& g, cudaStream_t s) {
+  if (empty(g)) return;
+  launch("sgemm_register_1d", blocked_1d, {grid_2d(g.n, k1dTile, g.m, k1dTile), k1dThreads}, s, g)
+      .work([] { return std::string("a 64x64 tile, 8 elements per thread"); });
+}
+void run_blocked_2d(const GemmArgs& g, cudaStream_t s) {
+  if (empty(g)) return;
+  launch("sgemm_register_2d", blocked_2d, {grid_2d(g.n, k2dTile, g.m, k2dTile), k2dThreads}, s, g)
+      .work([] { return std::string("a 128x128 tile, 8x8 elements per thread"); });
+}
+void run_vectorized(const GemmArgs& g, cudaStream_t s) {
+  if (empty(g)) return;
+  launch("sgemm_vectorized", vectorized, {grid_2d(g.n, k2dTile, g.m, k2dTile), k2dThreads}, s, g)
+      .work([] { return std::string("a 128x128 tile, 8x8 elements per thread, float4 loads"); });
+}
+void run_warp_tiles(const GemmArgs& g, cudaStream_t s) { sgemm_detail::warp_tiles_plain(g, s); }
+void run_pipelined(const GemmArgs& g, cudaStream_t s) { sgemm_detail::warp_tiles_pipelined(g, s); }
+void run_library(const GemmArgs& g, cudaStream_t s) {
+  sgemm(g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, s);
+}
+
+template <bool kVectorA, bool kVectorB>
+void launch_tf32x3(const GemmArgs& g, cudaStream_t s) {
+  constexpr auto kernel = tf32x3<kVectorA, kVectorB>;
+  sgemm_detail::allow_smem<kernel>(kTcSmemBytes);
+  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), kTcBM) * ceil_div(static_cast<std::size_t>(g.n), kTcBN);
+  launch("sgemm_tf32x3", kernel, {checked_grid(tiles, "sgemm"), kTcThreads, kTcSmemBytes}, s, g)
+      .work([] { return std::string("a 128x128 tile, 8 warps of 4x4 m16n8k8 MMAs, 3 per product"); });
+}
+void run_tf32x3(const GemmArgs& g, cudaStream_t s) {
+  if (empty(g)) return;
+  const bool va = rows_aligned16(g.a, g.lda), vb = rows_aligned16(g.b, g.ldb);
+  (va ? (vb ? launch_tf32x3<true, true> : launch_tf32x3<true, false>)
+      : (vb ? launch_tf32x3<false, true> : launch_tf32x3<false, false>))(g, s);
+}
+
+/// cuBLAS is column-major: row-major C (m × n, ldc) is column-major Cᵀ (n × m), and Cᵀ = Bᵀ·Aᵀ
+/// with Bᵀ and Aᵀ the column-major views of row-major B and A.
+void cublas_gemm(const GemmArgs& g, cudaStream_t s, cublasComputeType_t compute, const char* what) {
+  if (empty(g)) return;
+  for (std::size_t ld : {g.lda, g.ldb, g.ldc})
+    if (ld > static_cast<std::size_t>(INT_MAX)) throw Error(std::string(what) + ": cuBLAS takes int leading dimensions");
+  auto ld = [](std::size_t x) { return std::max(1, static_cast<int>(x)); };
+  check_cublas(cublasGemmEx(cublas_on(s), CUBLAS_OP_N, CUBLAS_OP_N, g.n, g.m, g.k, &g.alpha, g.b, CUDA_R_32F, ld(g.ldb), g.a,
+                            CUDA_R_32F, ld(g.lda), &g.beta, g.c, CUDA_R_32F, ld(g.ldc), compute, CUBLAS_GEMM_DEFAULT),
+               what);
+}
+void run_cublas_tf32(const GemmArgs& g, cudaStream_t s) {
+  cublas_gemm(g, s, CUBLAS_COMPUTE_32F_FAST_TF32, "cublasGemmEx (TF32)");
+}
+void run_cublas(const GemmArgs& g, cudaStream_t s) {
+  if (empty(g)) return;
+  auto ld = [](std::size_t x) { return std::max(1, static_cast<int>(x)); };
+  for (std::size_t x : {g.lda, g.ldb, g.ldc})
+    if (x > static_cast<std::size_t>(INT_MAX)) throw Error("cublasSgemm takes int leading dimensions");
+  check_cublas(cublasSgemm(cublas_on(s), CUBLAS_OP_N, CUBLAS_OP_N, g.n, g.m, g.k, &g.alpha, g.b, ld(g.ldb), g.a, ld(g.lda),
+                           &g.beta, g.c, ld(g.ldc)),
+               "cublasSgemm");
+}
+
+constexpr SgemmRung row(std::string_view name, std::string_view adds, void (*run)(const GemmArgs&, cudaStream_t),
+                        Role role = Role::rung, SgemmMath math = SgemmMath::fp32, bool aligned = false) {
+  return {{name, adds, role, false}, {run, math, aligned}};
+}
+
+// Read top to bottom: rungs 1-6 and the tensor-core rung in sgemm_kernels.cuh, 7-9 in sgemm.cu.
+constexpr SgemmRung kRungs[] = {
+    row("naive", "a thread per element of C, threadIdx.x down the rows: A and C accessed a row apart", run_naive),
+    row("coalesced", "threadIdx.x across the columns: B and C coalesced, A broadcast", run_coalesced),
+    row("shared_tiles", "32x32 tiles of A and B in shared memory: each element loaded once per block, not 32 times",
+        run_shared_tiles),
+    row("register_1d", "8 elements of a column per thread: a B value in a register serves 8 FMAs", run_blocked_1d),
+    row("register_2d", "8x8 elements per thread, 128x128 tiles: 8+8 shared loads feed 64 FMAs", run_blocked_2d),
+    row("vectorized", "float4 global loads, A stored transposed: 4 shared float4 loads per 64 FMAs; float4 stores",
+        run_vectorized, Role::rung, SgemmMath::fp32, true),
+    row("warp_tiles", "a warp's lanes as 4x8 over 4x4 sub-tiles: conflict-free, broadcast shared loads; 16-deep slices",
+        run_warp_tiles),
+    row("pipelined", "cp.async: 3 slices in flight, copies overlap the FMAs, no staging registers", run_pipelined),
+    row("library", "gpulab::sgemm: tile size measured per shape and device; split-K (ordered) for too few tiles",
+        run_library, Role::library),
+    row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync",
+        run_tf32x3, Role::rung, SgemmMath::tf32x3),
+    row("cublas_tf32", "TENSOR CORES, vendor: cuBLAS with TF32 (10-bit mantissas: NOT FP32 accuracy)", run_cublas_tf32,
+        Role::rung, SgemmMath::tf32),
+    row("cublasSgemm", "the vendor library (cuBLAS), FP32 on the CUDA cores", run_cublas, Role::vendor),
+};
+
+}  // namespace
+
+std::span<const SgemmRung> sgemm_rungs() { return kRungs; }
+
+}  // namespace gpulab

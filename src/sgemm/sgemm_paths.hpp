@@ -1,0 +1,53 @@
+// The library's SGEMM paths, for the ladder's rungs that show them one at a time and for the tests
+// that check every tile configuration the tuner may pick.
+#pragma once
+
+#include "lib/per_device.hpp"
+#include "sgemm/sgemm_args.hpp"
+
+#include <gpulab/error.hpp>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+namespace gpulab::sgemm_detail {
+
+using sgemm_device::GemmArgs;
+
+/// Dynamic shared memory above 48 KiB must be asked for, once per kernel and device.
+template <auto Kernel>
+void allow_smem(std::size_t bytes) {
+  static PerDevice<bool> done;
+  done.get([&] {
+    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+    return true;
+  });
+}
+
+/// A tile configuration of the warp-tiled kernel the tuner chooses among.
+struct TileConfig {
+  std::string_view name;  // "128x128x3": tile rows × tile columns × pipeline stages
+  int tile_m = 0, tile_n = 0;
+};
+std::span<const TileConfig> tile_configs();
+
+/// g.c = alpha·A·B + beta·C with configuration `config`, k cut into `splits` slices (1: none).
+/// `partials` holds splits·m·n floats when splits > 1.
+void run_config(std::size_t config, const GemmArgs& g, int splits, float* partials, cudaStream_t stream);
+
+/// The slices of split-K the library uses for this shape on the current device (1: none).
+int split_count(const GemmArgs& g);
+
+/// Rung 7: the warp-tiled kernel with plain loads, one slice at a time (128 × 128 tiles).
+void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream);
+/// Rung 8: the same tiles fed by cp.async, three slices in flight.
+void warp_tiles_pipelined(const GemmArgs& g, cudaStream_t stream);
+
+/// Whether 16-byte loads may be used on the rows of a row-major matrix with this leading
+/// dimension (elements) starting at p.
+bool rows_aligned16(const float* p, std::size_t ld);
+
+}  // namespace gpulab::sgemm_detail

@@ -1,0 +1,149 @@
+#include "sgemm/sgemm_problem.hpp"
+
+#include "core/cli_options.hpp"
+#include "core/sizes.hpp"
+
+#include <gpulab/error.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdint>
+
+namespace gpulab {
+
+SgemmCase::SgemmCase(SgemmInput input, std::uint64_t seed, std::span<const SgemmRung> table)
+    : in_(std::move(input)), seed_(seed), table_(table) {}
+
+std::vector<std::pair<std::string, std::string>> SgemmCase::params() const {
+  std::vector<std::pair<std::string, std::string>> p{{"shape", sgemm_shape_name(in_.shape)}};
+  if (in_.lda != in_.shape.k || in_.ldb != in_.shape.n)
+    p.emplace_back("ld", fmt::format("{}/{}/{}", in_.lda, in_.ldb, in_.ldc));
+  if (in_.alpha != 1.f || in_.beta != 0.f) {
+    p.emplace_back("alpha", fmt::format("{}", in_.alpha));
+    p.emplace_back("beta", fmt::format("{}", in_.beta));
+  }
+  return p;
+}
+
+Work SgemmCase::work() const {
+  const auto m = static_cast<double>(in_.shape.m), n = static_cast<double>(in_.shape.n), k = static_cast<double>(in_.shape.k);
+  const double c_passes = in_.beta != 0.f ? 2.0 : 1.0;  // C read too when beta ≠ 0
+  return {4.0 * (m * k + k * n + c_passes * m * n), 2.0 * m * n * k, CeilingKind::fma,
+          (in_.a.size() + in_.b.size() + in_.c.size()) * sizeof(float)};
+}
+
+// beta ≠ 0: C₀ first, so that the harness starts the output as a copy of it.
+std::vector<InputArray> SgemmCase::inputs() const {
+  std::vector<InputArray> in;
+  if (in_.beta != 0.f) in.push_back({in_.c.data(), in_.c.size() * sizeof(float)});
+  in.push_back({in_.a.data(), in_.a.size() * sizeof(float)});
+  in.push_back({in_.b.data(), in_.b.size() * sizeof(float)});
+  return in;
+}
+
+std::vector<OutputArray> SgemmCase::outputs() const { return {{in_.c.size() * sizeof(float), 0xFF}}; }  // NaN
+
+std::string SgemmCase::reference_name() const {
+  return sgemm_full_reference(in_.shape) ? "double reference (every element)"
+             : "double reference (rows, columns, randomized products)";
+}
+
+void SgemmCase::compute_reference() { ref_ = sgemm_reference(in_, seed_); }
+void SgemmCase::run_baseline() { baseline_ = sgemm_openmp(in_); }
+CheckResult SgemmCase::check_baseline() const { return check_sgemm(baseline_, in_, ref_, SgemmMath::fp32, 2); }
+
+std::optional<std::string> SgemmCase::unsupported(std::size_t rung) const {
+  // The device allocations are 256-byte aligned: only the leading dimensions decide.
+  if (table_[rung].needs_aligned_rows && (in_.lda % 4 != 0 || in_.ldb % 4 != 0))
+    return "16-byte loads need leading dimensions that are multiples of 4";
+  return std::nullopt;
+}
+
+void SgemmCase::launch(std::size_t rung, const Arrays& arrays, Workspace, cudaStream_t stream) const {
+  const std::size_t first = in_.beta != 0.f ? 1 : 0;
+  sgemm_device::GemmArgs g;
+  g.m = static_cast<int>(in_.shape.m), g.n = static_cast<int>(in_.shape.n), g.k = static_cast<int>(in_.shape.k);
+  g.alpha = in_.alpha, g.beta = in_.beta;
+  g.a = arrays.input<float>(first), g.lda = in_.lda;
+  g.b = arrays.input<float>(first + 1), g.ldb = in_.ldb;
+  g.c = arrays.output<float>(0), g.ldc = in_.ldc;
+  table_[rung].run(g, stream);
+}
+
+CheckResult SgemmCase::check(std::size_t rung, std::span<const std::span<const std::byte>> outputs) const {
+  return check_sgemm(as<float>(outputs[0]), in_, ref_, table_[rung].math);
+}
+
+namespace {
+
+std::vector<SgemmShape> parse_shapes(const std::string& text) {
+  std::vector<SgemmShape> shapes;
+  for (const auto& item : split_commas(text)) {
+    const auto shape = parse_sgemm_shape(item);
+    if (!shape)
+      throw UsageError(fmt::format("sgemm: '{}' is not a shape like 5000x3000x700 (M x N x K) or 4097 (a cube); "
+                                   "M, N from 1 and K from 0, each below 2^31 - 1024",
+                                   item));
+    shapes.push_back(*shape);
+  }
+  if (shapes.empty()) throw UsageError("sgemm: the list of shapes is empty");
+  return shapes;
+}
+
+class SgemmProblem final : public Problem {
+ public:
+  std::string_view name() const override { return "sgemm"; }
+  std::string_view summary() const override {
+    return "C = alpha A B + beta C, float32 row-major, any M, N, K (seed 001 task 1.5.3, register cache)";
+  }
+  std::string_view semantics() const override {
+    return "each checked element within (gamma(K+2) + e_prod) * (|alpha| |A||B| + |beta| |C|) of the double reference";
+  }
+  std::vector<RungInfo> ladder() const override { return ladder_info(sgemm_rungs()); }
+
+  void add_options(CLI::App& cmd) override {
+    cmd.add_option("-s,--shapes", shapes_, "MxNxK list, or one side for a cube (4097, 5000x3000x700, 64x64x2^20)")
+        ->capture_default_str();
+    cmd.add_option("--alpha", alpha_, "C = alpha A B + beta C")->capture_default_str();
+    cmd.add_option("--beta", beta_, "C = alpha A B + beta C (0: C is not read)")->capture_default_str();
+    cmd.add_option("--pad", pads_, "elements of padding after every row of A, B and C, a list (1: unaligned rows)")
+        ->check(size_list_validator())
+        ->capture_default_str();
+  }
+  void validate() const override {
+    parse_shapes(shapes_);
+    for (std::size_t pad : size_list(pads_))
+      if (pad > 1024) throw UsageError(fmt::format("sgemm: a padding of {} elements is more than 1024", pad));
+  }
+  int default_reps() const override { return 10; }
+
+  void for_each_case(std::uint64_t seed, const std::function<void(BenchCase&)>& run) const override {
+    for (std::size_t pad : size_list(pads_))
+      for (const SgemmShape& shape : parse_shapes(shapes_)) {
+        SgemmCase c(make_sgemm_input(shape, pad, alpha_, beta_, seed), seed);
+        run(c);
+      }
+  }
+
+  std::vector<Showcase> showcase() const override {
+    return {
+        {"sgemm_square", "sgemm: the ladder on cubes", {"bench", "sgemm", "--shapes", "1024,4096,8192", "--no-cpu"}},
+        {"sgemm_awkward", "sgemm: shapes that are no multiple of any tile, tall, wide and deep",
+         {"bench", "sgemm", "--shapes", "4097,5000x3000x700,64x64x2^20,2^16x64x64,1x4096x4096", "--no-cpu"}},
+        {"sgemm_beta", "sgemm: alpha, beta and unaligned rows",
+         {"bench", "sgemm", "--shapes", "1000x999x1001", "--alpha", "0.5", "--beta", "-2", "--pad", "0,1"}},
+    };
+  }
+
+ private:
+  std::string shapes_ = "1024,4097,5000x3000x700,64x64x2^20,2^16x64x64,1x4096x4096";
+  std::string pads_ = "0";
+  float alpha_ = 1.f, beta_ = 0.f;
+};
+
+}  // namespace
+
+std::unique_ptr<Problem> make_sgemm_problem() { return std::make_unique<SgemmProblem>(); }
+
+}  // namespace gpulab

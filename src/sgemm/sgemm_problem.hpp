@@ -1,0 +1,44 @@
+// SGEMM as the harness sees it: one case = a shape, alpha, beta, a row padding and random inputs;
+// every rung checked against the double reference with its arithmetic's bound (sgemm_cpu.hpp).
+#pragma once
+
+#include "core/problem.hpp"
+#include "sgemm/sgemm_cpu.hpp"
+#include "sgemm/sgemm_ladder.hpp"
+
+#include <memory>
+#include <span>
+
+namespace gpulab {
+
+class SgemmCase final : public BenchCase {
+ public:
+  SgemmCase(SgemmInput input, std::uint64_t seed, std::span<const SgemmRung> table = sgemm_rungs());
+
+  std::vector<std::pair<std::string, std::string>> params() const override;
+  Work work() const override;
+  std::vector<InputArray> inputs() const override;
+  std::vector<OutputArray> outputs() const override;
+  std::string reference_name() const override;
+  void compute_reference() override;
+  void run_baseline() override;
+  CheckResult check_baseline() const override;
+  std::optional<std::string> unsupported(std::size_t rung) const override;
+  /// beta ≠ 0: C starts as C₀ (input 0), so every rung runs "in place" on it.
+  bool in_place(std::size_t) const override { return in_.beta != 0.f; }
+  void launch(std::size_t rung, const Arrays& arrays, Workspace workspace, cudaStream_t stream) const override;
+  CheckResult check(std::size_t rung, std::span<const std::span<const std::byte>> outputs) const override;
+
+  const SgemmInput& input() const { return in_; }
+
+ private:
+  SgemmInput in_;
+  std::uint64_t seed_;
+  std::span<const SgemmRung> table_;
+  SgemmReference ref_;
+  std::vector<float> baseline_;
+};
+
+std::unique_ptr<Problem> make_sgemm_problem();
+
+}  // namespace gpulab

@@ -1,0 +1,172 @@
+// The SGEMM problem's CPU side: shapes, the double reference against a brute-force sum, and the
+// checks — that each can fail: a wrong element, one just past the bound, a NaN, written padding,
+// an error in a row the sampled check does not see (the randomized products catch it).
+#include "sgemm/sgemm_cpu.hpp"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <set>
+
+using namespace gpulab;
+
+namespace {
+
+/// Every element in double, the slow obvious way.
+std::vector<double> brute_force(const SgemmInput& in) {
+  const auto [m, n, k] = in.shape;
+  std::vector<double> c(m * n);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (std::size_t p = 0; p < k; ++p) s += static_cast<double>(in.a[i * in.lda + p]) * in.b[p * in.ldb + j];
+      c[i * n + j] = in.alpha * s + (in.beta == 0 ? 0.0 : in.beta * static_cast<double>(in.c[i * in.ldc + j]));
+    }
+  return c;
+}
+
+/// What an exact computation rounded once to float would give, padding as the input's (NaN bits).
+std::vector<float> rounded(const SgemmInput& in, const std::vector<double>& exact) {
+  std::vector<float> c = in.c;
+  for (std::size_t i = 0; i < in.shape.m; ++i)
+    for (std::size_t j = 0; j < in.shape.n; ++j) c[i * in.ldc + j] = static_cast<float>(exact[i * in.shape.n + j]);
+  return c;
+}
+
+}  // namespace
+
+TEST(SgemmShape, Parses) {
+  EXPECT_EQ(parse_sgemm_shape("5000x3000x700"), (SgemmShape{5000, 3000, 700}));
+  EXPECT_EQ(parse_sgemm_shape("4097"), (SgemmShape{4097, 4097, 4097}));
+  EXPECT_EQ(parse_sgemm_shape("64x64x2^20"), (SgemmShape{64, 64, 1u << 20}));
+  EXPECT_EQ(parse_sgemm_shape("2^16x64x64"), (SgemmShape{65536, 64, 64}));
+  EXPECT_EQ(parse_sgemm_shape("3x5x0"), (SgemmShape{3, 5, 0}));  // k = 0: C = beta C
+  for (const char* bad : {"", "0", "0x5x5", "5x0x5", "5x5", "5x5x5x5", "ax5x5", "5x5x", "2^31x1x1", "1x1x2^31", "-1x2x3"})
+    EXPECT_FALSE(parse_sgemm_shape(bad)) << bad;
+  EXPECT_EQ(sgemm_shape_name({5000, 3000, 700}), "5000x3000x700");
+}
+
+TEST(SgemmInput, PadsRowsWithNaNsAndFillsValuesInRange) {
+  const SgemmInput in = make_sgemm_input({3, 5, 7}, 2, 1.f, 0.f, 9);
+  EXPECT_EQ(in.lda, 9u);
+  EXPECT_EQ(in.ldb, 7u);
+  EXPECT_EQ(in.ldc, 7u);
+  ASSERT_EQ(in.a.size(), 3u * 9);
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (std::size_t p = 0; p < 7; ++p) {
+      EXPECT_GE(in.a[i * 9 + p], -1.f);
+      EXPECT_LT(in.a[i * 9 + p], 1.f);
+    }
+    EXPECT_TRUE(std::isnan(in.a[i * 9 + 7]) && std::isnan(in.a[i * 9 + 8]));
+  }
+  auto same_bits = [](const std::vector<float>& x, const std::vector<float>& y) {
+    return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
+  };
+  EXPECT_TRUE(same_bits(make_sgemm_input({3, 5, 7}, 2, 1.f, 0.f, 9).b, in.b));    // reproducible
+  EXPECT_FALSE(same_bits(make_sgemm_input({3, 5, 7}, 2, 1.f, 0.f, 10).b, in.b));  // and seeded
+}
+
+TEST(SgemmReference, MatchesBruteForceEverywhere) {
+  for (float beta : {0.f, -1.5f}) {
+    const SgemmInput in = make_sgemm_input({13, 17, 19}, 3, 0.75f, beta, 4);
+    const SgemmReference ref = sgemm_reference(in, 4);
+    ASSERT_TRUE(ref.full());
+    const std::vector<double> want = brute_force(in);
+    for (std::size_t i = 0; i < 13; ++i)
+      for (std::size_t j = 0; j < 17; ++j) EXPECT_NEAR(ref.row_c[i * 17 + j], want[i * 17 + j], 1e-12);
+  }
+}
+
+TEST(SgemmReference, SampledRowsAndColumnsMatchBruteForce) {
+  const SgemmInput in = make_sgemm_input({150, 140, 30}, 1, 1.f, 2.f, 5);
+  const SgemmReference ref = sgemm_reference(in, 5, true);
+  ASSERT_FALSE(ref.full());
+  EXPECT_TRUE(std::set<std::size_t>(ref.rows.begin(), ref.rows.end()).count(149));  // the last row
+  EXPECT_TRUE(std::set<std::size_t>(ref.cols.begin(), ref.cols.end()).count(139));  // the last column
+  const std::vector<double> want = brute_force(in);
+  for (std::size_t r = 0; r < ref.rows.size(); ++r)
+    for (std::size_t j = 0; j < 140; ++j) EXPECT_NEAR(ref.row_c[r * 140 + j], want[ref.rows[r] * 140 + j], 1e-12);
+  for (std::size_t c = 0; c < ref.cols.size(); ++c)
+    for (std::size_t i = 0; i < 150; ++i) EXPECT_NEAR(ref.col_c[c * 150 + i], want[i * 140 + ref.cols[c]], 1e-12);
+}
+
+TEST(SgemmCheck, PassesARoundedExactResultAndTheBaseline) {
+  for (bool sampled : {false, true}) {
+    const SgemmInput in = make_sgemm_input({150, 140, 300}, 1, -0.5f, 0.25f, 6);
+    const SgemmReference ref = sgemm_reference(in, 6, sampled);
+    const CheckResult r = check_sgemm(rounded(in, brute_force(in)), in, ref, SgemmMath::fp32);
+    EXPECT_TRUE(r.ok) << r.detail;
+    EXPECT_GT(r.error, 0.0);
+    EXPECT_LE(r.error, r.tolerance);
+    const CheckResult b = check_sgemm(sgemm_openmp(in), in, ref, SgemmMath::fp32, 2);
+    EXPECT_TRUE(b.ok) << b.detail;
+  }
+}
+
+TEST(SgemmCheck, KZeroIsBetaC) {
+  const SgemmInput in = make_sgemm_input({4, 6, 0}, 0, 3.f, -2.f, 7);
+  const SgemmReference ref = sgemm_reference(in, 7);
+  std::vector<float> c = in.c;
+  for (float& v : c) v *= -2.f;
+  EXPECT_TRUE(check_sgemm(c, in, ref, SgemmMath::fp32).ok);
+  c[5] += 1e-6f;  // with k = 0 the bound is 2 roundings of beta·c: a 1e-6 error is far past it
+  EXPECT_FALSE(check_sgemm(c, in, ref, SgemmMath::fp32).ok);
+}
+
+TEST(SgemmCheck, CatchesAWrongElementANaNAndWrittenPadding) {
+  const SgemmInput in = make_sgemm_input({70, 66, 130}, 2, 1.f, 0.f, 8);
+  const SgemmReference ref = sgemm_reference(in, 8);
+  const std::vector<double> exact = brute_force(in);
+  const std::vector<float> good = rounded(in, exact);
+  ASSERT_TRUE(check_sgemm(good, in, ref, SgemmMath::fp32).ok);
+
+  // Just past the bound: 2x the factor times the element's scale.
+  const std::size_t i = 69, j = 65;
+  std::vector<float> c = good;
+  const double tol = sgemm_error_factor(SgemmMath::fp32, 130) * ref.row_s[i * 66 + j];
+  c[i * in.ldc + j] = static_cast<float>(exact[i * 66 + j] + 2 * tol);
+  CheckResult r = check_sgemm(c, in, ref, SgemmMath::fp32);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.detail.find("C[69][65]"), std::string::npos) << r.detail;
+  // ... which the looser TF32 bound accepts.
+  EXPECT_TRUE(check_sgemm(c, in, ref, SgemmMath::tf32).ok);
+
+  c = good;
+  c[3 * in.ldc + 4] = std::nanf("");
+  r = check_sgemm(c, in, ref, SgemmMath::tf32);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.detail.find("not finite"), std::string::npos) << r.detail;
+
+  c = good;
+  c[10 * in.ldc + 66] = 0.f;  // padding
+  r = check_sgemm(c, in, ref, SgemmMath::fp32);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.detail.find("padding"), std::string::npos) << r.detail;
+
+  c.pop_back();
+  EXPECT_FALSE(check_sgemm(c, in, ref, SgemmMath::fp32).ok);
+}
+
+TEST(SgemmCheck, RandomizedProductsCatchAnErrorOutsideTheSampledRowsAndColumns) {
+  const SgemmInput in = make_sgemm_input({300, 280, 40}, 0, 1.f, 0.f, 9);
+  const SgemmReference ref = sgemm_reference(in, 9, true);
+  const std::set<std::size_t> rows(ref.rows.begin(), ref.rows.end()), cols(ref.cols.begin(), ref.cols.end());
+  std::size_t i = 2, j = 2;
+  while (rows.count(i)) ++i;
+  while (cols.count(j)) ++j;
+  std::vector<float> c = rounded(in, brute_force(in));
+  ASSERT_TRUE(check_sgemm(c, in, ref, SgemmMath::fp32).ok);
+  c[i * in.ldc + j] += 0.01f;
+  const CheckResult r = check_sgemm(c, in, ref, SgemmMath::fp32);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.detail.find(std::to_string(i)), std::string::npos) << r.detail;
+}
+
+TEST(SgemmCheck, BoundsGrowWithDepthAndArithmetic) {
+  EXPECT_LT(sgemm_error_factor(SgemmMath::fp32, 100), sgemm_error_factor(SgemmMath::fp32, 1000));
+  EXPECT_LT(sgemm_error_factor(SgemmMath::fp32, 1000), sgemm_error_factor(SgemmMath::tf32x3, 1000));
+  EXPECT_LT(sgemm_error_factor(SgemmMath::tf32x3, 1000), sgemm_error_factor(SgemmMath::tf32, 1000));
+  EXPECT_NEAR(sgemm_error_factor(SgemmMath::fp32, 0), 2 * 0x1p-24, 1e-20 + 1e-6 * 2 * 0x1p-24);  // γ(2)
+}

@@ -1,0 +1,201 @@
+// Every rung of the SGEMM ladder (and both cuBLAS rows) on shapes that cut every tile, through the
+// harness's checked run (output poisoned with NaNs, padding and guard band checked, every element
+// against the double reference with the rung's bound). Then every tile configuration the tuner may
+// pick, and the library's contract as a user calls it.
+#include "gpu_test_support.hpp"
+
+#include "sgemm/sgemm_paths.hpp"
+#include "sgemm/sgemm_problem.hpp"
+
+#include <gpulab/error.hpp>
+#include <gpulab/sgemm.hpp>
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <tuple>
+#include <vector>
+
+using namespace gpulab;
+
+namespace {
+
+/// How a case calls: plain (alpha 1, beta 0, packed), unaligned rows (one float of padding),
+/// scaled (alpha 0.5, beta −2: C₀ read).
+enum class Variant { plain, unaligned, scaled };
+std::string_view variant_name(Variant v) { return v == Variant::plain ? "plain" : v == Variant::unaligned ? "pad1" : "scaled"; }
+
+SgemmInput input_for(SgemmShape s, Variant v) {
+  return make_sgemm_input(s, v == Variant::unaligned ? 1 : 0, v == Variant::scaled ? 0.5f : 1.f,
+                          v == Variant::scaled ? -2.f : 0.f, 100 + s.m * 3 + s.n * 5 + s.k);
+}
+
+struct Case {
+  std::size_t rung;
+  SgemmShape shape;
+  Variant variant;
+};
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << sgemm_rungs()[c.rung].name << " " << sgemm_shape_name(c.shape) << " " << variant_name(c.variant);
+}
+
+BenchCase& case_for(const Case& c) {
+  const auto key = std::make_tuple(c.shape.m, c.shape.n, c.shape.k, static_cast<int>(c.variant));
+  return test::cached_case(key, [&]() -> std::unique_ptr<BenchCase> {
+    const SgemmInput in = input_for(c.shape, c.variant);
+    return std::make_unique<SgemmCase>(in, 7);
+  });
+}
+
+// Around the tiles (32, 64, 128; k slices of 8, 16, 32), k = 0, vectors both ways, primes, and
+// shapes where the library cuts k (few output tiles, k ≥ 1024).
+const std::vector<SgemmShape> kShapes{{1, 1, 1},      {1, 1, 0},     {3, 5, 0},      {7, 5, 3},       {1, 300, 257},
+                                      {300, 1, 257},  {257, 300, 1}, {64, 64, 64},   {127, 129, 131}, {128, 128, 16},
+                                      {33, 65, 1000}, {5, 3000, 17}, {1000, 3, 50},  {64, 64, 2048},  {200, 200, 4097},
+                                      {1, 4096, 2048}};
+
+bool small_shape(SgemmShape s) {
+  return s == SgemmShape{127, 129, 131} || s == SgemmShape{3, 5, 0} || s == SgemmShape{1, 300, 257} ||
+         s == SgemmShape{64, 64, 2048};
+}
+
+class SgemmLadder : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SgemmLadder, MatchesReference) {
+  const Case& c = GetParam();
+  BenchCase& bench_case = case_for(c);
+  if (auto why = bench_case.unsupported(c.rung)) GTEST_SKIP() << *why;
+  const CheckResult r = run_checked(bench_case, c.rung);
+  EXPECT_TRUE(r.ok) << r.detail;
+}
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  for (std::size_t r = 0; r < sgemm_rungs().size(); ++r)
+    for (const SgemmShape& s : kShapes)
+      for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled}) cases.push_back({r, s, v});
+  return cases;
+}
+
+// "small_" marks the cases compute-sanitizer runs (scripts/device_run.sh).
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  const Case& c = info.param;
+  std::string name = fmt::format("{}{}_{}_{}", small_shape(c.shape) ? "small_" : "", sgemm_rungs()[c.rung].name,
+                                 sgemm_shape_name(c.shape), variant_name(c.variant));
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, SgemmLadder, ::testing::ValuesIn(all_cases()), case_name);
+
+// ---- the library as a user calls it ------------------------------------------------------------------
+
+/// An input's three matrices on the device; C starts as C₀.
+struct DeviceGemm {
+  DeviceBuffer<float> a, b, c;
+  explicit DeviceGemm(const SgemmInput& in)
+      : a(test::upload<float>(in.a)), b(test::upload<float>(in.b)), c(test::upload<float>(in.c)) {}
+  sgemm_detail::GemmArgs args(const SgemmInput& in) const {
+    sgemm_detail::GemmArgs g;
+    g.m = static_cast<int>(in.shape.m), g.n = static_cast<int>(in.shape.n), g.k = static_cast<int>(in.shape.k);
+    g.alpha = in.alpha, g.beta = in.beta;
+    g.a = a.data(), g.lda = in.lda, g.b = b.data(), g.ldb = in.ldb, g.c = c.data(), g.ldc = in.ldc;
+    return g;
+  }
+  std::vector<float> result() const {
+    std::vector<float> host(c.size());
+    GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+    GPULAB_CUDA_CHECK(cudaMemcpy(host.data(), c.data(), c.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    return host;
+  }
+};
+
+// Every configuration the tuner may pick, with and without split-K, aligned or not, beta or not:
+// each must be right, and all must give the same bits (one FMA chain over k per element, in order).
+TEST(SgemmLibrary, EveryTileConfigurationIsRightAndBitwiseTheSame) {
+  for (SgemmShape s : {SgemmShape{127, 129, 131}, SgemmShape{200, 200, 4097}, SgemmShape{1, 300, 257}})
+    for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled}) {
+      const SgemmInput in = input_for(s, v);
+      const SgemmReference ref = sgemm_reference(in, 7);
+      std::vector<float> first;
+      for (int splits : {1, 5})
+        for (std::size_t config = 0; config < sgemm_detail::tile_configs().size(); ++config) {
+          DeviceGemm d(in);
+          DeviceBuffer<float> partials(static_cast<std::size_t>(splits) * s.m * s.n);
+          sgemm_detail::run_config(config, d.args(in), splits, partials.data(), nullptr);
+          const std::vector<float> got = d.result();
+          const CheckResult r = check_sgemm(got, in, ref, SgemmMath::fp32);
+          const std::string what = fmt::format("{} {} {} splits {}", sgemm_detail::tile_configs()[config].name,
+                                               sgemm_shape_name(s), variant_name(v), splits);
+          EXPECT_TRUE(r.ok) << what << ": " << r.detail;
+          if (splits == 1 && config == 0) first = got;
+          if (splits == 1) {
+            EXPECT_EQ(std::memcmp(first.data(), got.data(), got.size() * sizeof(float)), 0) << what;
+          }
+        }
+    }
+}
+
+TEST(SgemmLibrary, TunedRuleAndCapturedCallsAgreeBitForBit) {
+  const SgemmInput in = input_for({300, 260, 700}, Variant::plain);
+  DeviceGemm tuned(in), again(in), captured(in);
+  sgemm(300, 260, 700, 1.f, tuned.a.data(), in.lda, tuned.b.data(), in.ldb, 0.f, tuned.c.data(), in.ldc);  // measures
+  sgemm(300, 260, 700, 1.f, again.a.data(), in.lda, again.b.data(), in.ldb, 0.f, again.c.data(), in.ldc);  // reuses
+  // A shape not seen before, inside a graph capture: the rule, no measurement, no wait.
+  cudaStream_t stream = nullptr;
+  GPULAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  GPULAB_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  sgemm(300, 259, 700, 1.f, captured.a.data(), in.lda, captured.b.data(), in.ldb, 0.f, captured.c.data(), in.ldc, stream);
+  GPULAB_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  GPULAB_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  GPULAB_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+  GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+  const std::vector<float> t = tuned.result(), a = again.result(), c = captured.result();
+  EXPECT_TRUE(check_sgemm(t, in, sgemm_reference(in, 7), SgemmMath::fp32).ok);
+  EXPECT_EQ(t, a);
+  for (std::size_t i = 0; i < 300; ++i)
+    for (std::size_t j = 0; j < 259; ++j) ASSERT_EQ(t[i * in.ldc + j], c[i * in.ldc + j]) << i << " " << j;
+  for (std::size_t i = 0; i < 300; ++i) EXPECT_TRUE(std::isnan(c[i * in.ldc + 259]));  // column 259 untouched
+}
+
+TEST(SgemmLibrary, EmptyShapesDoNothingAndKZeroScalesC) {
+  EXPECT_NO_THROW(sgemm(0, 5, 5, 1.f, nullptr, 5, nullptr, 5, 0.f, nullptr, 5));
+  EXPECT_NO_THROW(sgemm(5, 0, 5, 1.f, nullptr, 5, nullptr, 0, 0.f, nullptr, 0));
+  const SgemmInput in = input_for({3, 5, 0}, Variant::scaled);
+  DeviceGemm d(in);
+  sgemm(3, 5, 0, 0.5f, nullptr, 0, nullptr, 5, -2.f, d.c.data(), 5);
+  std::vector<float> want = in.c;
+  for (float& v : want) v *= -2.f;
+  EXPECT_EQ(d.result(), want);
+}
+
+TEST(SgemmLibrary, BadArgumentsThrow) {
+  DeviceBuffer<float> buf(64 * 64 * 3);
+  float* a = buf.data();
+  float* b = a + 64 * 64;
+  float* c = b + 64 * 64;
+  EXPECT_THROW(sgemm(64, 64, 64, 1.f, a, 63, b, 64, 0.f, c, 64), Error);  // lda < k
+  EXPECT_THROW(sgemm(64, 64, 64, 1.f, a, 64, b, 63, 0.f, c, 64), Error);  // ldb < n
+  EXPECT_THROW(sgemm(64, 64, 64, 1.f, a, 64, b, 64, 0.f, c, 63), Error);  // ldc < n
+  EXPECT_THROW(sgemm(64, 64, 64, 1.f, nullptr, 64, b, 64, 0.f, c, 64), Error);
+  EXPECT_THROW(sgemm(64, 64, 64, 1.f, a, 64, nullptr, 64, 0.f, c, 64), Error);
+  EXPECT_THROW(sgemm(64, 64, 64, 1.f, a, 64, b, 64, 0.f, nullptr, 64), Error);
+  EXPECT_THROW(sgemm(64, 64, 64, 1.f, a, 64, b, 64, 0.f, a + 64, 64), Error);  // c overlaps a
+  EXPECT_THROW(sgemm(64, 64, 64, 1.f, a, 64, b, 64, 0.f, b - 1, 64), Error);   // c's last row overlaps b
+  EXPECT_THROW(sgemm(64, 64, 64, 1.f, reinterpret_cast<const float*>(reinterpret_cast<const char*>(a) + 2), 64, b, 64, 0.f, c,
+                     64),
+               Error);  // not 4-byte aligned
+  EXPECT_THROW(sgemm(std::size_t{1} << 31, 1, 1, 1.f, a, 1, b, 1, 0.f, c, 1), Error);
+  // Every row one float apart from the next is fine (lda = k), misaligned by one float too.
+  EXPECT_NO_THROW(sgemm(8, 8, 8, 1.f, a + 1, 8, b + 1, 8, 0.f, c + 1, 8));
+  GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+}  // namespace
