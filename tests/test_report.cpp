@@ -175,6 +175,21 @@ TEST(Report, RowsFasterThanTheCeilingAreInvalidAndNeverRanked) {
   EXPECT_TRUE(back.cases[0].variants[1].noisy);
 }
 
+TEST(Report, RowsOnOtherUnitsAreNotJudgedByTheCeiling) {
+  Report r = sample_report();
+  CaseResult& c = r.cases[0];
+  c.variants[2].kernel = {0.5, 0.5, 0.6, 30, 0.01};  // 4000 GB/s against a 3000 GB/s ceiling ...
+  c.variants[2].other_units = true;                  // ... on units it does not measure
+  derive_columns(c);
+  EXPECT_TRUE(c.variants[2].invalid.empty());
+  EXPECT_TRUE(std::isnan(c.variants[2].of_ceiling));
+  EXPECT_DOUBLE_EQ(c.variants[2].step_speedup, 4.0 / 0.5);  // still a step of the ladder
+  EXPECT_NE(to_markdown(r).find("other units"), std::string::npos);
+  const Report back = report_from_json(to_json(r));
+  EXPECT_TRUE(back.cases[0].variants[2].other_units);
+  EXPECT_FALSE(back.cases[0].variants[1].other_units);
+}
+
 TEST(Report, AnL2ResidentCaseSaysSo) {
   Report r = sample_report();
   r.cases[0].l2_resident = true;

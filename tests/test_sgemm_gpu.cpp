@@ -138,6 +138,20 @@ TEST(SgemmLibrary, EveryTileConfigurationIsRightAndBitwiseTheSame) {
     }
 }
 
+TEST(SgemmLibrary, FewRowsPathIsRightForEveryRowCountAndSlicing) {
+  for (std::size_t m = 1; m <= sgemm_detail::kFewRows; ++m)
+    for (SgemmShape s : {SgemmShape{m, 1, 5}, SgemmShape{m, 1027, 300}, SgemmShape{m, 3, 0}})
+      for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled})
+        for (int splits : {1, 3}) {
+          const SgemmInput in = input_for(s, v);
+          DeviceGemm d(in);
+          DeviceBuffer<float> partials(static_cast<std::size_t>(splits) * s.m * s.n);
+          sgemm_detail::run_few_rows(d.args(in), splits, partials.data(), nullptr);
+          const CheckResult r = check_sgemm(d.result(), in, sgemm_reference(in, 7), SgemmMath::fp32);
+          EXPECT_TRUE(r.ok) << sgemm_shape_name(s) << " " << variant_name(v) << " splits " << splits << ": " << r.detail;
+        }
+}
+
 TEST(SgemmLibrary, TunedRuleAndCapturedCallsAgreeBitForBit) {
   const SgemmInput in = input_for({300, 260, 700}, Variant::plain);
   DeviceGemm tuned(in), again(in), captured(in);

@@ -269,6 +269,7 @@ CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& dev
     row.adds = info.adds;
     row.vendor = info.role == Role::vendor;
     row.library = info.role == Role::library;
+    row.other_units = info.other_units;
     row.check = run_checked(c, r, arrays, ws.get(), stream.get());
 
     TimingOptions opt;

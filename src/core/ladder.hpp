@@ -20,6 +20,9 @@ struct RungInfo {
   std::string_view adds;  // what it adds over the rung before, one line
   Role role = Role::rung;
   bool uses_block = false;  // honours the problem's threads-per-block option
+  /// Computes on units the problem's measured ceiling does not cover (tensor cores under an FP32
+  /// FMA ceiling): its row shows no share of the ceiling and is never judged against it.
+  bool other_units = false;
 };
 
 /// A problem's table row: RungInfo plus the problem's own launch functions (Ops).

@@ -320,6 +320,7 @@ json case_json(const CaseResult& c) {
   json variants = json::array();
   for (const auto& v : c.variants) {
     variants.push_back({{"id", v.id}, {"name", v.name}, {"adds", v.adds}, {"vendor", v.vendor}, {"library", v.library},
+                        {"other_units", v.other_units},
                         {"check", check_json(v.check)}, {"kernel", timing_json(v.kernel)},
                         {"remeasured", v.remeasured}, {"noisy", v.noisy}, {"invalid", v.invalid},
                         {"flags", row_flags(v)}, {"gflops", num(v.gflops)},
@@ -356,6 +357,7 @@ CaseResult case_from(const json& j) {
     r.adds = v.at("adds").get<std::string>();
     r.vendor = v.at("vendor").get<bool>();
     r.library = v.value("library", false);
+    r.other_units = v.value("other_units", false);
     r.check = check_from(v.at("check"));
     r.kernel = timing_from(v.at("kernel"));
     r.remeasured = v.value("remeasured", false);
@@ -399,7 +401,7 @@ void derive_columns(CaseResult& c) {
   for (auto& v : c.variants) {
     v.bandwidth_gbs = gbs(c.bytes, v.kernel.median_ms);
     v.gflops = c.flops > 0 ? ratio(c.flops / 1e9, v.kernel.median_ms * 1e-3) : kNaN;
-    v.of_ceiling = ratio(rate ? v.gflops : v.bandwidth_gbs, c.ceiling_gbs);
+    v.of_ceiling = v.other_units ? kNaN : ratio(rate ? v.gflops : v.bandwidth_gbs, c.ceiling_gbs);
     v.invalid.clear();
     const double allowed = 1.0 + v.kernel.noise + c.ceiling_noise;
     if (std::isfinite(v.of_ceiling) && v.of_ceiling > allowed)
@@ -427,6 +429,7 @@ std::string row_flags(const VariantRow& v) {
   std::string s;
   auto add = [&s](const std::string& f) { s += (s.empty() ? "" : "; ") + f; };
   if (!v.invalid.empty()) add("INVALID: " + v.invalid);
+  if (v.other_units) add("other units: the ceiling does not apply");
   if (v.noisy) add(fmt::format("noisy ({:.0f}% spread)", 100 * v.kernel.noise));
   else if (v.remeasured) add("re-measured");
   return s;

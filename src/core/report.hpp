@@ -39,6 +39,7 @@ struct VariantRow {
   std::string adds;  // what it adds over the rung before
   bool vendor = false;
   bool library = false;  // the library function's rung
+  bool other_units = false;  // RungInfo::other_units: the ceiling does not apply
   CheckResult check;
   TimingStats kernel;
   bool remeasured = false;  // timed again: noisy, or slower than a short re-run (core/bench.hpp)

@@ -23,6 +23,45 @@ namespace gpulab {
 
 namespace sgemm_device {
 
+// Few rows of C (m ≤ 8): the product is B read once, m multiply-adds per element of B. A thread
+// owns 4 columns and all m rows of them; the block's 256 threads 1024 columns; blockIdx.y a slice
+// of k. Every thread reads the same element of A at a time (a broadcast), B as float4 where its
+// rows are 16-byte aligned. The warp-tiled kernel would spend a 64-row tile on each row.
+template <int kRows, bool kVectorB>
+__global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* partials) {
+  const int j = (static_cast<int>(blockIdx.x) * 256 + static_cast<int>(threadIdx.x)) * 4;
+  if (j >= g.n) return;
+  const int k_begin = static_cast<int>(blockIdx.y) * k_slice, k_end = min(g.k, k_begin + k_slice);
+  float acc[kRows][4] = {};
+#pragma unroll 4
+  for (int p = k_begin; p < k_end; ++p) {
+    const float* b_row = g.b + static_cast<std::size_t>(p) * g.ldb + j;
+    float b[4];
+    if (kVectorB && j + 3 < g.n) {
+      *reinterpret_cast<float4*>(b) = *reinterpret_cast<const float4*>(b_row);
+    } else {
+#pragma unroll
+      for (int q = 0; q < 4; ++q) b[q] = j + q < g.n ? b_row[q] : 0.f;
+    }
+#pragma unroll
+    for (int i = 0; i < kRows; ++i) {
+      const float a = i < g.m ? g.a[static_cast<std::size_t>(i) * g.lda + p] : 0.f;
+#pragma unroll
+      for (int q = 0; q < 4; ++q) acc[i][q] = fmaf(a, b[q], acc[i][q]);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+    if (i >= g.m) break;
+    if (partials == nullptr) {
+      store_c4(g, i, j, {acc[i][0], acc[i][1], acc[i][2], acc[i][3]});
+    } else {
+      float* p = partials + (static_cast<std::size_t>(blockIdx.y) * g.m + i) * g.n + j;
+      for (int q = 0; q < 4 && j + q < g.n; ++q) p[q] = acc[i][q];
+    }
+  }
+}
+
 __global__ void add_slices(GemmArgs g, int splits, const float* partials) {
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   for (std::size_t e = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; e < elements;
@@ -103,30 +142,71 @@ std::span<const TileConfig> tile_configs() {
   return infos;
 }
 
+namespace {
+
+/// Split-K's second step, after either path.
+void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStream_t stream) {
+  if (splits <= 1) return;
+  constexpr unsigned kBlock = 256;
+  const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
+  launch("add_slices", add_slices, {checked_grid(std::min<std::size_t>(ceil_div(elements, kBlock), 65536), "gpulab::sgemm"), kBlock},
+         stream, g, splits, partials)
+      .work([&] { return std::to_string(splits) + " slices added in order"; });
+}
+
+/// Partial sums within 256 MiB, at most 65535 slices.
+int capped_splits(const GemmArgs& g, std::size_t splits) {
+  const std::size_t per_split = static_cast<std::size_t>(g.m) * g.n * sizeof(float);
+  return static_cast<int>(std::clamp<std::size_t>(std::min(splits, (std::size_t{256} << 20) / per_split), 1, 65535));
+}
+
+template <int kRows>
+void launch_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
+  const bool vector_b = rows_aligned16(g.b, g.ldb);
+  const int k_slice = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), splits));
+  const dim3 grid(checked_grid(ceil_div(static_cast<std::size_t>(g.n), 1024), "gpulab::sgemm"), static_cast<unsigned>(splits));
+  launch(vector_b ? "few_rows<vector>" : "few_rows<scalar>", vector_b ? few_rows<kRows, true> : few_rows<kRows, false>,
+         {grid, 256}, stream, g, k_slice, partials)
+      .work([&] {
+        return "1024 columns x " + std::to_string(g.m) + " rows, k in " + std::to_string(splits) + " slices";
+      });
+}
+
+}  // namespace
+
+int sm_count() {
+  static PerDevice<int> count;
+  return count.get([] { return current_device_attribute(cudaDevAttrMultiProcessorCount); });
+}
+
 void run_config(std::size_t config, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return;
   run_with(kConfigs[config], g, splits, partials, stream);
-  if (splits > 1) {
-    constexpr unsigned kBlock = 256;
-    const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
-    launch("add_slices", add_slices, {checked_grid(std::min<std::size_t>(ceil_div(elements, kBlock), 65536), "gpulab::sgemm"), kBlock},
-           stream, g, splits, static_cast<const float*>(partials))
-        .work([&] { return std::to_string(splits) + " slices added in order"; });
-  }
+  add_slices_of(g, splits, partials, stream);
+}
+
+int few_rows_splits(const GemmArgs& g) {
+  // Four blocks per SM, slices at least 64 deep.
+  const std::size_t column_blocks = ceil_div(static_cast<std::size_t>(g.n), 1024);
+  return capped_splits(g, std::min(ceil_div(4 * static_cast<std::size_t>(sm_count()), column_blocks),
+                                   std::max<std::size_t>(1, static_cast<std::size_t>(g.k) / 64)));
+}
+
+void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
+  if (g.m == 0 || g.n == 0) return;
+  if (g.m > kFewRows) throw Error("gpulab::sgemm: the few-rows path takes at most 8 rows");
+  (g.m == 1 ? launch_few_rows<1> : g.m == 2 ? launch_few_rows<2> : g.m <= 4 ? launch_few_rows<4> : launch_few_rows<8>)(
+      g, splits, splits > 1 ? partials : nullptr, stream);
+  add_slices_of(g, splits, partials, stream);
 }
 
 int split_count(const GemmArgs& g) {
-  static PerDevice<int> sm_count;
-  const int sms = sm_count.get([] { return current_device_attribute(cudaDevAttrMultiProcessorCount); });
+  const int sms = sm_count();
   // Counted in the smallest tiles: below one tile per SM the GPU idles unless k is cut.
   const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), 64) * ceil_div(static_cast<std::size_t>(g.n), 64);
   constexpr int kMinSlice = 512;  // shorter slices spend more on partial sums than they gain
   if (tiles >= static_cast<std::size_t>(sms) || g.k < 2 * kMinSlice) return 1;
-  std::size_t splits = std::min<std::size_t>(ceil_div(2 * static_cast<std::size_t>(sms), tiles), g.k / kMinSlice);
-  // Partial sums within 256 MiB.
-  const std::size_t per_split = static_cast<std::size_t>(g.m) * g.n * sizeof(float);
-  splits = std::clamp<std::size_t>(std::min(splits, (std::size_t{256} << 20) / per_split), 1, 65535);
-  return static_cast<int>(splits);
+  return capped_splits(g, std::min<std::size_t>(ceil_div(2 * static_cast<std::size_t>(sms), tiles), g.k / kMinSlice));
 }
 
 void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream) {
@@ -213,7 +293,7 @@ std::map<ChoiceKey, std::size_t> choices;
 /// The rule used before (or without) a measurement: big tiles where there are enough of them.
 std::size_t rule_config(const GemmArgs& g) {
   const std::size_t big_tiles = ceil_div(static_cast<std::size_t>(g.m), 128) * ceil_div(static_cast<std::size_t>(g.n), 128);
-  return big_tiles >= 2 * static_cast<std::size_t>(current_device_attribute(cudaDevAttrMultiProcessorCount))
+  return big_tiles >= 2 * static_cast<std::size_t>(sgemm_detail::sm_count())
              ? sgemm_detail::kDefault
              : sgemm_detail::kSmall;
 }
@@ -264,6 +344,12 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
   g.alpha = alpha, g.beta = beta;
   g.a = a, g.lda = lda, g.b = b, g.ldb = ldb, g.c = c, g.ldc = ldc;
 
+  if (m <= sgemm_detail::kFewRows) {
+    const int splits = sgemm_detail::few_rows_splits(g);
+    StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * m * n * sizeof(float) : 0, stream);
+    sgemm_detail::run_few_rows(g, splits, partials.data(), stream);
+    return;
+  }
   const int splits = sgemm_detail::split_count(g);
   StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * m * n * sizeof(float) : 0, stream);
   const ChoiceKey key{current_device(), g.m, g.n, g.k, sgemm_detail::rows_aligned16(b, ldb)};

@@ -105,7 +105,7 @@ void run_cublas(const GemmArgs& g, cudaStream_t s) {
 
 constexpr SgemmRung row(std::string_view name, std::string_view adds, void (*run)(const GemmArgs&, cudaStream_t),
                         Role role = Role::rung, SgemmMath math = SgemmMath::fp32, bool aligned = false) {
-  return {{name, adds, role, false}, {run, math, aligned}};
+  return {{name, adds, role, false, math != SgemmMath::fp32}, {run, math, aligned}};
 }
 
 // Read top to bottom: rungs 1-6 and the tensor-core rung in sgemm_kernels.cuh, 7-9 in sgemm.cu.

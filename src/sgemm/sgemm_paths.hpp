@@ -38,6 +38,15 @@ std::span<const TileConfig> tile_configs();
 /// `partials` holds splits·m·n floats when splits > 1.
 void run_config(std::size_t config, const GemmArgs& g, int splits, float* partials, cudaStream_t stream);
 
+/// Outputs of at most this many rows take the few-rows path: B read once, no 64-row tiles.
+constexpr int kFewRows = 8;
+/// The slices of k of the few-rows path for this shape on the current device (1: none).
+int few_rows_splits(const GemmArgs& g);
+/// The few-rows path (g.m ≤ kFewRows); `partials` holds splits·m·n floats when splits > 1.
+void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t stream);
+/// The SMs of the current device (cached).
+int sm_count();
+
 /// The slices of split-K the library uses for this shape on the current device (1: none).
 int split_count(const GemmArgs& g);
 
