@@ -181,7 +181,7 @@ int sm_count() {
 
 void run_config(std::size_t config, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return;
-  run_with(kConfigs[config], g, splits, partials, stream);
+  run_with(kConfigs[config], g, splits, splits > 1 ? partials : nullptr, stream);
   add_slices_of(g, splits, partials, stream);
 }
 
@@ -243,7 +243,8 @@ bool overlap(std::pair<std::uintptr_t, std::uintptr_t> x, std::pair<std::uintptr
   return x.first < x.second && y.first < y.second && x.first < y.second && y.first < x.second;
 }
 
-void validate(std::size_t m, std::size_t n, std::size_t k, const float* a, std::size_t lda, const float* b,
+/// Throws on a bad call; returns whether there is anything to do.
+bool validate(std::size_t m, std::size_t n, std::size_t k, const float* a, std::size_t lda, const float* b,
               std::size_t ldb, const float* c, std::size_t ldc) {
   require(m < kMaxSide && n < kMaxSide && k < kMaxSide,
           "m, n and k must each be below 2^31 - 1024 (got " + std::to_string(m) + ", " + std::to_string(n) + ", " +
@@ -251,6 +252,7 @@ void validate(std::size_t m, std::size_t n, std::size_t k, const float* a, std::
   require(lda >= k, "lda = " + std::to_string(lda) + " is smaller than k = " + std::to_string(k));
   require(ldb >= n, "ldb = " + std::to_string(ldb) + " is smaller than n = " + std::to_string(n));
   require(ldc >= n, "ldc = " + std::to_string(ldc) + " is smaller than n = " + std::to_string(n));
+  if (m == 0 || n == 0) return false;  // nothing is read or written (BLAS's quick return)
   const bool has_a = m > 0 && k > 0, has_b = k > 0 && n > 0, has_c = m > 0 && n > 0;
   require(!has_a || a != nullptr, "a is null");
   require(!has_b || b != nullptr, "b is null");
@@ -259,6 +261,7 @@ void validate(std::size_t m, std::size_t n, std::size_t k, const float* a, std::
     require(reinterpret_cast<std::uintptr_t>(p) % alignof(float) == 0, "a matrix is not 4-byte aligned");
   const auto ce = extent(c, m, n, ldc);
   require(!overlap(ce, extent(a, m, k, lda)) && !overlap(ce, extent(b, k, n, ldb)), "c overlaps a or b");
+  return true;
 }
 
 /// The partial sums of a split-K call, allocated and freed in stream order.
@@ -337,8 +340,7 @@ bool capturing(cudaStream_t stream) {
 
 void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
            std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream) {
-  validate(m, n, k, a, lda, b, ldb, c, ldc);
-  if (m == 0 || n == 0) return;
+  if (!validate(m, n, k, a, lda, b, ldb, c, ldc)) return;
   GemmArgs g;
   g.m = static_cast<int>(m), g.n = static_cast<int>(n), g.k = static_cast<int>(k);
   g.alpha = alpha, g.beta = beta;

@@ -88,6 +88,23 @@ struct TileCopy {
     else
       *dst = valid ? p[static_cast<std::size_t>(i) * ld + j] : 0.f;
   }
+  /// *dst = *src, or 0 when !valid (src is then not read).
+  __device__ __forceinline__ static void one_at(float* dst, const float* src, bool valid) {
+    if constexpr (kAsync)
+      cp_async4(dst, src, valid);
+    else
+      *dst = valid ? *src : 0.f;
+  }
+  /// dst[0..3] = the first `bytes` of src[0..3] (16-byte aligned), zeros after them.
+  __device__ __forceinline__ static void four_at(float* dst, const float* src, int bytes) {
+    if constexpr (kAsync) {
+      cp_async16(dst, src, bytes);
+    } else if (bytes == 16) {
+      *reinterpret_cast<float4*>(dst) = *reinterpret_cast<const float4*>(src);
+    } else {
+      for (int q = 0; q < 4; ++q) dst[q] = 4 * q < bytes ? src[q] : 0.f;
+    }
+  }
   /// dst[0..3] = src[i][j..j+3], zeros outside (16-byte-aligned rows, j a multiple of 4).
   __device__ __forceinline__ static void four(float* dst, const float* p, std::size_t ld, int i, int j, int rows,
                                               int cols) {
@@ -151,8 +168,9 @@ struct WarpTiles {
   static constexpr int kStageFloats = kBK * kAStride + kBK * kBN;
   static constexpr std::size_t kSmemBytes = sizeof(float) * kStageFloats * (kStages > 1 ? kStages : 1);
   static constexpr bool kAsync = kStages > 1;
-  // At most 128 registers a thread, so that 64K registers hold 2 blocks of 256 (4 of 128).
-  static constexpr int kMinBlocks = 512 / kThreads;
+  // At most 128 registers a thread, so that 64K registers hold 2 blocks of 256 (4 of 128); the
+  // plain copies of kStages = 1 stage through registers and would spill under that cap.
+  static constexpr int kMinBlocks = kAsync ? 512 / kThreads : 1;
   static_assert(kBM * kBK % kThreads == 0 && kBK * kBN % (4 * kThreads) == 0, "tiles divide over the threads");
 };
 
@@ -190,30 +208,43 @@ __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, 
 
   // Slice s into stage `stage`: A element by element (transposed on the way), B by float4 when
   // its rows are 16-byte aligned. Past k_end, m or n: zeros.
+  // Each thread copies one column of A (t mod 16) in rows kARowStep apart, and 4 columns (or one)
+  // of B in rows kBRowStep apart, the same ones every slice: pointers and the row and column
+  // tests are worked out once here, and a slice only moves them k0 on. (Per element, index and
+  // bounds arithmetic cost more instructions than the copy: 35% more instructions than FMAs.)
+  constexpr int kAPer = T::kBM * T::kBK / T::kThreads, kARowStep = T::kThreads / T::kBK;
+  constexpr int kBWidth = kVectorB ? 4 : 1;  // columns of B per copy
+  constexpr int kBPer = T::kBK * T::kBN / kBWidth / T::kThreads, kBRowStep = T::kThreads / (T::kBN / kBWidth);
+  const int a_col = t % T::kBK, a_row = t / T::kBK;
+  const int b_col = t % (T::kBN / kBWidth) * kBWidth, b_row = t / (T::kBN / kBWidth);
+  const float* const a_first = g.a + static_cast<std::size_t>(m0 + a_row) * g.lda + a_col;
+  const float* const b_first = g.b + static_cast<std::size_t>(b_row) * g.ldb + n0 + b_col;
+  unsigned a_rows_in = 0;  // bit r: row a_row + r·kARowStep of the tile is inside A
+#pragma unroll
+  for (int r = 0; r < kAPer; ++r) a_rows_in |= (m0 + a_row + r * kARowStep < g.m ? 1u : 0u) << r;
+  const int b_bytes = 4 * max(0, min(kBWidth, g.n - (n0 + b_col)));  // of the copy's 4·kBWidth
+
   auto load_slice = [&](int s, int stage) {
     float* as = smem + stage * T::kStageFloats;
     float* bs = as + T::kBK * T::kAStride;
     const int k0 = k_begin + s * T::kBK;
+    const bool a_col_in = k0 + a_col < k_end;
 #pragma unroll
-    for (int r = 0; r < T::kBM * T::kBK / T::kThreads; ++r) {
-      const int e = t + r * T::kThreads;
-      const int kk = e % T::kBK, mm = e / T::kBK;  // a warp reads 2 rows × 64 contiguous bytes
-      Copy::one(as + kk * T::kAStride + mm, g.a, g.lda, m0 + mm, k0 + kk, g.m, k_end);
+    for (int r = 0; r < kAPer; ++r) {
+      const bool in = a_col_in && (a_rows_in >> r & 1u);
+      Copy::one_at(as + a_col * T::kAStride + a_row + r * kARowStep,
+                   in ? a_first + k0 + static_cast<std::size_t>(r * kARowStep) * g.lda : g.a, in);
     }
-    if constexpr (kVectorB) {
 #pragma unroll
-      for (int r = 0; r < T::kBK * T::kBN / 4 / T::kThreads; ++r) {
-        const int e = t + r * T::kThreads;
-        const int kk = e / (T::kBN / 4), nn = e % (T::kBN / 4) * 4;
-        Copy::four(bs + kk * T::kBN + nn, g.b, g.ldb, k0 + kk, n0 + nn, k_end, g.n);
-      }
-    } else {
-#pragma unroll
-      for (int r = 0; r < T::kBK * T::kBN / T::kThreads; ++r) {
-        const int e = t + r * T::kThreads;
-        const int kk = e / T::kBN, nn = e % T::kBN;
-        Copy::one(bs + kk * T::kBN + nn, g.b, g.ldb, k0 + kk, n0 + nn, k_end, g.n);
-      }
+    for (int r = 0; r < kBPer; ++r) {
+      const int row = k0 + b_row + r * kBRowStep;
+      const int bytes = row < k_end ? b_bytes : 0;
+      const float* src = bytes > 0 ? b_first + static_cast<std::size_t>(k0 + r * kBRowStep) * g.ldb : g.b;
+      float* dst = bs + (b_row + r * kBRowStep) * T::kBN + b_col;
+      if constexpr (kVectorB)
+        Copy::four_at(dst, src, bytes);
+      else
+        Copy::one_at(dst, src, bytes > 0);
     }
   };
 

@@ -208,8 +208,8 @@ __device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& sma
 }
 /// d += a·b on a 16 × 8 × 8 tile (TF32 inputs, FP32 accumulators).
 __device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+  // Not volatile: the compiler may interleave independent MMAs to hide their latency.
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
@@ -280,15 +280,20 @@ __global__ void __launch_bounds__(kTcThreads) tf32x3(GemmArgs g) {
         split_tf32(c0[0], b_big[ni][0], b_small[ni][0]);
         split_tf32(c0[4 * kTcBStride], b_big[ni][1], b_small[ni][1]);
       }
-      // The small products first, so that they are not lost against the big one.
+      // The small products first, so that they are not lost against the big one; each pass over
+      // all 16 tiles, so that consecutive MMAs are independent.
 #pragma unroll
       for (int mi = 0; mi < 4; ++mi)
 #pragma unroll
-        for (int ni = 0; ni < 4; ++ni) {
-          mma_tf32(acc[mi][ni], a_small[mi], b_big[ni]);
-          mma_tf32(acc[mi][ni], a_big[mi], b_small[ni]);
-          mma_tf32(acc[mi][ni], a_big[mi], b_big[ni]);
-        }
+        for (int ni = 0; ni < 4; ++ni) mma_tf32(acc[mi][ni], a_small[mi], b_big[ni]);
+#pragma unroll
+      for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < 4; ++ni) mma_tf32(acc[mi][ni], a_big[mi], b_small[ni]);
+#pragma unroll
+      for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < 4; ++ni) mma_tf32(acc[mi][ni], a_big[mi], b_big[ni]);
     }
   };
 
