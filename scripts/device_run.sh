@@ -92,6 +92,24 @@ if wants transpose || wants add || wants triangle; then
   echo "== matrices: what users call instead (PyTorch), the same shapes"
   python3 scripts/peers_matrix.py --json "$res/peers_matrix.json" || echo "peers exit code: $?"
 fi
+if wants sgemm; then
+  echo "== sgemm: the pipelined kernel (the library's default tile), cuBLAS's and 3xTF32 at 4096^3 under Nsight Compute"
+  if command -v ncu > /dev/null; then
+    for rung in pipelined vendor tc_3xtf32; do
+      ncu --clock-control none --launch-count 1 -k regex:'warp_tiles|gemm|tf32x3' --launch-skip 0 \
+        --metrics sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__occupancy_limit_registers,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum \
+        "$bin/gpulab" run sgemm --variant "$rung" -s 4096 --reps 1 > "$res/ncu_sgemm_$rung.txt" 2>&1
+      echo "ncu $rung exit code: $?"
+      grep -E "warp_tiles|gemm|tf32x3|__" "$res/ncu_sgemm_$rung.txt" | grep -v "==PROF==" | sed 's/^ */  /'
+    done
+  else
+    echo "ncu not found: no counters"
+  fi
+  echo "== sgemm: what users call instead (torch.mm, TF32 off and on), the same shapes"
+  python3 scripts/peers_sgemm.py --json "$res/peers_sgemm.json" || echo "peers exit code: $?"
+fi
+echo "== plots of every ladder in this run's reports (matplotlib)"
+python3 scripts/plot_ladder.py "$res"/*.json -o "$res/plots" > /dev/null && echo "plots: $(ls "$res/plots" | wc -l)" || echo "no plots"
 if [ "$suite" = yes ]; then
   echo "== the main job: gpulab suite (ceilings + every ladder with its defaults)"
   "$bin/gpulab" suite --json "$res/suite.json" > /dev/null && echo "suite exit code: 0" || echo "suite exit code: $?"

@@ -79,10 +79,10 @@ namespace {
 
 using namespace sgemm_device;
 
-template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, bool kVectorB>
+template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, bool kVector>
 void launch_tiles(const char* name, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
-  using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVectorB>;
-  constexpr auto kernel = warp_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVectorB>;
+  using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVector>;
+  constexpr auto kernel = warp_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVector>;
   allow_smem<kernel>(T::kSmemBytes);
   const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), T::kBM) * ceil_div(static_cast<std::size_t>(g.n), T::kBN);
   // Slices a multiple of the kernel's k step, so that only the last one is ragged.
@@ -96,11 +96,11 @@ void launch_tiles(const char* name, const GemmArgs& g, int splits, float* partia
       });
 }
 
-/// One configuration: its name and its launcher for either kind of B rows.
+/// One configuration: its name and its launchers for 16-byte-aligned rows and for any rows.
 struct Config {
   TileConfig info;
-  void (*vector_b)(const char*, const GemmArgs&, int, float*, cudaStream_t);
-  void (*scalar_b)(const char*, const GemmArgs&, int, float*, cudaStream_t);
+  void (*vector)(const char*, const GemmArgs&, int, float*, cudaStream_t);
+  void (*scalar)(const char*, const GemmArgs&, int, float*, cudaStream_t);
 };
 
 template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages>
@@ -112,19 +112,23 @@ constexpr Config config(std::string_view name) {
 }
 
 // The tuner's candidates: big tiles reuse more per load, small ones fill the GPU on small or
-// skinny outputs. Warps × fragments: 4 × 2 warps of 2 × 2 fragments = 128 × 128.
+// skinny outputs. Warps × fragments: 4 × 2 warps of 2 × 1 fragments = 128 × 64 (the default:
+// 2 blocks an SM); 2 × 2 fragments = 128 × 128 (more reuse, 1 block an SM).
 constexpr Config kConfigs[] = {
-    config<4, 2, 2, 2, 3>("128x128x3"),
     config<4, 2, 2, 1, 3>("128x64x3"),
+    config<4, 2, 2, 2, 3>("128x128x3"),
     config<2, 2, 2, 2, 3>("64x128x3"),
     config<2, 2, 2, 1, 4>("64x64x4"),
     config<4, 2, 2, 2, 2>("128x128x2"),
 };
 constexpr std::size_t kDefault = 0, kSmall = 3;
 
+/// 16-byte copies for both operands.
+bool vector_rows(const GemmArgs& g) { return rows_aligned16(g.a, g.lda) && rows_aligned16(g.b, g.ldb); }
+
 void run_with(const Config& c, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   const std::string name = std::string("warp_tiles_") + std::string(c.info.name);
-  (rows_aligned16(g.b, g.ldb) ? c.vector_b : c.scalar_b)(name.c_str(), g, splits, partials, stream);
+  (vector_rows(g) ? c.vector : c.scalar)(name.c_str(), g, splits, partials, stream);
 }
 
 }  // namespace
@@ -211,7 +215,7 @@ int split_count(const GemmArgs& g) {
 
 void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return;
-  (rows_aligned16(g.b, g.ldb) ? launch_tiles<4, 2, 2, 2, 1, true> : launch_tiles<4, 2, 2, 2, 1, false>)(
+  (vector_rows(g) ? launch_tiles<4, 2, 2, 1, 1, true> : launch_tiles<4, 2, 2, 1, 1, false>)(
       "warp_tiles_plain", g, 1, nullptr, stream);
 }
 
@@ -285,9 +289,9 @@ class StreamScratch {
 /// The tuner's memory: the configuration measured fastest per device and shape.
 struct ChoiceKey {
   int device, m, n, k;
-  bool vector_b;
+  bool vector;
   bool operator<(const ChoiceKey& o) const {
-    return std::tie(device, m, n, k, vector_b) < std::tie(o.device, o.m, o.n, o.k, o.vector_b);
+    return std::tie(device, m, n, k, vector) < std::tie(o.device, o.m, o.n, o.k, o.vector);
   }
 };
 std::mutex choices_mutex;
@@ -354,7 +358,7 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
   }
   const int splits = sgemm_detail::split_count(g);
   StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * m * n * sizeof(float) : 0, stream);
-  const ChoiceKey key{current_device(), g.m, g.n, g.k, sgemm_detail::rows_aligned16(b, ldb)};
+  const ChoiceKey key{current_device(), g.m, g.n, g.k, sgemm_detail::rows_aligned16(a, lda) && sgemm_detail::rows_aligned16(b, ldb)};
   std::size_t config = rule_config(g);
   bool known = false;
   {

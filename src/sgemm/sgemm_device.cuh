@@ -149,29 +149,35 @@ __device__ __forceinline__ void run_slices(int slices, Load&& load, Compute&& co
 
 // ---- the warp-tiled kernel ------------------------------------------------------------------------------
 //
-// A block computes a kBM × kBN tile of C from kBK-deep slices of A and B staged in shared memory
-// (A transposed: As[k][m], so that a thread reads its rows of A as float4 along m). The block's
-// warps split the tile kWarpsM × kWarpsN; a warp's lanes form 4 × 8 and each lane computes
-// kFragsM × kFragsN sub-tiles of 4 × 4, 16 and 32 apart, so that every shared-memory read of a
-// warp is 4 (A) or 8 (B) consecutive float4s, broadcast to the other lanes: no bank conflicts.
+// A block computes a kBM × kBN tile of C from kBK-deep slices of A and B staged in shared memory,
+// both row-major as in global memory, so that every copy can be 16 bytes (A with 4 floats of
+// padding per row). The block's warps split the tile kWarpsM × kWarpsN; a warp's lanes form
+// 4 (ly) × 8 (lx), and a lane computes kFragsM × kFragsN sub-tiles of 4 × 4: rows ly, ly+4, ly+8,
+// ly+12 of each 16-row band (interleaved, so that the 4 rows a warp reads at once are consecutive
+// and fall in 4 different bank groups) and 4 consecutive columns of each 32-column band. A lane
+// reads its rows of A as float2 along k (2 steps of k at a time) and its columns of B as float4:
+// every shared load of a warp is 4 (A) or 8 (B) distinct vectors, broadcast to the other lanes.
 // kStages = 1: plain loads, one slice at a time (rung 7). kStages ≥ 2: cp.async fills kStages − 1
 // slices ahead while the block computes on the current one (rung 8, the library).
+// kVector: A's and B's rows are 16-byte aligned (16-byte copies), else 4-byte copies.
 // Split-K: blockIdx.z computes k from z·k_slice; with `partials`, the raw sums go to
 // partials[z][i][j] (m × n each) and a second kernel adds the slices in order.
 
-template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, bool kVectorB>
+template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, bool kVector>
 struct WarpTiles {
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
   static constexpr int kWM = 16 * kFragsM, kWN = 32 * kFragsN;  // a warp's tile
   static constexpr int kBM = kWarpsM * kWM, kBN = kWarpsN * kWN, kBK = 16;
-  static constexpr int kAStride = kBM + 4;  // As[k][m]: 4 floats of padding halve the store conflicts
-  static constexpr int kStageFloats = kBK * kAStride + kBK * kBN;
+  static constexpr int kAStride = kBK + 4;  // As[m][k]: 20 floats, so rows m..m+3 hit 4 bank groups
+  static constexpr int kStageFloats = kBM * kAStride + kBK * kBN;
   static constexpr std::size_t kSmemBytes = sizeof(float) * kStageFloats * (kStages > 1 ? kStages : 1);
   static constexpr bool kAsync = kStages > 1;
-  // At most 128 registers a thread, so that 64K registers hold 2 blocks of 256 (4 of 128); the
-  // plain copies of kStages = 1 stage through registers and would spill under that cap.
-  static constexpr int kMinBlocks = kAsync ? 512 / kThreads : 1;
-  static_assert(kBM * kBK % kThreads == 0 && kBK * kBN % (4 * kThreads) == 0, "tiles divide over the threads");
+  // 8 × 4 per thread fits 128 registers, so that 64K hold 2 blocks of 256 (4 of 128); 8 × 8 does
+  // not (64 accumulators, 16 + 8 fragment values, pointers): it spills under that cap, so it runs
+  // one block of 256 an SM with about 167 registers (measured faster than spilling).
+  static constexpr int kMinBlocks = kAsync && kFragsM * kFragsN <= 2 ? 512 / kThreads : 1;
+  static constexpr int kWidth = kVector ? 4 : 1;  // floats per copy
+  static_assert(kBM * kBK % (4 * kThreads) == 0 && kBK * kBN % (4 * kThreads) == 0, "tiles divide over the threads");
 };
 
 /// The tile (tm, tn) a block computes: blocks go down groups of 8 tile rows before moving right,
@@ -185,12 +191,46 @@ __device__ __forceinline__ void grouped_tile(int block, int tiles_m, int tiles_n
   tn = block % per_group / rows;
 }
 
-template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, bool kVectorB>
-__global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVectorB>::kThreads,
-                                  WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVectorB>::kMinBlocks)
+/// One thread's share of copying a rows × cols tile of a row-major matrix every slice: kPer
+/// copies of kWidth floats, in rows kRowStep apart, the same rows and column of the tile each
+/// time. The pointer and the row tests are worked out once; a slice moves the tile on by an
+/// offset. Only those two live in registers (128 a thread hold 64 accumulators and little more):
+/// the thread's row and column in the tile are recomputed from threadIdx.x where needed.
+/// (Per copy, index and bounds arithmetic would cost more instructions than the copy itself.)
+template <int kRows, int kCols, int kThreads, int kWidth, bool kAsync>
+struct TileLoader {
+  static constexpr int kUnitsPerRow = kCols / kWidth;
+  static constexpr int kPer = kRows * kCols / kWidth / kThreads, kRowStep = kThreads / kUnitsPerRow;
+  __device__ static int row() { return static_cast<int>(threadIdx.x) / kUnitsPerRow; }
+  __device__ static int col() { return static_cast<int>(threadIdx.x) % kUnitsPerRow * kWidth; }
+
+  const float* first;    // the thread's first copy with the tile at (row0, col0)
+  unsigned rows_in = 0;  // bit r: copy r's row is inside the matrix
+
+  __device__ TileLoader(const float* p, std::size_t ld, int row0, int col0, int matrix_rows)
+      : first(p + static_cast<std::size_t>(row0 + row()) * ld + col0 + col()) {
+#pragma unroll
+    for (int r = 0; r < kPer; ++r) rows_in |= (row0 + row() + r * kRowStep < matrix_rows ? 1u : 0u) << r;
+  }
+  /// Copy r with the tile moved `offset` elements on, into dst (row-major, `dst_stride` floats a
+  /// row); `bytes` of its 4·kWidth are read (none: `base`, a valid address, stands in), the rest
+  /// zero-filled.
+  __device__ __forceinline__ void copy(float* dst, int dst_stride, int r, std::ptrdiff_t offset, std::size_t ld,
+                                       const float* base, int bytes) const {
+    const float* src = bytes > 0 ? first + offset + static_cast<std::ptrdiff_t>(r * kRowStep) * static_cast<std::ptrdiff_t>(ld) : base;
+    float* d = dst + (row() + r * kRowStep) * dst_stride + col();
+    if constexpr (kWidth == 4)
+      TileCopy<kAsync>::four_at(d, src, bytes);
+    else
+      TileCopy<kAsync>::one_at(d, src, bytes > 0);
+  }
+};
+
+template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, bool kVector>
+__global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVector>::kThreads,
+                                  WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVector>::kMinBlocks)
     warp_tiles(GemmArgs g, int k_slice, float* partials) {
-  using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVectorB>;
-  using Copy = TileCopy<T::kAsync>;
+  using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVector>;
   extern __shared__ float4 smem4[];
   float* const smem = reinterpret_cast<float*>(smem4);
 
@@ -206,78 +246,65 @@ __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, 
   const int warp_m = warp % kWarpsM * T::kWM, warp_n = warp / kWarpsM * T::kWN;
   const int ly = lane / 8, lx = lane % 8;
 
-  // Slice s into stage `stage`: A element by element (transposed on the way), B by float4 when
-  // its rows are 16-byte aligned. Past k_end, m or n: zeros.
-  // Each thread copies one column of A (t mod 16) in rows kARowStep apart, and 4 columns (or one)
-  // of B in rows kBRowStep apart, the same ones every slice: pointers and the row and column
-  // tests are worked out once here, and a slice only moves them k0 on. (Per element, index and
-  // bounds arithmetic cost more instructions than the copy: 35% more instructions than FMAs.)
-  constexpr int kAPer = T::kBM * T::kBK / T::kThreads, kARowStep = T::kThreads / T::kBK;
-  constexpr int kBWidth = kVectorB ? 4 : 1;  // columns of B per copy
-  constexpr int kBPer = T::kBK * T::kBN / kBWidth / T::kThreads, kBRowStep = T::kThreads / (T::kBN / kBWidth);
-  const int a_col = t % T::kBK, a_row = t / T::kBK;
-  const int b_col = t % (T::kBN / kBWidth) * kBWidth, b_row = t / (T::kBN / kBWidth);
-  const float* const a_first = g.a + static_cast<std::size_t>(m0 + a_row) * g.lda + a_col;
-  const float* const b_first = g.b + static_cast<std::size_t>(b_row) * g.ldb + n0 + b_col;
-  unsigned a_rows_in = 0;  // bit r: row a_row + r·kARowStep of the tile is inside A
-#pragma unroll
-  for (int r = 0; r < kAPer; ++r) a_rows_in |= (m0 + a_row + r * kARowStep < g.m ? 1u : 0u) << r;
-  const int b_bytes = 4 * max(0, min(kBWidth, g.n - (n0 + b_col)));  // of the copy's 4·kBWidth
+  // A's tile moves along k (its columns), B's along k (its rows).
+  using ATile = TileLoader<T::kBM, T::kBK, T::kThreads, T::kWidth, T::kAsync>;
+  using BTile = TileLoader<T::kBK, T::kBN, T::kThreads, T::kWidth, T::kAsync>;
+  const ATile a_tile(g.a, g.lda, m0, k_begin, g.m);
+  const BTile b_tile(g.b, g.ldb, k_begin, n0, g.k);
 
   auto load_slice = [&](int s, int stage) {
     float* as = smem + stage * T::kStageFloats;
-    float* bs = as + T::kBK * T::kAStride;
-    const int k0 = k_begin + s * T::kBK;
-    const bool a_col_in = k0 + a_col < k_end;
+    float* bs = as + T::kBM * T::kAStride;
+    const int k0 = s * T::kBK;  // from k_begin
+    const int a_bytes = 4 * max(0, min(T::kWidth, k_end - (k_begin + k0 + ATile::col())));
 #pragma unroll
-    for (int r = 0; r < kAPer; ++r) {
-      const bool in = a_col_in && (a_rows_in >> r & 1u);
-      Copy::one_at(as + a_col * T::kAStride + a_row + r * kARowStep,
-                   in ? a_first + k0 + static_cast<std::size_t>(r * kARowStep) * g.lda : g.a, in);
-    }
+    for (int r = 0; r < ATile::kPer; ++r)
+      a_tile.copy(as, T::kAStride, r, k0, g.lda, g.a, (a_tile.rows_in >> r & 1u) ? a_bytes : 0);
+    const int b_bytes = 4 * max(0, min(T::kWidth, g.n - (n0 + BTile::col())));
 #pragma unroll
-    for (int r = 0; r < kBPer; ++r) {
-      const int row = k0 + b_row + r * kBRowStep;
-      const int bytes = row < k_end ? b_bytes : 0;
-      const float* src = bytes > 0 ? b_first + static_cast<std::size_t>(k0 + r * kBRowStep) * g.ldb : g.b;
-      float* dst = bs + (b_row + r * kBRowStep) * T::kBN + b_col;
-      if constexpr (kVectorB)
-        Copy::four_at(dst, src, bytes);
-      else
-        Copy::one_at(dst, src, bytes > 0);
+    for (int r = 0; r < BTile::kPer; ++r) {
+      const bool row_in = k_begin + k0 + BTile::row() + r * BTile::kRowStep < k_end;
+      b_tile.copy(bs, T::kBN, r, static_cast<std::ptrdiff_t>(k0) * static_cast<std::ptrdiff_t>(g.ldb), g.ldb, g.b,
+                  row_in ? b_bytes : 0);
     }
   };
 
   float acc[kFragsM * 4][kFragsN * 4] = {};
   auto compute_slice = [&](int stage) {
     const float* as = smem + stage * T::kStageFloats;
-    const float* bs = as + T::kBK * T::kAStride;
+    const float* bs = as + T::kBM * T::kAStride;
 #pragma unroll
-    for (int kk = 0; kk < T::kBK; ++kk) {
-      float a[kFragsM * 4], b[kFragsN * 4];
+    for (int kq = 0; kq < T::kBK; kq += 2) {
+      float a[kFragsM * 4][2];  // the lane's rows, 2 steps of k (4 would not fit 128 registers)
 #pragma unroll
       for (int f = 0; f < kFragsM; ++f)
-        *reinterpret_cast<float4*>(a + 4 * f) =
-            *reinterpret_cast<const float4*>(as + kk * T::kAStride + warp_m + f * 16 + ly * 4);
 #pragma unroll
-      for (int f = 0; f < kFragsN; ++f)
-        *reinterpret_cast<float4*>(b + 4 * f) = *reinterpret_cast<const float4*>(bs + kk * T::kBN + warp_n + f * 32 + lx * 4);
+        for (int i = 0; i < 4; ++i)
+          *reinterpret_cast<float2*>(a[f * 4 + i]) =
+              *reinterpret_cast<const float2*>(as + (warp_m + f * 16 + i * 4 + ly) * T::kAStride + kq);
 #pragma unroll
-      for (int i = 0; i < kFragsM * 4; ++i)
+      for (int q = 0; q < 2; ++q) {
+        float b[kFragsN * 4];
 #pragma unroll
-        for (int j = 0; j < kFragsN * 4; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        for (int f = 0; f < kFragsN; ++f)
+          *reinterpret_cast<float4*>(b + 4 * f) =
+              *reinterpret_cast<const float4*>(bs + (kq + q) * T::kBN + warp_n + f * 32 + lx * 4);
+#pragma unroll
+        for (int i = 0; i < kFragsM * 4; ++i)
+#pragma unroll
+          for (int j = 0; j < kFragsN * 4; ++j) acc[i][j] = fmaf(a[i][q], b[j], acc[i][j]);
+      }
     }
   };
 
   run_slices<kStages>(slices, load_slice, compute_slice);
 
-  // Row i of the thread's 4 × 4 sub-tile f is m0 + warp_m + f·16 + ly·4 + i; column block q is
-  // n0 + warp_n + q·32 + lx·4.
+  // Row m0 + warp_m + f·16 + i·4 + ly, columns n0 + warp_n + q·32 + lx·4 … + 3.
 #pragma unroll
   for (int fm = 0; fm < kFragsM; ++fm)
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-      const int row = m0 + warp_m + fm * 16 + ly * 4 + i;
+      const int row = m0 + warp_m + fm * 16 + i * 4 + ly;
 #pragma unroll
       for (int fn = 0; fn < kFragsN; ++fn) {
         const int col = n0 + warp_n + fn * 32 + lx * 4;

@@ -118,7 +118,7 @@ constexpr SgemmRung kRungs[] = {
     row("register_2d", "8x8 elements per thread, 128x128 tiles: 8+8 shared loads feed 64 FMAs", run_blocked_2d),
     row("vectorized", "float4 global loads, A stored transposed: 4 shared float4 loads per 64 FMAs; float4 stores",
         run_vectorized, Role::rung, SgemmMath::fp32, true),
-    row("warp_tiles", "a warp's lanes as 4x8 over 4x4 sub-tiles: conflict-free, broadcast shared loads; 16-deep slices",
+    row("warp_tiles", "128x64 tiles, A row-major in shared memory; lanes 4x8 over 4x4 sub-tiles: broadcast, conflict-free loads",
         run_warp_tiles),
     row("pipelined", "cp.async: 3 slices in flight, copies overlap the FMAs, no staging registers", run_pipelined),
     row("library", "gpulab::sgemm: tile size measured per shape and device; split-K (ordered) for too few tiles",

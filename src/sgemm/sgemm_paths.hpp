@@ -50,9 +50,9 @@ int sm_count();
 /// The slices of split-K the library uses for this shape on the current device (1: none).
 int split_count(const GemmArgs& g);
 
-/// Rung 7: the warp-tiled kernel with plain loads, one slice at a time (128 × 128 tiles).
+/// Rung 7: the warp-tiled kernel with plain loads, one slice at a time (128 × 64 tiles).
 void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream);
-/// Rung 8: the same tiles fed by cp.async, three slices in flight.
+/// Rung 8: the same tiles fed by cp.async, three slices in flight (the library's default).
 void warp_tiles_pipelined(const GemmArgs& g, cudaStream_t stream);
 
 /// Whether 16-byte loads may be used on the rows of a row-major matrix with this leading
