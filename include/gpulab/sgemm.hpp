@@ -21,8 +21,9 @@
 //   own operands (C is overwritten by each, then by the chosen one) and waits for the stream once;
 //   later calls reuse the choice. Calls with beta ≠ 0 use the choice when there is one, otherwise
 //   a rule, and never wait.
-// - Work is issued on `stream`; a split-K call allocates its partial sums with cudaMallocAsync
-//   on that stream (stream-ordered, so concurrent calls on other streams are safe).
+// - Work is issued on `stream`; a split-K call allocates its partial sums in stream order on that
+//   stream (cudaMallocFromPoolAsync, so concurrent calls on other streams are safe) from a memory
+//   pool of gpulab's own per device, which keeps what it holds (at most 256 MiB) for later calls.
 // - C must not overlap A or B. Throws gpulab::Error on null pointers with a nonzero size, a
 //   leading dimension smaller than the row, a size over 2^31 − 1, pointers that are not 4-byte
 //   aligned, an overlap, and on any CUDA error.

@@ -190,10 +190,10 @@ void run_config(std::size_t config, const GemmArgs& g, int splits, float* partia
 }
 
 int few_rows_splits(const GemmArgs& g) {
-  // Four blocks per SM, slices at least 64 deep.
+  // Eight blocks per SM (enough loads in flight to stream B), slices at least 32 deep.
   const std::size_t column_blocks = ceil_div(static_cast<std::size_t>(g.n), 1024);
-  return capped_splits(g, std::min(ceil_div(4 * static_cast<std::size_t>(sm_count()), column_blocks),
-                                   std::max<std::size_t>(1, static_cast<std::size_t>(g.k) / 64)));
+  return capped_splits(g, std::min(ceil_div(8 * static_cast<std::size_t>(sm_count()), column_blocks),
+                                   std::max<std::size_t>(1, static_cast<std::size_t>(g.k) / 32)));
 }
 
 void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
@@ -268,11 +268,29 @@ bool validate(std::size_t m, std::size_t n, std::size_t k, const float* a, std::
   return true;
 }
 
+/// gpulab's own stream-ordered memory pool on the current device, which keeps what it was given
+/// (the default pool hands memory back at every synchronisation, and mapping it again costs
+/// tens of microseconds a call). The caller's default pool is left as it is.
+cudaMemPool_t scratch_pool() {
+  static PerDevice<cudaMemPool_t> pools;
+  return pools.get([] {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = current_device();
+    cudaMemPool_t pool = nullptr;
+    GPULAB_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
+    std::uint64_t keep = UINT64_MAX;
+    GPULAB_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    return pool;
+  });
+}
+
 /// The partial sums of a split-K call, allocated and freed in stream order.
 class StreamScratch {
  public:
   StreamScratch(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
-    if (bytes > 0) GPULAB_CUDA_CHECK(cudaMallocAsync(&data_, bytes, stream));
+    if (bytes > 0) GPULAB_CUDA_CHECK(cudaMallocFromPoolAsync(&data_, bytes, scratch_pool(), stream));
   }
   ~StreamScratch() {
     if (data_ != nullptr) cudaFreeAsync(data_, stream_);
