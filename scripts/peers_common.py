@@ -34,3 +34,14 @@ def report(rows, line, json_path):
     if json_path:
         with open(json_path, "w") as f:
             json.dump(rows, f, indent=1)
+
+
+def torch_timing():
+    """(torch, event, elapsed) for time_ms with CUDA events, or None (and a message) without PyTorch."""
+    try:
+        import torch
+    except ImportError:
+        import sys
+        print("PyTorch is not installed: no peers to time", file=sys.stderr)
+        return None
+    return torch, (lambda: torch.cuda.Event(enable_timing=True)), (lambda a, b: a.elapsed_time(b))

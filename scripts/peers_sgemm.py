@@ -9,7 +9,7 @@ against a float64 product on a sample of rows, beside gpulab's own check column.
 import argparse
 import sys
 
-from peers_common import parse_size, report, time_ms
+from peers_common import parse_size, report, time_ms, torch_timing
 
 
 def main():
@@ -18,13 +18,10 @@ def main():
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--json")
     args = ap.parse_args()
-    try:
-        import torch
-    except ImportError:
-        print("PyTorch is not installed: no peers to time", file=sys.stderr)
+    timing = torch_timing()
+    if timing is None:
         return 1
-    event = lambda: torch.cuda.Event(enable_timing=True)  # noqa: E731
-    elapsed = lambda a, b: a.elapsed_time(b)  # noqa: E731
+    torch, event, elapsed = timing
     rows = []
     for shape in args.shapes.split(","):
         sides = [parse_size(s) for s in shape.split("x")]

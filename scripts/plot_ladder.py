@@ -15,7 +15,8 @@ import sys
 
 
 def plot_case(case, out_dir, plt):
-    rate = case.get("ceiling_name") == "FMA"
+    ceiling = case.get("ceiling") or {}
+    rate = (case.get("flops") or 0) > 0  # GFLOP/s where the problem computes, GB/s where it moves
     key = "gflops" if rate else "bandwidth_gbs"
     rows = [v for v in case["variants"] if isinstance(v.get(key), (int, float)) and math.isfinite(v[key])]
     if not rows:
@@ -31,10 +32,11 @@ def plot_case(case, out_dir, plt):
             bar.set_linewidth(2)
         if v.get("invalid"):
             bar.set_hatch("//")
-    ceiling = case.get("ceiling_gbs") or 0
-    if ceiling > 0:
-        ax.axhline(ceiling, color="tab:red", linestyle="--", label=f"measured {case['ceiling_name']} ceiling")
+    if (ceiling.get("gbs") or 0) > 0 and (ceiling.get("name") == "FMA") == rate:
+        ax.axhline(ceiling["gbs"], color="tab:red", linestyle="--", label=f"measured {ceiling['name']} ceiling")
         ax.legend(loc="upper left")
+    if max(values) > 50 * min(values):
+        ax.set_yscale("log")  # a naive rung and a tensor-core one 1000x apart
     ax.set_xticks(range(len(rows)), labels, rotation=40, ha="right", fontsize=8)
     ax.set_ylabel("GFLOP/s" if rate else "GB/s (bytes that must move)")
     params = " ".join(f"{k}={v}" for k, v in case["params"].items())

@@ -7,7 +7,8 @@
 // Contract
 // - Row-major operands in device memory: element (i, j) of A is a[i·lda + j]. lda ≥ k, ldb ≥ n,
 //   ldc ≥ n (in elements; any value, aligned or not: 16-byte-aligned rows take the faster loads).
-//   Any m, n, k ≥ 0 up to 2^31 − 1 each: m = 0 or n = 0 does nothing, k = 0 gives C = beta·C.
+//   Any m, n, k ≥ 0 below 2^31 − 1024 each: m = 0 or n = 0 does nothing (nothing is read or
+//   checked but the leading dimensions), k = 0 gives C = beta·C.
 //   Elements between a row's end and the next row (padding) are never read or written.
 // - beta = 0: C is not read (it may hold NaNs or garbage), as in BLAS.
 // - Arithmetic is FP32 on the CUDA cores (no tensor cores, no TF32): every C element is one
@@ -24,9 +25,9 @@
 // - Work is issued on `stream`; a split-K call allocates its partial sums in stream order on that
 //   stream (cudaMallocFromPoolAsync, so concurrent calls on other streams are safe) from a memory
 //   pool of gpulab's own per device, which keeps what it holds (at most 256 MiB) for later calls.
-// - C must not overlap A or B. Throws gpulab::Error on null pointers with a nonzero size, a
-//   leading dimension smaller than the row, a size over 2^31 − 1, pointers that are not 4-byte
-//   aligned, an overlap, and on any CUDA error.
+// - C must not overlap A or B. Throws gpulab::Error on a null matrix that has elements, a
+//   leading dimension smaller than its row, a side of 2^31 − 1024 or more, pointers that are not
+//   4-byte aligned, an overlap, and on any CUDA error.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace gpulab {
 
@@ -44,6 +45,13 @@ std::vector<std::size_t> sample_indices(std::size_t size, std::uint64_t seed) {
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
   return v;
+}
+
+/// This OpenMP thread's share [first, last) of `count` indices, in thread order.
+std::pair<std::size_t, std::size_t> thread_share(std::size_t count) {
+  const auto threads = static_cast<std::size_t>(omp_get_num_threads());
+  const auto me = static_cast<std::size_t>(omp_get_thread_num());
+  return {count * me / threads, count * (me + 1) / threads};
 }
 
 double gamma(double k) {
@@ -184,9 +192,7 @@ SgemmReference sgemm_reference(const SgemmInput& in, std::uint64_t seed, bool sa
   std::vector<double> ya(k, 0.0), ya_abs(k, 0.0);
 #pragma omp parallel
   {
-    const auto threads = static_cast<std::size_t>(omp_get_num_threads());
-    const auto me = static_cast<std::size_t>(omp_get_thread_num());
-    const std::size_t first = k * me / threads, last = k * (me + 1) / threads;
+    const auto [first, last] = thread_share(k);
     for (std::size_t i = 0; i < m; ++i) {
       const float* a = in.a.data() + i * in.lda;
       for (std::size_t p = first; p < last; ++p) ya[p] += r.y[i] * a[p], ya_abs[p] += std::fabs(r.y[i] * a[p]);
@@ -195,9 +201,7 @@ SgemmReference sgemm_reference(const SgemmInput& in, std::uint64_t seed, bool sa
   std::vector<double> yc(n, 0.0), yc_s(n, 0.0), yc0(n, 0.0), yc0_abs(n, 0.0);
 #pragma omp parallel
   {
-    const auto threads = static_cast<std::size_t>(omp_get_num_threads());
-    const auto me = static_cast<std::size_t>(omp_get_thread_num());
-    const std::size_t first = n * me / threads, last = n * (me + 1) / threads;
+    const auto [first, last] = thread_share(n);
     for (std::size_t p = 0; p < k; ++p) {
       const float* b = in.b.data() + p * in.ldb;
       for (std::size_t j = first; j < last; ++j) yc[j] += ya[p] * b[j], yc_s[j] += ya_abs[p] * std::fabs(b[j]);

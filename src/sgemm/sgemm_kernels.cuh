@@ -17,25 +17,19 @@ using sgemm_device::load_or_zero;
 using sgemm_device::store_c;
 using sgemm_device::store_c4;
 
-// Rung 1, naive: a thread per element of C, threadIdx.x down the rows. A warp reads 32 rows of A
-// a row apart (32 sectors for 128 bytes) and writes a column of C, also a row apart.
-__global__ void naive(GemmArgs g) {
-  const int i = static_cast<int>(blockIdx.x * 32 + threadIdx.x);
-  for (int tile = static_cast<int>(blockIdx.y); tile * 32 < g.n; tile += static_cast<int>(gridDim.y)) {
-    const int j = tile * 32 + static_cast<int>(threadIdx.y);
-    if (i >= g.m || j >= g.n) continue;
-    float acc = 0.f;
-    for (int p = 0; p < g.k; ++p) acc = fmaf(g.a[static_cast<std::size_t>(i) * g.lda + p], g.b[static_cast<std::size_t>(p) * g.ldb + j], acc);
-    store_c(g, i, j, acc);
-  }
-}
-
-// Rung 2, coalesced: threadIdx.x across the columns. A warp now reads one element of A (a
+// Rungs 1 and 2, a thread per element of C, differ only in which index threadIdx.x walks.
+// Rung 1, naive (kAcrossColumns = false): threadIdx.x down the rows. A warp reads 32 rows of A a
+// row apart (32 sectors for 128 bytes) and writes a column of C, also a row apart.
+// Rung 2, coalesced (true): threadIdx.x across the columns. A warp now reads one element of A (a
 // broadcast) and 32 consecutive elements of B, and writes 128 contiguous bytes of C.
-__global__ void coalesced(GemmArgs g) {
-  const int j = static_cast<int>(blockIdx.x * 32 + threadIdx.x);
-  for (int tile = static_cast<int>(blockIdx.y); tile * 32 < g.m; tile += static_cast<int>(gridDim.y)) {
-    const int i = tile * 32 + static_cast<int>(threadIdx.y);
+// blockIdx.x walks the same index as threadIdx.x; blockIdx.y the other, looping past 65535.
+template <bool kAcrossColumns>
+__global__ void thread_per_element(GemmArgs g) {
+  const int fast = static_cast<int>(blockIdx.x * 32 + threadIdx.x);
+  const int slow_side = kAcrossColumns ? g.m : g.n;
+  for (int tile = static_cast<int>(blockIdx.y); tile * 32 < slow_side; tile += static_cast<int>(gridDim.y)) {
+    const int slow = tile * 32 + static_cast<int>(threadIdx.y);
+    const int i = kAcrossColumns ? slow : fast, j = kAcrossColumns ? fast : slow;
     if (i >= g.m || j >= g.n) continue;
     float acc = 0.f;
     for (int p = 0; p < g.k; ++p) acc = fmaf(g.a[static_cast<std::size_t>(i) * g.lda + p], g.b[static_cast<std::size_t>(p) * g.ldb + j], acc);

@@ -30,12 +30,12 @@ dim3 grid_2d(int x_side, int x_tile, int y_side, int y_tile) {
 
 void run_naive(const GemmArgs& g, cudaStream_t s) {
   if (empty(g)) return;
-  launch("sgemm_naive", naive, {grid_2d(g.m, 32, g.n, 32), dim3(32, 32)}, s, g)
+  launch("sgemm_naive", thread_per_element<false>, {grid_2d(g.m, 32, g.n, 32), dim3(32, 32)}, s, g)
       .work([] { return std::string("a thread per element, threadIdx.x down the rows"); });
 }
 void run_coalesced(const GemmArgs& g, cudaStream_t s) {
   if (empty(g)) return;
-  launch("sgemm_coalesced", coalesced, {grid_2d(g.n, 32, g.m, 32), dim3(32, 32)}, s, g)
+  launch("sgemm_coalesced", thread_per_element<true>, {grid_2d(g.n, 32, g.m, 32), dim3(32, 32)}, s, g)
       .work([] { return std::string("a thread per element, threadIdx.x across the columns"); });
 }
 void run_shared_tiles(const GemmArgs& g, cudaStream_t s) {
@@ -79,27 +79,27 @@ void run_tf32x3(const GemmArgs& g, cudaStream_t s) {
       : (vb ? launch_tf32x3<false, true> : launch_tf32x3<false, false>))(g, s);
 }
 
-/// cuBLAS is column-major: row-major C (m × n, ldc) is column-major Cᵀ (n × m), and Cᵀ = Bᵀ·Aᵀ
-/// with Bᵀ and Aᵀ the column-major views of row-major B and A.
-void cublas_gemm(const GemmArgs& g, cudaStream_t s, cublasComputeType_t compute, const char* what) {
-  if (empty(g)) return;
-  for (std::size_t ld : {g.lda, g.ldb, g.ldc})
-    if (ld > static_cast<std::size_t>(INT_MAX)) throw Error(std::string(what) + ": cuBLAS takes int leading dimensions");
-  auto ld = [](std::size_t x) { return std::max(1, static_cast<int>(x)); };
-  check_cublas(cublasGemmEx(cublas_on(s), CUBLAS_OP_N, CUBLAS_OP_N, g.n, g.m, g.k, &g.alpha, g.b, CUDA_R_32F, ld(g.ldb), g.a,
-                            CUDA_R_32F, ld(g.lda), &g.beta, g.c, CUDA_R_32F, ld(g.ldc), compute, CUBLAS_GEMM_DEFAULT),
-               what);
+/// A leading dimension as cuBLAS takes it (an int, at least 1).
+int blas_ld(std::size_t ld) {
+  if (ld > static_cast<std::size_t>(INT_MAX)) throw Error("cuBLAS takes int leading dimensions: " + std::to_string(ld));
+  return std::max(1, static_cast<int>(ld));
 }
+
+// cuBLAS is column-major: row-major C (m × n, ldc) is column-major Cᵀ (n × m), and Cᵀ = Bᵀ·Aᵀ
+// with Bᵀ and Aᵀ the column-major views of row-major B and A.
 void run_cublas_tf32(const GemmArgs& g, cudaStream_t s) {
-  cublas_gemm(g, s, CUBLAS_COMPUTE_32F_FAST_TF32, "cublasGemmEx (TF32)");
+  if (empty(g)) return;
+  check_cublas(cublasGemmEx(cublas_on(s), CUBLAS_OP_N, CUBLAS_OP_N, g.n, g.m, g.k, &g.alpha, g.b, CUDA_R_32F,
+                            blas_ld(g.ldb), g.a, CUDA_R_32F, blas_ld(g.lda), &g.beta, g.c, CUDA_R_32F, blas_ld(g.ldc),
+                            CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT),
+               "cublasGemmEx (TF32)");
 }
+/// cublasSgemm with the handle's default math: FP32 on the CUDA cores (what PyTorch calls with
+/// allow_tf32 off).
 void run_cublas(const GemmArgs& g, cudaStream_t s) {
   if (empty(g)) return;
-  auto ld = [](std::size_t x) { return std::max(1, static_cast<int>(x)); };
-  for (std::size_t x : {g.lda, g.ldb, g.ldc})
-    if (x > static_cast<std::size_t>(INT_MAX)) throw Error("cublasSgemm takes int leading dimensions");
-  check_cublas(cublasSgemm(cublas_on(s), CUBLAS_OP_N, CUBLAS_OP_N, g.n, g.m, g.k, &g.alpha, g.b, ld(g.ldb), g.a, ld(g.lda),
-                           &g.beta, g.c, ld(g.ldc)),
+  check_cublas(cublasSgemm(cublas_on(s), CUBLAS_OP_N, CUBLAS_OP_N, g.n, g.m, g.k, &g.alpha, g.b, blas_ld(g.ldb), g.a,
+                           blas_ld(g.lda), &g.beta, g.c, blas_ld(g.ldc)),
                "cublasSgemm");
 }
 
