@@ -120,6 +120,7 @@ constexpr Config kConfigs[] = {
     config<2, 2, 2, 2, 3>("64x128x3"),
     config<2, 2, 2, 1, 4>("64x64x4"),
     config<4, 2, 2, 2, 2>("128x128x2"),
+    config<4, 2, 4, 2, 3>("256x128x3"),  // 16 × 8 a thread: cuBLAS's shape for this problem
 };
 constexpr std::size_t kDefault = 0, kSmall = 3;
 
