@@ -3,6 +3,7 @@
 #include "core/problem.hpp"
 
 #include "atax/atax_problem.hpp"
+#include "conv/conv_problem.hpp"
 #include "histogram/histogram_problem.hpp"
 #include "matrix/matrix_problem.hpp"
 #include "reduce/reduce_problem.hpp"
@@ -21,6 +22,7 @@ std::vector<std::unique_ptr<Problem>> make_problems() {
   problems.push_back(make_matrix_problem(MatrixOp::add));
   problems.push_back(make_matrix_problem(MatrixOp::triangle));
   problems.push_back(make_sgemm_problem());
+  problems.push_back(make_conv_problem());
   return problems;
 }
 

@@ -7,13 +7,9 @@
 // check it against histogram_bin() over every edge case.
 #pragma once
 
-#include <cstdint>
+#include "lib/host_device.hpp"
 
-#if defined(__CUDACC__)
-#define GPULAB_HOST_DEVICE __host__ __device__
-#else
-#define GPULAB_HOST_DEVICE
-#endif
+#include <cstdint>
 
 namespace gpulab {
 

@@ -1,0 +1,92 @@
+// gpulab::conv3x3 (include/gpulab/conv.hpp): a block computes a 32 × 8 tile of pixels from a
+// shared copy of its 34 × 10 neighbourhood, bytes loaded once per block instead of 9 times.
+#include "conv/conv_device.cuh"
+#include "conv/conv_paths.hpp"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+
+#include <gpulab/error.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace gpulab {
+
+namespace conv_detail {
+namespace {
+
+using conv_device::ConvArgs;
+constexpr int kTileW = 32, kTileH = 8;  // pixels a block computes
+constexpr int kHaloW = kTileW + 2, kHaloH = kTileH + 2;
+
+__global__ void __launch_bounds__(kTileW * kTileH) shared_tile(ConvArgs a) {
+  __shared__ std::uint8_t tile[kHaloH][3 * kHaloW];
+  const int t = static_cast<int>(threadIdx.y * kTileW + threadIdx.x);
+  const int x0 = static_cast<int>(blockIdx.x) * kTileW;
+  const int tiles_y = (a.height + kTileH - 1) / kTileH;
+  for (int ty = static_cast<int>(blockIdx.y); ty < tiles_y; ty += static_cast<int>(gridDim.y)) {
+    const int y0 = ty * kTileH;
+    // The neighbourhood, byte by byte (x0 − 1 … x0 + 32, y0 − 1 … y0 + 8), the border rule applied.
+    for (int e = t; e < kHaloH * 3 * kHaloW; e += kTileW * kTileH) {
+      const int row = e / (3 * kHaloW), byte = e % (3 * kHaloW);
+      tile[row][byte] = static_cast<std::uint8_t>(conv_device::neighbour(a, x0 - 1 + byte / 3, y0 - 1 + row, byte % 3));
+    }
+    __syncthreads();
+    const int x = x0 + static_cast<int>(threadIdx.x), y = y0 + static_cast<int>(threadIdx.y);
+    if (x < a.width && y < a.height) {
+      std::uint8_t* out = a.out + static_cast<std::size_t>(y) * a.out_pitch + 3 * static_cast<std::size_t>(x);
+      for (int c = 0; c < 3; ++c) {
+        int s = 0;
+#pragma unroll
+        for (int dy = 0; dy < 3; ++dy)
+#pragma unroll
+          for (int dx = 0; dx < 3; ++dx) s += a.filter.k[3 * dy + dx] * tile[threadIdx.y + dy][3 * (threadIdx.x + dx) + c];
+        out[c] = conv_math::round_clamp(s, a.filter.divisor);
+      }
+    }
+    __syncthreads();
+  }
+}
+
+}  // namespace
+
+void run_shared_tile(const ConvArgs& a, cudaStream_t stream) {
+  const dim3 grid(checked_grid(static_cast<std::size_t>((a.width + kTileW - 1) / kTileW), "gpulab::conv3x3"),
+                  capped_grid_y(static_cast<std::size_t>((a.height + kTileH - 1) / kTileH)));
+  launch("conv_shared_tile", shared_tile, {grid, dim3(kTileW, kTileH)}, stream, a)
+      .work([] { return std::string("a 32x8 tile of pixels from its 34x10 neighbourhood in shared memory"); });
+}
+
+}  // namespace conv_detail
+
+namespace {
+constexpr std::size_t kMaxSide = std::size_t{1} << 20;
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw Error("gpulab::conv3x3: " + what);
+}
+}  // namespace
+
+void conv3x3(const std::uint8_t* in, std::size_t in_pitch, std::uint8_t* out, std::size_t out_pitch, std::size_t width,
+             std::size_t height, const Filter3x3& filter, Border border, cudaStream_t stream) {
+  require(width >= 1 && height >= 1 && width <= kMaxSide && height <= kMaxSide && width * height <= (std::size_t{1} << 31),
+          "sides must be 1 to 2^20 pixels, at most 2^31 pixels in all (got " + std::to_string(width) + "x" +
+              std::to_string(height) + ")");
+  require(in != nullptr && out != nullptr, "null image");
+  require(in_pitch >= 3 * width && out_pitch >= 3 * width, "a pitch is smaller than a row of 3 bytes a pixel");
+  require(filter.divisor != 0, "the divisor is 0");
+  long weights = 0;
+  for (int k : filter.k) weights += k < 0 ? -static_cast<long>(k) : k;
+  require(weights <= (1L << 22), "weights summing to " + std::to_string(weights) + " in magnitude could overflow int32");
+  const auto first_in = reinterpret_cast<std::uintptr_t>(in), last_in = first_in + (height - 1) * in_pitch + 3 * width;
+  const auto first_out = reinterpret_cast<std::uintptr_t>(out), last_out = first_out + (height - 1) * out_pitch + 3 * width;
+  require(last_in <= first_out || last_out <= first_in, "in and out overlap");
+  conv_device::ConvArgs a;
+  a.in = in, a.in_pitch = in_pitch, a.out = out, a.out_pitch = out_pitch;
+  a.width = static_cast<int>(width), a.height = static_cast<int>(height);
+  a.filter = filter, a.border = border;
+  conv_detail::run_shared_tile(a, stream);
+}
+
+}  // namespace gpulab

@@ -1,0 +1,23 @@
+// The operands of one conv call as every kernel, launcher and ladder row takes them. Kernel
+// parameters live in the constant bank, so every rung reads the filter from constant memory.
+#pragma once
+
+#include <gpulab/conv.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpulab::conv_device {
+
+/// in → out (width × height RGB pixels, rows a pitch apart), the filter, the border rule.
+struct ConvArgs {
+  const std::uint8_t* in = nullptr;
+  std::size_t in_pitch = 0;
+  std::uint8_t* out = nullptr;
+  std::size_t out_pitch = 0;
+  int width = 0, height = 0;
+  Filter3x3 filter;
+  Border border = Border::replicate;
+};
+
+}  // namespace gpulab::conv_device

@@ -1,0 +1,22 @@
+// The conv problem's CPU side: the serial reference, the OpenMP baseline, and the exact check.
+#pragma once
+
+#include "conv/image.hpp"
+#include "core/check.hpp"
+
+#include <gpulab/conv.hpp>
+
+#include <cstddef>
+#include <span>
+
+namespace gpulab {
+
+/// out = the filter applied to `in` (same size; out's pitch its own); `parallel`: rows over OpenMP.
+void conv_cpu(const RgbImage& in, RgbImage& out, const Filter3x3& filter, Border border, bool parallel);
+
+/// `got` (height rows `pitch` bytes apart) against `want`, byte for byte; the bytes past each
+/// row's pixels must all be `padding` (untouched). The detail gives the number of differing bytes
+/// and the first few as (x, y, channel, expected, got).
+CheckResult check_image(std::span<const std::uint8_t> got, std::size_t pitch, const RgbImage& want, std::uint8_t padding);
+
+}  // namespace gpulab

@@ -1,0 +1,42 @@
+// The conv ladder's table (conv_ladder.hpp).
+#include "conv/conv_kernels.cuh"
+#include "conv/conv_ladder.hpp"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+
+#include <string>
+
+namespace gpulab {
+namespace {
+
+using conv_device::ConvArgs;
+
+void run_thread_per_pixel(const ConvArgs& a, cudaStream_t s) {
+  const dim3 block(32, 8);
+  const dim3 grid(checked_grid(static_cast<std::size_t>((a.width + 31) / 32), "conv"),
+                  capped_grid_y(static_cast<std::size_t>((a.height + 7) / 8)));
+  launch("conv_thread_per_pixel", conv_ladder::thread_per_pixel, {grid, block}, s, a)
+      .work([] { return std::string("a thread per pixel, 32x8 a block"); });
+}
+
+void run_library(const ConvArgs& a, cudaStream_t s) {
+  conv3x3(a.in, a.in_pitch, a.out, a.out_pitch, static_cast<std::size_t>(a.width), static_cast<std::size_t>(a.height),
+          a.filter, a.border, s);
+}
+
+constexpr ConvRung row(std::string_view name, std::string_view adds, void (*run)(const ConvArgs&, cudaStream_t),
+                       Role role = Role::rung) {
+  return {{name, adds, role, false}, {run}};
+}
+
+constexpr ConvRung kRungs[] = {
+    row("thread_per_pixel", "a thread per pixel, byte loads, the border rule on every neighbour", run_thread_per_pixel),
+    row("library", "gpulab::conv3x3: a 32x8 tile from its 34x10 neighbourhood in shared memory, each byte loaded once",
+        run_library, Role::library),
+};
+
+}  // namespace
+
+std::span<const ConvRung> conv_rungs() { return kRungs; }
+
+}  // namespace gpulab

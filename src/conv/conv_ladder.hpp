@@ -1,0 +1,25 @@
+// The conv ladder's table: the only place a rung is registered (bench, tests, `gpulab list`,
+// `gpulab conv run`).
+#pragma once
+
+#include "conv/conv_args.hpp"
+#include "core/ladder.hpp"
+
+#include <cuda_runtime.h>
+
+#include <span>
+
+namespace gpulab {
+
+struct ConvOps {
+  /// out = the filter over in, asynchronously on `stream`.
+  void (*run)(const conv_device::ConvArgs& a, cudaStream_t stream) = nullptr;
+};
+
+using ConvRung = Rung<ConvOps>;
+
+/// A thread per pixel, then the library's gpulab::conv3x3. (The rest of issue 14's ladder and
+/// NPP's vendor row are to come.)
+std::span<const ConvRung> conv_rungs();
+
+}  // namespace gpulab
