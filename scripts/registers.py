@@ -26,7 +26,9 @@ for wanted in sys.argv[1:]:
     for line in log.splitlines():
         if m := re.search(r"Compiling entry function '(\w+)'", line):
             kernel = subprocess.run(["c++filt", m.group(1)], capture_output=True, text=True).stdout.strip()
-            kernel = re.sub(r"gpulab::|sgemm_device::|sgemm_ladder::|\(.*\)$", "", kernel)
+            kernel = re.sub(r"\(anonymous namespace\)::", "", kernel)
+            kernel = re.sub(r"\([^()]*\)$", "", kernel)  # the parameter list
+            kernel = re.sub(r"\b\w+::", "", kernel)     # namespaces
         elif (m := re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)) and kernel:
             stack, stores, loads = m.groups()
         elif (m := re.search(r"Used (\d+) registers", line)) and kernel:

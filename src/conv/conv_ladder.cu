@@ -1,6 +1,7 @@
 // The conv ladder's table (conv_ladder.hpp).
 #include "conv/conv_kernels.cuh"
 #include "conv/conv_ladder.hpp"
+#include "conv/conv_paths.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 
@@ -19,6 +20,9 @@ void run_thread_per_pixel(const ConvArgs& a, cudaStream_t s) {
       .work([] { return std::string("a thread per pixel, 32x8 a block"); });
 }
 
+void run_shared_tile(const ConvArgs& a, cudaStream_t s) { conv_detail::run_shared_tile(a, s); }
+void run_sliding_window(const ConvArgs& a, cudaStream_t s) { conv_detail::run_sliding_window(a, s); }
+
 void run_library(const ConvArgs& a, cudaStream_t s) {
   conv3x3(a.in, a.in_pitch, a.out, a.out_pitch, static_cast<std::size_t>(a.width), static_cast<std::size_t>(a.height),
           a.filter, a.border, s);
@@ -31,8 +35,12 @@ constexpr ConvRung row(std::string_view name, std::string_view adds, void (*run)
 
 constexpr ConvRung kRungs[] = {
     row("thread_per_pixel", "a thread per pixel, byte loads, the border rule on every neighbour", run_thread_per_pixel),
-    row("library", "gpulab::conv3x3: a 32x8 tile from its 34x10 neighbourhood in shared memory, each byte loaded once",
-        run_library, Role::library),
+    row("shared_tile", "a 32x8 tile from its 34x10 neighbourhood in shared memory, each byte loaded once a block",
+        run_shared_tile),
+    row("sliding_window", "16 pixels x 32 rows a thread, 3 rows in registers; 16-byte loads and stores on aligned rows",
+        run_sliding_window),
+    row("library", "gpulab::conv3x3: the sliding window on 16-byte-aligned rows, the shared tile otherwise", run_library,
+        Role::library),
 };
 
 }  // namespace
