@@ -37,7 +37,7 @@ constexpr ConvRung kRungs[] = {
     row("thread_per_pixel", "a thread per pixel, byte loads, the border rule on every neighbour", run_thread_per_pixel),
     row("shared_tile", "a 32x8 tile from its 34x10 neighbourhood in shared memory, each byte loaded once a block",
         run_shared_tile),
-    row("sliding_window", "16 pixels x 32 rows a thread, 3 rows in registers; 16-byte loads and stores on aligned rows",
+    row("sliding_window", "16 pixels x 8 rows a thread, 3 rows in registers; 16-byte loads and stores on aligned rows",
         run_sliding_window),
     row("library", "gpulab::conv3x3: the sliding window on 16-byte-aligned rows, the shared tile otherwise", run_library,
         Role::library),

@@ -9,7 +9,7 @@ namespace gpulab::conv_detail {
 
 /// 32 × 8 pixels a block from a shared 34 × 10 neighbourhood.
 void run_shared_tile(const conv_device::ConvArgs& a, cudaStream_t stream);
-/// 16 pixels × 32 rows a thread from a 3-row window in registers; 16-byte accesses where the
+/// 16 pixels × 8 rows a thread from a 3-row window in registers; 16-byte accesses where the
 /// images' rows are 16-byte aligned (rows_aligned16), bytes otherwise.
 void run_sliding_window(const conv_device::ConvArgs& a, cudaStream_t stream);
 bool rows_aligned16(const conv_device::ConvArgs& a);
