@@ -71,6 +71,18 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
 
 INSTANTIATE_TEST_SUITE_P(All, ConvLadder, ::testing::ValuesIn(all_cases()), case_name);
 
+// 2^22 pixels on 16-byte-aligned rows: the library's sliding-window path (the ladder's cases above
+// are smaller and take its tile path).
+TEST(ConvLibrary, LargeAlignedImagesTakeTheWindowPathAndMatch) {
+  for (Border border : {Border::replicate, Border::zero, Border::mirror}) {
+    ConvCase c(generate_image(2048, 2048, 11), parse_filter("1,2,1,2,4,2,1,2,1/16"), border, 2048 * 3 + 128);
+    c.compute_reference();
+    const std::size_t library = conv_rungs().size() - 1;
+    const CheckResult r = run_checked(c, library);
+    EXPECT_TRUE(r.ok) << border_name(border) << ": " << r.detail;
+  }
+}
+
 TEST(ConvLibrary, BadArgumentsThrow) {
   DeviceBuffer<std::uint8_t> buf(3 * 64 * 64 * 2);
   std::uint8_t* in = buf.data();

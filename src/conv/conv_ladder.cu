@@ -39,7 +39,7 @@ constexpr ConvRung kRungs[] = {
         run_shared_tile),
     row("sliding_window", "16 pixels x 8 rows a thread, 3 rows in registers; 16-byte loads and stores on aligned rows",
         run_sliding_window),
-    row("library", "gpulab::conv3x3: the sliding window on 16-byte-aligned rows, the shared tile otherwise", run_library,
+    row("library", "gpulab::conv3x3: the sliding window on 16-byte-aligned rows of 2^22 pixels or more, the shared tile otherwise", run_library,
         Role::library),
 };
 
