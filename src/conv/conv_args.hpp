@@ -18,6 +18,8 @@ struct ConvArgs {
   int width = 0, height = 0;
   Filter3x3 filter;
   Border border = Border::replicate;
+  /// The nine weights in device memory, last first (NPP's order), for the vendor row.
+  const std::int32_t* weights_reversed = nullptr;
 };
 
 }  // namespace gpulab::conv_device

@@ -2,6 +2,7 @@
 #include "conv/conv_kernels.cuh"
 #include "conv/conv_ladder.hpp"
 #include "conv/conv_paths.hpp"
+#include "conv/npp_filter.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 
@@ -28,6 +29,8 @@ void run_library(const ConvArgs& a, cudaStream_t s) {
           a.filter, a.border, s);
 }
 
+void run_npp(const ConvArgs& a, cudaStream_t s) { npp_filter_border(a, s); }
+
 constexpr ConvRung row(std::string_view name, std::string_view adds, void (*run)(const ConvArgs&, cudaStream_t),
                        Role role = Role::rung) {
   return {{name, adds, role, false}, {run}};
@@ -41,6 +44,7 @@ constexpr ConvRung kRungs[] = {
         run_sliding_window),
     row("library", "gpulab::conv3x3: the sliding window on 16-byte-aligned rows of 2^22 pixels or more, the shared tile otherwise", run_library,
         Role::library),
+    row("nppiFilterBorder", "the vendor library (NPP, loaded at run time; replicate border only)", run_npp, Role::vendor),
 };
 
 }  // namespace

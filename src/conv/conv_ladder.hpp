@@ -18,8 +18,8 @@ struct ConvOps {
 
 using ConvRung = Rung<ConvOps>;
 
-/// A thread per pixel, a shared tile, a register sliding window, then the library's
-/// gpulab::conv3x3. (The rest of issue 14's ladder and NPP's vendor row are to come.)
+/// A thread per pixel, a shared tile, a register sliding window, the library's gpulab::conv3x3,
+/// then the vendor (NPP's FilterBorder, where NPP is found). (More rungs of issue 14 to come.)
 std::span<const ConvRung> conv_rungs();
 
 }  // namespace gpulab

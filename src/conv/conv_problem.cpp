@@ -1,6 +1,7 @@
 #include "conv/conv_problem.hpp"
 
 #include "conv/filter.hpp"
+#include "conv/npp_filter.hpp"
 #include "core/cli_options.hpp"
 #include "core/exit_codes.hpp"
 #include "core/launches.hpp"
@@ -34,7 +35,9 @@ constexpr std::uint8_t kPoison = 0xFF;
 }  // namespace
 
 ConvCase::ConvCase(RgbImage image, Filter3x3 filter, Border border, std::size_t pitch)
-    : in_(with_pitch(image, pitch)), filter_(filter), border_(border) {}
+    : in_(with_pitch(image, pitch)), filter_(filter), border_(border) {
+  for (int i = 0; i < 9; ++i) weights_reversed_[i] = filter_.k[8 - i];
+}
 
 std::vector<std::pair<std::string, std::string>> ConvCase::params() const {
   std::vector<std::pair<std::string, std::string>> p{{"size", fmt::format("{}x{}", in_.width, in_.height)},
@@ -50,7 +53,9 @@ Work ConvCase::work() const {
   return {6.0 * pixels, 0.0, CeilingKind::copy, 2 * in_.bytes.size()};
 }
 
-std::vector<InputArray> ConvCase::inputs() const { return {{in_.bytes.data(), in_.bytes.size(), 0}}; }
+std::vector<InputArray> ConvCase::inputs() const {
+  return {{in_.bytes.data(), in_.bytes.size(), 0}, {weights_reversed_, sizeof(weights_reversed_), 0}};
+}
 std::vector<OutputArray> ConvCase::outputs() const { return {{in_.bytes.size(), kPoison}}; }
 
 void ConvCase::compute_reference() {
@@ -63,12 +68,20 @@ void ConvCase::run_baseline() {
 }
 CheckResult ConvCase::check_baseline() const { return check_image(baseline_.bytes, baseline_.pitch, ref_, 0); }
 
+std::optional<std::string> ConvCase::unsupported(std::size_t rung) const {
+  if (conv_rungs()[rung].role != Role::vendor) return std::nullopt;
+  if (auto why = npp_unavailable()) return why;
+  if (border_ != Border::replicate) return "NPP's FilterBorder supports only the replicate border";
+  return std::nullopt;
+}
+
 void ConvCase::launch(std::size_t rung, const Arrays& arrays, Workspace, cudaStream_t stream) const {
   conv_device::ConvArgs a;
   a.in = arrays.input<std::uint8_t>(0), a.in_pitch = in_.pitch;
   a.out = arrays.output<std::uint8_t>(0), a.out_pitch = in_.pitch;
   a.width = static_cast<int>(in_.width), a.height = static_cast<int>(in_.height);
   a.filter = filter_, a.border = border_;
+  a.weights_reversed = arrays.input<std::int32_t>(1);
   conv_rungs()[rung].run(a, stream);
 }
 

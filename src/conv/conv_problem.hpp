@@ -25,6 +25,7 @@ class ConvCase final : public BenchCase {
   void compute_reference() override;
   void run_baseline() override;
   CheckResult check_baseline() const override;
+  std::optional<std::string> unsupported(std::size_t rung) const override;
   void launch(std::size_t rung, const Arrays& arrays, Workspace workspace, cudaStream_t stream) const override;
   CheckResult check(std::size_t rung, std::span<const std::span<const std::byte>> outputs) const override;
 
@@ -36,6 +37,7 @@ class ConvCase final : public BenchCase {
   RgbImage in_;  // in the device layout (its pitch)
   Filter3x3 filter_;
   Border border_;
+  std::int32_t weights_reversed_[9];  // input 1: NPP's order
   RgbImage ref_, baseline_;
 };
 
