@@ -58,6 +58,11 @@ TEST(ConvMath, RoundsHalfAwayFromZeroAndClamps) {
   EXPECT_EQ(round_clamp(255 * (1 << 22), 1 << 22), 255);  // the largest sums do not overflow
   EXPECT_EQ(round_clamp(255 * (1 << 22) - (1 << 21), 1 << 22), 255);
   EXPECT_EQ(round_clamp(8 * 100 + 8, 16), 51);  // 50.5 → 51
+  using conv_math::truncate_clamp;                // NPP's rule
+  EXPECT_EQ(truncate_clamp(7, 4), 1);
+  EXPECT_EQ(truncate_clamp(-7, -4), 1);
+  EXPECT_EQ(truncate_clamp(-7, 4), 0);
+  EXPECT_EQ(truncate_clamp(4000, 3), 255);
 }
 
 TEST(ConvReference, MatchesHandWorkedPixels) {

@@ -8,7 +8,7 @@
 
 namespace gpulab {
 
-void conv_cpu(const RgbImage& in, RgbImage& out, const Filter3x3& filter, Border border, bool parallel) {
+void conv_cpu(const RgbImage& in, RgbImage& out, const Filter3x3& filter, Border border, bool parallel, Rounding rounding) {
   if (out.width != in.width || out.height != in.height)
     throw Error(fmt::format("conv_cpu: a {}x{} output for a {}x{} input", out.width, out.height, in.width, in.height));
   const int w = static_cast<int>(in.width), h = static_cast<int>(in.height);
@@ -26,7 +26,8 @@ void conv_cpu(const RgbImage& in, RgbImage& out, const Filter3x3& filter, Border
             s += filter.k[3 * (dy + 1) + (dx + 1)] * in.row(static_cast<std::size_t>(yy))[3 * xx + c];
           }
         }
-        dst[3 * x + c] = conv_math::round_clamp(s, filter.divisor);
+        dst[3 * x + c] = rounding == Rounding::toward_zero ? conv_math::truncate_clamp(s, filter.divisor)
+                                                           : conv_math::round_clamp(s, filter.divisor);
       }
   }
 }

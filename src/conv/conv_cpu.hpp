@@ -11,8 +11,13 @@
 
 namespace gpulab {
 
+/// How s / divisor becomes an integer: gpulab's rule (to nearest, ties away from zero), or NPP's
+/// (toward zero).
+enum class Rounding { half_away_from_zero, toward_zero };
+
 /// out = the filter applied to `in` (same size; out's pitch its own); `parallel`: rows over OpenMP.
-void conv_cpu(const RgbImage& in, RgbImage& out, const Filter3x3& filter, Border border, bool parallel);
+void conv_cpu(const RgbImage& in, RgbImage& out, const Filter3x3& filter, Border border, bool parallel,
+              Rounding rounding = Rounding::half_away_from_zero);
 
 /// `got` (height rows `pitch` bytes apart) against `want`, byte for byte; the bytes past each
 /// row's pixels must all be `padding` (untouched). The detail gives the number of differing bytes

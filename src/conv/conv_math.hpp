@@ -32,4 +32,11 @@ GPULAB_HOST_DEVICE inline std::uint8_t round_clamp(int s, int d) {
   return static_cast<std::uint8_t>(value < 0 ? 0 : value > 255 ? 255 : value);
 }
 
+/// s / d truncated toward zero, clamped: what NPP's FilterBorder does (undocumented; measured:
+/// docs/conv.md). Only the vendor row is checked against it.
+GPULAB_HOST_DEVICE inline std::uint8_t truncate_clamp(int s, int d) {
+  const int value = s / d;
+  return static_cast<std::uint8_t>(value < 0 ? 0 : value > 255 ? 255 : value);
+}
+
 }  // namespace gpulab::conv_math

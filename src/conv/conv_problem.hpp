@@ -9,6 +9,7 @@
 #include "core/problem.hpp"
 
 #include <memory>
+#include <optional>
 
 namespace gpulab {
 
@@ -39,6 +40,7 @@ class ConvCase final : public BenchCase {
   Border border_;
   std::int32_t weights_reversed_[9];  // input 1: NPP's order
   RgbImage ref_, baseline_;
+  mutable std::optional<RgbImage> ref_toward_zero_;  // the vendor's rule, made when first needed
 };
 
 std::unique_ptr<Problem> make_conv_problem();
