@@ -58,6 +58,14 @@ TEST(ConvMath, RoundsHalfAwayFromZeroAndClamps) {
   EXPECT_EQ(round_clamp(255 * (1 << 22), 1 << 22), 255);  // the largest sums do not overflow
   EXPECT_EQ(round_clamp(255 * (1 << 22) - (1 << 21), 1 << 22), 255);
   EXPECT_EQ(round_clamp(8 * 100 + 8, 16), 51);  // 50.5 → 51
+  // The kernels' form (a multiply-high for the division) gives the same bytes, divisors of every
+  // magnitude and sign, sums up to the largest allowed.
+  for (int d : {1, -1, 2, 3, 7, -7, 9, 16, 255, 1000, -65537, 1 << 21, -(1 << 22)}) {
+    const UnsignedDivider twice = conv_math::twice_divisor(d);
+    for (long s = -(255L << 22); s <= (255L << 22); s += 999983)
+      ASSERT_EQ(round_clamp(static_cast<int>(s), d, twice), round_clamp(static_cast<int>(s), d)) << s << " / " << d;
+    for (int s = -5000; s <= 5000; ++s) ASSERT_EQ(round_clamp(s, d, twice), round_clamp(s, d)) << s << " / " << d;
+  }
   using conv_math::truncate_clamp;                // NPP's rule
   EXPECT_EQ(truncate_clamp(7, 4), 1);
   EXPECT_EQ(truncate_clamp(-7, -4), 1);

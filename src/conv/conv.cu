@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(kTileW * kTileH) shared_tile(ConvArgs a) {
         for (int dy = 0; dy < 3; ++dy)
 #pragma unroll
           for (int dx = 0; dx < 3; ++dx) s += a.filter.k[3 * dy + dx] * tile[threadIdx.y + dy][3 * (threadIdx.x + dx) + c];
-        out[c] = conv_math::round_clamp(s, a.filter.divisor);
+        out[c] = conv_math::round_clamp(s, a.filter.divisor, a.twice_divisor);
       }
     }
     __syncthreads();
@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(128) sliding_window(ConvArgs a) {
         for (int dy = 0; dy < 3; ++dy)
 #pragma unroll
           for (int dx = 0; dx < 3; ++dx) s += a.filter.k[3 * dy + dx] * rows[dy].byte(q + 3 * (dx - 1));
-        const int v = a.filter.divisor == 1 ? (s < 0 ? 0 : s > 255 ? 255 : s) : conv_math::round_clamp(s, a.filter.divisor);
+        const int v = a.filter.divisor == 1 ? (s < 0 ? 0 : s > 255 ? 255 : s) : conv_math::round_clamp(s, a.filter.divisor, a.twice_divisor);
         out[q / 4] |= static_cast<unsigned>(v) << (8 * (q % 4));
       }
       std::uint8_t* dst = a.out + static_cast<std::size_t>(y) * a.out_pitch + 3 * static_cast<std::size_t>(x0);

@@ -2,6 +2,8 @@
 // parameters live in the constant bank, so every rung reads the filter from constant memory.
 #pragma once
 
+#include "lib/unsigned_divider.hpp"
+
 #include <gpulab/conv.hpp>
 
 #include <cstddef>
@@ -18,6 +20,8 @@ struct ConvArgs {
   int width = 0, height = 0;
   Filter3x3 filter;
   Border border = Border::replicate;
+  /// Divides by 2·|filter.divisor| (conv_math::twice_divisor): set with the filter.
+  UnsignedDivider twice_divisor{2};
   /// The nine weights in device memory, last first (NPP's order), for the vendor row.
   const std::int32_t* weights_reversed = nullptr;
 };

@@ -20,7 +20,7 @@ __global__ void thread_per_pixel(ConvArgs a) {
       int s = 0;
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) s += a.filter.k[3 * (dy + 1) + (dx + 1)] * conv_device::neighbour(a, x + dx, y + dy, c);
-      out[c] = conv_math::round_clamp(s, a.filter.divisor);
+      out[c] = conv_math::round_clamp(s, a.filter.divisor, a.twice_divisor);
     }
   }
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lib/host_device.hpp"
+#include "lib/unsigned_divider.hpp"
 
 #include <gpulab/conv.hpp>
 
@@ -30,6 +31,21 @@ GPULAB_HOST_DEVICE inline std::uint8_t round_clamp(int s, int d) {
   const int q = static_cast<int>((2u * magnitude_s + magnitude_d) / (2u * magnitude_d));
   const int value = (s < 0) != (d < 0) ? -q : q;
   return static_cast<std::uint8_t>(value < 0 ? 0 : value > 255 ? 255 : value);
+}
+
+/// round_clamp with the division by 2|d| done by `twice_d` (UnsignedDivider(2|d|)): the kernels'
+/// form, a multiply-high instead of an integer division for every byte. The same bytes.
+GPULAB_HOST_DEVICE inline std::uint8_t round_clamp(int s, int d, const UnsignedDivider& twice_d) {
+  const unsigned magnitude_s = s < 0 ? 0u - static_cast<unsigned>(s) : static_cast<unsigned>(s);
+  const unsigned magnitude_d = twice_d.divisor() / 2;
+  const int q = static_cast<int>(twice_d.divide(2u * magnitude_s + magnitude_d));
+  const int value = (s < 0) != (d < 0) ? -q : q;
+  return static_cast<std::uint8_t>(value < 0 ? 0 : value > 255 ? 255 : value);
+}
+
+/// The divider round_clamp(s, d, ·) takes.
+inline UnsignedDivider twice_divisor(int d) {
+  return UnsignedDivider(2u * (d < 0 ? 0u - static_cast<unsigned>(d) : static_cast<unsigned>(d)));
 }
 
 /// s / d truncated toward zero, clamped: what NPP's FilterBorder does (undocumented; measured:

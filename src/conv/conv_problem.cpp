@@ -1,5 +1,6 @@
 #include "conv/conv_problem.hpp"
 
+#include "conv/conv_math.hpp"
 #include "conv/filter.hpp"
 #include "conv/npp_filter.hpp"
 #include "core/cli_options.hpp"
@@ -81,6 +82,7 @@ void ConvCase::launch(std::size_t rung, const Arrays& arrays, Workspace, cudaStr
   a.out = arrays.output<std::uint8_t>(0), a.out_pitch = in_.pitch;
   a.width = static_cast<int>(in_.width), a.height = static_cast<int>(in_.height);
   a.filter = filter_, a.border = border_;
+  a.twice_divisor = conv_math::twice_divisor(filter_.divisor);
   a.weights_reversed = arrays.input<std::int32_t>(1);
   conv_rungs()[rung].run(a, stream);
 }

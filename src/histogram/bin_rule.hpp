@@ -8,6 +8,7 @@
 #pragma once
 
 #include "lib/host_device.hpp"
+#include "lib/unsigned_divider.hpp"
 
 #include <cstdint>
 
@@ -16,45 +17,25 @@ namespace gpulab {
 class BinRule {
  public:
   /// m ≥ 1 (validate_histogram_shape refuses 0).
-  constexpr explicit BinRule(std::uint32_t m) : m_(m) {
-    unsigned log2_ceil = 0;
-    while (log2_ceil < 32 && (std::uint64_t{1} << log2_ceil) < m) ++log2_ceil;
-    // magic = floor(2^32 · (2^l − m) / m) + 1 < 2^32 + 1, and ≤ 2^32 − 1 for every m ≥ 1.
-    magic_ = static_cast<std::uint32_t>((((std::uint64_t{1} << log2_ceil) - m) << 32) / m + 1);
-    shift1_ = log2_ceil < 1 ? log2_ceil : 1;
-    shift2_ = log2_ceil < 1 ? 0 : log2_ceil - 1;
-  }
+  constexpr explicit BinRule(std::uint32_t m) : divider_(m) {}
 
-  GPULAB_HOST_DEVICE std::uint32_t bins() const { return m_; }
+  GPULAB_HOST_DEVICE std::uint32_t bins() const { return divider_.divisor(); }
 
   /// u / m for every 32-bit u.
-  GPULAB_HOST_DEVICE std::uint32_t divide(std::uint32_t u) const {
-    const std::uint32_t t = mul_high(u, magic_);
-    return (t + ((u - t) >> shift1_)) >> shift2_;
-  }
+  GPULAB_HOST_DEVICE std::uint32_t divide(std::uint32_t u) const { return divider_.divide(u); }
 
   /// The bin of v: v ≥ 0 gives v mod m; v < 0 gives m − 1 − (~v mod m), since ~v = −(v + 1) ≥ 0
   /// and −(u + 1) ≡ m − 1 − (u mod m). Branch-free: sign is 0 or all ones.
   GPULAB_HOST_DEVICE std::uint32_t operator()(std::int32_t v) const {
+    const std::uint32_t m = divider_.divisor();
     const std::uint32_t sign = static_cast<std::uint32_t>(v >> 31);
     const std::uint32_t u = static_cast<std::uint32_t>(v) ^ sign;
-    const std::uint32_t r = u - divide(u) * m_;
-    return (r ^ sign) + (m_ & sign);
+    const std::uint32_t r = u - divide(u) * m;
+    return (r ^ sign) + (m & sign);
   }
 
  private:
-  GPULAB_HOST_DEVICE static std::uint32_t mul_high(std::uint32_t a, std::uint32_t b) {
-#if defined(__CUDA_ARCH__)
-    return __umulhi(a, b);
-#else
-    return static_cast<std::uint32_t>((std::uint64_t{a} * b) >> 32);
-#endif
-  }
-
-  std::uint32_t m_;
-  std::uint32_t magic_ = 0;
-  unsigned shift1_ = 0;
-  unsigned shift2_ = 0;
+  UnsignedDivider divider_;
 };
 
 }  // namespace gpulab
