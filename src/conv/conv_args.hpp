@@ -26,4 +26,9 @@ struct ConvArgs {
   const std::int32_t* weights_reversed = nullptr;
 };
 
+/// The arguments of one call, the divider worked out from the filter (one place, so that no
+/// caller can leave it behind).
+ConvArgs conv_args(const std::uint8_t* in, std::size_t in_pitch, std::uint8_t* out, std::size_t out_pitch, int width,
+                   int height, const Filter3x3& filter, Border border);
+
 }  // namespace gpulab::conv_device

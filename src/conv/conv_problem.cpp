@@ -77,12 +77,9 @@ std::optional<std::string> ConvCase::unsupported(std::size_t rung) const {
 }
 
 void ConvCase::launch(std::size_t rung, const Arrays& arrays, Workspace, cudaStream_t stream) const {
-  conv_device::ConvArgs a;
-  a.in = arrays.input<std::uint8_t>(0), a.in_pitch = in_.pitch;
-  a.out = arrays.output<std::uint8_t>(0), a.out_pitch = in_.pitch;
-  a.width = static_cast<int>(in_.width), a.height = static_cast<int>(in_.height);
-  a.filter = filter_, a.border = border_;
-  a.twice_divisor = conv_math::twice_divisor(filter_.divisor);
+  conv_device::ConvArgs a = conv_device::conv_args(arrays.input<std::uint8_t>(0), in_.pitch, arrays.output<std::uint8_t>(0),
+                                                   in_.pitch, static_cast<int>(in_.width), static_cast<int>(in_.height),
+                                                   filter_, border_);
   a.weights_reversed = arrays.input<std::int32_t>(1);
   conv_rungs()[rung].run(a, stream);
 }
