@@ -98,11 +98,8 @@ struct DeviceGemm {
   explicit DeviceGemm(const SgemmInput& in)
       : a(test::upload<float>(in.a)), b(test::upload<float>(in.b)), c(test::upload<float>(in.c)) {}
   sgemm_detail::GemmArgs args(const SgemmInput& in) const {
-    sgemm_detail::GemmArgs g;
-    g.m = static_cast<int>(in.shape.m), g.n = static_cast<int>(in.shape.n), g.k = static_cast<int>(in.shape.k);
-    g.alpha = in.alpha, g.beta = in.beta;
-    g.a = a.data(), g.lda = in.lda, g.b = b.data(), g.ldb = in.ldb, g.c = c.data(), g.ldc = in.ldc;
-    return g;
+    return sgemm_device::gemm_args(in.shape.m, in.shape.n, in.shape.k, in.alpha, a.data(), in.lda, b.data(), in.ldb,
+                                   in.beta, c.data(), in.ldc);
   }
   std::vector<float> result() const {
     std::vector<float> host(c.size());

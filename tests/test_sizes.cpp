@@ -44,3 +44,10 @@ TEST(Sizes, SplitCommas) {
   EXPECT_EQ(gpulab::split_commas("a,,b"), (std::vector<std::string>{"a", "", "b"}));
   EXPECT_FALSE(parse_size_list("").has_value());
 }
+
+TEST(Sizes, PairsOfSizes) {
+  using gpulab::parse_size_pair;
+  EXPECT_EQ(parse_size_pair("16383x16385"), (std::pair<std::size_t, std::size_t>{16383, 16385}));
+  EXPECT_EQ(parse_size_pair("1x2^26"), (std::pair<std::size_t, std::size_t>{1, std::size_t{1} << 26}));
+  for (const char* bad : {"", "5", "x5", "5x", "axb", "5x5x5"}) EXPECT_FALSE(parse_size_pair(bad)) << bad;
+}

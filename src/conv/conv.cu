@@ -5,6 +5,7 @@
 #include "conv/conv_paths.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
+#include "lib/memory_layout.hpp"
 
 #include <gpulab/error.hpp>
 
@@ -146,13 +147,13 @@ __global__ void __launch_bounds__(128) sliding_window(ConvArgs a) {
 }  // namespace
 
 bool rows_aligned16(const ConvArgs& a) {
-  return (reinterpret_cast<std::uintptr_t>(a.in) | reinterpret_cast<std::uintptr_t>(a.out) | a.in_pitch | a.out_pitch) % 16 == 0;
+  const auto rows = static_cast<std::size_t>(a.height);
+  return gpulab::rows_aligned16(a.in, a.in_pitch, rows) && gpulab::rows_aligned16(a.out, a.out_pitch, rows);
 }
 
 void run_sliding_window(const ConvArgs& a, cudaStream_t stream) {
-  const std::size_t runs = (static_cast<std::size_t>(a.width) + kRunPixels - 1) / kRunPixels;
-  const dim3 grid(checked_grid((runs + 127) / 128, "gpulab::conv3x3"),
-                  capped_grid_y(static_cast<std::size_t>((a.height + kWindowRows - 1) / kWindowRows)));
+  const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), 128 * kRunPixels, static_cast<std::size_t>(a.height),
+                              kWindowRows, "gpulab::conv3x3");
   const bool vector = rows_aligned16(a);
   launch(vector ? "conv_sliding_window<vector>" : "conv_sliding_window<bytes>", vector ? sliding_window<true> : sliding_window<false>,
          {grid, 128}, stream, a)
@@ -160,8 +161,8 @@ void run_sliding_window(const ConvArgs& a, cudaStream_t stream) {
 }
 
 void run_shared_tile(const ConvArgs& a, cudaStream_t stream) {
-  const dim3 grid(checked_grid(static_cast<std::size_t>((a.width + kTileW - 1) / kTileW), "gpulab::conv3x3"),
-                  capped_grid_y(static_cast<std::size_t>((a.height + kTileH - 1) / kTileH)));
+  const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), kTileW, static_cast<std::size_t>(a.height), kTileH,
+                              "gpulab::conv3x3");
   launch("conv_shared_tile", shared_tile, {grid, dim3(kTileW, kTileH)}, stream, a)
       .work([] { return std::string("a 32x8 tile of pixels from its 34x10 neighbourhood in shared memory"); });
 }
@@ -187,9 +188,8 @@ void conv3x3(const std::uint8_t* in, std::size_t in_pitch, std::uint8_t* out, st
   long weights = 0;
   for (int k : filter.k) weights += k < 0 ? -static_cast<long>(k) : k;
   require(weights <= (1L << 22), "weights summing to " + std::to_string(weights) + " in magnitude could overflow int32");
-  const auto first_in = reinterpret_cast<std::uintptr_t>(in), last_in = first_in + (height - 1) * in_pitch + 3 * width;
-  const auto first_out = reinterpret_cast<std::uintptr_t>(out), last_out = first_out + (height - 1) * out_pitch + 3 * width;
-  require(last_in <= first_out || last_out <= first_in, "in and out overlap");
+  require(!overlap(rows_span(in, height, 3 * width, in_pitch), rows_span(out, height, 3 * width, out_pitch)),
+          "in and out overlap");
   const conv_device::ConvArgs a = conv_device::conv_args(in, in_pitch, out, out_pitch, static_cast<int>(width),
                                                          static_cast<int>(height), filter, border);
   // The window needs aligned rows, and enough of them: below 4K it has too few threads (1080p:

@@ -14,10 +14,8 @@ namespace {
 using conv_device::ConvArgs;
 
 void run_thread_per_pixel(const ConvArgs& a, cudaStream_t s) {
-  const dim3 block(32, 8);
-  const dim3 grid(checked_grid(static_cast<std::size_t>((a.width + 31) / 32), "conv"),
-                  capped_grid_y(static_cast<std::size_t>((a.height + 7) / 8)));
-  launch("conv_thread_per_pixel", conv_ladder::thread_per_pixel, {grid, block}, s, a)
+  const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), 32, static_cast<std::size_t>(a.height), 8, "conv");
+  launch("conv_thread_per_pixel", conv_ladder::thread_per_pixel, {grid, dim3(32, 8)}, s, a)
       .work([] { return std::string("a thread per pixel, 32x8 a block"); });
 }
 

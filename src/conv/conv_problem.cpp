@@ -113,12 +113,10 @@ struct Size2 {
 std::vector<Size2> parse_sizes(const std::string& text) {
   std::vector<Size2> sizes;
   for (const auto& item : split_commas(text)) {
-    const auto x = item.find('x');
-    const auto w = parse_size(std::string_view(item).substr(0, x));
-    const auto h = x == std::string::npos ? std::nullopt : parse_size(std::string_view(item).substr(x + 1));
-    if (!w || !h || *w < 1 || *h < 1 || *w > (1u << 20) || *h > (1u << 20))
+    const auto wh = parse_size_pair(item);
+    if (!wh || wh->first < 1 || wh->second < 1 || wh->first > (1u << 20) || wh->second > (1u << 20))
       throw UsageError(fmt::format("conv: '{}' is not an image size like 7680x4320 (WIDTHxHEIGHT, sides 1 to 2^20)", item));
-    sizes.push_back({*w, *h});
+    sizes.push_back({wh->first, wh->second});
   }
   if (sizes.empty()) throw UsageError("conv: the list of sizes is empty");
   return sizes;

@@ -1,5 +1,6 @@
 #include "conv/npp_filter.hpp"
 
+#include "core/device_info.hpp"
 #include "lib/per_device.hpp"
 
 #include <gpulab/error.hpp>
@@ -76,16 +77,15 @@ void npp_filter_border(const conv_device::ConvArgs& a, cudaStream_t stream) {
   if (a.border != Border::replicate) throw Error("NPP's FilterBorder supports only the replicate border");
   static PerDevice<NppStreamContext> contexts;
   NppStreamContext ctx = contexts.get([] {
+    const DeviceFacts d = query_device(current_device());
     NppStreamContext c{};
-    GPULAB_CUDA_CHECK(cudaGetDevice(&c.nCudaDeviceId));
-    cudaDeviceProp p{};
-    GPULAB_CUDA_CHECK(cudaGetDeviceProperties(&p, c.nCudaDeviceId));
-    c.nMultiProcessorCount = p.multiProcessorCount;
-    c.nMaxThreadsPerMultiProcessor = p.maxThreadsPerMultiProcessor;
-    c.nMaxThreadsPerBlock = p.maxThreadsPerBlock;
-    c.nSharedMemPerBlock = p.sharedMemPerBlock;
-    c.nCudaDevAttrComputeCapabilityMajor = p.major;
-    c.nCudaDevAttrComputeCapabilityMinor = p.minor;
+    c.nCudaDeviceId = d.index;
+    c.nMultiProcessorCount = d.sm_count;
+    c.nMaxThreadsPerMultiProcessor = d.max_threads_per_sm;
+    c.nMaxThreadsPerBlock = d.max_threads_per_block;
+    c.nSharedMemPerBlock = d.smem_per_block;
+    c.nCudaDevAttrComputeCapabilityMajor = d.cc_major;
+    c.nCudaDevAttrComputeCapabilityMinor = d.cc_minor;
     return c;
   });
   ctx.hStream = stream;

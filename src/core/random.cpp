@@ -15,7 +15,7 @@ void fill_random(std::span<T> out, std::uint64_t seed) {
       using U = std::make_unsigned_t<T>;
       out[static_cast<std::size_t>(i)] = static_cast<T>(static_cast<U>(h >> (64 - 8 * sizeof(T))));
     } else if constexpr (sizeof(T) == 4) {  // float: 24 random bits
-      out[static_cast<std::size_t>(i)] = static_cast<T>(static_cast<double>(h >> 40) * 0x1p-23 - 1.0);
+      out[static_cast<std::size_t>(i)] = uniform_float(h);
     } else {  // double: 53 random bits
       out[static_cast<std::size_t>(i)] = static_cast<T>(static_cast<double>(h >> 11) * 0x1p-52 - 1.0);
     }

@@ -16,6 +16,9 @@ constexpr std::uint64_t hash64(std::uint64_t seed, std::uint64_t index) {
   return z ^ (z >> 31);
 }
 
+/// Uniform in [-1, 1) from a hash: its top 24 bits (every float of that grid exactly).
+constexpr float uniform_float(std::uint64_t h) { return static_cast<float>(static_cast<double>(h >> 40) * 0x1p-23 - 1.0); }
+
 /// int8, int16, int32: uniform over the type's whole range (so sums overflow and must wrap);
 /// float32/float64: uniform in [-1, 1) (so sums cancel). Parallel (OpenMP).
 template <class T>

@@ -56,6 +56,14 @@ std::vector<std::string> split_commas(std::string_view text) {
   }
 }
 
+std::optional<std::pair<std::size_t, std::size_t>> parse_size_pair(std::string_view text) {
+  const auto x = text.find('x');
+  if (x == std::string_view::npos) return std::nullopt;
+  const auto a = parse_size(text.substr(0, x)), b = parse_size(text.substr(x + 1));
+  if (!a || !b) return std::nullopt;
+  return std::pair{*a, *b};
+}
+
 std::optional<std::vector<std::size_t>> parse_size_list(std::string_view text) {
   const std::vector<std::string> items = split_commas(text);
   if (items.empty()) return std::nullopt;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpulab {
@@ -15,6 +16,9 @@ std::optional<std::size_t> parse_size(std::string_view text);
 
 /// "a,b,c" → {a, b, c}; "" → {} (an empty item stays: "a,,b" → {a, "", b}).
 std::vector<std::string> split_commas(std::string_view text);
+
+/// "AxB", each side a size ("16383x16385", "1x2^26"); nullopt unless both parse.
+std::optional<std::pair<std::size_t, std::size_t>> parse_size_pair(std::string_view text);
 
 /// A comma-separated list of sizes; nullopt if any item is malformed.
 std::optional<std::vector<std::size_t>> parse_size_list(std::string_view text);

@@ -26,4 +26,8 @@ unsigned checked_grid(std::size_t blocks, const char* who) {
   return static_cast<unsigned>(blocks);
 }
 
+dim3 tile_grid(std::size_t x_items, std::size_t x_tile, std::size_t y_items, std::size_t y_tile, const char* who) {
+  return {checked_grid((x_items + x_tile - 1) / x_tile, who), capped_grid_y((y_items + y_tile - 1) / y_tile)};
+}
+
 }  // namespace gpulab

@@ -19,6 +19,10 @@ unsigned resident_blocks(const void* kernel, unsigned block, std::size_t dynamic
 /// `blocks` as a grid's x dimension; throws gpulab::Error naming `who` past 2^31 − 1 blocks.
 unsigned checked_grid(std::size_t blocks, const char* who);
 
+/// A 2-D grid of tiles: x across `x_items` in tiles of `x_tile` (checked_grid), y across `y_items`
+/// in tiles of `y_tile` (capped_grid_y: kernels loop over the tile rows past gridDim.y).
+dim3 tile_grid(std::size_t x_items, std::size_t x_tile, std::size_t y_items, std::size_t y_tile, const char* who);
+
 /// `rows` (of blocks) as a grid's y dimension, capped at the 65535 CUDA allows: kernels given it
 /// loop over the rows past gridDim.y.
 constexpr unsigned capped_grid_y(std::size_t rows) { return static_cast<unsigned>(rows < 65535 ? rows : 65535); }

@@ -3,6 +3,7 @@
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
+#include "lib/memory_layout.hpp"
 #include "lib/per_device.hpp"
 #include "matrix/matrix_device.cuh"
 #include "matrix/matrix_paths.hpp"
@@ -19,17 +20,11 @@ namespace {
 
 std::string shape_text(std::size_t rows, std::size_t cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 
-/// Bytes [first, last) a view's elements occupy (padding between rows included).
-struct ByteRange {
-  std::uintptr_t first = 0, last = 0;
-};
+/// Bytes a view's elements occupy (padding between rows included).
 template <class T>
 ByteRange bytes_of(MatrixView<T> v) {
-  if (v.rows == 0 || v.cols == 0) return {};
-  const auto first = reinterpret_cast<std::uintptr_t>(v.data);
-  return {first, first + (v.rows - 1) * v.pitch_bytes + v.cols * sizeof(float)};
+  return rows_span(v.data, v.rows, v.cols * sizeof(float), v.pitch_bytes);
 }
-bool overlap(ByteRange x, ByteRange y) { return x.first < y.last && y.first < x.last; }
 template <class T, class U>
 bool same_matrix(MatrixView<T> x, MatrixView<U> y) {
   return static_cast<const void*>(x.data) == static_cast<const void*>(y.data) && x.pitch_bytes == y.pitch_bytes &&
@@ -361,9 +356,7 @@ void require_valid_view(MatrixView<const float> v, const char* who) {
     throw Error(std::string(who) + ": " + shape_text(v.rows, v.cols) + " has a side past 2^31 - 1");
 }
 
-bool rows_aligned16(MatrixView<const float> v) {
-  return reinterpret_cast<std::uintptr_t>(v.data) % 16 == 0 && (v.pitch_bytes % 16 == 0 || v.rows == 1);
-}
+bool rows_aligned16(MatrixView<const float> v) { return gpulab::rows_aligned16(v.data, v.pitch_bytes, v.rows); }
 
 void transpose_tiled(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream) {
   if (a.rows == 0 || a.cols == 0) return;

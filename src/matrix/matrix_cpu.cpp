@@ -15,12 +15,12 @@
 namespace gpulab {
 
 std::optional<MatrixShape> parse_matrix_shape(std::string_view text) {
-  const auto x = text.find('x');
-  if (x == std::string_view::npos) return std::nullopt;
-  const auto rows = parse_size(text.substr(0, x)), cols = parse_size(text.substr(x + 1));
+  const auto sides = parse_size_pair(text);
   constexpr std::size_t kMaxSide = 0x7FFFFFFF;
-  if (!rows || !cols || *rows < 1 || *cols < 1 || *rows > kMaxSide || *cols > kMaxSide) return std::nullopt;
-  return MatrixShape{*rows, *cols};
+  if (!sides) return std::nullopt;
+  const auto [rows, cols] = *sides;
+  if (rows < 1 || cols < 1 || rows > kMaxSide || cols > kMaxSide) return std::nullopt;
+  return MatrixShape{rows, cols};
 }
 
 std::string matrix_shape_name(MatrixShape s) { return fmt::format("{}x{}", s.rows, s.cols); }

@@ -21,10 +21,9 @@ namespace {
 using namespace matrix_ladder;
 
 /// A 2-D grid of `tile_cols` × `tile_rows` tiles over rows × cols: x across the columns, y across
-/// the rows (the kernels loop where rows outnumber gridDim.y).
-dim3 tile_grid(std::size_t rows, std::size_t cols, std::size_t tile_rows, std::size_t tile_cols) {
-  return {checked_grid(ceil_div(cols, tile_cols), "matrix"),
-          capped_grid_y(ceil_div(rows, tile_rows))};
+/// the rows.
+dim3 matrix_grid(std::size_t rows, std::size_t cols, std::size_t tile_rows, std::size_t tile_cols) {
+  return tile_grid(cols, tile_cols, rows, tile_rows, "matrix");
 }
 
 bool empty(const MatrixArgs& m) { return m.out.rows == 0 || m.out.cols == 0; }
@@ -33,24 +32,24 @@ bool empty(const MatrixArgs& m) { return m.out.rows == 0 || m.out.cols == 0; }
 
 void naive_rows(const MatrixArgs& m, cudaStream_t s) {
   if (empty(m)) return;
-  launch("transpose_naive_rows", transpose_naive_rows, {tile_grid(m.a.rows, m.a.cols, 8, 32), dim3(32, 8)}, s, m.a, m.out)
+  launch("transpose_naive_rows", transpose_naive_rows, {matrix_grid(m.a.rows, m.a.cols, 8, 32), dim3(32, 8)}, s, m.a, m.out)
       .work([] { return std::string("a thread per element"); });
 }
 void naive_cols(const MatrixArgs& m, cudaStream_t s) {
   if (empty(m)) return;
-  launch("transpose_naive_cols", transpose_naive_cols, {tile_grid(m.a.cols, m.a.rows, 8, 32), dim3(32, 8)}, s, m.a, m.out)
+  launch("transpose_naive_cols", transpose_naive_cols, {matrix_grid(m.a.cols, m.a.rows, 8, 32), dim3(32, 8)}, s, m.a, m.out)
       .work([] { return std::string("a thread per element"); });
 }
 template <unsigned kPad>
 void tile(const MatrixArgs& m, cudaStream_t s) {
   if (empty(m)) return;
   launch(kPad == 0 ? "transpose_tile" : "transpose_tile_padded", transpose_tile<kPad>,
-         {tile_grid(m.a.rows, m.a.cols, 32, 32), dim3(32, 32)}, s, m.a, m.out, ceil_div(m.a.rows, 32))
+         {matrix_grid(m.a.rows, m.a.cols, 32, 32), dim3(32, 32)}, s, m.a, m.out, ceil_div(m.a.rows, 32))
       .work([] { return std::string("a 32x32 tile, a thread per element"); });
 }
 void tile_4_per_thread(const MatrixArgs& m, cudaStream_t s) {
   if (empty(m)) return;
-  launch("transpose_tile_4_per_thread", transpose_tile_4_per_thread, {tile_grid(m.a.rows, m.a.cols, 32, 32), dim3(32, 8)},
+  launch("transpose_tile_4_per_thread", transpose_tile_4_per_thread, {matrix_grid(m.a.rows, m.a.cols, 32, 32), dim3(32, 8)},
          s, m.a, m.out, ceil_div(m.a.rows, 32))
       .work([] { return std::string("a 32x32 tile, 4 elements per thread"); });
 }
@@ -81,7 +80,7 @@ void geam_transpose(const MatrixArgs& m, cudaStream_t s) {
 
 void add_per_element(const MatrixArgs& m, cudaStream_t s) {
   if (empty(m)) return;
-  launch("add_thread_per_element", add_thread_per_element, {tile_grid(m.out.rows, m.out.cols, 8, 32), dim3(32, 8)}, s,
+  launch("add_thread_per_element", add_thread_per_element, {matrix_grid(m.out.rows, m.out.cols, 8, 32), dim3(32, 8)}, s,
          m.alpha, m.a, m.beta, m.b, m.out)
       .work([] { return std::string("a thread per element"); });
 }
@@ -99,13 +98,13 @@ void geam_add(const MatrixArgs& m, cudaStream_t s) {
 
 void read_write_all(const MatrixArgs& m, cudaStream_t s) {
   if (empty(m)) return;
-  launch("zero_read_write_all", zero_read_write_all, {tile_grid(m.out.rows, m.out.cols, 8, 32), dim3(32, 8)}, s, m.out,
+  launch("zero_read_write_all", zero_read_write_all, {matrix_grid(m.out.rows, m.out.cols, 8, 32), dim3(32, 8)}, s, m.out,
          m.part)
       .work([] { return std::string("a thread per element"); });
 }
 void test_per_element(const MatrixArgs& m, cudaStream_t s) {
   if (empty(m)) return;
-  launch("zero_test_per_element", zero_test_per_element, {tile_grid(m.out.rows, m.out.cols, 8, 32), dim3(32, 8)}, s,
+  launch("zero_test_per_element", zero_test_per_element, {matrix_grid(m.out.rows, m.out.cols, 8, 32), dim3(32, 8)}, s,
          m.out, m.part)
       .work([] { return std::string("a thread per element"); });
 }

@@ -4,10 +4,12 @@
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
+#include "lib/memory_layout.hpp"
 #include "lib/per_device.hpp"
 #include "sgemm/sgemm_device.cuh"
 #include "sgemm/sgemm_paths.hpp"
 
+#include <gpulab/device_buffer.hpp>
 #include <gpulab/error.hpp>
 #include <gpulab/sgemm.hpp>
 
@@ -124,9 +126,6 @@ constexpr Config kConfigs[] = {
 };
 constexpr std::size_t kDefault = 0, kSmall = 3;
 
-/// 16-byte copies for both operands.
-bool vector_rows(const GemmArgs& g) { return rows_aligned16(g.a, g.lda) && rows_aligned16(g.b, g.ldb); }
-
 void run_with(const Config& c, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   const std::string name = std::string("warp_tiles_") + std::string(c.info.name);
   (vector_rows(g) ? c.vector : c.scalar)(name.c_str(), g, splits, partials, stream);
@@ -134,8 +133,12 @@ void run_with(const Config& c, const GemmArgs& g, int splits, float* partials, c
 
 }  // namespace
 
-bool rows_aligned16(const float* p, std::size_t ld) {
-  return ld % 4 == 0 && reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+bool rows_aligned16(const float* p, std::size_t ld, std::size_t rows) {
+  return gpulab::rows_aligned16(p, ld * sizeof(float), rows);
+}
+
+bool vector_rows(const GemmArgs& g) {
+  return rows_aligned16(g.a, g.lda, static_cast<std::size_t>(g.m)) && rows_aligned16(g.b, g.ldb, static_cast<std::size_t>(g.k));
 }
 
 std::span<const TileConfig> tile_configs() {
@@ -167,7 +170,7 @@ int capped_splits(const GemmArgs& g, std::size_t splits) {
 
 template <int kRows>
 void launch_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
-  const bool vector_b = rows_aligned16(g.b, g.ldb);
+  const bool vector_b = rows_aligned16(g.b, g.ldb, static_cast<std::size_t>(g.k));
   const int k_slice = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), splits));
   const dim3 grid(checked_grid(ceil_div(static_cast<std::size_t>(g.n), 1024), "gpulab::sgemm"), static_cast<unsigned>(splits));
   launch(vector_b ? "few_rows<vector>" : "few_rows<scalar>", vector_b ? few_rows<kRows, true> : few_rows<kRows, false>,
@@ -237,15 +240,9 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw Error("gpulab::sgemm: " + what);
 }
 
-/// [first, last) bytes of a rows × cols matrix with leading dimension ld; empty when it has none.
-std::pair<std::uintptr_t, std::uintptr_t> extent(const float* p, std::size_t rows, std::size_t cols, std::size_t ld) {
-  if (rows == 0 || cols == 0) return {0, 0};
-  const auto first = reinterpret_cast<std::uintptr_t>(p);
-  return {first, first + ((rows - 1) * ld + cols) * sizeof(float)};
-}
-
-bool overlap(std::pair<std::uintptr_t, std::uintptr_t> x, std::pair<std::uintptr_t, std::uintptr_t> y) {
-  return x.first < x.second && y.first < y.second && x.first < y.second && y.first < x.second;
+/// The bytes a rows × cols matrix with leading dimension ld spans.
+ByteRange extent(const float* p, std::size_t rows, std::size_t cols, std::size_t ld) {
+  return rows_span(p, rows, cols * sizeof(float), ld * sizeof(float));
 }
 
 /// Throws on a bad call; returns whether there is anything to do.
@@ -327,29 +324,18 @@ std::size_t rule_config(const GemmArgs& g) {
 /// Times every configuration on the caller's operands (two runs each after a warm-up), returns
 /// the fastest. C is overwritten: only called with beta = 0.
 std::size_t measure_configs(const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
-  cudaEvent_t start = nullptr, stop = nullptr;
-  GPULAB_CUDA_CHECK(cudaEventCreate(&start));
-  GPULAB_CUDA_CHECK(cudaEventCreate(&stop));
+  const Event start, stop;
   std::size_t best = 0;
   float best_ms = 0.f;
-  try {
-    for (std::size_t i = 0; i < sgemm_detail::tile_configs().size(); ++i) {
-      sgemm_detail::run_config(i, g, splits, partials, stream);
-      GPULAB_CUDA_CHECK(cudaEventRecord(start, stream));
-      for (int rep = 0; rep < 2; ++rep) sgemm_detail::run_config(i, g, splits, partials, stream);
-      GPULAB_CUDA_CHECK(cudaEventRecord(stop, stream));
-      GPULAB_CUDA_CHECK(cudaEventSynchronize(stop));
-      float ms = 0.f;
-      GPULAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-      if (i == 0 || ms < best_ms) best = i, best_ms = ms;
-    }
-  } catch (...) {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    throw;
+  for (std::size_t i = 0; i < sgemm_detail::tile_configs().size(); ++i) {
+    sgemm_detail::run_config(i, g, splits, partials, stream);
+    start.record(stream);
+    for (int rep = 0; rep < 2; ++rep) sgemm_detail::run_config(i, g, splits, partials, stream);
+    stop.record(stream);
+    GPULAB_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    const float ms = stop.ms_since(start);
+    if (i == 0 || ms < best_ms) best = i, best_ms = ms;
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
   return best;
 }
 
@@ -364,10 +350,7 @@ bool capturing(cudaStream_t stream) {
 void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
            std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream) {
   if (!validate(m, n, k, a, lda, b, ldb, c, ldc)) return;
-  GemmArgs g;
-  g.m = static_cast<int>(m), g.n = static_cast<int>(n), g.k = static_cast<int>(k);
-  g.alpha = alpha, g.beta = beta;
-  g.a = a, g.lda = lda, g.b = b, g.ldb = ldb, g.c = c, g.ldc = ldc;
+  const GemmArgs g = sgemm_device::gemm_args(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 
   if (m <= sgemm_detail::kFewRows) {
     const int splits = sgemm_detail::few_rows_splits(g);
@@ -377,7 +360,7 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
   }
   const int splits = sgemm_detail::split_count(g);
   StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * m * n * sizeof(float) : 0, stream);
-  const ChoiceKey key{current_device(), g.m, g.n, g.k, sgemm_detail::rows_aligned16(a, lda) && sgemm_detail::rows_aligned16(b, ldb)};
+  const ChoiceKey key{current_device(), g.m, g.n, g.k, sgemm_detail::vector_rows(g)};
   std::size_t config = rule_config(g);
   bool known = false;
   {

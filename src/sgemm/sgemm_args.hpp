@@ -17,4 +17,14 @@ struct GemmArgs {
   std::size_t ldc = 0;
 };
 
+/// The arguments of one call (sides already checked to fit an int): one place builds them.
+inline GemmArgs gemm_args(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
+                          const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc) {
+  GemmArgs g;
+  g.m = static_cast<int>(m), g.n = static_cast<int>(n), g.k = static_cast<int>(k);
+  g.alpha = alpha, g.beta = beta;
+  g.a = a, g.lda = lda, g.b = b, g.ldb = ldb, g.c = c, g.ldc = ldc;
+  return g;
+}
+
 }  // namespace gpulab::sgemm_device

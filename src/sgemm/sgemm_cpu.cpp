@@ -20,9 +20,6 @@ namespace {
 constexpr std::size_t kMaxSide = (std::size_t{1} << 31) - 1025;  // gpulab::sgemm's limit
 constexpr std::uint32_t kPaddingBits = 0xFFFFFFFFu;                // a NaN
 
-/// Uniform in [-1, 1) with 24 random bits, from a hash.
-float unit_float(std::uint64_t h) { return static_cast<float>(static_cast<double>(h >> 40) * 0x1p-23 - 1.0); }
-
 /// rows × cols values of matrix `which` in rows `ld` apart, the padding NaN bits.
 std::vector<float> random_matrix(std::size_t rows, std::size_t cols, std::size_t ld, std::uint64_t seed) {
   std::vector<float> v(rows * ld, std::bit_cast<float>(kPaddingBits));
@@ -30,7 +27,7 @@ std::vector<float> random_matrix(std::size_t rows, std::size_t cols, std::size_t
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < cols; ++j)
-      v[static_cast<std::size_t>(i) * ld + j] = unit_float(hash64(seed, static_cast<std::size_t>(i) * cols + j));
+      v[static_cast<std::size_t>(i) * ld + j] = uniform_float(hash64(seed, static_cast<std::size_t>(i) * cols + j));
   return v;
 }
 
@@ -162,8 +159,8 @@ SgemmReference sgemm_reference(const SgemmInput& in, std::uint64_t seed, bool sa
   // Randomized products: C·x = alpha·A·(B·x) + beta·C₀·x and yᵀ·C = alpha·(yᵀ·A)·B + beta·yᵀ·C₀,
   // with their scales through |A|, |B|, |C₀|, |x|, |y|: O(mk + kn + mn).
   r.x.resize(n), r.y.resize(m);
-  for (std::size_t j = 0; j < n; ++j) r.x[j] = unit_float(hash64(hash64(seed, 13), j));
-  for (std::size_t i = 0; i < m; ++i) r.y[i] = unit_float(hash64(hash64(seed, 14), i));
+  for (std::size_t j = 0; j < n; ++j) r.x[j] = uniform_float(hash64(hash64(seed, 13), j));
+  for (std::size_t i = 0; i < m; ++i) r.y[i] = uniform_float(hash64(hash64(seed, 14), i));
   std::vector<double> bx(k), bx_abs(k);
   const auto kk = static_cast<std::int64_t>(k);
 #pragma omp parallel for schedule(static)

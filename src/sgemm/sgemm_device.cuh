@@ -79,15 +79,6 @@ __device__ __forceinline__ void cp_async_wait() {
 /// One tile copy, either plain (load, then store to shared) or asynchronous (cp.async).
 template <bool kAsync>
 struct TileCopy {
-  /// dst = src[i][j] or 0 outside rows × cols.
-  __device__ __forceinline__ static void one(float* dst, const float* p, std::size_t ld, int i, int j, int rows,
-                                             int cols) {
-    const bool valid = i < rows && j < cols;
-    if constexpr (kAsync)
-      cp_async4(dst, valid ? p + static_cast<std::size_t>(i) * ld + j : p, valid);
-    else
-      *dst = valid ? p[static_cast<std::size_t>(i) * ld + j] : 0.f;
-  }
   /// *dst = *src, or 0 when !valid (src is then not read).
   __device__ __forceinline__ static void one_at(float* dst, const float* src, bool valid) {
     if constexpr (kAsync)
@@ -103,16 +94,6 @@ struct TileCopy {
       *reinterpret_cast<float4*>(dst) = *reinterpret_cast<const float4*>(src);
     } else {
       for (int q = 0; q < 4; ++q) dst[q] = 4 * q < bytes ? src[q] : 0.f;
-    }
-  }
-  /// dst[0..3] = src[i][j..j+3], zeros outside (16-byte-aligned rows, j a multiple of 4).
-  __device__ __forceinline__ static void four(float* dst, const float* p, std::size_t ld, int i, int j, int rows,
-                                              int cols) {
-    if constexpr (kAsync) {
-      const int bytes = i < rows && j < cols ? 4 * min(4, cols - j) : 0;
-      cp_async16(dst, bytes > 0 ? p + static_cast<std::size_t>(i) * ld + j : p, bytes);
-    } else {
-      *reinterpret_cast<float4*>(dst) = load4_or_zero(p, ld, i, j, rows, cols);
     }
   }
 };
@@ -199,6 +180,7 @@ __device__ __forceinline__ void grouped_tile(int block, int tiles_m, int tiles_n
 /// (Per copy, index and bounds arithmetic would cost more instructions than the copy itself.)
 template <int kRows, int kCols, int kThreads, int kWidth, bool kAsync>
 struct TileLoader {
+  static constexpr int kFloats = kWidth;  // per copy
   static constexpr int kUnitsPerRow = kCols / kWidth;
   static constexpr int kPer = kRows * kCols / kWidth / kThreads, kRowStep = kThreads / kUnitsPerRow;
   __device__ static int row() { return static_cast<int>(threadIdx.x) / kUnitsPerRow; }
@@ -225,6 +207,23 @@ struct TileLoader {
       TileCopy<kAsync>::one_at(d, src, bytes > 0);
   }
 };
+
+/// Slice k0 (counted from k_begin) of A's tile (rows from m0, row-major into `as`, `a_stride`
+/// floats a row) and of B's (columns from n0, into `bs`), zeros past k_end, m and n.
+template <class ATile, class BTile>
+__device__ __forceinline__ void copy_slice(const GemmArgs& g, const ATile& a_tile, const BTile& b_tile, float* as,
+                                           int a_stride, float* bs, int b_stride, int k_begin, int k0, int k_end, int n0) {
+  const int a_bytes = 4 * max(0, min(ATile::kFloats, k_end - (k_begin + k0 + ATile::col())));
+#pragma unroll
+  for (int r = 0; r < ATile::kPer; ++r) a_tile.copy(as, a_stride, r, k0, g.lda, g.a, (a_tile.rows_in >> r & 1u) ? a_bytes : 0);
+  const int b_bytes = 4 * max(0, min(BTile::kFloats, g.n - (n0 + BTile::col())));
+#pragma unroll
+  for (int r = 0; r < BTile::kPer; ++r) {
+    const bool row_in = k_begin + k0 + BTile::row() + r * BTile::kRowStep < k_end;
+    b_tile.copy(bs, b_stride, r, static_cast<std::ptrdiff_t>(k0) * static_cast<std::ptrdiff_t>(g.ldb), g.ldb, g.b,
+                row_in ? b_bytes : 0);
+  }
+}
 
 template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, bool kVector>
 __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVector>::kThreads,
@@ -255,18 +254,7 @@ __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, 
   auto load_slice = [&](int s, int stage) {
     float* as = smem + stage * T::kStageFloats;
     float* bs = as + T::kBM * T::kAStride;
-    const int k0 = s * T::kBK;  // from k_begin
-    const int a_bytes = 4 * max(0, min(T::kWidth, k_end - (k_begin + k0 + ATile::col())));
-#pragma unroll
-    for (int r = 0; r < ATile::kPer; ++r)
-      a_tile.copy(as, T::kAStride, r, k0, g.lda, g.a, (a_tile.rows_in >> r & 1u) ? a_bytes : 0);
-    const int b_bytes = 4 * max(0, min(T::kWidth, g.n - (n0 + BTile::col())));
-#pragma unroll
-    for (int r = 0; r < BTile::kPer; ++r) {
-      const bool row_in = k_begin + k0 + BTile::row() + r * BTile::kRowStep < k_end;
-      b_tile.copy(bs, T::kBN, r, static_cast<std::ptrdiff_t>(k0) * static_cast<std::ptrdiff_t>(g.ldb), g.ldb, g.b,
-                  row_in ? b_bytes : 0);
-    }
+    copy_slice(g, a_tile, b_tile, as, T::kAStride, bs, T::kBN, k_begin, s * T::kBK, k_end, n0);
   };
 
   float acc[kFragsM * 4][kFragsN * 4] = {};

@@ -210,7 +210,6 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], 
 
 template <bool kVectorA, bool kVectorB>
 __global__ void __launch_bounds__(kTcThreads) tf32x3(GemmArgs g) {
-  using Copy = sgemm_device::TileCopy<true>;
   extern __shared__ float4 smem4[];
   float* const smem = reinterpret_cast<float*>(smem4);
   const int tiles_m = (g.m + kTcBM - 1) / kTcBM, tiles_n = (g.n + kTcBN - 1) / kTcBN;
@@ -221,41 +220,16 @@ __global__ void __launch_bounds__(kTcThreads) tf32x3(GemmArgs g) {
   const int warp_m = warp % 2 * 64, warp_n = warp / 2 * 32;
   const int gr = lane / 4, tc = lane % 4;
 
+  // The warp-tiled kernel's copies (sgemm_device.cuh), A's rows 16 or 4 bytes at a time, B's too.
+  using ATile = sgemm_device::TileLoader<kTcBM, kTcBK, kTcThreads, kVectorA ? 4 : 1, true>;
+  using BTile = sgemm_device::TileLoader<kTcBK, kTcBN, kTcThreads, kVectorB ? 4 : 1, true>;
+  const ATile a_tile(g.a, g.lda, m0, 0, g.m);
+  const BTile b_tile(g.b, g.ldb, 0, n0, g.k);
   auto load_slice = [&](int s, int stage) {
     float* as = smem + stage * kTcStageFloats;
-    float* bs = as + kTcBM * kTcAStride;
-    const int k0 = s * kTcBK;
-    if constexpr (kVectorA) {
-#pragma unroll
-      for (int r = 0; r < kTcBM * kTcBK / 4 / kTcThreads; ++r) {
-        const int e = t + r * kTcThreads, mm = e / (kTcBK / 4), kk = e % (kTcBK / 4) * 4;
-        Copy::four(as + mm * kTcAStride + kk, g.a, g.lda, m0 + mm, k0 + kk, g.m, g.k);
-      }
-    } else {
-#pragma unroll
-      for (int r = 0; r < kTcBM * kTcBK / kTcThreads; ++r) {
-        const int e = t + r * kTcThreads, mm = e / kTcBK, kk = e % kTcBK;
-        Copy::one(as + mm * kTcAStride + kk, g.a, g.lda, m0 + mm, k0 + kk, g.m, g.k);
-      }
-    }
-    if constexpr (kVectorB) {
-#pragma unroll
-      for (int r = 0; r < kTcBK * kTcBN / 4 / kTcThreads; ++r) {
-        const int e = t + r * kTcThreads, kk = e / (kTcBN / 4), nn = e % (kTcBN / 4) * 4;
-        Copy::four(bs + kk * kTcBStride + nn, g.b, g.ldb, k0 + kk, n0 + nn, g.k, g.n);
-      }
-    } else {
-#pragma unroll
-      for (int r = 0; r < kTcBK * kTcBN / kTcThreads; ++r) {
-        const int e = t + r * kTcThreads, kk = e / kTcBN, nn = e % kTcBN;
-        Copy::one(bs + kk * kTcBStride + nn, g.b, g.ldb, k0 + kk, n0 + nn, g.k, g.n);
-      }
-    }
+    sgemm_device::copy_slice(g, a_tile, b_tile, as, kTcAStride, as + kTcBM * kTcAStride, kTcBStride, 0, s * kTcBK, g.k, n0);
   };
 
-  // The tensor cores add with truncation, not rounding to nearest: over thousands of k the bias
-  // adds up (measured: 12x cuBLAS FP32's error). So each slice's 48 products per element go to a
-  // fresh accumulator, added to the running sum with an FP32 add that rounds to nearest.
   float acc[4][4][4] = {};
   auto compute_slice = [&](int stage) {
     const float* as = smem + stage * kTcStageFloats;
@@ -280,18 +254,15 @@ __global__ void __launch_bounds__(kTcThreads) tf32x3(GemmArgs g) {
       }
       // The small products first, so that they are not lost against the big one; each pass over
       // all 16 tiles, so that consecutive MMAs are independent.
+      auto pass = [&](const unsigned (&a)[4][4], const unsigned (&b)[4][2]) {
 #pragma unroll
-      for (int mi = 0; mi < 4; ++mi)
+        for (int mi = 0; mi < 4; ++mi)
 #pragma unroll
-        for (int ni = 0; ni < 4; ++ni) mma_tf32(slice[mi][ni], a_small[mi], b_big[ni]);
-#pragma unroll
-      for (int mi = 0; mi < 4; ++mi)
-#pragma unroll
-        for (int ni = 0; ni < 4; ++ni) mma_tf32(slice[mi][ni], a_big[mi], b_small[ni]);
-#pragma unroll
-      for (int mi = 0; mi < 4; ++mi)
-#pragma unroll
-        for (int ni = 0; ni < 4; ++ni) mma_tf32(slice[mi][ni], a_big[mi], b_big[ni]);
+          for (int ni = 0; ni < 4; ++ni) mma_tf32(slice[mi][ni], a[mi], b[ni]);
+      };
+      pass(a_small, b_big);
+      pass(a_big, b_small);
+      pass(a_big, b_big);
     }
 #pragma unroll
     for (int mi = 0; mi < 4; ++mi)

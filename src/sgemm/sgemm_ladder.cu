@@ -22,10 +22,10 @@ using sgemm_detail::rows_aligned16;
 
 bool empty(const GemmArgs& g) { return g.m == 0 || g.n == 0; }
 
-/// x across `x_side` in tiles of `x_tile`, y across `y_side` (capped; the kernels loop).
+/// x across `x_side` in tiles of `x_tile`, y across `y_side` (the kernels loop past gridDim.y).
 dim3 grid_2d(int x_side, int x_tile, int y_side, int y_tile) {
-  return {checked_grid(ceil_div(static_cast<std::size_t>(x_side), x_tile), "sgemm"),
-          capped_grid_y(ceil_div(static_cast<std::size_t>(y_side), y_tile))};
+  return tile_grid(static_cast<std::size_t>(x_side), static_cast<std::size_t>(x_tile), static_cast<std::size_t>(y_side),
+                   static_cast<std::size_t>(y_tile), "sgemm");
 }
 
 void run_naive(const GemmArgs& g, cudaStream_t s) {
@@ -74,7 +74,8 @@ void launch_tf32x3(const GemmArgs& g, cudaStream_t s) {
 }
 void run_tf32x3(const GemmArgs& g, cudaStream_t s) {
   if (empty(g)) return;
-  const bool va = rows_aligned16(g.a, g.lda), vb = rows_aligned16(g.b, g.ldb);
+  const bool va = rows_aligned16(g.a, g.lda, static_cast<std::size_t>(g.m)),
+             vb = rows_aligned16(g.b, g.ldb, static_cast<std::size_t>(g.k));
   (va ? (vb ? launch_tf32x3<true, true> : launch_tf32x3<true, false>)
       : (vb ? launch_tf32x3<false, true> : launch_tf32x3<false, false>))(g, s);
 }

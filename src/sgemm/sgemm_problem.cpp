@@ -62,13 +62,10 @@ std::optional<std::string> SgemmCase::unsupported(std::size_t rung) const {
 
 void SgemmCase::launch(std::size_t rung, const Arrays& arrays, Workspace, cudaStream_t stream) const {
   const std::size_t first = in_.beta != 0.f ? 1 : 0;
-  sgemm_device::GemmArgs g;
-  g.m = static_cast<int>(in_.shape.m), g.n = static_cast<int>(in_.shape.n), g.k = static_cast<int>(in_.shape.k);
-  g.alpha = in_.alpha, g.beta = in_.beta;
-  g.a = arrays.input<float>(first), g.lda = in_.lda;
-  g.b = arrays.input<float>(first + 1), g.ldb = in_.ldb;
-  g.c = arrays.output<float>(0), g.ldc = in_.ldc;
-  table_[rung].run(g, stream);
+  table_[rung].run(sgemm_device::gemm_args(in_.shape.m, in_.shape.n, in_.shape.k, in_.alpha, arrays.input<float>(first),
+                                           in_.lda, arrays.input<float>(first + 1), in_.ldb, in_.beta,
+                                           arrays.output<float>(0), in_.ldc),
+                   stream);
 }
 
 CheckResult SgemmCase::check(std::size_t rung, std::span<const std::span<const std::byte>> outputs) const {
