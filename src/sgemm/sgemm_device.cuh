@@ -86,10 +86,16 @@ struct TileCopy {
     else
       *dst = valid ? *src : 0.f;
   }
-  /// dst[0..3] = the first `bytes` of src[0..3] (16-byte aligned), zeros after them.
+  /// dst[0..3] = the first `bytes` of src[0..3] (16-byte aligned), zeros after them. A partial
+  /// vector goes element by element: a 16-byte copy with a smaller src-size would still address
+  /// bytes past the matrix's end (memcheck flags it at an allocation's last row).
   __device__ __forceinline__ static void four_at(float* dst, const float* src, int bytes) {
     if constexpr (kAsync) {
-      cp_async16(dst, src, bytes);
+      if (bytes == 16 || bytes == 0) {
+        cp_async16(dst, src, bytes);
+      } else {
+        for (int q = 0; q < 4; ++q) cp_async4(dst + q, 4 * q < bytes ? src + q : src, 4 * q < bytes);
+      }
     } else if (bytes == 16) {
       *reinterpret_cast<float4*>(dst) = *reinterpret_cast<const float4*>(src);
     } else {
