@@ -87,11 +87,11 @@ struct TileCopy {
       *dst = valid ? *src : 0.f;
   }
   /// dst[0..3] = the first `bytes` of src[0..3] (16-byte aligned), zeros after them. A partial
-  /// vector goes element by element: a 16-byte copy with a smaller src-size would still address
-  /// bytes past the matrix's end (memcheck flags it at an allocation's last row).
+  /// or empty vector goes element by element: a 16-byte copy with a smaller src-size still
+  /// addresses 16 bytes, past the matrix's end at an allocation's last row (memcheck flags it).
   __device__ __forceinline__ static void four_at(float* dst, const float* src, int bytes) {
     if constexpr (kAsync) {
-      if (bytes == 16 || bytes == 0) {
+      if (bytes == 16) {
         cp_async16(dst, src, bytes);
       } else {
         for (int q = 0; q < 4; ++q) cp_async4(dst + q, 4 * q < bytes ? src + q : src, 4 * q < bytes);
