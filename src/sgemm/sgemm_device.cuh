@@ -86,16 +86,10 @@ struct TileCopy {
     else
       *dst = valid ? *src : 0.f;
   }
-  /// dst[0..3] = the first `bytes` of src[0..3] (16-byte aligned), zeros after them. A partial
-  /// or empty vector goes element by element: a 16-byte copy with a smaller src-size still
-  /// addresses 16 bytes, past the matrix's end at an allocation's last row (memcheck flags it).
+  /// dst[0..3] = the first `bytes` of src[0..3] (16-byte aligned), zeros after them.
   __device__ __forceinline__ static void four_at(float* dst, const float* src, int bytes) {
     if constexpr (kAsync) {
-      if (bytes == 16) {
-        cp_async16(dst, src, bytes);
-      } else {
-        for (int q = 0; q < 4; ++q) cp_async4(dst + q, 4 * q < bytes ? src + q : src, 4 * q < bytes);
-      }
+      cp_async16(dst, src, bytes);
     } else if (bytes == 16) {
       *reinterpret_cast<float4*>(dst) = *reinterpret_cast<const float4*>(src);
     } else {
@@ -184,10 +178,9 @@ __device__ __forceinline__ void grouped_tile(int block, int tiles_m, int tiles_n
 /// offset. Only those two live in registers (128 a thread hold 64 accumulators and little more):
 /// the thread's row and column in the tile are recomputed from threadIdx.x where needed.
 /// (Per copy, index and bounds arithmetic would cost more instructions than the copy itself.)
-template <int kRows, int kTileCols, int kThreads, int kWidth, bool kAsync>
+template <int kRows, int kCols, int kThreads, int kWidth, bool kAsync>
 struct TileLoader {
   static constexpr int kFloats = kWidth;  // per copy
-  static constexpr int kCols = kTileCols;
   static constexpr int kUnitsPerRow = kCols / kWidth;
   static constexpr int kPer = kRows * kCols / kWidth / kThreads, kRowStep = kThreads / kUnitsPerRow;
   __device__ static int row() { return static_cast<int>(threadIdx.x) / kUnitsPerRow; }
@@ -203,19 +196,15 @@ struct TileLoader {
   }
   /// Copy r with the tile moved `offset` elements on, into dst (row-major, `dst_stride` floats a
   /// row); `bytes` of its 4·kWidth are read (none: `base`, a valid address, stands in), the rest
-  /// zero-filled. `edge`: the tile may hold partial vectors (only then the slower, exact path).
+  /// zero-filled.
   __device__ __forceinline__ void copy(float* dst, int dst_stride, int r, std::ptrdiff_t offset, std::size_t ld,
-                                       const float* base, int bytes, bool edge) const {
+                                       const float* base, int bytes) const {
     const float* src = bytes > 0 ? first + offset + static_cast<std::ptrdiff_t>(r * kRowStep) * static_cast<std::ptrdiff_t>(ld) : base;
     float* d = dst + (row() + r * kRowStep) * dst_stride + col();
-    if constexpr (kWidth == 4) {
-      if (kAsync && !edge)
-        cp_async16(d, src, bytes);  // 16 bytes or none, inside the matrix
-      else
-        TileCopy<kAsync>::four_at(d, src, bytes);
-    } else {
+    if constexpr (kWidth == 4)
+      TileCopy<kAsync>::four_at(d, src, bytes);
+    else
       TileCopy<kAsync>::one_at(d, src, bytes > 0);
-    }
   }
 };
 
@@ -224,19 +213,15 @@ struct TileLoader {
 template <class ATile, class BTile>
 __device__ __forceinline__ void copy_slice(const GemmArgs& g, const ATile& a_tile, const BTile& b_tile, float* as,
                                            int a_stride, float* bs, int b_stride, int k_begin, int k0, int k_end, int n0) {
-  // A slice that ends before k_end (and, for B, a tile inside n) holds whole vectors only.
-  const bool k_edge = k_begin + k0 + ATile::kCols > k_end;
   const int a_bytes = 4 * max(0, min(ATile::kFloats, k_end - (k_begin + k0 + ATile::col())));
 #pragma unroll
-  for (int r = 0; r < ATile::kPer; ++r)
-    a_tile.copy(as, a_stride, r, k0, g.lda, g.a, (a_tile.rows_in >> r & 1u) ? a_bytes : 0, k_edge);
-  const bool b_edge = k_edge || n0 + BTile::kCols > g.n;
+  for (int r = 0; r < ATile::kPer; ++r) a_tile.copy(as, a_stride, r, k0, g.lda, g.a, (a_tile.rows_in >> r & 1u) ? a_bytes : 0);
   const int b_bytes = 4 * max(0, min(BTile::kFloats, g.n - (n0 + BTile::col())));
 #pragma unroll
   for (int r = 0; r < BTile::kPer; ++r) {
     const bool row_in = k_begin + k0 + BTile::row() + r * BTile::kRowStep < k_end;
     b_tile.copy(bs, b_stride, r, static_cast<std::ptrdiff_t>(k0) * static_cast<std::ptrdiff_t>(g.ldb), g.ldb, g.b,
-                row_in ? b_bytes : 0, b_edge);
+                row_in ? b_bytes : 0);
   }
 }
 

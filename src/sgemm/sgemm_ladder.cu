@@ -74,8 +74,7 @@ void launch_tf32x3(const GemmArgs& g, cudaStream_t s) {
 }
 void run_tf32x3(const GemmArgs& g, cudaStream_t s) {
   if (empty(g)) return;
-  const bool va = rows_aligned16(g.a, g.lda, static_cast<std::size_t>(g.m)),
-             vb = rows_aligned16(g.b, g.ldb, static_cast<std::size_t>(g.k));
+  const bool va = rows_aligned16(g.a, g.lda), vb = rows_aligned16(g.b, g.ldb);
   (va ? (vb ? launch_tf32x3<true, true> : launch_tf32x3<true, false>)
       : (vb ? launch_tf32x3<false, true> : launch_tf32x3<false, false>))(g, s);
 }

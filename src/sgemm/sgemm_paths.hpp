@@ -55,9 +55,9 @@ void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream);
 /// Rung 8: the same tiles fed by cp.async, three slices in flight (the library's default).
 void warp_tiles_pipelined(const GemmArgs& g, cudaStream_t stream);
 
-/// Whether 16-byte loads may be used on `rows` rows of a row-major matrix with this leading
+/// Whether 16-byte loads may be used on the rows of a row-major matrix with this leading
 /// dimension (elements) starting at p.
-bool rows_aligned16(const float* p, std::size_t ld, std::size_t rows);
+bool rows_aligned16(const float* p, std::size_t ld);
 /// Both A's and B's rows (the warp-tiled kernel's 16-byte copies).
 bool vector_rows(const GemmArgs& g);
 
