@@ -1,0 +1,313 @@
+// The conv library's register sliding windows: a thread owns a run of 16 pixels of a row and walks
+// down a band of rows, keeping the rows above, at and below in registers, so that each input byte
+// is loaded once per thread-row instead of nine times.
+//   sliding_window: one channel value per 32-bit register and multiply (any filter);
+//   lanes: two channels in the two 16-bit halves of each register, so one multiply serves both,
+//          and the next row loaded while this one is computed (filters whose weights' magnitudes
+//          sum to at most 128, which keeps every sum inside its half).
+#include "conv/conv_device.cuh"
+#include "conv/conv_paths.hpp"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+#include "lib/memory_layout.hpp"
+#include "lib/per_device.hpp"
+
+#include <gpulab/error.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace gpulab::conv_detail {
+namespace {
+
+using conv_device::ConvArgs;
+
+constexpr int kRunPixels = 16, kRunWords = 3 * kRunPixels / 4;  // 48 bytes: 12 words, three 16-byte vectors
+constexpr int kWindowRows = 8;  // 32 left too few threads below 16K (measured: 4K 0.130 ms vs the tile's 0.114)
+constexpr unsigned kWindowBlock = 128;
+
+__device__ __forceinline__ unsigned pixel_bytes(const ConvArgs& a, int x, int y) {
+  return static_cast<unsigned>(conv_device::neighbour(a, x, y, 0)) | static_cast<unsigned>(conv_device::neighbour(a, x, y, 1)) << 8 |
+         static_cast<unsigned>(conv_device::neighbour(a, x, y, 2)) << 16;
+}
+
+/// The 12 words of row y's run from pixel x0, byte by byte under the border rule; past a ragged
+/// right end, the pixel the border rule puts at x = width (only the last pixel's neighbour is used).
+__device__ __forceinline__ void run_bytes(const ConvArgs& a, int x0, int y, unsigned* words) {
+#pragma unroll
+  for (int w = 0; w < kRunWords; ++w) {
+    unsigned word = 0;
+#pragma unroll
+    for (int b = 0; b < 4; ++b) {
+      const int q = 4 * w + b, x = min(x0 + q / 3, a.width);
+      word |= static_cast<unsigned>(conv_device::neighbour(a, x, y, q % 3)) << (8 * b);
+    }
+    words[w] = word;
+  }
+}
+
+/// The run as three 16-byte loads (row yy of the image, the run inside it, rows 16-byte aligned).
+__device__ __forceinline__ void run_vectors(const ConvArgs& a, int x0, int yy, unsigned* words) {
+  const uint4* p = reinterpret_cast<const uint4*>(a.in + static_cast<std::size_t>(yy) * a.in_pitch + 3 * static_cast<std::size_t>(x0));
+#pragma unroll
+  for (int v = 0; v < 3; ++v) {
+    const uint4 w = p[v];
+    words[4 * v] = w.x, words[4 * v + 1] = w.y, words[4 * v + 2] = w.z, words[4 * v + 3] = w.w;
+  }
+}
+
+/// Writes the run's 12 words to row y: 16-byte stores where the run is whole and rows aligned.
+template <bool kVector>
+__device__ __forceinline__ void store_run(const ConvArgs& a, int x0, int y, const unsigned* out) {
+  std::uint8_t* dst = a.out + static_cast<std::size_t>(y) * a.out_pitch + 3 * static_cast<std::size_t>(x0);
+  if (kVector && x0 + kRunPixels <= a.width) {
+    uint4* p = reinterpret_cast<uint4*>(dst);
+#pragma unroll
+    for (int v = 0; v < 3; ++v) p[v] = {out[4 * v], out[4 * v + 1], out[4 * v + 2], out[4 * v + 3]};
+  } else {
+    for (int q = 0; q < 3 * min(kRunPixels, a.width - x0); ++q) dst[q] = static_cast<std::uint8_t>(out[q / 4] >> (8 * (q % 4)));
+  }
+}
+
+// ---- one channel a register ------------------------------------------------------------------------
+//
+// 16 pixels × kWindowRows rows a thread, the 3-row window in 3 × 14 registers; a byte is taken from
+// its word by a constant shift (the loops are unrolled).
+
+/// One row of a thread's window: its 16 pixels as 12 words, the pixels left and right of them.
+struct WindowRow {
+  unsigned centre[kRunWords];
+  unsigned left, right;  // 3 bytes each, in the low bytes
+  __device__ __forceinline__ int byte(int q) const {  // q in [−3, 51): byte q of the run
+    if (q < 0) return static_cast<int>((left >> (8 * (q + 3))) & 0xFFu);
+    if (q >= 3 * kRunPixels) return static_cast<int>((right >> (8 * (q - 3 * kRunPixels))) & 0xFFu);
+    return static_cast<int>((centre[q / 4] >> (8 * (q % 4))) & 0xFFu);
+  }
+};
+
+/// Row y (−1 ≤ y ≤ height, the border rule applied) of the run starting at pixel x0.
+template <bool kVector>
+__device__ __forceinline__ void load_row(const ConvArgs& a, int x0, int y, WindowRow& r) {
+  const int yy = conv_math::border_index(y, a.height, a.border);
+  if (kVector && yy >= 0 && x0 + kRunPixels <= a.width)
+    run_vectors(a, x0, yy, r.centre);
+  else
+    run_bytes(a, x0, y, r.centre);
+  r.left = pixel_bytes(a, x0 - 1, y);
+  r.right = pixel_bytes(a, min(x0 + kRunPixels, a.width), y);  // past a ragged end: the border rule's pixel
+}
+
+template <bool kVector>
+__global__ void __launch_bounds__(kWindowBlock) sliding_window(ConvArgs a) {
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kRunPixels;
+  if (x0 >= a.width) return;
+  const int bands = (a.height + kWindowRows - 1) / kWindowRows;
+  for (int band = static_cast<int>(blockIdx.y); band < bands; band += static_cast<int>(gridDim.y)) {
+    const int y_begin = band * kWindowRows, y_end = min(a.height, y_begin + kWindowRows);
+    WindowRow rows[3];
+    load_row<kVector>(a, x0, y_begin - 1, rows[0]);
+    load_row<kVector>(a, x0, y_begin, rows[1]);
+    for (int y = y_begin; y < y_end; ++y) {
+      load_row<kVector>(a, x0, y + 1, rows[2]);
+      unsigned out[kRunWords] = {};
+#pragma unroll
+      for (int q = 0; q < 3 * kRunPixels; ++q) {  // output byte q: pixel q / 3, channel q % 3
+        int s = 0;
+#pragma unroll
+        for (int dy = 0; dy < 3; ++dy)
+#pragma unroll
+          for (int dx = 0; dx < 3; ++dx) s += a.filter.k[3 * dy + dx] * rows[dy].byte(q + 3 * (dx - 1));
+        const int v = a.filter.divisor == 1 ? (s < 0 ? 0 : s > 255 ? 255 : s) : conv_math::round_clamp(s, a.filter.divisor, a.twice_divisor);
+        out[q / 4] |= static_cast<unsigned>(v) << (8 * (q % 4));
+      }
+      store_run<kVector>(a, x0, y, out);
+      rows[0] = rows[1];
+      rows[1] = rows[2];
+    }
+  }
+}
+
+// ---- two channels a register -------------------------------------------------------------------------
+//
+// A word of 4 image bytes b0 b1 b2 b3 is split into an "even" pair (b0 | b2 << 16) and an "odd"
+// pair (b1 | b3 << 16), one PRMT each. Byte q's neighbours in the row are q ± 3, so the even
+// outputs' left neighbours are the odd pair of the word before, their right neighbours the high
+// half of this word's odd pair with the low half of the next one's, and so on: every operand of a
+// multiply is two channels of two pixels, and one 32-bit multiply-add serves both. Exact: the sum
+// of the products is exact modulo 2^32 whatever the carries between halves along the way, and with
+// a bias of 2^15 in each half and |s| ≤ 255 · 128 < 2^15 (the weights' magnitudes summing to at
+// most 128), each half of the total is exactly 2^15 + s.
+
+constexpr unsigned kLaneBias = 0x80008000u;  // 2^15 in each half
+constexpr unsigned kLanePairOne = 0x00010001u;
+constexpr long kLaneWeightLimit = 128;         // Σ|k| ≤ 128: |s| ≤ 32640 < 2^15
+// Measured on the H100 (docs/conv.md): 5 blocks an SM (≤ 96 registers, no spills) against 4 at
+// 128 registers, bands of 3 rows against 2, 4, 8 and 16: 8K 0.079 ms against 0.089 for 4 blocks
+// and 8 rows, 16K 0.277 against 0.308 (more warps to hide the loads, a shorter last wave).
+constexpr int kLaneMinBlocks = 5;
+constexpr int kLaneBandRows = 3;
+
+/// The filter as the lanes kernel takes it: divisor made positive (weights and divisor negated
+/// together leave every quotient as it was), and what the rounding of each half needs.
+struct LaneFilter {
+  unsigned k[9];       // the weights, as 32-bit words for the multiplies
+  unsigned divisor;    // d > 0
+  unsigned ceiling;    // power-of-two d ≤ 128: 2^15 + 255·d in each half (the largest sum that rounds to ≤ 255)
+  unsigned offset;     // and 2^15 − d/2 in each half
+  unsigned shift;      // and log2 d
+  UnsignedDivider twice_divisor{2};  // other d: 2d
+};
+
+/// A run of row y and the words either side: w[0] holds the 4 bytes before the run (its upper 3:
+/// the pixel on the left), w[1..12] the run, w[13] the 4 bytes after it (its lower 3: the pixel on
+/// the right).
+struct LaneRow {
+  unsigned w[kRunWords + 2];
+};
+
+__device__ __forceinline__ unsigned even_pair(unsigned w) { return __byte_perm(w, 0, 0x4240); }
+__device__ __forceinline__ unsigned odd_pair(unsigned w) { return __byte_perm(w, 0, 0x4341); }
+/// The upper half of pair x and the lower half of pair y.
+__device__ __forceinline__ unsigned straddle(unsigned x, unsigned y) { return __byte_perm(x, y, 0x5432); }
+
+/// Row y (−1 ≤ y ≤ height) of the run from x0 (rows 16-byte aligned), the border rule applied.
+__device__ __forceinline__ void load_lane_row(const ConvArgs& a, int x0, int y, LaneRow& r) {
+  const int yy = conv_math::border_index(y, a.height, a.border);
+  if (yy < 0) {  // the zero border's rows
+#pragma unroll
+    for (unsigned& w : r.w) w = 0;
+    return;
+  }
+  if (x0 + kRunPixels <= a.width)
+    run_vectors(a, x0, yy, r.w + 1);
+  else
+    run_bytes(a, x0, y, r.w + 1);
+  const auto* row = reinterpret_cast<const unsigned*>(a.in + static_cast<std::size_t>(yy) * a.in_pitch + 3 * static_cast<std::size_t>(x0));
+  r.w[0] = x0 > 0 ? row[-1] : pixel_bytes(a, -1, y) << 8;
+  r.w[kRunWords + 1] = x0 + kRunPixels + 2 <= a.width ? row[kRunWords] : pixel_bytes(a, min(x0 + kRunPixels, a.width), y);
+}
+
+/// Adds row r's contribution with weights k[0..2] (left, centre, right) to the 12 even and 12 odd
+/// pair sums of the run.
+__device__ __forceinline__ void add_lane_row(const LaneRow& r, const unsigned* k, unsigned* even, unsigned* odd) {
+#pragma unroll
+  for (int w = 0; w < kRunWords; ++w) {  // the run's word w is r.w[w + 1]
+    even[w] += k[0] * odd_pair(r.w[w]) + k[1] * even_pair(r.w[w + 1]) + k[2] * straddle(odd_pair(r.w[w + 1]), odd_pair(r.w[w + 2]));
+    odd[w] += k[0] * straddle(even_pair(r.w[w]), even_pair(r.w[w + 1])) + k[1] * odd_pair(r.w[w + 1]) + k[2] * even_pair(r.w[w + 2]);
+  }
+}
+
+/// The four output bytes of a word from its even and odd pair sums (each half 2^15 + s).
+template <bool kPowerOfTwo>
+__device__ __forceinline__ unsigned lane_bytes(unsigned even, unsigned odd, const LaneFilter& f) {
+  // s < 0 rounds to ≤ 0 and clamps to 0 (d > 0): lift each half to at least 2^15 (s = 0).
+  even = __vmaxu2(even, kLaneBias);
+  odd = __vmaxu2(odd, kLaneBias);
+  if constexpr (kPowerOfTwo) {
+    // (s + d/2) >> log2 d for s in [0, 255·d], in both halves at once; bits shifted across the
+    // halves land above the byte that is kept.
+    even = (__vminu2(even, f.ceiling) - f.offset) >> f.shift;
+    odd = (__vminu2(odd, f.ceiling) - f.offset) >> f.shift;
+    return __byte_perm(even, odd, 0x6240);  // bytes 0 and 2 of each: even, odd, even, odd
+  } else {
+    // (2s + d) / 2d, s = half − 2^15 ≥ 0, clamped to 255.
+    const auto round = [&](unsigned half) { return min(255u, f.twice_divisor.divide(2u * half + f.divisor - 0x10000u)); };
+    return round(even & 0xFFFFu) | round(odd & 0xFFFFu) << 8 | round(even >> 16) << 16 | round(odd >> 16) << 24;
+  }
+}
+
+template <bool kPowerOfTwo>
+__global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) lanes(ConvArgs a, LaneFilter f, int band_rows) {
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kRunPixels;
+  if (x0 >= a.width) return;
+  const int bands = (a.height + band_rows - 1) / band_rows;
+  for (int band = static_cast<int>(blockIdx.y); band < bands; band += static_cast<int>(gridDim.y)) {
+    const int y_begin = band * band_rows, y_end = min(a.height, y_begin + band_rows);
+    LaneRow above, at, below;
+    load_lane_row(a, x0, y_begin - 1, above);
+    load_lane_row(a, x0, y_begin, at);
+    load_lane_row(a, x0, y_begin + 1, below);
+    for (int y = y_begin; y < y_end; ++y) {
+      LaneRow next = below;
+      if (y + 1 < y_end) load_lane_row(a, x0, y + 2, next);  // in flight while this row is computed
+      unsigned even[kRunWords], odd[kRunWords];
+#pragma unroll
+      for (int w = 0; w < kRunWords; ++w) even[w] = odd[w] = kLaneBias;
+      add_lane_row(above, f.k, even, odd);
+      add_lane_row(at, f.k + 3, even, odd);
+      add_lane_row(below, f.k + 6, even, odd);
+      unsigned out[kRunWords];
+#pragma unroll
+      for (int w = 0; w < kRunWords; ++w) out[w] = lane_bytes<kPowerOfTwo>(even[w], odd[w], f);
+      store_run<true>(a, x0, y, out);
+      above = at;
+      at = below;
+      below = next;
+    }
+  }
+}
+
+LaneFilter lane_filter(const Filter3x3& filter) {
+  const int sign = filter.divisor < 0 ? -1 : 1;
+  LaneFilter f{};
+  for (int i = 0; i < 9; ++i) f.k[i] = static_cast<unsigned>(sign * filter.k[i]);
+  f.divisor = static_cast<unsigned>(sign * filter.divisor);
+  f.twice_divisor = UnsignedDivider(2 * f.divisor);
+  if (f.divisor <= 128 && (f.divisor & (f.divisor - 1)) == 0) {
+    while ((1u << f.shift) < f.divisor) ++f.shift;
+    f.ceiling = kLanePairOne * (0x8000u + 255u * f.divisor);
+    f.offset = kLanePairOne * (0x8000u - f.divisor / 2);
+  }
+  return f;
+}
+
+/// Blocks of the lanes kernel the current device holds at once (asked once per device).
+unsigned per_device_resident_lanes(void (*kernel)(ConvArgs, LaneFilter, int)) {
+  static PerDevice<unsigned> resident[2];
+  return resident[kernel == lanes<true> ? 1 : 0].get([&] { return resident_blocks(reinterpret_cast<const void*>(kernel), kWindowBlock); });
+}
+
+dim3 window_grid(const ConvArgs& a) {
+  return tile_grid(static_cast<std::size_t>(a.width), kWindowBlock * kRunPixels, static_cast<std::size_t>(a.height), kWindowRows,
+                   "gpulab::conv3x3");
+}
+
+}  // namespace
+
+bool rows_aligned16(const ConvArgs& a) {
+  const auto rows = static_cast<std::size_t>(a.height);
+  return gpulab::rows_aligned16(a.in, a.in_pitch, rows) && gpulab::rows_aligned16(a.out, a.out_pitch, rows);
+}
+
+bool lanes_fit(const ConvArgs& a) {
+  long weights = 0;
+  for (int k : a.filter.k) weights += k < 0 ? -static_cast<long>(k) : k;
+  return weights <= kLaneWeightLimit && rows_aligned16(a);
+}
+
+void run_sliding_window(const ConvArgs& a, cudaStream_t stream) {
+  const bool vector = rows_aligned16(a);
+  launch(vector ? "conv_sliding_window<vector>" : "conv_sliding_window<bytes>", vector ? sliding_window<true> : sliding_window<false>,
+         {window_grid(a), kWindowBlock}, stream, a)
+      .work([] { return std::string("16 pixels x 8 rows a thread, a 3-row window in registers"); });
+}
+
+void run_lanes(const ConvArgs& a, cudaStream_t stream) {
+  if (!lanes_fit(a)) throw Error("conv lanes: needs 16-byte-aligned rows and weights whose magnitudes sum to at most 128");
+  const LaneFilter f = lane_filter(a.filter);
+  const bool power_of_two = f.ceiling != 0;
+  const auto kernel = power_of_two ? lanes<true> : lanes<false>;
+  // Bands of kLaneBandRows rows, fewer where the whole image fits in one wave of blocks.
+  const int x_blocks = (a.width + static_cast<int>(kWindowBlock) * kRunPixels - 1) / (static_cast<int>(kWindowBlock) * kRunPixels);
+  const int y_blocks = std::max(1, static_cast<int>(per_device_resident_lanes(kernel)) / x_blocks);
+  const int band_rows = std::clamp((a.height + y_blocks - 1) / y_blocks, 1, kLaneBandRows);
+  const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), kWindowBlock * kRunPixels, static_cast<std::size_t>(a.height),
+                              static_cast<std::size_t>(band_rows), "gpulab::conv3x3");
+  launch(power_of_two ? "conv_lanes<shift>" : "conv_lanes<divide>", kernel, {grid, kWindowBlock}, stream, a, f, band_rows)
+      .work([band_rows] {
+        return "16 pixels x " + std::to_string(band_rows) + " rows a thread, two channels a register, the next row in flight";
+      });
+}
+
+}  // namespace gpulab::conv_detail
