@@ -22,7 +22,8 @@ struct ConvArgs {
   Border border = Border::replicate;
   /// Divides by 2·|filter.divisor| (conv_math::twice_divisor): set with the filter.
   UnsignedDivider twice_divisor{2};
-  /// The nine weights in device memory, last first (NPP's order), for the vendor row.
+  /// The nine weights in device memory, last first (NPP's order): the vendor row's, and rung 1's
+  /// global-memory filter. Null in library calls.
   const std::int32_t* weights_reversed = nullptr;
 };
 

@@ -7,19 +7,25 @@
 
 #include <cuda_runtime.h>
 
+#include <optional>
 #include <span>
+#include <string>
 
 namespace gpulab {
 
 struct ConvOps {
   /// out = the filter over in, asynchronously on `stream`.
   void (*run)(const conv_device::ConvArgs& a, cudaStream_t stream) = nullptr;
+  /// Why this row cannot take a case, asked before anything is allocated (`shape`: the case's
+  /// sizes, pitches, filter and border; its pointers null, standing for cudaMalloc's alignment);
+  /// nullptr: every case.
+  std::optional<std::string> (*refuses)(const conv_device::ConvArgs& shape) = nullptr;
 };
 
 using ConvRung = Rung<ConvOps>;
 
-/// A thread per pixel, a shared tile, a register sliding window, the library's gpulab::conv3x3,
-/// then the vendor (NPP's FilterBorder, where NPP is found). (More rungs of issue 14 to come.)
+/// From a thread per pixel to two channels a register, the library's gpulab::conv3x3, then the
+/// vendor (NPP's FilterBorder, where NPP is found).
 std::span<const ConvRung> conv_rungs();
 
 }  // namespace gpulab

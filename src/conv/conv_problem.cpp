@@ -1,5 +1,6 @@
 #include "conv/conv_problem.hpp"
 
+#include "conv/conv_batch.hpp"
 #include "conv/conv_math.hpp"
 #include "conv/filter.hpp"
 #include "conv/npp_filter.hpp"
@@ -70,10 +71,10 @@ void ConvCase::run_baseline() {
 CheckResult ConvCase::check_baseline() const { return check_image(baseline_.bytes, baseline_.pitch, ref_, 0); }
 
 std::optional<std::string> ConvCase::unsupported(std::size_t rung) const {
-  if (conv_rungs()[rung].role != Role::vendor) return std::nullopt;
-  if (auto why = npp_unavailable()) return why;
-  if (border_ != Border::replicate) return "NPP's FilterBorder supports only the replicate border";
-  return std::nullopt;
+  const auto refuses = conv_rungs()[rung].refuses;
+  if (refuses == nullptr) return std::nullopt;
+  return refuses(conv_device::conv_args(nullptr, in_.pitch, nullptr, in_.pitch, static_cast<int>(in_.width),
+                                        static_cast<int>(in_.height), filter_, border_));
 }
 
 void ConvCase::launch(std::size_t rung, const Arrays& arrays, Workspace, cudaStream_t stream) const {
@@ -189,7 +190,7 @@ class ConvProblem final : public Problem {
   }
 
   std::vector<Command> add_commands(CLI::App& app) override {
-    auto* conv = app.add_subcommand("conv", "3x3 filters on image files: gen, run, check");
+    auto* conv = app.add_subcommand("conv", "3x3 filters on image files: gen, run, check, batch");
     conv->require_subcommand(1, 1);
     auto* gen = conv->add_subcommand("gen", "write a test image (PNG, or PPM by extension)");
     gen->add_option("WIDTH", gen_w_, "width in pixels")->required()->check(CLI::Range(1, 1 << 20));
@@ -208,6 +209,21 @@ class ConvProblem final : public Problem {
     check->add_option("OUT", check_out_, "the result to check")->required();
     check->add_option("--kernel", check_filter_, "the filter the result was made with")->capture_default_str();
     check->add_option("--border", check_border_, "the border rule it was made with")->capture_default_str();
+    auto* batch = conv->add_subcommand("batch", "copy in, filter, copy out over many images, overlapped across streams (seed 001 §5)");
+    batch->add_option("FILES", batch_.files, "the images (a file may repeat)")->required()->expected(1, -1);
+    batch->add_option("-o,--output", batch_.out_dir, "directory for the results")->required();
+    batch->add_option("--streams", batch_.streams, "streams the images are spread over")->check(CLI::Range(1, 64))->capture_default_str();
+    batch->add_option("--memory", batch_memories_, "host memory: pageable, pinned, registered, managed (a list) or all")
+        ->check(word_list_validator("memory kinds", "pageable, pinned, registered, managed",
+                                    [](const std::string& w) { return w == "all" || parse_host_memory(w).has_value(); }, "KINDS"))
+        ->capture_default_str();
+    batch->add_option("--kernel", batch_filter_, "a name or nine integers with an optional /divisor")->capture_default_str();
+    batch->add_option("--border", batch_border_, "replicate, zero or mirror")->capture_default_str();
+    batch->add_option("--reps", batch_.reps, "runs of each stage (median reported)")->check(CLI::Range(1, 100))->capture_default_str();
+    batch->add_option("--format", batch_.format, "format of the results: png or ppm")
+        ->check(CLI::IsMember({"png", "ppm"}))
+        ->capture_default_str();
+    batch->add_flag("!--no-check", batch_.check, "skip comparing every result with the CPU's");
     return {
         {gen, false, [this](const CommandContext& ctx) {
            save_image(gen_out_, generate_image(static_cast<std::size_t>(gen_w_), static_cast<std::size_t>(gen_h_), gen_seed_));
@@ -248,6 +264,14 @@ class ConvProblem final : public Problem {
                             : "FAILED: " + r.detail + "\n");
            return int{r.ok ? kExitOk : kExitFailure};
          }},
+        {batch, true, [this](const CommandContext& ctx) {
+           BatchOptions o = batch_;
+           o.filter = usage_filter(batch_filter_);
+           o.border = usage_border(batch_border_);
+           for (const std::string& w : split_commas(batch_memories_ == "all" ? "pageable,pinned,registered,managed" : batch_memories_))
+             o.memories.push_back(*parse_host_memory(w));
+           return conv_batch(o, ctx.out);
+         }},
     };
   }
 
@@ -273,6 +297,8 @@ class ConvProblem final : public Problem {
   std::string run_in_, run_out_, run_filter_ = "sharpen", run_border_ = "replicate", run_variant_ = "library";
   int run_reps_ = 20;
   std::string check_in_, check_out_, check_filter_ = "sharpen", check_border_ = "replicate";
+  BatchOptions batch_;
+  std::string batch_memories_ = "pinned", batch_filter_ = "sharpen", batch_border_ = "replicate";
 };
 
 }  // namespace
