@@ -28,4 +28,9 @@ expect 0 "vendor" -- "$gpulab" list
 expect 2 "no rung 'nope'" -- "$gpulab" bench reduce --variants library,nope
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" bench reduce --variants library,vendor --n 2^10
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" run atax --shapes 31x33
+expect 1 "cannot open" -- "$gpulab" conv check /nonexistent/a.png /nonexistent/b.png
+expect 2 "FILES is required" -- "$gpulab" conv batch -o /tmp/gpulab-batch-test
+expect 2 "not in range" -- "$gpulab" conv batch a.png -o /tmp/gpulab-batch-test --streams 0
+expect 2 "is not pageable, pinned, registered, managed" -- "$gpulab" conv batch a.png -o /tmp/gpulab-batch-test --memory bogus
+expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" conv batch a.png -o /tmp/gpulab-batch-test
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }

@@ -1,6 +1,7 @@
 // The conv problem's CPU side: filters as people write them, the border rules and the rounding
 // every rung shares, the reference on images small enough to work out by hand, the exact check,
 // and image files in and out (and their errors).
+#include "conv/conv_batch.hpp"
 #include "conv/conv_cpu.hpp"
 #include "conv/conv_math.hpp"
 #include "conv/filter.hpp"
@@ -140,4 +141,11 @@ TEST(ConvImage, RoundTripsThroughPngAndPpmAndRefusesBadFiles) {
   EXPECT_THROW(make_image(0, 5), Error);
   EXPECT_THROW(make_image((1u << 20) + 1, 1), Error);
   std::filesystem::remove_all(dir);
+}
+
+TEST(ConvBatch, MemoryKindsByName) {
+  for (HostMemory m : {HostMemory::pageable, HostMemory::pinned, HostMemory::registered, HostMemory::managed})
+    EXPECT_EQ(parse_host_memory(host_memory_name(m)), m);
+  EXPECT_FALSE(parse_host_memory("unified").has_value());
+  EXPECT_FALSE(parse_host_memory("").has_value());
 }

@@ -1,4 +1,5 @@
-// gpulab/device_buffer.hpp — RAII owners for device memory, pinned host memory, streams, events.
+// gpulab/device_buffer.hpp — RAII owners for device, pinned, managed and pitched memory, host
+// registrations, streams, events.
 //
 // Move-only; destructors never throw (a failing cudaFree at exit is not worth a terminate).
 // Allocation failures throw gpulab::Error naming the bytes asked for and the bytes free.
@@ -96,6 +97,76 @@ class PinnedBuffer : public CudaArray<T, cudaFreeHost> {
     GPULAB_CUDA_CHECK(err);
     this->count_ = count;
   }
+};
+
+/// `count` elements of T in managed (unified) memory: one address for host and device, pages
+/// moved on demand or by cudaMemPrefetchAsync.
+template <class T>
+class ManagedBuffer : public CudaArray<T, cudaFree> {
+ public:
+  ManagedBuffer() = default;
+  explicit ManagedBuffer(std::size_t count) {
+    if (count == 0) return;
+    const std::size_t bytes = this->bytes_for(count);
+    const cudaError_t err = cudaMallocManaged(reinterpret_cast<void**>(&this->ptr_), bytes);
+    if (err == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      throw Error("cannot allocate " + std::to_string(bytes) + " bytes of managed memory");
+    }
+    GPULAB_CUDA_CHECK(err);
+    this->count_ = count;
+  }
+};
+
+/// A 2-D array of `rows` rows of `row_bytes` bytes in device memory, from cudaMallocPitch: each row
+/// starts at a multiple of the device's preferred alignment, `pitch()` bytes after the one before.
+class PitchedDeviceBuffer : public CudaArray<unsigned char, cudaFree> {
+ public:
+  PitchedDeviceBuffer() = default;
+  PitchedDeviceBuffer(std::size_t row_bytes, std::size_t rows) {
+    if (row_bytes == 0 || rows == 0) return;
+    const cudaError_t err = cudaMallocPitch(reinterpret_cast<void**>(&this->ptr_), &pitch_, row_bytes, rows);
+    if (err == cudaErrorMemoryAllocation) throw Error(detail::out_of_device_memory(row_bytes * rows));
+    GPULAB_CUDA_CHECK(err);
+    this->count_ = pitch_ * rows;
+  }
+  std::size_t pitch() const { return pitch_; }
+
+ private:
+  std::size_t pitch_ = 0;
+};
+
+/// Pins `bytes` of existing host memory at `ptr` (cudaHostRegister) for as long as it lives, so
+/// that copies from and to it run as from cudaMallocHost's memory.
+class HostRegistration {
+ public:
+  HostRegistration() = default;
+  HostRegistration(void* ptr, std::size_t bytes) {
+    if (bytes == 0) return;
+    const cudaError_t err = cudaHostRegister(ptr, bytes, cudaHostRegisterDefault);
+    if (err != cudaSuccess) {
+      cudaGetLastError();
+      throw Error("cannot pin " + std::to_string(bytes) + " bytes of host memory (cudaHostRegister: " +
+                  cudaGetErrorString(err) + ")");
+    }
+    ptr_ = ptr;
+  }
+  HostRegistration(const HostRegistration&) = delete;
+  HostRegistration& operator=(const HostRegistration&) = delete;
+  HostRegistration(HostRegistration&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)) {}
+  HostRegistration& operator=(HostRegistration&& o) noexcept {
+    if (this != &o) {
+      if (ptr_ != nullptr) cudaHostUnregister(ptr_);
+      ptr_ = std::exchange(o.ptr_, nullptr);
+    }
+    return *this;
+  }
+  ~HostRegistration() {
+    if (ptr_ != nullptr) cudaHostUnregister(ptr_);
+  }
+
+ private:
+  void* ptr_ = nullptr;
 };
 
 /// A non-blocking CUDA stream.
