@@ -276,13 +276,24 @@ class ConvProblem final : public Problem {
   }
 
   std::vector<Showcase> showcase() const override {
+    // §5's batch: 64 8K images (one file, 64 times) from each kind of host memory.
+    std::vector<std::string> batch{"conv", "batch"};
+    for (int i = 0; i < 64; ++i) batch.push_back("{tmp}/8k.ppm");
+    for (const char* a : {"-o", "{tmp}/batch", "--streams", "8", "--memory", "all", "--format", "ppm"}) batch.push_back(a);
     return {
-        {"conv_sizes", "conv: 1080p to 8K and awkward sizes, each border rule",
-         {"bench", "conv", "--sizes", "1920x1080,3840x2160,7680x4320,1x1,1x1000,4097x3,12345x6789", "--border", "all",
+        {"conv_sizes", "conv: 1080p to 16K and awkward sizes, each border rule (packed rows)",
+         {"bench", "conv", "--sizes", "1920x1080,3840x2160,7680x4320,15360x8640,1x1,1x1000,4097x3,12345x6789", "--border", "all",
           "--no-cpu"}},
+        {"conv_aligned", "conv: the awkward widths on rows aligned to 128 bytes (cudaMallocPitch's layout)",
+         {"bench", "conv", "--sizes", "12345x6789,4097x3,1x1000", "--layout", "aligned", "--no-cpu"}},
+        {"conv_gaussian", "conv: gaussian/16 (a divisor to round by), 1080p to 16K",
+         {"bench", "conv", "--sizes", "1920x1080,3840x2160,7680x4320,15360x8640", "--kernel", "gaussian", "--no-cpu"}},
         {"gen 4097x3", "conv's tools: gen, run, check", {"conv", "gen", "4097", "3", "-o", "{tmp}/a.png"}, false},
         {"run 4097x3", "", {"conv", "run", "{tmp}/a.png", "-o", "{tmp}/b.png", "--kernel", "edge"}, false},
         {"check 4097x3", "", {"conv", "check", "{tmp}/a.png", "{tmp}/b.png", "--kernel", "edge"}, false},
+        {"gen 8K", "conv batch: 64 8K images, copy in, filter, copy out over 8 streams, each kind of host memory",
+         {"conv", "gen", "7680", "4320", "-o", "{tmp}/8k.ppm"}, false},
+        {"batch 64x8K", "", batch, false},
     };
   }
 
