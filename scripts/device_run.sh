@@ -97,11 +97,11 @@ if wants conv; then
   "$bin/gpulab" conv gen 7680 4320 -o /tmp/gpulab_8k.ppm > /dev/null
   if command -v ncu > /dev/null; then
     for rung in lanes sliding_window thread_per_pixel constant_filter vendor; do
-      ncu --clock-control none --launch-count 1 -k regex:'lanes|sliding_window|thread_per_pixel|constant_filter|Filter' \
+      ncu --clock-control none --launch-count 1 -k regex:'lanes|sliding_window|thread_per_pixel|constant_filter|ForEach' \
         --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,l1tex__t_sector_hit_rate.pct \
         "$bin/gpulab" conv run /tmp/gpulab_8k.ppm -o /tmp/gpulab_8k_out.ppm --variant "$rung" --reps 1 > "$res/ncu_conv_$rung.txt" 2>&1
       echo "ncu $rung exit code: $?"
-      grep -E "lanes|sliding_window|thread_per_pixel|constant_filter|Filter|__" "$res/ncu_conv_$rung.txt" | grep -v "==PROF==\|Loaded\|variant\|\* " | sed 's/^ */  /'
+      grep -E "lanes|sliding_window|thread_per_pixel|constant_filter|ForEach|__" "$res/ncu_conv_$rung.txt" | grep -v "==PROF==\|Loaded\|variant\|\* " | sed 's/^ */  /'
     done
   else
     echo "ncu not found: no counters"
