@@ -36,17 +36,8 @@ __global__ void __launch_bounds__(kTileW * kTileH) shared_tile(ConvArgs a) {
     }
     __syncthreads();
     const int x = x0 + static_cast<int>(threadIdx.x), y = y0 + static_cast<int>(threadIdx.y);
-    if (x < a.width && y < a.height) {
-      std::uint8_t* out = a.out + static_cast<std::size_t>(y) * a.out_pitch + 3 * static_cast<std::size_t>(x);
-      for (int c = 0; c < 3; ++c) {
-        int s = 0;
-#pragma unroll
-        for (int dy = 0; dy < 3; ++dy)
-#pragma unroll
-          for (int dx = 0; dx < 3; ++dx) s += a.filter.k[3 * dy + dx] * tile[threadIdx.y + dy][3 * (threadIdx.x + dx) + c];
-        out[c] = conv_math::round_clamp(s, a.filter.divisor, a.twice_divisor);
-      }
-    }
+    if (x < a.width && y < a.height)
+      conv_device::write_pixel(a, x, y, [&](int dy, int dx, int c) { return tile[threadIdx.y + dy][3 * (threadIdx.x + dx) + c]; });
     __syncthreads();
   }
 }

@@ -156,16 +156,10 @@ __global__ void __launch_bounds__(kTileW * kTileH) centre_blocks(ConvArgs a) {
     }
     __syncthreads();
     const int x = x0 + static_cast<int>(threadIdx.x), y = y0 + static_cast<int>(threadIdx.y);
-    if (x < a.width && y < a.height) {
-      std::uint8_t* out = a.out + static_cast<std::size_t>(y) * a.out_pitch + 3 * static_cast<std::size_t>(x);
-      for (int c = 0; c < 3; ++c) {
-        int s = 0;
-#pragma unroll
-        for (int i = 0; i < 9; ++i)
-          s += a.filter.k[i] * tile_bytes[(static_cast<int>(threadIdx.y) + i / 3) * 4 * kTileRowWords + 1 + 3 * (static_cast<int>(threadIdx.x) + i % 3) + c];
-        out[c] = conv_math::round_clamp(s, a.filter.divisor, a.twice_divisor);
-      }
-    }
+    if (x < a.width && y < a.height)
+      conv_device::write_pixel(a, x, y, [&](int dy, int dx, int c) {
+        return tile_bytes[(static_cast<int>(threadIdx.y) + dy) * 4 * kTileRowWords + 1 + 3 * (static_cast<int>(threadIdx.x) + dx) + c];
+      });
     __syncthreads();
   });
 }
