@@ -89,7 +89,7 @@ class HostArena {
   std::unique_ptr<std::uint8_t, AlignedDelete> pageable_;
   PinnedBuffer<std::uint8_t> pinned_;
   ManagedBuffer<std::uint8_t> managed_;
-  HostRegistration registration_;  // declared last: unpinned before the memory is freed
+  HostRegistration registration_;  // declared after the memory it pins: unpinned before it is freed
   std::uint8_t* data_ = nullptr;
 };
 
