@@ -60,68 +60,55 @@ echo "== every problem's recorded runs (gpulab showcase)"
 "$bin/gpulab" showcase --out "$res" "${problems[@]}"
 echo "showcase exit code: $?"
 wants() { [ ${#problems[@]} -eq 0 ] || printf '%s\n' "${problems[@]}" | grep -qx "$1"; }
+# profile FILE KERNELS METRICS COMMAND...: the first launch of a kernel whose name matches KERNELS
+# (a regex) in COMMAND under Nsight Compute, METRICS to $res/FILE.txt; prints the kernel's line and
+# its metrics. Says so once and does nothing where ncu is absent.
+profile() {
+  local file=$1 kernels=$2 metrics=$3
+  shift 3
+  if ! command -v ncu > /dev/null; then echo "ncu not found: no counters for $file"; return; fi
+  ncu --clock-control none --launch-count 1 -k regex:"$kernels" --metrics "$metrics" "$@" > "$res/$file.txt" 2>&1
+  echo "ncu $file exit code: $?"
+  grep -E "Context [0-9]+, Stream|__" "$res/$file.txt" | grep -v "==PROF==" | sed 's/^ */  /'
+}
+bank_conflicts=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 if wants scan; then
   echo "== scan: the manual's kernel without and with padding under Nsight Compute (shared-memory bank conflicts)"
-  if command -v ncu > /dev/null; then
-    for rung in blelloch blelloch_padded; do
-      ncu --clock-control none --launch-count 1 -k regex:scan_blelloch \
-        --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,gpu__time_duration.sum \
-        "$bin/gpulab" run scan --variant "$rung" -n 2^24 -t float32 --reps 1 > "$res/ncu_scan_$rung.txt" 2>&1
-      echo "ncu $rung exit code: $?"
-      grep -E "scan_blelloch|bank_conflicts|sass_inst|time_duration" "$res/ncu_scan_$rung.txt" | sed 's/^ */  /'
-    done
-  else
-    echo "ncu not found: no counters"
-  fi
+  for rung in blelloch blelloch_padded; do
+    profile "ncu_scan_$rung" scan_blelloch \
+      "$bank_conflicts,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,gpu__time_duration.sum" \
+      "$bin/gpulab" run scan --variant "$rung" -n 2^24 -t float32 --reps 1
+  done
   echo "== scan: what users call instead (torch.cumsum, cupy.cumsum), the same sizes"
   python3 scripts/peers_scan.py --n 2^28 --json "$res/peers_scan.json" || echo "peers exit code: $?"
 fi
 if wants transpose || wants add || wants triangle; then
   echo "== transpose: the 32x32 tile without and with padding, and the 64x64 swizzled tile, under Nsight Compute"
-  if command -v ncu > /dev/null; then
-    for rung in tile tile_padded tile_vector_4x4; do
-      ncu --clock-control none --launch-count 1 -k regex:transpose_tile \
-        --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
-        "$bin/gpulab" run transpose --variant "$rung" -s 16384x16384 --layout packed --reps 1 > "$res/ncu_transpose_$rung.txt" 2>&1
-      echo "ncu $rung exit code: $?"
-      grep -E "transpose_tile|bank_conflicts|dram__|time_duration" "$res/ncu_transpose_$rung.txt" | sed 's/^ */  /'
-    done
-  else
-    echo "ncu not found: no counters"
-  fi
+  for rung in tile tile_padded tile_vector_4x4; do
+    profile "ncu_transpose_$rung" transpose_tile "$bank_conflicts,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum" \
+      "$bin/gpulab" run transpose --variant "$rung" -s 16384x16384 --layout packed --reps 1
+  done
   echo "== matrices: what users call instead (PyTorch), the same shapes"
   python3 scripts/peers_matrix.py --json "$res/peers_matrix.json" || echo "peers exit code: $?"
 fi
 if wants conv; then
   echo "== conv: the lanes (the library at 8K), the one-channel window and rungs 1-2 under Nsight Compute (8K sharpen)"
   "$bin/gpulab" conv gen 7680 4320 -o /tmp/gpulab_8k.ppm > /dev/null
-  if command -v ncu > /dev/null; then
-    for rung in lanes sliding_window thread_per_pixel constant_filter vendor; do
-      ncu --clock-control none --launch-count 1 -k regex:'lanes|sliding_window|thread_per_pixel|constant_filter|ForEach' \
-        --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,l1tex__t_sector_hit_rate.pct \
-        "$bin/gpulab" conv run /tmp/gpulab_8k.ppm -o /tmp/gpulab_8k_out.ppm --variant "$rung" --reps 1 > "$res/ncu_conv_$rung.txt" 2>&1
-      echo "ncu $rung exit code: $?"
-      grep -E "lanes|sliding_window|thread_per_pixel|constant_filter|ForEach|__" "$res/ncu_conv_$rung.txt" | grep -v "==PROF==\|Loaded\|variant\|\* " | sed 's/^ */  /'
-    done
-  else
-    echo "ncu not found: no counters"
-  fi
+  for rung in lanes sliding_window thread_per_pixel constant_filter vendor; do
+    profile "ncu_conv_$rung" 'lanes|sliding_window|thread_per_pixel|constant_filter|ForEach' \
+      gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,l1tex__t_sector_hit_rate.pct \
+      "$bin/gpulab" conv run /tmp/gpulab_8k.ppm -o /tmp/gpulab_8k_out.ppm --variant "$rung" --reps 1
+  done
   echo "== conv: a same-size copy (the size-matched ceiling) and PyTorch's pipeline, the same sizes"
   python3 scripts/peers_conv.py --json "$res/peers_conv.json" || echo "peers exit code: $?"
 fi
 if wants sgemm; then
   echo "== sgemm: the pipelined kernel (the library's default tile), cuBLAS's and 3xTF32 at 4096^3 under Nsight Compute"
-  if command -v ncu > /dev/null; then
-    for rung in pipelined vendor tc_3xtf32; do
-      ncu --clock-control none --launch-count 1 -k regex:'warp_tiles|gemm|tf32x3' --launch-skip 0 \
-        --metrics sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__occupancy_limit_registers,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum \
-        "$bin/gpulab" run sgemm --variant "$rung" -s 4096 --reps 1 > "$res/ncu_sgemm_$rung.txt" 2>&1
-      echo "ncu $rung exit code: $?"
-      grep -E "warp_tiles|gemm|tf32x3|__" "$res/ncu_sgemm_$rung.txt" | grep -v "==PROF==" | sed 's/^ */  /'
-    done
-  else
-    echo "ncu not found: no counters"
-  fi
+  for rung in pipelined vendor tc_3xtf32; do
+    profile "ncu_sgemm_$rung" 'warp_tiles|gemm|tf32x3' \
+      sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__occupancy_limit_registers,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum \
+      "$bin/gpulab" run sgemm --variant "$rung" -s 4096 --reps 1
+  done
   echo "== sgemm: what users call instead (torch.mm, TF32 off and on), the same shapes"
   python3 scripts/peers_sgemm.py --json "$res/peers_sgemm.json" || echo "peers exit code: $?"
 fi

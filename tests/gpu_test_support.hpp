@@ -1,6 +1,6 @@
-// Shared by the GPU tests: a device copy of host data, and a cache of cases (their inputs and
-// references are made once and reused by every rung). Every rung is checked through the
-// harness's own step, run_checked (core/bench.hpp). Without a GPU, gpu_test_main.cpp skips them all.
+// Shared by the GPU tests: a device copy of host data, a cache of cases (their inputs and
+// references are made once and reused by every rung) and a ladder test's body. Every rung is
+// checked through the harness's own step, run_checked (core/bench.hpp). Without a GPU, gpu_test_main.cpp skips them all.
 #pragma once
 
 #include "core/bench.hpp"
@@ -34,6 +34,14 @@ BenchCase& cached_case(const Key& key, const std::function<std::unique_ptr<Bench
     it->second->compute_reference();
   }
   return *it->second;
+}
+
+/// A ladder test's body: skips (saying why) where the rung cannot take the case, else runs it
+/// through the harness's checked run and expects it to pass.
+inline void expect_rung_passes(BenchCase& bench_case, std::size_t rung) {
+  if (auto why = bench_case.unsupported(rung)) GTEST_SKIP() << *why;
+  const CheckResult r = run_checked(bench_case, rung);
+  EXPECT_TRUE(r.ok) << r.detail;
 }
 
 }  // namespace gpulab::test

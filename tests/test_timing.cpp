@@ -39,3 +39,12 @@ TEST(Timing, NoiseIsTheInterquartileRangeOverTheMedian) {
   // One wild repetition barely moves it: the row of the issue (all slow) is caught by the re-run.
   EXPECT_LT(summarize({1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 50.0}).noise, 0.1);
 }
+
+TEST(TimeHost, PreparesBeforeEveryRunWarmUpIncluded) {
+  int prepared = 0, runs = 0;
+  bool each_run_prepared = true;
+  gpulab::time_host([&] { each_run_prepared = each_run_prepared && prepared == ++runs; }, 4, true, [&] { ++prepared; });
+  EXPECT_EQ(runs, 5);
+  EXPECT_EQ(prepared, 5);
+  EXPECT_TRUE(each_run_prepared);
+}

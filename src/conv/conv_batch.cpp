@@ -14,7 +14,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -183,18 +182,16 @@ class Pipeline {
   int device_ = 0;
 };
 
-/// The median over `reps` runs of `issue` (which enqueues work) until every stream is idle,
-/// timed on the host clock: with pageable memory the host itself is part of the pipeline.
+/// The median over `reps` runs of `issue` (which enqueues work) until the device is idle, on the
+/// host clock: with pageable memory the host itself is part of the pipeline. `prepare` (untimed)
+/// puts the pages where the stage expects them.
 Stage time_stage(int reps, const std::function<void()>& prepare, const std::function<void()>& issue) {
-  std::vector<double> samples;
-  for (int r = 0; r < reps; ++r) {
-    prepare();
-    const auto start = std::chrono::steady_clock::now();
-    issue();
-    GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
-    samples.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  const TimingStats t = summarize(samples);
+  const TimingStats t = time_host(
+      [&] {
+        issue();
+        GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+      },
+      reps, false, prepare);
   return {t.median_ms, t.noise};
 }
 
@@ -263,20 +260,20 @@ int conv_batch(const BatchOptions& o, std::ostream& out) {
   std::filesystem::create_directories(o.out_dir);
 
   // Load every file (decoding is not part of the pipeline: timed apart).
-  const auto load_start = std::chrono::steady_clock::now();
   std::vector<RgbImage> images;
   std::size_t image_bytes = 0, widest = 0, tallest = 0;
-  for (const std::string& f : o.files) {
-    images.push_back(load_image(f));
-    image_bytes += images.back().bytes.size();
-    if (image_bytes > host_memory_allowance() / 5)
-      throw Error(fmt::format("conv batch: the images need {:.2f} GiB of host memory five times over (inputs, results, "
-                              "references and two arenas); more than this machine allows",
-                              static_cast<double>(image_bytes) / (1u << 30)));
-    widest = std::max(widest, images.back().width);
-    tallest = std::max(tallest, images.back().height);
-  }
-  const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start).count();
+  const double load_ms = time_host([&] {
+    for (const std::string& f : o.files) {
+      images.push_back(load_image(f));
+      image_bytes += images.back().bytes.size();
+      if (image_bytes > host_memory_allowance() / 5)
+        throw Error(fmt::format("conv batch: the images need {:.2f} GiB of host memory five times over (inputs, results, "
+                                "references and two arenas); more than this machine allows",
+                                static_cast<double>(image_bytes) / (1u << 30)));
+      widest = std::max(widest, images.back().width);
+      tallest = std::max(tallest, images.back().height);
+    }
+  }, 1, false).median_ms;
   const Layout layout = layout_of(images);
 
   // The CPU reference of each distinct file, once.

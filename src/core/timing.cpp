@@ -69,10 +69,14 @@ TimingStats GpuTimer::time(const std::function<void(cudaStream_t)>& launch,
   return summarize(std::move(samples));
 }
 
-TimingStats time_host(const std::function<void()>& fn, int reps, bool warmup) {
-  if (warmup) fn();
+TimingStats time_host(const std::function<void()>& fn, int reps, bool warmup, const std::function<void()>& before_each) {
+  const auto prepare = [&] {
+    if (before_each) before_each();
+  };
+  if (warmup) prepare(), fn();
   std::vector<double> samples;
   for (int i = 0; i < std::max(1, reps); ++i) {
+    prepare();
     const auto t0 = std::chrono::steady_clock::now();
     fn();
     const auto t1 = std::chrono::steady_clock::now();

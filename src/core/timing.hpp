@@ -57,7 +57,9 @@ class GpuTimer {
   DeviceBuffer<unsigned char> flush_buffer_;
 };
 
-/// Times host work with a steady clock: the median of `reps` runs after one warm-up.
-TimingStats time_host(const std::function<void()>& fn, int reps, bool warmup = true);
+/// Times host work with a steady clock: the median of `reps` runs after one warm-up. `before_each`
+/// (untimed) runs before every run, the warm-up included: what each run must start from.
+TimingStats time_host(const std::function<void()>& fn, int reps, bool warmup = true,
+                      const std::function<void()>& before_each = {});
 
 }  // namespace gpulab
