@@ -9,6 +9,16 @@ cmake --build --preset release
 ctest --preset release -j "$(nproc)"
 # The GPU tests are one CTest entry; say how many of them were skipped (none run without a GPU).
 grep -ho "GPU tests skipped: no CUDA device ([0-9]* tests skipped)" build/release/Testing/Temporary/LastTest*.log | tail -1 || true
+
+# The CMake package: install it, then build a project of its own against it (find_package(gpulab)).
+rm -rf build/install build/consumer
+cmake --install build/release --prefix build/install > /dev/null
+cmake -S examples/consumer -B build/consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/install" > /dev/null
+cmake --build build/consumer
+rc=0; build/consumer/gpulab_consumer || rc=$?   # 0 with a GPU; 3 (no CUDA device) without
+[ $rc -eq 0 ] || [ $rc -eq 3 ] || { echo "the consumer example failed (exit code $rc)" >&2; exit 1; }
+echo "consumer example built against the installed package (exit code $rc)"
+
 # What scripts/device_run.sh needs when build/release travels to a GPU machine.
 # A build of uncommitted changes says so: its results cannot be filed under the commit alone.
 { git rev-parse --short=12 HEAD 2>/dev/null || echo unknown; } | tr -d '\n' > build/release/COMMIT
@@ -20,3 +30,11 @@ mkdir -p build/release/devlibs && cp -L "$(g++ -print-file-name=libgomp.so.1)" b
 rm -rf build/device && mkdir -p build/device/tests
 cp build/release/gpulab build/release/COMMIT build/device/ && cp -r build/release/devlibs build/device/
 cp build/release/tests/gpulab_gpu_tests build/device/tests/
+# The installed library and headers, for building the Python module there against them.
+cp -r build/install build/device/prefix && rm -rf build/device/prefix/bin
+
+# Python: `pip install .` into a virtual environment, then pytest (the GPU tests skip without a GPU).
+[ -x build/venv/bin/python ] || python3 -m venv build/venv
+build/venv/bin/python -m pip install -q --disable-pip-version-check pytest numpy
+build/venv/bin/python -m pip install -q --disable-pip-version-check .
+build/venv/bin/python -m pytest -q -rs python/tests

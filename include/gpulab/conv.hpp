@@ -24,6 +24,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 namespace gpulab {
 
@@ -33,6 +35,13 @@ struct Filter3x3 {
 };
 
 enum class Border { replicate, zero, mirror };
+
+/// The filters known by name: "box" (1/9 each), "gaussian" (1,2,1,2,4,2,1,2,1/16), "sharpen"
+/// (0,-1,0,-1,5,-1,0,-1,0), "edge" (-1 around 8), "emboss" (-2,-1,0,-1,1,1,0,1,2); nullopt for
+/// any other name.
+std::optional<Filter3x3> named_filter(std::string_view name);
+/// "box, gaussian, sharpen, edge, emboss", for messages.
+std::string_view named_filter_list();
 
 void conv3x3(const std::uint8_t* in, std::size_t in_pitch, std::uint8_t* out, std::size_t out_pitch, std::size_t width,
              std::size_t height, const Filter3x3& filter, Border border = Border::replicate, cudaStream_t stream = nullptr);

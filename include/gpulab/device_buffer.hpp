@@ -2,7 +2,7 @@
 // registrations, streams, events.
 //
 // Move-only; destructors never throw (a failing cudaFree at exit is not worth a terminate).
-// Allocation failures throw gpulab::Error naming the bytes asked for and the bytes free.
+// Allocation failures throw gpulab::OutOfMemoryError naming the bytes asked for and the bytes free.
 #pragma once
 
 #include <gpulab/error.hpp>
@@ -75,8 +75,8 @@ class DeviceBuffer : public CudaArray<T, cudaFree> {
     if (count == 0) return;
     const std::size_t bytes = this->bytes_for(count);
     const cudaError_t err = cudaMalloc(reinterpret_cast<void**>(&this->ptr_), bytes);
-    if (err == cudaErrorMemoryAllocation) throw Error(detail::out_of_device_memory(bytes));
-    GPULAB_CUDA_CHECK(err);
+    if (err == cudaErrorMemoryAllocation) throw OutOfMemoryError(detail::out_of_device_memory(bytes));
+    check_cuda(err, "cudaMalloc", __FILE__, __LINE__);
     this->count_ = count;
   }
 };
@@ -92,7 +92,7 @@ class PinnedBuffer : public CudaArray<T, cudaFreeHost> {
     const cudaError_t err = cudaMallocHost(reinterpret_cast<void**>(&this->ptr_), bytes);
     if (err == cudaErrorMemoryAllocation) {
       cudaGetLastError();
-      throw Error("cannot allocate " + std::to_string(bytes) + " bytes of pinned host memory");
+      throw OutOfMemoryError("cannot allocate " + std::to_string(bytes) + " bytes of pinned host memory");
     }
     GPULAB_CUDA_CHECK(err);
     this->count_ = count;
@@ -111,7 +111,7 @@ class ManagedBuffer : public CudaArray<T, cudaFree> {
     const cudaError_t err = cudaMallocManaged(reinterpret_cast<void**>(&this->ptr_), bytes);
     if (err == cudaErrorMemoryAllocation) {
       cudaGetLastError();
-      throw Error("cannot allocate " + std::to_string(bytes) + " bytes of managed memory");
+      throw OutOfMemoryError("cannot allocate " + std::to_string(bytes) + " bytes of managed memory");
     }
     GPULAB_CUDA_CHECK(err);
     this->count_ = count;
@@ -126,7 +126,7 @@ class PitchedDeviceBuffer : public CudaArray<unsigned char, cudaFree> {
   PitchedDeviceBuffer(std::size_t row_bytes, std::size_t rows) {
     if (row_bytes == 0 || rows == 0) return;
     const cudaError_t err = cudaMallocPitch(reinterpret_cast<void**>(&this->ptr_), &pitch_, row_bytes, rows);
-    if (err == cudaErrorMemoryAllocation) throw Error(detail::out_of_device_memory(row_bytes * rows));
+    if (err == cudaErrorMemoryAllocation) throw OutOfMemoryError(detail::out_of_device_memory(row_bytes * rows));
     GPULAB_CUDA_CHECK(err);
     this->count_ = pitch_ * rows;
   }

@@ -24,11 +24,19 @@ class NoDeviceError : public Error {
   using Error::Error;
 };
 
+/// Too little memory for what was asked (device, pinned or managed): the message gives the bytes
+/// asked for and, for device memory, the bytes free.
+class OutOfMemoryError : public Error {
+ public:
+  using Error::Error;
+};
+
 [[noreturn]] inline void throw_cuda_error(cudaError_t err, const char* what, const char* file,
                                           int line) {
   std::string msg = std::string(what) + " failed: " + cudaGetErrorName(err) + " (" +
                     cudaGetErrorString(err) + ") at " + file + ":" + std::to_string(line);
   if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver) throw NoDeviceError(msg);
+  if (err == cudaErrorMemoryAllocation) throw OutOfMemoryError(msg);
   throw Error(msg);
 }
 

@@ -9,17 +9,6 @@
 
 namespace gpulab {
 
-conv_device::ConvArgs conv_device::conv_args(const std::uint8_t* in, std::size_t in_pitch, std::uint8_t* out,
-                                             std::size_t out_pitch, int width, int height, const Filter3x3& filter,
-                                             Border border) {
-  ConvArgs a;
-  a.in = in, a.in_pitch = in_pitch, a.out = out, a.out_pitch = out_pitch;
-  a.width = width, a.height = height;
-  a.filter = filter, a.border = border;
-  a.twice_divisor = conv_math::twice_divisor(filter.divisor);
-  return a;
-}
-
 void conv_cpu(const RgbImage& in, RgbImage& out, const Filter3x3& filter, Border border, bool parallel, Rounding rounding) {
   if (out.width != in.width || out.height != in.height)
     throw Error(fmt::format("conv_cpu: a {}x{} output for a {}x{} input", out.width, out.height, in.width, in.height));

@@ -12,18 +12,6 @@ namespace gpulab {
 
 namespace {
 
-struct Named {
-  std::string_view name;
-  Filter3x3 filter;
-};
-constexpr Named kNamed[] = {
-    {"box", {{1, 1, 1, 1, 1, 1, 1, 1, 1}, 9}},
-    {"gaussian", {{1, 2, 1, 2, 4, 2, 1, 2, 1}, 16}},
-    {"sharpen", {{0, -1, 0, -1, 5, -1, 0, -1, 0}, 1}},
-    {"edge", {{-1, -1, -1, -1, 8, -1, -1, -1, -1}, 1}},
-    {"emboss", {{-2, -1, 0, -1, 1, 1, 0, 1, 2}, 1}},
-};
-
 // 2·255·Σ|k| must fit 32 bits (the rounding doubles s): |k| summed up to 2^22.
 constexpr long kMaxWeightSum = 1L << 22;
 
@@ -42,11 +30,10 @@ int parse_int(std::string_view text, std::string_view whole) {
 
 }  // namespace
 
-std::string_view filter_names() { return "box, gaussian, sharpen, edge, emboss"; }
+std::string_view filter_names() { return named_filter_list(); }
 
 Filter3x3 parse_filter(std::string_view text) {
-  for (const Named& n : kNamed)
-    if (text == n.name) return n.filter;
+  if (const auto named = named_filter(text)) return *named;
   Filter3x3 f;
   std::string_view weights = text;
   if (const auto slash = text.find('/'); slash != std::string_view::npos) {
