@@ -2,8 +2,9 @@
 # One call on a GPU machine: GPU tests, compute-sanitizer on small sizes (and on the known-wrong
 # rungs, which it must catch), and every problem's recorded runs (`gpulab showcase`: each ladder and
 # the seeds' own tables, the problems taken from the registry), then `gpulab suite`.
-#   scripts/device_run.sh [PROBLEM...] [suite] [notests]   (no argument: every problem and the suite;
-#   notests: skip the GPU tests and the sanitizers, for a second call of one session)
+#   scripts/device_run.sh [PROBLEM...] [python] [suite] [notests]   (no argument: every problem, the
+#   Python package and the suite; notests: skip the GPU tests and the sanitizers, for a second call
+#   of one session; python: build the Python module there, run its tests and time it against PyTorch)
 # Writes $OUT/log.txt (everything printed) and $OUT/results.tgz (reports as JSON/Markdown/CSV,
 # the GPU tests' JSON, the sanitizer's output).
 # Usually the build is made on a machine with the Debian packages (scripts/test.sh, which also
@@ -25,12 +26,13 @@ if ! ldconfig -p | grep -q libgomp.so.1 && [ -d "$bin/devlibs" ]; then
   export LD_LIBRARY_PATH="$PWD/$bin/devlibs:${LD_LIBRARY_PATH:-}"
 fi
 problems=()
+python=no
 suite=no
 tests=yes
 for a in "$@"; do
-  case "$a" in suite) suite=yes ;; notests) tests=no ;; *) problems+=("$a") ;; esac
+  case "$a" in suite) suite=yes ;; notests) tests=no ;; python) python=yes ;; *) problems+=("$a") ;; esac
 done
-[ $# -eq 0 ] && suite=yes
+[ $# -eq 0 ] && suite=yes && python=yes
 echo "== $(date -u +%FT%TZ) commit $(cat "$bin/COMMIT" 2>/dev/null || echo unknown), parts: ${*:-all}"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
 "$bin/gpulab" info
@@ -56,10 +58,14 @@ echo "== compute-sanitizer (the tests named small_*, the known-wrong rungs, the 
 grep -E "exit code|ERROR SUMMARY|Invalid __global__ write" "$res/sanitizer.txt" | sort | uniq -c | head -20
 fi
 
-echo "== every problem's recorded runs (gpulab showcase)"
-"$bin/gpulab" showcase --out "$res" "${problems[@]}"
-echo "showcase exit code: $?"
-wants() { [ ${#problems[@]} -eq 0 ] || printf '%s\n' "${problems[@]}" | grep -qx "$1"; }
+# No problem named but other parts asked for (python, suite): no ladders.
+only_parts=no; [ ${#problems[@]} -eq 0 ] && [ $# -gt 0 ] && only_parts=yes
+if [ "$only_parts" = no ]; then
+  echo "== every problem's recorded runs (gpulab showcase)"
+  "$bin/gpulab" showcase --out "$res" "${problems[@]}"
+  echo "showcase exit code: $?"
+fi
+wants() { [ "$only_parts" = no ] && { [ ${#problems[@]} -eq 0 ] || printf '%s\n' "${problems[@]}" | grep -qx "$1"; }; }
 # profile FILE KERNELS METRICS COMMAND...: the first launch of a kernel whose name matches KERNELS
 # (a regex) in COMMAND under Nsight Compute, METRICS to $res/FILE.txt; prints the kernel's line and
 # its metrics. Says so once and does nothing where ncu is absent.
@@ -111,6 +117,23 @@ if wants sgemm; then
   done
   echo "== sgemm: what users call instead (torch.mm, TF32 off and on), the same shapes"
   python3 scripts/peers_sgemm.py --json "$res/peers_sgemm.json" || echo "peers exit code: $?"
+fi
+if [ "$python" = yes ]; then
+  echo "== python: the module built here against this build's installed library ($bin/prefix), then its tests and its peers"
+  pyroot=/tmp/gpulab_python
+  rm -rf "$pyroot" && python3 -m pip install -q --no-build-isolation --no-deps --target "$pyroot" -Ccmake.source-dir=python \
+    -Ccmake.define.CMAKE_PREFIX_PATH="$PWD/$bin/prefix" . > "$res/python_build.txt" 2>&1
+  echo "python build exit code: $?"
+  # JAX would otherwise take 75% of the GPU's memory at its first array, beside PyTorch's.
+  export XLA_PYTHON_CLIENT_PREALLOCATE=false
+  PYTHONPATH="$pyroot" python3 -m pytest -q -rs -p no:cacheprovider python/tests --junitxml="$res/python_tests.xml" 2>&1 | tail -15
+  echo "python tests exit code: ${PIPESTATUS[0]}"
+  echo "== the CMake package: examples/consumer against $bin/prefix, built and run here"
+  cmake -S examples/consumer -B /tmp/gpulab_consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/$bin/prefix" > /dev/null &&
+    cmake --build /tmp/gpulab_consumer > /dev/null && /tmp/gpulab_consumer/gpulab_consumer
+  echo "consumer exit code: $?"
+  echo "== python: gpulab's functions against the one-liners they replace, one process"
+  PYTHONPATH="$pyroot" python3 scripts/peers_python.py --json "$res/peers_python.json" || echo "peers exit code: $?"
 fi
 echo "== plots of every ladder in this run's reports (matplotlib)"
 python3 scripts/plot_ladder.py "$res"/*.json -o "$res/plots" > /dev/null && echo "plots: $(ls "$res/plots" | wc -l)" || echo "no plots"

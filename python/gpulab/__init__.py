@@ -1,0 +1,235 @@
+"""gpulab: checked, fast GPU primitives over the arrays you already have.
+
+    import torch, gpulab
+    x = torch.randn(2**28, device="cuda")
+    s = gpulab.sum(x)                      # a 0-d torch.Tensor on the same GPU
+
+Every function takes CUDA arrays of PyTorch, CuPy, JAX or anything speaking DLPack, reads them where
+they are (no copy), returns results as the caller's kind of array, and runs on the caller's current
+stream (PyTorch's or CuPy's; `stream=` to name another), so it is ordered with the caller's own work
+and never synchronises. JAX and other DLPack-only arrays run on the default stream and are waited
+for. Bad input raises TypeError (not a CUDA array, wrong dtype) or ValueError (shapes, strides,
+values); failures of the library raise gpulab.Error, gpulab.OutOfMemoryError or
+gpulab.NoDeviceError. docs/python.md has an example per function and its measured speed.
+"""
+from __future__ import annotations
+
+from . import _core
+from ._arrays import Call, contiguous, mutable, rows_pitch, same_device, view
+from ._core import Error, NoDeviceError, OutOfMemoryError
+from .report import Report, load_report
+
+__version__ = "0.1.0"
+__all__ = ["sum", "histogram", "atax", "inclusive_scan", "exclusive_scan", "transpose", "add", "zero_triangle", "sgemm",
+           "conv3x3", "device_count", "require_device", "load_report", "Report", "Error", "NoDeviceError", "OutOfMemoryError"]
+
+_SUM_TYPES = ("int32", "float32", "float64")
+_SCAN_TYPES = ("int8", "int16", "int32", "float32", "float64")
+
+
+def device_count() -> int:
+    """CUDA devices present (0 without a GPU or a driver)."""
+    return _core.device_count()
+
+
+def require_device() -> None:
+    """Raises NoDeviceError where no CUDA device can be used."""
+    if _core.device_count() == 0:
+        raise NoDeviceError("no usable CUDA device: gpulab needs an NVIDIA GPU and its driver")
+
+
+def sum(x, *, stream=None):  # noqa: A001 - the name users look for
+    """The sum of all elements of x (int32, float32 or float64; any shape, contiguous) as a 0-d array
+    of x's dtype. int32 wraps modulo 2^32; floats are deterministic (same input, same device, same
+    bits) and within k·ε·Σ|x| of the exact sum (docs/reduce.md)."""
+    a = contiguous(view(x, "gpulab.sum", _SUM_TYPES), "gpulab.sum")
+    call = Call(a, stream)
+    out, out_address = call.empty((), a.dtype)
+    _core.sum(a.address, a.size, a.dtype, out_address, a.device, call.stream)
+    return call.done(out)
+
+
+def histogram(values, bins: int, *, stream=None):
+    """Counts of int32 values in `bins` bins as a uint32 array of length bins: value v goes to bin
+    ((v % bins) + bins) % bins (negative values too). Exact; 1 <= bins < 2^32, fewer than 2^32 values."""
+    what = "gpulab.histogram"
+    if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins < 2**32:
+        raise ValueError(f"{what}: bins must be an integer from 1 to 2^32 - 1, got {bins!r}")
+    a = contiguous(view(values, what, ("int32",)), what)
+    if a.size >= 2**32:
+        raise ValueError(f"{what}: {a.size} values; at most 2^32 - 1 (a count could overflow uint32)")
+    call = Call(a, stream)
+    out, out_address = call.empty((bins,), "uint32")
+    _core.histogram(a.address, a.size, bins, out_address, a.device, call.stream)
+    return call.done(out)
+
+
+def atax(a, x, *, stream=None):
+    """y = Aᵀ(A·x) for a row-major float32 matrix A (rows × cols, contiguous) and x of length cols;
+    y has length cols. Deterministic; one pass over A for 128 <= cols <= 16384 (docs/atax.md)."""
+    what = "gpulab.atax"
+    ma = contiguous(view(a, what, ("float32",)), what, "A")
+    vx = contiguous(view(x, what, ("float32",)), what, "x")
+    same_device(what, ma, vx)
+    if len(ma.shape) != 2 or min(ma.shape) < 1 or max(ma.shape) >= 2**31:
+        raise ValueError(f"{what}: A must be a 2-D matrix with 1 to 2^31 - 1 rows and columns, got shape {ma.shape}")
+    rows, cols = ma.shape
+    if vx.shape != (cols,):
+        raise ValueError(f"{what}: x must have shape ({cols},) for A of shape {ma.shape}, got {vx.shape}")
+    call = Call(ma, stream)
+    out, out_address = call.empty((cols,), "float32")
+    _core.atax(ma.address, vx.address, rows, cols, out_address, ma.device, call.stream)
+    return call.done(out)
+
+
+def _scan(x, inclusive, what, stream):
+    a = contiguous(view(x, what, _SCAN_TYPES), what)
+    call = Call(a, stream)
+    out_type = "int32" if a.dtype.startswith("int") else a.dtype
+    out, out_address = call.empty(a.shape, out_type)
+    _core.scan(a.address, a.dtype, out_address, a.size, inclusive, a.device, call.stream)
+    return call.done(out)
+
+
+def inclusive_scan(x, *, stream=None):
+    """out[i] = x[0] + ... + x[i] over x in memory order (any shape, contiguous; the result has x's
+    shape). int8/int16/int32 are summed into int32 (wrapping modulo 2^32); float32 and float64 in
+    their own type, deterministically."""
+    return _scan(x, True, "gpulab.inclusive_scan", stream)
+
+
+def exclusive_scan(x, *, stream=None):
+    """out[0] = 0, out[i] = x[0] + ... + x[i-1]; otherwise as inclusive_scan."""
+    return _scan(x, False, "gpulab.exclusive_scan", stream)
+
+
+def _matrix(m, what, name):
+    """(address, rows, cols, pitch in bytes) of a float32 matrix with contiguous rows."""
+    a = view(m, what, ("float32",))
+    return a, (a.address, a.shape[0] if len(a.shape) == 2 else 0, a.shape[1] if len(a.shape) == 2 else 0,
+               rows_pitch(a, what, name))
+
+
+def _output(call, out, shape, what):
+    """A new float32 result of `shape`, or the caller's `out` checked against it."""
+    if out is None:
+        made, _ = call.empty(shape, "float32")
+        return made, _matrix(made, what, "the result")[1]
+    o, desc = _matrix(out, what, "out")
+    mutable(o, what, "out")
+    if o.shape != shape:
+        raise ValueError(f"{what}: out must have shape {shape}, got {o.shape}")
+    return out, desc
+
+
+def transpose(a, *, out=None, stream=None):
+    """aᵀ of a float32 matrix (rows may be strided: a slice of a wider matrix works). out=: write into
+    this (cols × rows) array instead; out=a transposes a square matrix in place. Exact."""
+    what = "gpulab.transpose"
+    ma, da = _matrix(a, what, "a")
+    call = Call(ma, stream)
+    result, db = _output(call, out, (ma.shape[1], ma.shape[0]), what)
+    _core.transpose(da, db, ma.device, call.stream)
+    return call.done(result)
+
+
+def add(a, b, *, alpha: float = 1.0, beta: float = 1.0, out=None, stream=None):
+    """alpha·a + beta·b, element by element, for two float32 matrices of one shape (rows may be
+    strided); one rounding per element (fma(alpha, a, beta·b)). out= may be a or b."""
+    what = "gpulab.add"
+    ma, da = _matrix(a, what, "a")
+    mb, db = _matrix(b, what, "b")
+    same_device(what, ma, mb)
+    if ma.shape != mb.shape:
+        raise ValueError(f"{what}: a and b differ in shape: {ma.shape} and {mb.shape}")
+    call = Call(ma, stream)
+    result, dc = _output(call, out, ma.shape, what)
+    _core.add(float(alpha), da, float(beta), db, dc, ma.device, call.stream)
+    return call.done(result)
+
+
+def zero_triangle(m, part: str = "upper", *, stream=None):
+    """Sets the elements strictly above (part="upper") or below ("lower") the main diagonal of a
+    float32 matrix to 0, in place, and returns m."""
+    what = "gpulab.zero_triangle"
+    if part not in ("upper", "lower"):
+        raise ValueError(f"{what}: part must be 'upper' or 'lower', got {part!r}")
+    mm, dm = _matrix(m, what, "m")
+    mutable(mm, what, "m")
+    call = Call(mm, stream)
+    _core.zero_triangle(dm, part == "upper", mm.device, call.stream)
+    return call.done(m)
+
+
+def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, stream=None):
+    """alpha·(a @ b) + beta·c in float32 on the CUDA cores (no TF32): a is m × k, b k × n. Without c,
+    a new m × n result (beta must be 0); with c, c is updated in place and returned. Rows may be
+    strided (leading dimensions). Each element is one FMA chain over k: within γ(k+2)·(|α||A||B| +
+    |β||C|) and bitwise reproducible on one device (docs/sgemm.md)."""
+    what = "gpulab.sgemm"
+    ma, da = _matrix(a, what, "a")
+    mb, db = _matrix(b, what, "b")
+    same_device(what, ma, mb)
+    (m, k), (k2, n) = ma.shape, mb.shape
+    if k != k2:
+        raise ValueError(f"{what}: a is {m} x {k} and b is {k2} x {n}: the inner sizes differ")
+    if c is None and beta != 0:
+        raise ValueError(f"{what}: beta = {beta} needs c")
+    call = Call(ma, stream)
+    result, dc = _output(call, c, (m, n), what)
+    _core.sgemm(m, n, k, float(alpha), da[0], da[3] // 4, db[0], db[3] // 4, float(beta), dc[0], dc[3] // 4, ma.device,
+                call.stream)
+    return call.done(result)
+
+
+def _filter(spec, what):
+    if isinstance(spec, str):
+        named = _core.named_filter(spec)
+        if named is None:
+            raise ValueError(f"{what}: unknown filter {spec!r}; the names are {_core.named_filter_list()}, or give "
+                             f"nine integer weights and divisor=")
+        return named
+    weights = [int(w) for w in spec]
+    if len(weights) != 9 or any(w != v for w, v in zip(weights, spec)):
+        raise ValueError(f"{what}: a 3x3 filter is nine integers (row by row), got {spec!r}")
+    return weights, None
+
+
+def conv3x3(image, filter="sharpen", *, divisor: int | None = None, border: str = "replicate", out=None, stream=None):
+    """A 3x3 integer filter over an 8-bit RGB image of shape (height, width, 3) (rows may be
+    strided). filter: a name (box, gaussian, sharpen, edge, emboss) or nine integer weights, row by
+    row; divisor: what the weighted sum is divided by (rounded to nearest, ties away from zero, then
+    clamped to 0..255); border: replicate, zero or mirror. Exact: the same bytes as the CPU."""
+    what = "gpulab.conv3x3"
+    weights, named_divisor = _filter(filter, what)
+    divisor = divisor if divisor is not None else (named_divisor if named_divisor is not None else 1)
+    if border not in ("replicate", "zero", "mirror"):
+        raise ValueError(f"{what}: border must be replicate, zero or mirror, got {border!r}")
+    if divisor == 0:
+        raise ValueError(f"{what}: the divisor is 0")
+    img = view(image, what, ("uint8",))
+    height, width, pitch = _image(img, what, "image")
+    call = Call(img, stream)
+    if out is None:
+        result, out_address = call.empty(img.shape, "uint8")
+        out_pitch = width * 3
+    else:
+        o = mutable(view(out, what, ("uint8",)), what, "out")
+        same_device(what, img, o)
+        if o.shape != img.shape:
+            raise ValueError(f"{what}: out must have shape {img.shape}, got {o.shape}")
+        result, out_address, out_pitch = out, o.address, _image(o, what, "out")[2]
+    _core.conv3x3(img.address, pitch, out_address, out_pitch, width, height, weights, int(divisor), border, img.device,
+                  call.stream)
+    return call.done(result)
+
+
+def _image(img, what, name):
+    if len(img.shape) != 3 or img.shape[2] != 3 or min(img.shape) < 1:
+        raise ValueError(f"{what}: {name} must have shape (height, width, 3) of 8-bit RGB, got {img.shape}")
+    height, width, _ = img.shape
+    row, pixel, channel = img.strides
+    if channel != 1 or pixel != 3 or height > 1 and row < 3 * width:
+        raise ValueError(f"{what}: {name} must store each row's pixels contiguously (strides (pitch, 3, 1)); got "
+                         f"{img.strides}: call .contiguous() first")
+    return height, width, max(row, 3 * width)

@@ -1,0 +1,186 @@
+"""What gpulab's Python package does without a GPU: import, argument checks with messages that say
+what to do, the no-device error, and report loading. "CUDA arrays" here are DLPack arrays that
+point at nothing (gpulab._core.fake_cuda_array): every check below must fire before any memory is
+touched, and on a machine without a GPU the first call that passes them raises NoDeviceError."""
+import json
+import pathlib
+
+import pytest
+
+import gpulab
+from gpulab import _core
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def fake(shape, dtype="float32", strides=None):
+    return _core.fake_cuda_array(list(shape), dtype, 0, strides)
+
+
+def test_imports_and_names():
+    assert gpulab.__version__ == "0.1.0"
+    for name in gpulab.__all__:
+        assert hasattr(gpulab, name), name
+    assert issubclass(gpulab.NoDeviceError, gpulab.Error)
+    assert issubclass(gpulab.OutOfMemoryError, gpulab.Error)
+    assert issubclass(gpulab.Error, RuntimeError)
+    assert gpulab.device_count() >= 0
+
+
+def test_host_arrays_are_refused_with_a_way_out():
+    np = pytest.importorskip("numpy")
+    with pytest.raises(TypeError, match=r"numpy.ndarray, which lives in host memory.*cupy.asarray"):
+        gpulab.sum(np.zeros(8, dtype=np.float32))
+    with pytest.raises(TypeError, match=r"got list"):
+        gpulab.sum([1.0, 2.0])
+    with pytest.raises(TypeError, match=r"got int"):
+        gpulab.histogram(3, 10)
+
+
+def test_pytorch_cpu_tensors_are_refused():
+    torch = pytest.importorskip("torch")
+    with pytest.raises(TypeError, match=r"torch.Tensor on cpu: move it with x.cuda\(\)"):
+        gpulab.sum(torch.zeros(4))
+
+
+def test_dtypes_are_checked():
+    with pytest.raises(TypeError, match=r"gpulab.sum: dtype float16 is not supported; use int32, float32, float64"):
+        gpulab.sum(fake([10], "float16"))
+    with pytest.raises(TypeError, match=r"gpulab.histogram: dtype float32 is not supported; use int32"):
+        gpulab.histogram(fake([10]), 4)
+    with pytest.raises(TypeError, match=r"use int8, int16, int32, float32, float64"):
+        gpulab.inclusive_scan(fake([10], "uint8"))
+    with pytest.raises(TypeError, match=r"gpulab.sgemm: dtype float64"):
+        gpulab.sgemm(fake([4, 4], "float64"), fake([4, 4]))
+    with pytest.raises(TypeError, match=r"gpulab.conv3x3: dtype float32 is not supported; use uint8"):
+        gpulab.conv3x3(fake([4, 4, 3]))
+
+
+def test_strides_are_checked_or_used():
+    transposed = fake([4, 6], strides=[1, 4])
+    with pytest.raises(ValueError, match=r"needs the input contiguous; got shape \(4, 6\) with strides \(1, 4\)"):
+        gpulab.sum(transposed)
+    with pytest.raises(ValueError, match=r"a must have contiguous rows"):
+        gpulab.transpose(transposed)
+    with pytest.raises(ValueError, match=r"image must store each row's pixels contiguously"):
+        gpulab.conv3x3(fake([4, 4, 3], "uint8", strides=[12, 1, 4]))
+
+
+def test_shapes_and_values_are_checked():
+    with pytest.raises(ValueError, match=r"x must have shape \(6,\) for A of shape \(4, 6\), got \(4,\)"):
+        gpulab.atax(fake([4, 6]), fake([4]))
+    with pytest.raises(ValueError, match=r"A must be a 2-D matrix"):
+        gpulab.atax(fake([24]), fake([4]))
+    with pytest.raises(ValueError, match=r"a is 4 x 6 and b is 5 x 3: the inner sizes differ"):
+        gpulab.sgemm(fake([4, 6]), fake([5, 3]))
+    with pytest.raises(ValueError, match=r"beta = 0.5 needs c"):
+        gpulab.sgemm(fake([4, 6]), fake([6, 3]), beta=0.5)
+    with pytest.raises(ValueError, match=r"out must have shape \(4, 3\), got \(3, 4\)"):
+        gpulab.sgemm(fake([4, 6]), fake([6, 3]), fake([3, 4]))
+    with pytest.raises(ValueError, match=r"a and b differ in shape"):
+        gpulab.add(fake([4, 6]), fake([6, 4]))
+    with pytest.raises(ValueError, match=r"out must have shape \(6, 4\)"):
+        gpulab.transpose(fake([4, 6]), out=fake([4, 6]))
+    with pytest.raises(ValueError, match=r"part must be 'upper' or 'lower'"):
+        gpulab.zero_triangle(fake([4, 4]), "diagonal")
+    for bins in (0, -1, 2**32, 2.5, True):
+        with pytest.raises(ValueError, match=r"bins must be an integer from 1 to 2\^32 - 1"):
+            gpulab.histogram(fake([10], "int32"), bins)
+
+
+def test_conv_filters_and_borders_are_checked():
+    image = fake([4, 5, 3], "uint8")
+    with pytest.raises(ValueError, match=r"unknown filter 'blur'; the names are box, gaussian, sharpen, edge, emboss"):
+        gpulab.conv3x3(image, "blur")
+    with pytest.raises(ValueError, match=r"nine integers"):
+        gpulab.conv3x3(image, [1, 2, 3])
+    with pytest.raises(ValueError, match=r"nine integers"):
+        gpulab.conv3x3(image, [0.5] * 9)
+    with pytest.raises(ValueError, match=r"border must be replicate, zero or mirror"):
+        gpulab.conv3x3(image, border="wrap")
+    with pytest.raises(ValueError, match=r"the divisor is 0"):
+        gpulab.conv3x3(image, [1] * 9, divisor=0)
+    with pytest.raises(ValueError, match=r"shape \(height, width, 3\)"):
+        gpulab.conv3x3(fake([4, 5, 4], "uint8"))
+
+
+def test_named_filters_come_from_the_library():
+    assert _core.named_filter("gaussian") == ([1, 2, 1, 2, 4, 2, 1, 2, 1], 16)
+    assert _core.named_filter("sharpen") == ([0, -1, 0, -1, 5, -1, 0, -1, 0], 1)
+    assert _core.named_filter("nothing") is None
+
+
+def test_streams_must_be_streams():
+    with pytest.raises(TypeError, match=r"stream must be an int"):
+        gpulab.sum(fake([10]), stream="default")
+
+
+def test_arrays_on_two_devices_are_refused():
+    from gpulab import _arrays
+    va, vx = _arrays.view(fake([4, 6]), "t"), _arrays.view(fake([6]), "t")
+    vx.device = 1  # fake arrays are all on device 0
+    with pytest.raises(ValueError, match=r"arrays on devices 0 and 1"):
+        _arrays.same_device("gpulab.atax", va, vx)
+
+
+@pytest.mark.skipif(gpulab.device_count() > 0, reason="a GPU is present: the no-device path cannot be reached")
+def test_no_device_error_without_a_gpu():
+    with pytest.raises(gpulab.NoDeviceError, match=r"no usable CUDA device.*NVIDIA GPU"):
+        gpulab.sum(fake([10]))
+    with pytest.raises(gpulab.NoDeviceError):
+        gpulab.histogram(fake([10], "int32"), 7)
+    with pytest.raises(gpulab.NoDeviceError):
+        gpulab.sgemm(fake([4, 6]), fake([6, 3]), fake([4, 3]))
+    with pytest.raises(gpulab.NoDeviceError, match=r"needs an NVIDIA GPU"):
+        gpulab.require_device()
+
+
+# ---- reports --------------------------------------------------------------------------------------
+
+def recorded_reports():
+    return sorted(p for p in (REPO / "docs" / "results").glob("*/*.json")
+                  if not p.name.startswith(("peers_", "gpu_tests")))
+
+
+def test_loads_every_recorded_report():
+    paths = recorded_reports()
+    assert paths, "docs/results holds recorded reports"
+    for path in paths:
+        report = gpulab.load_report(path)
+        assert report.cases and report.commit
+        for case in report.cases:
+            assert case.problem and case.variants
+            for v in case.variants:
+                assert v.name and isinstance(v.ok, bool)
+
+
+def test_report_fields_and_rows():
+    path = next(p for p in recorded_reports() if p.name == "conv_sizes.json")
+    report = gpulab.load_report(path)
+    raw = json.loads(path.read_text())
+    assert report.device["name"] == raw["device"]["name"]
+    assert report.ceilings["copy_gbs"] == raw["ceilings"]["copy_gbs"]
+    assert report.problems() == ["conv"]
+    rows = report.rows()
+    assert len(rows) == sum(len(c["variants"]) for c in raw["cases"])
+    first = raw["cases"][0]["variants"][0]
+    assert rows[0]["name"] == first["name"] and rows[0]["median_ms"] == first["kernel"]["median_ms"]
+    assert rows[0]["size"] == raw["cases"][0]["params"]["size"]
+    assert any(r["vendor"] for r in rows) and any(r["library"] for r in rows)
+
+
+def test_bad_reports_say_what_is_wrong(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        gpulab.load_report(tmp_path / "missing.json")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{ not json")
+    with pytest.raises(ValueError, match=r"is not JSON"):
+        gpulab.load_report(broken)
+    peers = tmp_path / "peers.json"
+    peers.write_text("[]")
+    with pytest.raises(ValueError, match=r"not a gpulab report: the top level has no 'cases'"):
+        gpulab.load_report(peers)
+    partial = tmp_path / "partial.json"
+    partial.write_text(json.dumps({"gpulab_version": "0.1.0", "commit": "x", "cases": [{"problem": "reduce"}]}))
+    with pytest.raises(ValueError, match=r"case 0 has no 'variants'"):
+        gpulab.load_report(partial)

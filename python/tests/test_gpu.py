@@ -1,0 +1,282 @@
+"""gpulab's Python functions on a GPU, against NumPy (float64) and PyTorch references on awkward
+sizes; zero copies in; the caller's stream; CuPy and JAX arrays. Skipped, visibly, without a GPU
+or without PyTorch."""
+import math
+
+import numpy as np
+import pytest
+
+import gpulab
+
+torch = pytest.importorskip("torch")
+if gpulab.device_count() == 0 or not torch.cuda.is_available():
+    pytest.skip("no CUDA device: the GPU tests are skipped", allow_module_level=True)
+
+SIZES = [0, 1, 31, 1000, 2**20 + 3, 2**24 + 1]
+U = {torch.float32: 2.0**-24, torch.float64: 2.0**-53}
+
+
+def gamma(k, u):
+    return k * u / (1 - k * u)
+
+
+def rng(seed=1):
+    return torch.Generator(device="cuda").manual_seed(seed)
+
+
+def uniform(n, dtype, seed=1):
+    return (torch.rand(n, generator=rng(seed), device="cuda", dtype=torch.float64) * 2 - 1).to(dtype)
+
+
+# ---- sum ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_sum_floats(n, dtype):
+    x = uniform(n, dtype, n)
+    s = gpulab.sum(x)
+    assert isinstance(s, torch.Tensor) and s.shape == () and s.dtype == dtype and s.device == x.device
+    ref = x.double().sum().item()
+    bound = gamma(math.ceil(math.log2(max(n, 2))) + 64, U[dtype]) * x.double().abs().sum().item()
+    assert abs(s.item() - ref) <= bound
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_sum_int32_wraps_like_a_serial_loop(n):
+    x = torch.randint(-2**31, 2**31 - 1, (n,), generator=rng(n), device="cuda", dtype=torch.int32)
+    want = int(x.cpu().numpy().astype(np.int64).sum()) % 2**32
+    want = want - 2**32 if want >= 2**31 else want
+    assert gpulab.sum(x).item() == want
+
+
+def test_sum_is_deterministic():
+    x = uniform(2**24 + 1, torch.float32)
+    first = gpulab.sum(x)
+    assert all(torch.equal(first, gpulab.sum(x)) for _ in range(5))
+
+
+def test_sum_reads_the_callers_memory():
+    """No copy in: a view into the middle of a buffer is summed where it lies, and the only memory
+    the call takes from PyTorch is the 0-d result."""
+    base = torch.ones(2**24, device="cuda")
+    base[:1000] = 5
+    view = base[1000:]
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_allocated()
+    s = gpulab.sum(view)
+    assert torch.cuda.memory_allocated() - before <= 512  # one 0-d tensor (PyTorch rounds to 512)
+    assert s.item() == 2**24 - 1000
+
+
+def test_runs_on_the_callers_stream():
+    """A kernel on a side stream writes x; gpulab.sum right after it on that stream must see the
+    written values. (Run on the default stream instead, it would race with the write, which is
+    held back by a sleep.)"""
+    x = torch.ones(2**24, device="cuda")
+    torch.cuda.synchronize()
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        torch.cuda._sleep(50_000_000)  # about 25 ms of the side stream
+        x.fill_(2.0)
+        s = gpulab.sum(x)
+    side.synchronize()
+    assert s.item() == 2 * 2**24
+
+
+def test_an_explicit_stream_is_used():
+    x = torch.ones(2**20, device="cuda")
+    torch.cuda.synchronize()
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        torch.cuda._sleep(50_000_000)
+        x.fill_(3.0)
+    s = gpulab.sum(x, stream=side)  # the current stream is the default one; the work is on `side`
+    side.synchronize()
+    assert s.item() == 3 * 2**20
+
+
+# ---- histogram ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("bins", [1, 7, 256, 4096, 65537, 2**20])
+@pytest.mark.parametrize("n", [0, 1, 1000, 2**22 + 5])
+def test_histogram_matches_bincount(n, bins):
+    v = torch.randint(-2**31, 2**31 - 1, (n,), generator=rng(bins), device="cuda", dtype=torch.int32)
+    counts = gpulab.histogram(v, bins)
+    assert counts.dtype == torch.uint32 and counts.shape == (bins,)
+    want = torch.bincount(torch.remainder(v.long(), bins), minlength=bins)
+    assert torch.equal(counts.to(torch.int64), want)
+
+
+# ---- atax ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rows,cols", [(1, 1), (3, 5), (1000, 127), (513, 128), (257, 4099), (4, 16385), (200, 30000)])
+def test_atax(rows, cols):
+    a = uniform(rows * cols, torch.float32, rows).reshape(rows, cols)
+    x = uniform(cols, torch.float32, cols)
+    y = gpulab.atax(a, x)
+    ad, xd = a.double(), x.double()
+    t = ad @ xd
+    ref = ad.T @ t
+    bound = gamma(cols + 2, 2.0**-24) * (ad.abs().T @ (ad.abs() @ xd.abs())) * 2 + gamma(rows + 2, 2.0**-24) * (ad.abs().T @ t.abs())
+    assert torch.all((y.double() - ref).abs() <= bound)
+
+
+# ---- scan ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("dtype", [torch.int8, torch.int16, torch.int32])
+def test_scans_of_integers(n, dtype):
+    info = torch.iinfo(dtype)
+    x = torch.randint(info.min, info.max, (n,), generator=rng(n), device="cuda", dtype=dtype)
+    inc, exc = gpulab.inclusive_scan(x), gpulab.exclusive_scan(x)
+    assert inc.dtype == torch.int32 and inc.shape == x.shape
+    want = torch.cumsum(x.long(), 0).remainder(2**32)
+    want = torch.where(want >= 2**31, want - 2**32, want)
+    assert torch.equal(inc.long(), want)
+    if n:
+        assert exc[0].item() == 0 and torch.equal(exc[1:], inc[:-1])
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_scans_of_floats(n, dtype):
+    x = uniform(n, dtype, n)
+    inc = gpulab.inclusive_scan(x)
+    ref = torch.cumsum(x.double(), 0)
+    bound = gamma(64 + n // 1024, U[dtype]) * torch.cumsum(x.double().abs(), 0)
+    assert torch.all((inc.double() - ref).abs() <= bound)
+
+
+# ---- matrices -----------------------------------------------------------------------------------
+
+SHAPES = [(1, 1), (1, 1000), (1000, 1), (33, 65), (1025, 4099)]
+
+
+@pytest.mark.parametrize("rows,cols", SHAPES)
+def test_transpose_exact_also_of_a_slice(rows, cols):
+    wide = uniform(rows * (cols + 7), torch.float32).reshape(rows, cols + 7)
+    a = wide[:, 3:3 + cols]  # rows a pitch apart, not packed
+    assert torch.equal(gpulab.transpose(a), a.T)
+
+
+def test_transpose_in_place_of_a_square():
+    a = uniform(513 * 513, torch.float32).reshape(513, 513)
+    want = a.T.clone()
+    assert gpulab.transpose(a, out=a) is a and torch.equal(a, want)
+
+
+@pytest.mark.parametrize("rows,cols", SHAPES)
+def test_add(rows, cols):
+    a = uniform(rows * cols, torch.float32, 1).reshape(rows, cols)
+    b = uniform(rows * cols, torch.float32, 2).reshape(rows, cols)
+    assert torch.equal(gpulab.add(a, b), a + b)
+    c = gpulab.add(a, b, alpha=2.0, beta=-0.5)
+    ref = 2.0 * a.double() - 0.5 * b.double()
+    assert torch.all((c.double() - ref).abs() <= 2.0**-24 * ref.abs() + 1e-45)
+    want = a + b
+    assert gpulab.add(a, b, out=a) is a and torch.equal(a, want)  # into one of its inputs
+
+
+@pytest.mark.parametrize("rows,cols", SHAPES)
+@pytest.mark.parametrize("part", ["upper", "lower"])
+def test_zero_triangle(rows, cols, part):
+    m = uniform(rows * cols, torch.float32).reshape(rows, cols)
+    want = torch.tril(m) if part == "upper" else torch.triu(m)
+    ptr = m.data_ptr()
+    assert gpulab.zero_triangle(m, part) is m and m.data_ptr() == ptr
+    assert torch.equal(m, want)
+
+
+@pytest.mark.parametrize("m,n,k", [(1, 1, 1), (1, 4096, 4096), (33, 65, 17), (1000, 999, 0), (513, 257, 1031), (64, 64, 2**16)])
+def test_sgemm(m, n, k):
+    a = uniform(m * k, torch.float32, 1).reshape(m, k)
+    b = uniform(k * n, torch.float32, 2).reshape(k, n)
+    c = gpulab.sgemm(a, b)
+    ref = a.double() @ b.double()
+    bound = gamma(k + 2, 2.0**-24) * (a.double().abs() @ b.double().abs())
+    assert torch.all((c.double() - ref).abs() <= bound)
+    c0 = uniform(m * n, torch.float32, 3).reshape(m, n)
+    c1 = c0.clone()
+    assert gpulab.sgemm(a, b, c1, alpha=0.5, beta=2.0) is c1
+    ref = 0.5 * ref + 2.0 * c0.double()
+    bound = gamma(k + 2, 2.0**-24) * (0.5 * (a.double().abs() @ b.double().abs()) + 2.0 * c0.double().abs())
+    assert torch.all((c1.double() - ref).abs() <= bound)
+
+
+# ---- conv ---------------------------------------------------------------------------------------
+
+def conv_reference(img, weights, divisor, border):
+    """The SPEC's arithmetic in NumPy: correlation, s/divisor rounded half away from zero, clamped."""
+    h, w, _ = img.shape
+    padded = img.astype(np.int64)
+    for axis, side in ((0, h), (1, w)):  # a side of one pixel has nothing to mirror: it replicates
+        mode = {"replicate": "edge", "zero": "constant", "mirror": "reflect" if side > 1 else "edge"}[border]
+        widths = [(0, 0)] * 3
+        widths[axis] = (1, 1)
+        padded = np.pad(padded, widths, mode=mode)
+    s = np.zeros((h, w, 3), np.int64)
+    for dy in range(3):
+        for dx in range(3):
+            s += weights[3 * dy + dx] * padded[dy:dy + h, dx:dx + w]
+    q = np.abs(s) * 2 + abs(divisor)
+    q //= 2 * abs(divisor)
+    q = np.sign(s) * np.sign(divisor) * q
+    return np.clip(q, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("h,w", [(1, 1), (1, 1000), (3, 4097), (67, 129), (1080, 1920)])
+@pytest.mark.parametrize("border", ["replicate", "zero", "mirror"])
+@pytest.mark.parametrize("filt", ["sharpen", "gaussian", ([-3, 7, 1, 0, -9, 2, 5, -1, 4], -3)])
+def test_conv3x3(h, w, border, filt):
+    img = torch.randint(0, 256, (h, w, 3), generator=rng(h * w), device="cuda", dtype=torch.uint8)
+    if isinstance(filt, str):
+        out = gpulab.conv3x3(img, filt, border=border)
+        weights, divisor = gpulab._core.named_filter(filt)
+    else:
+        weights, divisor = filt
+        out = gpulab.conv3x3(img, weights, divisor=divisor, border=border)
+    assert out.dtype == torch.uint8 and out.shape == img.shape
+    np.testing.assert_array_equal(out.cpu().numpy(), conv_reference(img.cpu().numpy(), weights, divisor, border))
+
+
+# ---- other frameworks ---------------------------------------------------------------------------
+
+def test_cupy_arrays_in_and_out():
+    cupy = pytest.importorskip("cupy")
+    x = cupy.arange(1, 100001, dtype=cupy.float64)
+    s = gpulab.sum(x)
+    assert isinstance(s, cupy.ndarray) and float(s) == 100000 * 100001 / 2
+    v = cupy.asarray(np.arange(-5000, 5000, dtype=np.int32))
+    counts = gpulab.histogram(v, 10)
+    assert isinstance(counts, cupy.ndarray) and counts.tolist() == [1000] * 10
+    with cupy.cuda.Stream(non_blocking=True) as side:
+        y = cupy.full(2**20, 2.0, dtype=cupy.float32)
+        s = gpulab.sum(y)
+    side.synchronize()
+    assert float(s) == 2.0**21
+
+
+def test_jax_arrays_in_and_out():
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    try:
+        x = jax.device_put(jnp.arange(1000, dtype=jnp.float32), jax.devices("gpu")[0])
+    except RuntimeError as e:
+        pytest.skip(f"JAX sees no GPU: {e}")
+    s = gpulab.sum(x)
+    assert isinstance(s, jax.Array) and float(s) == 999 * 1000 / 2
+    c = gpulab.sgemm(x.reshape(10, 100), x.reshape(100, 10))
+    assert isinstance(c, jax.Array)
+    np.testing.assert_allclose(np.asarray(c), np.asarray(x.reshape(10, 100)) @ np.asarray(x.reshape(100, 10)), rtol=1e-5)
+    with pytest.raises(TypeError, match=r"JAX arrays are immutable"):
+        gpulab.zero_triangle(x.reshape(10, 100))
+
+
+# ---- errors on the GPU --------------------------------------------------------------------------
+
+def test_library_errors_become_gpulab_errors():
+    a = torch.zeros(8, 8, device="cuda")
+    with pytest.raises(gpulab.Error, match=r"overlap"):
+        gpulab.transpose(a[:, :4], out=a[:4, :])
+    with pytest.raises(gpulab.Error):
+        gpulab.sgemm(a, a, a)  # C overlaps A and B
