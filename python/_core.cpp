@@ -72,55 +72,67 @@ class DeviceScope {
 };
 
 /// Temporary storage for the library's calls from Python, which have no place to keep it. One
-/// buffer per (device, stream, purpose), zero-filled when made and grown when a call needs more;
-/// reduce and scan leave theirs zero-filled again, as their contracts ask. Each buffer carries an
-/// event recorded after its last use, and every use first waits for it: a stream handle can be
-/// reused by a new stream after the old one is destroyed with work still queued, and that work
-/// must finish before the buffer is used again. Under stream capture the waits are left out (the
-/// graph orders its own nodes) and the buffer is never freed, since the graph keeps its address.
+/// buffer per (device, stream, purpose), zero-filled when made and grown when a call needs more; reduce and
+/// scan leave theirs zero-filled again, as their contracts ask. Buffers are keyed by the stream's
+/// unique id (cudaStreamGetId), never by its handle: a handle can come back for a new stream after
+/// the old one was destroyed with work still queued, an id never does, so a buffer is only ever
+/// used in one stream's order and needs no events. Past kMaxEntries streams the least recently used
+/// buffer is freed (cudaFree waits for the device first). A buffer used under stream capture is
+/// never freed: the graph keeps its address.
 class ScratchCache {
  public:
   enum class Purpose { reduce, scan, atax };
-
-  ~ScratchCache() {
-    for (auto& [key, entry] : entries_)
-      if (entry.done != nullptr) cudaEventDestroy(entry.done);
-  }
+  static constexpr std::size_t kMaxEntries = 64;
 
   /// Runs `use(pointer, bytes)` on `stream` with at least `bytes` of this purpose's storage.
   template <class Use>
   void with(Purpose purpose, cudaStream_t stream, std::size_t bytes, Use&& use) {
     int device = 0;
+    unsigned long long stream_id = 0;
     GPULAB_CUDA_CHECK(cudaGetDevice(&device));
-    Entry& entry = entries_[{device, stream, purpose}];
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    GPULAB_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
-    const bool capturing = capture != cudaStreamCaptureStatusNone;
-    if (entry.done == nullptr) GPULAB_CUDA_CHECK(cudaEventCreateWithFlags(&entry.done, cudaEventDisableTiming));
+    GPULAB_CUDA_CHECK(cudaStreamGetId(stream, &stream_id));
+    Entry& entry = entries_[{device, stream_id, purpose}];
+    entry.last_use = ++uses_;
     if (entry.buffer.bytes() < bytes) {
-      GPULAB_CUDA_CHECK(cudaEventSynchronize(entry.done));  // the old buffer's last user is done
       gpulab::DeviceBuffer<std::byte> grown(std::max<std::size_t>(bytes, 2 * entry.buffer.bytes()));
       GPULAB_CUDA_CHECK(cudaMemsetAsync(grown.data(), 0, grown.bytes(), stream));
-      if (entry.captured) retired_.push_back(std::move(entry.buffer));
+      retire(std::move(entry));
       entry.buffer = std::move(grown);
-      entry.captured = false;
     }
-    if (!capturing) GPULAB_CUDA_CHECK(cudaStreamWaitEvent(stream, entry.done, 0));
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    GPULAB_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+    entry.captured = entry.captured || capture != cudaStreamCaptureStatusNone;
     use(entry.buffer.data(), entry.buffer.bytes());
-    if (capturing)
-      entry.captured = true;
-    else
-      GPULAB_CUDA_CHECK(cudaEventRecord(entry.done, stream));
+    if (entries_.size() > kMaxEntries) evict_least_recent();
   }
 
  private:
   struct Entry {
     gpulab::DeviceBuffer<std::byte> buffer;
-    cudaEvent_t done = nullptr;
+    std::uint64_t last_use = 0;
     bool captured = false;
   };
-  std::map<std::tuple<int, cudaStream_t, Purpose>, Entry> entries_;
-  std::vector<gpulab::DeviceBuffer<std::byte>> retired_;  // used in a captured graph: kept for good
+  using Key = std::tuple<int, unsigned long long, Purpose>;  // the default stream's id is per device
+
+  /// Frees an entry's buffer now (cudaFree waits for the work queued on it) or, if a captured graph
+  /// may use it, never.
+  void retire(Entry&& entry) {
+    if (entry.captured) kept_for_graphs_.push_back(std::move(entry.buffer));
+    entry.buffer = {};
+    entry.captured = false;
+  }
+
+  void evict_least_recent() {
+    auto oldest = entries_.begin();
+    for (auto it = entries_.begin(); it != entries_.end(); ++it)
+      if (it->second.last_use < oldest->second.last_use) oldest = it;
+    retire(std::move(oldest->second));
+    entries_.erase(oldest);
+  }
+
+  std::map<Key, Entry> entries_;
+  std::uint64_t uses_ = 0;
+  std::vector<gpulab::DeviceBuffer<std::byte>> kept_for_graphs_;
 };
 
 // Never destroyed: at interpreter exit the CUDA runtime may already be gone.

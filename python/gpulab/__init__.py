@@ -15,7 +15,7 @@ gpulab.NoDeviceError. docs/python.md has an example per function and its measure
 from __future__ import annotations
 
 from . import _core
-from ._arrays import Call, contiguous, mutable, rows_pitch, same_device, view
+from ._arrays import Call, mutable, rows_pitch, same_device, view, contiguous
 from ._core import Error, NoDeviceError, OutOfMemoryError
 from .report import Report, load_report
 
@@ -38,20 +38,22 @@ def require_device() -> None:
         raise NoDeviceError("no usable CUDA device: gpulab needs an NVIDIA GPU and its driver")
 
 
-def sum(x, *, stream=None):  # noqa: A001 - the name users look for
+def sum(x, *, out=None, stream=None):  # noqa: A001 - the name users look for
     """The sum of all elements of x (int32, float32 or float64; any shape, contiguous) as a 0-d array
-    of x's dtype. int32 wraps modulo 2^32; floats are deterministic (same input, same device, same
-    bits) and within k·ε·Σ|x| of the exact sum (docs/reduce.md)."""
+    of x's dtype (or into out=, a 0-d or 1-element array of that dtype). int32 wraps modulo 2^32;
+    floats are deterministic (same input, same device, same bits) and within k·ε·Σ|x| of the exact
+    sum (docs/reduce.md)."""
     a = contiguous(view(x, "gpulab.sum", _SUM_TYPES), "gpulab.sum")
     call = Call(a, stream)
-    out, out_address = call.empty((), a.dtype)
+    result, out_address = call.output(out, (), a.dtype, "gpulab.sum")
     _core.sum(a.address, a.size, a.dtype, out_address, a.device, call.stream)
-    return call.done(out)
+    return call.done(result)
 
 
-def histogram(values, bins: int, *, stream=None):
-    """Counts of int32 values in `bins` bins as a uint32 array of length bins: value v goes to bin
-    ((v % bins) + bins) % bins (negative values too). Exact; 1 <= bins < 2^32, fewer than 2^32 values."""
+def histogram(values, bins: int, *, out=None, stream=None):
+    """Counts of int32 values in `bins` bins as a uint32 array of length bins (or into out=): value v
+    goes to bin ((v % bins) + bins) % bins (negative values too). Exact; 1 <= bins < 2^32, fewer than
+    2^32 values."""
     what = "gpulab.histogram"
     if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins < 2**32:
         raise ValueError(f"{what}: bins must be an integer from 1 to 2^32 - 1, got {bins!r}")
@@ -59,12 +61,12 @@ def histogram(values, bins: int, *, stream=None):
     if a.size >= 2**32:
         raise ValueError(f"{what}: {a.size} values; at most 2^32 - 1 (a count could overflow uint32)")
     call = Call(a, stream)
-    out, out_address = call.empty((bins,), "uint32")
+    result, out_address = call.output(out, (bins,), "uint32", what)
     _core.histogram(a.address, a.size, bins, out_address, a.device, call.stream)
-    return call.done(out)
+    return call.done(result)
 
 
-def atax(a, x, *, stream=None):
+def atax(a, x, *, out=None, stream=None):
     """y = Aᵀ(A·x) for a row-major float32 matrix A (rows × cols, contiguous) and x of length cols;
     y has length cols. Deterministic; one pass over A for 128 <= cols <= 16384 (docs/atax.md)."""
     what = "gpulab.atax"
@@ -77,30 +79,30 @@ def atax(a, x, *, stream=None):
     if vx.shape != (cols,):
         raise ValueError(f"{what}: x must have shape ({cols},) for A of shape {ma.shape}, got {vx.shape}")
     call = Call(ma, stream)
-    out, out_address = call.empty((cols,), "float32")
+    result, out_address = call.output(out, (cols,), "float32", what)
     _core.atax(ma.address, vx.address, rows, cols, out_address, ma.device, call.stream)
-    return call.done(out)
+    return call.done(result)
 
 
-def _scan(x, inclusive, what, stream):
+def _scan(x, inclusive, what, out, stream):
     a = contiguous(view(x, what, _SCAN_TYPES), what)
     call = Call(a, stream)
     out_type = "int32" if a.dtype.startswith("int") else a.dtype
-    out, out_address = call.empty(a.shape, out_type)
+    result, out_address = call.output(out, a.shape, out_type, what)
     _core.scan(a.address, a.dtype, out_address, a.size, inclusive, a.device, call.stream)
-    return call.done(out)
+    return call.done(result)
 
 
-def inclusive_scan(x, *, stream=None):
+def inclusive_scan(x, *, out=None, stream=None):
     """out[i] = x[0] + ... + x[i] over x in memory order (any shape, contiguous; the result has x's
     shape). int8/int16/int32 are summed into int32 (wrapping modulo 2^32); float32 and float64 in
-    their own type, deterministically."""
-    return _scan(x, True, "gpulab.inclusive_scan", stream)
+    their own type, deterministically. out= may be x itself (in place) where the types match."""
+    return _scan(x, True, "gpulab.inclusive_scan", out, stream)
 
 
-def exclusive_scan(x, *, stream=None):
+def exclusive_scan(x, *, out=None, stream=None):
     """out[0] = 0, out[i] = x[0] + ... + x[i-1]; otherwise as inclusive_scan."""
-    return _scan(x, False, "gpulab.exclusive_scan", stream)
+    return _scan(x, False, "gpulab.exclusive_scan", out, stream)
 
 
 def _matrix(m, what, name):

@@ -22,8 +22,8 @@ class Array:
 
     def __init__(self, address, shape, strides, dtype, device, framework, obj):
         self.address = address
-        self.shape = tuple(shape)
-        self.strides = tuple(strides)
+        self.shape = shape  # tuples (torch.Size is one)
+        self.strides = strides
         self.dtype = dtype
         self.device = device
         self.framework = framework
@@ -70,6 +70,7 @@ class Torch:
         self.dtypes = {v: k for k, v in self.names.items()}
         raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
         self.current_stream = raw if raw is not None else (lambda device: torch.cuda.current_stream(device).cuda_stream)
+        self.devices = {}  # index -> torch.device: a device object makes torch.empty cheaper than an int
 
     def describe(self, x, what):
         if not x.is_cuda:
@@ -81,10 +82,13 @@ class Torch:
         return self.current_stream(device)
 
     def empty(self, shape, dtype, device):
-        out = self.torch.empty(shape, dtype=self.dtypes[dtype], device=device)
+        where = self.devices.get(device)
+        if where is None:
+            where = self.devices[device] = self.torch.device("cuda", device)
+        out = self.torch.empty(shape, dtype=self.dtypes[dtype], device=where)
         return out, out.data_ptr()
 
-    def result(self, out):
+    def hand_over(self, out):
         return out
 
 
@@ -109,7 +113,7 @@ class CuPy:
             out = self.cupy.empty(shape, dtype=dtype)
         return out, out.data.ptr
 
-    def result(self, out):
+    def hand_over(self, out):
         return out
 
 
@@ -131,6 +135,7 @@ class DLPack:
         if ready is not None:
             ready()
         address, shape, strides, dtype, device_type, device = _core.dlpack_info(x)
+        shape, strides = tuple(shape), tuple(strides)
         if device_type in _CPU_LIKE:
             raise TypeError(f"{what} takes CUDA arrays; got a {type(x).__module__}.{type(x).__name__} in "
                             f"{_CPU_LIKE[device_type]}: copy it to the GPU first")
@@ -144,7 +149,7 @@ class DLPack:
     def empty(self, shape, dtype, device):
         return _core.empty(list(shape), dtype, device)
 
-    def result(self, out):
+    def hand_over(self, out):
         return self.jax.from_dlpack(out) if self.jax is not None else out
 
 
@@ -233,7 +238,20 @@ class Call:
     def empty(self, shape, dtype):
         return self.framework.empty(shape, dtype, self.device)
 
+    def output(self, out, shape, dtype, what):
+        """(array, address) for a result of `shape` and `dtype`: a new one, or the caller's `out`
+        checked (a contiguous array of that shape and dtype on the call's device; for a 0-d
+        result, any array of one element)."""
+        if out is None:
+            return self.framework.empty(shape, dtype, self.device)
+        o = mutable(contiguous(view(out, what, (dtype,)), what, "out"), what, "out")
+        if tuple(o.shape) != tuple(shape) and not (shape == () and o.size == 1):
+            raise ValueError(f"{what}: out must have shape {tuple(shape)}, got {tuple(o.shape)}")
+        if o.device != self.device:
+            raise ValueError(f"{what}: out is on device {o.device}, the input on {self.device}")
+        return out, o.address
+
     def done(self, out):
         if self.framework.synchronous:
             _core.synchronize(self.device, self.stream)
-        return self.framework.result(out)
+        return self.framework.hand_over(out)

@@ -83,6 +83,12 @@ def test_shapes_and_values_are_checked():
         gpulab.transpose(fake([4, 6]), out=fake([4, 6]))
     with pytest.raises(ValueError, match=r"part must be 'upper' or 'lower'"):
         gpulab.zero_triangle(fake([4, 4]), "diagonal")
+    with pytest.raises(ValueError, match=r"gpulab.sum: out must have shape \(\), got \(2,\)"):
+        gpulab.sum(fake([10]), out=fake([2]))
+    with pytest.raises(TypeError, match=r"gpulab.atax: dtype float64 is not supported; use float32"):
+        gpulab.atax(fake([4, 6]), fake([6]), out=fake([6], "float64"))
+    with pytest.raises(ValueError, match=r"gpulab.inclusive_scan needs out contiguous"):
+        gpulab.inclusive_scan(fake([4, 4]), out=fake([4, 4], strides=[1, 4]))
     for bins in (0, -1, 2**32, 2.5, True):
         with pytest.raises(ValueError, match=r"bins must be an integer from 1 to 2\^32 - 1"):
             gpulab.histogram(fake([10], "int32"), bins)

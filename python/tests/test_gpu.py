@@ -55,6 +55,21 @@ def test_sum_is_deterministic():
     assert all(torch.equal(first, gpulab.sum(x)) for _ in range(5))
 
 
+def test_results_into_the_callers_arrays():
+    x = torch.arange(1000, device="cuda", dtype=torch.float64)
+    out = torch.empty(1, device="cuda", dtype=torch.float64)
+    assert gpulab.sum(x, out=out) is out and out.item() == 999 * 1000 / 2
+    v = torch.arange(-50, 50, device="cuda", dtype=torch.int32)
+    counts = torch.empty(10, device="cuda", dtype=torch.uint32)
+    assert gpulab.histogram(v, 10, out=counts) is counts and counts.tolist() == [10] * 10
+    s = torch.arange(10, device="cuda", dtype=torch.int32)
+    assert gpulab.inclusive_scan(s, out=s) is s and s.tolist() == [0, 1, 3, 6, 10, 15, 21, 28, 36, 45]
+    with pytest.raises(ValueError, match=r"out must have shape \(10,\), got \(9,\)"):
+        gpulab.histogram(v, 10, out=counts[:9])
+    with pytest.raises(TypeError, match=r"dtype int64 is not supported; use uint32"):
+        gpulab.histogram(v, 10, out=torch.empty(10, device="cuda", dtype=torch.int64))
+
+
 def test_sum_reads_the_callers_memory():
     """No copy in: a view into the middle of a buffer is summed where it lies, and the only memory
     the call takes from PyTorch is the 0-d result."""
