@@ -76,9 +76,10 @@ class DeviceScope {
 /// scan leave theirs zero-filled again, as their contracts ask. Buffers are keyed by the stream's
 /// unique id (cudaStreamGetId), never by its handle: a handle can come back for a new stream after
 /// the old one was destroyed with work still queued, an id never does, so a buffer is only ever
-/// used in one stream's order and needs no events. Past kMaxEntries streams the least recently used
-/// buffer is freed (cudaFree waits for the device first). A buffer used under stream capture is
-/// never freed: the graph keeps its address.
+/// used in one stream's order and needs no events. A call under stream capture gets a buffer of its
+/// capture's own (a graph may be replayed on any stream, beside direct calls), which is never freed:
+/// the graph keeps its address. Past kMaxEntries the least recently used buffer is freed (cudaFree
+/// waits for the device first).
 class ScratchCache {
  public:
   enum class Purpose { reduce, scan, atax };
@@ -88,20 +89,23 @@ class ScratchCache {
   template <class Use>
   void with(Purpose purpose, cudaStream_t stream, std::size_t bytes, Use&& use) {
     int device = 0;
-    unsigned long long stream_id = 0;
     GPULAB_CUDA_CHECK(cudaGetDevice(&device));
-    GPULAB_CUDA_CHECK(cudaStreamGetId(stream, &stream_id));
-    Entry& entry = entries_[{device, stream_id, purpose}];
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    unsigned long long id = 0;
+    GPULAB_CUDA_CHECK(cudaStreamGetCaptureInfo(stream, &status, &id));
+    const bool capturing = status == cudaStreamCaptureStatusActive;
+    if (!capturing) GPULAB_CUDA_CHECK(cudaStreamGetId(stream, &id));  // refused on a capturing stream
+    Entry& entry = entries_[{device, capturing, id, purpose}];
     entry.last_use = ++uses_;
+    entry.captured = entry.captured || capturing;
     if (entry.buffer.bytes() < bytes) {
+      RelaxedCapture relaxed(capturing);  // a capture in global mode refuses cudaMalloc
       gpulab::DeviceBuffer<std::byte> grown(std::max<std::size_t>(bytes, 2 * entry.buffer.bytes()));
-      GPULAB_CUDA_CHECK(cudaMemsetAsync(grown.data(), 0, grown.bytes(), stream));
+      GPULAB_CUDA_CHECK(cudaMemsetAsync(grown.data(), 0, grown.bytes(), stream));  // under capture: a graph node
       retire(std::move(entry));
       entry.buffer = std::move(grown);
+      entry.captured = capturing;
     }
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    GPULAB_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
-    entry.captured = entry.captured || capture != cudaStreamCaptureStatusNone;
     use(entry.buffer.data(), entry.buffer.bytes());
     if (entries_.size() > kMaxEntries) evict_least_recent();
   }
@@ -112,7 +116,26 @@ class ScratchCache {
     std::uint64_t last_use = 0;
     bool captured = false;
   };
-  using Key = std::tuple<int, unsigned long long, Purpose>;  // the default stream's id is per device
+  // (device, under capture, the stream's id or the capture's id, purpose); the default stream's id
+  // is per device
+  using Key = std::tuple<int, bool, unsigned long long, Purpose>;
+
+  /// The calling thread's capture mode set to relaxed while it lives, where `on`.
+  class RelaxedCapture {
+   public:
+    explicit RelaxedCapture(bool on) : on_(on) {
+      if (on_) GPULAB_CUDA_CHECK(cudaThreadExchangeStreamCaptureMode(&mode_));
+    }
+    RelaxedCapture(const RelaxedCapture&) = delete;
+    RelaxedCapture& operator=(const RelaxedCapture&) = delete;
+    ~RelaxedCapture() {
+      if (on_) cudaThreadExchangeStreamCaptureMode(&mode_);
+    }
+
+   private:
+    bool on_;
+    cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;
+  };
 
   /// Frees an entry's buffer now (cudaFree waits for the work queued on it) or, if a captured graph
   /// may use it, never.

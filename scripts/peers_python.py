@@ -136,7 +136,10 @@ def main():
     small = torch.rand(1024, device="cuda")
     small_int = (small * 1000).int()
     costs = []
+    small_out = torch.empty((), device="cuda")
     for name, fn in (("gpulab.sum", lambda: gpulab.sum(small)), ("torch.sum", lambda: torch.sum(small)),
+                     ("gpulab.sum(out=)", lambda: gpulab.sum(small, out=small_out)),
+                     ("torch.sum(out=)", lambda: torch.sum(small, dim=0, out=small_out)),
                      ("gpulab.histogram m=256", lambda: gpulab.histogram(small_int, 256)),
                      ("gpulab.inclusive_scan", lambda: gpulab.inclusive_scan(small))):
         costs.append({"call": name, **fixed_cost(torch, fn)})

@@ -70,7 +70,6 @@ class Torch:
         self.dtypes = {v: k for k, v in self.names.items()}
         raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
         self.current_stream = raw if raw is not None else (lambda device: torch.cuda.current_stream(device).cuda_stream)
-        self.devices = {}  # index -> torch.device: a device object makes torch.empty cheaper than an int
 
     def describe(self, x, what):
         if not x.is_cuda:
@@ -81,11 +80,9 @@ class Torch:
     def stream(self, device):
         return self.current_stream(device)
 
-    def empty(self, shape, dtype, device):
-        where = self.devices.get(device)
-        if where is None:
-            where = self.devices[device] = self.torch.device("cuda", device)
-        out = self.torch.empty(shape, dtype=self.dtypes[dtype], device=where)
+    def empty(self, shape, dtype, device, like):
+        # like.new_empty: 2.4 us against torch.empty's 3.0 on the H100's host (python_call_cost.py)
+        out = like.new_empty(shape, dtype=self.dtypes[dtype])
         return out, out.data_ptr()
 
     def hand_over(self, out):
@@ -108,7 +105,7 @@ class CuPy:
         with self.cupy.cuda.Device(device):
             return self.cupy.cuda.get_current_stream().ptr
 
-    def empty(self, shape, dtype, device):
+    def empty(self, shape, dtype, device, like):
         with self.cupy.cuda.Device(device):
             out = self.cupy.empty(shape, dtype=dtype)
         return out, out.data.ptr
@@ -146,7 +143,7 @@ class DLPack:
     def stream(self, device):
         return 0
 
-    def empty(self, shape, dtype, device):
+    def empty(self, shape, dtype, device, like):
         return _core.empty(list(shape), dtype, device)
 
     def hand_over(self, out):
@@ -228,22 +225,23 @@ def mutable(array, what, name):
 class Call:
     """The stream a call runs on and what to do around it: the caller's current stream unless one is
     given; for DLPack-only arrays the legacy default stream and a wait for the result."""
-    __slots__ = ("framework", "device", "stream")
+    __slots__ = ("framework", "device", "stream", "like")
 
     def __init__(self, array, stream):
         self.framework = array.framework
         self.device = array.device
+        self.like = array.obj
         self.stream = self.framework.stream(array.device) if stream is None else stream_address(stream)
 
     def empty(self, shape, dtype):
-        return self.framework.empty(shape, dtype, self.device)
+        return self.framework.empty(shape, dtype, self.device, self.like)
 
     def output(self, out, shape, dtype, what):
         """(array, address) for a result of `shape` and `dtype`: a new one, or the caller's `out`
         checked (a contiguous array of that shape and dtype on the call's device; for a 0-d
         result, any array of one element)."""
         if out is None:
-            return self.framework.empty(shape, dtype, self.device)
+            return self.framework.empty(shape, dtype, self.device, self.like)
         o = mutable(contiguous(view(out, what, (dtype,)), what, "out"), what, "out")
         if tuple(o.shape) != tuple(shape) and not (shape == () and o.size == 1):
             raise ValueError(f"{what}: out must have shape {tuple(shape)}, got {tuple(o.shape)}")
@@ -252,6 +250,7 @@ class Call:
         return out, o.address
 
     def done(self, out):
-        if self.framework.synchronous:
-            _core.synchronize(self.device, self.stream)
+        if not self.framework.synchronous:
+            return out
+        _core.synchronize(self.device, self.stream)
         return self.framework.hand_over(out)

@@ -110,6 +110,28 @@ def test_an_explicit_stream_is_used():
     assert s.item() == 3 * 2**20
 
 
+@pytest.mark.parametrize("warmed", [True, False])
+def test_calls_captured_in_a_cuda_graph(warmed):
+    """Captured with or without a call on the capture stream first; replayed after the input
+    changed, beside direct calls on the default stream (the graph has scratch of its own)."""
+    x = torch.ones(2**20 + 7, device="cuda")
+    side = torch.cuda.Stream()
+    if warmed:
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            gpulab.sum(x)
+        torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph, stream=side if warmed else None):
+        s = gpulab.sum(x)
+        c = gpulab.inclusive_scan(x)
+    x.fill_(3.0)
+    graph.replay()
+    direct = gpulab.sum(x * 2)
+    torch.cuda.synchronize()
+    assert s.item() == 3 * x.numel() and c[-1].item() == 3 * x.numel() and direct.item() == 6 * x.numel()
+
+
 # ---- histogram ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("bins", [1, 7, 256, 4096, 65537, 2**20])
