@@ -46,18 +46,21 @@ def main():
     def cupy_of(t):
         return cupy.from_dlpack(t) if cupy is not None else None
 
-    # sum of 2^28 values
-    n = 2**28 // scale
-    for dtype in (torch.float32, torch.int32):
-        x = (torch.rand(n, device="cuda") * 2 - 1).to(dtype) if dtype.is_floating_point else \
-            torch.randint(-1000, 1000, (n,), device="cuda", dtype=dtype)
-        peers = [("torch.sum", lambda: torch.sum(x))]
-        if cupy is not None:
-            cx = cupy_of(x)
-            peers.append(("cupy.sum", lambda: cupy.sum(cx)))
-        pair("sum", f"{n} {str(dtype)[6:]}", lambda: gpulab.sum(x), peers,
-             "torch.sum of int32 returns int64")
-        del x
+    def vectors(problem, ours, torch_name, torch_fn, cupy_name, cupy_fn, float_low, int_range):
+        """`ours` against the PyTorch and CuPy one-liners on 2^28 float32 values in [float_low, 1)
+        and 2^28 int32 values in ±int_range."""
+        n = 2**28 // scale
+        for dtype in (torch.float32, torch.int32):
+            x = (torch.rand(n, device="cuda") * (1 - float_low) + float_low).to(dtype) if dtype.is_floating_point \
+                else torch.randint(-int_range, int_range, (n,), device="cuda", dtype=dtype)
+            peers = [(torch_name, lambda: torch_fn(x))]
+            if cupy is not None:
+                cx = cupy_of(x)
+                peers.append((cupy_name, lambda: cupy_fn(cx)))
+            pair(problem, f"{n} {str(dtype)[6:]}", lambda: ours(x), peers, f"{torch_name} of int32 returns int64")
+            del x
+
+    vectors("sum", gpulab.sum, "torch.sum", torch.sum, "cupy.sum", lambda cx: cupy.sum(cx), -1, 1000)
 
     # histogram of 2^26 int32 values
     n = 2**26 // scale
@@ -81,18 +84,8 @@ def main():
     pair("atax", f"{rows_a}x{cols_a}", lambda: gpulab.atax(a, xa), peers)
     del a, xa
 
-    # scans of 2^28 values
-    n = 2**28 // scale
-    for dtype in (torch.float32, torch.int32):
-        x = torch.rand(n, device="cuda").to(dtype) if dtype.is_floating_point else \
-            torch.randint(-100, 100, (n,), device="cuda", dtype=dtype)
-        peers = [("torch.cumsum", lambda: torch.cumsum(x, 0))]
-        if cupy is not None:
-            cx = cupy_of(x)
-            peers.append(("cupy.cumsum", lambda: cupy.cumsum(cx)))
-        pair("inclusive_scan", f"{n} {str(dtype)[6:]}", lambda: gpulab.inclusive_scan(x), peers,
-             "torch.cumsum of int32 returns int64")
-        del x
+    vectors("inclusive_scan", gpulab.inclusive_scan, "torch.cumsum", lambda x: torch.cumsum(x, 0), "cupy.cumsum",
+            lambda cx: cupy.cumsum(cx), 0, 100)
 
     # matrices, 16384 x 16384 (1 GiB)
     side = 16384 // (4 if args.quick else 1)
