@@ -53,11 +53,7 @@ cudaStream_t as_stream(Address stream) { return reinterpret_cast<cudaStream_t>(s
 class DeviceScope {
  public:
   explicit DeviceScope(int device) {
-    const cudaError_t err = cudaGetDevice(&previous_);
-    if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver)
-      throw gpulab::NoDeviceError(std::string("no usable CUDA device (") + cudaGetErrorString(err) +
-                                  "): gpulab needs an NVIDIA GPU and its driver");
-    GPULAB_CUDA_CHECK(err);
+    GPULAB_CUDA_CHECK(cudaGetDevice(&previous_));
     if (previous_ != device) GPULAB_CUDA_CHECK(cudaSetDevice(device));
   }
   DeviceScope(const DeviceScope&) = delete;
@@ -102,7 +98,7 @@ class ScratchCache {
       RelaxedCapture relaxed(capturing);  // a capture in global mode refuses cudaMalloc
       gpulab::DeviceBuffer<std::byte> grown(std::max<std::size_t>(bytes, 2 * entry.buffer.bytes()));
       GPULAB_CUDA_CHECK(cudaMemsetAsync(grown.data(), 0, grown.bytes(), stream));  // under capture: a graph node
-      retire(std::move(entry));
+      retire(entry);
       entry.buffer = std::move(grown);
       entry.captured = capturing;
     }
@@ -139,7 +135,7 @@ class ScratchCache {
 
   /// Frees an entry's buffer now (cudaFree waits for the work queued on it) or, if a captured graph
   /// may use it, never.
-  void retire(Entry&& entry) {
+  void retire(Entry& entry) {
     if (entry.captured) kept_for_graphs_.push_back(std::move(entry.buffer));
     entry.buffer = {};
     entry.captured = false;
@@ -149,7 +145,7 @@ class ScratchCache {
     auto oldest = entries_.begin();
     for (auto it = entries_.begin(); it != entries_.end(); ++it)
       if (it->second.last_use < oldest->second.last_use) oldest = it;
-    retire(std::move(oldest->second));
+    retire(oldest->second);
     entries_.erase(oldest);
   }
 
@@ -256,15 +252,10 @@ void conv3x3(Address in, std::size_t in_pitch, Address out, std::size_t out_pitc
   gpulab::Filter3x3 filter;
   for (std::size_t i = 0; i < 9; ++i) filter.k[i] = weights[i];
   filter.divisor = divisor;
-  gpulab::Border rule = gpulab::Border::replicate;
-  if (border == "zero")
-    rule = gpulab::Border::zero;
-  else if (border == "mirror")
-    rule = gpulab::Border::mirror;
-  else if (border != "replicate")
-    throw gpulab::Error("conv3x3: border '" + border + "' is not one of replicate, zero, mirror");
+  const auto rule = gpulab::parse_border(border);
+  if (!rule) throw gpulab::Error("conv3x3: border '" + border + "' is not one of replicate, zero, mirror");
   DeviceScope scope(device);
-  gpulab::conv3x3(at<const std::uint8_t>(in), in_pitch, at<std::uint8_t>(out), out_pitch, width, height, filter, rule,
+  gpulab::conv3x3(at<const std::uint8_t>(in), in_pitch, at<std::uint8_t>(out), out_pitch, width, height, filter, *rule,
                   as_stream(stream));
 }
 
@@ -367,8 +358,20 @@ NB_MODULE(_core, m) {
 
   // Translators are tried newest first: the subclasses after their base.
   nb::exception<gpulab::Error> error(m, "Error", PyExc_RuntimeError);
-  nb::exception<gpulab::NoDeviceError>(m, "NoDeviceError", error);
+  nb::exception<gpulab::NoDeviceError> no_device(m, "NoDeviceError", error);
   nb::exception<gpulab::OutOfMemoryError>(m, "OutOfMemoryError", error);
+  // Whichever CUDA call found no device (error.hpp sorts them), say what gpulab needs.
+  nb::register_exception_translator(
+      [](const std::exception_ptr& p, void* type) {
+        try {
+          std::rethrow_exception(p);
+        } catch (const gpulab::NoDeviceError& e) {
+          const std::string message = std::string("no usable CUDA device: gpulab needs an NVIDIA GPU and its driver (") +
+                                      e.what() + ")";
+          PyErr_SetString(static_cast<PyObject*>(type), message.c_str());
+        }
+      },
+      no_device.ptr());
 
   m.def("device_count", &device_count, "CUDA devices the driver shows (0 without a driver or a GPU).");
   m.def("sum", &sum, nb::arg("data"), nb::arg("n"), nb::arg("dtype"), nb::arg("out"), nb::arg("device"), nb::arg("stream"));

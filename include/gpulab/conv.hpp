@@ -42,6 +42,9 @@ enum class Border { replicate, zero, mirror };
 std::optional<Filter3x3> named_filter(std::string_view name);
 /// "box, gaussian, sharpen, edge, emboss", for messages.
 std::string_view named_filter_list();
+/// "replicate", "zero", "mirror" → the border rule; nullopt otherwise.
+std::optional<Border> parse_border(std::string_view name);
+std::string_view border_name(Border b);
 
 void conv3x3(const std::uint8_t* in, std::size_t in_pitch, std::uint8_t* out, std::size_t out_pitch, std::size_t width,
              std::size_t height, const Filter3x3& filter, Border border = Border::replicate, cudaStream_t stream = nullptr);

@@ -45,8 +45,8 @@ def sum(x, *, out=None, stream=None):  # noqa: A001 - the name users look for
     sum (docs/reduce.md)."""
     a = contiguous(view(x, "gpulab.sum", _SUM_TYPES), "gpulab.sum")
     call = Call(a, stream)
-    result, out_address = call.output(out, (), a.dtype, "gpulab.sum")
-    _core.sum(a.address, a.size, a.dtype, out_address, a.device, call.stream)
+    result, o = call.output(out, (), a.dtype, "gpulab.sum")
+    _core.sum(a.address, a.size, a.dtype, o.address, a.device, call.stream)
     return call.done(result)
 
 
@@ -61,8 +61,8 @@ def histogram(values, bins: int, *, out=None, stream=None):
     if a.size >= 2**32:
         raise ValueError(f"{what}: {a.size} values; at most 2^32 - 1 (a count could overflow uint32)")
     call = Call(a, stream)
-    result, out_address = call.output(out, (bins,), "uint32", what)
-    _core.histogram(a.address, a.size, bins, out_address, a.device, call.stream)
+    result, o = call.output(out, (bins,), "uint32", what)
+    _core.histogram(a.address, a.size, bins, o.address, a.device, call.stream)
     return call.done(result)
 
 
@@ -79,8 +79,8 @@ def atax(a, x, *, out=None, stream=None):
     if vx.shape != (cols,):
         raise ValueError(f"{what}: x must have shape ({cols},) for A of shape {ma.shape}, got {vx.shape}")
     call = Call(ma, stream)
-    result, out_address = call.output(out, (cols,), "float32", what)
-    _core.atax(ma.address, vx.address, rows, cols, out_address, ma.device, call.stream)
+    result, o = call.output(out, (cols,), "float32", what)
+    _core.atax(ma.address, vx.address, rows, cols, o.address, ma.device, call.stream)
     return call.done(result)
 
 
@@ -88,8 +88,8 @@ def _scan(x, inclusive, what, out, stream):
     a = contiguous(view(x, what, _SCAN_TYPES), what)
     call = Call(a, stream)
     out_type = "int32" if a.dtype.startswith("int") else a.dtype
-    result, out_address = call.output(out, a.shape, out_type, what)
-    _core.scan(a.address, a.dtype, out_address, a.size, inclusive, a.device, call.stream)
+    result, o = call.output(out, a.shape, out_type, what)
+    _core.scan(a.address, a.dtype, o.address, a.size, inclusive, a.device, call.stream)
     return call.done(result)
 
 
@@ -105,23 +105,22 @@ def exclusive_scan(x, *, out=None, stream=None):
     return _scan(x, False, "gpulab.exclusive_scan", out, stream)
 
 
+def _rows(a, what, name):
+    """(address, rows, cols, pitch in bytes) of a 2-D Array with contiguous rows."""
+    pitch = rows_pitch(a, what, name)
+    return a.address, a.shape[0], a.shape[1], pitch
+
+
 def _matrix(m, what, name):
-    """(address, rows, cols, pitch in bytes) of a float32 matrix with contiguous rows."""
+    """The float32 matrix m as an Array and as _rows' tuple."""
     a = view(m, what, ("float32",))
-    return a, (a.address, a.shape[0] if len(a.shape) == 2 else 0, a.shape[1] if len(a.shape) == 2 else 0,
-               rows_pitch(a, what, name))
+    return a, _rows(a, what, name)
 
 
 def _output(call, out, shape, what):
-    """A new float32 result of `shape`, or the caller's `out` checked against it."""
-    if out is None:
-        made, _ = call.empty(shape, "float32")
-        return made, _matrix(made, what, "the result")[1]
-    o, desc = _matrix(out, what, "out")
-    mutable(o, what, "out")
-    if o.shape != shape:
-        raise ValueError(f"{what}: out must have shape {shape}, got {o.shape}")
-    return out, desc
+    """A new float32 result of `shape`, or the caller's `out` (rows may be strided), and its rows."""
+    result, o = call.output(out, shape, "float32", what, strided_rows=True)
+    return result, _rows(o, what, "out")
 
 
 def transpose(a, *, out=None, stream=None):
@@ -212,16 +211,8 @@ def conv3x3(image, filter="sharpen", *, divisor: int | None = None, border: str 
     img = view(image, what, ("uint8",))
     height, width, pitch = _image(img, what, "image")
     call = Call(img, stream)
-    if out is None:
-        result, out_address = call.empty(img.shape, "uint8")
-        out_pitch = width * 3
-    else:
-        o = mutable(view(out, what, ("uint8",)), what, "out")
-        same_device(what, img, o)
-        if o.shape != img.shape:
-            raise ValueError(f"{what}: out must have shape {img.shape}, got {o.shape}")
-        result, out_address, out_pitch = out, o.address, _image(o, what, "out")[2]
-    _core.conv3x3(img.address, pitch, out_address, out_pitch, width, height, weights, int(divisor), border, img.device,
+    result, o = call.output(out, img.shape, "uint8", what, strided_rows=True)
+    _core.conv3x3(img.address, pitch, o.address, _image(o, what, "out")[2], width, height, weights, int(divisor), border, img.device,
                   call.stream)
     return call.done(result)
 

@@ -236,18 +236,26 @@ class Call:
     def empty(self, shape, dtype):
         return self.framework.empty(shape, dtype, self.device, self.like)
 
-    def output(self, out, shape, dtype, what):
-        """(array, address) for a result of `shape` and `dtype`: a new one, or the caller's `out`
-        checked (a contiguous array of that shape and dtype on the call's device; for a 0-d
-        result, any array of one element)."""
+    def output(self, out, shape, dtype, what, strided_rows=False):
+        """(array, its Array) for a result of `shape` and `dtype`: a new contiguous one, or the
+        caller's `out` checked: that dtype and shape (for a 0-d result, any array of one element),
+        the call's device, mutable, and contiguous unless `strided_rows` (the caller then checks
+        its rows, as it does its inputs')."""
         if out is None:
-            return self.framework.empty(shape, dtype, self.device, self.like)
-        o = mutable(contiguous(view(out, what, (dtype,)), what, "out"), what, "out")
+            made, address = self.framework.empty(shape, dtype, self.device, self.like)
+            strides, step = [], 1
+            for extent in reversed(shape):
+                strides.append(step)
+                step *= extent
+            return made, Array(address, tuple(shape), tuple(reversed(strides)), dtype, self.device, self.framework, made)
+        o = mutable(view(out, what, (dtype,)), what, "out")
+        if not strided_rows:
+            contiguous(o, what, "out")
         if tuple(o.shape) != tuple(shape) and not (shape == () and o.size == 1):
             raise ValueError(f"{what}: out must have shape {tuple(shape)}, got {tuple(o.shape)}")
         if o.device != self.device:
             raise ValueError(f"{what}: out is on device {o.device}, the input on {self.device}")
-        return out, o.address
+        return out, o
 
     def done(self, out):
         if not self.framework.synchronous:

@@ -1,5 +1,5 @@
-// The library's host side of conv: the filters known by name (gpulab/conv.hpp), shared by the CLI
-// and the Python module, and the arguments of one call (conv_args.hpp), shared by the library and
+// The library's host side of conv: the filters and borders known by name (gpulab/conv.hpp), shared
+// by the CLI and the Python module, and the arguments of one call (conv_args.hpp), shared by the library and
 // the ladder.
 #include "conv/conv_args.hpp"
 #include "conv/conv_math.hpp"
@@ -29,6 +29,22 @@ std::optional<Filter3x3> named_filter(std::string_view name) {
 }
 
 std::string_view named_filter_list() { return "box, gaussian, sharpen, edge, emboss"; }
+
+std::optional<Border> parse_border(std::string_view text) {
+  if (text == "replicate") return Border::replicate;
+  if (text == "zero") return Border::zero;
+  if (text == "mirror") return Border::mirror;
+  return std::nullopt;
+}
+
+std::string_view border_name(Border b) {
+  switch (b) {
+    case Border::replicate: return "replicate";
+    case Border::zero: return "zero";
+    case Border::mirror: return "mirror";
+  }
+  return "?";
+}
 
 conv_device::ConvArgs conv_device::conv_args(const std::uint8_t* in, std::size_t in_pitch, std::uint8_t* out,
                                              std::size_t out_pitch, int width, int height, const Filter3x3& filter,

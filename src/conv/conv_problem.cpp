@@ -166,7 +166,7 @@ class ConvProblem final : public Problem {
 
   void add_options(CLI::App& cmd) override {
     cmd.add_option("-s,--sizes", sizes_, "WIDTHxHEIGHT list of generated images")->capture_default_str();
-    cmd.add_option("--kernel", filter_, fmt::format("a name ({}) or nine integers with an optional /divisor", filter_names()))
+    cmd.add_option("--kernel", filter_, fmt::format("a name ({}) or nine integers with an optional /divisor", named_filter_list()))
         ->capture_default_str();
     cmd.add_option("--border", borders_, "replicate, zero, mirror (a list) or all")->capture_default_str();
     cmd.add_option("--layout", layouts_, "packed (rows 3*width bytes apart) or aligned (rows on 128 bytes), a list")

@@ -24,13 +24,11 @@ int parse_int(std::string_view text, std::string_view whole) {
   if (text.empty() || ec != std::errc() || end != text.data() + text.size())
     throw Error(fmt::format("filter '{}': '{}' is not an integer (expected a name — {} — or nine integers with an optional "
                             "/divisor, e.g. 1,2,1,2,4,2,1,2,1/16)",
-                            whole, text, filter_names()));
+                            whole, text, named_filter_list()));
   return v;
 }
 
 }  // namespace
-
-std::string_view filter_names() { return named_filter_list(); }
 
 Filter3x3 parse_filter(std::string_view text) {
   if (const auto named = named_filter(text)) return *named;
@@ -50,7 +48,7 @@ Filter3x3 parse_filter(std::string_view text) {
     start = comma + 1;
   }
   if (k.size() != 9)
-    throw Error(fmt::format("filter '{}': {} weights, a 3x3 filter has 9 (or a name: {})", text, k.size(), filter_names()));
+    throw Error(fmt::format("filter '{}': {} weights, a 3x3 filter has 9 (or a name: {})", text, k.size(), named_filter_list()));
   long sum = 0;
   for (int i = 0; i < 9; ++i) {
     f.k[i] = k[static_cast<std::size_t>(i)];
@@ -63,22 +61,6 @@ Filter3x3 parse_filter(std::string_view text) {
 std::string filter_text(const Filter3x3& f) {
   return fmt::format("{},{},{},{},{},{},{},{},{}/{}", f.k[0], f.k[1], f.k[2], f.k[3], f.k[4], f.k[5], f.k[6], f.k[7], f.k[8],
                      f.divisor);
-}
-
-std::optional<Border> parse_border(std::string_view text) {
-  if (text == "replicate") return Border::replicate;
-  if (text == "zero") return Border::zero;
-  if (text == "mirror") return Border::mirror;
-  return std::nullopt;
-}
-
-std::string_view border_name(Border b) {
-  switch (b) {
-    case Border::replicate: return "replicate";
-    case Border::zero: return "zero";
-    case Border::mirror: return "mirror";
-  }
-  return "?";
 }
 
 }  // namespace gpulab

@@ -18,11 +18,6 @@ namespace gpulab {
 Filter3x3 parse_filter(std::string_view text);
 /// "1,2,1,2,4,2,1,2,1/16".
 std::string filter_text(const Filter3x3& f);
-/// The names parse_filter knows, for help texts.
-std::string_view filter_names();
 
-/// "replicate" (default), "zero", "mirror"; nullopt otherwise.
-std::optional<Border> parse_border(std::string_view text);
-std::string_view border_name(Border b);
 
 }  // namespace gpulab
