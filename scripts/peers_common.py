@@ -11,18 +11,25 @@ def parse_size(text):
     return int(text)
 
 
-def time_ms(fn, reps, event, elapsed):
-    """Median, min and max milliseconds of `reps` calls of fn, each between two events."""
+def time_ms(fn, reps, event, elapsed, queued=False):
+    """Median, min and max milliseconds of `reps` calls of fn, each between two events. By default
+    each call waits for the one before (its host time before the launch falls inside its pair: the
+    latency of one call); queued=True issues them back to back and waits once at the end, as
+    gpulab's harness times, so each pair holds the GPU's time for the call (its host time overlaps
+    the work queued before it)."""
     for _ in range(3):
         fn()
-    times = []
+    pairs = []
     for _ in range(reps):
         start, stop = event(), event()
         start.record()
         fn()
         stop.record()
-        stop.synchronize()
-        times.append(elapsed(start, stop))
+        if not queued:
+            stop.synchronize()
+        pairs.append((start, stop))
+    pairs[-1][1].synchronize()
+    times = [elapsed(start, stop) for start, stop in pairs]
     return statistics.median(times), min(times), max(times)
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """gpulab's Python functions timed against the one-liners they replace, in one process: each pair
 on the same arrays, CUDA events around every call, median of the repetitions (peers_common), and
-the ratio one-liner ÷ gpulab (> 1: gpulab is faster). Then the fixed cost a call adds over its
+the ratio one-liner ÷ gpulab (> 1: gpulab is faster), twice: one call at a time (its latency, the
+host's time before the launch included) and queued back to back (the GPU's time). Then the fixed cost a call adds over its
 kernel: wall time per call in a loop of back-to-back calls on a small input, less the kernel time
 per call measured by replaying the same calls captured in a CUDA graph (no host in the way).
 
@@ -37,11 +38,14 @@ def main():
     def pair(problem, size, ours, theirs, note=""):
         """Times gpulab (`ours`) and each (name, fn) of `theirs`; one row a peer with the ratio."""
         g = time_ms(ours, reps, event, elapsed)
+        gq = time_ms(ours, reps, event, elapsed, queued=True)
         for name, fn in theirs:
             p = time_ms(fn, reps, event, elapsed)
+            pq = time_ms(fn, reps, event, elapsed, queued=True)
             rows.append({"problem": problem, "size": size, "peer": name, "gpulab_ms": g[0], "gpulab_min_ms": g[1],
                          "gpulab_max_ms": g[2], "peer_ms": p[0], "peer_min_ms": p[1], "peer_max_ms": p[2],
-                         "speedup": p[0] / g[0], "note": note})
+                         "speedup": p[0] / g[0], "gpulab_queued_ms": gq[0], "peer_queued_ms": pq[0],
+                         "speedup_queued": pq[0] / gq[0], "note": note})
 
     def cupy_of(t):
         return cupy.from_dlpack(t) if cupy is not None else None
@@ -122,8 +126,10 @@ def main():
          [("torch pipeline (float conv2d)", pipeline), ("image.clone() (a same-size copy)", lambda: image.clone())])
     del image
 
+    print("one call at a time (latency) | queued back to back (GPU time, as gpulab's harness times)")
     report(rows, lambda r: f"{r['problem']:15} {r['size']:28} gpulab {r['gpulab_ms']:9.4f} ms   {r['peer']:40} "
-                           f"{r['peer_ms']:9.4f} ms   x{r['speedup']:.2f}", None)
+                           f"{r['peer_ms']:9.4f} ms   x{r['speedup']:5.2f} | {r['gpulab_queued_ms']:9.4f} "
+                           f"{r['peer_queued_ms']:9.4f} x{r['speedup_queued']:5.2f}", None)
 
     # the fixed cost of a call: 1024 floats, where the kernel takes a few microseconds
     small = torch.rand(1024, device="cuda")
