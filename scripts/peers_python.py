@@ -6,7 +6,7 @@ host's time before the launch included) and queued back to back (the GPU's time)
 kernel: wall time per call in a loop of back-to-back calls on a small input, less the kernel time
 per call measured by replaying the same calls captured in a CUDA graph (no host in the way).
 
-    python3 scripts/peers_python.py [--reps 30] [--json OUT] [--quick]
+    python3 scripts/peers_python.py [--reps 30] [--json OUT] [--quick] [--only histogram,atax,fixed_cost]
 """
 import argparse
 import sys
@@ -20,6 +20,7 @@ def main():
     ap.add_argument("--reps", type=int, default=30)
     ap.add_argument("--json")
     ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
+    ap.add_argument("--only", help="comma-separated problems (and fixed_cost) to time; the rest are skipped")
     args = ap.parse_args()
     timing = torch_timing()
     if timing is None:
@@ -35,8 +36,12 @@ def main():
     rows = []
     scale = 16 if args.quick else 1
 
+    only = set(args.only.split(",")) if args.only else None
+
     def pair(problem, size, ours, theirs, note=""):
         """Times gpulab (`ours`) and each (name, fn) of `theirs`; one row a peer with the ratio."""
+        if only is not None and problem not in only:
+            return
         g = time_ms(ours, reps, event, elapsed)
         gq = time_ms(ours, reps, event, elapsed, queued=True)
         for name, fn in theirs:
@@ -132,6 +137,8 @@ def main():
                            f"{r['peer_queued_ms']:9.4f} x{r['speedup_queued']:5.2f}", None)
 
     # the fixed cost of a call: 1024 floats, where the kernel takes a few microseconds
+    if only is not None and "fixed_cost" not in only:
+        return write(args.json, rows, [], torch, cupy)
     small = torch.rand(1024, device="cuda")
     small_int = (small * 1000).int()
     costs = []
@@ -146,9 +153,13 @@ def main():
         print(f"fixed cost {c['call']:24} wall {c['wall_us']:6.2f} us/call   kernel(s) in a graph {c['graph_us']:6.2f} "
               f"us/call   added {c['added_us']:6.2f} us   (host time per call {c['host_us']:6.2f} us)")
 
-    if args.json:
+    return write(args.json, rows, costs, torch, cupy)
+
+
+def write(path, rows, costs, torch, cupy):
+    if path:
         import json
-        with open(args.json, "w") as f:
+        with open(path, "w") as f:
             json.dump({"pairs": rows, "fixed_costs": costs, "torch": torch.__version__,
                        "cupy": getattr(cupy, "__version__", None), "device": torch.cuda.get_device_name()}, f, indent=1)
     return 0
