@@ -135,11 +135,18 @@ if [ "$python" = yes ]; then
   echo "== python: gpulab's functions against the one-liners they replace, one process"
   PYTHONPATH="$pyroot" python3 scripts/peers_python.py --json "$res/peers_python.json" || echo "peers exit code: $?"
 fi
-echo "== plots of every ladder in this run's reports (matplotlib)"
-python3 scripts/plot_ladder.py "$res"/*.json -o "$res/plots" > /dev/null && echo "plots: $(ls "$res/plots" | wc -l)" || echo "no plots"
+# Reports of the harness (the peers' JSON files are of another shape): one page with them all.
+reports=(); for f in "$res"/*.json; do grep -q '"gpulab_version"' "$f" 2> /dev/null && reports+=("$f"); done
+if [ ${#reports[@]} -gt 0 ]; then
+  echo "== one page of this run's reports (gpulab report; charts by matplotlib)"
+  "$bin/gpulab" report "${reports[@]}" -o "$res/showcase.html"
+  echo "report exit code: $?"
+fi
 if [ "$suite" = yes ]; then
-  echo "== the main job: gpulab suite (ceilings + every ladder with its defaults)"
+  echo "== the main job: gpulab suite (ceilings + every ladder with its defaults; its page beside its JSON)"
+  start=$(date +%s)
   "$bin/gpulab" suite --json "$res/suite.json" > /dev/null && echo "suite exit code: 0" || echo "suite exit code: $?"
+  echo "suite took $(( $(date +%s) - start )) s; page: $(ls "$res"/suite.html 2> /dev/null || echo none)"
 fi
 tar czf "$OUT/results.tgz" -C "$OUT" results && rm -rf "$res"
 echo "== done $(date -u +%FT%TZ)"

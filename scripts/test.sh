@@ -28,13 +28,15 @@ mkdir -p build/release/devlibs && cp -L "$(g++ -print-file-name=libgomp.so.1)" b
 # Only what a device run needs (build/release with its object files outgrows the 64 MiB a call may
 # carry): `run` with carry ["build/device"] and GPULAB_BIN=build/device bash scripts/device_run.sh.
 rm -rf build/device && mkdir -p build/device/tests
-cp build/release/gpulab build/release/COMMIT build/device/ && cp -r build/release/devlibs build/device/
+cp build/release/gpulab build/release/gpulab_plots.py build/release/COMMIT build/device/ && cp -r build/release/devlibs build/device/
 cp build/release/tests/gpulab_gpu_tests build/device/tests/
 # The installed library and headers, for building the Python module there against them.
 cp -r build/install build/device/prefix && rm -rf build/device/prefix/bin
 
-# Python: `pip install .` into a virtual environment, then pytest (the GPU tests skip without a GPU).
+# Python: `pip install .` into a virtual environment, then pytest (the GPU tests skip without a GPU;
+# the pages' tests run gpulab report/compare with this environment's matplotlib and open the pages
+# in headless Chromium).
 [ -x build/venv/bin/python ] || python3 -m venv build/venv
-build/venv/bin/python -m pip install -q --disable-pip-version-check pytest numpy
+build/venv/bin/python -m pip install -q --disable-pip-version-check pytest numpy matplotlib
 build/venv/bin/python -m pip install -q --disable-pip-version-check .
 build/venv/bin/python -m pytest -q -rs python/tests

@@ -33,4 +33,9 @@ expect 2 "FILES is required" -- "$gpulab" conv batch -o /tmp/gpulab-batch-test
 expect 2 "not in range" -- "$gpulab" conv batch a.png -o /tmp/gpulab-batch-test --streams 0
 expect 2 "is not pageable, pinned, registered, managed" -- "$gpulab" conv batch a.png -o /tmp/gpulab-batch-test --memory bogus
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" conv batch a.png -o /tmp/gpulab-batch-test
+# Reports need no GPU: a page of none is a usage error, a comparison of a file with itself moves nothing.
+expect 2 "RUN is required" -- "$gpulab" report -o /tmp/gpulab-page-test.html
+expect 2 "File does not exist" -- "$gpulab" compare /nonexistent/a.json /nonexistent/b.json
+printf '{"gpulab_version": "0.1.0"}' > /tmp/gpulab-not-a-report.json
+expect 1 "malformed gpulab report" -- "$gpulab" compare /tmp/gpulab-not-a-report.json /tmp/gpulab-not-a-report.json
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }

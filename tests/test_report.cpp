@@ -11,6 +11,16 @@ using namespace gpulab;
 
 namespace {
 
+TimingStats stats(double median_ms, double min_ms, double max_ms, int reps, double noise = 0.0) {
+  TimingStats t;
+  t.median_ms = median_ms;
+  t.min_ms = min_ms;
+  t.max_ms = max_ms;
+  t.reps = reps;
+  t.noise = noise;
+  return t;
+}
+
 VariantRow row(std::string id, double ms, bool vendor = false) {
   VariantRow r;
   r.id = id;
@@ -18,8 +28,8 @@ VariantRow row(std::string id, double ms, bool vendor = false) {
   r.adds = "adds " + id;
   r.vendor = vendor;
   r.check.ok = true;
-  r.kernel = {ms, ms * 0.9, ms * 1.2, 30};
-  r.end_to_end = TimingStats{ms + 10, ms + 9, ms + 11, 3};
+  r.kernel = stats(ms, ms * 0.9, ms * 1.2, 30);
+  r.end_to_end = stats(ms + 10, ms + 9, ms + 11, 3);
   return r;
 }
 
@@ -31,7 +41,7 @@ Report sample_report() {
   c.ceiling_name = "read";
   c.ceiling_gbs = 3000;
   c.variants = {row("1", 8.0), row("2", 4.0), row("3", 2.0), row("vendor", 1.0, true), row("4", 1.6)};
-  c.cpu.push_back({"OpenMP baseline", 16, {40.0, 39.0, 42.0, 5}, {true, 1e-6, 1e-3, ""}, 0.0});
+  c.cpu.push_back({"OpenMP baseline", 16, stats(40.0, 39.0, 42.0, 5), {true, 1e-6, 1e-3, ""}, 0.0});
   derive_columns(c);
   Report r;
   r.gpulab_version = "0.1.0";
@@ -48,7 +58,7 @@ Report sample_report() {
   Ceilings k;
   k.read_gbs = 3000;
   k.copy_gbs = 2900;
-  k.read = {1.0, 0.9, 1.1, 20};
+  k.read = stats(1.0, 0.9, 1.1, 20);
   r.ceilings = k;
   r.cases.push_back(c);
   return r;
@@ -149,14 +159,14 @@ TEST(Report, ProgramRunsAndNotesAreShownAndKept) {
 TEST(Report, RowsFasterThanTheCeilingAreInvalidAndNeverRanked) {
   Report r = sample_report();
   CaseResult& c = r.cases[0];
-  c.variants[2].kernel = {0.5, 0.5, 0.6, 30, 0.01};  // 4000 GB/s against a 3000 GB/s ceiling
+  c.variants[2].kernel = stats(0.5, 0.5, 0.6, 30, 0.01);  // 4000 GB/s against a 3000 GB/s ceiling
   derive_columns(c);
   const auto& v = c.variants;
   EXPECT_FALSE(v[2].invalid.empty());
   EXPECT_TRUE(std::isnan(v[2].step_speedup) && std::isnan(v[2].cumulative_speedup) && std::isnan(v[2].vs_vendor));
   EXPECT_DOUBLE_EQ(v[4].step_speedup, 4.0 / 1.6);  // the step skips the invalid row too
   // Within the noise of the row it is not invalid: 3060 GB/s with 3% noise.
-  c.variants[2].kernel = {2e9 / 3060e9 * 1e3, 0.6, 0.7, 30, 0.03};
+  c.variants[2].kernel = stats(2e9 / 3060e9 * 1e3, 0.6, 0.7, 30, 0.03);
   derive_columns(c);
   EXPECT_TRUE(c.variants[2].invalid.empty());
   // Flagged in every format.
@@ -178,7 +188,7 @@ TEST(Report, RowsFasterThanTheCeilingAreInvalidAndNeverRanked) {
 TEST(Report, RowsOnOtherUnitsAreNotJudgedByTheCeiling) {
   Report r = sample_report();
   CaseResult& c = r.cases[0];
-  c.variants[2].kernel = {0.5, 0.5, 0.6, 30, 0.01};  // 4000 GB/s against a 3000 GB/s ceiling ...
+  c.variants[2].kernel = stats(0.5, 0.5, 0.6, 30, 0.01);  // 4000 GB/s against a 3000 GB/s ceiling ...
   c.variants[2].other_units = true;                  // ... on units it does not measure
   derive_columns(c);
   EXPECT_TRUE(c.variants[2].invalid.empty());

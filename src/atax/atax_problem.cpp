@@ -90,6 +90,7 @@ class AtaxProblem final : public Problem {
         ->capture_default_str();
   }
   void validate() const override { parse_shapes(shapes_); }
+  std::size_t case_count() const override { return parse_shapes(shapes_).size(); }
   void for_each_case(std::uint64_t seed, const std::function<void(BenchCase&)>& run) const override {
     for (const AtaxShape& s : parse_shapes(shapes_)) {
       AtaxCase c(make_atax_input(s, seed));

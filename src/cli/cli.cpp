@@ -6,10 +6,13 @@
 #include "core/bench.hpp"
 #include "core/ceilings.hpp"
 #include "core/clocks.hpp"
+#include "core/compare.hpp"
 #include "core/device_info.hpp"
 #include "core/launches.hpp"
 #include "core/memory.hpp"
+#include "core/page.hpp"
 #include "core/problem.hpp"
+#include "core/progress.hpp"
 #include "core/report.hpp"
 #include "core/sizes.hpp"
 
@@ -21,8 +24,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <iterator>
 #include <memory>
+#include <optional>
 #include <ostream>
+
+#include <unistd.h>
 
 #ifndef GPULAB_GIT_COMMIT
 #define GPULAB_GIT_COMMIT "unknown"
@@ -34,11 +42,20 @@ namespace {
 constexpr const char* kVersion = "0.1.0";
 
 struct OutputFiles {
-  std::string json, csv, md;
-  void add_to(CLI::App* app) {
+  std::string json, csv, md, html;
+  bool no_page = false;
+  void add_to(CLI::App* app, bool page_by_default = false) {
     app->add_option("--json", json, "also write the report as JSON to this file");
     app->add_option("--csv", csv, "also write the report as CSV to this file");
     app->add_option("--md", md, "also write the report as Markdown to this file");
+    app->add_option("--html", html, page_by_default ? "the page's file (default: the JSON's, ending .html)"
+                                                    : "also write a page with tables and charts to this file");
+    if (page_by_default) app->add_flag("--no-page", no_page, "write no page beside the JSON");
+  }
+  /// The suite's page goes beside its JSON unless asked otherwise.
+  void default_page() {
+    if (html.empty() && !no_page && !json.empty())
+      html = std::filesystem::path(json).replace_extension(".html").string();
   }
 };
 
@@ -50,10 +67,62 @@ void write_file(const std::string& path, const std::string& text) {
   if (!f) throw Error("could not write '" + path + "'");
 }
 
-void write_outputs(const Report& report, const OutputFiles& files) {
-  if (!files.json.empty()) write_file(files.json, to_json(report).dump(2) + "\n");
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw Error("cannot open '" + path + "'");
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+Report read_report(const std::string& path) {
+  const auto j = nlohmann::ordered_json::parse(read_file(path), nullptr, false);
+  if (j.is_discarded()) throw Error("'" + path + "' is not JSON");
+  try {
+    return report_from_json(j);
+  } catch (const Error& e) {
+    throw Error("'" + path + "': " + e.what());
+  }
+}
+
+/// A scratch file removed when it goes out of scope.
+struct ScratchFile {
+  std::string path;
+  explicit ScratchFile(const std::string& suffix)
+      : path((std::filesystem::temp_directory_path() / fmt::format("gpulab-{}-{}{}", getpid(), counter()++, suffix)).string()) {}
+  ~ScratchFile() {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+  }
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+};
+
+/// The page of reports read from `paths` (the charts are drawn from those files).
+void write_page(const std::vector<std::pair<std::string, Report>>& runs, const std::vector<std::string>& paths,
+                const std::string& html, bool charts, std::ostream& err) {
+  std::vector<std::string> args{"report"};
+  args.insert(args.end(), paths.begin(), paths.end());
+  Plots plots;
+  if (charts) plots = draw_plots(args);
+  else plots.missing = "asked for none (--no-charts)";
+  if (charts && !plots.missing.empty()) err << "gpulab: the page has no charts: " << plots.missing << "\n";
+  write_file(html, report_page(runs, plots));
+}
+
+void write_outputs(const Report& report, const OutputFiles& files, std::ostream& err) {
+  const std::string json = to_json(report).dump(2) + "\n";
+  if (!files.json.empty()) write_file(files.json, json);
   if (!files.csv.empty()) write_file(files.csv, to_csv(report));
   if (!files.md.empty()) write_file(files.md, to_markdown(report));
+  if (!files.html.empty()) {
+    std::optional<ScratchFile> scratch;  // the charts are drawn from a file
+    if (files.json.empty()) write_file(scratch.emplace(".json").path, json);
+    const std::string path = files.json.empty() ? scratch->path : files.json;
+    write_page({{path, report}}, {path}, files.html, true, err);
+  }
 }
 
 /// The options every `bench PROBLEM` has (the harness's), beside the problem's own.
@@ -133,12 +202,13 @@ std::string footer(const std::vector<std::unique_ptr<Problem>>& problems) {
   std::string s = "Semantics:\n";
   for (const auto& p : problems) s += fmt::format("  {}: {}.\n", p->name(), p->semantics());
   s += "Rungs are named by number (their place in `gpulab list`), name, `library` or `vendor`.\n"
-       "Exit codes: 0 ok, 1 a check failed or a run-time error, 2 bad command line, 3 no CUDA device.";
+       "Exit codes: 0 ok, 1 a check failed or a run-time error, 2 bad command line, 3 no CUDA device,\n"
+       "4 (compare) a row got slower beyond its noise.";
   return s;
 }
 
 /// Every case of `cmd`'s problem through the harness, into `report`.
-void bench_problem(const ProblemCommand& cmd, const DeviceFacts& device, Report& report, std::ostream& progress) {
+void bench_problem(const ProblemCommand& cmd, const DeviceFacts& device, Report& report, Progress& progress) {
   BenchSettings s;
   s.ladder = cmd.problem->ladder();
   s.rungs = select_rungs(s.ladder, split_commas(cmd.options.variants), cmd.problem->name());
@@ -187,7 +257,7 @@ int run_problem(const ProblemCommand& cmd, const std::string& variant, int reps,
 int finish_report(Report& report, const OutputFiles& files, std::ostream& out, std::ostream& err) {
   if (report.device) report.clocks_end = read_clocks(report.device->index);
   print_terminal(out, report);
-  write_outputs(report, files);
+  write_outputs(report, files, err);
   if (!all_checks_passed(report)) {
     err << "gpulab: some results were wrong (see FAILED above)\n";
     return kExitFailure;
@@ -247,12 +317,36 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 
   auto* suite = app.add_subcommand("suite", "measure the ceilings and run every problem's ladder with its defaults");
   OutputFiles suite_files;
-  suite_files.add_to(suite);
+  suite_files.add_to(suite, true);
   auto* showcase = app.add_subcommand("showcase", "the runs worth recording: every ladder and the seeds' own tables");
   std::string showcase_dir;
   std::vector<std::string> showcase_only;
   showcase->add_option("--out", showcase_dir, "folder for the reports (NAME.json, .md, .csv)")->required();
   showcase->add_option("PROBLEM", showcase_only, "only these problems (default: all)");
+
+  auto* report_cmd = app.add_subcommand("report", "one self-contained HTML page of JSON reports: device, ceilings, every table and chart");
+  std::vector<std::string> report_inputs;
+  std::string report_out;
+  bool report_no_charts = false;
+  report_cmd->add_option("RUN", report_inputs, "JSON reports (bench, suite or showcase --json)")->required()->check(CLI::ExistingFile);
+  report_cmd->add_option("-o,--out", report_out, "the page to write")->required();
+  report_cmd->add_flag("--no-charts", report_no_charts, "tables only (the charts need python3 with matplotlib)");
+
+  auto* compare_cmd = app.add_subcommand(
+      "compare", "two runs side by side: each row's ratio and whether it moved beyond its noise; exit code 4 when a row got slower");
+  std::string compare_a, compare_b, compare_html, compare_md, compare_json;
+  CompareOptions compare_options;
+  bool compare_no_charts = false;
+  compare_cmd->add_option("A", compare_a, "the reference run's JSON report")->required()->check(CLI::ExistingFile);
+  compare_cmd->add_option("B", compare_b, "the run judged against it")->required()->check(CLI::ExistingFile);
+  compare_cmd->add_option("--alpha", compare_options.alpha, "significance level of the rank test")
+      ->check(CLI::Range(1e-9, 0.5))->capture_default_str();
+  compare_cmd->add_option("--min-change", compare_options.min_change, "smallest change that counts, as a fraction")
+      ->check(CLI::Range(0.0, 10.0))->capture_default_str();
+  compare_cmd->add_option("--html", compare_html, "also write the comparison as a page");
+  compare_cmd->add_option("--md", compare_md, "also write it as Markdown");
+  compare_cmd->add_option("--json", compare_json, "also write it as JSON");
+  compare_cmd->add_flag("--no-charts", compare_no_charts, "a page without charts");
 
   std::vector<std::string> argv_tail(args.begin() + (args.empty() ? 0 : 1), args.end());
   std::reverse(argv_tail.begin(), argv_tail.end());  // CLI11 takes the arguments reversed
@@ -315,6 +409,38 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       std::filesystem::remove_all(tmp);
       return worst;
     }
+    if (report_cmd->parsed()) {
+      std::vector<std::pair<std::string, Report>> pages;
+      for (const auto& path : report_inputs) pages.emplace_back(path, read_report(path));
+      write_page(pages, report_inputs, report_out, !report_no_charts, err);
+      out << "wrote " << report_out << "\n";
+      return kExitOk;
+    }
+    if (compare_cmd->parsed()) {
+      const Comparison c = compare_reports(read_report(compare_a), read_report(compare_b), compare_options, compare_a, compare_b);
+      print_comparison(out, c);
+      const std::string json = comparison_json(c).dump(2) + "\n";
+      if (!compare_json.empty()) write_file(compare_json, json);
+      if (!compare_md.empty()) write_file(compare_md, comparison_markdown(c));
+      if (!compare_html.empty()) {
+        Plots plots;
+        if (compare_no_charts) {
+          plots.missing = "asked for none (--no-charts)";
+        } else {
+          const ScratchFile scratch(".json");
+          write_file(scratch.path, json);
+          plots = draw_plots({"compare", scratch.path});
+          if (!plots.missing.empty()) err << "gpulab: the page has no charts: " << plots.missing << "\n";
+        }
+        write_file(compare_html, comparison_page(c, plots));
+      }
+      if (c.regressed()) {
+        err << fmt::format("gpulab: {} row(s) slower beyond their noise, {} broken in B\n", c.count(Verdict::slower),
+                           c.count(Verdict::broken));
+        return kExitSlower;
+      }
+      return kExitOk;
+    }
     for (const Command& c : commands) {
       if (!c.app->parsed()) continue;
       std::optional<DeviceFacts> device;
@@ -339,19 +465,36 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (run_cmd) return run_problem(*run_cmd, run_variant, run_reps, device, out);
 
     Report report = new_report(args, device);
-    if (suite->parsed() || !bench_cmd->options.no_ceilings) {
-      err << "measuring ceilings…\n";
-      report.ceilings = measure_ceilings(device);
+    {
+      // A status line only on the program's own terminal: never into a caller's stream or a pipe.
+      Progress progress(err, &err == &std::cerr && stderr_is_terminal());
+      if (suite->parsed() || !bench_cmd->options.no_ceilings) {
+        progress.message("measuring ceilings…");
+        report.ceilings = measure_ceilings(device);
+      }
+      if (suite->parsed()) {
+        std::vector<ProblemCommand> all;
+        std::size_t cases = 0;
+        for (std::size_t i = 0; i < registry.size(); ++i) {
+          all.push_back({fresh_problem(i), nullptr, {}});
+          all.back().options.reps = registry[i]->default_reps();
+          cases += all.back().problem->case_count();
+        }
+        progress.plan(cases);
+        for (const auto& p : all) {
+          progress.problem(std::string(p.problem->name()), static_cast<int>(&p - all.data()), static_cast<int>(all.size()));
+          bench_problem(p, device, report, progress);
+        }
+      } else {
+        progress.plan(bench_cmd->problem->case_count());
+        progress.problem(std::string(bench_cmd->problem->name()), 0, 1);
+        bench_problem(*bench_cmd, device, report, progress);
+      }
     }
     if (suite->parsed()) {
-      for (const auto& p : registry) {
-        ProblemCommand defaults{fresh_problem(static_cast<std::size_t>(&p - registry.data())), nullptr, {}};
-        defaults.options.reps = p->default_reps();
-        bench_problem(defaults, device, report, err);
-      }
+      suite_files.default_page();
       return finish_report(report, suite_files, out, err);
     }
-    bench_problem(*bench_cmd, device, report, err);
     return finish_report(report, bench_cmd->options.files, out, err);
   } catch (const NoDeviceError& e) {
     err << "gpulab: " << e.what() << "\n";

@@ -179,6 +179,9 @@ class ConvProblem final : public Problem {
     usage_filter(filter_);
     parse_borders(borders_);
   }
+  std::size_t case_count() const override {
+    return split_commas(layouts_).size() * parse_sizes(sizes_).size() * parse_borders(borders_).size();
+  }
   void for_each_case(std::uint64_t seed, const std::function<void(BenchCase&)>& run) const override {
     const Filter3x3 filter = usage_filter(filter_);
     for (const std::string& layout : split_commas(layouts_))

@@ -226,7 +226,7 @@ void require_case_fits(const BenchCase& c, std::span<const std::size_t> rungs, s
 // ---- one case, every selected rung ----------------------------------------------------------------
 
 CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& device, const Ceilings* ceilings,
-                    std::ostream& progress) {
+                    Progress& progress) {
   const Work work = c.work();
   CaseResult result;
   result.params = c.params();
@@ -246,7 +246,8 @@ CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& dev
 
   require_case_fits(c, rungs, device.l2_bytes);
 
-  progress << fmt::format("{}: CPU reference…\n", describe_case(c)) << std::flush;
+  progress.case_start(describe_case(c));
+  progress.reference();
   const TimingStats reference_time = time_host([&] { c.compute_reference(); }, 1, false);
   if (s.cpu) {
     result.cpu.push_back({c.reference_name(), 1, reference_time, CheckResult{true, 0.0, 0.0, ""}, 0.0});
@@ -259,7 +260,7 @@ CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& dev
   const DeviceArrays arrays(c, stream.get());
   for (std::size_t r : rungs) {
     const RungInfo& info = s.ladder[r];
-    progress << fmt::format("  {} {}\n", rung_id(s.ladder, r), info.name) << std::flush;
+    progress.rung(rung_id(s.ladder, r), std::string(info.name));
     const OwnedWorkspace ws(c, r, stream.get());
     auto launch = [&](cudaStream_t st) { c.launch(r, arrays.arrays(), ws.get(), st); };
 
@@ -289,6 +290,7 @@ CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& dev
     result.variants.push_back(std::move(row));
   }
   derive_columns(result);
+  progress.case_done();
   return result;
 }
 

@@ -9,6 +9,7 @@
 #include "core/check.hpp"
 #include "core/device_info.hpp"
 #include "core/ladder.hpp"
+#include "core/progress.hpp"
 #include "core/report.hpp"
 #include "core/timing.hpp"
 
@@ -169,7 +170,7 @@ struct BenchSettings {
 
 /// Checks, then times, every selected rung of `c`; the CPU rows beside them.
 CaseResult run_case(BenchCase& c, const BenchSettings& settings, const DeviceFacts& device, const Ceilings* ceilings,
-                    std::ostream& progress);
+                    Progress& progress);
 
 /// Timing a row so that one slow spell cannot pass for the rung's speed: the median of `opt`
 /// repetitions, then a short re-run; a row whose noise is high, or that was slower than its short

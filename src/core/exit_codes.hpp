@@ -8,6 +8,7 @@ enum ExitCode : int {
   kExitFailure = 1,   // a check failed, a CUDA error, a file could not be written, too little memory
   kExitUsage = 2,     // bad command line
   kExitNoDevice = 3,  // no CUDA device or driver
+  kExitSlower = 4,    // `compare`: a row got slower beyond its noise (or broke) in the second run
 };
 
 }  // namespace gpulab

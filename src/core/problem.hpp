@@ -64,6 +64,8 @@ class Problem {
   virtual void add_options(CLI::App& command) = 0;
   /// Checks the options once parsed; throws gpulab::Error before any GPU work.
   virtual void validate() const = 0;
+  /// How many cases for_each_case makes with the options as they are (for the progress estimate).
+  virtual std::size_t case_count() const = 0;
   /// Makes each case of the options' cross product in turn (inputs from `seed`) and hands it to `run`.
   virtual void for_each_case(std::uint64_t seed, const std::function<void(BenchCase&)>& run) const = 0;
   /// Timed repetitions by default (fewer for problems whose rows take long).

@@ -9,6 +9,7 @@ namespace gpulab {
 TimingStats summarize(std::vector<double> samples_ms) {
   TimingStats s;
   if (samples_ms.empty()) return s;
+  s.samples_ms = samples_ms;
   std::sort(samples_ms.begin(), samples_ms.end());
   const std::size_t k = samples_ms.size();
   s.median_ms = (k % 2 == 1) ? samples_ms[k / 2] : 0.5 * (samples_ms[k / 2 - 1] + samples_ms[k / 2]);

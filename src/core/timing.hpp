@@ -17,10 +17,14 @@ struct TimingStats {
   double max_ms = 0.0;
   int reps = 0;
   double noise = 0.0;  // interquartile range ÷ median: how much repetitions disagree
+  /// Every repetition in the order it ran: what `gpulab compare` judges a change from (the
+  /// repetitions of two runs, not their two medians).
+  std::vector<double> samples_ms;
 };
 
 /// Median (mean of the two middle samples for an even count), min, max and the noise
-/// (interquartile range ÷ median, quartiles by linear interpolation). Empty → all zero.
+/// (interquartile range ÷ median, quartiles by linear interpolation), the samples kept in their
+/// order. Empty → all zero.
 TimingStats summarize(std::vector<double> samples_ms);
 
 struct TimingOptions {

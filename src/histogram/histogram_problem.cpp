@@ -115,6 +115,10 @@ class HistogramProblem final : public Problem {
     }
   }
 
+  std::size_t case_count() const override {
+    const std::size_t inputs = input_file_.empty() ? parse_distributions(dists_).size() * size_list(sizes_).size() : 1;
+    return inputs * size_list(bins_).size();
+  }
   void for_each_case(std::uint64_t seed, const std::function<void(BenchCase&)>& run) const override {
     auto each_m = [&](const std::string& source, const PinnedBuffer<std::int32_t>& values) {
       for (std::size_t m : size_list(bins_)) {

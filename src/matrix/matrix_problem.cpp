@@ -229,6 +229,10 @@ class MatrixProblem final : public Problem {
 
   int default_reps() const override { return 30; }
 
+  std::size_t case_count() const override {
+    const std::size_t parts = op_ == MatrixOp::triangle ? parse_parts(parts_).size() : 1;
+    return parse_layouts(layouts_).size() * parse_shapes(name(), shapes_).size() * parts;
+  }
   void for_each_case(std::uint64_t seed, const std::function<void(BenchCase&)>& run) const override {
     const auto parts = op_ == MatrixOp::triangle ? parse_parts(parts_) : std::vector<Triangle>{Triangle::upper};
     for (MatrixLayout layout : parse_layouts(layouts_))

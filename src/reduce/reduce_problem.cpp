@@ -116,6 +116,7 @@ class ReduceProblem final : public Problem {
 
   int default_reps() const override { return 30; }
 
+  std::size_t case_count() const override { return parse_types(types_).size() * size_list(sizes_).size(); }
   void for_each_case(std::uint64_t seed, const std::function<void(BenchCase&)>& run) const override {
     for (DType type : parse_types(types_))
       for (std::size_t n : size_list(sizes_))

@@ -127,6 +127,9 @@ class ScanProblem final : public Problem {
 
   int default_reps() const override { return 30; }
 
+  std::size_t case_count() const override {
+    return parse_types(types_, kScanTypes).size() * parse_kinds(kinds_).size() * size_list(sizes_).size();
+  }
   void for_each_case(std::uint64_t seed, const std::function<void(BenchCase&)>& run) const override {
     for (DType type : parse_types(types_, kScanTypes))
       for (ScanKind kind : parse_kinds(kinds_))

@@ -115,6 +115,7 @@ class SgemmProblem final : public Problem {
   }
   int default_reps() const override { return 10; }
 
+  std::size_t case_count() const override { return size_list(pads_).size() * parse_shapes(shapes_).size(); }
   void for_each_case(std::uint64_t seed, const std::function<void(BenchCase&)>& run) const override {
     for (std::size_t pad : size_list(pads_))
       for (const SgemmShape& shape : parse_shapes(shapes_)) {

@@ -1,0 +1,184 @@
+#include "core/tables.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <ostream>
+
+namespace gpulab {
+
+double ratio(double num, double den) {
+  return (num > 0 && den > 0) ? num / den : std::numeric_limits<double>::quiet_NaN();
+}
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+}  // namespace
+
+const VariantRow* top_rung(const CaseResult& c) {
+  for (auto it = c.variants.rbegin(); it != c.variants.rend(); ++it)
+    if (!it->vendor) return &*it;
+  return nullptr;
+}
+
+std::string fmt_ms(double ms) {
+  if (!(ms > 0)) return "–";
+  if (ms >= 100) return fmt::format("{:.1f}", ms);
+  if (ms >= 1) return fmt::format("{:.3f}", ms);
+  return fmt::format("{:.4f}", ms);
+}
+std::string fmt_x(double x) { return std::isfinite(x) ? fmt::format("{:.2f}x", x) : "–"; }
+std::string fmt_pct(double x) { return std::isfinite(x) ? fmt::format("{:.1f}%", 100 * x) : "–"; }
+std::string fmt_gbs(double x) { return std::isfinite(x) && x > 0 ? fmt::format("{:.1f}", x) : "–"; }
+std::string fmt_check(const CheckResult& c) {
+  if (!c.ok) return "FAIL";
+  if (c.tolerance == 0.0) return "ok (exact)";
+  return fmt::format("ok ({:.1e} <= {:.1e})", c.error, c.tolerance);
+}
+
+Table gpu_table(const CaseResult& c) {
+  Table t;
+  const bool rate = c.flops > 0;
+  t.header = {"#", "variant", "time ms", "min..max ms", "GB/s"};
+  if (rate) t.header.push_back("GFLOP/s");
+  for (const char* h : {"step", "cumulative", "x vendor"}) t.header.push_back(h);
+  t.header.push_back("% " + c.ceiling_name);
+  for (const char* h : {"e2e ms", "check", "flags"}) t.header.push_back(h);
+  t.right = std::vector<bool>(t.header.size(), true);
+  t.right[1] = t.right[t.header.size() - 2] = t.right[t.header.size() - 1] = false;
+  for (const auto& v : c.variants) {
+    std::vector<std::string> row{v.id, v.name, fmt_ms(v.kernel.median_ms),
+                                 fmt::format("{}..{}", fmt_ms(v.kernel.min_ms), fmt_ms(v.kernel.max_ms)),
+                                 fmt_gbs(v.bandwidth_gbs)};
+    if (rate) row.push_back(fmt_gbs(v.gflops));
+    for (double x : {v.step_speedup, v.cumulative_speedup, v.vs_vendor}) row.push_back(fmt_x(x));
+    row.push_back(fmt_pct(v.of_ceiling));
+    row.push_back(v.end_to_end ? fmt_ms(v.end_to_end->median_ms) : "–");
+    row.push_back(fmt_check(v.check));
+    row.push_back(row_flags(v));
+    t.rows.push_back(std::move(row));
+    std::string kinds = v.vendor ? "vendor" : v.library ? "library" : "rung";
+    if (!v.check.ok) kinds += " failed";
+    if (!v.invalid.empty()) kinds += " invalid";
+    if (v.noisy) kinds += " noisy";
+    t.row_kinds.push_back(std::move(kinds));
+  }
+  return t;
+}
+
+Table cpu_table(const CaseResult& c) {
+  const VariantRow* top = top_rung(c);
+  Table t;
+  t.header = {"CPU baseline", "threads", "time ms", "GB/s", "top rung x (kernel)",
+              "top rung x (with copies)", "check"};
+  t.right = {false, true, true, true, true, true, false};
+  for (const auto& r : c.cpu) {
+    const double kernel = top ? ratio(r.time.median_ms, top->kernel.median_ms) : kNaN;
+    const double e2e = top && top->end_to_end ? ratio(r.time.median_ms, top->end_to_end->median_ms) : kNaN;
+    t.rows.push_back({r.name, std::to_string(r.threads), fmt_ms(r.time.median_ms),
+                      fmt_gbs(r.bandwidth_gbs), fmt_x(kernel), fmt_x(e2e), fmt_check(r.check)});
+  }
+  return t;
+}
+
+/// Seed 002's profile view: where one run of the whole program spends its time.
+Table program_run_table(const CaseResult& c) {
+  Table t;
+  int loops = 0;
+  for (const auto& v : c.variants)
+    if (v.program_run) loops = v.program_run->loops;
+  t.header = {"#", fmt::format("one program run, LOOPS={}", loops), "malloc ms", "H->D ms", "kernels ms",
+              "D->H ms", "free ms", "total ms", "kernels %"};
+  t.right = {true, false, true, true, true, true, true, true, true};
+  for (const auto& v : c.variants) {
+    if (!v.program_run) continue;
+    const ProgramRun& p = *v.program_run;
+    t.rows.push_back({v.id, v.name, fmt_ms(p.allocate_ms), fmt_ms(p.to_device_ms), fmt_ms(p.kernels_ms),
+                      fmt_ms(p.to_host_ms), fmt_ms(p.free_ms), fmt_ms(p.total_ms()),
+                      fmt_pct(ratio(p.kernels_ms, p.total_ms()))});
+  }
+  return t;
+}
+
+bool has_program_runs(const CaseResult& c) {
+  return std::any_of(c.variants.begin(), c.variants.end(), [](const VariantRow& v) { return v.program_run.has_value(); });
+}
+
+void render_aligned(std::ostream& os, const Table& t) {
+  std::vector<std::size_t> width(t.header.size());
+  auto cells = [](const std::string& s) {  // display width: count UTF-8 code points
+    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char ch) {
+      return (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
+    }));
+  };
+  for (std::size_t i = 0; i < width.size(); ++i) width[i] = cells(t.header[i]);
+  for (const auto& row : t.rows)
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], cells(row[i]));
+  auto line = [&](const std::vector<std::string>& row) {
+    os << " ";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const std::string pad(width[i] - cells(row[i]), ' ');
+      os << "  " << (t.right[i] ? pad + row[i] : row[i] + pad);
+    }
+    os << "\n";
+  };
+  line(t.header);
+  for (const auto& row : t.rows) line(row);
+}
+
+void render_markdown(std::string& out, const Table& t) {
+  auto line = [&](const std::vector<std::string>& row) {
+    out += "|";
+    for (const auto& cell : row) out += " " + cell + " |";
+    out += "\n";
+  };
+  line(t.header);
+  out += "|";
+  for (bool r : t.right) out += r ? "---:|" : "---|";
+  out += "\n";
+  for (const auto& row : t.rows) line(row);
+}
+
+std::string case_title(const CaseResult& c) {
+  std::string s = c.problem;
+  for (const auto& [k, v] : c.params) s += fmt::format("  {}={}", k, v);
+  return s;
+}
+
+std::string case_subtitle(const CaseResult& c) {
+  std::string s = fmt::format("{:.4g} bytes must move", c.bytes);
+  if (c.flops > 0) s += fmt::format(", {:.4g} operations", c.flops);
+  if (c.ceiling_gbs > 0)
+    s += fmt::format("; measured {} ceiling {:.1f} {}", c.ceiling_name, c.ceiling_gbs,
+                     c.ceiling_name == "FMA" ? "GFLOP/s" : "GB/s");
+  if (c.l2_resident) s += "; the data fits in the L2, so the L2 ceiling judges it";
+  return s;
+}
+
+std::vector<std::string> failures(const CaseResult& c) {
+  std::vector<std::string> out;
+  for (const auto& v : c.variants)
+    if (!v.check.ok) out.push_back(fmt::format("{} {}: {}", v.id, v.name, v.check.detail));
+  for (const auto& r : c.cpu)
+    if (!r.check.ok) out.push_back(fmt::format("{}: {}", r.name, r.check.detail));
+  return out;
+}
+
+std::string ceilings_line(const Ceilings& k) {
+  return fmt::format("copy {:.1f} GB/s (read+write), read {:.1f} GB/s, write {:.1f} GB/s, "
+                     "stream add {:.1f} GB/s (2 read, 1 written), fp32 FMA {:.0f} GFLOP/s, L2 read {:.0f} GB/s ({} buffers)",
+                     k.copy_gbs, k.read_gbs, k.write_gbs, k.add_gbs, k.fma_gflops, k.l2_read_gbs,
+                     fmt::format("{:.2f} GB", static_cast<double>(k.buffer_bytes) / 1e9));
+}
+std::string clocks_line(const Report& r) {
+  auto one = [](const std::optional<ClockReading>& c) {
+    return c ? fmt::format("SM {} MHz (max {}), memory {} MHz{}", c->sm_mhz, c->max_sm_mhz, c->memory_mhz,
+                           c->throttle_reasons & ~1ull ? fmt::format(", clock-event reasons 0x{:x}", c->throttle_reasons) : "")
+             : std::string("not read");
+  };
+  return "GPU clocks at the start: " + one(r.clocks_start) + "; at the end: " + one(r.clocks_end);
+}
+
+}  // namespace gpulab

@@ -1,0 +1,47 @@
+// A report's tables as rows of cells, and the number formats they share: rendered aligned for the
+// terminal, as Markdown and as HTML (report.cpp, page.cpp) and reused by `gpulab compare`.
+#pragma once
+
+#include "core/report.hpp"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace gpulab {
+
+/// num ÷ den where both are positive, NaN otherwise.
+double ratio(double num, double den);
+
+std::string fmt_ms(double ms);      // "0.3450", "1.234", "123.4"; "–" for none
+std::string fmt_x(double x);        // "1.02x"; "–" for NaN
+std::string fmt_pct(double x);      // 0.99 → "99.0%"
+std::string fmt_gbs(double x);      // "3110.2"
+std::string fmt_check(const CheckResult& c);
+
+struct Table {
+  std::vector<std::string> header;
+  std::vector<bool> right;  // right-align this column
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row_kinds;  // per row, words a page styles it by ("vendor invalid"); may be empty
+};
+
+/// The last GPU row that is not the vendor's.
+const VariantRow* top_rung(const CaseResult& c);
+
+Table gpu_table(const CaseResult& c);
+Table cpu_table(const CaseResult& c);
+/// Seed 002's profile view: where one run of the whole program spends its time.
+Table program_run_table(const CaseResult& c);
+bool has_program_runs(const CaseResult& c);
+
+void render_aligned(std::ostream& os, const Table& t);
+void render_markdown(std::string& out, const Table& t);
+
+std::string case_title(const CaseResult& c);     // "reduce  type=float32  n=2^28 …"
+std::string case_subtitle(const CaseResult& c);  // bytes, operations, the ceiling that judges it
+std::vector<std::string> failures(const CaseResult& c);
+std::string ceilings_line(const Ceilings& k);
+std::string clocks_line(const Report& r);
+
+}  // namespace gpulab
