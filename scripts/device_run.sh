@@ -143,6 +143,10 @@ if [ ${#reports[@]} -gt 0 ]; then
   echo "report exit code: $?"
 fi
 if [ "$suite" = yes ]; then
+  echo "== the same GPU twice: bench reduce, again, then compare (a repeat should move nothing beyond its noise)"
+  for k in 1 2; do "$bin/gpulab" bench reduce --json "$res/repeat$k.json" > /dev/null 2>&1 || echo "repeat $k exit code: $?"; done
+  "$bin/gpulab" compare "$res/repeat1.json" "$res/repeat2.json" --html "$res/repeat_compare.html" | tail -1
+  echo "compare exit code: ${PIPESTATUS[0]}"
   echo "== the main job: gpulab suite (ceilings + every ladder with its defaults; its page beside its JSON)"
   start=$(date +%s)
   "$bin/gpulab" suite --json "$res/suite.json" > /dev/null && echo "suite exit code: 0" || echo "suite exit code: $?"
