@@ -16,7 +16,7 @@ TEST(Registry, CaseCountIsWhatForEachCaseVisits) {
       {"reduce", {"--n", "1000,2000,3000", "--type", "float32,int32"}},
       {"scan", {"--n", "1000,2000", "--type", "int32,float32,int8", "--kind", "all"}},
       {"histogram", {"--n", "1000,3000", "--bins", "8,256,4096", "--dist", "uniform,narrow"}},
-      {"atax", {"--shapes", "31x33,64x64,1x7"}},
+      {"atax", {"--shapes", "31x33,64x64,1x7,7x1"}},
       {"transpose", {"--shapes", "33x31,64x64", "--layout", "all"}},
       {"add", {"--shapes", "33x31,64x64,5x5", "--layout", "all"}},
       {"triangle", {"--shapes", "33x31,64x64", "--layout", "all", "--part", "all"}},
