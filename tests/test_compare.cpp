@@ -262,3 +262,10 @@ TEST(Progress, OnATerminalRewritesOneLineWithTheTimeLeft) {
   EXPECT_EQ(s.find('\n'), std::string::npos);                    // never a new line
   EXPECT_EQ(s.substr(s.size() - 5), "\r\x1b[2K");                // cleared at the end
 }
+
+TEST(Compare, CasesJudgedByDifferentCeilingsSaySo) {
+  Report a = run("H100", {0, 0, 0}), b = run("H200", {0, 0, 0});
+  b.cases[0].ceiling_name = "L2 read";  // the data fits the L2 of B only
+  const Comparison c = compare_reports(a, b, {});
+  EXPECT_EQ(ceiling_words(c.cases[0]), "judged by different ceilings: read in A, L2 read in B");
+}

@@ -85,6 +85,8 @@ std::string_view verdict_name(Verdict v) {
 }
 
 std::string ceiling_words(const CaseChange& c) {
+  if (c.a_ceiling_name != c.ceiling_name)
+    return fmt::format("judged by different ceilings: {} in A, {} in B", c.a_ceiling_name, c.ceiling_name);
   if (!std::isfinite(c.ceiling_ratio)) return fmt::format("{} ceiling not measured in both", c.ceiling_name);
   const char* unit = c.ceiling_name == "FMA" ? "GFLOP/s" : "GB/s";
   return fmt::format("{} ceiling {:.0f} → {:.0f} {}, {}", c.ceiling_name, c.a_ceiling, c.b_ceiling, unit,
@@ -180,6 +182,7 @@ Comparison compare_reports(const Report& a, const Report& b, const CompareOption
     cc.title = case_title(cb);
     cc.params = cb.params;
     cc.ceiling_name = cb.ceiling_name;
+    cc.a_ceiling_name = ca.ceiling_name;
     cc.a_ceiling = ca.ceiling_name == cb.ceiling_name ? ca.ceiling_gbs : 0.0;
     cc.b_ceiling = cb.ceiling_gbs;
     cc.ceiling_ratio = ratio(cc.b_ceiling, cc.a_ceiling);
@@ -245,7 +248,7 @@ json comparison_json(const Comparison& c) {
                       {"threshold", r.threshold}, {"p_value", num(r.p_value)}, {"a_of_ceiling", num(r.a_of_ceiling)},
                       {"b_of_ceiling", num(r.b_of_ceiling)}, {"verdict", verdict_name(r.verdict)}, {"why", r.why}});
     cases.push_back({{"problem", k.problem}, {"title", k.title}, {"params", params},
-                     {"ceiling", {{"name", k.ceiling_name}, {"a", k.a_ceiling}, {"b", k.b_ceiling},
+                     {"ceiling", {{"name", k.ceiling_name}, {"a_name", k.a_ceiling_name}, {"a", k.a_ceiling}, {"b", k.b_ceiling},
                                   {"ratio", num(k.ceiling_ratio)}}},
                      {"rows", rows}});
   }

@@ -47,7 +47,7 @@ struct RowChange {
 struct CaseChange {
   std::string problem, title;  // title: "reduce  type=float32  n=2^28 …"
   std::vector<std::pair<std::string, std::string>> params;
-  std::string ceiling_name;
+  std::string ceiling_name, a_ceiling_name;  // B's ceiling; A's where it differs (data in the L2 on one GPU only)
   double a_ceiling = 0.0, b_ceiling = 0.0;  // the measured ceiling that judges the case in each run
   double ceiling_ratio = 0.0;               // b_ceiling ÷ a_ceiling (NaN where either was not measured)
   std::vector<RowChange> rows;
