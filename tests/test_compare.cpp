@@ -123,6 +123,15 @@ TEST(Compare, ANoisyRowMustMoveMoreThanItsSpread) {
             Verdict::slower);
 }
 
+TEST(Compare, AMoveBelowTheTimersResolutionDoesNotCount) {
+  // Row 2 takes 0.36 ms: 10% is 36 µs, a move. With a 40 µs floor it is not.
+  const Report a = run("A", {0, 0, 0}), b = run("A", {0, 0.10, 0});
+  EXPECT_EQ(change(compare_reports(a, b, {}), 1).verdict, Verdict::slower);
+  CompareOptions coarse;
+  coarse.min_change_us = 40;
+  EXPECT_EQ(change(compare_reports(a, b, coarse), 1).verdict, Verdict::same);
+}
+
 TEST(Compare, WithoutRepetitionsTheSpreadAloneJudges) {
   Report a = run("A", {0, 0, 0}), b = run("A", {0.10, 0, 0});
   for (Report* r : {&a, &b})

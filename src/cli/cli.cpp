@@ -343,6 +343,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       ->check(CLI::Range(1e-9, 0.5))->capture_default_str();
   compare_cmd->add_option("--min-change", compare_options.min_change, "smallest change that counts, as a fraction")
       ->check(CLI::Range(0.0, 10.0))->capture_default_str();
+  compare_cmd->add_option("--min-change-us", compare_options.min_change_us, "smallest change of a median that counts, µs")
+      ->check(CLI::Range(0.0, 1e9))->capture_default_str();
   compare_cmd->add_option("--html", compare_html, "also write the comparison as a page");
   compare_cmd->add_option("--md", compare_md, "also write it as Markdown");
   compare_cmd->add_option("--json", compare_json, "also write it as JSON");

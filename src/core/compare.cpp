@@ -59,12 +59,14 @@ RowChange judge(const VariantRow& a, const VariantRow& b, const CompareOptions& 
     r.why = !a.check.ok ? "A's check failed" : "A's row is invalid";
     return r;
   }
-  const bool beyond_spread = std::fabs(r.change) > r.threshold;
+  const double delta_us = 1e3 * std::fabs(b.kernel.median_ms - a.kernel.median_ms);
+  const bool beyond_spread = std::fabs(r.change) > r.threshold && delta_us > opt.min_change_us;
   const bool tested = std::isfinite(r.p_value);
   const bool significant = !tested || r.p_value < opt.alpha;
   if (beyond_spread && significant) r.verdict = r.change > 0 ? Verdict::slower : Verdict::faster;
   const std::string test = tested ? fmt::format("p = {:.2g}", r.p_value) : "no repetitions kept: spread alone";
-  r.why = fmt::format("{:+.1f}% against a threshold of {:.1f}%, {}", 100 * r.change, 100 * r.threshold, test);
+  r.why = fmt::format("{:+.1f}% ({:.2f} µs) against a threshold of {:.1f}% and {:.1f} µs, {}", 100 * r.change, delta_us,
+                      100 * r.threshold, opt.min_change_us, test);
   return r;
 }
 
@@ -122,8 +124,9 @@ std::string totals_line(const Comparison& c) {
 
 std::string rule_line(const CompareOptions& o) {
   return fmt::format("A row moved when the Mann–Whitney test on the two runs' repetitions gives p < {} and its "
-                     "median changed by more than its spread (interquartile range ÷ median, either run) and {:.0f}%.",
-                     o.alpha, 100 * o.min_change);
+                     "median changed by more than its spread (interquartile range ÷ median, either run), {:.0f}% and "
+                     "{:.1f} µs.",
+                     o.alpha, 100 * o.min_change, o.min_change_us);
 }
 
 int Comparison::count(Verdict v) const {
@@ -253,7 +256,8 @@ json comparison_json(const Comparison& c) {
                      {"rows", rows}});
   }
   return {{"a", run(c.a)}, {"b", run(c.b)},
-          {"options", {{"alpha", c.options.alpha}, {"min_change", c.options.min_change}}},
+          {"options", {{"alpha", c.options.alpha}, {"min_change", c.options.min_change},
+                       {"min_change_us", c.options.min_change_us}}},
           {"summary", {{"faster", c.count(Verdict::faster)}, {"slower", c.count(Verdict::slower)},
                        {"same", c.count(Verdict::same)}, {"broken", c.count(Verdict::broken)},
                        {"unjudged", c.count(Verdict::unjudged)}, {"regressed", c.regressed()}}},

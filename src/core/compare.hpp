@@ -1,7 +1,8 @@
 // `gpulab compare A.json B.json`: two runs side by side (two GPUs, or two commits on one GPU). Each
 // row present in both gets its ratio and a verdict judged from the two runs' repetitions: a row
 // moved only when a rank test says the two sets of repetitions differ AND the change is larger than
-// either row's own spread (and a floor, since two runs differ by a little even on one GPU).
+// either row's own spread (and two floors: a share, since two runs differ by a little even on one
+// GPU, and a time, since a few-microsecond kernel moves by whole ticks of the timer).
 #pragma once
 
 #include "core/report.hpp"
@@ -18,6 +19,7 @@ namespace gpulab {
 struct CompareOptions {
   double alpha = 0.01;        // the rank test's significance level
   double min_change = 0.02;   // changes below this never count (clocks and placement differ run to run)
+  double min_change_us = 1.0; // nor changes of the median below this: CUDA events resolve about 0.5 µs
 };
 
 enum class Verdict {
