@@ -1,4 +1,4 @@
-#include "cli/cli.hpp"
+#include "cli_test_support.hpp"
 
 #include <cuda_runtime.h>
 
@@ -6,21 +6,10 @@
 
 #include <sstream>
 
-using gpulab::run_cli;
+using gpulab::test::cli;
+using gpulab::test::CliRun;
 
 namespace {
-
-struct CliRun {
-  int code;
-  std::string out, err;
-};
-
-CliRun cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "gpulab");
-  std::ostringstream out, err;
-  const int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
 
 bool has_gpu() {
   int n = 0;

@@ -1,5 +1,5 @@
 // `gpulab compare`: the rank test, the verdicts, and the command's exit codes and files.
-#include "cli/cli.hpp"
+#include "cli_test_support.hpp"
 #include "core/compare.hpp"
 #include "core/page.hpp"
 #include "core/progress.hpp"
@@ -12,6 +12,8 @@
 #include <sstream>
 
 using namespace gpulab;
+using gpulab::test::cli;
+using gpulab::test::CliRun;
 
 namespace {
 
@@ -68,18 +70,6 @@ std::string write_temp(const std::string& name, const std::string& text) {
 std::string read(const std::string& path) {
   std::ifstream f(path);
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
-
-struct CliRun {
-  int code;
-  std::string out, err;
-};
-
-CliRun cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "gpulab");
-  std::ostringstream out, err;
-  const int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
 }
 
 }  // namespace
