@@ -144,8 +144,9 @@ def test_no_device_error_without_a_gpu():
 # ---- reports --------------------------------------------------------------------------------------
 
 def recorded_reports():
+    """Every recorded run report (not the peers' timings, the GPU tests' output or `gpulab compare`'s JSON)."""
     return sorted(p for p in (REPO / "docs" / "results").glob("*/*.json")
-                  if not p.name.startswith(("peers_", "gpu_tests")))
+                  if not p.name.startswith(("peers_", "gpu_tests", "compare_")))
 
 
 def test_loads_every_recorded_report():
