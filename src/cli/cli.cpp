@@ -100,11 +100,11 @@ struct ScratchFile {
   }
 };
 
-/// The page of reports read from `paths` (the charts are drawn from those files).
-void write_page(const std::vector<std::pair<std::string, Report>>& runs, const std::vector<std::string>& paths,
-                const std::string& html, bool charts, std::ostream& err) {
+/// The page of reports, each with the file it is in (the charts are drawn from those files).
+void write_page(const std::vector<std::pair<std::string, Report>>& runs, const std::string& html, bool charts,
+                std::ostream& err) {
   std::vector<std::string> args{"report"};
-  args.insert(args.end(), paths.begin(), paths.end());
+  for (const auto& run : runs) args.push_back(run.first);
   Plots plots;
   if (charts) plots = draw_plots(args);
   else plots.missing = "asked for none (--no-charts)";
@@ -121,7 +121,7 @@ void write_outputs(const Report& report, const OutputFiles& files, std::ostream&
     std::optional<ScratchFile> scratch;  // the charts are drawn from a file
     if (files.json.empty()) write_file(scratch.emplace(".json").path, json);
     const std::string path = files.json.empty() ? scratch->path : files.json;
-    write_page({{path, report}}, {path}, files.html, true, err);
+    write_page({{path, report}}, files.html, true, err);
   }
 }
 
@@ -232,9 +232,7 @@ int run_problem(const ProblemCommand& cmd, const std::string& variant, int reps,
   const std::size_t rung = find_rung(ladder, variant, cmd.problem->name());
   bool all_ok = true;
   cmd.problem->for_each_case(cmd.options.seed, [&](BenchCase& c) {
-    std::string title;
-    for (const auto& [k, v] : c.params()) title += fmt::format("{}{}={}", title.empty() ? "" : "  ", k, v);
-    out << cmd.problem->name() << "  " << title << "\n";
+    out << cmd.problem->name() << "  " << params_text(c.params(), "  ") << "\n";
     if (auto why = c.unsupported(rung)) {
       out << "* " << ladder[rung].name << " " << *why << "\n\n";
       return;
@@ -414,7 +412,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (report_cmd->parsed()) {
       std::vector<std::pair<std::string, Report>> pages;
       for (const auto& path : report_inputs) pages.emplace_back(path, read_report(path));
-      write_page(pages, report_inputs, report_out, !report_no_charts, err);
+      write_page(pages, report_out, !report_no_charts, err);
       out << "wrote " << report_out << "\n";
       return kExitOk;
     }

@@ -209,11 +209,7 @@ std::string ceiling_label(CeilingKind kind, bool l2_resident) {
   return "?";
 }
 
-std::string describe_case(const BenchCase& c) {
-  std::string s;
-  for (const auto& [k, v] : c.params()) s += fmt::format("{}{}={}", s.empty() ? "" : " ", k, v);
-  return s;
-}
+std::string describe_case(const BenchCase& c) { return params_text(c.params()); }
 
 }  // namespace
 

@@ -18,11 +18,8 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string params_key(const std::vector<std::pair<std::string, std::string>>& params) {
-  std::string s;
-  for (const auto& [k, v] : params) s += fmt::format("{}{}={}", s.empty() ? "" : " ", k, v);
-  return s;
-}
+/// What matches a case across two runs: its problem and parameters.
+std::string case_key(const CaseResult& c) { return c.problem + " " + params_text(c.params); }
 
 RunSummary summary(const Report& r, std::string path) {
   return {std::move(path), r.device ? r.device->name : "unknown device", r.commit, r.created_utc, r.command};
@@ -169,10 +166,10 @@ Comparison compare_reports(const Report& a, const Report& b, const CompareOption
   out.b = summary(b, std::move(b_path));
   out.options = options;
   std::map<std::string, const CaseResult*> a_cases;
-  for (const auto& c : a.cases) a_cases.emplace(c.problem + " " + params_key(c.params), &c);
+  for (const auto& c : a.cases) a_cases.emplace(case_key(c), &c);
   std::map<std::string, bool> matched;
   for (const auto& cb : b.cases) {
-    const std::string key = cb.problem + " " + params_key(cb.params);
+    const std::string key = case_key(cb);
     const auto it = a_cases.find(key);
     if (it == a_cases.end()) {
       out.only_in_b.push_back(key + ": the whole case");
@@ -200,7 +197,7 @@ Comparison compare_reports(const Report& a, const Report& b, const CompareOption
     out.cases.push_back(std::move(cc));
   }
   for (const auto& ca : a.cases) {
-    const std::string key = ca.problem + " " + params_key(ca.params);
+    const std::string key = case_key(ca);
     if (!matched.count(key)) out.only_in_a.push_back(key + ": the whole case");
   }
   return out;

@@ -261,6 +261,12 @@ void derive_columns(CaseResult& c) {
   for (auto& r : c.cpu) r.bandwidth_gbs = gbs(c.bytes, r.time.median_ms);
 }
 
+std::string params_text(const std::vector<std::pair<std::string, std::string>>& params, std::string_view separator) {
+  std::string s;
+  for (const auto& [k, v] : params) s += fmt::format("{}{}={}", s.empty() ? "" : separator, k, v);
+  return s;
+}
+
 std::string row_flags(const VariantRow& v) {
   std::string s;
   auto add = [&s](const std::string& f) { s += (s.empty() ? "" : "; ") + f; };

@@ -14,6 +14,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -55,6 +56,10 @@ struct VariantRow {
   double vs_vendor = 0.0;           // vendor's time ÷ this time (> 1: faster than the vendor)
   double of_ceiling = 0.0;          // bandwidth (or GFLOP/s) ÷ the matching measured ceiling
 };
+
+/// A case's parameters as "type=float32 n=2^28 …", joined by `separator`: the one spelling of a case
+/// in progress lines, titles and comparisons.
+std::string params_text(const std::vector<std::pair<std::string, std::string>>& params, std::string_view separator = " ");
 
 /// The row's flags in words: "INVALID: …", "noisy", "re-measured"; empty when none.
 std::string row_flags(const VariantRow& v);

@@ -142,9 +142,7 @@ void render_markdown(std::string& out, const Table& t) {
 }
 
 std::string case_title(const CaseResult& c) {
-  std::string s = c.problem;
-  for (const auto& [k, v] : c.params) s += fmt::format("  {}={}", k, v);
-  return s;
+  return c.params.empty() ? c.problem : c.problem + "  " + params_text(c.params, "  ");
 }
 
 std::string case_subtitle(const CaseResult& c) {
