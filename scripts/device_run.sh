@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# One call on a GPU machine: GPU tests, compute-sanitizer on small sizes (and on the known-wrong
-# rungs, which it must catch), and every problem's recorded runs (`gpulab showcase`: each ladder and
-# the seeds' own tables, the problems taken from the registry), then `gpulab suite`.
-#   scripts/device_run.sh [PROBLEM...] [python] [suite] [notests]   (no argument: every problem, the
-#   Python package and the suite; notests: skip the GPU tests and the sanitizers, for a second call
-#   of one session; python: build the Python module there, run its tests and time it against PyTorch)
+# One call on a GPU machine: GPU tests (among them the sanitizer pipeline on the known-wrong rungs,
+# which each tool must catch), compute-sanitizer on the tests' small sizes, and every problem's
+# recorded runs (`gpulab showcase`: each ladder and the seeds' own tables, the problems taken from
+# the registry), then `gpulab suite`.
+#   scripts/device_run.sh [PROBLEM...] [python] [suite] [sanitize] [profile] [notests]
+#   (no argument: every problem, the Python package and the suite; notests: skip the GPU tests and
+#   the sanitizers, for a second call of one session; python: build the Python module there, run its
+#   tests and time it against PyTorch; sanitize: `gpulab sanitize`, every rung of every problem under
+#   the four tools; profile: `gpulab profile` of every problem at one size, with one page of them all)
 # Writes $OUT/log.txt (everything printed) and $OUT/results.tgz (reports as JSON/Markdown/CSV,
 # the GPU tests' JSON, the sanitizer's output).
 # Usually the build is made on a machine with the Debian packages (scripts/test.sh, which also
@@ -29,8 +32,13 @@ problems=()
 python=no
 suite=no
 tests=yes
+sanitize=no
+profile=no
 for a in "$@"; do
-  case "$a" in suite) suite=yes ;; notests) tests=no ;; python) python=yes ;; *) problems+=("$a") ;; esac
+  case "$a" in
+    suite) suite=yes ;; notests) tests=no ;; python) python=yes ;; sanitize) sanitize=yes ;; profile) profile=yes ;;
+    *) problems+=("$a") ;;
+  esac
 done
 [ $# -eq 0 ] && suite=yes && python=yes
 echo "== $(date -u +%FT%TZ) commit $(cat "$bin/COMMIT" 2>/dev/null || echo unknown), parts: ${*:-all}"
@@ -42,23 +50,59 @@ echo "== GPU tests (every problem)"
 "$bin/tests/gpulab_gpu_tests" --gtest_output="json:$res/gpu_tests.json" --gtest_brief=1
 echo "gpu tests exit code: $?"
 
+echo "== each tool on its known-wrong rung (must be caught: exit code 99), the output SanitizerPipeline reads"
+{
+  for tool in memcheck racecheck synccheck initcheck; do
+    echo "-- $tool on KnownWrongSanitizer.DISABLED_$tool (rung 1 must be reported, rung 0 not)"
+    compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin/tests/gpulab_gpu_tests" \
+      --gtest_also_run_disabled_tests --gtest_filter="KnownWrongSanitizer.DISABLED_$tool" --gtest_brief=1
+    echo "$tool known-wrong exit code: $?"
+  done
+} > "$res/sanitizer_known_wrong.txt" 2>&1
+grep -E "exit code" "$res/sanitizer_known_wrong.txt"
 echo "== compute-sanitizer (the tests named small_*, the known-wrong rungs, the library's contracts)"
 {
-  for tool in memcheck racecheck synccheck; do
+  for tool in memcheck racecheck synccheck initcheck; do
     echo "-- $tool"
     compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin/tests/gpulab_gpu_tests" \
       --gtest_filter='*small_*:KnownWrong.*:*Refuses*' --gtest_brief=1
     echo "$tool exit code: $?"
   done
-  echo "-- memcheck on a write one past the end (must be caught: exit code 99)"
-  compute-sanitizer --tool memcheck --error-exitcode 99 "$bin/tests/gpulab_gpu_tests" \
-    --gtest_also_run_disabled_tests --gtest_filter='KnownWrongSanitizer.*' --gtest_brief=1
-  echo "past-end memcheck exit code: $?"
 } > "$res/sanitizer.txt" 2>&1
-grep -E "exit code|ERROR SUMMARY|Invalid __global__ write" "$res/sanitizer.txt" | sort | uniq -c | head -20
+grep -E "exit code|ERROR SUMMARY" "$res/sanitizer.txt" | sort | uniq -c | head -20
+fi
+if [ "$sanitize" = yes ]; then
+  echo "== gpulab sanitize: every rung of every problem at its small edge sizes under the four tools"
+  start=$(date +%s)
+  "$bin/gpulab" sanitize --json "$res/sanitize.json" --md "$res/sanitize.md" --html "$res/sanitize.html" \
+    > "$res/sanitize.txt" 2>&1
+  echo "sanitize exit code: $? ($(( $(date +%s) - start )) s)"
+  grep -E " pass, |FAIL" "$res/sanitize.txt" | head -60
+fi
+if [ "$profile" = yes ]; then
+  echo "== gpulab profile: each problem at one size, every rung once under Nsight Compute, then timed"
+  while read -r problem options; do
+    start=$(date +%s)
+    # shellcheck disable=SC2086  # the options are words
+    "$bin/gpulab" profile "$problem" $options --json "$res/profile_$problem.json" --md "$res/profile_$problem.md" \
+      > "$res/profile_$problem.txt" 2>&1
+    echo "profile $problem exit code: $? ($(( $(date +%s) - start )) s)"
+  done << 'SIZES'
+reduce -n 2^24 -t float32
+scan -n 2^24 -t float32
+histogram -n 2^24 -m 8,256,2^20 -d uniform
+atax -s 4096x4096
+transpose -s 4096x4096 --layout packed
+add -s 4096x4096 --layout packed
+triangle -s 4096x4096 --layout packed
+sgemm -s 2048
+conv -s 3840x2160
+SIZES
+  "$bin/gpulab" report "$res"/profile_*.json -o "$res/profile.html" && echo "profile page: $res/profile.html"
+  tail -40 "$res/profile_reduce.txt"
 fi
 
-# No problem named but other parts asked for (python, suite): no ladders.
+# No problem named but other parts asked for (python, suite, sanitize, profile): no ladders.
 only_parts=no; [ ${#problems[@]} -eq 0 ] && [ $# -gt 0 ] && only_parts=yes
 if [ "$only_parts" = no ]; then
   echo "== every problem's recorded runs (gpulab showcase)"

@@ -38,4 +38,12 @@ expect 2 "RUN is required" -- "$gpulab" report -o /tmp/gpulab-page-test.html
 expect 2 "File does not exist" -- "$gpulab" compare /nonexistent/a.json /nonexistent/b.json
 printf '{"gpulab_version": "0.1.0"}' > /tmp/gpulab-not-a-report.json
 expect 1 "malformed gpulab report" -- "$gpulab" compare /tmp/gpulab-not-a-report.json /tmp/gpulab-not-a-report.json
+# The profiler and the sanitizer are looked for before any GPU work: missing, exit code 5.
+expect 5 "needs Nsight Compute" -- "$gpulab" profile reduce --ncu /nonexistent/ncu
+expect 5 "needs compute-sanitizer" -- "$gpulab" sanitize --compute-sanitizer /nonexistent/compute-sanitizer
+expect 5 "suite --sanitize needs compute-sanitizer" -- "$gpulab" suite --sanitize --compute-sanitizer /nonexistent/cs
+expect 2 "no problem 'nope'" -- "$gpulab" sanitize nope
+expect 2 "not in" -- "$gpulab" sanitize --tools memcheck,leakcheck
+expect 2 "not a list of sizes" -- "$gpulab" check reduce --n 2^
+expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" check reduce --n 1,1000
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }

@@ -1,11 +1,14 @@
 // Rungs that are wrong on purpose, kept for the tests alone: for every problem one that writes
 // zeros, one with a NaN or one wrong element, one that skips the tail, and one that writes one
 // element past the end. The harness's checked run must reject every one (the last through the
-// guard band after each output), and compute-sanitizer must catch the last on an output with no
-// guard band (KnownWrongSanitizer, run by scripts/device_run.sh under memcheck).
+// guard band after each output). Below them, one wrong rung for each compute-sanitizer tool (a
+// write past an output with no guard band, a race, a divergent barrier, an uninitialized read),
+// which `gpulab sanitize`'s pipeline must catch (SanitizerPipeline).
 #include "gpu_test_support.hpp"
 
 #include "atax/atax_problem.hpp"
+#include "core/process.hpp"
+#include "core/sanitizer.hpp"
 #include "histogram/histogram_problem.hpp"
 #include "lib/launch.cuh"
 #include "reduce/reduce_problem.hpp"
@@ -18,6 +21,8 @@
 
 
 #include <cmath>
+#include <functional>
+#include <iostream>
 #include <limits>
 
 using namespace gpulab;
@@ -197,25 +202,105 @@ TEST(KnownWrong, TheWrappedLibraryFunctionsPass) {
   EXPECT_TRUE(run_checked(a, find_rung({atax_ladder.data(), atax_ladder.size()}, "library", "atax")).ok);
 }
 
-// Run only under compute-sanitizer memcheck (scripts/device_run.sh): each writes one element past
-// an output that has no guard band, which the sanitizer must report.
-TEST(KnownWrongSanitizer, DISABLED_PastEndWrites) {
+// ---- one rung wrong for each compute-sanitizer tool ------------------------------------------------
+// Each test below runs a right rung (0) and a wrong one (1) between the markers `gpulab sanitize`
+// reads, and is run only under its tool: by SanitizerPipeline below and by scripts/device_run.sh.
+// The tool must report errors inside rung 1's markers and none inside rung 0's.
+
+constexpr unsigned kSanitizerBlock = 256;
+
+/// Each thread stores its value in shared memory and reads its neighbour's: with the barrier
+/// between (right), or without it, a race across warps (wrong).
+template <bool kBarrier>
+__global__ void neighbour_through_shared(const float* in, float* out) {
+  __shared__ float values[kSanitizerBlock];
+  values[threadIdx.x] = in[threadIdx.x];
+  if constexpr (kBarrier) __syncthreads();
+  out[threadIdx.x] = values[(threadIdx.x + 1) % kSanitizerBlock];
+}
+
+/// A barrier every thread reaches (right), or one that only the first half of the block reaches (wrong).
+template <bool kDivergent>
+__global__ void half_block_barrier(float* out) {
+  if (!kDivergent || threadIdx.x < kSanitizerBlock / 2) __syncthreads();
+  out[threadIdx.x] = 1.0f;
+}
+
+__global__ void copy_values(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x]; }
+
+/// Runs `right` as rung 0 and `wrong` as rung 1, each between the markers, each synchronised.
+void two_rungs(const std::function<void()>& right, const std::function<void()>& wrong) {
+  const std::function<void()>* rungs[] = {&right, &wrong};
+  for (std::size_t r = 0; r < 2; ++r) {
+    std::cout << begin_marker(r, 0) << std::endl;
+    (*rungs[r])();
+    GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+    std::cout << end_marker(r, true, "") << std::endl;
+  }
+}
+
+// Writes one element past an output without a guard band: reduce, histogram and scan in turn.
+TEST(KnownWrongSanitizer, DISABLED_memcheck) {
   Stream stream;
   DeviceBuffer<float> in(1000), sum(1);
   DeviceBuffer<unsigned char> ws(reduce_sum_temp_bytes<float>(1000));
   GPULAB_CUDA_CHECK(cudaMemset(in.data(), 0, 4000));
   GPULAB_CUDA_CHECK(cudaMemset(ws.data(), 0, ws.size()));
-  reduce_past_end(in.data(), 1000, sum.data(), ws.data(), ws.size(), 256, stream.get());
   DeviceBuffer<std::int32_t> values(1000);
   DeviceBuffer<std::uint32_t> counts(64);
   GPULAB_CUDA_CHECK(cudaMemset(values.data(), 0, 4000));
-  hist_past_end(values.data(), 1000, 64, counts.data(), nullptr, 0, 256, stream.get());
   DeviceBuffer<float> prefixes(1000);
   DeviceBuffer<unsigned char> scan_temp(scan_temp_bytes<float>(1000));
   GPULAB_CUDA_CHECK(cudaMemset(scan_temp.data(), 0, scan_temp.size()));
-  scan_past_end(in.data(), prefixes.data(), 1000, ScanKind::inclusive, scan_temp.data(), scan_temp.size(), 256,
-                stream.get());
-  stream.synchronize();
+  two_rungs([&] { reduce_sum(in.data(), 1000, sum.data(), ws.data(), ws.size(), stream.get()); },
+            [&] {
+              reduce_past_end(in.data(), 1000, sum.data(), ws.data(), ws.size(), 256, stream.get());
+              hist_past_end(values.data(), 1000, 64, counts.data(), nullptr, 0, 256, stream.get());
+              scan_past_end(in.data(), prefixes.data(), 1000, ScanKind::inclusive, scan_temp.data(), scan_temp.size(),
+                            256, stream.get());
+              stream.synchronize();
+            });
+}
+
+TEST(KnownWrongSanitizer, DISABLED_racecheck) {
+  DeviceBuffer<float> in(kSanitizerBlock), out(kSanitizerBlock);
+  GPULAB_CUDA_CHECK(cudaMemset(in.data(), 0, in.size() * sizeof(float)));
+  two_rungs([&] { neighbour_through_shared<true><<<1, kSanitizerBlock>>>(in.data(), out.data()); },
+            [&] { neighbour_through_shared<false><<<1, kSanitizerBlock>>>(in.data(), out.data()); });
+}
+
+TEST(KnownWrongSanitizer, DISABLED_synccheck) {
+  DeviceBuffer<float> out(kSanitizerBlock);
+  two_rungs([&] { half_block_barrier<false><<<1, kSanitizerBlock>>>(out.data()); },
+            [&] { half_block_barrier<true><<<1, kSanitizerBlock>>>(out.data()); });
+}
+
+// Reads device memory nothing has written (right: after a memset).
+TEST(KnownWrongSanitizer, DISABLED_initcheck) {
+  DeviceBuffer<float> written(kSanitizerBlock), never_written(kSanitizerBlock), out(kSanitizerBlock);
+  GPULAB_CUDA_CHECK(cudaMemset(written.data(), 0, written.size() * sizeof(float)));
+  two_rungs([&] { copy_values<<<1, kSanitizerBlock>>>(written.data(), out.data()); },
+            [&] { copy_values<<<1, kSanitizerBlock>>>(never_written.data(), out.data()); });
+}
+
+// The pipeline of `gpulab sanitize` on them: each tool's reports land on the wrong rung alone.
+TEST(SanitizerPipeline, EachToolCatchesItsWrongRungAndPassesTheRightOne) {
+  const std::string sanitizer = find_tool("compute-sanitizer", "", "GPULAB_COMPUTE_SANITIZER");
+  if (sanitizer.empty()) GTEST_SKIP() << "no compute-sanitizer";
+  for (std::string_view tool : kSanitizerTools) {
+    const ProcessResult r = run_process({sanitizer, "--tool", std::string(tool), "--error-exitcode", "86",
+                                         executable_path(), "--gtest_also_run_disabled_tests",
+                                         "--gtest_filter=KnownWrongSanitizer.DISABLED_" + std::string(tool)},
+                                        true);
+    const SanitizedRun run = parse_sanitized_run(r.out);
+    ASSERT_EQ(run.rungs.count(0), 1u) << tool << ": the right rung never ran\n" << r.out;
+    EXPECT_EQ(run.rungs.at(0).errors, 0) << tool << " reported the right rung\n" << r.out;
+    const bool caught = (run.rungs.count(1) && run.rungs.at(1).errors > 0) || run.unfinished == 1u;
+    EXPECT_TRUE(caught) << tool << " missed the wrong rung\n" << r.out;
+    EXPECT_EQ(r.exit_code, 86) << tool << "'s exit code\n" << r.out;
+    std::cout << tool << ": " << (caught ? "caught " : "missed ") << (run.rungs.count(1) ? run.rungs.at(1).first_error : "")
+              << "\n";
+  }
 }
 
 }  // namespace

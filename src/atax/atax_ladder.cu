@@ -99,24 +99,25 @@ struct Cublas {
 };
 
 template <class Impl, std::size_t (*kWorkspace)(std::uint32_t, std::uint32_t) = t_bytes>
-constexpr AtaxRung rung(std::string_view name, std::string_view adds, Role role = Role::rung) {
-  return {{name, adds, role, false}, {kWorkspace, &Impl::run}};
+constexpr AtaxRung rung(std::string_view name, std::string_view adds, std::string_view claims, Role role = Role::rung) {
+  return {{name, adds, role, false, false, claims}, {kWorkspace, &Impl::run}};
 }
 
-// Read top to bottom: rungs 1-2 in atax_kernels.cuh, the library's passes in atax.cu.
+// Read top to bottom: rungs 1-2 in atax_kernels.cuh, the library's passes in atax.cu. Each line:
+// name, what it adds, the counters that says it changes (`gpulab profile`), role.
 constexpr AtaxRung kRungs[] = {
     rung<SeedTiled>("seed_tiled",
-        "the seed's mult_MatByVec/mult_TransByVec: x tile in shared memory, tree sum per line, a line per block where the GPU holds the grid"),
+        "the seed's mult_MatByVec/mult_TransByVec: x tile in shared memory, tree sum per line, a line per block where the GPU holds the grid", "dram occupancy"),
     rung<Naive>("naive",
-        "a thread per row for A*x, a thread per column for A^T*t (no shared memory, no trees)"),
+        "a thread per row for A*x, a thread per column for A^T*t (no shared memory, no trees)", "load_sectors"),
     rung<TwoPass, TwoPass::workspace_bytes>("coalesced_two_pass",
-        "a warp per row; columns split over row chunks, added in order: every load coalesced"),
+        "a warp per row; columns split over row chunks, added in order: every load coalesced", "load_sectors dram"),
     rung<FirstFused, FirstFused::workspace_bytes>("fused_single_pass",
-        "A read once: t_i and y += t_i a_i from the same registers (cols <= 16384, else two passes); partials added by a 2nd launch"),
+        "A read once: t_i and y += t_i a_i from the same registers (cols <= 16384, else two passes); partials added by a 2nd launch", "dram_bytes"),
     rung<Library, Library::workspace_bytes>("fused_cooperative",
-        "gpulab::atax: one cooperative launch, block size by width, rows up to 4 ahead, butterfly dot, 16-byte loads",
+        "gpulab::atax: one cooperative launch, block size by width, rows up to 4 ahead, butterfly dot, 16-byte loads", "dram load_sectors",
         Role::library),
-    rung<Cublas>("cublasSgemv x2", "the vendor library (cuBLAS): two matrix-vector products", Role::vendor),
+    rung<Cublas>("cublasSgemv x2", "the vendor library (cuBLAS): two matrix-vector products", "dram", Role::vendor),
 };
 
 }  // namespace

@@ -12,8 +12,11 @@
 #include "core/memory.hpp"
 #include "core/page.hpp"
 #include "core/problem.hpp"
+#include "core/process.hpp"
+#include "core/profile.hpp"
 #include "core/progress.hpp"
 #include "core/report.hpp"
+#include "core/sanitizer.hpp"
 #include "core/sizes.hpp"
 
 #include <gpulab/error.hpp>
@@ -22,13 +25,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -148,11 +154,15 @@ struct BenchOptions {
   }
 };
 
-/// One problem's `bench NAME` (or `run NAME`): its own instance, so its options bind to it.
+/// One problem's `bench NAME` (or `run`, `check`, `profile NAME`): its own instance, so its options
+/// bind to it.
 struct ProblemCommand {
   std::unique_ptr<Problem> problem;
   CLI::App* app = nullptr;
   BenchOptions options;
+  bool markers = false;     // check --markers: a line before and after each rung (for `sanitize`)
+  std::string ncu{};        // profile --ncu
+  bool ncu_target = false;  // profile --ncu-target: the run under ncu (launches in NVTX ranges)
 };
 
 /// A new instance of the i-th problem of the registry: its options at their defaults.
@@ -202,8 +212,9 @@ std::string footer(const std::vector<std::unique_ptr<Problem>>& problems) {
   std::string s = "Semantics:\n";
   for (const auto& p : problems) s += fmt::format("  {}: {}.\n", p->name(), p->semantics());
   s += "Rungs are named by number (their place in `gpulab list`), name, `library` or `vendor`.\n"
-       "Exit codes: 0 ok, 1 a check failed or a run-time error, 2 bad command line, 3 no CUDA device,\n"
-       "4 (compare) a row got slower beyond its noise.";
+       "Exit codes: 0 ok, 1 a check failed (or a sanitizer found an error) or a run-time error, 2 bad command\n"
+       "line, 3 no CUDA device, 4 (compare) a row got slower beyond its noise, 5 a tool it needs (ncu,\n"
+       "compute-sanitizer) is missing.";
   return s;
 }
 
@@ -252,6 +263,95 @@ int run_problem(const ProblemCommand& cmd, const std::string& variant, int reps,
   return all_ok ? kExitOk : kExitFailure;
 }
 
+/// `gpulab check NAME`: every selected rung once on each case, checked (fresh arrays each time), no
+/// timing. With --markers each rung's run is enclosed in the lines `sanitize` attributes reports by.
+int check_problem(const ProblemCommand& cmd, const DeviceFacts& device, std::ostream& out) {
+  const auto ladder = cmd.problem->ladder();
+  const auto rungs = select_rungs(ladder, split_commas(cmd.options.variants), cmd.problem->name());
+  std::vector<std::string> failed;
+  std::size_t case_index = 0;
+  cmd.problem->for_each_case(cmd.options.seed, [&](BenchCase& c) {
+    c.compute_reference();
+    std::string line = fmt::format("{}  {}:", cmd.problem->name(), params_text(c.params(), "  "));
+    for (std::size_t r : rungs) {
+      const std::string id = rung_id(ladder, r);
+      if (c.unsupported(r)) {
+        line += " " + id + " –";
+        continue;
+      }
+      require_case_fits(c, std::span(&r, 1), device.l2_bytes);
+      if (cmd.markers) out << begin_marker(r, case_index) << std::endl;  // flushed: the tool writes between
+      const CheckResult result = run_checked(c, r);
+      if (cmd.markers) out << end_marker(r, result.ok, result.detail) << std::endl;
+      line += " " + id + (result.ok ? " ok" : " FAILED");
+      if (!result.ok)
+        failed.push_back(fmt::format("{} {} at {}: {}", id, ladder[r].name, params_text(c.params()), result.detail));
+    }
+    out << line << "\n" << std::flush;
+    ++case_index;
+  });
+  for (const auto& f : failed) out << "FAILED " << f << "\n";
+  out << fmt::format("{} case(s), {} rung(s): {}\n", case_index, rungs.size(),
+                     failed.empty() ? "every result right" : fmt::format("{} wrong", failed.size()));
+  return failed.empty() ? kExitOk : kExitFailure;
+}
+
+/// `gpulab sanitize`: each rung of each named problem at its small edge sizes under each tool.
+std::vector<SanitizerRow> sanitize_problems(const std::vector<std::unique_ptr<Problem>>& registry,
+                                            const std::vector<std::string>& only, const std::vector<std::string>& tools,
+                                            const std::string& sanitizer, int device_index, std::ostream& out) {
+  std::vector<SanitizerRow> rows;
+  for (const auto& p : registry) {
+    if (!only.empty() && std::find(only.begin(), only.end(), p->name()) == only.end()) continue;
+    const auto ladder = p->ladder();
+    SanitizeJob job;
+    job.sanitizer = sanitizer;
+    job.child_args = {executable_path(), "--device", std::to_string(device_index), "check", std::string(p->name())};
+    for (const auto& a : p->sanitize_args()) job.child_args.push_back(a);
+    job.child_args.push_back("--markers");
+    for (std::size_t r = 0; r < ladder.size(); ++r) {
+      job.rung_indices.push_back(r);
+      job.rung_ids.push_back(rung_id(ladder, r));
+    }
+    std::map<std::size_t, SanitizerRow> by_rung;
+    for (const auto& tool : tools) {
+      const auto start = std::chrono::steady_clock::now();
+      int passed = 0, failed = 0;
+      for (auto& [r, verdict] : run_sanitizer(job, tool)) {
+        SanitizerRow& row = by_rung[r];
+        if (row.tools.empty()) {
+          row.problem = std::string(p->name());
+          row.id = r == kOutsideRungs ? "–" : rung_id(ladder, r);
+          row.name = r == kOutsideRungs ? "(outside every rung)" : std::string(ladder[r].name);
+        }
+        passed += verdict.verdict == "pass";
+        failed += verdict.verdict == "fail";
+        row.tools.push_back(std::move(verdict));
+      }
+      out << fmt::format("{} {}: {} pass, {} fail ({:.0f} s)\n", p->name(), tool, passed, failed,
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
+          << std::flush;
+    }
+    for (auto& [r, row] : by_rung) rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+/// The words of the command line after `word` (the subcommand), to run the same command again.
+std::vector<std::string> args_after(const std::vector<std::string>& args, const std::string& word) {
+  const auto it = std::find(args.begin() + (args.empty() ? 0 : 1), args.end(), word);
+  return it == args.end() ? std::vector<std::string>{} : std::vector<std::string>(it + 1, args.end());
+}
+
+/// What went wrong under ncu: its ==ERROR== lines and the target's own "gpulab:" lines.
+std::string ncu_errors(const ProcessResult& r) {
+  std::string lines;
+  std::istringstream in(r.out + "\n" + r.err);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("==ERROR==", 0) == 0 || line.rfind("gpulab:", 0) == 0) lines += (lines.empty() ? "" : " | ") + line;
+  return lines.empty() ? "(it printed no error)" : lines;
+}
+
 int finish_report(Report& report, const OutputFiles& files, std::ostream& out, std::ostream& err) {
   if (report.device) report.clocks_end = read_clocks(report.device->index);
   print_terminal(out, report);
@@ -286,21 +386,37 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   bench->require_subcommand(1, 1);
   auto* run = app.add_subcommand("run", "one rung of one problem: checked, each kernel launch printed with its time");
   run->require_subcommand(1, 1);
+  auto* check = app.add_subcommand("check", "every rung of one problem once on each case, checked against the CPU, untimed");
+  check->require_subcommand(1, 1);
+  auto* profile = app.add_subcommand(
+      "profile", "one problem's ladder timed and checked, with Nsight Compute's counters of each rung (needs ncu)");
+  profile->require_subcommand(1, 1);
   std::string run_variant = "library";
   int run_reps = 20;
   // Each command owns its problem instance and options where CLI11 can bind to them for good.
-  std::vector<std::unique_ptr<ProblemCommand>> benches, runs;
+  std::vector<std::unique_ptr<ProblemCommand>> benches, runs, checks, profiles;
   for (const auto& p : registry) {
-    for (auto* parent : {bench, run}) {
+    for (auto* parent : {bench, run, check, profile}) {
       auto cmd = std::make_unique<ProblemCommand>();
       cmd->problem = fresh_problem(static_cast<std::size_t>(&p - registry.data()));
       cmd->app = parent->add_subcommand(std::string(p->name()), std::string(p->summary()));
       cmd->app->footer("Rungs:\n" + ladder_listing(*p));
       cmd->problem->add_options(*cmd->app);
-      if (parent == bench) {
+      if (parent == bench || parent == profile) {
         cmd->options.reps = p->default_reps();
         cmd->options.add_to(cmd->app);
+      }
+      if (parent == bench) {
         benches.push_back(std::move(cmd));
+      } else if (parent == profile) {
+        cmd->app->add_option("--ncu", cmd->ncu, "Nsight Compute's ncu (default: $GPULAB_NCU, PATH, /usr/local/cuda/bin)");
+        cmd->app->add_flag("--ncu-target", cmd->ncu_target)->group("");  // the run ncu measures
+        profiles.push_back(std::move(cmd));
+      } else if (parent == check) {
+        cmd->app->add_option("--variants", cmd->options.variants, "rungs by number or name, library, vendor (default: all)");
+        cmd->app->add_option("--seed", cmd->options.seed, "seed of the random input")->capture_default_str();
+        cmd->app->add_flag("--markers", cmd->markers)->group("");  // for `gpulab sanitize`
+        checks.push_back(std::move(cmd));
       } else {
         cmd->app->add_option("--variant", run_variant, "rung number or name, library or vendor")->capture_default_str();
         cmd->app->add_option("--reps", run_reps, "timed repetitions")->check(CLI::Range(1, 10000))->capture_default_str();
@@ -316,6 +432,23 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   auto* suite = app.add_subcommand("suite", "measure the ceilings and run every problem's ladder with its defaults");
   OutputFiles suite_files;
   suite_files.add_to(suite, true);
+  bool suite_sanitize = false;
+  suite->add_flag("--sanitize", suite_sanitize, "also run `gpulab sanitize` on every problem (needs compute-sanitizer)");
+
+  auto* sanitize = app.add_subcommand(
+      "sanitize", "each rung at its problem's small edge sizes under compute-sanitizer's memcheck, racecheck, synccheck, initcheck");
+  std::vector<std::string> sanitize_only, sanitize_tools(std::begin(kSanitizerTools), std::end(kSanitizerTools));
+  std::string sanitizer_option;
+  OutputFiles sanitize_files;
+  sanitize->add_option("PROBLEM", sanitize_only, "only these problems (default: all)");
+  sanitize->add_option("--tools", sanitize_tools, "the tools, a comma list")
+      ->delimiter(',')
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kSanitizerTools), std::end(kSanitizerTools))))
+      ->capture_default_str();
+  for (auto* cmd : {sanitize, suite})
+    cmd->add_option("--compute-sanitizer", sanitizer_option,
+                    "compute-sanitizer's path (default: $GPULAB_COMPUTE_SANITIZER, PATH, /usr/local/cuda/bin)");
+  sanitize_files.add_to(sanitize);
   auto* showcase = app.add_subcommand("showcase", "the runs worth recording: every ladder and the seeds' own tables");
   std::string showcase_dir;
   std::vector<std::string> showcase_only;
@@ -357,25 +490,54 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     return code == 0 ? kExitOk : kExitUsage;
   }
   // The rest of the command line is checked before any GPU work.
-  const ProblemCommand* bench_cmd = nullptr;
-  const ProblemCommand* run_cmd = nullptr;
+  auto parsed_in = [](const std::vector<std::unique_ptr<ProblemCommand>>& cmds) -> const ProblemCommand* {
+    for (const auto& c : cmds)
+      if (c->app->parsed()) return c.get();
+    return nullptr;
+  };
+  const ProblemCommand* bench_cmd = parsed_in(benches);
+  const ProblemCommand* run_cmd = parsed_in(runs);
+  const ProblemCommand* check_cmd = parsed_in(checks);
+  const ProblemCommand* profile_cmd = parsed_in(profiles);
   try {
-    for (const auto& c : benches)
-      if (c->app->parsed()) bench_cmd = c.get();
-    for (const auto& c : runs)
-      if (c->app->parsed()) run_cmd = c.get();
-    if (const ProblemCommand* c = bench_cmd ? bench_cmd : run_cmd) {
+    for (const ProblemCommand* c : {bench_cmd, run_cmd, check_cmd, profile_cmd}) {
+      if (!c) continue;
       c->problem->validate();
       const auto ladder = c->problem->ladder();
-      if (bench_cmd) select_rungs(ladder, split_commas(c->options.variants), c->problem->name());
-      if (run_cmd) find_rung(ladder, run_variant, c->problem->name());
+      if (c == run_cmd) find_rung(ladder, run_variant, c->problem->name());
+      else select_rungs(ladder, split_commas(c->options.variants), c->problem->name());
     }
-    for (const auto& name : showcase_only)
-      if (std::none_of(registry.begin(), registry.end(), [&](const auto& p) { return p->name() == name; }))
-        throw UsageError("showcase: no problem '" + name + "' (see `gpulab list`)");
+    for (const auto* names : {&showcase_only, &sanitize_only})
+      for (const auto& name : *names)
+        if (std::none_of(registry.begin(), registry.end(), [&](const auto& p) { return p->name() == name; }))
+          throw UsageError("no problem '" + name + "' (see `gpulab list`)");
   } catch (const Error& e) {
     err << "gpulab: " << e.what() << "\nRun with --help for more information.\n";
     return kExitUsage;
+  }
+  // The external tools are looked for before any GPU work too.
+  std::string ncu, sanitizer;
+  if (profile_cmd && !profile_cmd->ncu_target) {
+    ncu = find_tool("ncu", profile_cmd->ncu, "GPULAB_NCU");
+    if (ncu.empty()) {
+      err << "gpulab: profile needs Nsight Compute's command-line profiler, ncu, and found none ("
+          << (profile_cmd->ncu.empty() ? "not on PATH nor in /usr/local/cuda/bin; name it with --ncu or GPULAB_NCU"
+                                       : "'" + profile_cmd->ncu + "' is not an executable file")
+          << ")\n";
+      return kExitMissingTool;
+    }
+  }
+  if (sanitize->parsed() || suite_sanitize) {
+    sanitizer = find_tool("compute-sanitizer", sanitizer_option, "GPULAB_COMPUTE_SANITIZER");
+    if (sanitizer.empty()) {
+      err << "gpulab: " << (sanitize->parsed() ? "sanitize" : "suite --sanitize")
+          << " needs compute-sanitizer (CUDA toolkit) and found none ("
+          << (sanitizer_option.empty()
+                  ? "not on PATH nor in /usr/local/cuda/bin; name it with --compute-sanitizer or GPULAB_COMPUTE_SANITIZER"
+                  : "'" + sanitizer_option + "' is not an executable file")
+          << ")\n";
+      return kExitMissingTool;
+    }
   }
 
   try {
@@ -463,12 +625,39 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       return finish_report(report, ceiling_files, out, err);
     }
     if (run_cmd) return run_problem(*run_cmd, run_variant, run_reps, device, out);
+    if (check_cmd) return check_problem(*check_cmd, device, out);
+    if (sanitize->parsed()) {
+      Report report = new_report(args, device);
+      report.sanitizer = sanitize_problems(registry, sanitize_only, sanitize_tools, sanitizer, device_index, out);
+      return finish_report(report, sanitize_files, out, err);
+    }
+    if (profile_cmd && profile_cmd->ncu_target) {
+      const auto ladder = profile_cmd->problem->ladder();
+      const auto rungs = select_rungs(ladder, split_commas(profile_cmd->options.variants), profile_cmd->problem->name());
+      std::size_t case_index = 0;
+      profile_cmd->problem->for_each_case(profile_cmd->options.seed, [&](BenchCase& c) {
+        launch_for_profiler(c, case_index++, rungs, device);
+      });
+      return kExitOk;
+    }
+    ProfiledKernels profiled;
+    if (profile_cmd) {
+      std::vector<std::string> target{executable_path(), "--device", std::to_string(device_index), "profile"};
+      for (const auto& a : args_after(args, "profile")) target.push_back(a);
+      target.push_back("--ncu-target");
+      err << "gpulab: every rung once under ncu (" << ncu << ")…\n" << std::flush;
+      const ProcessResult r = run_process(ncu_command(ncu, target));
+      if (r.exit_code != 0) throw Error(fmt::format("ncu ended with exit code {}: {}", r.exit_code, ncu_errors(r)));
+      profiled = parse_ncu_csv(r.out);
+      if (profiled.empty()) throw Error("ncu measured no rung's launch: " + ncu_errors(r));
+    }
+    const ProblemCommand* ladder_cmd = bench_cmd ? bench_cmd : profile_cmd;
 
     Report report = new_report(args, device);
     {
       // A status line only on the program's own terminal: never into a caller's stream or a pipe.
       Progress progress(err, &err == &std::cerr && stderr_is_terminal());
-      if (suite->parsed() || !bench_cmd->options.no_ceilings) {
+      if (suite->parsed() || !ladder_cmd->options.no_ceilings) {
         progress.message("measuring ceilings…");
         report.ceilings = measure_ceilings(device);
       }
@@ -486,16 +675,19 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
           bench_problem(p, device, report, progress);
         }
       } else {
-        progress.plan(bench_cmd->problem->case_count());
-        progress.problem(std::string(bench_cmd->problem->name()), 0, 1);
-        bench_problem(*bench_cmd, device, report, progress);
+        progress.plan(ladder_cmd->problem->case_count());
+        progress.problem(std::string(ladder_cmd->problem->name()), 0, 1);
+        bench_problem(*ladder_cmd, device, report, progress);
       }
     }
+    if (profile_cmd) attach_counters(report.cases, 0, profiled, profile_cmd->problem->ladder());
     if (suite->parsed()) {
+      if (suite_sanitize)
+        report.sanitizer = sanitize_problems(registry, {}, sanitize_tools, sanitizer, device_index, err);
       suite_files.default_page();
       return finish_report(report, suite_files, out, err);
     }
-    return finish_report(report, bench_cmd->options.files, out, err);
+    return finish_report(report, ladder_cmd->options.files, out, err);
   } catch (const NoDeviceError& e) {
     err << "gpulab: " << e.what() << "\n";
     return kExitNoDevice;

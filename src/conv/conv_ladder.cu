@@ -125,33 +125,34 @@ std::optional<std::string> npp_refuses(const ConvArgs& a) {
   return std::nullopt;
 }
 
-constexpr ConvRung row(std::string_view name, std::string_view adds, void (*run)(const ConvArgs&, cudaStream_t),
-                       Role role = Role::rung, std::optional<std::string> (*refuses)(const ConvArgs&) = nullptr) {
-  return {{name, adds, role, false}, {run, refuses}};
+constexpr ConvRung row(std::string_view name, std::string_view adds, std::string_view claims,
+                       void (*run)(const ConvArgs&, cudaStream_t), Role role = Role::rung,
+                       std::optional<std::string> (*refuses)(const ConvArgs&) = nullptr) {
+  return {{name, adds, role, false, false, claims}, {run, refuses}};
 }
 
 constexpr ConvRung kRungs[] = {
-    row("thread_per_pixel", "a thread per pixel, byte loads, the border rule on every neighbour, the weights in global memory",
+    row("thread_per_pixel", "a thread per pixel, byte loads, the border rule on every neighbour, the weights in global memory", "global_loads instructions",
         run_thread_per_pixel),
-    row("constant_filter", "the filter a kernel parameter: the constant bank, one word broadcast to a warp",
+    row("constant_filter", "the filter a kernel parameter: the constant bank, one word broadcast to a warp", "instructions",
         run_constant_filter),
-    row("texture_reads", "compared option: rung 2 reading every byte through a pitched 2-D texture object", run_texture,
+    row("texture_reads", "compared option: rung 2 reading every byte through a pitched 2-D texture object", "global_loads", run_texture,
         Role::rung, texture_refuses),
-    row("four_pixels", "4 pixels a thread: their 12 bytes as three 32-bit words a row, written back as words; division by a multiply-high",
+    row("four_pixels", "4 pixels a thread: their 12 bytes as three 32-bit words a row, written back as words; division by a multiply-high", "global_loads load_sectors store_sectors instructions",
         run_four_pixels),
-    row("shared_tile", "a 32x8 tile from its 34x10 neighbourhood in shared memory, each byte loaded once a block",
+    row("shared_tile", "a 32x8 tile from its 34x10 neighbourhood in shared memory, each byte loaded once a block", "global_loads bank_conflicts",
         run_shared_tile),
-    row("centre_blocks", "blocks inside the image load their neighbourhood as words, no border rule; edge blocks apart",
+    row("centre_blocks", "blocks inside the image load their neighbourhood as words, no border rule; edge blocks apart", "branches instructions",
         run_centre_blocks),
-    row("sliding_window", "16 pixels x 8 rows a thread, 3 rows in registers; 16-byte loads and stores on aligned rows",
+    row("sliding_window", "16 pixels x 8 rows a thread, 3 rows in registers; 16-byte loads and stores on aligned rows", "global_loads registers",
         run_sliding_window),
-    row("lanes", "two channels in the 16-bit halves of each register (one multiply for two), the next row loaded during this one, 3-row bands",
+    row("lanes", "two channels in the 16-bit halves of each register (one multiply for two), the next row loaded during this one, 3-row bands", "instructions",
         run_lanes, Role::rung, lanes_refuse),
     row("library",
         "gpulab::conv3x3: on 16-byte-aligned rows the lanes (weights allowing, 2^16 pixels up) or the window (2^22 up); the shared "
-        "tile otherwise",
+        "tile otherwise", "dram",
         run_library, Role::library),
-    row("nppiFilterBorder", "the vendor library (NPP, loaded at run time; replicate border only)", run_npp, Role::vendor,
+    row("nppiFilterBorder", "the vendor library (NPP, loaded at run time; replicate border only)", "dram", run_npp, Role::vendor,
         npp_refuses),
 };
 

@@ -278,6 +278,10 @@ class ConvProblem final : public Problem {
     };
   }
 
+  std::vector<std::string> sanitize_args() const override {
+    return {"-s", "1x1,5x3,67x35,1000x7", "--border", "replicate,zero,mirror", "--layout", "packed,aligned"};
+  }
+
   std::vector<Showcase> showcase() const override {
     // §5's batch: 64 8K images (one file, 64 times) from each kind of host memory.
     std::vector<std::string> batch{"conv", "batch"};

@@ -95,10 +95,14 @@ OwnedWorkspace::OwnedWorkspace(const BenchCase& c, std::size_t rung, cudaStream_
 
 // ---- the checked run ----------------------------------------------------------------------------------
 
-CheckResult run_checked(const BenchCase& c, std::size_t rung, const DeviceArrays& arrays, Workspace workspace,
-                        cudaStream_t stream) {
+void prepare_outputs(const BenchCase& c, std::size_t rung, const DeviceArrays& arrays, cudaStream_t stream) {
   arrays.poison(stream);
   if (c.in_place(rung)) arrays.copy_input_to_output(0, 0, stream);
+}
+
+CheckResult run_checked(const BenchCase& c, std::size_t rung, const DeviceArrays& arrays, Workspace workspace,
+                        cudaStream_t stream) {
+  prepare_outputs(c, rung, arrays, stream);
   c.launch(rung, arrays.arrays(), workspace, stream);
   arrays.download(stream, true);
   GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -267,6 +271,7 @@ CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& dev
     row.vendor = info.role == Role::vendor;
     row.library = info.role == Role::library;
     row.other_units = info.other_units;
+    row.claims = claim_words(info.claims);
     row.check = run_checked(c, r, arrays, ws.get(), stream.get());
 
     TimingOptions opt;

@@ -149,6 +149,9 @@ class OwnedWorkspace {
 /// L2-flush buffer do not fit the device's free memory.
 void require_case_fits(const BenchCase& c, std::span<const std::size_t> rungs, std::size_t l2_bytes);
 
+/// Outputs as a rung's run expects them: poisoned, or for an in-place rung output 0 a copy of input 0.
+void prepare_outputs(const BenchCase& c, std::size_t rung, const DeviceArrays& arrays, cudaStream_t stream);
+
 /// The step every check goes through, in the bench and the tests alike: poison the outputs and
 /// their guard bands, run the rung once, read everything back, check the outputs and the guards.
 CheckResult run_checked(const BenchCase& c, std::size_t rung, const DeviceArrays& arrays, Workspace workspace,

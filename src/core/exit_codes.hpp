@@ -9,6 +9,7 @@ enum ExitCode : int {
   kExitUsage = 2,     // bad command line
   kExitNoDevice = 3,  // no CUDA device or driver
   kExitSlower = 4,    // `compare`: a row got slower beyond its noise (or broke) in the second run
+  kExitMissingTool = 5,  // `profile` without ncu, `sanitize` without compute-sanitizer
 };
 
 }  // namespace gpulab

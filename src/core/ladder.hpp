@@ -23,6 +23,9 @@ struct RungInfo {
   /// Computes on units the problem's measured ceiling does not cover (tensor cores under an FP32
   /// FMA ceiling): its row shows no share of the ceiling and is never judged against it.
   bool other_units = false;
+  /// The counters its line says it changes (keys of core/counters.hpp, space-separated, e.g.
+  /// "divergence bank_conflicts"): `gpulab profile` marks them and shows them beside the rung.
+  std::string_view claims{};
 };
 
 /// A problem's table row: RungInfo plus the problem's own launch functions (Ops).

@@ -1,5 +1,6 @@
 #include "core/page.hpp"
 
+#include "core/counters.hpp"
 #include "core/process.hpp"
 #include "core/tables.hpp"
 
@@ -36,6 +37,7 @@ th, td { padding: 3px 8px; border-bottom: 1px solid #e4e4e4; white-space: nowrap
 th { background: #f6f6f6; text-align: left; position: sticky; top: 0; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.vendor td { color: #555; font-style: italic; } tr.library td { font-weight: 600; }
+td.claimed { background: #e0ecff; font-weight: 600; } tr.kernel td { color: #666; font-size: 90%; }
 tr.invalid td { background: #fde2e1; } tr.noisy td { background: #fff4d6; } tr.failed td { background: #f8b4b0; }
 tr.faster td { background: #e3f6e3; } tr.SLOWER td { background: #fde2e1; } tr.BROKEN td { background: #f8b4b0; }
 .box { border-left: 4px solid #999; background: #f7f7f7; padding: 8px 12px; margin: 12px 0; }
@@ -55,8 +57,13 @@ std::string html_table(const Table& t, const char* css_class = "") {
   out += "</tr></thead><tbody>\n";
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     out += r < t.row_kinds.size() ? "<tr class=\"" + escape(t.row_kinds[r]) + "\">" : std::string("<tr>");
-    for (std::size_t i = 0; i < t.rows[r].size(); ++i)
-      out += fmt::format("<td{}>{}</td>", i < t.right.size() && t.right[i] ? " class=\"num\"" : "", escape(t.rows[r][i]));
+    for (std::size_t i = 0; i < t.rows[r].size(); ++i) {
+      const std::string& cell = t.rows[r][i];
+      const bool num = i < t.right.size() && t.right[i];
+      const bool claimed = num && !cell.empty() && cell.back() == '*';  // counters a rung claims to change
+      out += fmt::format("<td{}>{}</td>", claimed ? " class=\"num claimed\"" : num ? " class=\"num\"" : "",
+                         escape(claimed ? cell.substr(0, cell.size() - 1) : cell));
+    }
     out += "</tr>\n";
   }
   return out + "</tbody></table>\n";
@@ -130,6 +137,12 @@ std::string flags_box(const Report& r, int run) {
                                     escape(v.id), escape(v.name), escape(what)));
     }
   }
+  for (const auto& s : r.sanitizer) {
+    ++checked;
+    if (!s.passed())
+      items.push_back(fmt::format("<li><a href=\"#run{}-sanitizer\">compute-sanitizer</a>: {} {} {} failed</li>", run,
+                                  escape(s.problem), escape(s.id), escape(s.name)));
+  }
   if (items.empty())
     return fmt::format("<div class=\"box ok\">{} rows, every check passed; no row invalid or noisy.</div>\n", checked);
   std::string out = fmt::format("<div class=\"box warn\">{} of {} rows need a second look:<ul>", items.size(), checked);
@@ -170,12 +183,20 @@ std::string run_section(const std::string& path, const Report& r, int run, const
       out += "</div><div>" + html_table(gpu_table(c), "ladder");
       if (!c.cpu.empty()) out += html_table(cpu_table(c), "cpu");
       if (has_program_runs(c)) out += html_table(program_run_table(c), "program");
+      if (has_counters(c))
+        out += "<p class=\"sub\">Nsight Compute's counters of one launch; shaded: the counters the rung's line claims "
+               "to change.</p>" + html_table(counters_table(c), "counters");
       for (const auto& note : c.notes) out += "<p class=\"sub\">note: " + escape(note) + "</p>";
       for (const auto& f : failures(c)) out += "<p class=\"box warn\">FAILED " + escape(f) + "</p>";
       out += "</div></div>\n";
     }
     out += "</section>\n";
   }
+  if (!r.sanitizer.empty())
+    out += fmt::format("<section class=\"problem\" id=\"run{}-sanitizer\">\n<h3>compute-sanitizer</h3>\n<p class=\"sub\">"
+                       "Each rung at its problem's small edge sizes under memcheck, racecheck, synccheck and initcheck; "
+                       "FAIL (n): n reports.</p>\n{}</section>\n",
+                       run, html_table(sanitizer_table(r.sanitizer), "sanitizer"));
   return out + "</section>\n";
 }
 

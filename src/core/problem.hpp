@@ -71,6 +71,10 @@ class Problem {
   /// Timed repetitions by default (fewer for problems whose rows take long).
   virtual int default_reps() const { return 20; }
 
+  /// The bench options of a few small cases of awkward sizes that reach every path of every rung,
+  /// for `gpulab sanitize` (compute-sanitizer runs each in seconds), e.g. {"-n", "1,1000,2^16+3"}.
+  virtual std::vector<std::string> sanitize_args() const = 0;
+
   /// Commands of its own under `gpulab NAME`; none by default.
   virtual std::vector<Command> add_commands(CLI::App& /*app*/) { return {}; }
   /// The runs `gpulab showcase` records beside the default bench (the seeds' own tables).

@@ -3,6 +3,7 @@
 #include <gpulab/error.hpp>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -34,13 +35,13 @@ struct Pipe {
 
 }  // namespace
 
-ProcessResult run_process(const std::vector<std::string>& argv) {
+ProcessResult run_process(const std::vector<std::string>& argv, bool merge_stderr) {
   if (argv.empty()) throw Error("run_process: no program");
   Pipe out, err;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, out.fd[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err.fd[1], STDERR_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, merge_stderr ? out.fd[1] : err.fd[1], STDERR_FILENO);
   posix_spawn_file_actions_addclose(&actions, out.fd[0]);
   posix_spawn_file_actions_addclose(&actions, err.fd[0]);
   std::vector<char*> args;
@@ -85,10 +86,32 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
   return result;
 }
 
-std::string executable_dir() {
+std::string executable_path() {
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string() : exe.parent_path().string();
+  return ec ? std::string() : exe.string();
+}
+
+std::string executable_dir() {
+  const std::string exe = executable_path();
+  return exe.empty() ? exe : std::filesystem::path(exe).parent_path().string();
+}
+
+std::string find_tool(const std::string& name, const std::string& explicit_path, const char* env_var) {
+  auto runnable = [](const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; };
+  if (!explicit_path.empty()) return runnable(explicit_path) ? explicit_path : "";
+  if (const char* env = std::getenv(env_var); env && *env) return runnable(env) ? env : "";
+  if (const char* path = std::getenv("PATH")) {
+    std::string dirs = path;
+    for (std::size_t start = 0; start <= dirs.size();) {
+      const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+      const std::string dir = dirs.substr(start, end - start);
+      if (!dir.empty() && runnable(dir + "/" + name)) return dir + "/" + name;
+      start = end + 1;
+    }
+  }
+  const std::string cuda = "/usr/local/cuda/bin/" + name;
+  return runnable(cuda) ? cuda : "";
 }
 
 }  // namespace gpulab

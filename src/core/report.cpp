@@ -150,13 +150,56 @@ std::optional<ProgramRun> program_run_from(const json& j) {
                     j.at("kernels_ms").get<double>(), j.at("to_host_ms").get<double>(), j.at("free_ms").get<double>()};
 }
 
+json kernels_json(const std::vector<KernelCounters>& kernels) {
+  json out = json::array();
+  for (const auto& k : kernels) {
+    json metrics = json::object();
+    for (const auto& [name, value] : k.metrics) metrics[name] = num(value);
+    out.push_back({{"kernel", k.kernel}, {"grid", k.grid}, {"block", k.block}, {"metrics", metrics}});
+  }
+  return out;
+}
+std::vector<KernelCounters> kernels_from(const json& j) {
+  std::vector<KernelCounters> out;
+  for (const auto& k : j) {
+    KernelCounters c{k.at("kernel").get<std::string>(), k.at("grid").get<std::string>(), k.at("block").get<std::string>(), {}};
+    for (const auto& [name, value] : k.at("metrics").items()) c.metrics[name] = num_from(value);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+json sanitizer_json(const std::vector<SanitizerRow>& rows) {
+  json out = json::array();
+  for (const auto& r : rows) {
+    json tools = json::object();
+    for (const auto& t : r.tools)
+      tools[t.tool] = {{"verdict", t.verdict}, {"errors", t.errors}, {"first_error", t.first_error},
+                       {"results_ok", t.results_ok}, {"results_detail", t.results_detail}};
+    out.push_back({{"problem", r.problem}, {"id", r.id}, {"name", r.name}, {"passed", r.passed()}, {"tools", tools}});
+  }
+  return out;
+}
+std::vector<SanitizerRow> sanitizer_from(const json& j) {
+  std::vector<SanitizerRow> out;
+  for (const auto& r : j) {
+    SanitizerRow row{r.at("problem").get<std::string>(), r.at("id").get<std::string>(), r.at("name").get<std::string>(), {}};
+    for (const auto& [tool, t] : r.at("tools").items())
+      row.tools.push_back({tool, t.at("verdict").get<std::string>(), t.at("errors").get<int>(),
+                           t.at("first_error").get<std::string>(), t.value("results_ok", true),
+                           t.value("results_detail", std::string())});
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
 json case_json(const CaseResult& c) {
   json params = json::object();
   for (const auto& [k, v] : c.params) params[k] = v;
   json variants = json::array();
   for (const auto& v : c.variants) {
     variants.push_back({{"id", v.id}, {"name", v.name}, {"adds", v.adds}, {"vendor", v.vendor}, {"library", v.library},
-                        {"other_units", v.other_units},
+                        {"other_units", v.other_units}, {"claims", v.claims}, {"kernels", kernels_json(v.kernels)},
                         {"check", check_json(v.check)}, {"kernel", timing_json(v.kernel)},
                         {"remeasured", v.remeasured}, {"noisy", v.noisy}, {"invalid", v.invalid},
                         {"flags", row_flags(v)}, {"gflops", num(v.gflops)},
@@ -194,6 +237,8 @@ CaseResult case_from(const json& j) {
     r.vendor = v.at("vendor").get<bool>();
     r.library = v.value("library", false);
     r.other_units = v.value("other_units", false);
+    r.claims = v.value("claims", std::vector<std::string>{});
+    if (v.contains("kernels")) r.kernels = kernels_from(v.at("kernels"));
     r.check = check_from(v.at("check"));
     r.kernel = timing_from(v.at("kernel"));
     r.remeasured = v.value("remeasured", false);
@@ -280,7 +325,7 @@ std::string row_flags(const VariantRow& v) {
 bool all_checks_passed(const Report& r) {
   for (const auto& c : r.cases)
     if (!failures(c).empty()) return false;
-  return true;
+  return std::all_of(r.sanitizer.begin(), r.sanitizer.end(), [](const SanitizerRow& s) { return s.passed(); });
 }
 
 json to_json(const Report& r) {
@@ -289,7 +334,8 @@ json to_json(const Report& r) {
   return {{"gpulab_version", r.gpulab_version}, {"commit", r.commit}, {"created_utc", r.created_utc},
           {"command", r.command}, {"device", r.device ? device_json(*r.device) : json(nullptr)},
           {"ceilings", r.ceilings ? ceilings_json(*r.ceilings) : json(nullptr)},
-          {"clocks", {{"start", clocks_json(r.clocks_start)}, {"end", clocks_json(r.clocks_end)}}}, {"cases", cases}};
+          {"clocks", {{"start", clocks_json(r.clocks_start)}, {"end", clocks_json(r.clocks_end)}}}, {"cases", cases},
+          {"sanitizer", sanitizer_json(r.sanitizer)}};
 }
 
 Report report_from_json(const json& j) {
@@ -306,6 +352,7 @@ Report report_from_json(const json& j) {
       r.clocks_end = clocks_from(j.at("clocks").at("end"));
     }
     for (const auto& c : j.at("cases")) r.cases.push_back(case_from(c));
+    if (j.contains("sanitizer")) r.sanitizer = sanitizer_from(j.at("sanitizer"));
     return r;
   } catch (const nlohmann::json::exception& e) {
     throw Error(std::string("malformed gpulab report: ") + e.what());
@@ -362,8 +409,16 @@ std::string to_markdown(const Report& r) {
       out += "\n";
       render_markdown(out, program_run_table(c));
     }
+    if (has_counters(c)) {
+      out += "\nNsight Compute's counters of one launch (`*`: a counter the rung's line claims to change):\n\n";
+      render_markdown(out, counters_table(c));
+    }
     for (const auto& note : c.notes) out += "\n- " + note + "\n";
     for (const auto& f : failures(c)) out += "\n**FAILED** " + f + "\n";
+  }
+  if (!r.sanitizer.empty()) {
+    out += "\n## compute-sanitizer, each rung at small edge sizes\n\n";
+    render_markdown(out, sanitizer_table(r.sanitizer));
   }
   return out;
 }
@@ -379,8 +434,16 @@ void print_terminal(std::ostream& os, const Report& r) {
     render_aligned(os, gpu_table(c));
     if (!c.cpu.empty()) render_aligned(os, cpu_table(c));
     if (has_program_runs(c)) render_aligned(os, program_run_table(c));
+    if (has_counters(c)) {
+      os << "  Nsight Compute's counters of one launch (*: a counter the rung's line claims to change)\n";
+      render_aligned(os, counters_table(c));
+    }
     for (const auto& note : c.notes) os << "  note: " << note << "\n";
     for (const auto& f : failures(c)) os << "  FAILED " << f << "\n";
+  }
+  if (!r.sanitizer.empty()) {
+    os << "\ncompute-sanitizer, each rung at small edge sizes\n";
+    render_aligned(os, sanitizer_table(r.sanitizer));
   }
 }
 

@@ -6,7 +6,9 @@
 #include "core/ceilings.hpp"
 #include "core/clocks.hpp"
 #include "core/check.hpp"
+#include "core/counters.hpp"
 #include "core/device_info.hpp"
+#include "core/sanitizer.hpp"
 #include "core/timing.hpp"
 
 #include <nlohmann/json.hpp>
@@ -41,6 +43,8 @@ struct VariantRow {
   bool vendor = false;
   bool library = false;  // the library function's rung
   bool other_units = false;  // RungInfo::other_units: the ceiling does not apply
+  std::vector<std::string> claims;      // RungInfo::claims: the counters its line says it changes
+  std::vector<KernelCounters> kernels;  // what ncu measured of its launch (`gpulab profile`); empty otherwise
   CheckResult check;
   TimingStats kernel;
   bool remeasured = false;  // timed again: noisy, or slower than a short re-run (core/bench.hpp)
@@ -97,6 +101,7 @@ struct Report {
   std::optional<Ceilings> ceilings;
   std::optional<ClockReading> clocks_start, clocks_end;  // the GPU's clocks around the run
   std::vector<CaseResult> cases;
+  std::vector<SanitizerRow> sanitizer;  // `gpulab sanitize`, `suite --sanitize`: a verdict per rung and tool
 };
 
 /// Bandwidths, step and cumulative speedups, ratio to the vendor, share of the ceiling. A row
@@ -104,7 +109,7 @@ struct Report {
 /// invalid and takes no part in the speedups.
 void derive_columns(CaseResult& c);
 
-/// True when every GPU and CPU row of every case passed its check.
+/// True when every GPU and CPU row of every case passed its check, and every sanitizer verdict.
 bool all_checks_passed(const Report& r);
 
 nlohmann::ordered_json to_json(const Report& r);

@@ -106,6 +106,33 @@ bool has_program_runs(const CaseResult& c) {
   return std::any_of(c.variants.begin(), c.variants.end(), [](const VariantRow& v) { return v.program_run.has_value(); });
 }
 
+Table sanitizer_table(const std::vector<SanitizerRow>& rows) {
+  Table t;
+  t.header = {"problem", "#", "variant"};
+  for (auto tool : kSanitizerTools) t.header.emplace_back(tool);
+  t.header.insert(t.header.end(), {"results", "first report"});
+  t.right = std::vector<bool>(t.header.size(), false);
+  for (const auto& r : rows) {
+    std::vector<std::string> row{r.problem, r.id, r.name};
+    std::string first, results = "ok";
+    for (auto tool : kSanitizerTools) {
+      const auto it = std::find_if(r.tools.begin(), r.tools.end(), [&](const ToolVerdict& v) { return v.tool == tool; });
+      if (it == r.tools.end() || it->verdict == "not run") {
+        row.emplace_back("–");
+        continue;
+      }
+      row.push_back(it->verdict == "fail" ? fmt::format("FAIL ({})", it->errors) : it->verdict);
+      if (first.empty() && !it->first_error.empty()) first = std::string(tool) + ": " + it->first_error;
+      if (!it->results_ok) results = "WRONG: " + it->results_detail;
+    }
+    row.push_back(results);
+    row.push_back(first);
+    t.rows.push_back(std::move(row));
+    t.row_kinds.emplace_back(r.passed() ? "rung" : "failed");
+  }
+  return t;
+}
+
 void render_aligned(std::ostream& os, const Table& t) {
   std::vector<std::size_t> width(t.header.size());
   auto cells = [](const std::string& s) {  // display width: count UTF-8 code points

@@ -34,6 +34,8 @@ Table cpu_table(const CaseResult& c);
 /// Seed 002's profile view: where one run of the whole program spends its time.
 Table program_run_table(const CaseResult& c);
 bool has_program_runs(const CaseResult& c);
+/// A row per rung: each sanitizer tool's verdict, whether the results were right, the first report.
+Table sanitizer_table(const std::vector<SanitizerRow>& rows);
 
 void render_aligned(std::ostream& os, const Table& t);
 void render_markdown(std::string& out, const Table& t);

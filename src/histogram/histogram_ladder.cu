@@ -193,39 +193,41 @@ struct Cub {
 /// One table line from a launcher struct.
 template <class Impl, bool (*kSupports)(std::uint32_t) = any_bins,
           std::size_t (*kWorkspace)(std::size_t, std::uint32_t, unsigned) = no_workspace>
-constexpr HistogramRung rung(std::string_view name, std::string_view adds, Role role, bool uses_block) {
-  return {{name, adds, role, uses_block}, {kSupports, kWorkspace, &Impl::run}};
+constexpr HistogramRung rung(std::string_view name, std::string_view adds, std::string_view claims, Role role,
+                             bool uses_block) {
+  return {{name, adds, role, uses_block, false, claims}, {kSupports, kWorkspace, &Impl::run}};
 }
 
 using histogram_detail::Path;
 
-// Read top to bottom: rungs 1-5 in histogram_kernels.cuh, the library's paths in histogram.cu.
+// Read top to bottom: rungs 1-5 in histogram_kernels.cuh, the library's paths in histogram.cu. Each
+// line: name, what it adds, the counters that says it changes (`gpulab profile`), role, --block.
 constexpr HistogramRung kRungs[] = {
     rung<GlobalAtomics>("global_atomics",
-        "one global atomicAdd per value (seed: histogram)", Role::rung, true),
+        "one global atomicAdd per value (seed: histogram)", "dram", Role::rung, true),
     rung<SharedAtomics, fits_shared>("shared_atomics",
-        "per-block histogram in shared memory, merged with one atomic per bin (seed: histogramShared)", Role::rung, true),
+        "per-block histogram in shared memory, merged with one atomic per bin (seed: histogramShared)", "bank_conflicts dram", Role::rung, true),
     rung<ByBlock<false>, any_bins, ByBlock<false>::workspace_bytes>("by_block_global",
-        "a global histogram row per block, rows added by sum_histograms (seed: histogramByBlock)", Role::rung, true),
+        "a global histogram row per block, rows added by sum_histograms (seed: histogramByBlock)", "dram_bytes", Role::rung, true),
     rung<ByBlock<true>, fits_shared, ByBlock<true>::workspace_bytes>("by_block_shared",
-        "the rung before with the row built in shared memory (seed: histogramByBlockShared)", Role::rung, true),
+        "the rung before with the row built in shared memory (seed: histogramByBlockShared)", "dram_bytes bank_conflicts", Role::rung, true),
     rung<Replicated, fits_shared>("lane_replicated",
-        "shared_atomics with up to 32 interleaved copies, one per lane: no conflicts, no contention", Role::rung, true),
+        "shared_atomics with up to 32 interleaved copies, one per lane: no conflicts, no contention", "bank_conflicts", Role::rung, true),
     rung<LibraryPath<Path::replicated_shared>, LibraryPath<Path::replicated_shared>::supports>("replicated_resident",
-        "resident grid (merge once per block), 16-byte loads, 4 in flight, bins without division", Role::rung, false),
+        "resident grid (merge once per block), 16-byte loads, 4 in flight, bins without division", "load_sectors instructions dram", Role::rung, false),
     rung<LibraryPath<Path::packed_registers>, LibraryPath<Path::packed_registers>::supports>("packed_registers",
-        "m <= 8: eight 8-bit counters in one 64-bit register per thread, no atomics per value", Role::rung, false),
+        "m <= 8: eight 8-bit counters in one 64-bit register per thread, no atomics per value", "instructions bank_conflicts", Role::rung, false),
     rung<LibraryPath<Path::halfword_shared>, LibraryPath<Path::halfword_shared>::supports>("halfword_shared",
-        "16-bit counters, two per word, spilling at 2^15: twice the bins in shared memory", Role::rung, false),
+        "16-bit counters, two per word, spilling at 2^15: twice the bins in shared memory", "occupancy", Role::rung, false),
     rung<LibraryPath<Path::cluster_shared>, LibraryPath<Path::cluster_shared>::supports>("cluster_shared",
-        "any m: bins spread over a cluster's distributed shared memory, passes over bin ranges", Role::rung, false),
+        "any m: bins spread over a cluster's distributed shared memory, passes over bin ranges", "dram", Role::rung, false),
     rung<LibraryPath<Path::global_runs>>("global_runs",
-        "any m, any device: global atomics, runs of equal bins added once", Role::rung, false),
+        "any m, any device: global atomics, runs of equal bins added once", "instructions", Role::rung, false),
     rung<Library>("gpulab::histogram",
-        "the library: picks packed_registers, replicated_resident, halfword_shared, cluster_shared or global_runs by m and device",
+        "the library: picks packed_registers, replicated_resident, halfword_shared, cluster_shared or global_runs by m and device", "dram",
         Role::library, false),
     rung<Cub, Cub::supports, Cub::workspace_bytes>("cub::DeviceHistogram::HistogramEven",
-        "the vendor library (CUB) over the bins (transform iterator)", Role::vendor, false),
+        "the vendor library (CUB) over the bins (transform iterator)", "dram", Role::vendor, false),
 };
 
 }  // namespace

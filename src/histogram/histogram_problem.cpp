@@ -142,6 +142,11 @@ class HistogramProblem final : public Problem {
       }
   }
 
+  // m = 1 and 7 (packed registers), 256, 5000 (halfword counters), 2^17+1 (the cluster's passes).
+  std::vector<std::string> sanitize_args() const override {
+    return {"-n", "1000,70001", "-m", "1,7,256,5000,2^17+1", "-d", "uniform,degenerate"};
+  }
+
   std::vector<Showcase> showcase() const override {
     std::vector<Showcase> runs;
     for (const char* loops : {"1", "10"})

@@ -110,40 +110,41 @@ void test_per_element(const MatrixArgs& m, cudaStream_t s) {
 }
 void library_zero(const MatrixArgs& m, cudaStream_t s) { zero_triangle(m.out, m.part, s); }
 
-constexpr MatrixRung row(std::string_view name, std::string_view adds, void (*run)(const MatrixArgs&, cudaStream_t),
-                         Role role = Role::rung, bool in_place = false) {
-  return {{name, adds, role, false}, {run, in_place}};
+constexpr MatrixRung row(std::string_view name, std::string_view adds, std::string_view claims,
+                         void (*run)(const MatrixArgs&, cudaStream_t), Role role = Role::rung, bool in_place = false) {
+  return {{name, adds, role, false, false, claims}, {run, in_place}};
 }
 
-// Read top to bottom: rungs in matrix_kernels.cuh, the library's paths in matrix.cu.
+// Read top to bottom: rungs in matrix_kernels.cuh, the library's paths in matrix.cu. Each line: name,
+// what it adds, the counters that says it changes (`gpulab profile`), launcher, role, in place.
 constexpr MatrixRung kTranspose[] = {
-    row("naive_rows", "a thread per element: reads coalesced, writes a row apart", naive_rows),
-    row("naive_cols", "the reverse: writes coalesced, reads a row apart", naive_cols),
-    row("tile", "a 32x32 tile through shared memory: both sides coalesced; the column read conflicts 32-way", tile<0>),
-    row("tile_padded", "a 33rd column in the tile: no bank conflicts", tile<1>),
-    row("tile_4_per_thread", "32x8 threads, 4 elements each: 4 loads in flight, a quarter of the threads", tile_4_per_thread),
-    row("tile_vector_4x4", "64x64 tiles, 4x4 per thread transposed in registers, 16-byte accesses both sides, swizzled tile",
+    row("naive_rows", "a thread per element: reads coalesced, writes a row apart", "load_sectors store_sectors", naive_rows),
+    row("naive_cols", "the reverse: writes coalesced, reads a row apart", "load_sectors store_sectors", naive_cols),
+    row("tile", "a 32x32 tile through shared memory: both sides coalesced; the column read conflicts 32-way", "load_sectors store_sectors bank_conflicts", tile<0>),
+    row("tile_padded", "a 33rd column in the tile: no bank conflicts", "bank_conflicts", tile<1>),
+    row("tile_4_per_thread", "32x8 threads, 4 elements each: 4 loads in flight, a quarter of the threads", "instructions dram", tile_4_per_thread),
+    row("tile_vector_4x4", "64x64 tiles, 4x4 per thread transposed in registers, 16-byte accesses both sides, swizzled tile", "load_sectors store_sectors instructions dram",
         tiled_vectors),
-    row("library", "gpulab::transpose: rung 6, vectors (1xN, Nx1) as copies", library_transpose, Role::library),
-    row("in_place_square", "gpulab::transpose in place: tile pairs swapped through shared memory (square only)", in_place,
+    row("library", "gpulab::transpose: rung 6, vectors (1xN, Nx1) as copies", "dram", library_transpose, Role::library),
+    row("in_place_square", "gpulab::transpose in place: tile pairs swapped through shared memory (square only)", "dram_bytes dram", in_place,
         Role::rung, true),
-    row("cublasSgeam", "the vendor library (cuBLAS geam, op(A) = A^T)", geam_transpose, Role::vendor),
+    row("cublasSgeam", "the vendor library (cuBLAS geam, op(A) = A^T)", "dram", geam_transpose, Role::vendor),
 };
 
 constexpr MatrixRung kAdd[] = {
-    row("thread_per_element", "a thread per element on a 2-D grid of 32x8 blocks", add_per_element),
-    row("rows_vector", "a resident grid, a warp per row, 16-byte accesses when every row is 16-byte aligned", add_rows),
-    row("library", "gpulab::add: a full grid, a vector per thread (6% faster than resident); packed matrices as one vector",
+    row("thread_per_element", "a thread per element on a 2-D grid of 32x8 blocks", "dram", add_per_element),
+    row("rows_vector", "a resident grid, a warp per row, 16-byte accesses when every row is 16-byte aligned", "load_sectors store_sectors", add_rows),
+    row("library", "gpulab::add: a full grid, a vector per thread (6% faster than resident); packed matrices as one vector", "dram",
         library_add, Role::library),
-    row("cublasSgeam", "the vendor library (cuBLAS geam)", geam_add, Role::vendor),
+    row("cublasSgeam", "the vendor library (cuBLAS geam)", "dram", geam_add, Role::vendor),
 };
 
 constexpr MatrixRung kTriangle[] = {
-    row("read_write_all", "a thread per element reads and writes it back, zero where j > i (as torch.triu_)",
+    row("read_write_all", "a thread per element reads and writes it back, zero where j > i (as torch.triu_)", "dram_bytes",
         read_write_all, Role::rung, true),
-    row("write_triangle", "a thread per element, only the triangle written, nothing read", test_per_element, Role::rung,
+    row("write_triangle", "a thread per element, only the triangle written, nothing read", "dram_bytes", test_per_element, Role::rung,
         true),
-    row("library", "gpulab::zero_triangle: blocks only over the triangle, 16-byte stores off the diagonal", library_zero,
+    row("library", "gpulab::zero_triangle: blocks only over the triangle, 16-byte stores off the diagonal", "store_sectors dram_bytes", library_zero,
         Role::library, true),
 };
 

@@ -248,6 +248,12 @@ class MatrixProblem final : public Problem {
         }
   }
 
+  std::vector<std::string> sanitize_args() const override {
+    std::vector<std::string> args{"-s", "1x1,17x33,1x1000,1000x1,129x67", "--layout", "packed,pitched"};
+    if (op_ == MatrixOp::triangle) args.insert(args.end(), {"--part", "upper,lower"});
+    return args;
+  }
+
   std::vector<Showcase> showcase() const override {
     const std::string n(name());
     // Vectors (1 x 2^26, 2^26 x 1) run packed only: cudaMallocPitch gives a one-float row 512

@@ -165,30 +165,32 @@ struct Cub {
 
 /// One table line from a launcher struct with workspace_bytes, run and depth.
 template <class T, class Impl>
-constexpr ReduceRung<T> rung(std::string_view name, std::string_view adds, Role role, bool uses_block) {
-  return {{name, adds, role, uses_block}, {&Impl::workspace_bytes, &Impl::run, &Impl::depth}};
+constexpr ReduceRung<T> rung(std::string_view name, std::string_view adds, std::string_view claims, Role role,
+                             bool uses_block) {
+  return {{name, adds, role, uses_block, false, claims}, {&Impl::workspace_bytes, &Impl::run, &Impl::depth}};
 }
 
-// Read top to bottom: each rung's kernel is in reduce_kernels.cuh (rung 8: reduce_sum.cu).
+// Read top to bottom: each rung's kernel is in reduce_kernels.cuh (rung 8: reduce_sum.cu). Each
+// line: name, what it adds, the counters that says it changes (`gpulab profile`), role, --block.
 template <class T>
 constexpr ReduceRung<T> kRungs[] = {
     rung<T, Levels<T, 1, pick1<T>>>("interleaved_divergent",
-        "tree in shared memory; tid % 2s picks the adders (seed 000 v1)", Role::rung, true),
+        "tree in shared memory; tid % 2s picks the adders (seed 000 v1)", "divergence branches", Role::rung, true),
     rung<T, Levels<T, 1, pick2<T>>>("interleaved_strided",
-        "index = 2*s*tid: warps retire whole, but shared-memory bank conflicts", Role::rung, true),
+        "index = 2*s*tid: warps retire whole, but shared-memory bank conflicts", "divergence branches bank_conflicts", Role::rung, true),
     rung<T, Levels<T, 1, pick3<T>>>("sequential_addressing",
-        "s halves from blockDim/2, tid < s: conflict-free shared accesses", Role::rung, true),
+        "s halves from blockDim/2, tid < s: conflict-free shared accesses", "bank_conflicts", Role::rung, true),
     rung<T, Levels<T, 2, pick4<T>>>("first_add_on_load",
-        "each thread adds two elements while loading: half the blocks", Role::rung, true),
+        "each thread adds two elements while loading: half the blocks", "instructions dram", Role::rung, true),
     rung<T, Levels<T, 2, pick5<T>>>("unroll_last_warp",
-        "the last 64 partials summed by one warp with shuffles, no barriers", Role::rung, true),
+        "the last 64 partials summed by one warp with shuffles, no barriers", "instructions", Role::rung, true),
     rung<T, Levels<T, 2, pick6<T>>>("complete_unroll",
-        "block size as a template parameter: the whole tree unrolled", Role::rung, true),
+        "block size as a template parameter: the whole tree unrolled", "instructions", Role::rung, true),
     rung<T, GridStride<T>>("grid_stride_vec16",
-        "resident grid, many elements per thread, 16-byte loads; 2 launches", Role::rung, true),
+        "resident grid, many elements per thread, 16-byte loads; 2 launches", "load_sectors instructions dram", Role::rung, true),
     rung<T, Library<T>>("single_pass_deterministic",
-        "gpulab::reduce_sum: 4 loads in flight, one launch, the last block combines in a fixed order", Role::library, false),
-    rung<T, Cub<T>>("cub::DeviceReduce::Sum", "the vendor library (CUB)", Role::vendor, false),
+        "gpulab::reduce_sum: 4 loads in flight, one launch, the last block combines in a fixed order", "dram", Role::library, false),
+    rung<T, Cub<T>>("cub::DeviceReduce::Sum", "the vendor library (CUB)", "dram", Role::vendor, false),
 };
 
 }  // namespace

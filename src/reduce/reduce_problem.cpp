@@ -126,6 +126,8 @@ class ReduceProblem final : public Problem {
         });
   }
 
+  std::vector<std::string> sanitize_args() const override { return {"-n", "1,1000,2^16+3", "-t", "all"}; }
+
   std::vector<Showcase> showcase() const override {
     return {
         {"seed003", "seed 003's table: float32, n = 2^24, 64 threads, rungs 1-5",

@@ -188,27 +188,29 @@ struct Cub {
 
 /// One table line from a launcher struct with workspace_bytes, run and depth.
 template <class In, class Impl>
-constexpr ScanRung<In> rung(std::string_view name, std::string_view adds, Role role, bool uses_block) {
-  return {{name, adds, role, uses_block}, {&Impl::workspace_bytes, &Impl::run, &Impl::depth}};
+constexpr ScanRung<In> rung(std::string_view name, std::string_view adds, std::string_view claims, Role role,
+                            bool uses_block) {
+  return {{name, adds, role, uses_block, false, claims}, {&Impl::workspace_bytes, &Impl::run, &Impl::depth}};
 }
 
-// Read top to bottom: each rung's kernel is in scan_kernels.cuh (rung 5: scan.cu).
+// Read top to bottom: each rung's kernel is in scan_kernels.cuh (rung 5: scan.cu). Each line: name,
+// what it adds, the counters that says it changes (`gpulab profile`), role, --block.
 template <class In>
 constexpr ScanRung<In> kRungs[] = {
     rung<In, ThreePhase<In, PickBlelloch>>("blelloch",
-        "the manual's kernel: up-sweep/down-sweep over 2B elements in shared memory; block sums scanned and added back",
+        "the manual's kernel: up-sweep/down-sweep over 2B elements in shared memory; block sums scanned and added back", "bank_conflicts",
         Role::rung, true),
     rung<In, ThreePhase<In, PickPadded>>("blelloch_padded",
-        "one pad word every 32: the tree's strided accesses spread over the banks", Role::rung, true),
+        "one pad word every 32: the tree's strided accesses spread over the banks", "bank_conflicts", Role::rung, true),
     rung<In, ThreePhase<In, PickWarpShuffle>>("warp_shuffle",
-        "warp-shuffle scans in registers and one scan of warp totals: 2 barriers a half, no tree", Role::rung, true),
+        "warp-shuffle scans in registers and one scan of warp totals: 2 barriers a half, no tree", "bank_conflicts instructions", Role::rung, true),
     rung<In, ReduceThenScan<In>>("reduce_then_scan",
         "tile sums, one scan of them, tiles scanned from their offsets: output written once, input read twice "
-        "(blocks of at most 512)",
+        "(blocks of at most 512)", "dram_bytes dram",
         Role::rung, true),
     rung<In, Library<In>>("decoupled_lookback",
-        "gpulab::inclusive_scan: one pass, deterministic look-back, 16-byte loads and stores", Role::library, false),
-    rung<In, Cub<In>>("cub::DeviceScan", "the vendor library (CUB InclusiveSum / ExclusiveSum)", Role::vendor, false),
+        "gpulab::inclusive_scan: one pass, deterministic look-back, 16-byte loads and stores", "dram_bytes load_sectors store_sectors", Role::library, false),
+    rung<In, Cub<In>>("cub::DeviceScan", "the vendor library (CUB InclusiveSum / ExclusiveSum)", "dram", Role::vendor, false),
 };
 
 }  // namespace

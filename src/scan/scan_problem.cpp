@@ -140,6 +140,10 @@ class ScanProblem final : public Problem {
           });
   }
 
+  std::vector<std::string> sanitize_args() const override {
+    return {"-n", "1,1000,70001", "-t", "float32,int8", "--kind", "all"};
+  }
+
   std::vector<Showcase> showcase() const override {
     return {
         {"scan", "the scan ladder: every type, inclusive, n = 2^20, 2^24, 2^28", {"bench", "scan"}},

@@ -103,31 +103,33 @@ void run_cublas(const GemmArgs& g, cudaStream_t s) {
                "cublasSgemm");
 }
 
-constexpr SgemmRung row(std::string_view name, std::string_view adds, void (*run)(const GemmArgs&, cudaStream_t),
-                        Role role = Role::rung, SgemmMath math = SgemmMath::fp32, bool aligned = false) {
-  return {{name, adds, role, false, math != SgemmMath::fp32}, {run, math, aligned}};
+constexpr SgemmRung row(std::string_view name, std::string_view adds, std::string_view claims,
+                        void (*run)(const GemmArgs&, cudaStream_t), Role role = Role::rung,
+                        SgemmMath math = SgemmMath::fp32, bool aligned = false) {
+  return {{name, adds, role, false, math != SgemmMath::fp32, claims}, {run, math, aligned}};
 }
 
-// Read top to bottom: rungs 1-6 and the tensor-core rung in sgemm_kernels.cuh, 7-9 in sgemm.cu.
+// Read top to bottom: rungs 1-6 and the tensor-core rung in sgemm_kernels.cuh, 7-9 in sgemm.cu. Each
+// line: name, what it adds, the counters that says it changes (`gpulab profile`), launcher, role, math.
 constexpr SgemmRung kRungs[] = {
-    row("naive", "a thread per element of C, threadIdx.x down the rows: A and C accessed a row apart", run_naive),
-    row("coalesced", "threadIdx.x across the columns: B and C coalesced, A broadcast", run_coalesced),
-    row("shared_tiles", "32x32 tiles of A and B in shared memory: each element loaded once per block, not 32 times",
+    row("naive", "a thread per element of C, threadIdx.x down the rows: A and C accessed a row apart", "load_sectors store_sectors", run_naive),
+    row("coalesced", "threadIdx.x across the columns: B and C coalesced, A broadcast", "load_sectors global_loads", run_coalesced),
+    row("shared_tiles", "32x32 tiles of A and B in shared memory: each element loaded once per block, not 32 times", "global_loads",
         run_shared_tiles),
-    row("register_1d", "8 elements of a column per thread: a B value in a register serves 8 FMAs", run_blocked_1d),
-    row("register_2d", "8x8 elements per thread, 128x128 tiles: 8+8 shared loads feed 64 FMAs", run_blocked_2d),
-    row("vectorized", "float4 global loads, A stored transposed: 4 shared float4 loads per 64 FMAs; float4 stores",
+    row("register_1d", "8 elements of a column per thread: a B value in a register serves 8 FMAs", "instructions fma", run_blocked_1d),
+    row("register_2d", "8x8 elements per thread, 128x128 tiles: 8+8 shared loads feed 64 FMAs", "instructions fma registers", run_blocked_2d),
+    row("vectorized", "float4 global loads, A stored transposed: 4 shared float4 loads per 64 FMAs; float4 stores", "global_loads instructions",
         run_vectorized, Role::rung, SgemmMath::fp32, true),
-    row("warp_tiles", "128x64 tiles, A row-major in shared memory; lanes 4x8 over 4x4 sub-tiles: broadcast, conflict-free loads",
+    row("warp_tiles", "128x64 tiles, A row-major in shared memory; lanes 4x8 over 4x4 sub-tiles: broadcast, conflict-free loads", "bank_conflicts",
         run_warp_tiles),
-    row("pipelined", "cp.async: 3 slices in flight, copies overlap the FMAs, no staging registers", run_pipelined),
-    row("library", "gpulab::sgemm: tile size measured per shape and device; split-K (ordered) for too few tiles",
+    row("pipelined", "cp.async: 3 slices in flight, copies overlap the FMAs, no staging registers", "issue registers", run_pipelined),
+    row("library", "gpulab::sgemm: tile size measured per shape and device; split-K (ordered) for too few tiles", "fma",
         run_library, Role::library),
-    row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync",
+    row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync", "fma instructions",
         run_tf32x3, Role::rung, SgemmMath::tf32x3),
-    row("cublas_tf32", "TENSOR CORES, vendor: cuBLAS with TF32 (10-bit mantissas: NOT FP32 accuracy)", run_cublas_tf32,
+    row("cublas_tf32", "TENSOR CORES, vendor: cuBLAS with TF32 (10-bit mantissas: NOT FP32 accuracy)", "fma instructions", run_cublas_tf32,
         Role::rung, SgemmMath::tf32),
-    row("cublasSgemm", "the vendor library (cuBLAS), FP32 on the CUDA cores", run_cublas, Role::vendor),
+    row("cublasSgemm", "the vendor library (cuBLAS), FP32 on the CUDA cores", "fma", run_cublas, Role::vendor),
 };
 
 }  // namespace
