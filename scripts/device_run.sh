@@ -20,6 +20,8 @@ mkdir -p "$OUT/results"
 res="$OUT/results"
 bin=${GPULAB_BIN:-build/release}
 exec > >(tee "$OUT/log.txt") 2>&1
+# A packed build (scripts/test.sh makes build/device.tar.xz) is unpacked where it came with the call.
+if [ ! -x "$bin/gpulab" ] && [ -f "$bin.tar.xz" ]; then tar xJf "$bin.tar.xz" -C "$(dirname "$bin")"; fi
 if [ ! -x "$bin/gpulab" ]; then
   export PATH="/usr/local/cuda/bin:$PATH"
   cmake --preset release && cmake --build --preset release || { echo "build failed"; exit 1; }

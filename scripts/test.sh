@@ -26,12 +26,15 @@ git diff --quiet HEAD -- 2>/dev/null || printf -- '-dirty' >> build/release/COMM
 echo >> build/release/COMMIT
 mkdir -p build/release/devlibs && cp -L "$(g++ -print-file-name=libgomp.so.1)" build/release/devlibs/ 2>/dev/null || true
 # Only what a device run needs (build/release with its object files outgrows the 64 MiB a call may
-# carry): `run` with carry ["build/device"] and GPULAB_BIN=build/device bash scripts/device_run.sh.
+# carry): `run` with carry ["build/device.tar.xz"] and GPULAB_BIN=build/device bash scripts/device_run.sh.
 rm -rf build/device && mkdir -p build/device/tests
 cp build/release/gpulab build/release/gpulab_plots.py build/release/COMMIT build/device/ && cp -r build/release/devlibs build/device/
 cp build/release/tests/gpulab_gpu_tests build/device/tests/
 # The installed library and headers, for building the Python module there against them.
 cp -r build/install build/device/prefix && rm -rf build/device/prefix/bin
+# The same, packed (50 MB of fat binaries become 10): with the recorded results the working tree and
+# an unpacked build no longer fit one call's 64 MiB. scripts/device_run.sh unpacks it.
+tar cJf build/device.tar.xz -C build device
 
 # Python: `pip install .` into a virtual environment, then pytest (the GPU tests skip without a GPU;
 # the pages' tests run gpulab report/compare with this environment's matplotlib and open the pages

@@ -19,7 +19,7 @@ namespace {
 
 // Two rungs of case 0 (rung 1 of two kernels), a kernel outside every range, ncu's own lines.
 const char* kCsv = R"csv(==PROF== Connected to process 568 (/work/gpulab)
-"ID","Process ID","Process Name","Host Name","thread Domain:Push/Pop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg","Id:Domain:Start/Stop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","gpu__time_duration.sum","dram__throughput.avg.pct_of_peak_sustained_elapsed","smsp__inst_executed.sum","smsp__thread_inst_executed.sum","launch__registers_per_thread"
+"ID","Process ID","Process Name","Host Name","thread Domain:Push/Pop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg","Id:Domain:Start/Stop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","gpu__time_duration.sum","dram__throughput.avg.pct_of_peak_sustained_elapsed","smsp__inst_executed.sum","smsp__thread_inst_executed_pred_on.sum","launch__registers_per_thread"
 "","","","","","","","","","","","","","ns","%","inst","inst","register/thread"
 "0","568","gpulab","127.0.0.1","568  ""gpulab:case 0 rung 0:none:none:none:none:ASCII:case 0 rung 0"" ","","void reduce_levels<float, 1>(const float *, float *, unsigned long)","1","7","(256, 1, 1)","(65536, 1, 1)","0","9.0","10,000","50","1,000,000","16,000,000","16"
 "1","568","gpulab","127.0.0.1","568  ""gpulab:case 0 rung 1:none:none:none:none:ASCII:case 0 rung 1"" ","","void reduce_levels<float, 2>(const float *, float *, unsigned long)","1","7","(256, 1, 1)","(32768, 1, 1)","0","9.0","30,000","90","1,000,000","32,000,000","32"
@@ -36,7 +36,7 @@ TEST(Counters, NcuCsvIsReadByRangeWithItsNumbers) {
   EXPECT_EQ(first[0].kernel, "void reduce_levels<float, 1>(const float *, float *, unsigned long)");
   EXPECT_EQ(first[0].grid, "(65536, 1, 1)");
   EXPECT_DOUBLE_EQ(first[0].metrics.at("gpu__time_duration.sum"), 10000.0);
-  EXPECT_DOUBLE_EQ(first[0].metrics.at("smsp__thread_inst_executed.sum"), 16e6);
+  EXPECT_DOUBLE_EQ(first[0].metrics.at("smsp__thread_inst_executed_pred_on.sum"), 16e6);
   const auto& second = k.at({0, 1});
   ASSERT_EQ(second.size(), 2u);
   EXPECT_EQ(second[1].metrics.count("smsp__inst_executed.sum"), 0u);  // an empty field is no value
@@ -98,9 +98,9 @@ TEST(Counters, TheTableMarksClaimsAndShowsTheChange) {
   const auto column = [&](const std::string& label) {
     return static_cast<std::size_t>(std::find(t.header.begin(), t.header.end(), label) - t.header.begin());
   };
-  EXPECT_EQ(t.rows[0][column("warp eff %")], "50.0*");
+  EXPECT_EQ(t.rows[0][column("lanes on %")], "50.0*");
   EXPECT_EQ(t.rows[1][column("DRAM %")], "70.0*");
-  EXPECT_EQ(t.rows[1][column("warp eff %")], "–");
+  EXPECT_EQ(t.rows[1][column("lanes on %")], "–");
   EXPECT_EQ(t.rows[1].back(), "DRAM % 50.0 → 70.0");
   EXPECT_EQ(t.rows[2][1], "· reduce_levels (32768, 1, 1)x(256, 1, 1)");
   EXPECT_EQ(t.row_kinds[2], "kernel");

@@ -34,7 +34,7 @@ constexpr const char* kDramPct = "dram__throughput.avg.pct_of_peak_sustained_ela
 constexpr const char* kDramRead = "dram__bytes_read.sum";
 constexpr const char* kDramWrite = "dram__bytes_write.sum";
 constexpr const char* kOccupancy = "sm__warps_active.avg.pct_of_peak_sustained_active";
-constexpr const char* kThreadInst = "smsp__thread_inst_executed.sum";
+constexpr const char* kThreadInst = "smsp__thread_inst_executed_pred_on.sum";
 constexpr const char* kInst = "smsp__inst_executed.sum";
 constexpr const char* kUniformPct = "smsp__sass_average_branch_targets_threads_uniform.pct";
 constexpr const char* kBranches = "smsp__sass_branch_targets.sum";
@@ -92,7 +92,8 @@ const Counter kCounters[] = {
      [](const Metrics& m) { return sum_of(m, {kDramRead, kDramWrite}); }, nullptr, 1e-6, Combine::ratio, "{:.3g}"},
     {{"occupancy", "occup %", "achieved occupancy: warps resident per cycle, % of the SM's maximum"},
      timed<&kOccupancy>, duration},
-    {{"divergence", "warp eff %", "threads active per instruction, % of 32 (100: no divergence)"},
+    {{"divergence", "lanes on %",
+      "threads active and predicated on per instruction, % of 32: divergent branches and predicated-off lanes alike"},
      plain<&kThreadInst>, [](const Metrics& m) { return 32 * metric(m, kInst); }, 100.0},
     {{"branches", "uniform br %", "branches taken the same way by every active thread of the warp, %"},
      [](const Metrics& m) { return metric(m, kUniformPct) * metric(m, kBranches); }, plain<&kBranches>},
