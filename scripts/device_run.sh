@@ -3,15 +3,16 @@
 # which each tool must catch), compute-sanitizer on the tests' small sizes, and every problem's
 # recorded runs (`gpulab showcase`: each ladder and the seeds' own tables, the problems taken from
 # the registry), then `gpulab suite`.
-#   scripts/device_run.sh [PROBLEM...] [python] [suite] [sanitize] [profile] [notests]
-#   (no argument: every problem, the Python package and the suite; notests: skip the GPU tests and
-#   the sanitizers, for a second call of one session; python: build the Python module there, run its
-#   tests and time it against PyTorch; sanitize: `gpulab sanitize`, every rung of every problem under
-#   the four tools; profile: `gpulab profile` of every problem at one size, with one page of them all)
+#   scripts/device_run.sh [PROBLEM...] [tests] [python] [suite] [sanitize] [profile] [notests]
+#   (no argument: every problem, the Python package and the suite; tests: the GPU tests and the
+#   sanitizers alone; notests: skip them, for a second call of one session; python: build the Python
+#   module there, run its tests and time it against PyTorch; sanitize: `gpulab sanitize`, every rung
+#   of every problem under the four tools; profile: `gpulab profile` of every problem at one size,
+#   with one page of them all)
 # Writes $OUT/log.txt (everything printed) and $OUT/results.tgz (reports as JSON/Markdown/CSV,
 # the GPU tests' JSON, the sanitizer's output).
 # Usually the build is made on a machine with the Debian packages (scripts/test.sh, which also
-# gathers the binaries in build/device) and travels with the call (GPULAB_BIN=build/device);
+# packs the binaries in build/device.tar.xz) and travels with the call (GPULAB_BIN=build/device);
 # where no build came along, it builds here.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +39,7 @@ sanitize=no
 profile=no
 for a in "$@"; do
   case "$a" in
-    suite) suite=yes ;; notests) tests=no ;; python) python=yes ;; sanitize) sanitize=yes ;; profile) profile=yes ;;
+    suite) suite=yes ;; notests) tests=no ;; tests) ;; python) python=yes ;; sanitize) sanitize=yes ;; profile) profile=yes ;;
     *) problems+=("$a") ;;
   esac
 done

@@ -145,6 +145,10 @@ TEST(Atax, RefusesBadArguments) {
   DeviceBuffer<float> a(16), x(4), y(4);
   const std::size_t bytes = atax_temp_bytes(4, 4);
   DeviceBuffer<unsigned char> temp(bytes);
+  // Written before the call that runs: initcheck caught this test reading them uninitialized.
+  GPULAB_CUDA_CHECK(cudaMemset(a.data(), 0, 16 * sizeof(float)));
+  GPULAB_CUDA_CHECK(cudaMemset(x.data(), 0, 4 * sizeof(float)));
+  GPULAB_CUDA_CHECK(cudaMemset(temp.data(), 0, bytes));
   EXPECT_THROW(atax(nullptr, x.data(), 4, 4, y.data(), temp.data(), bytes), Error);
   EXPECT_THROW(atax(a.data(), x.data(), 0, 4, y.data(), temp.data(), bytes), Error);
   EXPECT_THROW(atax(a.data(), x.data(), 4, 4, y.data(), temp.data(), bytes - 1), Error);

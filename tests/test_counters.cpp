@@ -132,6 +132,7 @@ TEST(Counters, KernelsAndClaimsSurviveJsonAndReachMarkdownAndThePage) {
   EXPECT_EQ(row.kernels[0].metrics, v.kernels[0].metrics);
   EXPECT_EQ(row.kernels[1].block, "(256, 1, 1)");
   EXPECT_NE(to_markdown(back).find("Nsight Compute's counters"), std::string::npos);
+  EXPECT_NE(to_markdown(back).find("\\*"), std::string::npos);  // a claimed cell's star, escaped
   const std::string page = report_page({{"run.json", back}}, Plots{});
   EXPECT_NE(page.find("<table class=\"counters\">"), std::string::npos);
   EXPECT_NE(page.find("class=\"num claimed\""), std::string::npos);

@@ -107,12 +107,12 @@ TEST(Sanitizer, RowsGoIntoTheReportItsJsonAndItsVerdict) {
   Report r;
   r.gpulab_version = "0.1.0";
   r.sanitizer = {{"reduce", "1", "interleaved_divergent", {{"memcheck", "pass", 0, "", true, ""},
-                                                          {"racecheck", "fail", 3, "Error: Race reported", true, ""}}}};
+                                                          {"racecheck", "fail", 3, "Error: Race reported | at k", true, ""}}}};
   EXPECT_FALSE(all_checks_passed(r));
   const Report back = report_from_json(to_json(r));
   ASSERT_EQ(back.sanitizer.size(), 1u);
   EXPECT_EQ(back.sanitizer[0].tools.at(1).errors, 3);
-  EXPECT_EQ(back.sanitizer[0].tools.at(1).first_error, "Error: Race reported");
+  EXPECT_EQ(back.sanitizer[0].tools.at(1).first_error, "Error: Race reported | at k");
   const Table t = sanitizer_table(back.sanitizer);
   ASSERT_EQ(t.rows.size(), 1u);
   EXPECT_EQ(t.rows[0][3], "pass");
@@ -120,6 +120,7 @@ TEST(Sanitizer, RowsGoIntoTheReportItsJsonAndItsVerdict) {
   EXPECT_EQ(t.rows[0][5], "–");  // synccheck did not run
   EXPECT_EQ(t.row_kinds[0], "failed");
   EXPECT_NE(to_markdown(back).find("compute-sanitizer"), std::string::npos);
+  EXPECT_NE(to_markdown(back).find("Race reported \\| at k"), std::string::npos);  // the table stays one row
   r.sanitizer[0].tools[1].verdict = "pass";
   EXPECT_TRUE(all_checks_passed(r));
 }

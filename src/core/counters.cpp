@@ -181,7 +181,10 @@ std::span<const CounterInfo> counter_infos() {
 
 std::string ncu_metric_list() {
   std::string s;
-  for (const char* m : kAllMetrics) s += (s.empty() ? "" : ",") + std::string(m);
+  for (const char* m : kAllMetrics) {
+    if (!s.empty()) s += ',';
+    s += m;
+  }
   return s;
 }
 

@@ -158,7 +158,14 @@ void render_aligned(std::ostream& os, const Table& t) {
 void render_markdown(std::string& out, const Table& t) {
   auto line = [&](const std::vector<std::string>& row) {
     out += "|";
-    for (const auto& cell : row) out += " " + cell + " |";
+    for (const auto& cell : row) {
+      out += " ";
+      for (char ch : cell) {  // a cell's '|' would end it, its '*' could start emphasis
+        if (ch == '|' || ch == '*') out += '\\';
+        out += ch;
+      }
+      out += " |";
+    }
     out += "\n";
   };
   line(t.header);
