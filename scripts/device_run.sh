@@ -3,12 +3,13 @@
 # which each tool must catch), compute-sanitizer on the tests' small sizes, and every problem's
 # recorded runs (`gpulab showcase`: each ladder and the seeds' own tables, the problems taken from
 # the registry), then `gpulab suite`.
-#   scripts/device_run.sh [PROBLEM...] [tests] [python] [suite] [sanitize] [profile] [notests]
+#   scripts/device_run.sh [PROBLEM...] [tests] [python] [suite] [sanitize] [profile] [multi] [notests]
 #   (no argument: every problem, the Python package and the suite; tests: the GPU tests and the
 #   sanitizers alone; notests: skip them, for a second call of one session; python: build the Python
 #   module there, run its tests and time it against PyTorch; sanitize: `gpulab sanitize`, every rung
 #   of every problem under the four tools; profile: `gpulab profile` of every problem at one size,
-#   with one page of them all)
+#   with one page of them all; multi: reduce, histogram and atax over every GPU of the machine,
+#   one process and under MPI, NCCL's bus bandwidth, and the errors that must end every rank)
 # Writes $OUT/log.txt (everything printed) and $OUT/results.tgz (reports as JSON/Markdown/CSV,
 # the GPU tests' JSON, the sanitizer's output).
 # Usually the build is made on a machine with the Debian packages (scripts/test.sh, which also
@@ -37,9 +38,10 @@ suite=no
 tests=yes
 sanitize=no
 profile=no
+multi=no
 for a in "$@"; do
   case "$a" in
-    suite) suite=yes ;; notests) tests=no ;; tests) ;; python) python=yes ;; sanitize) sanitize=yes ;; profile) profile=yes ;;
+    suite) suite=yes ;; notests) tests=no ;; tests) ;; python) python=yes ;; sanitize) sanitize=yes ;; profile) profile=yes ;; multi) multi=yes ;;
     *) problems+=("$a") ;;
   esac
 done
@@ -164,6 +166,32 @@ if wants sgemm; then
   done
   echo "== sgemm: what users call instead (torch.mm, TF32 off and on), the same shapes"
   python3 scripts/peers_sgemm.py --json "$res/peers_sgemm.json" || echo "peers exit code: $?"
+fi
+if [ "$multi" = yes ]; then
+  # NVLink multicast stays off: programs that use it can take a shared host's GPUs out of service.
+  export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  gpus=$(nvidia-smi -L | wc -l)
+  nvidia-smi topo -m > "$res/topo.txt" 2>&1; cat "$res/topo.txt"
+  echo "== several GPUs, one process: $gpus GPU(s), 8 GB in all at the large sizes (resident and from host memory)"
+  multi_bench() {  # NAME OPTIONS...: the bench with --gpus, its JSON and its table
+    local name=$1; shift
+    "$bin/gpulab" bench "$@" --gpus "$gpus" --json "$res/multi_$name.json" > "$res/multi_$name.txt" 2>&1
+    echo "multi $name exit code: $?"; cat "$res/multi_$name.txt"
+  }
+  multi_bench reduce reduce -n 8,2^20,2^26,2^31 -t float32
+  multi_bench reduce_int32 reduce -n 2^31 -t int32 --placement resident
+  multi_bench histogram histogram -n 2^20,2^31 -m 256,2^20 -d uniform
+  multi_bench atax atax -s 1024x1024,45000x45000
+  echo "== the same model launched by MPI: one process per GPU"
+  mpirun -np "$gpus" "$bin/gpulab" bench reduce --gpus "$gpus" -n 8,2^26,2^31 -t float32 --json "$res/mpi_reduce.json" \
+    > "$res/mpi_reduce.txt" 2>&1
+  echo "mpi reduce exit code: $?"; cat "$res/mpi_reduce.txt"
+  echo "== errors, each must end every rank with a message and a non-zero exit code, never hang"
+  timeout 120 "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20 -t float32; echo "more GPUs than exist: exit code $?"
+  timeout 120 mpirun -np "$gpus" "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20 -t float32
+  echo "processes and --gpus disagree: exit code $?"
+  timeout 120 mpirun -np $((gpus + 1)) "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20 -t float32
+  echo "two ranks on one GPU: exit code $?"
 fi
 if [ "$python" = yes ]; then
   echo "== python: the module built here against this build's installed library ($bin/prefix), then its tests and its peers"

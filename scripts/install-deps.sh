@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The Debian packages gpulab builds with (the CUDA toolkit itself must already be installed), and
+# The Debian packages gpulab builds with (the CUDA toolkit itself must already be installed; OpenMPI
+# for `mpirun -np N gpulab bench … --gpus N`), and
 # the browser its pages are tested in.
 set -euo pipefail
-packages=(cmake ninja-build g++ libgtest-dev libcli11-dev nlohmann-json3-dev libfmt-dev libstb-dev chromium)
+packages=(cmake ninja-build g++ libgtest-dev libcli11-dev nlohmann-json3-dev libfmt-dev libstb-dev libopenmpi-dev openmpi-bin chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

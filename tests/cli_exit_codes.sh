@@ -46,4 +46,9 @@ expect 2 "no problem 'nope'" -- "$gpulab" sanitize nope
 expect 2 "not in" -- "$gpulab" sanitize --tools memcheck,leakcheck
 expect 2 "not a list of sizes" -- "$gpulab" check reduce --n 2^
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" check reduce --n 1,1000
+# Several GPUs: only the problems with a multi-GPU form, checked before any GPU work.
+expect 2 "has no multi-GPU form" -- "$gpulab" bench transpose --gpus 2
+expect 2 "not in" -- "$gpulab" bench reduce --gpus 2 --placement nowhere
+expect 2 "profile takes one GPU" -- "$gpulab" profile reduce --gpus 2
+expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" bench reduce --gpus 2 --n 2^20
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }

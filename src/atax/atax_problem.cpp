@@ -2,6 +2,7 @@
 
 #include "atax/atax_tools.hpp"
 #include "core/sizes.hpp"
+#include "multi/multi_cases.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -131,6 +132,11 @@ class AtaxProblem final : public Problem {
          }},
         {check, false, [this](const CommandContext& ctx) { return atax_check(check_input_, check_result_, ctx.out); }},
     };
+  }
+
+  bool has_multi_gpu() const override { return true; }
+  void for_each_multi_case(std::uint64_t seed, const std::function<void(MultiCase&)>& run) const override {
+    for (const AtaxShape& s : parse_shapes(shapes_)) run(*make_atax_multi(s, seed));
   }
 
   // 16385 columns: the fused rungs' two-pass fallback.

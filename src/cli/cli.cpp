@@ -18,6 +18,8 @@
 #include "core/report.hpp"
 #include "core/sanitizer.hpp"
 #include "core/sizes.hpp"
+#include "multi/multi_bench.hpp"
+#include "multi/world.hpp"
 
 #include <gpulab/error.hpp>
 
@@ -135,6 +137,8 @@ void write_outputs(const Report& report, const OutputFiles& files, std::ostream&
 struct BenchOptions {
   std::string variants;
   int reps = 0, warmup = 3, end_to_end_reps = 3, loops = 0;
+  int gpus = 0;  // > 0: the problem's multi-GPU form on this many GPUs (and on one)
+  std::vector<std::string> placements{"resident", "host"};
   std::uint64_t seed = 1;
   bool no_cpu = false, no_ceilings = false;
   OutputFiles files;
@@ -151,6 +155,15 @@ struct BenchOptions {
     app->add_flag("--no-cpu", no_cpu, "skip timing the CPU baseline (the reference still checks)");
     app->add_flag("--no-ceilings", no_ceilings, "do not measure the ceilings first");
     files.add_to(app);
+    app->add_option("--gpus", gpus,
+                    "split each case over N GPUs of this host through NCCL (reduce, histogram, atax): 1 and N GPUs "
+                    "timed in the same run, with NCCL's bus bandwidth")
+        ->check(CLI::Range(1, 1024));
+    app->add_option("--placement", placements,
+                    "with --gpus: resident (each GPU holds its shard) and/or host (the data starts in host memory)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"resident", "host"}))
+        ->capture_default_str();
   }
 };
 
@@ -352,6 +365,51 @@ std::string ncu_errors(const ProcessResult& r) {
   return lines.empty() ? "(it printed no error)" : lines;
 }
 
+/// `gpulab bench NAME --gpus N`: NCCL's bus bandwidth, then every case on one GPU and on N — all N
+/// from this process, or, under `mpirun -np N`, one rank per process (rank 0 prints and writes).
+int bench_multi_gpu(const ProblemCommand& cmd, std::ostream& out, std::ostream& err) {
+  const std::unique_ptr<World> world = launched_by_mpi() ? mpi_world() : single_process();
+  const auto fail = [&](const std::string& what, int code) {
+    err << "gpulab (rank " << world->rank() << " of " << world->size() << "): " << what << "\n" << std::flush;
+    if (world->size() > 1) world->abort(code);  // never leave the other ranks waiting in a collective
+    return code;
+  };
+  if (world->size() > 1 && world->size() != cmd.options.gpus)
+    return fail(fmt::format("--gpus {} but the launcher started {} processes (one per GPU: mpirun -np {})", cmd.options.gpus,
+                            world->size(), cmd.options.gpus),
+                kExitUsage);
+  try {
+    int count = 0;
+    GPULAB_CUDA_CHECK(cudaGetDeviceCount(&count));
+    if (world->size() == 1 && cmd.options.gpus > count)
+      throw Error(fmt::format("--gpus {}: this host has {} CUDA device(s)", cmd.options.gpus, count));
+    MultiSettings s;
+    s.gpus = cmd.options.gpus;
+    s.world = world.get();
+    s.placements = cmd.options.placements;
+    s.reps = cmd.options.reps > 0 ? cmd.options.reps : cmd.problem->default_reps();
+    const std::vector<BusBandwidth> bus = measure_bus_bandwidth(
+        s.gpus, {8, std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 26, std::size_t{1} << 30}, s.reps, world.get());
+    std::vector<MultiCaseResult> cases;
+    cmd.problem->for_each_multi_case(cmd.options.seed, [&](MultiCase& c) {
+      cases.push_back(run_multi_case(c, s));
+      cases.back().problem = std::string(cmd.problem->name());
+    });
+    const bool ok = std::all_of(cases.begin(), cases.end(), [](const MultiCaseResult& c) {
+      return std::all_of(c.rows.begin(), c.rows.end(), [](const MultiRow& r) { return r.check.ok && r.identical; });
+    });
+    if (world->rank() == 0) {
+      print_multi(out, cases, bus);
+      if (!cmd.options.files.json.empty()) write_file(cmd.options.files.json, multi_json(cases, bus).dump(2) + "\n");
+    }
+    return ok ? kExitOk : kExitFailure;
+  } catch (const NoDeviceError& e) {
+    return fail(e.what(), kExitNoDevice);
+  } catch (const std::exception& e) {
+    return fail(e.what(), kExitFailure);
+  }
+}
+
 int finish_report(Report& report, const OutputFiles& files, std::ostream& out, std::ostream& err) {
   if (report.device) report.clocks_end = read_clocks(report.device->index);
   print_terminal(out, report);
@@ -506,6 +564,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       const auto ladder = c->problem->ladder();
       if (c == run_cmd) find_rung(ladder, run_variant, c->problem->name());
       else select_rungs(ladder, split_commas(c->options.variants), c->problem->name());
+      if (c->options.gpus > 0 && c == profile_cmd) throw UsageError("profile takes one GPU (no --gpus)");
+      if (c->options.gpus > 0 && !c->problem->has_multi_gpu())
+        throw UsageError(std::string(c->problem->name()) + " has no multi-GPU form (--gpus: reduce, histogram, atax)");
     }
     for (const auto* names : {&showcase_only, &sanitize_only})
       for (const auto& name : *names)
@@ -625,6 +686,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       return finish_report(report, ceiling_files, out, err);
     }
     if (run_cmd) return run_problem(*run_cmd, run_variant, run_reps, device, out);
+    if (bench_cmd && bench_cmd->options.gpus > 0) return bench_multi_gpu(*bench_cmd, out, err);
     if (check_cmd) return check_problem(*check_cmd, device, out);
     if (sanitize->parsed()) {
       Report report = new_report(args, device);

@@ -21,6 +21,8 @@ class App;
 
 namespace gpulab {
 
+class MultiCase;
+
 /// A bad command line found after parsing: the CLI exits with its usage code.
 class UsageError : public Error {
  public:
@@ -74,6 +76,13 @@ class Problem {
   /// The bench options of a few small cases of awkward sizes that reach every path of every rung,
   /// for `gpulab sanitize` (compute-sanitizer runs each in seconds), e.g. {"-n", "1,1000,2^16+3"}.
   virtual std::vector<std::string> sanitize_args() const = 0;
+
+  /// Its form over several GPUs (`bench NAME --gpus N`, multi/multi_bench.hpp): each case of the
+  /// options as a MultiCase. Problems without one keep these defaults and the CLI refuses --gpus.
+  virtual bool has_multi_gpu() const { return false; }
+  virtual void for_each_multi_case(std::uint64_t /*seed*/, const std::function<void(MultiCase&)>& /*run*/) const {
+    throw UsageError(std::string(name()) + " has no multi-GPU form (--gpus: reduce, histogram, atax)");
+  }
 
   /// Commands of its own under `gpulab NAME`; none by default.
   virtual std::vector<Command> add_commands(CLI::App& /*app*/) { return {}; }

@@ -3,6 +3,7 @@
 #include "core/cli_options.hpp"
 #include "core/memory.hpp"
 #include "core/sizes.hpp"
+#include "multi/multi_cases.hpp"
 
 #include <gpulab/device_buffer.hpp>
 
@@ -140,6 +141,14 @@ class HistogramProblem final : public Problem {
         fill_histogram_input(values.span(), d, seed);
         each_m(std::string(histogram_distribution_name(d)), values);
       }
+  }
+
+  bool has_multi_gpu() const override { return true; }
+  void for_each_multi_case(std::uint64_t seed, const std::function<void(MultiCase&)>& run) const override {
+    if (!input_file_.empty()) throw UsageError("histogram --gpus takes generated inputs (--dist), not --input");
+    for (HistogramDistribution d : parse_distributions(dists_))
+      for (std::size_t n : size_list(sizes_))
+        for (std::size_t m : size_list(bins_)) run(*make_histogram_multi(d, n, static_cast<std::uint32_t>(m), seed));
   }
 
   // m = 1 and 7 (packed registers), 256, 5000 (halfword counters), 2^17+1 (the cluster's passes).

@@ -1,0 +1,236 @@
+// Several GPUs: the one-GPU function on each rank's shard, then NCCL. Floats are gathered and added
+// in rank order on every rank (an all-reduce's order is NCCL's choice, so its bits could differ
+// between runs, algorithms and ranks); integer counts go through an all-reduce (exact in any order).
+// Every function is three phases — local, collective, combine — run in a row for one rank, or
+// phase by phase over all ranks with the collectives in one NCCL group.
+#include <gpulab/atax.hpp>
+#include <gpulab/error.hpp>
+#include <gpulab/histogram.hpp>
+#include <gpulab/multi_gpu.hpp>
+#include <gpulab/reduce.hpp>
+
+#include "lib/arith.hpp"
+#include "lib/launch.cuh"
+
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace gpulab::multi {
+namespace {
+
+constexpr std::size_t kAlign = 256;
+
+void check_nccl(ncclResult_t r, const char* what, ncclComm_t comm) {
+  if (r == ncclSuccess) return;
+  std::string msg = std::string("NCCL: ") + what + " failed: " + ncclGetErrorString(r);
+  if (const char* last = comm ? ncclGetLastError(comm) : nullptr; last && *last) msg += " (" + std::string(last) + ")";
+  throw Error(msg);
+}
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw Error("gpulab::multi::" + what);
+}
+
+template <class T>
+ncclDataType_t nccl_type() {
+  if constexpr (std::is_same_v<T, std::int32_t>) return ncclInt32;
+  else if constexpr (std::is_same_v<T, float>) return ncclFloat32;
+  else return ncclFloat64;
+}
+
+/// out = Σ_r parts[r] in rank order; int32 in unsigned arithmetic (wraps like the one-GPU sum).
+template <class T>
+__global__ void add_in_rank_order(const T* parts, int ranks, T* out) {
+  if constexpr (std::is_same_v<T, std::int32_t>) {
+    std::uint32_t s = 0;
+    for (int r = 0; r < ranks; ++r) s += static_cast<std::uint32_t>(parts[r]);
+    *out = static_cast<std::int32_t>(s);
+  } else {
+    T s = parts[0];
+    for (int r = 1; r < ranks; ++r) s += parts[r];
+    *out = s;
+  }
+}
+
+/// y[j] = Σ_r parts[r·cols + j] in rank order, a thread per column.
+__global__ void add_columns_in_rank_order(const float* parts, int ranks, std::uint32_t cols, float* y) {
+  const std::size_t j = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (j >= cols) return;
+  float s = parts[j];
+  for (int r = 1; r < ranks; ++r) s += parts[std::size_t(r) * cols + j];
+  y[j] = s;
+}
+
+/// A rank's temporary storage: the one-GPU function's, its partial result, every rank's gathered.
+struct TempLayout {
+  std::size_t local = 0, partial = 0, gathered = 0, total = 0;
+  TempLayout(std::size_t local_bytes, std::size_t partial_bytes, int ranks)
+      : local(align_up(local_bytes, kAlign)),
+        partial(align_up(partial_bytes, kAlign)),
+        gathered(align_up(partial_bytes * static_cast<std::size_t>(ranks), kAlign)),
+        total(local + partial + gathered) {}
+  template <class T>
+  T* partial_in(void* temp) const {
+    return reinterpret_cast<T*>(static_cast<std::byte*>(temp) + local);
+  }
+  template <class T>
+  T* gathered_in(void* temp) const {
+    return reinterpret_cast<T*>(static_cast<std::byte*>(temp) + local + partial);
+  }
+};
+
+/// One rank's three phases.
+struct Phases {
+  std::function<void()> local, collective, combine;
+};
+
+/// The phases of every rank: locals on each device, the collectives in one group, combines.
+void run_all(std::span<const int> devices, std::span<Phases> phases) {
+  int caller = 0;
+  GPULAB_CUDA_CHECK(cudaGetDevice(&caller));
+  for (std::size_t r = 0; r < phases.size(); ++r) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(devices[r]));
+    phases[r].local();
+  }
+  check_nccl(ncclGroupStart(), "ncclGroupStart", nullptr);
+  for (std::size_t r = 0; r < phases.size(); ++r) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(devices[r]));
+    phases[r].collective();
+  }
+  check_nccl(ncclGroupEnd(), "ncclGroupEnd", nullptr);
+  for (std::size_t r = 0; r < phases.size(); ++r) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(devices[r]));
+    phases[r].combine();
+  }
+  GPULAB_CUDA_CHECK(cudaSetDevice(caller));
+}
+
+template <class T>
+Phases reduce_phases(const T* shard, std::size_t n, T* out, void* temp, std::size_t temp_bytes, ncclComm_t comm,
+                     cudaStream_t stream) {
+  const int ranks = ranks_of(comm);
+  const TempLayout layout(gpulab::reduce_sum_temp_bytes<T>(n), sizeof(T), ranks);
+  require(out != nullptr && temp != nullptr, "reduce_sum: a null output or temporary storage");
+  require(temp_bytes >= layout.total, "reduce_sum: temporary storage smaller than reduce_sum_temp_bytes(n, ranks)");
+  T* partial = layout.partial_in<T>(temp);
+  T* gathered = layout.gathered_in<T>(temp);
+  return {[=] { gpulab::reduce_sum(shard, n, partial, temp, layout.local, stream); },
+          [=] { check_nccl(ncclAllGather(partial, gathered, 1, nccl_type<T>(), comm, stream), "ncclAllGather", comm); },
+          [=] { launch("add_in_rank_order", add_in_rank_order<T>, {1, 1}, stream, gathered, ranks, out); }};
+}
+
+Phases histogram_phases(const std::int32_t* shard, std::size_t n, std::uint32_t m, std::uint32_t* counts,
+                        ncclComm_t comm, cudaStream_t stream) {
+  ranks_of(comm);  // a bad communicator fails here, before any work
+  return {[=] { gpulab::histogram(shard, n, m, counts, stream); },
+          [=] { check_nccl(ncclAllReduce(counts, counts, m, ncclUint32, ncclSum, comm, stream), "ncclAllReduce", comm); },
+          [] {}};
+}
+
+Phases atax_phases(const float* a_rows, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
+                   std::size_t temp_bytes, ncclComm_t comm, cudaStream_t stream) {
+  const int ranks = ranks_of(comm);
+  require(cols > 0, "atax: cols must be at least 1");
+  require(y != nullptr && temp != nullptr, "atax: a null output or temporary storage");
+  const TempLayout layout(rows > 0 ? gpulab::atax_temp_bytes(rows, cols) : 0, std::size_t{cols} * sizeof(float), ranks);
+  require(temp_bytes >= layout.total, "atax: temporary storage smaller than atax_temp_bytes(rows, cols, ranks)");
+  float* partial = layout.partial_in<float>(temp);
+  float* gathered = layout.gathered_in<float>(temp);
+  return {[=] {
+            if (rows > 0) gpulab::atax(a_rows, x, rows, cols, partial, temp, layout.local, stream);
+            else GPULAB_CUDA_CHECK(cudaMemsetAsync(partial, 0, std::size_t{cols} * sizeof(float), stream));
+          },
+          [=] { check_nccl(ncclAllGather(partial, gathered, cols, ncclFloat32, comm, stream), "ncclAllGather", comm); },
+          [=] {
+            launch("add_columns_in_rank_order", add_columns_in_rank_order,
+                   {static_cast<unsigned>(ceil_div(cols, 256)), 256}, stream, gathered, ranks, cols, y);
+          }};
+}
+
+void run_one(const Phases& p) {
+  p.local();
+  p.collective();
+  p.combine();
+}
+
+}  // namespace
+
+int ranks_of(ncclComm_t comm) {
+  require(comm != nullptr, "a null communicator");
+  int ranks = 0;
+  check_nccl(ncclCommCount(comm, &ranks), "ncclCommCount", comm);
+  return ranks;
+}
+
+template <class T>
+std::size_t reduce_sum_temp_bytes(std::size_t n, int ranks) {
+  return TempLayout(gpulab::reduce_sum_temp_bytes<T>(n), sizeof(T), ranks).total;
+}
+
+template <class T>
+void reduce_sum(const T* shard, std::size_t n, T* out, void* temp, std::size_t temp_bytes, ncclComm_t comm,
+                cudaStream_t stream) {
+  run_one(reduce_phases(shard, n, out, temp, temp_bytes, comm, stream));
+}
+
+template <class T>
+void reduce_sum(std::span<const ReduceRank<T>> ranks) {
+  std::vector<Phases> phases;
+  std::vector<int> devices;
+  for (const auto& r : ranks) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(r.device));
+    phases.push_back(reduce_phases(r.shard, r.n, r.out, r.temp, r.temp_bytes, r.comm, r.stream));
+    devices.push_back(r.device);
+  }
+  run_all(devices, phases);
+}
+
+void histogram(const std::int32_t* shard, std::size_t n, std::uint32_t m, std::uint32_t* counts, ncclComm_t comm,
+               cudaStream_t stream) {
+  run_one(histogram_phases(shard, n, m, counts, comm, stream));
+}
+
+void histogram(std::span<const HistogramRank> ranks, std::uint32_t m) {
+  std::vector<Phases> phases;
+  std::vector<int> devices;
+  for (const auto& r : ranks) {
+    phases.push_back(histogram_phases(r.shard, r.n, m, r.counts, r.comm, r.stream));
+    devices.push_back(r.device);
+  }
+  run_all(devices, phases);
+}
+
+std::size_t atax_temp_bytes(std::uint32_t rows, std::uint32_t cols, int ranks) {
+  return TempLayout(rows > 0 ? gpulab::atax_temp_bytes(rows, cols) : 0, std::size_t{cols} * sizeof(float), ranks).total;
+}
+
+void atax(const float* a_rows, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
+          std::size_t temp_bytes, ncclComm_t comm, cudaStream_t stream) {
+  run_one(atax_phases(a_rows, x, rows, cols, y, temp, temp_bytes, comm, stream));
+}
+
+void atax(std::span<const AtaxRank> ranks, std::uint32_t cols) {
+  std::vector<Phases> phases;
+  std::vector<int> devices;
+  for (const auto& r : ranks) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(r.device));
+    phases.push_back(atax_phases(r.a_rows, r.x, r.rows, cols, r.y, r.temp, r.temp_bytes, r.comm, r.stream));
+    devices.push_back(r.device);
+  }
+  run_all(devices, phases);
+}
+
+template std::size_t reduce_sum_temp_bytes<std::int32_t>(std::size_t, int);
+template std::size_t reduce_sum_temp_bytes<float>(std::size_t, int);
+template std::size_t reduce_sum_temp_bytes<double>(std::size_t, int);
+template void reduce_sum<std::int32_t>(const std::int32_t*, std::size_t, std::int32_t*, void*, std::size_t, ncclComm_t,
+                                       cudaStream_t);
+template void reduce_sum<float>(const float*, std::size_t, float*, void*, std::size_t, ncclComm_t, cudaStream_t);
+template void reduce_sum<double>(const double*, std::size_t, double*, void*, std::size_t, ncclComm_t, cudaStream_t);
+template void reduce_sum<std::int32_t>(std::span<const ReduceRank<std::int32_t>>);
+template void reduce_sum<float>(std::span<const ReduceRank<float>>);
+template void reduce_sum<double>(std::span<const ReduceRank<double>>);
+
+}  // namespace gpulab::multi

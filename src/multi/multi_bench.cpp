@@ -1,0 +1,394 @@
+#include "multi/multi_bench.hpp"
+
+#include "core/tables.hpp"
+#include "multi/world.hpp"
+
+#include <gpulab/device_buffer.hpp>
+#include <gpulab/error.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <thread>
+
+namespace gpulab {
+namespace {
+
+void check_nccl(ncclResult_t r, const char* what) {
+  if (r != ncclSuccess) throw Error(std::string("NCCL: ") + what + " failed: " + ncclGetErrorString(r));
+}
+
+/// The communicators of this process: one per GPU 0..gpus-1 of one process (ncclCommInitAll), or
+/// this process's one rank among the world's (ncclCommInitRank, the id broadcast by MPI).
+/// Destroyed at the end, or aborted when a wait ran out of time.
+class Communicators {
+ public:
+  explicit Communicators(int gpus) : comms_(static_cast<std::size_t>(gpus)), size_(gpus) {
+    int count = 0;
+    GPULAB_CUDA_CHECK(cudaGetDeviceCount(&count));
+    if (gpus < 1 || gpus > count)
+      throw Error(fmt::format("{} GPUs asked for; this host has {} CUDA device(s)", gpus, count));
+    for (int d = 0; d < gpus; ++d) ranks_.push_back(d), devices_.push_back(d);
+    check_nccl(ncclCommInitAll(comms_.data(), gpus, devices_.data()), "ncclCommInitAll");
+  }
+  Communicators(const World& world, int device) : comms_(1), ranks_{world.rank()}, devices_{device}, size_(world.size()) {
+    ncclUniqueId id{};
+    if (world.rank() == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
+    id = world.broadcast_id(id);
+    GPULAB_CUDA_CHECK(cudaSetDevice(device));
+    check_nccl(ncclCommInitRank(&comms_[0], size_, id, world.rank()), "ncclCommInitRank");
+  }
+  ~Communicators() {
+    for (ncclComm_t c : comms_)
+      if (c) aborted_ ? ncclCommAbort(c) : ncclCommDestroy(c);
+  }
+  Communicators(const Communicators&) = delete;
+  Communicators& operator=(const Communicators&) = delete;
+
+  int local_count() const { return static_cast<int>(comms_.size()); }  // the ranks this process drives
+  int ranks() const { return size_; }                                   // every rank of the run
+  int rank(int i) const { return ranks_[static_cast<std::size_t>(i)]; }
+  int device(int i) const { return devices_[static_cast<std::size_t>(i)]; }
+  ncclComm_t operator[](int i) const { return comms_[static_cast<std::size_t>(i)]; }
+  void abort_all() { aborted_ = true; }
+  /// NCCL's own error on any communicator (a peer failed), or ncclSuccess.
+  ncclResult_t async_error() const {
+    for (ncclComm_t c : comms_) {
+      ncclResult_t e = ncclSuccess;
+      if (ncclCommGetAsyncError(c, &e) != ncclSuccess || e != ncclSuccess) return e == ncclSuccess ? ncclInternalError : e;
+    }
+    return ncclSuccess;
+  }
+
+ private:
+  std::vector<ncclComm_t> comms_;
+  std::vector<int> ranks_, devices_;
+  int size_ = 1;
+  bool aborted_ = false;
+};
+
+/// Rank r's arrays on its device.
+struct RankState {
+  Stream stream;
+  std::vector<std::span<const std::byte>> host_inputs;
+  std::vector<DeviceBuffer<std::byte>> in;
+  DeviceBuffer<std::byte> out, temp;
+  PinnedBuffer<std::byte> result;
+  Event start, stop;
+  RankState(const MultiCase& c, int r, int ranks)
+      : host_inputs(c.inputs(r, ranks)), out(c.output_bytes()), temp(c.temp_bytes(r, ranks)), result(c.output_bytes()) {
+    for (const auto& h : host_inputs) in.emplace_back(h.size());
+    if (temp.size() > 0) GPULAB_CUDA_CHECK(cudaMemsetAsync(temp.data(), 0, temp.size(), stream.get()));
+  }
+  RankRun view(int device, int r, int ranks, ncclComm_t comm) const {
+    RankRun v{device, r, ranks, {}, out.data(), temp.data(), temp.size(), comm, stream.get()};
+    for (const auto& b : in) v.in.push_back(b.data());
+    return v;
+  }
+  void upload() const {
+    for (std::size_t i = 0; i < in.size(); ++i)
+      if (!host_inputs[i].empty())
+        GPULAB_CUDA_CHECK(cudaMemcpyAsync(in[i].data(), host_inputs[i].data(), host_inputs[i].size(),
+                                          cudaMemcpyHostToDevice, stream.get()));
+  }
+};
+
+/// The ranks this process drives, and the runs over every rank of the world.
+class Ranks {
+ public:
+  Ranks(MultiCase& c, Communicators& comms, const World& world, double timeout_s)
+      : case_(c), comms_(comms), world_(world), timeout_s_(timeout_s) {
+    for (int i = 0; i < comms_.local_count(); ++i) {
+      GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
+      states_.push_back(std::make_unique<RankState>(c, comms_.rank(i), comms_.ranks()));
+      states_.back()->upload();
+    }
+    wait();
+  }
+
+  int local_count() const { return comms_.local_count(); }
+  RankState& state(int i) { return *states_[static_cast<std::size_t>(i)]; }
+
+  /// One run on every rank, all starting together: (the inputs copied in when `upload`), the
+  /// local part alone or the whole function, bracketed by each rank's events.
+  void run(bool local_only, bool upload) {
+    world_.barrier();
+    for (int i = 0; i < local_count(); ++i) {
+      GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
+      state(i).start.record(state(i).stream.get());
+      if (upload) state(i).upload();
+    }
+    std::vector<RankRun> views;
+    for (int i = 0; i < local_count(); ++i)
+      views.push_back(state(i).view(comms_.device(i), comms_.rank(i), comms_.ranks(), comms_[i]));
+    if (local_only) {
+      for (const RankRun& v : views) {
+        GPULAB_CUDA_CHECK(cudaSetDevice(v.device));
+        case_.local(v);
+      }
+    } else {
+      case_.run(views);
+    }
+    for (int i = 0; i < local_count(); ++i) {
+      GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
+      state(i).stop.record(state(i).stream.get());
+    }
+    wait();
+  }
+
+  /// The slowest rank's time of the last run, over the world.
+  double slowest_ms() {
+    double ms = 0.0;
+    for (const auto& s : states_) ms = std::max(ms, static_cast<double>(s->stop.ms_since(s->start)));
+    return world_.max(ms);
+  }
+
+  /// This process's ranks' outputs of the last run.
+  std::vector<std::vector<std::byte>> outputs() {
+    for (int i = 0; i < local_count(); ++i) {
+      GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
+      RankState& s = state(i);
+      GPULAB_CUDA_CHECK(cudaMemcpyAsync(s.result.data(), s.out.data(), s.out.size(), cudaMemcpyDeviceToHost, s.stream.get()));
+    }
+    wait();
+    std::vector<std::vector<std::byte>> out;
+    for (int i = 0; i < local_count(); ++i) out.emplace_back(state(i).result.data(), state(i).result.data() + state(i).result.size());
+    return out;
+  }
+
+ private:
+  /// Waits for this process's ranks, polling: a CUDA error, NCCL's asynchronous error or the
+  /// time-out ends the wait with an error (the communicators are then aborted, never left hanging).
+  void wait() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
+    for (;;) {
+      bool done = true;
+      for (int i = 0; i < local_count(); ++i) {
+        GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
+        const cudaError_t e = cudaStreamQuery(state(i).stream.get());
+        if (e == cudaErrorNotReady) done = false;
+        else GPULAB_CUDA_CHECK(e);
+      }
+      if (done) return;
+      if (const ncclResult_t e = comms_.async_error(); e != ncclSuccess) {
+        comms_.abort_all();
+        throw Error(std::string("NCCL reported an error on a rank: ") + ncclGetErrorString(e));
+      }
+      if (std::chrono::steady_clock::now() > deadline) {
+        comms_.abort_all();
+        throw Error(fmt::format("the ranks did not finish within {:.0f} s (a rank failed or the ranks disagree on "
+                                "the sizes): every communicator aborted",
+                                timeout_s_));
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
+
+  MultiCase& case_;
+  Communicators& comms_;
+  const World& world_;
+  double timeout_s_;
+  std::vector<std::unique_ptr<RankState>> states_;
+};
+
+TimingStats time_runs(Ranks& ranks, bool local_only, bool upload, int reps) {
+  for (int i = 0; i < 2; ++i) ranks.run(local_only, upload);  // warm-up
+  std::vector<double> samples;
+  for (int i = 0; i < reps; ++i) {
+    ranks.run(local_only, upload);
+    samples.push_back(ranks.slowest_ms());
+  }
+  return summarize(samples);
+}
+
+MultiRow measure(MultiCase& c, Communicators& comms, const World& world, const std::string& placement,
+                 const MultiSettings& s) {
+  Ranks ranks(c, comms, world, s.timeout_s);
+  MultiRow row;
+  row.gpus = comms.ranks();
+  row.placement = placement;
+  ranks.run(false, false);
+  const auto first = ranks.outputs();
+  // Every rank checks its own result; rank 0's bytes go to every rank, which compares its own.
+  CheckResult mine{true, 0.0, 0.0, ""};
+  bool identical = true;
+  std::vector<std::byte> rank0 = first.front();
+  world.broadcast(rank0);
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    const CheckResult r = c.check(first[i], comms.ranks());
+    if (!r.ok && mine.ok) mine = r, mine.detail = fmt::format("rank {}: {}", comms.rank(static_cast<int>(i)), r.detail);
+    identical = identical && first[i] == rank0;
+  }
+  row.check = mine;
+  if (!world.all(mine.ok) && mine.ok) row.check = CheckResult{false, 0.0, 0.0, "another process's rank got a wrong result"};
+  const bool upload = placement == "host";
+  row.local = time_runs(ranks, true, upload, s.reps);
+  row.total = time_runs(ranks, false, upload, s.reps);
+  ranks.run(false, false);
+  identical = identical && ranks.outputs() == first;  // a repeated run: the same bits
+  row.identical = world.all(identical);
+  row.gbs = ratio(c.bytes() / 1e9, row.total.median_ms * 1e-3);
+  return row;
+}
+
+}  // namespace
+
+std::pair<std::size_t, std::size_t> shard_range(std::size_t n, int r, int ranks) {
+  const std::size_t base = n / static_cast<std::size_t>(ranks), extra = n % static_cast<std::size_t>(ranks);
+  const std::size_t ur = static_cast<std::size_t>(r);
+  const std::size_t begin = ur * base + std::min(ur, extra);
+  return {begin, begin + base + (ur < extra ? 1 : 0)};
+}
+
+MultiCaseResult run_multi_case(MultiCase& c, const MultiSettings& s) {
+  const std::unique_ptr<World> alone = single_process();
+  const World& world = s.world ? *s.world : *alone;
+  MultiCaseResult result;
+  result.params = c.params();
+  if (!world.same_everywhere(std::hash<std::string>{}(params_text(result.params))))
+    throw Error("the ranks disagree on the case (" + params_text(result.params) + " here): every rank must be given the same options");
+  c.compute_reference();
+  for (const auto& placement : s.placements) {
+    // One GPU, measured in the same run: this process alone, or process 0 while the others wait.
+    MultiRow one;
+    if (world.rank() == 0) {
+      Communicators single(1);
+      one = measure(c, single, *alone, placement, s);
+    }
+    world.barrier();
+    const double one_ms = world.max(world.rank() == 0 ? one.total.median_ms : 0.0);
+    one.gpus = 1, one.placement = placement, one.speedup = one.efficiency = 1.0;
+    result.rows.push_back(one);
+    if (s.gpus > 1 || world.size() > 1) {
+      std::optional<Communicators> comms;
+      if (world.size() > 1) {
+        int count = 0;
+        GPULAB_CUDA_CHECK(cudaGetDeviceCount(&count));
+        comms.emplace(world, world.local_device(count));
+      } else {
+        comms.emplace(s.gpus);
+      }
+      MultiRow many = measure(c, *comms, world, placement, s);
+      many.speedup = ratio(one_ms, many.total.median_ms);
+      many.efficiency = many.speedup / many.gpus;
+      result.rows.push_back(many);
+    }
+  }
+  return result;
+}
+
+std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std::size_t>& sizes, int reps,
+                                                const World* world) {
+  std::vector<BusBandwidth> out;
+  const bool processes = world && world->size() > 1;
+  if (gpus < 2 && !processes) return out;
+  std::optional<Communicators> comms;
+  if (processes) {
+    int count = 0;
+    GPULAB_CUDA_CHECK(cudaGetDeviceCount(&count));
+    comms.emplace(*world, world->local_device(count));
+  } else {
+    comms.emplace(gpus);
+  }
+  const int ranks = comms->ranks();
+  const std::size_t largest = *std::max_element(sizes.begin(), sizes.end());
+  std::vector<std::unique_ptr<Stream>> streams;
+  std::vector<DeviceBuffer<std::byte>> buffers;
+  std::vector<std::unique_ptr<Event>> starts, stops;
+  for (int i = 0; i < comms->local_count(); ++i) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(comms->device(i)));
+    streams.push_back(std::make_unique<Stream>());
+    buffers.emplace_back(largest);
+    GPULAB_CUDA_CHECK(cudaMemset(buffers.back().data(), 0, largest));
+    starts.push_back(std::make_unique<Event>());
+    stops.push_back(std::make_unique<Event>());
+  }
+  for (std::size_t bytes : sizes) {
+    const std::size_t count = std::max<std::size_t>(1, bytes / sizeof(float));
+    std::vector<double> samples;
+    for (int rep = -2; rep < reps; ++rep) {
+      if (world) world->barrier();
+      for (std::size_t i = 0; i < streams.size(); ++i) {
+        GPULAB_CUDA_CHECK(cudaSetDevice(comms->device(static_cast<int>(i))));
+        starts[i]->record(streams[i]->get());
+      }
+      check_nccl(ncclGroupStart(), "ncclGroupStart");
+      for (std::size_t i = 0; i < streams.size(); ++i) {
+        GPULAB_CUDA_CHECK(cudaSetDevice(comms->device(static_cast<int>(i))));
+        void* data = buffers[i].data();
+        check_nccl(ncclAllReduce(data, data, count, ncclFloat32, ncclSum, (*comms)[static_cast<int>(i)], streams[i]->get()),
+                   "ncclAllReduce");
+      }
+      check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+      double ms = 0.0;
+      for (std::size_t i = 0; i < streams.size(); ++i) {
+        GPULAB_CUDA_CHECK(cudaSetDevice(comms->device(static_cast<int>(i))));
+        stops[i]->record(streams[i]->get());
+        streams[i]->synchronize();
+        ms = std::max(ms, static_cast<double>(stops[i]->ms_since(*starts[i])));
+      }
+      if (world) ms = world->max(ms);
+      if (rep >= 0) samples.push_back(ms);
+    }
+    const TimingStats t = summarize(samples);
+    BusBandwidth b;
+    b.bytes = count * sizeof(float);
+    b.time_us = t.median_ms * 1e3;
+    b.algbw_gbs = ratio(static_cast<double>(b.bytes) / 1e9, t.median_ms * 1e-3);
+    b.busbw_gbs = b.algbw_gbs * 2.0 * (ranks - 1) / ranks;
+    out.push_back(b);
+  }
+  return out;
+}
+
+void print_multi(std::ostream& os, const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus) {
+  if (!bus.empty()) {
+    Table t;
+    t.header = {"NCCL all-reduce", "time µs", "algbw GB/s", "busbw GB/s"};
+    t.right = {true, true, true, true};
+    for (const auto& b : bus)
+      t.rows.push_back({fmt::format("{} B", b.bytes), fmt::format("{:.1f}", b.time_us), fmt_gbs(b.algbw_gbs), fmt_gbs(b.busbw_gbs)});
+    render_aligned(os, t);
+  }
+  for (const auto& c : cases) {
+    os << "\n" << c.problem << "  " << params_text(c.params, "  ") << "\n";
+    Table t;
+    t.header = {"GPUs", "data", "local ms", "total ms", "collective + combine ms", "speed-up", "efficiency", "GB/s",
+                "check", "same bits"};
+    t.right = {true, false, true, true, true, true, true, true, false, false};
+    for (const auto& r : c.rows)
+      t.rows.push_back({std::to_string(r.gpus), r.placement, fmt_ms(r.local.median_ms), fmt_ms(r.total.median_ms),
+                        fmt::format("{:.4f}", r.total.median_ms - r.local.median_ms), fmt_x(r.speedup),
+                        fmt_pct(r.efficiency), fmt_gbs(r.gbs), fmt_check(r.check), r.identical ? "yes" : "NO"});
+    render_aligned(os, t);
+    for (const auto& r : c.rows)
+      if (!r.check.ok) os << "  FAILED on " << r.gpus << " GPU(s), " << r.placement << ": " << r.check.detail << "\n";
+  }
+}
+
+nlohmann::ordered_json multi_json(const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus) {
+  nlohmann::ordered_json j;
+  j["bus_bandwidth"] = nlohmann::ordered_json::array();
+  for (const auto& b : bus)
+    j["bus_bandwidth"].push_back({{"bytes", b.bytes}, {"time_us", b.time_us}, {"algbw_gbs", b.algbw_gbs}, {"busbw_gbs", b.busbw_gbs}});
+  j["cases"] = nlohmann::ordered_json::array();
+  for (const auto& c : cases) {
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const auto& r : c.rows)
+      rows.push_back({{"gpus", r.gpus}, {"placement", r.placement}, {"local_ms", r.local.median_ms},
+                      {"total_ms", r.total.median_ms}, {"total_noise", r.total.noise}, {"speedup", r.speedup},
+                      {"efficiency", r.efficiency}, {"gbs", r.gbs}, {"ok", r.check.ok}, {"detail", r.check.detail},
+                      {"identical", r.identical}});
+    nlohmann::ordered_json params = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : c.params) params[k] = v;
+    j["cases"].push_back({{"problem", c.problem}, {"params", params}, {"rows", rows}});
+  }
+  return j;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,102 @@
+// Several GPUs of one host in one process: a communicator per GPU (ncclCommInitAll), a problem's
+// case split over them, checked against the CPU on every rank, and timed against one GPU in the
+// same run. A problem describes one configuration as a MultiCase; the runner does the rest.
+//   gpulab bench reduce --gpus 2 -n 2^30 -t float32
+#pragma once
+
+#include "core/check.hpp"
+#include "core/report.hpp"
+
+#include <nccl.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <functional>
+#include <iosfwd>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpulab {
+
+/// Rank r's share of n items among `ranks`: [begin, end), the first n % ranks ranks one more.
+std::pair<std::size_t, std::size_t> shard_range(std::size_t n, int r, int ranks);
+
+/// What one rank runs with: its device, its arrays, its communicator and stream.
+struct RankRun {
+  int device = 0, rank = 0, ranks = 1;
+  std::vector<const void*> in;
+  void* out = nullptr;
+  void* temp = nullptr;
+  std::size_t temp_bytes = 0;
+  ncclComm_t comm = nullptr;
+  cudaStream_t stream = nullptr;
+};
+
+/// One configuration of a problem split over ranks.
+class MultiCase {
+ public:
+  virtual ~MultiCase() = default;
+  virtual std::vector<std::pair<std::string, std::string>> params() const = 0;
+  /// Bytes every rank together must read (the GB/s column), and what one GPU's run moves.
+  virtual double bytes() const = 0;
+  /// Rank r's inputs as host bytes (its shard, or a whole copy such as atax's x).
+  virtual std::vector<std::span<const std::byte>> inputs(int r, int ranks) const = 0;
+  virtual std::size_t output_bytes() const = 0;
+  /// Temporary storage rank r needs (on its device, which is current); zero-filled once.
+  virtual std::size_t temp_bytes(int r, int ranks) const = 0;
+  /// The one-GPU library function on one rank's shard: the local part of a run (its device is current).
+  virtual void local(const RankRun& rank) const = 0;
+  /// The multi-GPU library function, every rank at once (its all-ranks form: one thread drives
+  /// every GPU, so the collectives must go in one NCCL group).
+  virtual void run(std::span<const RankRun> ranks) const = 0;
+  virtual void compute_reference() = 0;
+  /// Checks what one rank got (every rank must pass).
+  virtual CheckResult check(std::span<const std::byte> out, int ranks) const = 0;
+};
+
+/// How the runner measures.
+class World;
+
+struct MultiSettings {
+  int gpus = 2;
+  const World* world = nullptr;  // the processes (MPI: one rank each); none: this process drives every GPU
+  std::vector<std::string> placements{"resident", "host"};
+  int reps = 20;
+  double timeout_s = 60.0;  // a rank that does not finish by then: every communicator aborted
+};
+
+/// One row: a placement on a number of GPUs.
+struct MultiRow {
+  int gpus = 1;
+  std::string placement;
+  TimingStats local, total;  // milliseconds, the slowest rank each repetition
+  double speedup = 0.0, efficiency = 0.0, gbs = 0.0;
+  CheckResult check;
+  bool identical = true;  // every rank, and a repeated run, gave the same bits
+};
+
+struct MultiCaseResult {
+  std::string problem;
+  std::vector<std::pair<std::string, std::string>> params;
+  std::vector<MultiRow> rows;
+};
+
+/// NCCL's all-reduce bus bandwidth over `gpus` GPUs (under MPI: the world's ranks), measured like
+/// nccl-tests (algbw × 2(n−1)/n) at each size: the communication ceiling. Empty for one GPU.
+struct BusBandwidth {
+  std::size_t bytes = 0;
+  double time_us = 0.0, algbw_gbs = 0.0, busbw_gbs = 0.0;
+};
+std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std::size_t>& sizes, int reps,
+                                                const World* world = nullptr);
+
+/// Checks, then times, `c` on 1 GPU and on settings.gpus GPUs (under MPI: the world's ranks, one
+/// per process; the one-GPU row by process 0), each placement. Every process gets the same rows.
+MultiCaseResult run_multi_case(MultiCase& c, const MultiSettings& settings);
+
+void print_multi(std::ostream& os, const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus);
+nlohmann::ordered_json multi_json(const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus);
+
+}  // namespace gpulab

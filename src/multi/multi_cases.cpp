@@ -1,0 +1,170 @@
+#include "multi/multi_cases.hpp"
+
+#include "atax/atax_cpu.hpp"
+#include "atax/atax_problem.hpp"
+#include "core/random.hpp"
+#include "core/sizes.hpp"
+#include "reduce/reduce_cpu.hpp"
+
+#include <gpulab/atax.hpp>
+#include <gpulab/device_buffer.hpp>
+#include <gpulab/histogram.hpp>
+#include <gpulab/multi_gpu.hpp>
+#include <gpulab/reduce.hpp>
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace gpulab {
+namespace {
+
+template <class T>
+std::span<const std::byte> bytes_of(const T* data, std::size_t count) {
+  return {reinterpret_cast<const std::byte*>(data), count * sizeof(T)};
+}
+
+/// The sum of n values split by elements.
+template <class T>
+class ReduceMulti final : public MultiCase {
+ public:
+  ReduceMulti(std::size_t n, std::uint64_t seed) : input_(n) { fill_random(input_.span(), seed); }
+  std::vector<std::pair<std::string, std::string>> params() const override {
+    return {{"type", std::string(dtype_name(dtype_of<T>()))}, {"n", describe_size(input_.size())}};
+  }
+  double bytes() const override { return static_cast<double>(input_.bytes()); }
+  std::vector<std::span<const std::byte>> inputs(int r, int ranks) const override {
+    const auto [begin, end] = shard_range(input_.size(), r, ranks);
+    return {bytes_of(input_.data() + begin, end - begin)};
+  }
+  std::size_t output_bytes() const override { return sizeof(T); }
+  std::size_t temp_bytes(int r, int ranks) const override {
+    const auto [begin, end] = shard_range(input_.size(), r, ranks);
+    return multi::reduce_sum_temp_bytes<T>(end - begin, ranks);
+  }
+  void local(const RankRun& k) const override {
+    const std::size_t n = shard_range(input_.size(), k.rank, k.ranks).second - shard_range(input_.size(), k.rank, k.ranks).first;
+    reduce_sum(static_cast<const T*>(k.in[0]), n, static_cast<T*>(k.out), k.temp, reduce_sum_temp_bytes<T>(n), k.stream);
+  }
+  void run(std::span<const RankRun> ranks) const override {
+    std::vector<multi::ReduceRank<T>> args;
+    for (const RankRun& k : ranks) {
+      const auto [begin, end] = shard_range(input_.size(), k.rank, k.ranks);
+      args.push_back({k.device, static_cast<const T*>(k.in[0]), end - begin, static_cast<T*>(k.out), k.temp, k.temp_bytes,
+                      k.comm, k.stream});
+    }
+    multi::reduce_sum<T>(std::span<const multi::ReduceRank<T>>(args));
+  }
+  void compute_reference() override { ref_ = reduce_reference(std::span<const T>(input_.data(), input_.size())); }
+  CheckResult check(std::span<const std::byte> out, int ranks) const override {
+    T got;
+    std::memcpy(&got, out.data(), sizeof(T));
+    // Each rank's sum (its shard's depth), then `ranks` additions in rank order.
+    const std::size_t largest = shard_range(input_.size(), 0, ranks).second;
+    return check_reduce(got, ref_, reduce_sum_accumulation_depth<T>(largest) + static_cast<std::size_t>(ranks));
+  }
+
+ private:
+  PinnedBuffer<T> input_;
+  ReduceReference<T> ref_;
+};
+
+/// The counts of n values in m bins, values split by elements.
+class HistogramMulti final : public MultiCase {
+ public:
+  HistogramMulti(HistogramDistribution d, std::size_t n, std::uint32_t m, std::uint64_t seed)
+      : dist_(d), values_(n), m_(m) {
+    fill_histogram_input(values_.span(), d, seed);
+  }
+  std::vector<std::pair<std::string, std::string>> params() const override {
+    return {{"input", std::string(histogram_distribution_name(dist_))}, {"n", describe_size(values_.size())},
+            {"m", describe_size(m_)}};
+  }
+  double bytes() const override { return static_cast<double>(values_.bytes()); }
+  std::vector<std::span<const std::byte>> inputs(int r, int ranks) const override {
+    const auto [begin, end] = shard_range(values_.size(), r, ranks);
+    return {bytes_of(values_.data() + begin, end - begin)};
+  }
+  std::size_t output_bytes() const override { return std::size_t{m_} * sizeof(std::uint32_t); }
+  std::size_t temp_bytes(int, int) const override { return 0; }
+  void local(const RankRun& k) const override {
+    const auto [begin, end] = shard_range(values_.size(), k.rank, k.ranks);
+    histogram(static_cast<const std::int32_t*>(k.in[0]), end - begin, m_, static_cast<std::uint32_t*>(k.out), k.stream);
+  }
+  void run(std::span<const RankRun> ranks) const override {
+    std::vector<multi::HistogramRank> args;
+    for (const RankRun& k : ranks) {
+      const auto [begin, end] = shard_range(values_.size(), k.rank, k.ranks);
+      args.push_back({k.device, static_cast<const std::int32_t*>(k.in[0]), end - begin, static_cast<std::uint32_t*>(k.out),
+                      k.comm, k.stream});
+    }
+    multi::histogram(std::span<const multi::HistogramRank>(args), m_);
+  }
+  void compute_reference() override { ref_ = histogram_reference(std::span<const std::int32_t>(values_.data(), values_.size()), m_); }
+  CheckResult check(std::span<const std::byte> out, int) const override {
+    return check_histogram(std::span<const std::uint32_t>(reinterpret_cast<const std::uint32_t*>(out.data()), m_), ref_);
+  }
+
+ private:
+  HistogramDistribution dist_;
+  PinnedBuffer<std::int32_t> values_;
+  std::uint32_t m_;
+  std::vector<std::uint32_t> ref_;
+};
+
+/// y = Aᵀ(A·x), A split by rows, x on every rank.
+class AtaxMulti final : public MultiCase {
+ public:
+  AtaxMulti(AtaxShape shape, std::uint64_t seed) : in_(make_atax_input(shape, seed)) {}
+  std::vector<std::pair<std::string, std::string>> params() const override {
+    return {{"shape", fmt::format("{}x{}", in_.shape.cols, in_.shape.rows)}};
+  }
+  double bytes() const override { return 4.0 * static_cast<double>(in_.a.size() + in_.x.size()); }
+  std::vector<std::span<const std::byte>> inputs(int r, int ranks) const override {
+    const auto [begin, end] = shard_range(in_.shape.rows, r, ranks);
+    return {bytes_of(in_.a.data() + begin * in_.shape.cols, (end - begin) * in_.shape.cols), bytes_of(in_.x.data(), in_.x.size())};
+  }
+  std::size_t output_bytes() const override { return std::size_t{in_.shape.cols} * sizeof(float); }
+  std::size_t temp_bytes(int r, int ranks) const override { return multi::atax_temp_bytes(rows(r, ranks), in_.shape.cols, ranks); }
+  void local(const RankRun& k) const override {
+    const std::uint32_t n = rows(k.rank, k.ranks);
+    if (n > 0)
+      atax(static_cast<const float*>(k.in[0]), static_cast<const float*>(k.in[1]), n, in_.shape.cols, static_cast<float*>(k.out),
+           k.temp, atax_temp_bytes(n, in_.shape.cols), k.stream);
+  }
+  void run(std::span<const RankRun> ranks) const override {
+    std::vector<multi::AtaxRank> args;
+    for (const RankRun& k : ranks)
+      args.push_back({k.device, static_cast<const float*>(k.in[0]), static_cast<const float*>(k.in[1]), rows(k.rank, k.ranks),
+                      static_cast<float*>(k.out), k.temp, k.temp_bytes, k.comm, k.stream});
+    multi::atax(std::span<const multi::AtaxRank>(args), in_.shape.cols);
+  }
+  void compute_reference() override { ref_ = atax_reference(in_); }
+  CheckResult check(std::span<const std::byte> out, int) const override {
+    return check_atax_any_order(std::span<const float>(reinterpret_cast<const float*>(out.data()), in_.shape.cols), ref_, in_.shape);
+  }
+
+ private:
+  std::uint32_t rows(int r, int ranks) const {
+    const auto [begin, end] = shard_range(in_.shape.rows, r, ranks);
+    return static_cast<std::uint32_t>(end - begin);
+  }
+  AtaxInput in_;
+  AtaxReference ref_;
+};
+
+}  // namespace
+
+std::unique_ptr<MultiCase> make_reduce_multi(DType type, std::size_t n, std::uint64_t seed) {
+  std::unique_ptr<MultiCase> c;
+  visit_dtype(type, [&](auto t) { c = std::make_unique<ReduceMulti<decltype(t)>>(n, seed); });
+  return c;
+}
+
+std::unique_ptr<MultiCase> make_histogram_multi(HistogramDistribution d, std::size_t n, std::uint32_t m, std::uint64_t seed) {
+  return std::make_unique<HistogramMulti>(d, n, m, seed);
+}
+
+std::unique_ptr<MultiCase> make_atax_multi(AtaxShape shape, std::uint64_t seed) { return std::make_unique<AtaxMulti>(shape, seed); }
+
+}  // namespace gpulab

@@ -1,0 +1,95 @@
+// Several GPUs through NCCL, on whatever this machine has: one rank per GPU (one GPU: a
+// communicator of one rank, which still goes through every NCCL call), each case checked against
+// the CPU on every rank, every rank's bits equal, a repeated run's bits equal.
+#include "gpu_test_support.hpp"
+
+#include "core/random.hpp"
+#include "multi/multi_cases.hpp"
+
+#include <gpulab/multi_gpu.hpp>
+#include <gpulab/reduce.hpp>
+
+#include <gtest/gtest.h>
+
+using namespace gpulab;
+
+namespace {
+
+int device_count() {
+  int n = 0;
+  GPULAB_CUDA_CHECK(cudaGetDeviceCount(&n));
+  return n;
+}
+
+void expect_all_rows_pass(MultiCase& c, int gpus) {
+  MultiSettings s;
+  s.gpus = gpus;
+  s.reps = 2;
+  const MultiCaseResult r = run_multi_case(c, s);
+  ASSERT_EQ(r.rows.size(), gpus > 1 ? 4u : 2u);
+  for (const auto& row : r.rows) {
+    EXPECT_TRUE(row.check.ok) << row.gpus << " GPU(s), " << row.placement << ": " << row.check.detail;
+    EXPECT_TRUE(row.identical) << row.gpus << " GPU(s), " << row.placement;
+  }
+}
+
+int gpus_here() { return std::min(device_count(), 2); }
+
+TEST(MultiGpu, ReduceOfEveryTypeAndAwkwardSizes) {
+  for (DType t : {DType::int32, DType::float32, DType::float64})
+    for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{100'003}}) {
+      SCOPED_TRACE(std::string(dtype_name(t)) + " n=" + std::to_string(n));
+      expect_all_rows_pass(*make_reduce_multi(t, n, 7), gpus_here());
+    }
+}
+
+TEST(MultiGpu, HistogramOverThePaths) {
+  for (std::uint32_t m : {1u, 8u, 256u, 5000u, (1u << 17) + 1})
+    expect_all_rows_pass(*make_histogram_multi(HistogramDistribution::uniform, 70'001, m, 7), gpus_here());
+  expect_all_rows_pass(*make_histogram_multi(HistogramDistribution::degenerate, 70'001, 256, 7), gpus_here());
+}
+
+TEST(MultiGpu, AtaxWithFewerRowsThanRanksToo) {
+  for (AtaxShape s : {AtaxShape{33, 1}, AtaxShape{1000, 1001}, AtaxShape{16385, 5}})
+    expect_all_rows_pass(*make_atax_multi(s, 7), gpus_here());
+}
+
+// The per-rank form (one process per GPU) on a communicator of one rank gives the one-GPU bits.
+TEST(MultiGpu, PerRankFormOnOneRankEqualsTheOneGpuFunction) {
+  ncclComm_t comm = nullptr;
+  const int device = 0;
+  ASSERT_EQ(ncclCommInitAll(&comm, 1, &device), ncclSuccess);
+  const std::size_t n = 100'003;
+  PinnedBuffer<float> host(n);
+  fill_random(host.span(), 3);
+  const auto in = test::upload<float>(host.span());
+  DeviceBuffer<float> one(1), many(1);
+  DeviceBuffer<std::byte> temp1(reduce_sum_temp_bytes<float>(n)), temp(multi::reduce_sum_temp_bytes<float>(n, 1));
+  GPULAB_CUDA_CHECK(cudaMemset(temp1.data(), 0, temp1.size()));
+  GPULAB_CUDA_CHECK(cudaMemset(temp.data(), 0, temp.size()));
+  reduce_sum(in.data(), n, one.data(), temp1.data(), temp1.size());
+  multi::reduce_sum(in.data(), n, many.data(), temp.data(), temp.size(), comm);
+  float a = 0, b = 0;
+  GPULAB_CUDA_CHECK(cudaMemcpy(&a, one.data(), 4, cudaMemcpyDeviceToHost));
+  GPULAB_CUDA_CHECK(cudaMemcpy(&b, many.data(), 4, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(multi::ranks_of(comm), 1);
+  EXPECT_THROW(multi::reduce_sum(in.data(), n, many.data(), temp.data(), temp.size() - 1, comm), Error);
+  EXPECT_THROW(multi::ranks_of(nullptr), Error);
+  ncclCommDestroy(comm);
+}
+
+TEST(MultiGpu, MoreGpusThanThereAreIsAClearError) {
+  MultiSettings s;
+  s.gpus = device_count() + 1;
+  s.placements = {"resident"};
+  auto c = make_reduce_multi(DType::float32, 1000, 1);
+  try {
+    run_multi_case(*c, s);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("CUDA device(s)"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
