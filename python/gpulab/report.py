@@ -61,6 +61,7 @@ class Report:
     clocks: Optional[dict]
     cases: list
     path: str = ""
+    sanitizer: list = field(default_factory=list)  # `gpulab sanitize`: each rung's verdict per tool
 
     def rows(self) -> list:
         """Every variant of every case as one flat dict (problem, the case's params, the row's
@@ -115,7 +116,7 @@ def report_from_dict(d: Any, path: str = "") -> Report:
     return Report(gpulab_version=_need(d, "gpulab_version", where), commit=_need(d, "commit", where),
                   created_utc=d.get("created_utc", ""), command=d.get("command", ""), device=d.get("device"),
                   ceilings=d.get("ceilings"), clocks=d.get("clocks"),
-                  cases=[_case(c, i) for i, c in enumerate(cases)], path=path)
+                  cases=[_case(c, i) for i, c in enumerate(cases)], path=path, sanitizer=list(d.get("sanitizer", [])))
 
 
 def load_report(path: str | os.PathLike) -> Report:

@@ -144,9 +144,10 @@ def test_no_device_error_without_a_gpu():
 # ---- reports --------------------------------------------------------------------------------------
 
 def recorded_reports():
-    """Every recorded run report (not the peers' timings, the GPU tests' output or `gpulab compare`'s JSON)."""
+    """Every recorded run report (not the peers' timings, the GPU tests' output, `gpulab compare`'s
+    JSON or the multi-GPU bench's)."""
     return sorted(p for p in (REPO / "docs" / "results").glob("*/*.json")
-                  if not p.name.startswith(("peers_", "gpu_tests", "compare_")))
+                  if not p.name.startswith(("peers_", "gpu_tests", "compare_", "multi_", "mpi_")))
 
 
 def test_loads_every_recorded_report():
@@ -154,7 +155,7 @@ def test_loads_every_recorded_report():
     assert paths, "docs/results holds recorded reports"
     for path in paths:
         report = gpulab.load_report(path)
-        assert report.cases and report.commit
+        assert (report.cases or report.sanitizer) and report.commit
         for case in report.cases:
             assert case.problem and case.variants
             for v in case.variants:
