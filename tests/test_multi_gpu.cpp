@@ -54,6 +54,15 @@ TEST(MultiGpu, AtaxWithFewerRowsThanRanksToo) {
     expect_all_rows_pass(*make_atax_multi(s, 7), gpus_here());
 }
 
+TEST(MultiGpu, ScanOfEveryTypeBothKinds) {
+  for (DType t : {DType::int8, DType::int16, DType::int32, DType::float32, DType::float64})
+    for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive})
+      for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{70'001}}) {
+        SCOPED_TRACE(std::string(dtype_name(t)) + " " + std::string(scan_kind_name(kind)) + " n=" + std::to_string(n));
+        expect_all_rows_pass(*make_scan_multi(t, kind, n, 7), gpus_here());
+      }
+}
+
 // The per-rank form (one process per GPU) on a communicator of one rank gives the one-GPU bits.
 TEST(MultiGpu, PerRankFormOnOneRankEqualsTheOneGpuFunction) {
   ncclComm_t comm = nullptr;

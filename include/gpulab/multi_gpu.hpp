@@ -1,5 +1,6 @@
-// gpulab/multi_gpu.hpp — reduce, histogram and atax over several GPUs through NCCL: each rank
-// passes its shard, its communicator and a stream, and every rank gets the global result.
+// gpulab/multi_gpu.hpp — reduce, histogram, atax and scan over several GPUs through NCCL: each rank
+// passes its shard, its communicator and a stream, and every rank gets the global result (scan:
+// its share of it).
 //
 //   ncclComm_t comm = …;   // one per GPU: ncclCommInitRank (one process per GPU, e.g. under MPI)
 //                          // or ncclCommInitAll (one process over the GPUs of a host)
@@ -25,6 +26,8 @@
 // - Throws gpulab::Error on a bad argument, too little temporary storage, or a CUDA or NCCL error
 //   (with NCCL's message).
 #pragma once
+
+#include <gpulab/scan.hpp>
 
 #include <cuda_runtime.h>
 #include <nccl.h>
@@ -58,6 +61,22 @@ std::size_t atax_temp_bytes(std::uint32_t rows, std::uint32_t cols, int ranks);
 /// on every rank. rows may be 0.
 void atax(const float* a_rows, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
           std::size_t temp_bytes, ncclComm_t comm, cudaStream_t stream = nullptr);
+
+/// Bytes of temporary storage a scan needs on a rank with n local elements among `ranks`.
+template <class In>
+std::size_t scan_temp_bytes(std::size_t n, int ranks);
+
+/// The prefix sums of the shards taken in rank order (rank 0's first), each rank holding its
+/// share: out[i] = (every element of the ranks before) + the shard's own prefix (inclusive: up to
+/// and including element i; exclusive: before it). In and the output type as gpulab::inclusive_scan.
+/// Each rank's shard total is gathered and the offset added in rank order (floats: the same bits
+/// every run; k grows by the number of ranks before plus two). Rank 0's share is its own scan.
+template <class In>
+void inclusive_scan(const In* shard, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
+                    ncclComm_t comm, cudaStream_t stream = nullptr);
+template <class In>
+void exclusive_scan(const In* shard, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
+                    ncclComm_t comm, cudaStream_t stream = nullptr);
 
 /// The number of ranks of `comm` (throws on a bad communicator).
 int ranks_of(ncclComm_t comm);
@@ -100,5 +119,21 @@ struct AtaxRank {
   cudaStream_t stream;
 };
 void atax(std::span<const AtaxRank> ranks, std::uint32_t cols);
+
+template <class In>
+struct ScanRank {
+  int device;
+  const In* shard;
+  std::size_t n;
+  scan_result_t<In>* out;
+  void* temp;
+  std::size_t temp_bytes;
+  ncclComm_t comm;
+  cudaStream_t stream;
+};
+template <class In>
+void inclusive_scan(std::span<const ScanRank<In>> ranks);
+template <class In>
+void exclusive_scan(std::span<const ScanRank<In>> ranks);
 
 }  // namespace gpulab::multi

@@ -8,6 +8,7 @@
 #include <gpulab/histogram.hpp>
 #include <gpulab/multi_gpu.hpp>
 #include <gpulab/reduce.hpp>
+#include <gpulab/scan.hpp>
 
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
@@ -40,18 +41,19 @@ ncclDataType_t nccl_type() {
   else return ncclFloat64;
 }
 
+/// a + b, integers wrapping modulo 2^32 like the one-GPU functions.
+template <class T>
+__device__ T add_wrapping(T a, T b) {
+  if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+  else return a + b;
+}
+
 /// out = Σ_r parts[r] in rank order; int32 in unsigned arithmetic (wraps like the one-GPU sum).
 template <class T>
 __global__ void add_in_rank_order(const T* parts, int ranks, T* out) {
-  if constexpr (std::is_same_v<T, std::int32_t>) {
-    std::uint32_t s = 0;
-    for (int r = 0; r < ranks; ++r) s += static_cast<std::uint32_t>(parts[r]);
-    *out = static_cast<std::int32_t>(s);
-  } else {
-    T s = parts[0];
-    for (int r = 1; r < ranks; ++r) s += parts[r];
-    *out = s;
-  }
+  T s = parts[0];
+  for (int r = 1; r < ranks; ++r) s = add_wrapping(s, parts[r]);
+  *out = s;
 }
 
 /// y[j] = Σ_r parts[r·cols + j] in rank order, a thread per column.
@@ -149,6 +151,51 @@ Phases atax_phases(const float* a_rows, const float* x, std::uint32_t rows, std:
           }};
 }
 
+/// *total = the shard's sum as its scan left it: the last inclusive prefix, or the last exclusive
+/// prefix plus the last element; 0 for an empty shard.
+template <class In, class Out>
+__global__ void shard_total(const In* in, const Out* out, std::size_t n, bool inclusive, Out* total) {
+  if (n == 0) *total = Out{};
+  else if (inclusive) *total = out[n - 1];
+  else if constexpr (std::is_integral_v<Out>)
+    *total = static_cast<Out>(static_cast<std::uint32_t>(out[n - 1]) + static_cast<std::uint32_t>(static_cast<Out>(in[n - 1])));
+  else *total = out[n - 1] + static_cast<Out>(in[n - 1]);
+}
+
+/// out[i] += the totals of ranks 0 … rank−1, added in that order (every thread the same sum).
+template <class Out>
+__global__ void add_offset(const Out* totals, int rank, Out* out, std::size_t n) {
+  Out offset = totals[0];
+  for (int r = 1; r < rank; ++r) offset = add_wrapping(offset, totals[r]);
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    out[i] = add_wrapping(out[i], offset);
+}
+
+template <class In>
+Phases scan_phases(const In* shard, scan_result_t<In>* out, std::size_t n, bool inclusive, void* temp,
+                   std::size_t temp_bytes, ncclComm_t comm, cudaStream_t stream) {
+  using Out = scan_result_t<In>;
+  const int ranks = ranks_of(comm);
+  int rank = 0;
+  check_nccl(ncclCommUserRank(comm, &rank), "ncclCommUserRank", comm);
+  const TempLayout layout(gpulab::scan_temp_bytes<In>(n), sizeof(Out), ranks);
+  require(temp != nullptr && (n == 0 || (shard != nullptr && out != nullptr)), "scan: a null pointer");
+  require(temp_bytes >= layout.total, "scan: temporary storage smaller than scan_temp_bytes(n, ranks)");
+  Out* total = layout.partial_in<Out>(temp);
+  Out* totals = layout.gathered_in<Out>(temp);
+  return {[=] {
+            if (inclusive) gpulab::inclusive_scan(shard, out, n, temp, layout.local, stream);
+            else gpulab::exclusive_scan(shard, out, n, temp, layout.local, stream);
+            launch("shard_total", shard_total<In, Out>, {1, 1}, stream, shard, out, n, inclusive, total);
+          },
+          [=] { check_nccl(ncclAllGather(total, totals, 1, nccl_type<Out>(), comm, stream), "ncclAllGather", comm); },
+          [=] {
+            if (rank == 0 || n == 0) return;  // rank 0's share is its own scan
+            const auto blocks = static_cast<unsigned>(std::min<std::size_t>(ceil_div(n, 256), 65536));
+            launch("add_offset", add_offset<Out>, {blocks, 256}, stream, totals, rank, out, n);
+          }};
+}
+
 void run_one(const Phases& p) {
   p.local();
   p.collective();
@@ -221,6 +268,57 @@ void atax(std::span<const AtaxRank> ranks, std::uint32_t cols) {
   }
   run_all(devices, phases);
 }
+
+template <class In>
+std::size_t scan_temp_bytes(std::size_t n, int ranks) {
+  return TempLayout(gpulab::scan_temp_bytes<In>(n), sizeof(scan_result_t<In>), ranks).total;
+}
+
+template <class In>
+void inclusive_scan(const In* shard, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
+                    ncclComm_t comm, cudaStream_t stream) {
+  run_one(scan_phases(shard, out, n, true, temp, temp_bytes, comm, stream));
+}
+template <class In>
+void exclusive_scan(const In* shard, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
+                    ncclComm_t comm, cudaStream_t stream) {
+  run_one(scan_phases(shard, out, n, false, temp, temp_bytes, comm, stream));
+}
+
+template <class In>
+void scan_all(std::span<const ScanRank<In>> ranks, bool inclusive) {
+  std::vector<Phases> phases;
+  std::vector<int> devices;
+  for (const auto& r : ranks) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(r.device));
+    phases.push_back(scan_phases(r.shard, r.out, r.n, inclusive, r.temp, r.temp_bytes, r.comm, r.stream));
+    devices.push_back(r.device);
+  }
+  run_all(devices, phases);
+}
+template <class In>
+void inclusive_scan(std::span<const ScanRank<In>> ranks) {
+  scan_all(ranks, true);
+}
+template <class In>
+void exclusive_scan(std::span<const ScanRank<In>> ranks) {
+  scan_all(ranks, false);
+}
+
+#define GPULAB_INSTANTIATE_MULTI_SCAN(In)                                                                        \
+  template std::size_t scan_temp_bytes<In>(std::size_t, int);                                                   \
+  template void inclusive_scan<In>(const In*, scan_result_t<In>*, std::size_t, void*, std::size_t, ncclComm_t,   \
+                                   cudaStream_t);                                                                \
+  template void exclusive_scan<In>(const In*, scan_result_t<In>*, std::size_t, void*, std::size_t, ncclComm_t,   \
+                                   cudaStream_t);                                                                \
+  template void inclusive_scan<In>(std::span<const ScanRank<In>>);                                               \
+  template void exclusive_scan<In>(std::span<const ScanRank<In>>);
+GPULAB_INSTANTIATE_MULTI_SCAN(std::int8_t)
+GPULAB_INSTANTIATE_MULTI_SCAN(std::int16_t)
+GPULAB_INSTANTIATE_MULTI_SCAN(std::int32_t)
+GPULAB_INSTANTIATE_MULTI_SCAN(float)
+GPULAB_INSTANTIATE_MULTI_SCAN(double)
+#undef GPULAB_INSTANTIATE_MULTI_SCAN
 
 template std::size_t reduce_sum_temp_bytes<std::int32_t>(std::size_t, int);
 template std::size_t reduce_sum_temp_bytes<float>(std::size_t, int);

@@ -81,7 +81,10 @@ struct RankState {
   PinnedBuffer<std::byte> result;
   Event start, stop;
   RankState(const MultiCase& c, int r, int ranks)
-      : host_inputs(c.inputs(r, ranks)), out(c.output_bytes()), temp(c.temp_bytes(r, ranks)), result(c.output_bytes()) {
+      : host_inputs(c.inputs(r, ranks)),
+        out(c.output_bytes(r, ranks)),
+        temp(c.temp_bytes(r, ranks)),
+        result(c.output_bytes(r, ranks)) {
     for (const auto& h : host_inputs) in.emplace_back(h.size());
     if (temp.size() > 0) GPULAB_CUDA_CHECK(cudaMemsetAsync(temp.data(), 0, temp.size(), stream.get()));
   }
@@ -215,14 +218,15 @@ MultiRow measure(MultiCase& c, Communicators& comms, const World& world, const s
   ranks.run(false, false);
   const auto first = ranks.outputs();
   // Every rank checks its own result; rank 0's bytes go to every rank, which compares its own.
-  CheckResult mine = c.check(first.front(), comms.ranks());  // shown: its error and tolerance
+  CheckResult mine = c.check(first.front(), comms.rank(0), comms.ranks());  // shown: its error and tolerance
   bool identical = true;
   std::vector<std::byte> rank0 = first.front();
-  world.broadcast(rank0);
+  if (c.replicated()) world.broadcast(rank0);
   for (std::size_t i = 0; i < first.size(); ++i) {
-    const CheckResult r = i == 0 ? mine : c.check(first[i], comms.ranks());
-    if (!r.ok && (mine.ok || i == 0)) mine = r, mine.detail = fmt::format("rank {}: {}", comms.rank(static_cast<int>(i)), r.detail);
-    identical = identical && first[i] == rank0;
+    const int r = comms.rank(static_cast<int>(i));
+    const CheckResult got = i == 0 ? mine : c.check(first[i], r, comms.ranks());
+    if (!got.ok && (mine.ok || i == 0)) mine = got, mine.detail = fmt::format("rank {}: {}", r, got.detail);
+    if (c.replicated()) identical = identical && first[i] == rank0;
   }
   row.check = mine;
   if (!world.all(mine.ok) && mine.ok) row.check = CheckResult{false, 0.0, 0.0, "another process's rank got a wrong result"};

@@ -43,7 +43,10 @@ class MultiCase {
   virtual double bytes() const = 0;
   /// Rank r's inputs as host bytes (its shard, or a whole copy such as atax's x).
   virtual std::vector<std::span<const std::byte>> inputs(int r, int ranks) const = 0;
-  virtual std::size_t output_bytes() const = 0;
+  /// Rank r's output bytes: the whole result on every rank, or (scan) its shard of it.
+  virtual std::size_t output_bytes(int r, int ranks) const = 0;
+  /// Whether every rank holds the whole result (then every rank's bits must be equal).
+  virtual bool replicated() const { return true; }
   /// Temporary storage rank r needs (on its device, which is current); zero-filled once.
   virtual std::size_t temp_bytes(int r, int ranks) const = 0;
   /// The one-GPU library function on one rank's shard: the local part of a run (its device is current).
@@ -52,8 +55,8 @@ class MultiCase {
   /// every GPU, so the collectives must go in one NCCL group).
   virtual void run(std::span<const RankRun> ranks) const = 0;
   virtual void compute_reference() = 0;
-  /// Checks what one rank got (every rank must pass).
-  virtual CheckResult check(std::span<const std::byte> out, int ranks) const = 0;
+  /// Checks what rank r got (every rank must pass).
+  virtual CheckResult check(std::span<const std::byte> out, int r, int ranks) const = 0;
 };
 
 /// How the runner measures.

@@ -11,6 +11,7 @@
 #include <gpulab/histogram.hpp>
 #include <gpulab/multi_gpu.hpp>
 #include <gpulab/reduce.hpp>
+#include <gpulab/scan.hpp>
 
 #include <fmt/format.h>
 
@@ -37,7 +38,7 @@ class ReduceMulti final : public MultiCase {
     const auto [begin, end] = shard_range(input_.size(), r, ranks);
     return {bytes_of(input_.data() + begin, end - begin)};
   }
-  std::size_t output_bytes() const override { return sizeof(T); }
+  std::size_t output_bytes(int, int) const override { return sizeof(T); }
   std::size_t temp_bytes(int r, int ranks) const override {
     const auto [begin, end] = shard_range(input_.size(), r, ranks);
     return multi::reduce_sum_temp_bytes<T>(end - begin, ranks);
@@ -56,7 +57,7 @@ class ReduceMulti final : public MultiCase {
     multi::reduce_sum<T>(std::span<const multi::ReduceRank<T>>(args));
   }
   void compute_reference() override { ref_ = reduce_reference(std::span<const T>(input_.data(), input_.size())); }
-  CheckResult check(std::span<const std::byte> out, int ranks) const override {
+  CheckResult check(std::span<const std::byte> out, int, int ranks) const override {
     T got;
     std::memcpy(&got, out.data(), sizeof(T));
     // Each rank's sum (its shard's depth), then `ranks` additions in rank order.
@@ -85,7 +86,7 @@ class HistogramMulti final : public MultiCase {
     const auto [begin, end] = shard_range(values_.size(), r, ranks);
     return {bytes_of(values_.data() + begin, end - begin)};
   }
-  std::size_t output_bytes() const override { return std::size_t{m_} * sizeof(std::uint32_t); }
+  std::size_t output_bytes(int, int) const override { return std::size_t{m_} * sizeof(std::uint32_t); }
   std::size_t temp_bytes(int, int) const override { return 0; }
   void local(const RankRun& k) const override {
     const auto [begin, end] = shard_range(values_.size(), k.rank, k.ranks);
@@ -101,7 +102,7 @@ class HistogramMulti final : public MultiCase {
     multi::histogram(std::span<const multi::HistogramRank>(args), m_);
   }
   void compute_reference() override { ref_ = histogram_reference(std::span<const std::int32_t>(values_.data(), values_.size()), m_); }
-  CheckResult check(std::span<const std::byte> out, int) const override {
+  CheckResult check(std::span<const std::byte> out, int, int) const override {
     return check_histogram(std::span<const std::uint32_t>(reinterpret_cast<const std::uint32_t*>(out.data()), m_), ref_);
   }
 
@@ -124,7 +125,7 @@ class AtaxMulti final : public MultiCase {
     const auto [begin, end] = shard_range(in_.shape.rows, r, ranks);
     return {bytes_of(in_.a.data() + begin * in_.shape.cols, (end - begin) * in_.shape.cols), bytes_of(in_.x.data(), in_.x.size())};
   }
-  std::size_t output_bytes() const override { return std::size_t{in_.shape.cols} * sizeof(float); }
+  std::size_t output_bytes(int, int) const override { return std::size_t{in_.shape.cols} * sizeof(float); }
   std::size_t temp_bytes(int r, int ranks) const override { return multi::atax_temp_bytes(rows(r, ranks), in_.shape.cols, ranks); }
   void local(const RankRun& k) const override {
     const std::uint32_t n = rows(k.rank, k.ranks);
@@ -140,7 +141,7 @@ class AtaxMulti final : public MultiCase {
     multi::atax(std::span<const multi::AtaxRank>(args), in_.shape.cols);
   }
   void compute_reference() override { ref_ = atax_reference(in_); }
-  CheckResult check(std::span<const std::byte> out, int) const override {
+  CheckResult check(std::span<const std::byte> out, int, int) const override {
     return check_atax_any_order(std::span<const float>(reinterpret_cast<const float*>(out.data()), in_.shape.cols), ref_, in_.shape);
   }
 
@@ -153,7 +154,70 @@ class AtaxMulti final : public MultiCase {
   AtaxReference ref_;
 };
 
+/// Prefix sums of n values split by elements: each rank holds its share of the global scan.
+template <class In>
+class ScanMulti final : public MultiCase {
+ public:
+  using Out = scan_out_t<In>;
+  ScanMulti(ScanKind kind, std::size_t n, std::uint64_t seed) : kind_(kind), input_(n) { fill_random(input_.span(), seed); }
+  std::vector<std::pair<std::string, std::string>> params() const override {
+    return {{"type", std::string(dtype_name(dtype_of<In>()))}, {"kind", std::string(scan_kind_name(kind_))},
+            {"n", describe_size(input_.size())}};
+  }
+  double bytes() const override { return static_cast<double>(input_.size() * (sizeof(In) + sizeof(Out))); }
+  std::vector<std::span<const std::byte>> inputs(int r, int ranks) const override {
+    const auto [begin, end] = shard_range(input_.size(), r, ranks);
+    return {bytes_of(input_.data() + begin, end - begin)};
+  }
+  bool replicated() const override { return false; }
+  std::size_t output_bytes(int r, int ranks) const override { return count(r, ranks) * sizeof(Out); }
+  std::size_t temp_bytes(int r, int ranks) const override { return multi::scan_temp_bytes<In>(count(r, ranks), ranks); }
+  void local(const RankRun& k) const override {
+    const std::size_t n = count(k.rank, k.ranks);
+    const auto* in = static_cast<const In*>(k.in[0]);
+    auto* out = static_cast<Out*>(k.out);
+    if (kind_ == ScanKind::inclusive) inclusive_scan(in, out, n, k.temp, scan_temp_bytes<In>(n), k.stream);
+    else exclusive_scan(in, out, n, k.temp, scan_temp_bytes<In>(n), k.stream);
+  }
+  void run(std::span<const RankRun> ranks) const override {
+    std::vector<multi::ScanRank<In>> args;
+    for (const RankRun& k : ranks)
+      args.push_back({k.device, static_cast<const In*>(k.in[0]), count(k.rank, k.ranks), static_cast<Out*>(k.out), k.temp,
+                      k.temp_bytes, k.comm, k.stream});
+    if (kind_ == ScanKind::inclusive) multi::inclusive_scan<In>(std::span<const multi::ScanRank<In>>(args));
+    else multi::exclusive_scan<In>(std::span<const multi::ScanRank<In>>(args));
+  }
+  void compute_reference() override {
+    ref_.resize(input_.size());
+    scan_reference<In>(std::span<const In>(input_.data(), input_.size()), kind_, ref_);
+  }
+  CheckResult check(std::span<const std::byte> out, int r, int ranks) const override {
+    // The shard's own scan, the shard total's extra addition (exclusive), the offset's additions in
+    // rank order, and the addition of the offset: a bound over the largest shard.
+    const ScanDepth depth{scan_accumulation_depth<In>(count(0, ranks)) + static_cast<std::size_t>(ranks) + 2};
+    return check_scan_part<In>(std::span<const Out>(reinterpret_cast<const Out*>(out.data()), count(r, ranks)),
+                               std::span<const In>(input_.data(), input_.size()), ref_,
+                               shard_range(input_.size(), r, ranks).first, kind_, depth);
+  }
+
+ private:
+  std::size_t count(int r, int ranks) const {
+    const auto [begin, end] = shard_range(input_.size(), r, ranks);
+    return end - begin;
+  }
+  ScanKind kind_;
+  PinnedBuffer<In> input_;
+  std::vector<scan_ref_t<Out>> ref_;
+};
+
 }  // namespace
+
+std::unique_ptr<MultiCase> make_scan_multi(DType type, ScanKind kind, std::size_t n, std::uint64_t seed) {
+  std::unique_ptr<MultiCase> c;
+  visit_dtype_among<std::int8_t, std::int16_t, std::int32_t, float, double>(
+      type, [&](auto t) { c = std::make_unique<ScanMulti<decltype(t)>>(kind, n, seed); });
+  return c;
+}
 
 std::unique_ptr<MultiCase> make_reduce_multi(DType type, std::size_t n, std::uint64_t seed) {
   std::unique_ptr<MultiCase> c;

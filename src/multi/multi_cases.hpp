@@ -1,11 +1,12 @@
-// The multi-GPU forms of reduce, histogram and atax for the runner (multi/multi_bench.hpp): the
-// same inputs as their one-GPU cases, split by elements (reduce, histogram) or rows (atax), checked
-// against the same CPU references.
+// The multi-GPU forms of reduce, histogram, atax and scan for the runner (multi/multi_bench.hpp):
+// the same inputs as their one-GPU cases, split by elements (reduce, histogram, scan) or rows (atax),
+// checked against the same CPU references.
 #pragma once
 
 #include "atax/atax_file.hpp"
 #include "core/dtype.hpp"
 #include "histogram/histogram_cpu.hpp"
+#include "scan/scan_cpu.hpp"
 #include "multi/multi_bench.hpp"
 
 #include <memory>
@@ -16,5 +17,7 @@ std::unique_ptr<MultiCase> make_reduce_multi(DType type, std::size_t n, std::uin
 std::unique_ptr<MultiCase> make_histogram_multi(HistogramDistribution d, std::size_t n, std::uint32_t m,
                                                 std::uint64_t seed);
 std::unique_ptr<MultiCase> make_atax_multi(AtaxShape shape, std::uint64_t seed);
+/// In among int8, int16, int32, float32, float64 (the scan problem's types).
+std::unique_ptr<MultiCase> make_scan_multi(DType type, ScanKind kind, std::size_t n, std::uint64_t seed);
 
 }  // namespace gpulab

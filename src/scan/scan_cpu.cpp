@@ -80,15 +80,27 @@ ScanDepth scan_openmp_depth(std::size_t n, std::size_t threads) {
 template <class In>
 CheckResult check_scan(std::span<const scan_out_t<In>> got, std::span<const In> x,
                        std::span<const scan_ref_t<scan_out_t<In>>> ref, ScanKind kind, ScanDepth depth) {
-  using Out = scan_out_t<In>;
-  const std::size_t n = x.size();
-  if (got.size() != n || ref.size() != n)
-    return {false, 0, 0, fmt::format("scan: {} outputs for {} inputs", got.size(), n)};
+  if (got.size() != x.size()) return {false, 0, 0, fmt::format("scan: {} outputs for {} inputs", got.size(), x.size())};
+  return check_scan_part(got, x, ref, 0, kind, depth);
+}
 
-  // Chunks in parallel; each needs Σ|x| before it, so first the chunks' own sums of |x|.
+template <class In>
+CheckResult check_scan_part(std::span<const scan_out_t<In>> got_part, std::span<const In> x_all,
+                            std::span<const scan_ref_t<scan_out_t<In>>> ref_all, std::size_t first, ScanKind kind,
+                            ScanDepth depth) {
+  using Out = scan_out_t<In>;
+  const std::size_t n = got_part.size();
+  if (ref_all.size() != x_all.size() || first + n > x_all.size())
+    return {false, 0, 0, fmt::format("scan: outputs {}..{} of {} inputs", first, first + n, x_all.size())};
+  const auto x = x_all.subspan(first, n);
+  const auto ref = ref_all.subspan(first, n);
+  const auto got = got_part;
+
+  // Chunks in parallel; each needs Σ|x| before it (from element 0), so first the chunks' own sums.
   const auto chunks = static_cast<std::size_t>(std::max(1, omp_get_max_threads())) * 4;
   std::vector<double> abs_before(chunks + 1, 0.0);
   if constexpr (!std::is_integral_v<Out>) {
+    for (std::size_t i = 0; i < first; ++i) abs_before[0] += std::abs(static_cast<double>(x_all[i]));
 #pragma omp parallel for schedule(static)
     for (std::size_t c = 0; c < chunks; ++c) {
       const auto [begin, end] = chunk_range(n, chunks, c);
@@ -118,7 +130,7 @@ CheckResult check_scan(std::span<const scan_out_t<In>> got, std::span<const In> 
       } else {
         if (kind == ScanKind::inclusive) a += std::abs(static_cast<double>(x[i]));
         error = std::abs(static_cast<double>(got[i]) - ref[i]);
-        tolerance = float_tolerance(depth.at(i), unit_roundoff<Out>(), a);
+        tolerance = float_tolerance(depth.at(first + i), unit_roundoff<Out>(), a);
         ok = std::isfinite(static_cast<double>(got[i])) && error <= tolerance;
         if (kind == ScanKind::exclusive) a += std::abs(static_cast<double>(x[i]));
         worst_error = std::max(worst_error, error);
@@ -129,28 +141,31 @@ CheckResult check_scan(std::span<const scan_out_t<In>> got, std::span<const In> 
   }
 
   std::size_t count = 0;
-  const Bad* first = nullptr;
+  const Bad* first_bad = nullptr;
   for (const Bad& b : bad) {
     count += b.count;
-    if (b.count > 0 && first == nullptr) first = &b;
+    if (b.count > 0 && first_bad == nullptr) first_bad = &b;
   }
   if (count == 0) return {true, worst_error, worst_tolerance, {}};
-  const std::size_t i = first->first;
+  const std::size_t i = first_bad->first;
   std::string detail;
   if constexpr (std::is_integral_v<Out>)
-    detail = fmt::format("{} of {} elements differ; first at {}: got {}, expected {}", count, n, i, got[i], ref[i]);
+    detail = fmt::format("{} of {} elements differ; first at {}: got {}, expected {}", count, n, first + i, got[i], ref[i]);
   else
     detail = fmt::format("{} of {} elements out of tolerance; first at {}: got {:.9g}, expected {:.17g} (error {:.3g}, "
                          "tolerance {:.3g}, k = {})",
-                         count, n, i, got[i], ref[i], first->error, first->tolerance, depth.at(i));
-  return {false, first->error, first->tolerance, detail};
+                         count, n, first + i, got[i], ref[i], first_bad->error, first_bad->tolerance, depth.at(first + i));
+  return {false, first_bad->error, first_bad->tolerance, detail};
 }
 
 #define GPULAB_INSTANTIATE_SCAN_CPU(In)                                                                        \
   template void scan_reference<In>(std::span<const In>, ScanKind, std::span<scan_ref_t<scan_out_t<In>>>);     \
   template void scan_openmp<In>(std::span<const In>, ScanKind, std::span<scan_out_t<In>>);                    \
   template CheckResult check_scan<In>(std::span<const scan_out_t<In>>, std::span<const In>,                   \
-                                      std::span<const scan_ref_t<scan_out_t<In>>>, ScanKind, ScanDepth);
+                                      std::span<const scan_ref_t<scan_out_t<In>>>, ScanKind, ScanDepth);      \
+  template CheckResult check_scan_part<In>(std::span<const scan_out_t<In>>, std::span<const In>,              \
+                                           std::span<const scan_ref_t<scan_out_t<In>>>, std::size_t, ScanKind, \
+                                           ScanDepth);
 GPULAB_INSTANTIATE_SCAN_CPU(std::int8_t)
 GPULAB_INSTANTIATE_SCAN_CPU(std::int16_t)
 GPULAB_INSTANTIATE_SCAN_CPU(std::int32_t)

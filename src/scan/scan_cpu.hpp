@@ -55,4 +55,11 @@ template <class In>
 CheckResult check_scan(std::span<const scan_out_t<In>> got, std::span<const In> x,
                        std::span<const scan_ref_t<scan_out_t<In>>> ref, ScanKind kind, ScanDepth depth);
 
+/// check_scan of the outputs first, first + 1, … of the whole scan of x (one rank's share of a scan
+/// over several GPUs): each element against its global reference, with Σ|x| from element 0.
+template <class In>
+CheckResult check_scan_part(std::span<const scan_out_t<In>> got_part, std::span<const In> x,
+                            std::span<const scan_ref_t<scan_out_t<In>>> ref, std::size_t first, ScanKind kind,
+                            ScanDepth depth);
+
 }  // namespace gpulab

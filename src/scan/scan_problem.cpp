@@ -4,6 +4,7 @@
 #include "core/dtype.hpp"
 #include "core/random.hpp"
 #include "core/sizes.hpp"
+#include "multi/multi_cases.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -142,6 +143,13 @@ class ScanProblem final : public Problem {
 
   std::vector<std::string> sanitize_args() const override {
     return {"-n", "1,1000,70001", "-t", "float32,int8", "--kind", "all"};
+  }
+
+  bool has_multi_gpu() const override { return true; }
+  void for_each_multi_case(std::uint64_t seed, const std::function<void(MultiCase&)>& run) const override {
+    for (DType type : parse_types(types_, kScanTypes))
+      for (ScanKind kind : parse_kinds(kinds_))
+        for (std::size_t n : size_list(sizes_)) run(*make_scan_multi(type, kind, n, seed));
   }
 
   std::vector<Showcase> showcase() const override {
