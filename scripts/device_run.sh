@@ -8,7 +8,7 @@
 #   sanitizers alone; notests: skip them, for a second call of one session; python: build the Python
 #   module there, run its tests and time it against PyTorch; sanitize: `gpulab sanitize`, every rung
 #   of every problem under the four tools; profile: `gpulab profile` of every problem at one size,
-#   with one page of them all; multi: reduce, histogram, atax and scan over every GPU of the machine,
+#   with one page of them all; multi: reduce, histogram, atax, scan, sgemm and conv over every GPU,
 #   one process and under MPI, NCCL's bus bandwidth, and the errors that must end every rank)
 # Writes $OUT/log.txt (everything printed) and $OUT/results.tgz (reports as JSON/Markdown/CSV,
 # the GPU tests' JSON, the sanitizer's output).
@@ -183,6 +183,8 @@ if [ "$multi" = yes ]; then
   multi_bench histogram histogram -n 2^20,2^31 -m 256,2^20 -d uniform
   multi_bench atax atax -s 1024x1024,45000x45000
   multi_bench scan scan -n 2^20,2^30 -t float32,int32 --kind inclusive,exclusive --placement resident
+  multi_bench sgemm sgemm -s 4096,16384 --placement resident
+  multi_bench conv conv -s 7680x4320,30720x17280 --placement resident
   echo "== the same model launched by MPI: one process per GPU"
   mpirun -np "$gpus" "$bin/gpulab" bench reduce --gpus "$gpus" -n 8,2^26,2^31 -t float32 --json "$res/mpi_reduce.json" \
     > "$res/mpi_reduce.txt" 2>&1

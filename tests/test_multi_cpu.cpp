@@ -1,6 +1,9 @@
 // The multi-GPU runner's pieces that need no GPU: how items are split over ranks, and the report.
 #include "multi/multi_bench.hpp"
 
+#include <gpulab/error.hpp>
+#include <gpulab/multi_gpu.hpp>
+
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -24,6 +27,15 @@ TEST(MultiCpu, ShardsCoverEveryItemOnceAndDifferByAtMostOne) {
       EXPECT_LE(largest - smallest, 1u);
       EXPECT_EQ(shard_range(n, 0, ranks).second - shard_range(n, 0, ranks).first, largest);  // rank 0 the largest
     }
+}
+
+TEST(MultiCpu, TheLibrarySplitsRowsAsTheRunnerShards) {
+  for (int ranks : {1, 2, 3})
+    for (int r = 0; r < ranks; ++r) {
+      const multi::Rows rows = multi::rows_of(1001, r, ranks);
+      EXPECT_EQ(std::make_pair(rows.begin, rows.end), shard_range(1001, r, ranks));
+    }
+  EXPECT_THROW(multi::rows_of(10, 2, 2), Error);
 }
 
 TEST(MultiCpu, TheReportHasEveryRowAndTheBusBandwidth) {

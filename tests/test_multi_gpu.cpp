@@ -63,6 +63,17 @@ TEST(MultiGpu, ScanOfEveryTypeBothKinds) {
       }
 }
 
+TEST(MultiGpu, SgemmRowsSplitAndGathered) {
+  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{17, 33, 65}, SgemmShape{129, 65, 257}, SgemmShape{3, 4096, 64}})
+    expect_all_rows_pass(*make_sgemm_multi(s, 1.0f, 7), gpus_here());
+}
+
+TEST(MultiGpu, ConvBandsWithTheirNeighboursRows) {
+  for (auto [w, h] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 3}, {67, 35}, {1000, 7}})
+    for (Border b : {Border::replicate, Border::zero, Border::mirror})
+      expect_all_rows_pass(*make_conv_multi(w, h, *named_filter("sharpen"), b, 7), gpus_here());
+}
+
 // The per-rank form (one process per GPU) on a communicator of one rank gives the one-GPU bits.
 TEST(MultiGpu, PerRankFormOnOneRankEqualsTheOneGpuFunction) {
   ncclComm_t comm = nullptr;

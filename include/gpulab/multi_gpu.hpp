@@ -1,6 +1,6 @@
-// gpulab/multi_gpu.hpp — reduce, histogram, atax and scan over several GPUs through NCCL: each rank
-// passes its shard, its communicator and a stream, and every rank gets the global result (scan:
-// its share of it).
+// gpulab/multi_gpu.hpp — reduce, histogram, atax, scan, sgemm and conv3x3 over several GPUs through
+// NCCL: each rank passes its shard, its communicator and a stream, and every rank gets the global
+// result (scan: its share of it).
 //
 //   ncclComm_t comm = …;   // one per GPU: ncclCommInitRank (one process per GPU, e.g. under MPI)
 //                          // or ncclCommInitAll (one process over the GPUs of a host)
@@ -27,6 +27,7 @@
 //   (with NCCL's message).
 #pragma once
 
+#include <gpulab/conv.hpp>
 #include <gpulab/scan.hpp>
 
 #include <cuda_runtime.h>
@@ -78,6 +79,30 @@ template <class In>
 void exclusive_scan(const In* shard, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
                     ncclComm_t comm, cudaStream_t stream = nullptr);
 
+/// The rows [begin, end) of an m-row matrix or image that rank `rank` of `ranks` holds: the first
+/// m % ranks ranks one row more. sgemm and conv3x3 split by it.
+struct Rows {
+  std::size_t begin = 0, end = 0;
+};
+Rows rows_of(std::size_t m, int rank, int ranks);
+
+/// C = alpha·A·B + beta·C with A split by rows: this rank passes its rows of A (rows_of(m, …), lda
+/// apart), the whole B, and C whole and packed (m × n, ldc = n) on every rank. Each rank computes
+/// its rows of C (gpulab::sgemm's contract; beta ≠ 0 reads only its own rows), then each rank's rows
+/// are broadcast from it: every rank ends with the whole C, the same bits as one GPU computing those
+/// rows (each element is one rank's, nothing is added across ranks).
+void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a_rows, std::size_t lda,
+           const float* b, std::size_t ldb, float beta, float* c, ncclComm_t comm, cudaStream_t stream = nullptr);
+
+/// gpulab::conv3x3 with the image split by rows: this rank passes its rows rows_of(height, …) with
+/// one row more above and below where the image has them (`band`: rows max(begin, 1) − 1 up to
+/// min(end + 1, height), in_pitch apart), and `out`, the whole output image packed (3·width bytes a
+/// row) on every rank. Each rank filters its band (the extra rows give its edge rows their true
+/// neighbours; the border rule applies at the image's edges only), then each rank's rows are
+/// broadcast from it: every rank ends with the whole image, byte for byte the one-GPU result.
+void conv3x3(const std::uint8_t* band, std::size_t in_pitch, std::uint8_t* out, std::size_t width, std::size_t height,
+             const Filter3x3& filter, Border border, ncclComm_t comm, cudaStream_t stream = nullptr);
+
 /// The number of ranks of `comm` (throws on a bad communicator).
 int ranks_of(ncclComm_t comm);
 
@@ -119,6 +144,28 @@ struct AtaxRank {
   cudaStream_t stream;
 };
 void atax(std::span<const AtaxRank> ranks, std::uint32_t cols);
+
+struct SgemmRank {
+  int device;
+  const float* a_rows;
+  const float* b;
+  float* c;
+  ncclComm_t comm;
+  cudaStream_t stream;
+};
+void sgemm(std::span<const SgemmRank> ranks, std::size_t m, std::size_t n, std::size_t k, float alpha, std::size_t lda,
+           std::size_t ldb, float beta);
+
+struct ConvRank {
+  int device;
+  const std::uint8_t* band;
+  std::size_t in_pitch;
+  std::uint8_t* out;
+  ncclComm_t comm;
+  cudaStream_t stream;
+};
+void conv3x3(std::span<const ConvRank> ranks, std::size_t width, std::size_t height, const Filter3x3& filter,
+             Border border);
 
 template <class In>
 struct ScanRank {

@@ -156,7 +156,7 @@ struct BenchOptions {
     app->add_flag("--no-ceilings", no_ceilings, "do not measure the ceilings first");
     files.add_to(app);
     app->add_option("--gpus", gpus,
-                    "split each case over N GPUs of this host through NCCL (reduce, histogram, atax, scan): 1 and N GPUs "
+                    "split each case over N GPUs of this host through NCCL (reduce, histogram, atax, scan, sgemm, conv): 1 and N GPUs "
                     "timed in the same run, with NCCL's bus bandwidth")
         ->check(CLI::Range(1, 1024));
     app->add_option("--placement", placements,
@@ -403,6 +403,8 @@ int bench_multi_gpu(const ProblemCommand& cmd, std::ostream& out, std::ostream& 
       if (!cmd.options.files.json.empty()) write_file(cmd.options.files.json, multi_json(cases, bus).dump(2) + "\n");
     }
     return ok ? kExitOk : kExitFailure;
+  } catch (const UsageError& e) {
+    return fail(e.what(), kExitUsage);
   } catch (const NoDeviceError& e) {
     return fail(e.what(), kExitNoDevice);
   } catch (const std::exception& e) {
@@ -566,7 +568,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       else select_rungs(ladder, split_commas(c->options.variants), c->problem->name());
       if (c->options.gpus > 0 && c == profile_cmd) throw UsageError("profile takes one GPU (no --gpus)");
       if (c->options.gpus > 0 && !c->problem->has_multi_gpu())
-        throw UsageError(std::string(c->problem->name()) + " has no multi-GPU form (--gpus: reduce, histogram, atax, scan)");
+        throw UsageError(std::string(c->problem->name()) + " has no multi-GPU form (--gpus: reduce, histogram, atax, scan, sgemm, conv)");
     }
     for (const auto* names : {&showcase_only, &sanitize_only})
       for (const auto& name : *names)

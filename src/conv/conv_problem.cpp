@@ -8,6 +8,7 @@
 #include "core/exit_codes.hpp"
 #include "core/launches.hpp"
 #include "core/sizes.hpp"
+#include "multi/multi_cases.hpp"
 #include "lib/arith.hpp"
 
 #include <gpulab/device_buffer.hpp>
@@ -190,6 +191,15 @@ class ConvProblem final : public Problem {
           ConvCase c(generate_image(s.width, s.height, seed), filter, b, layout_pitch(layout, s.width));
           run(c);
         }
+  }
+
+  bool has_multi_gpu() const override { return true; }
+  void for_each_multi_case(std::uint64_t seed, const std::function<void(MultiCase&)>& run) const override {
+    if (split_commas(layouts_) != std::vector<std::string>{"packed"})
+      throw UsageError("conv --gpus: packed images (--layout packed): the result is gathered on every rank");
+    const Filter3x3 filter = usage_filter(filter_);
+    for (const Size2& s : parse_sizes(sizes_))
+      for (Border b : parse_borders(borders_)) run(*make_conv_multi(s.width, s.height, filter, b, seed));
   }
 
   std::vector<Command> add_commands(CLI::App& app) override {

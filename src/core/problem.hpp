@@ -81,7 +81,7 @@ class Problem {
   /// options as a MultiCase. Problems without one keep these defaults and the CLI refuses --gpus.
   virtual bool has_multi_gpu() const { return false; }
   virtual void for_each_multi_case(std::uint64_t /*seed*/, const std::function<void(MultiCase&)>& /*run*/) const {
-    throw UsageError(std::string(name()) + " has no multi-GPU form (--gpus: reduce, histogram, atax, scan)");
+    throw UsageError(std::string(name()) + " has no multi-GPU form (--gpus: reduce, histogram, atax, scan, sgemm, conv)");
   }
 
   /// Commands of its own under `gpulab NAME`; none by default.

@@ -4,11 +4,13 @@
 // Every function is three phases — local, collective, combine — run in a row for one rank, or
 // phase by phase over all ranks with the collectives in one NCCL group.
 #include <gpulab/atax.hpp>
+#include <gpulab/conv.hpp>
 #include <gpulab/error.hpp>
 #include <gpulab/histogram.hpp>
 #include <gpulab/multi_gpu.hpp>
 #include <gpulab/reduce.hpp>
 #include <gpulab/scan.hpp>
+#include <gpulab/sgemm.hpp>
 
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
@@ -196,6 +198,54 @@ Phases scan_phases(const In* shard, scan_result_t<In>* out, std::size_t n, bool 
           }};
 }
 
+/// Every rank's block of rows broadcast from it into `full` (rows `row_elements` of `type` apart,
+/// packed) on every rank; ranks without rows send nothing.
+void broadcast_row_blocks(void* full, std::size_t rows, std::size_t row_elements, std::size_t element_bytes,
+                          ncclDataType_t type, ncclComm_t comm, cudaStream_t stream) {
+  const int ranks = ranks_of(comm);
+  for (int q = 0; q < ranks; ++q) {
+    const Rows block = rows_of(rows, q, ranks);
+    if (block.end == block.begin) continue;
+    void* at = static_cast<std::byte*>(full) + block.begin * row_elements * element_bytes;
+    check_nccl(ncclBroadcast(at, at, (block.end - block.begin) * row_elements, type, q, comm, stream), "ncclBroadcast",
+               comm);
+  }
+}
+
+int rank_of(ncclComm_t comm) {
+  int rank = 0;
+  check_nccl(ncclCommUserRank(comm, &rank), "ncclCommUserRank", comm);
+  return rank;
+}
+
+Phases sgemm_phases(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a_rows, std::size_t lda,
+                    const float* b, std::size_t ldb, float beta, float* c, ncclComm_t comm, cudaStream_t stream) {
+  const Rows mine = rows_of(m, rank_of(comm), ranks_of(comm));
+  require(m == 0 || n == 0 || c != nullptr, "sgemm: a null C");
+  return {[=] {
+            if (mine.end > mine.begin)
+              gpulab::sgemm(mine.end - mine.begin, n, k, alpha, a_rows, lda, b, ldb, beta, c + mine.begin * n, n, stream);
+          },
+          [=] { broadcast_row_blocks(c, m, n, sizeof(float), ncclFloat32, comm, stream); },
+          [] {}};
+}
+
+Phases conv_phases(const std::uint8_t* band, std::size_t in_pitch, std::uint8_t* out, std::size_t width,
+                   std::size_t height, const Filter3x3& filter, Border border, ncclComm_t comm, cudaStream_t stream) {
+  const Rows mine = rows_of(height, rank_of(comm), ranks_of(comm));
+  require(height == 0 || width == 0 || out != nullptr, "conv3x3: a null output");
+  const std::size_t row_bytes = 3 * width;
+  return {[=] {
+            if (mine.end == mine.begin || width == 0) return;
+            // The band's rows lo … hi − 1: the output rows outside [begin, end) see the band's edge
+            // as a border and are overwritten by their owners' broadcasts.
+            const std::size_t lo = mine.begin > 0 ? mine.begin - 1 : 0, hi = std::min(mine.end + 1, height);
+            gpulab::conv3x3(band, in_pitch, out + lo * row_bytes, row_bytes, width, hi - lo, filter, border, stream);
+          },
+          [=] { broadcast_row_blocks(out, height, row_bytes, 1, ncclUint8, comm, stream); },
+          [] {}};
+}
+
 void run_one(const Phases& p) {
   p.local();
   p.collective();
@@ -203,6 +253,46 @@ void run_one(const Phases& p) {
 }
 
 }  // namespace
+
+Rows rows_of(std::size_t m, int rank, int ranks) {
+  require(ranks > 0 && rank >= 0 && rank < ranks, "rows_of: a rank outside 0 … ranks − 1");
+  const auto r = static_cast<std::size_t>(rank), count = static_cast<std::size_t>(ranks);
+  const std::size_t base = m / count, extra = m % count;
+  const std::size_t begin = r * base + std::min(r, extra);
+  return {begin, begin + base + (r < extra ? 1 : 0)};
+}
+
+void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a_rows, std::size_t lda, const float* b,
+           std::size_t ldb, float beta, float* c, ncclComm_t comm, cudaStream_t stream) {
+  run_one(sgemm_phases(m, n, k, alpha, a_rows, lda, b, ldb, beta, c, comm, stream));
+}
+
+void sgemm(std::span<const SgemmRank> ranks, std::size_t m, std::size_t n, std::size_t k, float alpha, std::size_t lda,
+           std::size_t ldb, float beta) {
+  std::vector<Phases> phases;
+  std::vector<int> devices;
+  for (const auto& r : ranks) {
+    phases.push_back(sgemm_phases(m, n, k, alpha, r.a_rows, lda, r.b, ldb, beta, r.c, r.comm, r.stream));
+    devices.push_back(r.device);
+  }
+  run_all(devices, phases);
+}
+
+void conv3x3(const std::uint8_t* band, std::size_t in_pitch, std::uint8_t* out, std::size_t width, std::size_t height,
+             const Filter3x3& filter, Border border, ncclComm_t comm, cudaStream_t stream) {
+  run_one(conv_phases(band, in_pitch, out, width, height, filter, border, comm, stream));
+}
+
+void conv3x3(std::span<const ConvRank> ranks, std::size_t width, std::size_t height, const Filter3x3& filter,
+             Border border) {
+  std::vector<Phases> phases;
+  std::vector<int> devices;
+  for (const auto& r : ranks) {
+    phases.push_back(conv_phases(r.band, r.in_pitch, r.out, width, height, filter, border, r.comm, r.stream));
+    devices.push_back(r.device);
+  }
+  run_all(devices, phases);
+}
 
 int ranks_of(ncclComm_t comm) {
   require(comm != nullptr, "a null communicator");

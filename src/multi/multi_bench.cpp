@@ -5,6 +5,7 @@
 
 #include <gpulab/device_buffer.hpp>
 #include <gpulab/error.hpp>
+#include <gpulab/multi_gpu.hpp>
 
 #include <fmt/format.h>
 
@@ -243,10 +244,8 @@ MultiRow measure(MultiCase& c, Communicators& comms, const World& world, const s
 }  // namespace
 
 std::pair<std::size_t, std::size_t> shard_range(std::size_t n, int r, int ranks) {
-  const std::size_t base = n / static_cast<std::size_t>(ranks), extra = n % static_cast<std::size_t>(ranks);
-  const std::size_t ur = static_cast<std::size_t>(r);
-  const std::size_t begin = ur * base + std::min(ur, extra);
-  return {begin, begin + base + (ur < extra ? 1 : 0)};
+  const multi::Rows rows = multi::rows_of(n, r, ranks);  // the library's own split
+  return {rows.begin, rows.end};
 }
 
 MultiCaseResult run_multi_case(MultiCase& c, const MultiSettings& s) {

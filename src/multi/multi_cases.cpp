@@ -2,11 +2,14 @@
 
 #include "atax/atax_cpu.hpp"
 #include "atax/atax_problem.hpp"
+#include "conv/conv_cpu.hpp"
 #include "core/random.hpp"
 #include "core/sizes.hpp"
 #include "reduce/reduce_cpu.hpp"
 
 #include <gpulab/atax.hpp>
+#include <gpulab/conv.hpp>
+#include <gpulab/sgemm.hpp>
 #include <gpulab/device_buffer.hpp>
 #include <gpulab/histogram.hpp>
 #include <gpulab/multi_gpu.hpp>
@@ -210,7 +213,107 @@ class ScanMulti final : public MultiCase {
   std::vector<scan_ref_t<Out>> ref_;
 };
 
+/// C = A·B, A split by rows; every rank ends with the whole C.
+class SgemmMulti final : public MultiCase {
+ public:
+  SgemmMulti(SgemmShape shape, float alpha, std::uint64_t seed)
+      : in_(make_sgemm_input(shape, 0, alpha, 0.0f, seed)), seed_(seed) {}
+  std::vector<std::pair<std::string, std::string>> params() const override { return {{"shape", sgemm_shape_name(in_.shape)}}; }
+  double bytes() const override { return 4.0 * static_cast<double>(in_.a.size() + in_.b.size() + in_.shape.m * in_.shape.n); }
+  std::vector<std::span<const std::byte>> inputs(int r, int ranks) const override {
+    const auto [begin, end] = shard_range(in_.shape.m, r, ranks);
+    return {bytes_of(in_.a.data() + begin * in_.lda, (end - begin) * in_.lda), bytes_of(in_.b.data(), in_.b.size())};
+  }
+  std::size_t output_bytes(int, int) const override { return in_.shape.m * in_.shape.n * sizeof(float); }
+  std::size_t temp_bytes(int, int) const override { return 0; }
+  void local(const RankRun& k) const override {
+    const auto [begin, end] = shard_range(in_.shape.m, k.rank, k.ranks);
+    if (end > begin)
+      sgemm(end - begin, in_.shape.n, in_.shape.k, in_.alpha, static_cast<const float*>(k.in[0]), in_.lda,
+            static_cast<const float*>(k.in[1]), in_.ldb, 0.0f, static_cast<float*>(k.out) + begin * in_.shape.n,
+            in_.shape.n, k.stream);
+  }
+  void run(std::span<const RankRun> ranks) const override {
+    std::vector<multi::SgemmRank> args;
+    for (const RankRun& k : ranks)
+      args.push_back({k.device, static_cast<const float*>(k.in[0]), static_cast<const float*>(k.in[1]),
+                      static_cast<float*>(k.out), k.comm, k.stream});
+    multi::sgemm(std::span<const multi::SgemmRank>(args), in_.shape.m, in_.shape.n, in_.shape.k, in_.alpha, in_.lda, in_.ldb,
+                 0.0f);
+  }
+  void compute_reference() override { ref_ = sgemm_reference(in_, seed_); }
+  CheckResult check(std::span<const std::byte> out, int, int) const override {
+    return check_sgemm(std::span<const float>(reinterpret_cast<const float*>(out.data()), in_.shape.m * in_.shape.n), in_,
+                       ref_, SgemmMath::fp32);
+  }
+
+ private:
+  SgemmInput in_;
+  std::uint64_t seed_;
+  SgemmReference ref_;
+};
+
+/// An image filtered in bands of rows (each with a row of its neighbours' above and below); every
+/// rank ends with the whole result.
+class ConvMulti final : public MultiCase {
+ public:
+  ConvMulti(std::size_t width, std::size_t height, const Filter3x3& filter, Border border, std::uint64_t seed)
+      : in_(generate_image(width, height, seed)), filter_(filter), border_(border) {}
+  std::vector<std::pair<std::string, std::string>> params() const override {
+    return {{"size", fmt::format("{}x{}", in_.width, in_.height)}, {"border", std::string(border_name(border_))}};
+  }
+  double bytes() const override { return 2.0 * static_cast<double>(in_.bytes.size()); }
+  std::vector<std::span<const std::byte>> inputs(int r, int ranks) const override {
+    const auto [lo, hi] = band(r, ranks);
+    return {bytes_of(in_.row(0) + lo * in_.pitch, (hi - lo) * in_.pitch)};
+  }
+  std::size_t output_bytes(int, int) const override { return in_.height * 3 * in_.width; }
+  std::size_t temp_bytes(int, int) const override { return 0; }
+  void local(const RankRun& k) const override {
+    const auto [lo, hi] = band(k.rank, k.ranks);
+    if (hi > lo)
+      conv3x3(static_cast<const std::uint8_t*>(k.in[0]), in_.pitch, static_cast<std::uint8_t*>(k.out) + lo * 3 * in_.width,
+              3 * in_.width, in_.width, hi - lo, filter_, border_, k.stream);
+  }
+  void run(std::span<const RankRun> ranks) const override {
+    std::vector<multi::ConvRank> args;
+    for (const RankRun& k : ranks)
+      args.push_back({k.device, static_cast<const std::uint8_t*>(k.in[0]), in_.pitch, static_cast<std::uint8_t*>(k.out),
+                      k.comm, k.stream});
+    multi::conv3x3(std::span<const multi::ConvRank>(args), in_.width, in_.height, filter_, border_);
+  }
+  void compute_reference() override {
+    want_ = make_image(in_.width, in_.height);
+    conv_cpu(in_, want_, filter_, border_, true);
+  }
+  CheckResult check(std::span<const std::byte> out, int, int) const override {
+    return check_image(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(out.data()), out.size()),
+                       3 * in_.width, want_, 0);
+  }
+
+ private:
+  /// Rank r's rows with one more above and below where the image has them.
+  std::pair<std::size_t, std::size_t> band(int r, int ranks) const {
+    const auto [begin, end] = shard_range(in_.height, r, ranks);
+    if (end == begin) return {begin, begin};
+    return {begin > 0 ? begin - 1 : 0, std::min(end + 1, in_.height)};
+  }
+  RgbImage in_;
+  Filter3x3 filter_;
+  Border border_;
+  RgbImage want_;
+};
+
 }  // namespace
+
+std::unique_ptr<MultiCase> make_sgemm_multi(SgemmShape shape, float alpha, std::uint64_t seed) {
+  return std::make_unique<SgemmMulti>(shape, alpha, seed);
+}
+
+std::unique_ptr<MultiCase> make_conv_multi(std::size_t width, std::size_t height, const Filter3x3& filter, Border border,
+                                           std::uint64_t seed) {
+  return std::make_unique<ConvMulti>(width, height, filter, border, seed);
+}
 
 std::unique_ptr<MultiCase> make_scan_multi(DType type, ScanKind kind, std::size_t n, std::uint64_t seed) {
   std::unique_ptr<MultiCase> c;

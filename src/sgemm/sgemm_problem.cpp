@@ -2,6 +2,7 @@
 
 #include "core/cli_options.hpp"
 #include "core/sizes.hpp"
+#include "multi/multi_cases.hpp"
 
 #include <gpulab/error.hpp>
 
@@ -122,6 +123,13 @@ class SgemmProblem final : public Problem {
         SgemmCase c(make_sgemm_input(shape, pad, alpha_, beta_, seed), seed);
         run(c);
       }
+  }
+
+  bool has_multi_gpu() const override { return true; }
+  void for_each_multi_case(std::uint64_t seed, const std::function<void(MultiCase&)>& run) const override {
+    if (size_list(pads_) != std::vector<std::size_t>{0} || beta_ != 0.0f)
+      throw UsageError("sgemm --gpus: packed matrices and beta 0 (--pad 0 --beta 0): C is gathered on every rank");
+    for (const SgemmShape& shape : parse_shapes(shapes_)) run(*make_sgemm_multi(shape, alpha_, seed));
   }
 
   // 64x64x5000: too few tiles, so the library splits K.
