@@ -567,6 +567,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       if (c == run_cmd) find_rung(ladder, run_variant, c->problem->name());
       else select_rungs(ladder, split_commas(c->options.variants), c->problem->name());
       if (c->options.gpus > 0 && c == profile_cmd) throw UsageError("profile takes one GPU (no --gpus)");
+      if (c->options.gpus > 0 && !(c->options.files.csv.empty() && c->options.files.md.empty() && c->options.files.html.empty()))
+        throw UsageError("--gpus writes its report as --json only (no --csv, --md or --html yet)");
       if (c->options.gpus > 0 && !c->problem->has_multi_gpu())
         throw UsageError(std::string(c->problem->name()) + " has no multi-GPU form (--gpus: reduce, histogram, atax, scan, sgemm, conv)");
     }
