@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 
 using namespace gpulab;
 
@@ -98,8 +99,14 @@ TEST(Counters, TheTableMarksClaimsAndShowsTheChange) {
   const auto column = [&](const std::string& label) {
     return static_cast<std::size_t>(std::find(t.header.begin(), t.header.end(), label) - t.header.begin());
   };
-  EXPECT_EQ(t.rows[0][column("lanes on %")], "50.0*");
-  EXPECT_EQ(t.rows[1][column("DRAM %")], "70.0*");
+  EXPECT_EQ(t.rows[0][column("lanes on %")], "50.0");
+  EXPECT_TRUE(t.is_marked(0, column("lanes on %")));  // claimed by rung 1
+  EXPECT_EQ(t.rows[1][column("DRAM %")], "70.0");
+  EXPECT_TRUE(t.is_marked(1, column("DRAM %")));
+  EXPECT_FALSE(t.is_marked(1, column("lanes on %")));  // not claimed by rung 2
+  std::ostringstream text;
+  render_aligned(text, t);
+  EXPECT_NE(text.str().find("50.0*"), std::string::npos);
   EXPECT_EQ(t.rows[1][column("lanes on %")], "–");
   EXPECT_EQ(t.rows[1].back(), "DRAM % 50.0 → 70.0");
   EXPECT_EQ(t.rows[2][1], "· reduce_levels (32768, 1, 1)x(256, 1, 1)");

@@ -350,6 +350,19 @@ std::vector<SanitizerRow> sanitize_problems(const std::vector<std::unique_ptr<Pr
   return rows;
 }
 
+/// An external tool `command` needs (`given` by its option, else $ENV, PATH, /usr/local/cuda/bin),
+/// or "" after saying on `err` why none was found.
+std::string needed_tool(const std::string& command, const std::string& tool, const std::string& described,
+                        const std::string& given, const std::string& option, const char* env, std::ostream& err) {
+  const std::string path = find_tool(tool, given, env);
+  if (path.empty())
+    err << "gpulab: " << command << " needs " << described << " and found none ("
+        << (given.empty() ? fmt::format("not on PATH nor in /usr/local/cuda/bin; name it with {} or {}", option, env)
+                          : "'" + given + "' is not an executable file")
+        << ")\n";
+  return path;
+}
+
 /// The words of the command line after `word` (the subcommand), to run the same command again.
 std::vector<std::string> args_after(const std::vector<std::string>& args, const std::string& word) {
   const auto it = std::find(args.begin() + (args.empty() ? 0 : 1), args.end(), word);
@@ -379,11 +392,7 @@ int bench_multi_gpu(const ProblemCommand& cmd, std::ostream& out, std::ostream& 
                             world->size(), cmd.options.gpus),
                 kExitUsage);
   try {
-    int count = 0;
-    GPULAB_CUDA_CHECK(cudaGetDeviceCount(&count));
-    if (world->size() == 1 && cmd.options.gpus > count)
-      throw Error(fmt::format("--gpus {}: this host has {} CUDA device(s)", cmd.options.gpus, count));
-    MultiSettings s;
+    MultiSettings s;  // more GPUs than the host has: the communicators refuse, before any case
     s.gpus = cmd.options.gpus;
     s.world = world.get();
     s.placements = cmd.options.placements;
@@ -583,26 +592,15 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   // The external tools are looked for before any GPU work too.
   std::string ncu, sanitizer;
   if (profile_cmd && !profile_cmd->ncu_target) {
-    ncu = find_tool("ncu", profile_cmd->ncu, "GPULAB_NCU");
-    if (ncu.empty()) {
-      err << "gpulab: profile needs Nsight Compute's command-line profiler, ncu, and found none ("
-          << (profile_cmd->ncu.empty() ? "not on PATH nor in /usr/local/cuda/bin; name it with --ncu or GPULAB_NCU"
-                                       : "'" + profile_cmd->ncu + "' is not an executable file")
-          << ")\n";
-      return kExitMissingTool;
-    }
+    ncu = needed_tool("profile", "ncu", "Nsight Compute's command-line profiler, ncu", profile_cmd->ncu, "--ncu",
+                      "GPULAB_NCU", err);
+    if (ncu.empty()) return kExitMissingTool;
   }
   if (sanitize->parsed() || suite_sanitize) {
-    sanitizer = find_tool("compute-sanitizer", sanitizer_option, "GPULAB_COMPUTE_SANITIZER");
-    if (sanitizer.empty()) {
-      err << "gpulab: " << (sanitize->parsed() ? "sanitize" : "suite --sanitize")
-          << " needs compute-sanitizer (CUDA toolkit) and found none ("
-          << (sanitizer_option.empty()
-                  ? "not on PATH nor in /usr/local/cuda/bin; name it with --compute-sanitizer or GPULAB_COMPUTE_SANITIZER"
-                  : "'" + sanitizer_option + "' is not an executable file")
-          << ")\n";
-      return kExitMissingTool;
-    }
+    sanitizer = needed_tool(sanitize->parsed() ? "sanitize" : "suite --sanitize", "compute-sanitizer",
+                            "compute-sanitizer (CUDA toolkit)", sanitizer_option, "--compute-sanitizer",
+                            "GPULAB_COMPUTE_SANITIZER", err);
+    if (sanitizer.empty()) return kExitMissingTool;
   }
 
   try {

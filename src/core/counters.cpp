@@ -295,7 +295,8 @@ Table counters_table(const CaseResult& c) {
     std::vector<std::string> row{v.id, v.name};
     for (const auto& k : kCounters) {
       const bool claimed = std::find(v.claims.begin(), v.claims.end(), k.info.key) != v.claims.end();
-      row.push_back(format_counter(k.info.key, counter_value(k.info.key, v.kernels)) + (claimed ? "*" : ""));
+      if (claimed) t.marked.insert({t.rows.size(), row.size()});
+      row.push_back(format_counter(k.info.key, counter_value(k.info.key, v.kernels)));
     }
     std::string claims;
     for (const auto& key : v.claims) {

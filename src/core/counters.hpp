@@ -60,7 +60,8 @@ using ProfiledKernels = std::map<std::pair<std::size_t, std::size_t>, std::vecto
 ProfiledKernels parse_ncu_csv(std::string_view csv);
 
 /// The case's counters: a row per rung (its kernels together), a row per kernel under rungs of
-/// several, claimed counters marked with '*', and the claims column ("divergence 41% → 97%").
+/// several, claimed counters marked (Table::marked: '*' in text, shaded on a page), and the claims
+/// column ("lanes on % 75.6 → 62.4").
 /// Empty (no rows) when no row of the case was profiled.
 Table counters_table(const CaseResult& c);
 bool has_counters(const CaseResult& c);

@@ -58,11 +58,9 @@ std::string html_table(const Table& t, const char* css_class = "") {
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     out += r < t.row_kinds.size() ? "<tr class=\"" + escape(t.row_kinds[r]) + "\">" : std::string("<tr>");
     for (std::size_t i = 0; i < t.rows[r].size(); ++i) {
-      const std::string& cell = t.rows[r][i];
-      const bool num = i < t.right.size() && t.right[i];
-      const bool claimed = num && !cell.empty() && cell.back() == '*';  // counters a rung claims to change
-      out += fmt::format("<td{}>{}</td>", claimed ? " class=\"num claimed\"" : num ? " class=\"num\"" : "",
-                         escape(claimed ? cell.substr(0, cell.size() - 1) : cell));
+      std::string classes = i < t.right.size() && t.right[i] ? "num" : "";
+      if (t.is_marked(r, i)) classes += classes.empty() ? "claimed" : " claimed";  // e.g. a counter a rung claims
+      out += fmt::format("<td{}>{}</td>", classes.empty() ? "" : " class=\"" + classes + "\"", escape(t.rows[r][i]));
     }
     out += "</tr>\n";
   }

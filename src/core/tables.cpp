@@ -15,6 +15,7 @@ double ratio(double num, double den) {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::size_t kHeader = static_cast<std::size_t>(-1);  // render_markdown's header line
 }  // namespace
 
 const VariantRow* top_rung(const CaseResult& c) {
@@ -140,9 +141,10 @@ void render_aligned(std::ostream& os, const Table& t) {
       return (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
     }));
   };
+  auto text = [&](std::size_t r, std::size_t i) { return t.rows[r][i] + (t.is_marked(r, i) ? "*" : ""); };
   for (std::size_t i = 0; i < width.size(); ++i) width[i] = cells(t.header[i]);
-  for (const auto& row : t.rows)
-    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], cells(row[i]));
+  for (std::size_t r = 0; r < t.rows.size(); ++r)
+    for (std::size_t i = 0; i < t.rows[r].size(); ++i) width[i] = std::max(width[i], cells(text(r, i)));
   auto line = [&](const std::vector<std::string>& row) {
     os << " ";
     for (std::size_t i = 0; i < row.size(); ++i) {
@@ -152,27 +154,32 @@ void render_aligned(std::ostream& os, const Table& t) {
     os << "\n";
   };
   line(t.header);
-  for (const auto& row : t.rows) line(row);
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    std::vector<std::string> row;
+    for (std::size_t i = 0; i < t.rows[r].size(); ++i) row.push_back(text(r, i));
+    line(row);
+  }
 }
 
 void render_markdown(std::string& out, const Table& t) {
-  auto line = [&](const std::vector<std::string>& row) {
+  auto line = [&](const std::vector<std::string>& row, std::size_t r) {
     out += "|";
-    for (const auto& cell : row) {
+    for (std::size_t i = 0; i < row.size(); ++i) {
       out += " ";
-      for (char ch : cell) {  // a cell's '|' would end it, its '*' could start emphasis
+      for (char ch : row[i]) {  // a cell's '|' would end it, its '*' could start emphasis
         if (ch == '|' || ch == '*') out += '\\';
         out += ch;
       }
+      if (r != kHeader && t.is_marked(r, i)) out += "\\*";
       out += " |";
     }
     out += "\n";
   };
-  line(t.header);
+  line(t.header, kHeader);
   out += "|";
-  for (bool r : t.right) out += r ? "---:|" : "---|";
+  for (bool right : t.right) out += right ? "---:|" : "---|";
   out += "\n";
-  for (const auto& row : t.rows) line(row);
+  for (std::size_t r = 0; r < t.rows.size(); ++r) line(t.rows[r], r);
 }
 
 std::string case_title(const CaseResult& c) {

@@ -4,8 +4,11 @@
 
 #include "core/report.hpp"
 
+#include <cstddef>
 #include <iosfwd>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpulab {
@@ -24,6 +27,9 @@ struct Table {
   std::vector<bool> right;  // right-align this column
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> row_kinds;  // per row, words a page styles it by ("vendor invalid"); may be empty
+  /// Cells to set apart (row, column): a '*' after them in text, shaded on a page.
+  std::set<std::pair<std::size_t, std::size_t>> marked;
+  bool is_marked(std::size_t row, std::size_t column) const { return marked.count({row, column}) > 0; }
 };
 
 /// The last GPU row that is not the vendor's.

@@ -90,24 +90,29 @@ struct Phases {
   std::function<void()> local, collective, combine;
 };
 
-/// The phases of every rank: locals on each device, the collectives in one group, combines.
-void run_all(std::span<const int> devices, std::span<Phases> phases) {
+/// The all-ranks form: each rank's phases made on its device (temporary sizes depend on it), then
+/// the locals on each device, the collectives of all ranks in one NCCL group, the combines; the
+/// caller's device is current again at the end.
+template <class Rank, class MakePhases>
+void run_ranks(std::span<const Rank> ranks, MakePhases make_phases) {
   int caller = 0;
   GPULAB_CUDA_CHECK(cudaGetDevice(&caller));
-  for (std::size_t r = 0; r < phases.size(); ++r) {
-    GPULAB_CUDA_CHECK(cudaSetDevice(devices[r]));
-    phases[r].local();
+  std::vector<Phases> phases;
+  for (const Rank& r : ranks) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(r.device));
+    phases.push_back(make_phases(r));
   }
+  auto each = [&](auto&& step) {
+    for (std::size_t i = 0; i < phases.size(); ++i) {
+      GPULAB_CUDA_CHECK(cudaSetDevice(ranks[i].device));
+      step(phases[i]);
+    }
+  };
+  each([](const Phases& p) { p.local(); });
   check_nccl(ncclGroupStart(), "ncclGroupStart", nullptr);
-  for (std::size_t r = 0; r < phases.size(); ++r) {
-    GPULAB_CUDA_CHECK(cudaSetDevice(devices[r]));
-    phases[r].collective();
-  }
+  each([](const Phases& p) { p.collective(); });
   check_nccl(ncclGroupEnd(), "ncclGroupEnd", nullptr);
-  for (std::size_t r = 0; r < phases.size(); ++r) {
-    GPULAB_CUDA_CHECK(cudaSetDevice(devices[r]));
-    phases[r].combine();
-  }
+  each([](const Phases& p) { p.combine(); });
   GPULAB_CUDA_CHECK(cudaSetDevice(caller));
 }
 
@@ -269,13 +274,9 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
 
 void sgemm(std::span<const SgemmRank> ranks, std::size_t m, std::size_t n, std::size_t k, float alpha, std::size_t lda,
            std::size_t ldb, float beta) {
-  std::vector<Phases> phases;
-  std::vector<int> devices;
-  for (const auto& r : ranks) {
-    phases.push_back(sgemm_phases(m, n, k, alpha, r.a_rows, lda, r.b, ldb, beta, r.c, r.comm, r.stream));
-    devices.push_back(r.device);
-  }
-  run_all(devices, phases);
+  run_ranks(ranks, [&](const SgemmRank& r) {
+    return sgemm_phases(m, n, k, alpha, r.a_rows, lda, r.b, ldb, beta, r.c, r.comm, r.stream);
+  });
 }
 
 void conv3x3(const std::uint8_t* band, std::size_t in_pitch, std::uint8_t* out, std::size_t width, std::size_t height,
@@ -285,13 +286,9 @@ void conv3x3(const std::uint8_t* band, std::size_t in_pitch, std::uint8_t* out, 
 
 void conv3x3(std::span<const ConvRank> ranks, std::size_t width, std::size_t height, const Filter3x3& filter,
              Border border) {
-  std::vector<Phases> phases;
-  std::vector<int> devices;
-  for (const auto& r : ranks) {
-    phases.push_back(conv_phases(r.band, r.in_pitch, r.out, width, height, filter, border, r.comm, r.stream));
-    devices.push_back(r.device);
-  }
-  run_all(devices, phases);
+  run_ranks(ranks, [&](const ConvRank& r) {
+    return conv_phases(r.band, r.in_pitch, r.out, width, height, filter, border, r.comm, r.stream);
+  });
 }
 
 int ranks_of(ncclComm_t comm) {
@@ -314,14 +311,9 @@ void reduce_sum(const T* shard, std::size_t n, T* out, void* temp, std::size_t t
 
 template <class T>
 void reduce_sum(std::span<const ReduceRank<T>> ranks) {
-  std::vector<Phases> phases;
-  std::vector<int> devices;
-  for (const auto& r : ranks) {
-    GPULAB_CUDA_CHECK(cudaSetDevice(r.device));
-    phases.push_back(reduce_phases(r.shard, r.n, r.out, r.temp, r.temp_bytes, r.comm, r.stream));
-    devices.push_back(r.device);
-  }
-  run_all(devices, phases);
+  run_ranks(ranks, [](const ReduceRank<T>& r) {
+    return reduce_phases(r.shard, r.n, r.out, r.temp, r.temp_bytes, r.comm, r.stream);
+  });
 }
 
 void histogram(const std::int32_t* shard, std::size_t n, std::uint32_t m, std::uint32_t* counts, ncclComm_t comm,
@@ -330,13 +322,9 @@ void histogram(const std::int32_t* shard, std::size_t n, std::uint32_t m, std::u
 }
 
 void histogram(std::span<const HistogramRank> ranks, std::uint32_t m) {
-  std::vector<Phases> phases;
-  std::vector<int> devices;
-  for (const auto& r : ranks) {
-    phases.push_back(histogram_phases(r.shard, r.n, m, r.counts, r.comm, r.stream));
-    devices.push_back(r.device);
-  }
-  run_all(devices, phases);
+  run_ranks(ranks, [m](const HistogramRank& r) {
+    return histogram_phases(r.shard, r.n, m, r.counts, r.comm, r.stream);
+  });
 }
 
 std::size_t atax_temp_bytes(std::uint32_t rows, std::uint32_t cols, int ranks) {
@@ -349,14 +337,9 @@ void atax(const float* a_rows, const float* x, std::uint32_t rows, std::uint32_t
 }
 
 void atax(std::span<const AtaxRank> ranks, std::uint32_t cols) {
-  std::vector<Phases> phases;
-  std::vector<int> devices;
-  for (const auto& r : ranks) {
-    GPULAB_CUDA_CHECK(cudaSetDevice(r.device));
-    phases.push_back(atax_phases(r.a_rows, r.x, r.rows, cols, r.y, r.temp, r.temp_bytes, r.comm, r.stream));
-    devices.push_back(r.device);
-  }
-  run_all(devices, phases);
+  run_ranks(ranks, [cols](const AtaxRank& r) {
+    return atax_phases(r.a_rows, r.x, r.rows, cols, r.y, r.temp, r.temp_bytes, r.comm, r.stream);
+  });
 }
 
 template <class In>
@@ -377,14 +360,9 @@ void exclusive_scan(const In* shard, scan_result_t<In>* out, std::size_t n, void
 
 template <class In>
 void scan_all(std::span<const ScanRank<In>> ranks, bool inclusive) {
-  std::vector<Phases> phases;
-  std::vector<int> devices;
-  for (const auto& r : ranks) {
-    GPULAB_CUDA_CHECK(cudaSetDevice(r.device));
-    phases.push_back(scan_phases(r.shard, r.out, r.n, inclusive, r.temp, r.temp_bytes, r.comm, r.stream));
-    devices.push_back(r.device);
-  }
-  run_all(devices, phases);
+  run_ranks(ranks, [inclusive](const ScanRank<In>& r) {
+    return scan_phases(r.shard, r.out, r.n, inclusive, r.temp, r.temp_bytes, r.comm, r.stream);
+  });
 }
 template <class In>
 void inclusive_scan(std::span<const ScanRank<In>> ranks) {

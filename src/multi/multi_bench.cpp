@@ -13,7 +13,6 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
-#include <optional>
 #include <ostream>
 #include <thread>
 
@@ -24,25 +23,33 @@ void check_nccl(ncclResult_t r, const char* what) {
   if (r != ncclSuccess) throw Error(std::string("NCCL: ") + what + " failed: " + ncclGetErrorString(r));
 }
 
-/// The communicators of this process: one per GPU 0..gpus-1 of one process (ncclCommInitAll), or
-/// this process's one rank among the world's (ncclCommInitRank, the id broadcast by MPI).
-/// Destroyed at the end, or aborted when a wait ran out of time.
+/// The communicators of this process for a run over `gpus` GPUs: in a world of one process, one
+/// per GPU 0..gpus-1 (ncclCommInitAll); in a world of several (MPI), this process's one rank on its
+/// host's GPU (ncclCommInitRank, the id broadcast by the world). Destroyed at the end, or aborted
+/// when a wait ran out of time.
 class Communicators {
  public:
-  explicit Communicators(int gpus) : comms_(static_cast<std::size_t>(gpus)), size_(gpus) {
+  Communicators(const World& world, int gpus) {
     int count = 0;
     GPULAB_CUDA_CHECK(cudaGetDeviceCount(&count));
+    if (world.size() > 1) {
+      size_ = world.size();
+      comms_.resize(1);
+      ranks_ = {world.rank()};
+      devices_ = {world.local_device(count)};
+      ncclUniqueId id{};
+      if (world.rank() == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
+      id = world.broadcast_id(id);
+      GPULAB_CUDA_CHECK(cudaSetDevice(devices_[0]));
+      check_nccl(ncclCommInitRank(&comms_[0], size_, id, world.rank()), "ncclCommInitRank");
+      return;
+    }
     if (gpus < 1 || gpus > count)
       throw Error(fmt::format("{} GPUs asked for; this host has {} CUDA device(s)", gpus, count));
+    size_ = gpus;
+    comms_.resize(static_cast<std::size_t>(gpus));
     for (int d = 0; d < gpus; ++d) ranks_.push_back(d), devices_.push_back(d);
     check_nccl(ncclCommInitAll(comms_.data(), gpus, devices_.data()), "ncclCommInitAll");
-  }
-  Communicators(const World& world, int device) : comms_(1), ranks_{world.rank()}, devices_{device}, size_(world.size()) {
-    ncclUniqueId id{};
-    if (world.rank() == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
-    id = world.broadcast_id(id);
-    GPULAB_CUDA_CHECK(cudaSetDevice(device));
-    check_nccl(ncclCommInitRank(&comms_[0], size_, id, world.rank()), "ncclCommInitRank");
   }
   ~Communicators() {
     for (ncclComm_t c : comms_)
@@ -260,7 +267,7 @@ MultiCaseResult run_multi_case(MultiCase& c, const MultiSettings& s) {
     // One GPU, measured in the same run: this process alone, or process 0 while the others wait.
     MultiRow one;
     if (world.rank() == 0) {
-      Communicators single(1);
+      Communicators single(*alone, 1);
       one = measure(c, single, *alone, placement, s);
     }
     world.barrier();
@@ -268,15 +275,8 @@ MultiCaseResult run_multi_case(MultiCase& c, const MultiSettings& s) {
     one.gpus = 1, one.placement = placement, one.speedup = one.efficiency = 1.0;
     result.rows.push_back(one);
     if (s.gpus > 1 || world.size() > 1) {
-      std::optional<Communicators> comms;
-      if (world.size() > 1) {
-        int count = 0;
-        GPULAB_CUDA_CHECK(cudaGetDeviceCount(&count));
-        comms.emplace(world, world.local_device(count));
-      } else {
-        comms.emplace(s.gpus);
-      }
-      MultiRow many = measure(c, *comms, world, placement, s);
+      Communicators comms(world, s.gpus);
+      MultiRow many = measure(c, comms, world, placement, s);
       many.speedup = ratio(one_ms, many.total.median_ms);
       many.efficiency = many.speedup / many.gpus;
       result.rows.push_back(many);
@@ -288,23 +288,17 @@ MultiCaseResult run_multi_case(MultiCase& c, const MultiSettings& s) {
 std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std::size_t>& sizes, int reps,
                                                 const World* world) {
   std::vector<BusBandwidth> out;
-  const bool processes = world && world->size() > 1;
-  if (gpus < 2 && !processes) return out;
-  std::optional<Communicators> comms;
-  if (processes) {
-    int count = 0;
-    GPULAB_CUDA_CHECK(cudaGetDeviceCount(&count));
-    comms.emplace(*world, world->local_device(count));
-  } else {
-    comms.emplace(gpus);
-  }
-  const int ranks = comms->ranks();
+  const std::unique_ptr<World> alone = single_process();
+  if (!world) world = alone.get();
+  if (gpus < 2 && world->size() < 2) return out;
+  Communicators comms(*world, gpus);
+  const int ranks = comms.ranks();
   const std::size_t largest = *std::max_element(sizes.begin(), sizes.end());
   std::vector<std::unique_ptr<Stream>> streams;
   std::vector<DeviceBuffer<std::byte>> buffers;
   std::vector<std::unique_ptr<Event>> starts, stops;
-  for (int i = 0; i < comms->local_count(); ++i) {
-    GPULAB_CUDA_CHECK(cudaSetDevice(comms->device(i)));
+  for (int i = 0; i < comms.local_count(); ++i) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(comms.device(i)));
     streams.push_back(std::make_unique<Stream>());
     buffers.emplace_back(largest);
     GPULAB_CUDA_CHECK(cudaMemset(buffers.back().data(), 0, largest));
@@ -315,27 +309,27 @@ std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std:
     const std::size_t count = std::max<std::size_t>(1, bytes / sizeof(float));
     std::vector<double> samples;
     for (int rep = -2; rep < reps; ++rep) {
-      if (world) world->barrier();
+      world->barrier();
       for (std::size_t i = 0; i < streams.size(); ++i) {
-        GPULAB_CUDA_CHECK(cudaSetDevice(comms->device(static_cast<int>(i))));
+        GPULAB_CUDA_CHECK(cudaSetDevice(comms.device(static_cast<int>(i))));
         starts[i]->record(streams[i]->get());
       }
       check_nccl(ncclGroupStart(), "ncclGroupStart");
       for (std::size_t i = 0; i < streams.size(); ++i) {
-        GPULAB_CUDA_CHECK(cudaSetDevice(comms->device(static_cast<int>(i))));
+        GPULAB_CUDA_CHECK(cudaSetDevice(comms.device(static_cast<int>(i))));
         void* data = buffers[i].data();
-        check_nccl(ncclAllReduce(data, data, count, ncclFloat32, ncclSum, (*comms)[static_cast<int>(i)], streams[i]->get()),
+        check_nccl(ncclAllReduce(data, data, count, ncclFloat32, ncclSum, comms[static_cast<int>(i)], streams[i]->get()),
                    "ncclAllReduce");
       }
       check_nccl(ncclGroupEnd(), "ncclGroupEnd");
       double ms = 0.0;
       for (std::size_t i = 0; i < streams.size(); ++i) {
-        GPULAB_CUDA_CHECK(cudaSetDevice(comms->device(static_cast<int>(i))));
+        GPULAB_CUDA_CHECK(cudaSetDevice(comms.device(static_cast<int>(i))));
         stops[i]->record(streams[i]->get());
         streams[i]->synchronize();
         ms = std::max(ms, static_cast<double>(stops[i]->ms_since(*starts[i])));
       }
-      if (world) ms = world->max(ms);
+      ms = world->max(ms);
       if (rep >= 0) samples.push_back(ms);
     }
     const TimingStats t = summarize(samples);

@@ -47,7 +47,8 @@ class ReduceMulti final : public MultiCase {
     return multi::reduce_sum_temp_bytes<T>(end - begin, ranks);
   }
   void local(const RankRun& k) const override {
-    const std::size_t n = shard_range(input_.size(), k.rank, k.ranks).second - shard_range(input_.size(), k.rank, k.ranks).first;
+    const auto [begin, end] = shard_range(input_.size(), k.rank, k.ranks);
+    const std::size_t n = end - begin;
     reduce_sum(static_cast<const T*>(k.in[0]), n, static_cast<T*>(k.out), k.temp, reduce_sum_temp_bytes<T>(n), k.stream);
   }
   void run(std::span<const RankRun> ranks) const override {
