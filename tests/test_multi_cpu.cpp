@@ -46,14 +46,20 @@ TEST(MultiCpu, TheReportHasEveryRowAndTheBusBandwidth) {
   one.gpus = 1, one.placement = "resident", one.total.median_ms = 2.0, one.check.ok = true;
   two.gpus = 2, two.placement = "resident", two.total.median_ms = 1.1, two.speedup = 2.0 / 1.1, two.check.ok = false;
   two.check.detail = "rank 1: off by 3";
+  one.graphed = true, one.graph_local.median_ms = 0.004, one.graph_total.median_ms = 0.0095;
+  two.graph_failure = "stream capture: operation not permitted when stream is capturing";
   c.rows = {one, two};
   const auto j = multi_json({c}, {{8, 30.0, 0.0003, 0.0003}});
   EXPECT_EQ(j["bus_bandwidth"][0]["bytes"], 8);
   EXPECT_EQ(j["cases"][0]["rows"].size(), 2u);
   EXPECT_EQ(j["cases"][0]["rows"][1]["detail"], "rank 1: off by 3");
+  EXPECT_DOUBLE_EQ(j["cases"][0]["rows"][0]["graph_total_ms"].get<double>(), 0.0095);
+  EXPECT_TRUE(j["cases"][0]["rows"][1]["graph_total_ms"].is_null());
   std::ostringstream os;
   print_multi(os, {c}, {});
   EXPECT_NE(os.str().find("FAILED on 2 GPU(s), resident: rank 1: off by 3"), std::string::npos) << os.str();
+  EXPECT_NE(os.str().find("0.0055"), std::string::npos) << os.str();  // the graph's collective + combine
+  EXPECT_NE(os.str().find("not replayed as a CUDA graph on 2 GPU(s): stream capture"), std::string::npos) << os.str();
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 // Several GPUs through NCCL, on whatever this machine has: one rank per GPU (one GPU: a
 // communicator of one rank, which still goes through every NCCL call), each case checked against
-// the CPU on every rank, every rank's bits equal, a repeated run's bits equal.
+// the CPU on every rank, every rank's bits equal, a repeated run's bits equal. And 2, 3 and 5 ranks
+// on one GPU through the library's loopback (its collectives done by copies): the code a rank runs
+// only when it is not alone — scan offsets, broadcasts from every root, shards of nothing — checked
+// on any machine with a GPU.
 #include "gpu_test_support.hpp"
 
 #include "core/random.hpp"
@@ -21,15 +24,33 @@ int device_count() {
   return n;
 }
 
+void expect_rows_pass(MultiCase& c, const MultiSettings& s, std::size_t rows) {
+  const MultiCaseResult r = run_multi_case(c, s);
+  ASSERT_EQ(r.rows.size(), rows);
+  for (const auto& row : r.rows) {
+    EXPECT_TRUE(row.check.ok) << row.gpus << " GPU(s), " << row.placement << ": " << row.check.detail;
+    EXPECT_TRUE(row.identical) << row.gpus << " GPU(s), " << row.placement;
+  }
+}
+
 void expect_all_rows_pass(MultiCase& c, int gpus) {
   MultiSettings s;
   s.gpus = gpus;
   s.reps = 2;
-  const MultiCaseResult r = run_multi_case(c, s);
-  ASSERT_EQ(r.rows.size(), gpus > 1 ? 4u : 2u);
-  for (const auto& row : r.rows) {
-    EXPECT_TRUE(row.check.ok) << row.gpus << " GPU(s), " << row.placement << ": " << row.check.detail;
-    EXPECT_TRUE(row.identical) << row.gpus << " GPU(s), " << row.placement;
+  expect_rows_pass(c, s, gpus > 1 ? 4u : 2u);
+}
+
+/// `make` over 2, 3 and 5 loopback ranks on GPU 0 (one GPU and the ranks, resident data).
+template <class Make>
+void expect_loopback_ranks_pass(Make make) {
+  for (int ranks : {2, 3, 5}) {
+    SCOPED_TRACE(std::to_string(ranks) + " loopback ranks");
+    MultiSettings s;
+    s.loopback_ranks = ranks;
+    s.placements = {"resident"};
+    s.reps = 1;
+    auto c = make();
+    expect_rows_pass(*c, s, 2u);
   }
 }
 
@@ -72,6 +93,44 @@ TEST(MultiGpu, ConvBandsWithTheirNeighboursRows) {
   for (auto [w, h] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 3}, {67, 35}, {1000, 7}})
     for (Border b : {Border::replicate, Border::zero, Border::mirror})
       expect_all_rows_pass(*make_conv_multi(w, h, *named_filter("sharpen"), b, 7), gpus_here());
+}
+
+TEST(MultiGpuLoopback, ReduceWithShardsOfNothing) {
+  for (DType t : {DType::int32, DType::float32, DType::float64})
+    for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{100'003}}) {
+      SCOPED_TRACE(std::string(dtype_name(t)) + " n=" + std::to_string(n));
+      expect_loopback_ranks_pass([&] { return make_reduce_multi(t, n, 11); });
+    }
+}
+
+TEST(MultiGpuLoopback, HistogramCountsAdded) {
+  for (std::uint32_t m : {1u, 256u, (1u << 17) + 1})
+    expect_loopback_ranks_pass([&] { return make_histogram_multi(HistogramDistribution::uniform, 70'001, m, 11); });
+}
+
+TEST(MultiGpuLoopback, AtaxColumnsAddedInRankOrder) {
+  for (AtaxShape s : {AtaxShape{33, 1}, AtaxShape{1000, 1001}, AtaxShape{16385, 5}})
+    expect_loopback_ranks_pass([&] { return make_atax_multi(s, 11); });
+}
+
+TEST(MultiGpuLoopback, ScanOffsetsOfTheRanksBefore) {
+  for (DType t : {DType::int8, DType::int16, DType::int32, DType::float32, DType::float64})
+    for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive})
+      for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{70'001}}) {
+        SCOPED_TRACE(std::string(dtype_name(t)) + " " + std::string(scan_kind_name(kind)) + " n=" + std::to_string(n));
+        expect_loopback_ranks_pass([&] { return make_scan_multi(t, kind, n, 11); });
+      }
+}
+
+TEST(MultiGpuLoopback, SgemmRowsBroadcastFromEveryRoot) {
+  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{3, 5, 7}, SgemmShape{129, 65, 257}})
+    expect_loopback_ranks_pass([&] { return make_sgemm_multi(s, 1.0f, 11); });
+}
+
+TEST(MultiGpuLoopback, ConvBandsMeetAtEveryRankBoundary) {
+  for (auto [w, h] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 3}, {67, 35}, {1000, 7}})
+    for (Border b : {Border::replicate, Border::zero, Border::mirror})
+      expect_loopback_ranks_pass([&] { return make_conv_multi(w, h, *named_filter("sharpen"), b, 11); });
 }
 
 // The per-rank form (one process per GPU) on a communicator of one rank gives the one-GPU bits.

@@ -14,7 +14,9 @@
 
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
+#include "lib/multi_loopback.hpp"
 
+#include <cstring>
 #include <functional>
 #include <string>
 #include <type_traits>
@@ -85,65 +87,182 @@ struct TempLayout {
   }
 };
 
-/// One rank's three phases.
-struct Phases {
-  std::function<void()> local, collective, combine;
+/// Where a rank stands: rank `rank` of `ranks`.
+struct Place {
+  int rank = 0, ranks = 1;
 };
+
+Place place_of(ncclComm_t comm) {
+  Place p;
+  p.ranks = ranks_of(comm);
+  check_nccl(ncclCommUserRank(comm, &p.rank), "ncclCommUserRank", comm);
+  return p;
+}
+
+/// One collective of a rank, as data: what it sends and where it receives. Run through NCCL, or by
+/// the loopback's copies in tests.
+struct Collective {
+  enum class Kind { all_gather, all_reduce_sum, broadcast } kind;
+  const void* send;
+  void* recv;
+  std::size_t count;  // elements per rank (all-gather), or in all
+  ncclDataType_t type;
+  int root = 0;  // broadcast
+};
+
+Collective all_gather(const void* send, void* recv, std::size_t count, ncclDataType_t type) {
+  return {Collective::Kind::all_gather, send, recv, count, type};
+}
+Collective all_reduce_sum(const void* send, void* recv, std::size_t count, ncclDataType_t type) {
+  return {Collective::Kind::all_reduce_sum, send, recv, count, type};
+}
+Collective broadcast(void* data, std::size_t count, ncclDataType_t type, int root) {
+  return {Collective::Kind::broadcast, data, data, count, type, root};
+}
+
+void enqueue(const Collective& c, ncclComm_t comm, cudaStream_t stream) {
+  switch (c.kind) {
+    case Collective::Kind::all_gather:
+      return check_nccl(ncclAllGather(c.send, c.recv, c.count, c.type, comm, stream), "ncclAllGather", comm);
+    case Collective::Kind::all_reduce_sum:
+      return check_nccl(ncclAllReduce(c.send, c.recv, c.count, c.type, ncclSum, comm, stream), "ncclAllReduce", comm);
+    case Collective::Kind::broadcast:
+      return check_nccl(ncclBroadcast(c.send, c.recv, c.count, c.type, c.root, comm, stream), "ncclBroadcast", comm);
+  }
+}
+
+std::size_t element_bytes(ncclDataType_t type) {
+  switch (type) {
+    case ncclInt8: case ncclUint8: return 1;
+    case ncclInt32: case ncclUint32: case ncclFloat32: return 4;
+    case ncclFloat64: return 8;
+    default: throw Error("gpulab::multi: an NCCL type the loopback does not know");
+  }
+}
+
+/// One rank's three phases: its local part, its collectives (in the order every rank issues
+/// them), the combining step.
+struct Phases {
+  std::function<void()> local;
+  std::vector<Collective> collectives;
+  std::function<void()> combine;
+};
+
+thread_local bool loopback_active = false;
+
+/// The loopback's collectives over every rank, after every rank's local part finished: copies with
+/// NCCL's semantics (see multi_loopback.hpp).
+template <class Rank>
+void loopback_collectives(std::span<const Rank> ranks, const std::vector<Phases>& phases) {
+  for (const Rank& r : ranks) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(r.device));
+    GPULAB_CUDA_CHECK(cudaStreamSynchronize(r.stream));
+  }
+  const std::size_t n = phases.size();
+  for (std::size_t j = 0; j < phases[0].collectives.size(); ++j) {
+    const Collective& c = phases[0].collectives[j];
+    for (const Phases& p : phases)
+      require(p.collectives.size() == phases[0].collectives.size() && p.collectives[j].kind == c.kind &&
+                  p.collectives[j].count == c.count && p.collectives[j].type == c.type && p.collectives[j].root == c.root,
+              "loopback: the ranks disagree on their collectives");
+    const std::size_t bytes = c.count * element_bytes(c.type);
+    if (bytes == 0) continue;
+    auto copy = [](void* to, const void* from, std::size_t b) {
+      GPULAB_CUDA_CHECK(cudaMemcpy(to, from, b, cudaMemcpyDefault));
+    };
+    switch (c.kind) {
+      case Collective::Kind::all_gather:
+        for (const Phases& to : phases)
+          for (std::size_t q = 0; q < n; ++q)
+            copy(static_cast<std::byte*>(to.collectives[j].recv) + q * bytes, phases[q].collectives[j].send, bytes);
+        break;
+      case Collective::Kind::all_reduce_sum: {
+        require(c.type == ncclUint32, "loopback: a sum all-reduce of a type other than uint32");
+        std::vector<std::uint32_t> sum(c.count, 0), part(c.count);
+        for (const Phases& from : phases) {
+          copy(part.data(), from.collectives[j].send, bytes);
+          for (std::size_t i = 0; i < c.count; ++i) sum[i] += part[i];
+        }
+        for (const Phases& to : phases) copy(to.collectives[j].recv, sum.data(), bytes);
+        break;
+      }
+      case Collective::Kind::broadcast: {
+        require(c.root >= 0 && static_cast<std::size_t>(c.root) < n, "loopback: a broadcast from a rank outside");
+        const void* from = phases[static_cast<std::size_t>(c.root)].collectives[j].send;
+        for (const Phases& to : phases)
+          if (to.collectives[j].recv != from) copy(to.collectives[j].recv, from, bytes);
+        break;
+      }
+    }
+  }
+}
 
 /// The all-ranks form: each rank's phases made on its device (temporary sizes depend on it), then
 /// the locals on each device, the collectives of all ranks in one NCCL group, the combines; the
 /// caller's device is current again at the end.
 template <class Rank, class MakePhases>
 void run_ranks(std::span<const Rank> ranks, MakePhases make_phases) {
+  if (ranks.empty()) return;
   int caller = 0;
   GPULAB_CUDA_CHECK(cudaGetDevice(&caller));
+  const bool loopback = loopback_active;
   std::vector<Phases> phases;
-  for (const Rank& r : ranks) {
-    GPULAB_CUDA_CHECK(cudaSetDevice(r.device));
-    phases.push_back(make_phases(r));
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(ranks[i].device));
+    const Place place = loopback ? Place{static_cast<int>(i), static_cast<int>(ranks.size())} : place_of(ranks[i].comm);
+    phases.push_back(make_phases(ranks[i], place));
   }
   auto each = [&](auto&& step) {
     for (std::size_t i = 0; i < phases.size(); ++i) {
       GPULAB_CUDA_CHECK(cudaSetDevice(ranks[i].device));
-      step(phases[i]);
+      step(phases[i], ranks[i]);
     }
   };
-  each([](const Phases& p) { p.local(); });
-  check_nccl(ncclGroupStart(), "ncclGroupStart", nullptr);
-  each([](const Phases& p) { p.collective(); });
-  check_nccl(ncclGroupEnd(), "ncclGroupEnd", nullptr);
-  each([](const Phases& p) { p.combine(); });
+  each([](const Phases& p, const Rank&) { p.local(); });
+  if (loopback) {
+    loopback_collectives(ranks, phases);
+  } else {
+    check_nccl(ncclGroupStart(), "ncclGroupStart", nullptr);
+    each([](const Phases& p, const Rank& r) {
+      for (const Collective& c : p.collectives) enqueue(c, r.comm, r.stream);
+    });
+    check_nccl(ncclGroupEnd(), "ncclGroupEnd", nullptr);
+  }
+  each([](const Phases& p, const Rank&) { p.combine(); });
   GPULAB_CUDA_CHECK(cudaSetDevice(caller));
 }
 
+/// The per-rank form: one rank's phases in a row on its stream.
+void run_one(const Phases& p, ncclComm_t comm, cudaStream_t stream) {
+  p.local();
+  for (const Collective& c : p.collectives) enqueue(c, comm, stream);
+  p.combine();
+}
+
 template <class T>
-Phases reduce_phases(const T* shard, std::size_t n, T* out, void* temp, std::size_t temp_bytes, ncclComm_t comm,
+Phases reduce_phases(const T* shard, std::size_t n, T* out, void* temp, std::size_t temp_bytes, Place place,
                      cudaStream_t stream) {
-  const int ranks = ranks_of(comm);
-  const TempLayout layout(gpulab::reduce_sum_temp_bytes<T>(n), sizeof(T), ranks);
+  const TempLayout layout(gpulab::reduce_sum_temp_bytes<T>(n), sizeof(T), place.ranks);
   require(out != nullptr && temp != nullptr, "reduce_sum: a null output or temporary storage");
   require(temp_bytes >= layout.total, "reduce_sum: temporary storage smaller than reduce_sum_temp_bytes(n, ranks)");
   T* partial = layout.partial_in<T>(temp);
   T* gathered = layout.gathered_in<T>(temp);
   return {[=] { gpulab::reduce_sum(shard, n, partial, temp, layout.local, stream); },
-          [=] { check_nccl(ncclAllGather(partial, gathered, 1, nccl_type<T>(), comm, stream), "ncclAllGather", comm); },
-          [=] { launch("add_in_rank_order", add_in_rank_order<T>, {1, 1}, stream, gathered, ranks, out); }};
+          {all_gather(partial, gathered, 1, nccl_type<T>())},
+          [=] { launch("add_in_rank_order", add_in_rank_order<T>, {1, 1}, stream, gathered, place.ranks, out); }};
 }
 
-Phases histogram_phases(const std::int32_t* shard, std::size_t n, std::uint32_t m, std::uint32_t* counts,
-                        ncclComm_t comm, cudaStream_t stream) {
-  ranks_of(comm);  // a bad communicator fails here, before any work
-  return {[=] { gpulab::histogram(shard, n, m, counts, stream); },
-          [=] { check_nccl(ncclAllReduce(counts, counts, m, ncclUint32, ncclSum, comm, stream), "ncclAllReduce", comm); },
-          [] {}};
+Phases histogram_phases(const std::int32_t* shard, std::size_t n, std::uint32_t m, std::uint32_t* counts, Place,
+                        cudaStream_t stream) {
+  return {[=] { gpulab::histogram(shard, n, m, counts, stream); }, {all_reduce_sum(counts, counts, m, ncclUint32)}, [] {}};
 }
 
 Phases atax_phases(const float* a_rows, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
-                   std::size_t temp_bytes, ncclComm_t comm, cudaStream_t stream) {
-  const int ranks = ranks_of(comm);
+                   std::size_t temp_bytes, Place place, cudaStream_t stream) {
   require(cols > 0, "atax: cols must be at least 1");
   require(y != nullptr && temp != nullptr, "atax: a null output or temporary storage");
-  const TempLayout layout(rows > 0 ? gpulab::atax_temp_bytes(rows, cols) : 0, std::size_t{cols} * sizeof(float), ranks);
+  const TempLayout layout(rows > 0 ? gpulab::atax_temp_bytes(rows, cols) : 0, std::size_t{cols} * sizeof(float),
+                          place.ranks);
   require(temp_bytes >= layout.total, "atax: temporary storage smaller than atax_temp_bytes(rows, cols, ranks)");
   float* partial = layout.partial_in<float>(temp);
   float* gathered = layout.gathered_in<float>(temp);
@@ -151,10 +270,10 @@ Phases atax_phases(const float* a_rows, const float* x, std::uint32_t rows, std:
             if (rows > 0) gpulab::atax(a_rows, x, rows, cols, partial, temp, layout.local, stream);
             else GPULAB_CUDA_CHECK(cudaMemsetAsync(partial, 0, std::size_t{cols} * sizeof(float), stream));
           },
-          [=] { check_nccl(ncclAllGather(partial, gathered, cols, ncclFloat32, comm, stream), "ncclAllGather", comm); },
+          {all_gather(partial, gathered, cols, ncclFloat32)},
           [=] {
             launch("add_columns_in_rank_order", add_columns_in_rank_order,
-                   {static_cast<unsigned>(ceil_div(cols, 256)), 256}, stream, gathered, ranks, cols, y);
+                   {static_cast<unsigned>(ceil_div(cols, 256)), 256}, stream, gathered, place.ranks, cols, y);
           }};
 }
 
@@ -164,9 +283,7 @@ template <class In, class Out>
 __global__ void shard_total(const In* in, const Out* out, std::size_t n, bool inclusive, Out* total) {
   if (n == 0) *total = Out{};
   else if (inclusive) *total = out[n - 1];
-  else if constexpr (std::is_integral_v<Out>)
-    *total = static_cast<Out>(static_cast<std::uint32_t>(out[n - 1]) + static_cast<std::uint32_t>(static_cast<Out>(in[n - 1])));
-  else *total = out[n - 1] + static_cast<Out>(in[n - 1]);
+  else *total = add_wrapping(out[n - 1], static_cast<Out>(in[n - 1]));
 }
 
 /// out[i] += the totals of ranks 0 … rank−1, added in that order (every thread the same sum).
@@ -180,12 +297,9 @@ __global__ void add_offset(const Out* totals, int rank, Out* out, std::size_t n)
 
 template <class In>
 Phases scan_phases(const In* shard, scan_result_t<In>* out, std::size_t n, bool inclusive, void* temp,
-                   std::size_t temp_bytes, ncclComm_t comm, cudaStream_t stream) {
+                   std::size_t temp_bytes, Place place, cudaStream_t stream) {
   using Out = scan_result_t<In>;
-  const int ranks = ranks_of(comm);
-  int rank = 0;
-  check_nccl(ncclCommUserRank(comm, &rank), "ncclCommUserRank", comm);
-  const TempLayout layout(gpulab::scan_temp_bytes<In>(n), sizeof(Out), ranks);
+  const TempLayout layout(gpulab::scan_temp_bytes<In>(n), sizeof(Out), place.ranks);
   require(temp != nullptr && (n == 0 || (shard != nullptr && out != nullptr)), "scan: a null pointer");
   require(temp_bytes >= layout.total, "scan: temporary storage smaller than scan_temp_bytes(n, ranks)");
   Out* total = layout.partial_in<Out>(temp);
@@ -195,49 +309,43 @@ Phases scan_phases(const In* shard, scan_result_t<In>* out, std::size_t n, bool 
             else gpulab::exclusive_scan(shard, out, n, temp, layout.local, stream);
             launch("shard_total", shard_total<In, Out>, {1, 1}, stream, shard, out, n, inclusive, total);
           },
-          [=] { check_nccl(ncclAllGather(total, totals, 1, nccl_type<Out>(), comm, stream), "ncclAllGather", comm); },
+          {all_gather(total, totals, 1, nccl_type<Out>())},
           [=] {
-            if (rank == 0 || n == 0) return;  // rank 0's share is its own scan
+            if (place.rank == 0 || n == 0) return;  // rank 0's share is its own scan
             const auto blocks = static_cast<unsigned>(std::min<std::size_t>(ceil_div(n, 256), 65536));
-            launch("add_offset", add_offset<Out>, {blocks, 256}, stream, totals, rank, out, n);
+            launch("add_offset", add_offset<Out>, {blocks, 256}, stream, totals, place.rank, out, n);
           }};
 }
 
 /// Every rank's block of rows broadcast from it into `full` (rows `row_elements` of `type` apart,
 /// packed) on every rank; ranks without rows send nothing.
-void broadcast_row_blocks(void* full, std::size_t rows, std::size_t row_elements, std::size_t element_bytes,
-                          ncclDataType_t type, ncclComm_t comm, cudaStream_t stream) {
-  const int ranks = ranks_of(comm);
+std::vector<Collective> row_block_broadcasts(void* full, std::size_t rows, std::size_t row_elements,
+                                             ncclDataType_t type, int ranks) {
+  std::vector<Collective> out;
   for (int q = 0; q < ranks; ++q) {
     const Rows block = rows_of(rows, q, ranks);
-    if (block.end == block.begin) continue;
-    void* at = static_cast<std::byte*>(full) + block.begin * row_elements * element_bytes;
-    check_nccl(ncclBroadcast(at, at, (block.end - block.begin) * row_elements, type, q, comm, stream), "ncclBroadcast",
-               comm);
+    if (block.end == block.begin || row_elements == 0) continue;
+    void* at = static_cast<std::byte*>(full) + block.begin * row_elements * element_bytes(type);
+    out.push_back(broadcast(at, (block.end - block.begin) * row_elements, type, q));
   }
-}
-
-int rank_of(ncclComm_t comm) {
-  int rank = 0;
-  check_nccl(ncclCommUserRank(comm, &rank), "ncclCommUserRank", comm);
-  return rank;
+  return out;
 }
 
 Phases sgemm_phases(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a_rows, std::size_t lda,
-                    const float* b, std::size_t ldb, float beta, float* c, ncclComm_t comm, cudaStream_t stream) {
-  const Rows mine = rows_of(m, rank_of(comm), ranks_of(comm));
+                    const float* b, std::size_t ldb, float beta, float* c, Place place, cudaStream_t stream) {
+  const Rows mine = rows_of(m, place.rank, place.ranks);
   require(m == 0 || n == 0 || c != nullptr, "sgemm: a null C");
   return {[=] {
             if (mine.end > mine.begin)
               gpulab::sgemm(mine.end - mine.begin, n, k, alpha, a_rows, lda, b, ldb, beta, c + mine.begin * n, n, stream);
           },
-          [=] { broadcast_row_blocks(c, m, n, sizeof(float), ncclFloat32, comm, stream); },
+          row_block_broadcasts(c, m, n, ncclFloat32, place.ranks),
           [] {}};
 }
 
 Phases conv_phases(const std::uint8_t* band, std::size_t in_pitch, std::uint8_t* out, std::size_t width,
-                   std::size_t height, const Filter3x3& filter, Border border, ncclComm_t comm, cudaStream_t stream) {
-  const Rows mine = rows_of(height, rank_of(comm), ranks_of(comm));
+                   std::size_t height, const Filter3x3& filter, Border border, Place place, cudaStream_t stream) {
+  const Rows mine = rows_of(height, place.rank, place.ranks);
   require(height == 0 || width == 0 || out != nullptr, "conv3x3: a null output");
   const std::size_t row_bytes = 3 * width;
   return {[=] {
@@ -247,17 +355,16 @@ Phases conv_phases(const std::uint8_t* band, std::size_t in_pitch, std::uint8_t*
             const std::size_t lo = mine.begin > 0 ? mine.begin - 1 : 0, hi = std::min(mine.end + 1, height);
             gpulab::conv3x3(band, in_pitch, out + lo * row_bytes, row_bytes, width, hi - lo, filter, border, stream);
           },
-          [=] { broadcast_row_blocks(out, height, row_bytes, 1, ncclUint8, comm, stream); },
+          row_block_broadcasts(out, height, row_bytes, ncclUint8, place.ranks),
           [] {}};
 }
 
-void run_one(const Phases& p) {
-  p.local();
-  p.collective();
-  p.combine();
-}
-
 }  // namespace
+
+namespace detail {
+LoopbackRanks::LoopbackRanks() : previous_(loopback_active) { loopback_active = true; }
+LoopbackRanks::~LoopbackRanks() { loopback_active = previous_; }
+}  // namespace detail
 
 Rows rows_of(std::size_t m, int rank, int ranks) {
   require(ranks > 0 && rank >= 0 && rank < ranks, "rows_of: a rank outside 0 … ranks − 1");
@@ -267,35 +374,35 @@ Rows rows_of(std::size_t m, int rank, int ranks) {
   return {begin, begin + base + (r < extra ? 1 : 0)};
 }
 
-void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a_rows, std::size_t lda, const float* b,
-           std::size_t ldb, float beta, float* c, ncclComm_t comm, cudaStream_t stream) {
-  run_one(sgemm_phases(m, n, k, alpha, a_rows, lda, b, ldb, beta, c, comm, stream));
-}
-
-void sgemm(std::span<const SgemmRank> ranks, std::size_t m, std::size_t n, std::size_t k, float alpha, std::size_t lda,
-           std::size_t ldb, float beta) {
-  run_ranks(ranks, [&](const SgemmRank& r) {
-    return sgemm_phases(m, n, k, alpha, r.a_rows, lda, r.b, ldb, beta, r.c, r.comm, r.stream);
-  });
-}
-
-void conv3x3(const std::uint8_t* band, std::size_t in_pitch, std::uint8_t* out, std::size_t width, std::size_t height,
-             const Filter3x3& filter, Border border, ncclComm_t comm, cudaStream_t stream) {
-  run_one(conv_phases(band, in_pitch, out, width, height, filter, border, comm, stream));
-}
-
-void conv3x3(std::span<const ConvRank> ranks, std::size_t width, std::size_t height, const Filter3x3& filter,
-             Border border) {
-  run_ranks(ranks, [&](const ConvRank& r) {
-    return conv_phases(r.band, r.in_pitch, r.out, width, height, filter, border, r.comm, r.stream);
-  });
-}
-
 int ranks_of(ncclComm_t comm) {
   require(comm != nullptr, "a null communicator");
   int ranks = 0;
   check_nccl(ncclCommCount(comm, &ranks), "ncclCommCount", comm);
   return ranks;
+}
+
+void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a_rows, std::size_t lda, const float* b,
+           std::size_t ldb, float beta, float* c, ncclComm_t comm, cudaStream_t stream) {
+  run_one(sgemm_phases(m, n, k, alpha, a_rows, lda, b, ldb, beta, c, place_of(comm), stream), comm, stream);
+}
+
+void sgemm(std::span<const SgemmRank> ranks, std::size_t m, std::size_t n, std::size_t k, float alpha, std::size_t lda,
+           std::size_t ldb, float beta) {
+  run_ranks(ranks, [&](const SgemmRank& r, Place place) {
+    return sgemm_phases(m, n, k, alpha, r.a_rows, lda, r.b, ldb, beta, r.c, place, r.stream);
+  });
+}
+
+void conv3x3(const std::uint8_t* band, std::size_t in_pitch, std::uint8_t* out, std::size_t width, std::size_t height,
+             const Filter3x3& filter, Border border, ncclComm_t comm, cudaStream_t stream) {
+  run_one(conv_phases(band, in_pitch, out, width, height, filter, border, place_of(comm), stream), comm, stream);
+}
+
+void conv3x3(std::span<const ConvRank> ranks, std::size_t width, std::size_t height, const Filter3x3& filter,
+             Border border) {
+  run_ranks(ranks, [&](const ConvRank& r, Place place) {
+    return conv_phases(r.band, r.in_pitch, r.out, width, height, filter, border, place, r.stream);
+  });
 }
 
 template <class T>
@@ -306,24 +413,24 @@ std::size_t reduce_sum_temp_bytes(std::size_t n, int ranks) {
 template <class T>
 void reduce_sum(const T* shard, std::size_t n, T* out, void* temp, std::size_t temp_bytes, ncclComm_t comm,
                 cudaStream_t stream) {
-  run_one(reduce_phases(shard, n, out, temp, temp_bytes, comm, stream));
+  run_one(reduce_phases(shard, n, out, temp, temp_bytes, place_of(comm), stream), comm, stream);
 }
 
 template <class T>
 void reduce_sum(std::span<const ReduceRank<T>> ranks) {
-  run_ranks(ranks, [](const ReduceRank<T>& r) {
-    return reduce_phases(r.shard, r.n, r.out, r.temp, r.temp_bytes, r.comm, r.stream);
+  run_ranks(ranks, [](const ReduceRank<T>& r, Place place) {
+    return reduce_phases(r.shard, r.n, r.out, r.temp, r.temp_bytes, place, r.stream);
   });
 }
 
 void histogram(const std::int32_t* shard, std::size_t n, std::uint32_t m, std::uint32_t* counts, ncclComm_t comm,
                cudaStream_t stream) {
-  run_one(histogram_phases(shard, n, m, counts, comm, stream));
+  run_one(histogram_phases(shard, n, m, counts, place_of(comm), stream), comm, stream);
 }
 
 void histogram(std::span<const HistogramRank> ranks, std::uint32_t m) {
-  run_ranks(ranks, [m](const HistogramRank& r) {
-    return histogram_phases(r.shard, r.n, m, r.counts, r.comm, r.stream);
+  run_ranks(ranks, [m](const HistogramRank& r, Place place) {
+    return histogram_phases(r.shard, r.n, m, r.counts, place, r.stream);
   });
 }
 
@@ -333,12 +440,12 @@ std::size_t atax_temp_bytes(std::uint32_t rows, std::uint32_t cols, int ranks) {
 
 void atax(const float* a_rows, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
           std::size_t temp_bytes, ncclComm_t comm, cudaStream_t stream) {
-  run_one(atax_phases(a_rows, x, rows, cols, y, temp, temp_bytes, comm, stream));
+  run_one(atax_phases(a_rows, x, rows, cols, y, temp, temp_bytes, place_of(comm), stream), comm, stream);
 }
 
 void atax(std::span<const AtaxRank> ranks, std::uint32_t cols) {
-  run_ranks(ranks, [cols](const AtaxRank& r) {
-    return atax_phases(r.a_rows, r.x, r.rows, cols, r.y, r.temp, r.temp_bytes, r.comm, r.stream);
+  run_ranks(ranks, [cols](const AtaxRank& r, Place place) {
+    return atax_phases(r.a_rows, r.x, r.rows, cols, r.y, r.temp, r.temp_bytes, place, r.stream);
   });
 }
 
@@ -350,18 +457,18 @@ std::size_t scan_temp_bytes(std::size_t n, int ranks) {
 template <class In>
 void inclusive_scan(const In* shard, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
                     ncclComm_t comm, cudaStream_t stream) {
-  run_one(scan_phases(shard, out, n, true, temp, temp_bytes, comm, stream));
+  run_one(scan_phases(shard, out, n, true, temp, temp_bytes, place_of(comm), stream), comm, stream);
 }
 template <class In>
 void exclusive_scan(const In* shard, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
                     ncclComm_t comm, cudaStream_t stream) {
-  run_one(scan_phases(shard, out, n, false, temp, temp_bytes, comm, stream));
+  run_one(scan_phases(shard, out, n, false, temp, temp_bytes, place_of(comm), stream), comm, stream);
 }
 
 template <class In>
 void scan_all(std::span<const ScanRank<In>> ranks, bool inclusive) {
-  run_ranks(ranks, [inclusive](const ScanRank<In>& r) {
-    return scan_phases(r.shard, r.out, r.n, inclusive, r.temp, r.temp_bytes, r.comm, r.stream);
+  run_ranks(ranks, [inclusive](const ScanRank<In>& r, Place place) {
+    return scan_phases(r.shard, r.out, r.n, inclusive, r.temp, r.temp_bytes, place, r.stream);
   });
 }
 template <class In>

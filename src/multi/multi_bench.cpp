@@ -1,6 +1,7 @@
 #include "multi/multi_bench.hpp"
 
 #include "core/tables.hpp"
+#include "lib/multi_loopback.hpp"
 #include "multi/world.hpp"
 
 #include <gpulab/device_buffer.hpp>
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <thread>
 
@@ -26,9 +28,16 @@ void check_nccl(ncclResult_t r, const char* what) {
 /// The communicators of this process for a run over `gpus` GPUs: in a world of one process, one
 /// per GPU 0..gpus-1 (ncclCommInitAll); in a world of several (MPI), this process's one rank on its
 /// host's GPU (ncclCommInitRank, the id broadcast by the world). Destroyed at the end, or aborted
-/// when a wait ran out of time.
+/// when a wait ran out of time. Or (tests) `loopback` ranks on GPU 0 without communicators, their
+/// collectives done by the library's loopback copies.
 class Communicators {
  public:
+  struct Loopback {
+    int ranks;
+  };
+  explicit Communicators(Loopback l) : comms_(static_cast<std::size_t>(l.ranks), nullptr), size_(l.ranks), loopback_(true) {
+    for (int r = 0; r < l.ranks; ++r) ranks_.push_back(r), devices_.push_back(0);
+  }
   Communicators(const World& world, int gpus) {
     int count = 0;
     GPULAB_CUDA_CHECK(cudaGetDeviceCount(&count));
@@ -63,10 +72,12 @@ class Communicators {
   int rank(int i) const { return ranks_[static_cast<std::size_t>(i)]; }
   int device(int i) const { return devices_[static_cast<std::size_t>(i)]; }
   ncclComm_t operator[](int i) const { return comms_[static_cast<std::size_t>(i)]; }
+  bool loopback() const { return loopback_; }
   void abort_all() { aborted_ = true; }
   /// NCCL's own error on any communicator (a peer failed), or ncclSuccess.
   ncclResult_t async_error() const {
     for (ncclComm_t c : comms_) {
+      if (!c) continue;
       ncclResult_t e = ncclSuccess;
       if (ncclCommGetAsyncError(c, &e) != ncclSuccess || e != ncclSuccess) return e == ncclSuccess ? ncclInternalError : e;
     }
@@ -77,8 +88,33 @@ class Communicators {
   std::vector<ncclComm_t> comms_;
   std::vector<int> ranks_, devices_;
   int size_ = 1;
-  bool aborted_ = false;
+  bool loopback_ = false, aborted_ = false;
 };
+
+/// An instantiated CUDA graph.
+class GraphExec {
+ public:
+  GraphExec() = default;
+  explicit GraphExec(cudaGraph_t graph) { GPULAB_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph, 0)); }
+  GraphExec(GraphExec&& o) noexcept : exec_(std::exchange(o.exec_, nullptr)) {}
+  GraphExec& operator=(GraphExec&& o) noexcept {
+    std::swap(exec_, o.exec_);
+    return *this;
+  }
+  GraphExec(const GraphExec&) = delete;
+  GraphExec& operator=(const GraphExec&) = delete;
+  ~GraphExec() {
+    if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+  }
+  void launch(cudaStream_t stream) const { GPULAB_CUDA_CHECK(cudaGraphLaunch(exec_, stream)); }
+
+ private:
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+/// What one timed run issues: the local part alone, the whole function, or either replayed from
+/// the CUDA graph captured of it.
+enum class Work { local, whole, local_graph, whole_graph };
 
 /// Rank r's arrays on its device.
 struct RankState {
@@ -88,6 +124,7 @@ struct RankState {
   DeviceBuffer<std::byte> out, temp;
   PinnedBuffer<std::byte> result;
   Event start, stop;
+  GraphExec local_graph, whole_graph;
   RankState(const MultiCase& c, int r, int ranks)
       : host_inputs(c.inputs(r, ranks)),
         out(c.output_bytes(r, ranks)),
@@ -126,30 +163,56 @@ class Ranks {
   RankState& state(int i) { return *states_[static_cast<std::size_t>(i)]; }
 
   /// One run on every rank, all starting together: (the inputs copied in when `upload`), the
-  /// local part alone or the whole function, bracketed by each rank's events.
-  void run(bool local_only, bool upload) {
+  /// work, bracketed by each rank's events.
+  void run(Work work, bool upload) {
     world_.barrier();
     for (int i = 0; i < local_count(); ++i) {
       GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
       state(i).start.record(state(i).stream.get());
       if (upload) state(i).upload();
     }
-    std::vector<RankRun> views;
-    for (int i = 0; i < local_count(); ++i)
-      views.push_back(state(i).view(comms_.device(i), comms_.rank(i), comms_.ranks(), comms_[i]));
-    if (local_only) {
-      for (const RankRun& v : views) {
-        GPULAB_CUDA_CHECK(cudaSetDevice(v.device));
-        case_.local(v);
-      }
+    if (work == Work::local || work == Work::whole) {
+      issue(work == Work::local);
     } else {
-      case_.run(views);
+      for (int i = 0; i < local_count(); ++i) {
+        GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
+        (work == Work::local_graph ? state(i).local_graph : state(i).whole_graph).launch(state(i).stream.get());
+      }
     }
     for (int i = 0; i < local_count(); ++i) {
       GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
       state(i).stop.record(state(i).stream.get());
     }
     wait();
+  }
+
+  /// Captures the local part and the whole function, each into a CUDA graph per rank (every launch
+  /// and NCCL call recorded once, then replayed without their CPU cost). Empty when every process
+  /// captured both; else why not (a case that cannot be captured is a finding, not a failure).
+  std::string capture() {
+    std::string failure;
+    for (bool local_only : {true, false}) {
+      for (int i = 0; i < local_count(); ++i) {
+        GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
+        GPULAB_CUDA_CHECK(cudaStreamBeginCapture(state(i).stream.get(), cudaStreamCaptureModeThreadLocal));
+      }
+      try {
+        issue(local_only);
+      } catch (const std::exception& e) {
+        if (failure.empty()) failure = e.what();
+      }
+      for (int i = 0; i < local_count(); ++i) {
+        GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
+        cudaGraph_t graph = nullptr;
+        const cudaError_t e = cudaStreamEndCapture(state(i).stream.get(), &graph);
+        if (e != cudaSuccess && failure.empty()) failure = std::string("stream capture: ") + cudaGetErrorString(e);
+        if (failure.empty()) (local_only ? state(i).local_graph : state(i).whole_graph) = GraphExec(graph);
+        if (graph != nullptr) cudaGraphDestroy(graph);
+      }
+      (void)cudaGetLastError();  // a failed capture's error is reported above, not left for the next call
+    }
+    if (!world_.all(failure.empty()) && failure.empty()) failure = "another process could not capture its rank";
+    return failure;
   }
 
   /// The slowest rank's time of the last run, over the world.
@@ -200,6 +263,24 @@ class Ranks {
     }
   }
 
+  /// The work of one run on every rank's stream: each rank's local part, or the whole function
+  /// (every rank at once).
+  void issue(bool local_only) {
+    std::vector<RankRun> views;
+    for (int i = 0; i < local_count(); ++i)
+      views.push_back(state(i).view(comms_.device(i), comms_.rank(i), comms_.ranks(), comms_[i]));
+    if (local_only) {
+      for (const RankRun& v : views) {
+        GPULAB_CUDA_CHECK(cudaSetDevice(v.device));
+        case_.local(v);
+      }
+    } else {
+      std::optional<multi::detail::LoopbackRanks> loopback;
+      if (comms_.loopback()) loopback.emplace();
+      case_.run(views);
+    }
+  }
+
   MultiCase& case_;
   Communicators& comms_;
   const World& world_;
@@ -207,15 +288,19 @@ class Ranks {
   std::vector<std::unique_ptr<RankState>> states_;
 };
 
-TimingStats time_runs(Ranks& ranks, bool local_only, bool upload, int reps) {
-  for (int i = 0; i < 2; ++i) ranks.run(local_only, upload);  // warm-up
+TimingStats time_runs(Ranks& ranks, Work work, bool upload, int reps) {
+  for (int i = 0; i < 2; ++i) ranks.run(work, upload);  // warm-up
   std::vector<double> samples;
   for (int i = 0; i < reps; ++i) {
-    ranks.run(local_only, upload);
+    ranks.run(work, upload);
     samples.push_back(ranks.slowest_ms());
   }
   return summarize(samples);
 }
+
+/// Cases that move at most this much are also timed replayed from CUDA graphs: at small sizes the
+/// launches' CPU cost is what a collective's fixed cost is made of.
+constexpr double kGraphBytes = 16.0 * (1 << 20);
 
 MultiRow measure(MultiCase& c, Communicators& comms, const World& world, const std::string& placement,
                  const MultiSettings& s) {
@@ -223,7 +308,7 @@ MultiRow measure(MultiCase& c, Communicators& comms, const World& world, const s
   MultiRow row;
   row.gpus = comms.ranks();
   row.placement = placement;
-  ranks.run(false, false);
+  ranks.run(Work::whole, false);
   const auto first = ranks.outputs();
   // Every rank checks its own result; rank 0's bytes go to every rank, which compares its own.
   CheckResult mine = c.check(first.front(), comms.rank(0), comms.ranks());  // shown: its error and tolerance
@@ -239,10 +324,19 @@ MultiRow measure(MultiCase& c, Communicators& comms, const World& world, const s
   row.check = mine;
   if (!world.all(mine.ok) && mine.ok) row.check = CheckResult{false, 0.0, 0.0, "another process's rank got a wrong result"};
   const bool upload = placement == "host";
-  row.local = time_runs(ranks, true, upload, s.reps);
-  row.total = time_runs(ranks, false, upload, s.reps);
-  ranks.run(false, false);
+  row.local = time_runs(ranks, Work::local, upload, s.reps);
+  row.total = time_runs(ranks, Work::whole, upload, s.reps);
+  ranks.run(Work::whole, false);
   identical = identical && ranks.outputs() == first;  // a repeated run: the same bits
+  if (!upload && !comms.loopback() && c.bytes() <= kGraphBytes) {
+    row.graph_failure = ranks.capture();
+    if (row.graph_failure.empty()) {
+      row.graphed = true;
+      row.graph_local = time_runs(ranks, Work::local_graph, false, s.reps);
+      row.graph_total = time_runs(ranks, Work::whole_graph, false, s.reps);
+      identical = identical && ranks.outputs() == first;  // the replayed graph: the same bits
+    }
+  }
   row.identical = world.all(identical);
   row.gbs = ratio(c.bytes() / 1e9, row.total.median_ms * 1e-3);
   return row;
@@ -274,7 +368,10 @@ MultiCaseResult run_multi_case(MultiCase& c, const MultiSettings& s) {
     const double one_ms = world.max(world.rank() == 0 ? one.total.median_ms : 0.0);
     one.gpus = 1, one.placement = placement, one.speedup = one.efficiency = 1.0;
     result.rows.push_back(one);
-    if (s.gpus > 1 || world.size() > 1) {
+    if (s.loopback_ranks > 0) {
+      Communicators comms(Communicators::Loopback{s.loopback_ranks});
+      result.rows.push_back(measure(c, comms, *alone, placement, s));
+    } else if (s.gpus > 1 || world.size() > 1) {
       Communicators comms(world, s.gpus);
       MultiRow many = measure(c, comms, world, placement, s);
       many.speedup = ratio(one_ms, many.total.median_ms);
@@ -356,15 +453,20 @@ void print_multi(std::ostream& os, const std::vector<MultiCaseResult>& cases, co
     os << "\n" << c.problem << "  " << params_text(c.params, "  ") << "\n";
     Table t;
     t.header = {"GPUs", "data", "local ms", "total ms", "collective + combine ms", "speed-up", "efficiency", "GB/s",
-                "check", "same bits"};
-    t.right = {true, false, true, true, true, true, true, true, false, false};
+                "graph: total ms", "graph: collective + combine ms", "check", "same bits"};
+    t.right = {true, false, true, true, true, true, true, true, true, true, false, false};
     for (const auto& r : c.rows)
       t.rows.push_back({std::to_string(r.gpus), r.placement, fmt_ms(r.local.median_ms), fmt_ms(r.total.median_ms),
                         fmt::format("{:.4f}", r.total.median_ms - r.local.median_ms), fmt_x(r.speedup),
-                        fmt_pct(r.efficiency), fmt_gbs(r.gbs), fmt_check(r.check), r.identical ? "yes" : "NO"});
+                        fmt_pct(r.efficiency), fmt_gbs(r.gbs), r.graphed ? fmt_ms(r.graph_total.median_ms) : "—",
+                        r.graphed ? fmt::format("{:.4f}", r.graph_total.median_ms - r.graph_local.median_ms) : "—",
+                        fmt_check(r.check), r.identical ? "yes" : "NO"});
     render_aligned(os, t);
-    for (const auto& r : c.rows)
+    for (const auto& r : c.rows) {
       if (!r.check.ok) os << "  FAILED on " << r.gpus << " GPU(s), " << r.placement << ": " << r.check.detail << "\n";
+      if (!r.graph_failure.empty())
+        os << "  not replayed as a CUDA graph on " << r.gpus << " GPU(s): " << r.graph_failure << "\n";
+    }
   }
 }
 
@@ -379,7 +481,10 @@ nlohmann::ordered_json multi_json(const std::vector<MultiCaseResult>& cases, con
     for (const auto& r : c.rows)
       rows.push_back({{"gpus", r.gpus}, {"placement", r.placement}, {"local_ms", r.local.median_ms},
                       {"total_ms", r.total.median_ms}, {"total_noise", r.total.noise}, {"speedup", r.speedup},
-                      {"efficiency", r.efficiency}, {"gbs", r.gbs}, {"ok", r.check.ok}, {"detail", r.check.detail},
+                      {"efficiency", r.efficiency}, {"gbs", r.gbs},
+                      {"graph_local_ms", r.graphed ? nlohmann::ordered_json(r.graph_local.median_ms) : nullptr},
+                      {"graph_total_ms", r.graphed ? nlohmann::ordered_json(r.graph_total.median_ms) : nullptr},
+                      {"graph_failure", r.graph_failure}, {"ok", r.check.ok}, {"detail", r.check.detail},
                       {"identical", r.identical}});
     nlohmann::ordered_json params = nlohmann::ordered_json::object();
     for (const auto& [k, v] : c.params) params[k] = v;

@@ -68,6 +68,10 @@ struct MultiSettings {
   std::vector<std::string> placements{"resident", "host"};
   int reps = 20;
   double timeout_s = 60.0;  // a rank that does not finish by then: every communicator aborted
+  // Tests on one GPU: the several-rank rows as this many ranks on GPU 0, their collectives done by
+  // the library's loopback copies (lib/multi_loopback.hpp) instead of NCCL; checked, not timed
+  // meaningfully.
+  int loopback_ranks = 0;
 };
 
 /// One row: a placement on a number of GPUs.
@@ -76,8 +80,13 @@ struct MultiRow {
   std::string placement;
   TimingStats local, total;  // milliseconds, the slowest rank each repetition
   double speedup = 0.0, efficiency = 0.0, gbs = 0.0;
+  // Small cases, resident data: the local part and the whole function replayed from CUDA graphs
+  // (captured once per rank), or why they could not be captured.
+  bool graphed = false;
+  TimingStats graph_local, graph_total;
+  std::string graph_failure;
   CheckResult check;
-  bool identical = true;  // every rank, and a repeated run, gave the same bits
+  bool identical = true;  // every rank, a repeated run and a replayed graph gave the same bits
 };
 
 struct MultiCaseResult {
