@@ -172,6 +172,11 @@ if [ "$multi" = yes ]; then
   export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   gpus=$(nvidia-smi -L | wc -l)
   nvidia-smi topo -m > "$res/topo.txt" 2>&1; cat "$res/topo.txt"
+  if [ "$tests" = no ]; then  # the multi-GPU tests alone (with `tests` they ran among all the GPU tests)
+    echo "== the multi-GPU tests: over this host's GPUs, and 2, 3 and 5 loopback ranks on one"
+    "$bin/tests/gpulab_gpu_tests" --gtest_filter='MultiGpu*' --gtest_output="json:$res/multi_gpu_tests.json" --gtest_brief=1
+    echo "multi gpu tests exit code: $?"
+  fi
   echo "== several GPUs, one process: $gpus GPU(s), 8 GB in all at the large sizes (resident and from host memory)"
   multi_bench() {  # NAME OPTIONS...: the bench with --gpus, its JSON and its table
     local name=$1; shift
