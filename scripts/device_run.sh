@@ -9,7 +9,8 @@
 #   module there, run its tests and time it against PyTorch; sanitize: `gpulab sanitize`, every rung
 #   of every problem under the four tools; profile: `gpulab profile` of every problem at one size,
 #   with one page of them all; multi: reduce, histogram, atax, scan, sgemm and conv over every GPU,
-#   one process and under MPI, NCCL's bus bandwidth, and the errors that must end every rank)
+#   one process and under MPI, weak scaling where there are several, NCCL's bus bandwidth, and the
+#   errors that must end every rank)
 # Writes $OUT/log.txt (everything printed) and $OUT/results.tgz (reports as JSON/Markdown/CSV,
 # the GPU tests' JSON, the sanitizer's output).
 # Usually the build is made on a machine with the Debian packages (scripts/test.sh, which also
@@ -190,6 +191,12 @@ if [ "$multi" = yes ]; then
   multi_bench scan scan -n 2^20,2^30 -t float32,int32 --kind inclusive,exclusive --placement resident
   multi_bench sgemm sgemm -s 4096,16384 --placement resident
   multi_bench conv conv -s 7680x4320,30720x17280 --placement resident
+  if [ "$gpus" -gt 1 ]; then
+    echo "== weak scaling: 8 GB per GPU, resident (the one-GPU rows run one GPU's share)"
+    multi_bench reduce_weak reduce -n 2^31 -t float32 --placement resident --weak
+    multi_bench histogram_weak histogram -n 2^31 -m 256 -d uniform --placement resident --weak
+    multi_bench atax_weak atax -s 45000x45000 --placement resident --weak
+  fi
   echo "== the same model launched by MPI: one process per GPU"
   mpirun -np "$gpus" "$bin/gpulab" bench reduce --gpus "$gpus" -n 8,2^26,2^31 -t float32 --json "$res/mpi_reduce.json" \
     > "$res/mpi_reduce.txt" 2>&1

@@ -51,5 +51,6 @@ expect 2 "has no multi-GPU form" -- "$gpulab" bench transpose --gpus 2
 expect 2 "not in" -- "$gpulab" bench reduce --gpus 2 --placement nowhere
 expect 2 "profile takes one GPU" -- "$gpulab" profile reduce --gpus 2
 expect 2 "as --json only" -- "$gpulab" bench reduce --gpus 2 --md /tmp/gpulab-multi.md
+expect 2 "goes with --gpus" -- "$gpulab" bench reduce --weak --n 2^20
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" bench reduce --gpus 2 --n 2^20
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }

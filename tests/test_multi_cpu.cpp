@@ -60,6 +60,12 @@ TEST(MultiCpu, TheReportHasEveryRowAndTheBusBandwidth) {
   EXPECT_NE(os.str().find("FAILED on 2 GPU(s), resident: rank 1: off by 3"), std::string::npos) << os.str();
   EXPECT_NE(os.str().find("0.0055"), std::string::npos) << os.str();  // the graph's collective + combine
   EXPECT_NE(os.str().find("not replayed as a CUDA graph on 2 GPU(s): stream capture"), std::string::npos) << os.str();
+  EXPECT_EQ(os.str().find("weak scaling"), std::string::npos) << os.str();
+  c.scale = 2;  // weak scaling: the 2-GPU rows ran twice the work
+  std::ostringstream weak;
+  print_multi(weak, {c}, {});
+  EXPECT_NE(weak.str().find("(weak scaling: per GPU; the 2-GPU rows run 2x the work)"), std::string::npos) << weak.str();
+  EXPECT_EQ(multi_json({c}, {})["cases"][0]["scale"], 2);
 }
 
 }  // namespace

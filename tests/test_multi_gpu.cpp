@@ -24,33 +24,33 @@ int device_count() {
   return n;
 }
 
-void expect_rows_pass(MultiCase& c, const MultiSettings& s, std::size_t rows) {
-  const MultiCaseResult r = run_multi_case(c, s);
-  ASSERT_EQ(r.rows.size(), rows);
+MultiCaseResult expect_rows_pass(const MultiCaseMaker& make, const MultiSettings& s, std::size_t rows) {
+  const MultiCaseResult r = run_multi_case(make, s);
+  EXPECT_EQ(r.rows.size(), rows);
   for (const auto& row : r.rows) {
     EXPECT_TRUE(row.check.ok) << row.gpus << " GPU(s), " << row.placement << ": " << row.check.detail;
     EXPECT_TRUE(row.identical) << row.gpus << " GPU(s), " << row.placement;
   }
+  return r;
 }
 
-void expect_all_rows_pass(MultiCase& c, int gpus) {
+void expect_all_rows_pass(const MultiCaseMaker& make, int gpus) {
   MultiSettings s;
   s.gpus = gpus;
   s.reps = 2;
-  expect_rows_pass(c, s, gpus > 1 ? 4u : 2u);
+  expect_rows_pass(make, s, gpus > 1 ? 4u : 2u);
 }
 
-/// `make` over 2, 3 and 5 loopback ranks on GPU 0 (one GPU and the ranks, resident data).
-template <class Make>
-void expect_loopback_ranks_pass(Make make) {
+/// The case over 2, 3 and 5 loopback ranks on GPU 0 (one GPU and the ranks, resident data).
+void expect_loopback_ranks_pass(const MultiCaseMaker& make, bool weak = false) {
   for (int ranks : {2, 3, 5}) {
-    SCOPED_TRACE(std::to_string(ranks) + " loopback ranks");
+    SCOPED_TRACE(std::to_string(ranks) + " loopback ranks" + (weak ? ", weak scaling" : ""));
     MultiSettings s;
     s.loopback_ranks = ranks;
     s.placements = {"resident"};
     s.reps = 1;
-    auto c = make();
-    expect_rows_pass(*c, s, 2u);
+    s.weak = weak;
+    EXPECT_EQ(expect_rows_pass(make, s, 2u).scale, weak ? static_cast<std::size_t>(ranks) : 1u);
   }
 }
 
@@ -60,19 +60,21 @@ TEST(MultiGpu, ReduceOfEveryTypeAndAwkwardSizes) {
   for (DType t : {DType::int32, DType::float32, DType::float64})
     for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{100'003}}) {
       SCOPED_TRACE(std::string(dtype_name(t)) + " n=" + std::to_string(n));
-      expect_all_rows_pass(*make_reduce_multi(t, n, 7), gpus_here());
+      expect_all_rows_pass([&](std::size_t) { return make_reduce_multi(t, n, 7); }, gpus_here());
     }
 }
 
 TEST(MultiGpu, HistogramOverThePaths) {
   for (std::uint32_t m : {1u, 8u, 256u, 5000u, (1u << 17) + 1})
-    expect_all_rows_pass(*make_histogram_multi(HistogramDistribution::uniform, 70'001, m, 7), gpus_here());
-  expect_all_rows_pass(*make_histogram_multi(HistogramDistribution::degenerate, 70'001, 256, 7), gpus_here());
+    expect_all_rows_pass(
+        [&](std::size_t) { return make_histogram_multi(HistogramDistribution::uniform, 70'001, m, 7); }, gpus_here());
+  expect_all_rows_pass(
+      [&](std::size_t) { return make_histogram_multi(HistogramDistribution::degenerate, 70'001, 256, 7); }, gpus_here());
 }
 
 TEST(MultiGpu, AtaxWithFewerRowsThanRanksToo) {
   for (AtaxShape s : {AtaxShape{33, 1}, AtaxShape{1000, 1001}, AtaxShape{16385, 5}})
-    expect_all_rows_pass(*make_atax_multi(s, 7), gpus_here());
+    expect_all_rows_pass([&](std::size_t) { return make_atax_multi(s, 7); }, gpus_here());
 }
 
 TEST(MultiGpu, ScanOfEveryTypeBothKinds) {
@@ -80,37 +82,37 @@ TEST(MultiGpu, ScanOfEveryTypeBothKinds) {
     for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive})
       for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{70'001}}) {
         SCOPED_TRACE(std::string(dtype_name(t)) + " " + std::string(scan_kind_name(kind)) + " n=" + std::to_string(n));
-        expect_all_rows_pass(*make_scan_multi(t, kind, n, 7), gpus_here());
+        expect_all_rows_pass([&](std::size_t) { return make_scan_multi(t, kind, n, 7); }, gpus_here());
       }
 }
 
 TEST(MultiGpu, SgemmRowsSplitAndGathered) {
   for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{17, 33, 65}, SgemmShape{129, 65, 257}, SgemmShape{3, 4096, 64}})
-    expect_all_rows_pass(*make_sgemm_multi(s, 1.0f, 7), gpus_here());
+    expect_all_rows_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 7); }, gpus_here());
 }
 
 TEST(MultiGpu, ConvBandsWithTheirNeighboursRows) {
   for (auto [w, h] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 3}, {67, 35}, {1000, 7}})
     for (Border b : {Border::replicate, Border::zero, Border::mirror})
-      expect_all_rows_pass(*make_conv_multi(w, h, *named_filter("sharpen"), b, 7), gpus_here());
+      expect_all_rows_pass([&](std::size_t) { return make_conv_multi(w, h, *named_filter("sharpen"), b, 7); }, gpus_here());
 }
 
 TEST(MultiGpuLoopback, ReduceWithShardsOfNothing) {
   for (DType t : {DType::int32, DType::float32, DType::float64})
     for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{100'003}}) {
       SCOPED_TRACE(std::string(dtype_name(t)) + " n=" + std::to_string(n));
-      expect_loopback_ranks_pass([&] { return make_reduce_multi(t, n, 11); });
+      expect_loopback_ranks_pass([&](std::size_t) { return make_reduce_multi(t, n, 11); });
     }
 }
 
 TEST(MultiGpuLoopback, HistogramCountsAdded) {
   for (std::uint32_t m : {1u, 256u, (1u << 17) + 1})
-    expect_loopback_ranks_pass([&] { return make_histogram_multi(HistogramDistribution::uniform, 70'001, m, 11); });
+    expect_loopback_ranks_pass([&](std::size_t) { return make_histogram_multi(HistogramDistribution::uniform, 70'001, m, 11); });
 }
 
 TEST(MultiGpuLoopback, AtaxColumnsAddedInRankOrder) {
   for (AtaxShape s : {AtaxShape{33, 1}, AtaxShape{1000, 1001}, AtaxShape{16385, 5}})
-    expect_loopback_ranks_pass([&] { return make_atax_multi(s, 11); });
+    expect_loopback_ranks_pass([&](std::size_t) { return make_atax_multi(s, 11); });
 }
 
 TEST(MultiGpuLoopback, ScanOffsetsOfTheRanksBefore) {
@@ -118,19 +120,27 @@ TEST(MultiGpuLoopback, ScanOffsetsOfTheRanksBefore) {
     for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive})
       for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{70'001}}) {
         SCOPED_TRACE(std::string(dtype_name(t)) + " " + std::string(scan_kind_name(kind)) + " n=" + std::to_string(n));
-        expect_loopback_ranks_pass([&] { return make_scan_multi(t, kind, n, 11); });
+        expect_loopback_ranks_pass([&](std::size_t) { return make_scan_multi(t, kind, n, 11); });
       }
 }
 
 TEST(MultiGpuLoopback, SgemmRowsBroadcastFromEveryRoot) {
   for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{3, 5, 7}, SgemmShape{129, 65, 257}})
-    expect_loopback_ranks_pass([&] { return make_sgemm_multi(s, 1.0f, 11); });
+    expect_loopback_ranks_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 11); });
 }
 
 TEST(MultiGpuLoopback, ConvBandsMeetAtEveryRankBoundary) {
   for (auto [w, h] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 3}, {67, 35}, {1000, 7}})
     for (Border b : {Border::replicate, Border::zero, Border::mirror})
-      expect_loopback_ranks_pass([&] { return make_conv_multi(w, h, *named_filter("sharpen"), b, 11); });
+      expect_loopback_ranks_pass([&](std::size_t) { return make_conv_multi(w, h, *named_filter("sharpen"), b, 11); });
+}
+
+// Weak scaling: the several-rank rows run the case made at scale N (N times the elements or rows).
+TEST(MultiGpuLoopback, WeakScalingRunsNTimesTheWork) {
+  expect_loopback_ranks_pass([](std::size_t k) { return make_reduce_multi(DType::float32, 1001 * k, 11); }, true);
+  expect_loopback_ranks_pass([](std::size_t k) { return make_atax_multi({257, static_cast<std::uint32_t>(3 * k)}, 11); }, true);
+  expect_loopback_ranks_pass([](std::size_t k) { return make_conv_multi(67, 5 * k, *named_filter("sharpen"), Border::mirror, 11); },
+                             true);
 }
 
 // The per-rank form (one process per GPU) on a communicator of one rank gives the one-GPU bits.
@@ -162,9 +172,8 @@ TEST(MultiGpu, MoreGpusThanThereAreIsAClearError) {
   MultiSettings s;
   s.gpus = device_count() + 1;
   s.placements = {"resident"};
-  auto c = make_reduce_multi(DType::float32, 1000, 1);
   try {
-    run_multi_case(*c, s);
+    run_multi_case([](std::size_t) { return make_reduce_multi(DType::float32, 1000, 1); }, s);
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("CUDA device(s)"), std::string::npos) << e.what();

@@ -135,8 +135,13 @@ class AtaxProblem final : public Problem {
   }
 
   bool has_multi_gpu() const override { return true; }
-  void for_each_multi_case(std::uint64_t seed, const std::function<void(MultiCase&)>& run) const override {
-    for (const AtaxShape& s : parse_shapes(shapes_)) run(*make_atax_multi(s, seed));
+  void for_each_multi_case(std::uint64_t seed, const std::function<void(const MultiCaseMaker&)>& run) const override {
+    for (const AtaxShape& s : parse_shapes(shapes_))
+      run([=](std::size_t scale) {  // rows of A
+        const std::uint64_t rows = std::uint64_t{s.rows} * scale;
+        if (rows > UINT32_MAX) throw UsageError(fmt::format("atax --gpus: {} rows of A in all; at most 2^32 - 1", rows));
+        return make_atax_multi({s.cols, static_cast<std::uint32_t>(rows)}, seed);
+      });
   }
 
   // 16385 columns: the fused rungs' two-pass fallback.

@@ -138,6 +138,7 @@ struct BenchOptions {
   std::string variants;
   int reps = 0, warmup = 3, end_to_end_reps = 3, loops = 0;
   int gpus = 0;  // > 0: the problem's multi-GPU form on this many GPUs (and on one)
+  bool weak = false;  // with gpus: the sizes are per GPU
   std::vector<std::string> placements{"resident", "host"};
   std::uint64_t seed = 1;
   bool no_cpu = false, no_ceilings = false;
@@ -164,6 +165,9 @@ struct BenchOptions {
         ->delimiter(',')
         ->check(CLI::IsMember({"resident", "host"}))
         ->capture_default_str();
+    app->add_flag("--weak", weak,
+                  "with --gpus: weak scaling, the sizes are per GPU (elements, or rows of A or of the image): the N-GPU rows run "
+                  "N times the one-GPU rows' work");
   }
 };
 
@@ -397,11 +401,12 @@ int bench_multi_gpu(const ProblemCommand& cmd, std::ostream& out, std::ostream& 
     s.world = world.get();
     s.placements = cmd.options.placements;
     s.reps = cmd.options.reps > 0 ? cmd.options.reps : cmd.problem->default_reps();
+    s.weak = cmd.options.weak;
     const std::vector<BusBandwidth> bus = measure_bus_bandwidth(
         s.gpus, {8, std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 26, std::size_t{1} << 30}, s.reps, world.get());
     std::vector<MultiCaseResult> cases;
-    cmd.problem->for_each_multi_case(cmd.options.seed, [&](MultiCase& c) {
-      cases.push_back(run_multi_case(c, s));
+    cmd.problem->for_each_multi_case(cmd.options.seed, [&](const MultiCaseMaker& make) {
+      cases.push_back(run_multi_case(make, s));
       cases.back().problem = std::string(cmd.problem->name());
     });
     const bool ok = std::all_of(cases.begin(), cases.end(), [](const MultiCaseResult& c) {
@@ -578,6 +583,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       if (c->options.gpus > 0 && c == profile_cmd) throw UsageError("profile takes one GPU (no --gpus)");
       if (c->options.gpus > 0 && !(c->options.files.csv.empty() && c->options.files.md.empty() && c->options.files.html.empty()))
         throw UsageError("--gpus writes its report as --json only (no --csv, --md or --html yet)");
+      if (c->options.weak && c->options.gpus == 0) throw UsageError("--weak goes with --gpus N (weak scaling over N GPUs)");
       if (c->options.gpus > 0 && !c->problem->has_multi_gpu())
         throw UsageError(std::string(c->problem->name()) + " has no multi-GPU form (--gpus: reduce, histogram, atax, scan, sgemm, conv)");
     }

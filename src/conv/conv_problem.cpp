@@ -194,12 +194,13 @@ class ConvProblem final : public Problem {
   }
 
   bool has_multi_gpu() const override { return true; }
-  void for_each_multi_case(std::uint64_t seed, const std::function<void(MultiCase&)>& run) const override {
+  void for_each_multi_case(std::uint64_t seed, const std::function<void(const MultiCaseMaker&)>& run) const override {
     if (split_commas(layouts_) != std::vector<std::string>{"packed"})
       throw UsageError("conv --gpus: packed images (--layout packed): the result is gathered on every rank");
     const Filter3x3 filter = usage_filter(filter_);
     for (const Size2& s : parse_sizes(sizes_))
-      for (Border b : parse_borders(borders_)) run(*make_conv_multi(s.width, s.height, filter, b, seed));
+      for (Border b : parse_borders(borders_))
+        run([=](std::size_t scale) { return make_conv_multi(s.width, s.height * scale, filter, b, seed); });  // rows
   }
 
   std::vector<Command> add_commands(CLI::App& app) override {

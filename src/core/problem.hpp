@@ -22,6 +22,10 @@ class App;
 namespace gpulab {
 
 class MultiCase;
+/// One multi-GPU case of a problem's options, made at a scale: its split dimension (elements, or
+/// rows of A or of the image) times `scale` — 1, or N for weak scaling over N GPUs. The same alias
+/// as multi/multi_bench.hpp's.
+using MultiCaseMaker = std::function<std::unique_ptr<MultiCase>(std::size_t scale)>;
 
 /// A bad command line found after parsing: the CLI exits with its usage code.
 class UsageError : public Error {
@@ -78,9 +82,10 @@ class Problem {
   virtual std::vector<std::string> sanitize_args() const = 0;
 
   /// Its form over several GPUs (`bench NAME --gpus N`, multi/multi_bench.hpp): each case of the
-  /// options as a MultiCase. Problems without one keep these defaults and the CLI refuses --gpus.
+  /// options as a maker of a MultiCase at a scale. Problems without one keep these defaults and the
+  /// CLI refuses --gpus.
   virtual bool has_multi_gpu() const { return false; }
-  virtual void for_each_multi_case(std::uint64_t /*seed*/, const std::function<void(MultiCase&)>& /*run*/) const {
+  virtual void for_each_multi_case(std::uint64_t /*seed*/, const std::function<void(const MultiCaseMaker&)>& /*run*/) const {
     throw UsageError(std::string(name()) + " has no multi-GPU form (--gpus: reduce, histogram, atax, scan, sgemm, conv)");
   }
 

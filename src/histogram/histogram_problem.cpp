@@ -144,11 +144,12 @@ class HistogramProblem final : public Problem {
   }
 
   bool has_multi_gpu() const override { return true; }
-  void for_each_multi_case(std::uint64_t seed, const std::function<void(MultiCase&)>& run) const override {
+  void for_each_multi_case(std::uint64_t seed, const std::function<void(const MultiCaseMaker&)>& run) const override {
     if (!input_file_.empty()) throw UsageError("histogram --gpus takes generated inputs (--dist), not --input");
     for (HistogramDistribution d : parse_distributions(dists_))
       for (std::size_t n : size_list(sizes_))
-        for (std::size_t m : size_list(bins_)) run(*make_histogram_multi(d, n, static_cast<std::uint32_t>(m), seed));
+        for (std::size_t m : size_list(bins_))
+          run([=](std::size_t scale) { return make_histogram_multi(d, n * scale, static_cast<std::uint32_t>(m), seed); });
   }
 
   // m = 1 and 7 (packed registers), 256, 5000 (halfword counters), 2^17+1 (the cluster's passes).

@@ -349,35 +349,47 @@ std::pair<std::size_t, std::size_t> shard_range(std::size_t n, int r, int ranks)
   return {rows.begin, rows.end};
 }
 
-MultiCaseResult run_multi_case(MultiCase& c, const MultiSettings& s) {
+MultiCaseResult run_multi_case(const MultiCaseMaker& make, const MultiSettings& s) {
   const std::unique_ptr<World> alone = single_process();
   const World& world = s.world ? *s.world : *alone;
+  const int ranks = s.loopback_ranks > 0 ? s.loopback_ranks : world.size() > 1 ? world.size() : s.gpus;
+  const bool several = ranks > 1 || world.size() > 1;
   MultiCaseResult result;
-  result.params = c.params();
-  if (!world.same_everywhere(std::hash<std::string>{}(params_text(result.params))))
+  result.scale = s.weak ? static_cast<std::size_t>(ranks) : 1;
+  std::unique_ptr<MultiCase> c = make(1);
+  result.params = c->params();
+  if (!world.same_everywhere(std::hash<std::string>{}(params_text(result.params) + " x" + std::to_string(result.scale))))
     throw Error("the ranks disagree on the case (" + params_text(result.params) + " here): every rank must be given the same options");
-  c.compute_reference();
+  c->compute_reference();
+  // One GPU first, each placement: this process alone, or process 0 while the others wait.
+  std::vector<MultiRow> ones;
   for (const auto& placement : s.placements) {
-    // One GPU, measured in the same run: this process alone, or process 0 while the others wait.
     MultiRow one;
     if (world.rank() == 0) {
       Communicators single(*alone, 1);
-      one = measure(c, single, *alone, placement, s);
+      one = measure(*c, single, *alone, placement, s);
     }
     world.barrier();
-    const double one_ms = world.max(world.rank() == 0 ? one.total.median_ms : 0.0);
+    one.total.median_ms = world.max(world.rank() == 0 ? one.total.median_ms : 0.0);
     one.gpus = 1, one.placement = placement, one.speedup = one.efficiency = 1.0;
-    result.rows.push_back(one);
-    if (s.loopback_ranks > 0) {
-      Communicators comms(Communicators::Loopback{s.loopback_ranks});
-      result.rows.push_back(measure(c, comms, *alone, placement, s));
-    } else if (s.gpus > 1 || world.size() > 1) {
-      Communicators comms(world, s.gpus);
-      MultiRow many = measure(c, comms, world, placement, s);
-      many.speedup = ratio(one_ms, many.total.median_ms);
-      many.efficiency = many.speedup / many.gpus;
-      result.rows.push_back(many);
-    }
+    ones.push_back(one);
+  }
+  if (several && result.scale > 1) {  // weak scaling: N GPUs get N times the work
+    c.reset();
+    c = make(result.scale);
+    c->compute_reference();
+  }
+  for (std::size_t p = 0; p < s.placements.size(); ++p) {
+    result.rows.push_back(ones[p]);
+    if (!several) continue;
+    std::optional<Communicators> comms;
+    if (s.loopback_ranks > 0) comms.emplace(Communicators::Loopback{s.loopback_ranks});
+    else comms.emplace(world, s.gpus);
+    MultiRow many = measure(*c, *comms, s.loopback_ranks > 0 ? *alone : world, s.placements[p], s);
+    // Work per second over one GPU's: the same work (strong) or N times it (weak).
+    many.speedup = static_cast<double>(result.scale) * ratio(ones[p].total.median_ms, many.total.median_ms);
+    many.efficiency = many.speedup / many.gpus;
+    result.rows.push_back(many);
   }
   return result;
 }
@@ -450,7 +462,9 @@ void print_multi(std::ostream& os, const std::vector<MultiCaseResult>& cases, co
     render_aligned(os, t);
   }
   for (const auto& c : cases) {
-    os << "\n" << c.problem << "  " << params_text(c.params, "  ") << "\n";
+    os << "\n" << c.problem << "  " << params_text(c.params, "  ");
+    if (c.scale > 1) os << "  (weak scaling: per GPU; the " << c.scale << "-GPU rows run " << c.scale << "x the work)";
+    os << "\n";
     Table t;
     t.header = {"GPUs", "data", "local ms", "total ms", "collective + combine ms", "speed-up", "efficiency", "GB/s",
                 "graph: total ms", "graph: collective + combine ms", "check", "same bits"};
@@ -488,7 +502,7 @@ nlohmann::ordered_json multi_json(const std::vector<MultiCaseResult>& cases, con
                       {"identical", r.identical}});
     nlohmann::ordered_json params = nlohmann::ordered_json::object();
     for (const auto& [k, v] : c.params) params[k] = v;
-    j["cases"].push_back({{"problem", c.problem}, {"params", params}, {"rows", rows}});
+    j["cases"].push_back({{"problem", c.problem}, {"params", params}, {"scale", c.scale}, {"rows", rows}});
   }
   return j;
 }

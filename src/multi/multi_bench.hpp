@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -59,6 +60,10 @@ class MultiCase {
   virtual CheckResult check(std::span<const std::byte> out, int r, int ranks) const = 0;
 };
 
+/// One case made at a scale: its split dimension times `scale` (1, or N for weak scaling over N
+/// GPUs). The same alias as core/problem.hpp's.
+using MultiCaseMaker = std::function<std::unique_ptr<MultiCase>(std::size_t scale)>;
+
 /// How the runner measures.
 class World;
 
@@ -67,6 +72,9 @@ struct MultiSettings {
   const World* world = nullptr;  // the processes (MPI: one rank each); none: this process drives every GPU
   std::vector<std::string> placements{"resident", "host"};
   int reps = 20;
+  // Weak scaling: the cases' sizes are per GPU; the N-GPU rows run the case made at scale N, the
+  // one-GPU rows at scale 1, and speed-up counts work per second (N·T(1)/T(N)).
+  bool weak = false;
   double timeout_s = 60.0;  // a rank that does not finish by then: every communicator aborted
   // Tests on one GPU: the several-rank rows as this many ranks on GPU 0, their collectives done by
   // the library's loopback copies (lib/multi_loopback.hpp) instead of NCCL; checked, not timed
@@ -91,7 +99,8 @@ struct MultiRow {
 
 struct MultiCaseResult {
   std::string problem;
-  std::vector<std::pair<std::string, std::string>> params;
+  std::vector<std::pair<std::string, std::string>> params;  // of the one-GPU case
+  std::size_t scale = 1;                                     // the several-GPU rows' case: params' sizes × scale
   std::vector<MultiRow> rows;
 };
 
@@ -104,9 +113,10 @@ struct BusBandwidth {
 std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std::size_t>& sizes, int reps,
                                                 const World* world = nullptr);
 
-/// Checks, then times, `c` on 1 GPU and on settings.gpus GPUs (under MPI: the world's ranks, one
-/// per process; the one-GPU row by process 0), each placement. Every process gets the same rows.
-MultiCaseResult run_multi_case(MultiCase& c, const MultiSettings& settings);
+/// Checks, then times, the case on 1 GPU and on settings.gpus GPUs (under MPI: the world's ranks,
+/// one per process; the one-GPU rows by process 0), each placement: made once (strong scaling), or
+/// at scale 1 and N (weak). Every process gets the same rows.
+MultiCaseResult run_multi_case(const MultiCaseMaker& make, const MultiSettings& settings);
 
 void print_multi(std::ostream& os, const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus);
 nlohmann::ordered_json multi_json(const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus);

@@ -130,9 +130,9 @@ class ReduceProblem final : public Problem {
   std::vector<std::string> sanitize_args() const override { return {"-n", "1,1000,2^16+3", "-t", "all"}; }
 
   bool has_multi_gpu() const override { return true; }
-  void for_each_multi_case(std::uint64_t seed, const std::function<void(MultiCase&)>& run) const override {
+  void for_each_multi_case(std::uint64_t seed, const std::function<void(const MultiCaseMaker&)>& run) const override {
     for (DType type : parse_types(types_))
-      for (std::size_t n : size_list(sizes_)) run(*make_reduce_multi(type, n, seed));
+      for (std::size_t n : size_list(sizes_)) run([=](std::size_t scale) { return make_reduce_multi(type, n * scale, seed); });
   }
 
   std::vector<Showcase> showcase() const override {

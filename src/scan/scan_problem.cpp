@@ -146,10 +146,10 @@ class ScanProblem final : public Problem {
   }
 
   bool has_multi_gpu() const override { return true; }
-  void for_each_multi_case(std::uint64_t seed, const std::function<void(MultiCase&)>& run) const override {
+  void for_each_multi_case(std::uint64_t seed, const std::function<void(const MultiCaseMaker&)>& run) const override {
     for (DType type : parse_types(types_, kScanTypes))
       for (ScanKind kind : parse_kinds(kinds_))
-        for (std::size_t n : size_list(sizes_)) run(*make_scan_multi(type, kind, n, seed));
+        for (std::size_t n : size_list(sizes_)) run([=](std::size_t scale) { return make_scan_multi(type, kind, n * scale, seed); });
   }
 
   std::vector<Showcase> showcase() const override {

@@ -126,10 +126,13 @@ class SgemmProblem final : public Problem {
   }
 
   bool has_multi_gpu() const override { return true; }
-  void for_each_multi_case(std::uint64_t seed, const std::function<void(MultiCase&)>& run) const override {
+  void for_each_multi_case(std::uint64_t seed, const std::function<void(const MultiCaseMaker&)>& run) const override {
     if (size_list(pads_) != std::vector<std::size_t>{0} || beta_ != 0.0f)
       throw UsageError("sgemm --gpus: packed matrices and beta 0 (--pad 0 --beta 0): C is gathered on every rank");
-    for (const SgemmShape& shape : parse_shapes(shapes_)) run(*make_sgemm_multi(shape, alpha_, seed));
+    for (const SgemmShape& shape : parse_shapes(shapes_))
+      run([=, alpha = alpha_](std::size_t scale) {
+        return make_sgemm_multi({shape.m * scale, shape.n, shape.k}, alpha, seed);  // rows of A and C
+      });
   }
 
   // 64x64x5000: too few tiles, so the library splits K.
