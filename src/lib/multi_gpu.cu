@@ -1,8 +1,10 @@
 // Several GPUs: the one-GPU function on each rank's shard, then NCCL. Floats are gathered and added
 // in rank order on every rank (an all-reduce's order is NCCL's choice, so its bits could differ
 // between runs, algorithms and ranks); integer counts go through an all-reduce (exact in any order).
-// Every function is three phases — local, collective, combine — run in a row for one rank, or
-// phase by phase over all ranks with the collectives in one NCCL group.
+// Every function is three phases — local, collectives, combine — run in a row for one rank, or
+// phase by phase over all ranks with the collectives in one NCCL group. A rank's collectives are
+// data (what it sends where), so that a test seam can carry them out by copies on one GPU
+// (lib/multi_loopback.hpp).
 #include <gpulab/atax.hpp>
 #include <gpulab/conv.hpp>
 #include <gpulab/error.hpp>
@@ -16,7 +18,6 @@
 #include "lib/launch.cuh"
 #include "lib/multi_loopback.hpp"
 
-#include <cstring>
 #include <functional>
 #include <string>
 #include <type_traits>
@@ -159,11 +160,13 @@ void loopback_collectives(std::span<const Rank> ranks, const std::vector<Phases>
     GPULAB_CUDA_CHECK(cudaStreamSynchronize(r.stream));
   }
   const std::size_t n = phases.size();
+  for (const Phases& p : phases)
+    require(p.collectives.size() == phases[0].collectives.size(), "loopback: the ranks disagree on their collectives");
   for (std::size_t j = 0; j < phases[0].collectives.size(); ++j) {
     const Collective& c = phases[0].collectives[j];
     for (const Phases& p : phases)
-      require(p.collectives.size() == phases[0].collectives.size() && p.collectives[j].kind == c.kind &&
-                  p.collectives[j].count == c.count && p.collectives[j].type == c.type && p.collectives[j].root == c.root,
+      require(p.collectives[j].kind == c.kind && p.collectives[j].count == c.count && p.collectives[j].type == c.type &&
+                  p.collectives[j].root == c.root,
               "loopback: the ranks disagree on their collectives");
     const std::size_t bytes = c.count * element_bytes(c.type);
     if (bytes == 0) continue;
