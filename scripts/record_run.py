@@ -3,7 +3,7 @@
 
     python3 scripts/record_run.py FILES_AT [--device h100]
 
-FILES_AT is the folder the device tool copied $OUT to (log.txt, results.tgz). The run's commit
+FILES_AT is the folder the device tool copied $OUT to (log.txt, results.tgz; or results/ where a run was cut short before packing it). The run's commit
 and date come from the first line of log.txt ("== <date> commit <hash>, parts: ..."), so the
 folder is named by what was run, not by what is checked out here. Writes log.txt, the reports,
 sanitizer.txt and gpu_tests_summary.txt (per-suite counts from GoogleTest's JSON).
@@ -48,21 +48,25 @@ def main() -> int:
     dest = pathlib.Path(__file__).resolve().parent.parent / "docs" / "results" / f"{date}-{args.device}-{commit}"
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(log, dest / "log.txt")
+    def keep(name, data):
+        if name == "gpu_tests.json":
+            tests = dest / "gpu_tests.json.tmp"
+            tests.write_bytes(data)
+            (dest / "gpu_tests_summary.txt").write_text(summarize(tests))
+            tests.unlink()
+        else:
+            (dest / name).write_bytes(data)
+
     archive = args.files_at / "results.tgz"
     if archive.is_file():
         with tarfile.open(archive) as tar:
             for member in tar.getmembers():
-                if not member.isfile():
-                    continue
-                name = pathlib.PurePosixPath(member.name).name
-                data = tar.extractfile(member).read()
-                if name == "gpu_tests.json":
-                    tests = dest / "gpu_tests.json.tmp"
-                    tests.write_bytes(data)
-                    (dest / "gpu_tests_summary.txt").write_text(summarize(tests))
-                    tests.unlink()
-                else:
-                    (dest / name).write_bytes(data)
+                if member.isfile():
+                    keep(pathlib.PurePosixPath(member.name).name, tar.extractfile(member).read())
+    elif (args.files_at / "results").is_dir():  # a run cut short before it packed its results
+        for path in sorted((args.files_at / "results").rglob("*")):
+            if path.is_file():
+                keep(path.name, path.read_bytes())
     print(dest)
     return 0
 
