@@ -179,9 +179,9 @@ if [ "$multi" = yes ]; then
     echo "multi gpu tests exit code: $?"
   fi
   echo "== several GPUs, one process: $gpus GPU(s), 8 GB in all at the large sizes (resident and from host memory)"
-  multi_bench() {  # NAME OPTIONS...: the bench with --gpus, its JSON and its table
+  multi_bench() {  # NAME OPTIONS...: the bench with --gpus, its JSON, Markdown and table
     local name=$1; shift
-    "$bin/gpulab" bench "$@" --gpus "$gpus" --json "$res/multi_$name.json" > "$res/multi_$name.txt" 2>&1
+    "$bin/gpulab" bench "$@" --gpus "$gpus" --json "$res/multi_$name.json" --md "$res/multi_$name.md" > "$res/multi_$name.txt" 2>&1
     echo "multi $name exit code: $?"; cat "$res/multi_$name.txt"
   }
   multi_bench reduce reduce -n 8,2^20,2^26,2^31 -t float32

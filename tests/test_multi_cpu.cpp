@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 using namespace gpulab;
@@ -66,6 +67,28 @@ TEST(MultiCpu, TheReportHasEveryRowAndTheBusBandwidth) {
   print_multi(weak, {c}, {});
   EXPECT_NE(weak.str().find("(weak scaling: per GPU; the 2-GPU rows run 2x the work)"), std::string::npos) << weak.str();
   EXPECT_EQ(multi_json({c}, {})["cases"][0]["scale"], 2);
+}
+
+TEST(MultiCpu, MarkdownAndCsvHoldTheSameRows) {
+  MultiCaseResult c;
+  c.problem = "histogram";
+  c.params = {{"n", "2^31"}, {"m", "256"}};
+  c.scale = 2;
+  MultiRow one, two;
+  one.gpus = 1, one.placement = "resident", one.total.median_ms = 2.0, one.local.median_ms = 1.99, one.check.ok = true;
+  two.gpus = 2, two.placement = "resident", two.total.median_ms = 2.1, two.speedup = 2 * 2.0 / 2.1, two.check.ok = false;
+  two.check.detail = "rank 1: counts differ, a|b";
+  two.graph_failure = "capture, refused";
+  c.rows = {one, two};
+  const std::string md = multi_markdown({c}, {{8, 30.0, 0.0003, 0.0003}}, "2 GPU(s), rank 0's: H200");
+  EXPECT_NE(md.find("## histogram  n=2^31  m=256  (weak scaling: per GPU; the 2-GPU rows run 2x the work)"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 8 B |"), std::string::npos) << md;
+  EXPECT_NE(md.find("- FAILED on 2 GPU(s), resident: rank 1: counts differ, a|b"), std::string::npos) << md;  // a list, not a table
+  EXPECT_NE(md.find("2 GPU(s), rank 0's: H200"), std::string::npos) << md;
+  const std::string csv = multi_csv({c});
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3) << csv;  // the header and two rows
+  EXPECT_NE(csv.find("histogram,n=2^31 m=256,2,2,resident,0,2.1,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",0,0,0,1\n"), std::string::npos) << csv;  // not ok, error 0, tolerance 0, same bits
 }
 
 }  // namespace

@@ -384,7 +384,8 @@ std::string ncu_errors(const ProcessResult& r) {
 
 /// `gpulab bench NAME --gpus N`: NCCL's bus bandwidth, then every case on one GPU and on N — all N
 /// from this process, or, under `mpirun -np N`, one rank per process (rank 0 prints and writes).
-int bench_multi_gpu(const ProblemCommand& cmd, std::ostream& out, std::ostream& err) {
+int bench_multi_gpu(const ProblemCommand& cmd, const std::vector<std::string>& args, const DeviceFacts& device,
+                    std::ostream& out, std::ostream& err) {
   const std::unique_ptr<World> world = launched_by_mpi() ? mpi_world() : single_process();
   const auto fail = [&](const std::string& what, int code) {
     err << "gpulab (rank " << world->rank() << " of " << world->size() << "): " << what << "\n" << std::flush;
@@ -414,7 +415,16 @@ int bench_multi_gpu(const ProblemCommand& cmd, std::ostream& out, std::ostream& 
     });
     if (world->rank() == 0) {
       print_multi(out, cases, bus);
-      if (!cmd.options.files.json.empty()) write_file(cmd.options.files.json, multi_json(cases, bus).dump(2) + "\n");
+      const OutputFiles& files = cmd.options.files;
+      if (!files.json.empty()) write_file(files.json, multi_json(cases, bus).dump(2) + "\n");
+      if (!files.csv.empty()) write_file(files.csv, multi_csv(cases));
+      if (!files.md.empty())
+        write_file(files.md, multi_markdown(cases, bus,
+                                            fmt::format("{} GPU(s), rank 0's: {} (compute capability {}.{}, CUDA driver {}); "
+                                                        "gpulab {} ({}), {}: `{}`",
+                                                        s.gpus, device.name, device.cc_major, device.cc_minor,
+                                                        device.driver_version, kVersion, GPULAB_GIT_COMMIT, utc_now(),
+                                                        join_args(args))));
     }
     return ok ? kExitOk : kExitFailure;
   } catch (const UsageError& e) {
@@ -581,8 +591,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       if (c == run_cmd) find_rung(ladder, run_variant, c->problem->name());
       else select_rungs(ladder, split_commas(c->options.variants), c->problem->name());
       if (c->options.gpus > 0 && c == profile_cmd) throw UsageError("profile takes one GPU (no --gpus)");
-      if (c->options.gpus > 0 && !(c->options.files.csv.empty() && c->options.files.md.empty() && c->options.files.html.empty()))
-        throw UsageError("--gpus writes its report as --json only (no --csv, --md or --html yet)");
+      if (c->options.gpus > 0 && !c->options.files.html.empty())
+        throw UsageError("--gpus writes its report as --json, --csv or --md (no --html page yet)");
       if (c->options.weak && c->options.gpus == 0) throw UsageError("--weak goes with --gpus N (weak scaling over N GPUs)");
       if (c->options.gpus > 0 && !c->problem->has_multi_gpu())
         throw UsageError(std::string(c->problem->name()) + " has no multi-GPU form (--gpus: reduce, histogram, atax, scan, sgemm, conv)");
@@ -694,7 +704,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       return finish_report(report, ceiling_files, out, err);
     }
     if (run_cmd) return run_problem(*run_cmd, run_variant, run_reps, device, out);
-    if (bench_cmd && bench_cmd->options.gpus > 0) return bench_multi_gpu(*bench_cmd, out, err);
+    if (bench_cmd && bench_cmd->options.gpus > 0) return bench_multi_gpu(*bench_cmd, args, device, out, err);
     if (check_cmd) return check_problem(*check_cmd, device, out);
     if (sanitize->parsed()) {
       Report report = new_report(args, device);

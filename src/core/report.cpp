@@ -267,14 +267,6 @@ CaseResult case_from(const json& j) {
   return c;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char ch : s) q += (ch == '"') ? std::string("\"\"") : std::string(1, ch);
-  return q + "\"";
-}
-std::string csv_num(double x) { return std::isfinite(x) ? fmt::format("{:.9g}", x) : ""; }
-
 }  // namespace
 
 void derive_columns(CaseResult& c) {

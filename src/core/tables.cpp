@@ -39,6 +39,15 @@ std::string fmt_check(const CheckResult& c) {
   return fmt::format("ok ({:.1e} <= {:.1e})", c.error, c.tolerance);
 }
 
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += (ch == '"') ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+std::string csv_num(double x) { return std::isfinite(x) ? fmt::format("{:.9g}", x) : ""; }
+
 Table gpu_table(const CaseResult& c) {
   Table t;
   const bool rate = c.flops > 0;

@@ -21,6 +21,8 @@ std::string fmt_x(double x);        // "1.02x"; "–" for NaN
 std::string fmt_pct(double x);      // 0.99 → "99.0%"
 std::string fmt_gbs(double x);      // "3110.2"
 std::string fmt_check(const CheckResult& c);
+std::string csv_field(const std::string& s);  // quoted (RFC 4180) where it holds a comma, quote or newline
+std::string csv_num(double x);                // "%.9g"; empty for NaN or infinity
 
 struct Table {
   std::vector<std::string> header;

@@ -452,36 +452,89 @@ std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std:
   return out;
 }
 
+namespace {
+
+Table bus_table(const std::vector<BusBandwidth>& bus) {
+  Table t;
+  t.header = {"NCCL all-reduce", "time µs", "algbw GB/s", "busbw GB/s"};
+  t.right = {true, true, true, true};
+  for (const auto& b : bus)
+    t.rows.push_back({fmt::format("{} B", b.bytes), fmt::format("{:.1f}", b.time_us), fmt_gbs(b.algbw_gbs), fmt_gbs(b.busbw_gbs)});
+  return t;
+}
+
+std::string case_heading(const MultiCaseResult& c) {
+  std::string h = c.problem + "  " + params_text(c.params, "  ");
+  if (c.scale > 1) h += fmt::format("  (weak scaling: per GPU; the {}-GPU rows run {}x the work)", c.scale, c.scale);
+  return h;
+}
+
+Table case_table(const MultiCaseResult& c) {
+  Table t;
+  t.header = {"GPUs", "data", "local ms", "total ms", "collective + combine ms", "speed-up", "efficiency", "GB/s",
+              "graph: total ms", "graph: collective + combine ms", "check", "same bits"};
+  t.right = {true, false, true, true, true, true, true, true, true, true, false, false};
+  for (const auto& r : c.rows)
+    t.rows.push_back({std::to_string(r.gpus), r.placement, fmt_ms(r.local.median_ms), fmt_ms(r.total.median_ms),
+                      fmt::format("{:.4f}", r.total.median_ms - r.local.median_ms), fmt_x(r.speedup), fmt_pct(r.efficiency),
+                      fmt_gbs(r.gbs), r.graphed ? fmt_ms(r.graph_total.median_ms) : "—",
+                      r.graphed ? fmt::format("{:.4f}", r.graph_total.median_ms - r.graph_local.median_ms) : "—",
+                      fmt_check(r.check), r.identical ? "yes" : "NO"});
+  return t;
+}
+
+/// What a row's table cannot say: a wrong result, a case that could not be captured.
+std::vector<std::string> case_notes(const MultiCaseResult& c) {
+  std::vector<std::string> notes;
+  for (const auto& r : c.rows) {
+    if (!r.check.ok) notes.push_back(fmt::format("FAILED on {} GPU(s), {}: {}", r.gpus, r.placement, r.check.detail));
+    if (!r.graph_failure.empty())
+      notes.push_back(fmt::format("not replayed as a CUDA graph on {} GPU(s): {}", r.gpus, r.graph_failure));
+  }
+  return notes;
+}
+
+}  // namespace
+
 void print_multi(std::ostream& os, const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus) {
+  if (!bus.empty()) render_aligned(os, bus_table(bus));
+  for (const auto& c : cases) {
+    os << "\n" << case_heading(c) << "\n";
+    render_aligned(os, case_table(c));
+    for (const auto& note : case_notes(c)) os << "  " << note << "\n";
+  }
+}
+
+std::string multi_markdown(const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus,
+                           const std::string& device) {
+  std::string out = "# Several GPUs through NCCL\n\n" + device + "\n";
   if (!bus.empty()) {
-    Table t;
-    t.header = {"NCCL all-reduce", "time µs", "algbw GB/s", "busbw GB/s"};
-    t.right = {true, true, true, true};
-    for (const auto& b : bus)
-      t.rows.push_back({fmt::format("{} B", b.bytes), fmt::format("{:.1f}", b.time_us), fmt_gbs(b.algbw_gbs), fmt_gbs(b.busbw_gbs)});
-    render_aligned(os, t);
+    out += "\n## NCCL all-reduce bus bandwidth (the communication ceiling)\n\n";
+    render_markdown(out, bus_table(bus));
   }
   for (const auto& c : cases) {
-    os << "\n" << c.problem << "  " << params_text(c.params, "  ");
-    if (c.scale > 1) os << "  (weak scaling: per GPU; the " << c.scale << "-GPU rows run " << c.scale << "x the work)";
-    os << "\n";
-    Table t;
-    t.header = {"GPUs", "data", "local ms", "total ms", "collective + combine ms", "speed-up", "efficiency", "GB/s",
-                "graph: total ms", "graph: collective + combine ms", "check", "same bits"};
-    t.right = {true, false, true, true, true, true, true, true, true, true, false, false};
-    for (const auto& r : c.rows)
-      t.rows.push_back({std::to_string(r.gpus), r.placement, fmt_ms(r.local.median_ms), fmt_ms(r.total.median_ms),
-                        fmt::format("{:.4f}", r.total.median_ms - r.local.median_ms), fmt_x(r.speedup),
-                        fmt_pct(r.efficiency), fmt_gbs(r.gbs), r.graphed ? fmt_ms(r.graph_total.median_ms) : "—",
-                        r.graphed ? fmt::format("{:.4f}", r.graph_total.median_ms - r.graph_local.median_ms) : "—",
-                        fmt_check(r.check), r.identical ? "yes" : "NO"});
-    render_aligned(os, t);
-    for (const auto& r : c.rows) {
-      if (!r.check.ok) os << "  FAILED on " << r.gpus << " GPU(s), " << r.placement << ": " << r.check.detail << "\n";
-      if (!r.graph_failure.empty())
-        os << "  not replayed as a CUDA graph on " << r.gpus << " GPU(s): " << r.graph_failure << "\n";
-    }
+    out += "\n## " + case_heading(c) + "\n\n";
+    render_markdown(out, case_table(c));
+    const auto notes = case_notes(c);
+    if (!notes.empty()) out += "\n";
+    for (const auto& note : notes) out += "- " + note + "\n";
   }
+  return out;
+}
+
+std::string multi_csv(const std::vector<MultiCaseResult>& cases) {
+  std::string out =
+      "problem,params,scale,gpus,placement,local_ms,total_ms,total_noise,speedup,efficiency,gbs,graph_local_ms,"
+      "graph_total_ms,ok,error,tolerance,identical\n";
+  for (const auto& c : cases)
+    for (const auto& r : c.rows)
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(c.problem),
+                         csv_field(params_text(c.params)), c.scale, r.gpus, csv_field(r.placement), csv_num(r.local.median_ms),
+                         csv_num(r.total.median_ms), csv_num(r.total.noise), csv_num(r.speedup), csv_num(r.efficiency),
+                         csv_num(r.gbs), r.graphed ? csv_num(r.graph_local.median_ms) : "",
+                         r.graphed ? csv_num(r.graph_total.median_ms) : "", r.check.ok ? 1 : 0, csv_num(r.check.error),
+                         csv_num(r.check.tolerance), r.identical ? 1 : 0);
+  return out;
 }
 
 nlohmann::ordered_json multi_json(const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus) {

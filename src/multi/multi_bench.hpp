@@ -119,6 +119,11 @@ std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std:
 MultiCaseResult run_multi_case(const MultiCaseMaker& make, const MultiSettings& settings);
 
 void print_multi(std::ostream& os, const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus);
+/// The same tables as Markdown, under a line naming the device(s).
+std::string multi_markdown(const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus,
+                           const std::string& device);
+/// A line per row of every case.
+std::string multi_csv(const std::vector<MultiCaseResult>& cases);
 nlohmann::ordered_json multi_json(const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus);
 
 }  // namespace gpulab
