@@ -423,7 +423,7 @@ int bench_multi_gpu(const ProblemCommand& cmd, const std::vector<std::string>& a
                                             fmt::format("{} GPU(s), rank 0's: {} (compute capability {}.{}, CUDA driver {}); "
                                                         "gpulab {} ({}), {}: `{}`",
                                                         s.gpus, device.name, device.cc_major, device.cc_minor,
-                                                        device.driver_version, kVersion, GPULAB_GIT_COMMIT, utc_now(),
+                                                        cuda_version_text(device.driver_version), kVersion, GPULAB_GIT_COMMIT, utc_now(),
                                                         join_args(args))));
     }
     return ok ? kExitOk : kExitFailure;

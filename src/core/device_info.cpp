@@ -62,13 +62,14 @@ DeviceFacts query_device(int index) {
   return d;
 }
 
+std::string cuda_version_text(int version) { return fmt::format("{}.{}", version / 1000, (version % 1000) / 10); }
+
 void print_device_facts(std::ostream& os, const DeviceFacts& d) {
-  auto version = [](int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); };
   const double gib = 1024.0 * 1024.0 * 1024.0;
   os << fmt::format("Device {}: \"{}\" (compute capability {}.{})\n", d.index, d.name, d.cc_major,
                     d.cc_minor);
-  os << fmt::format("  CUDA driver / runtime              {} / {}\n", version(d.driver_version),
-                    version(d.runtime_version));
+  os << fmt::format("  CUDA driver / runtime              {} / {}\n", cuda_version_text(d.driver_version),
+                    cuda_version_text(d.runtime_version));
   os << fmt::format("  multiprocessors (SMs)              {}\n", d.sm_count);
   os << fmt::format("  max threads per SM / per block     {} / {}\n", d.max_threads_per_sm,
                     d.max_threads_per_block);

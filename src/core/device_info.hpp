@@ -43,6 +43,9 @@ int require_cuda_device();
 /// Facts of device `index` (after require_cuda_device()).
 DeviceFacts query_device(int index);
 
+/// A CUDA version number as CUDA writes it: 13000 → "13.0".
+std::string cuda_version_text(int version);
+
 /// The seed-style listing, one fact a line.
 void print_device_facts(std::ostream& os, const DeviceFacts& d);
 
