@@ -222,6 +222,8 @@ if [ "$python" = yes ]; then
   cmake -S examples/consumer -B /tmp/gpulab_consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/$bin/prefix" > /dev/null &&
     cmake --build /tmp/gpulab_consumer > /dev/null && /tmp/gpulab_consumer/gpulab_consumer
   echo "consumer exit code: $?"
+  NCCL_NVLS_ENABLE=0 /tmp/gpulab_consumer/gpulab_consumer_nccl
+  echo "consumer (gpulab::nccl, every GPU) exit code: $?"
   echo "== python: gpulab's functions against the one-liners they replace, one process"
   PYTHONPATH="$pyroot" python3 scripts/peers_python.py --json "$res/peers_python.json" || echo "peers exit code: $?"
 fi

@@ -15,9 +15,11 @@ rm -rf build/install build/consumer
 cmake --install build/release --prefix build/install > /dev/null
 cmake -S examples/consumer -B build/consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/install" > /dev/null
 cmake --build build/consumer
-rc=0; build/consumer/gpulab_consumer || rc=$?   # 0 with a GPU; 3 (no CUDA device) without
-[ $rc -eq 0 ] || [ $rc -eq 3 ] || { echo "the consumer example failed (exit code $rc)" >&2; exit 1; }
-echo "consumer example built against the installed package (exit code $rc)"
+for example in gpulab_consumer gpulab_consumer_nccl; do
+  rc=0; "build/consumer/$example" || rc=$?   # 0 with a GPU; 3 (no CUDA device) without
+  [ $rc -eq 0 ] || [ $rc -eq 3 ] || { echo "the consumer example $example failed (exit code $rc)" >&2; exit 1; }
+  echo "consumer example $example built against the installed package (exit code $rc)"
+done
 
 # What scripts/device_run.sh needs when build/release travels to a GPU machine.
 # A build of uncommitted changes says so: its results cannot be filed under the commit alone.
