@@ -3,14 +3,17 @@
 # which each tool must catch), compute-sanitizer on the tests' small sizes, and every problem's
 # recorded runs (`gpulab showcase`: each ladder and the seeds' own tables, the problems taken from
 # the registry), then `gpulab suite`.
-#   scripts/device_run.sh [PROBLEM...] [tests] [python] [suite] [sanitize] [profile] [multi] [notests]
+#   scripts/device_run.sh [PROBLEM...] [tests] [python] [suite] [sanitize] [profile]
+#                         [multi] [multi-more] [multi-weak] [multi-tests] [notests]
 #   (no argument: every problem, the Python package and the suite; tests: the GPU tests and the
 #   sanitizers alone; notests: skip them, for a second call of one session; python: build the Python
 #   module there, run its tests and time it against PyTorch; sanitize: `gpulab sanitize`, every rung
 #   of every problem under the four tools; profile: `gpulab profile` of every problem at one size,
-#   with one page of them all; multi: reduce, histogram, atax, scan, sgemm and conv over every GPU,
-#   one process and under MPI, weak scaling where there are several, NCCL's bus bandwidth, and the
-#   errors that must end every rank)
+#   with one page of them all; multi: reduce, histogram and atax over every GPU, one process and
+#   under MPI, NCCL's bus bandwidth, and the errors that must end every rank; multi-more: scan, sgemm
+#   and conv over every GPU; multi-weak: weak scaling, 8 GB per GPU, where there are several;
+#   multi-tests: the multi-GPU tests alone. On several GPUs each of these parts can take minutes:
+#   give a call two of them, e.g. `notests multi multi-tests`, then `notests multi-more multi-weak`)
 # Writes $OUT/log.txt (everything printed) and $OUT/results.tgz (reports as JSON/Markdown/CSV,
 # the GPU tests' JSON, the sanitizer's output).
 # Usually the build is made on a machine with the Debian packages (scripts/test.sh, which also
@@ -40,9 +43,13 @@ tests=yes
 sanitize=no
 profile=no
 multi=no
+multi_more=no
+multi_weak=no
+multi_tests=no
 for a in "$@"; do
   case "$a" in
     suite) suite=yes ;; notests) tests=no ;; tests) ;; python) python=yes ;; sanitize) sanitize=yes ;; profile) profile=yes ;; multi) multi=yes ;;
+    multi-more) multi_more=yes ;; multi-weak) multi_weak=yes ;; multi-tests) multi_tests=yes ;;
     *) problems+=("$a") ;;
   esac
 done
@@ -168,45 +175,54 @@ if wants sgemm; then
   echo "== sgemm: what users call instead (torch.mm, TF32 off and on), the same shapes"
   python3 scripts/peers_sgemm.py --json "$res/peers_sgemm.json" || echo "peers exit code: $?"
 fi
-if [ "$multi" = yes ]; then
+if [ "$multi$multi_more$multi_weak$multi_tests" != nononono ]; then
   # NVLink multicast stays off: programs that use it can take a shared host's GPUs out of service.
   export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   gpus=$(nvidia-smi -L | wc -l)
   nvidia-smi topo -m > "$res/topo.txt" 2>&1; cat "$res/topo.txt"
-  if [ "$tests" = no ]; then  # the multi-GPU tests alone (with `tests` they ran among all the GPU tests)
-    echo "== the multi-GPU tests: over this host's GPUs, and 2, 3 and 5 loopback ranks on one"
-    "$bin/tests/gpulab_gpu_tests" --gtest_filter='MultiGpu*' --gtest_output="json:$res/multi_gpu_tests.json" --gtest_brief=1
-    echo "multi gpu tests exit code: $?"
-  fi
-  echo "== several GPUs, one process: $gpus GPU(s), 8 GB in all at the large sizes (resident and from host memory)"
   multi_bench() {  # NAME OPTIONS...: the bench with --gpus, its JSON, Markdown and table
     local name=$1; shift
     "$bin/gpulab" bench "$@" --gpus "$gpus" --json "$res/multi_$name.json" --md "$res/multi_$name.md" > "$res/multi_$name.txt" 2>&1
     echo "multi $name exit code: $?"; cat "$res/multi_$name.txt"
   }
+fi
+if [ "$multi_tests" = yes ]; then
+  echo "== $(date -u +%T) the multi-GPU tests: over this host's GPUs, and 2, 3 and 5 loopback ranks on one"
+  "$bin/tests/gpulab_gpu_tests" --gtest_filter='MultiGpu*' --gtest_output="json:$res/multi_gpu_tests.json" --gtest_brief=1
+  echo "multi gpu tests exit code: $?"
+fi
+if [ "$multi" = yes ]; then
+  echo "== $(date -u +%T) several GPUs, one process: $gpus GPU(s), 8 GB in all at the large sizes (resident and from host memory)"
   multi_bench reduce reduce -n 8,2^20,2^26,2^31 -t float32
   multi_bench reduce_int32 reduce -n 2^31 -t int32 --placement resident
   multi_bench histogram histogram -n 2^20,2^31 -m 256,2^20 -d uniform
   multi_bench atax atax -s 1024x1024,45000x45000
-  multi_bench scan scan -n 2^20,2^30 -t float32,int32 --kind inclusive,exclusive --placement resident
-  multi_bench sgemm sgemm -s 4096,16384 --placement resident
-  multi_bench conv conv -s 7680x4320,30720x17280 --placement resident
-  if [ "$gpus" -gt 1 ]; then
-    echo "== weak scaling: 8 GB per GPU, resident (the one-GPU rows run one GPU's share)"
-    multi_bench reduce_weak reduce -n 2^31 -t float32 --placement resident --weak
-    multi_bench histogram_weak histogram -n 2^31 -m 256 -d uniform --placement resident --weak
-    multi_bench atax_weak atax -s 45000x45000 --placement resident --weak
-  fi
-  echo "== the same model launched by MPI: one process per GPU"
+  echo "== $(date -u +%T) the same model launched by MPI: one process per GPU"
   mpirun -np "$gpus" "$bin/gpulab" bench reduce --gpus "$gpus" -n 8,2^26,2^31 -t float32 --json "$res/mpi_reduce.json" \
     > "$res/mpi_reduce.txt" 2>&1
   echo "mpi reduce exit code: $?"; cat "$res/mpi_reduce.txt"
-  echo "== errors, each must end every rank with a message and a non-zero exit code, never hang"
+  echo "== $(date -u +%T) errors, each must end every rank with a message and a non-zero exit code, never hang"
   timeout 120 "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20 -t float32; echo "more GPUs than exist: exit code $?"
   timeout 120 mpirun -np "$gpus" "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20 -t float32
   echo "processes and --gpus disagree: exit code $?"
   timeout 120 mpirun -np $((gpus + 1)) "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20 -t float32
   echo "two ranks on one GPU: exit code $?"
+fi
+if [ "$multi_more" = yes ]; then
+  echo "== $(date -u +%T) scan, sgemm and conv over $gpus GPU(s), resident"
+  multi_bench scan scan -n 2^20,2^30 -t float32,int32 --kind inclusive,exclusive --placement resident
+  multi_bench sgemm sgemm -s 4096,16384 --placement resident
+  multi_bench conv conv -s 7680x4320,30720x17280 --placement resident
+fi
+if [ "$multi_weak" = yes ]; then
+  if [ "$gpus" -gt 1 ]; then
+    echo "== $(date -u +%T) weak scaling: 8 GB per GPU, resident (the one-GPU rows run one GPU's share)"
+    multi_bench reduce_weak reduce -n 2^31 -t float32 --placement resident --weak
+    multi_bench histogram_weak histogram -n 2^31 -m 256 -d uniform --placement resident --weak
+    multi_bench atax_weak atax -s 45000x45000 --placement resident --weak
+  else
+    echo "== weak scaling: one GPU here, nothing to scale"
+  fi
 fi
 if [ "$python" = yes ]; then
   echo "== python: the module built here against this build's installed library ($bin/prefix), then its tests and its peers"
