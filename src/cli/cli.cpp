@@ -404,7 +404,7 @@ int bench_multi_gpu(const ProblemCommand& cmd, const std::vector<std::string>& a
     s.reps = cmd.options.reps > 0 ? cmd.options.reps : cmd.problem->default_reps();
     s.weak = cmd.options.weak;
     const std::vector<BusBandwidth> bus = measure_bus_bandwidth(
-        s.gpus, {8, std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 26, std::size_t{1} << 30}, s.reps, world.get());
+        s.gpus, {8, std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 26, std::size_t{1} << 30}, s.reps, world.get(), s.timeout_s);
     std::vector<MultiCaseResult> cases;
     cmd.problem->for_each_multi_case(cmd.options.seed, [&](const MultiCaseMaker& make) {
       cases.push_back(run_multi_case(make, s));

@@ -17,6 +17,7 @@
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/multi_loopback.hpp"
+#include "lib/nccl_check.hpp"
 
 #include <functional>
 #include <string>
@@ -27,13 +28,6 @@ namespace gpulab::multi {
 namespace {
 
 constexpr std::size_t kAlign = 256;
-
-void check_nccl(ncclResult_t r, const char* what, ncclComm_t comm) {
-  if (r == ncclSuccess) return;
-  std::string msg = std::string("NCCL: ") + what + " failed: " + ncclGetErrorString(r);
-  if (const char* last = comm ? ncclGetLastError(comm) : nullptr; last && *last) msg += " (" + std::string(last) + ")";
-  throw Error(msg);
-}
 
 void require(bool ok, const std::string& what) {
   if (!ok) throw Error("gpulab::multi::" + what);
@@ -225,11 +219,11 @@ void run_ranks(std::span<const Rank> ranks, MakePhases make_phases) {
   if (loopback) {
     loopback_collectives(ranks, phases);
   } else {
-    check_nccl(ncclGroupStart(), "ncclGroupStart", nullptr);
+    check_nccl(ncclGroupStart(), "ncclGroupStart");
     each([](const Phases& p, const Rank& r) {
       for (const Collective& c : p.collectives) enqueue(c, r.comm, r.stream);
     });
-    check_nccl(ncclGroupEnd(), "ncclGroupEnd", nullptr);
+    check_nccl(ncclGroupEnd(), "ncclGroupEnd");
   }
   each([](const Phases& p, const Rank&) { p.combine(); });
   GPULAB_CUDA_CHECK(cudaSetDevice(caller));

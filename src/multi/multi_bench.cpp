@@ -2,6 +2,7 @@
 
 #include "core/tables.hpp"
 #include "lib/multi_loopback.hpp"
+#include "lib/nccl_check.hpp"
 #include "multi/world.hpp"
 
 #include <gpulab/device_buffer.hpp>
@@ -20,10 +21,6 @@
 
 namespace gpulab {
 namespace {
-
-void check_nccl(ncclResult_t r, const char* what) {
-  if (r != ncclSuccess) throw Error(std::string("NCCL: ") + what + " failed: " + ncclGetErrorString(r));
-}
 
 /// The communicators of this process for a run over `gpus` GPUs: in a world of one process, one
 /// per GPU 0..gpus-1 (ncclCommInitAll); in a world of several (MPI), this process's one rank on its
@@ -73,7 +70,35 @@ class Communicators {
   int device(int i) const { return devices_[static_cast<std::size_t>(i)]; }
   ncclComm_t operator[](int i) const { return comms_[static_cast<std::size_t>(i)]; }
   bool loopback() const { return loopback_; }
-  void abort_all() { aborted_ = true; }
+  /// Waits for `streams` (one per rank of this process, in order), polling: a CUDA error, NCCL's
+  /// asynchronous error on any communicator (a peer failed) or the time-out ends the wait with an
+  /// error, the communicators then aborted — never left hanging.
+  void wait(std::span<const cudaStream_t> streams, double timeout_s) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+    for (;;) {
+      bool done = true;
+      for (int i = 0; i < local_count(); ++i) {
+        GPULAB_CUDA_CHECK(cudaSetDevice(device(i)));
+        const cudaError_t e = cudaStreamQuery(streams[static_cast<std::size_t>(i)]);
+        if (e == cudaErrorNotReady) done = false;
+        else GPULAB_CUDA_CHECK(e);
+      }
+      if (done) return;
+      if (const ncclResult_t e = async_error(); e != ncclSuccess) {
+        aborted_ = true;
+        throw Error(std::string("NCCL reported an error on a rank: ") + ncclGetErrorString(e));
+      }
+      if (std::chrono::steady_clock::now() > deadline) {
+        aborted_ = true;
+        throw Error(fmt::format("the ranks did not finish within {:.0f} s (a rank failed or the ranks disagree on "
+                                "the sizes): every communicator aborted",
+                                timeout_s));
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
+
+ private:
   /// NCCL's own error on any communicator (a peer failed), or ncclSuccess.
   ncclResult_t async_error() const {
     for (ncclComm_t c : comms_) {
@@ -84,7 +109,6 @@ class Communicators {
     return ncclSuccess;
   }
 
- private:
   std::vector<ncclComm_t> comms_;
   std::vector<int> ranks_, devices_;
   int size_ = 1;
@@ -236,31 +260,10 @@ class Ranks {
   }
 
  private:
-  /// Waits for this process's ranks, polling: a CUDA error, NCCL's asynchronous error or the
-  /// time-out ends the wait with an error (the communicators are then aborted, never left hanging).
   void wait() {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
-    for (;;) {
-      bool done = true;
-      for (int i = 0; i < local_count(); ++i) {
-        GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
-        const cudaError_t e = cudaStreamQuery(state(i).stream.get());
-        if (e == cudaErrorNotReady) done = false;
-        else GPULAB_CUDA_CHECK(e);
-      }
-      if (done) return;
-      if (const ncclResult_t e = comms_.async_error(); e != ncclSuccess) {
-        comms_.abort_all();
-        throw Error(std::string("NCCL reported an error on a rank: ") + ncclGetErrorString(e));
-      }
-      if (std::chrono::steady_clock::now() > deadline) {
-        comms_.abort_all();
-        throw Error(fmt::format("the ranks did not finish within {:.0f} s (a rank failed or the ranks disagree on "
-                                "the sizes): every communicator aborted",
-                                timeout_s_));
-      }
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
-    }
+    std::vector<cudaStream_t> streams;
+    for (const auto& st : states_) streams.push_back(st->stream.get());
+    comms_.wait(streams, timeout_s_);
   }
 
   /// The work of one run on every rank's stream: each rank's local part, or the whole function
@@ -395,7 +398,7 @@ MultiCaseResult run_multi_case(const MultiCaseMaker& make, const MultiSettings& 
 }
 
 std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std::size_t>& sizes, int reps,
-                                                const World* world) {
+                                                const World* world, double timeout_s) {
   std::vector<BusBandwidth> out;
   const std::unique_ptr<World> alone = single_process();
   if (!world) world = alone.get();
@@ -404,11 +407,13 @@ std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std:
   const int ranks = comms.ranks();
   const std::size_t largest = *std::max_element(sizes.begin(), sizes.end());
   std::vector<std::unique_ptr<Stream>> streams;
+  std::vector<cudaStream_t> handles;
   std::vector<DeviceBuffer<std::byte>> buffers;
   std::vector<std::unique_ptr<Event>> starts, stops;
   for (int i = 0; i < comms.local_count(); ++i) {
     GPULAB_CUDA_CHECK(cudaSetDevice(comms.device(i)));
     streams.push_back(std::make_unique<Stream>());
+    handles.push_back(streams.back()->get());
     buffers.emplace_back(largest);
     GPULAB_CUDA_CHECK(cudaMemset(buffers.back().data(), 0, largest));
     starts.push_back(std::make_unique<Event>());
@@ -431,13 +436,13 @@ std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std:
                    "ncclAllReduce");
       }
       check_nccl(ncclGroupEnd(), "ncclGroupEnd");
-      double ms = 0.0;
       for (std::size_t i = 0; i < streams.size(); ++i) {
         GPULAB_CUDA_CHECK(cudaSetDevice(comms.device(static_cast<int>(i))));
         stops[i]->record(streams[i]->get());
-        streams[i]->synchronize();
-        ms = std::max(ms, static_cast<double>(stops[i]->ms_since(*starts[i])));
       }
+      comms.wait(handles, timeout_s);  // a peer that fails or never comes: an error, not a hang
+      double ms = 0.0;
+      for (std::size_t i = 0; i < streams.size(); ++i) ms = std::max(ms, static_cast<double>(stops[i]->ms_since(*starts[i])));
       ms = world->max(ms);
       if (rep >= 0) samples.push_back(ms);
     }

@@ -111,7 +111,7 @@ struct BusBandwidth {
   double time_us = 0.0, algbw_gbs = 0.0, busbw_gbs = 0.0;
 };
 std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std::size_t>& sizes, int reps,
-                                                const World* world = nullptr);
+                                                const World* world = nullptr, double timeout_s = 60.0);
 
 /// Checks, then times, the case on 1 GPU and on settings.gpus GPUs (under MPI: the world's ranks,
 /// one per process; the one-GPU rows by process 0), each placement: made once (strong scaling), or
