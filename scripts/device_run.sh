@@ -4,16 +4,19 @@
 # recorded runs (`gpulab showcase`: each ladder and the seeds' own tables, the problems taken from
 # the registry), then `gpulab suite`.
 #   scripts/device_run.sh [PROBLEM...] [tests] [python] [suite] [sanitize] [profile]
-#                         [multi] [multi-more] [multi-weak] [multi-tests] [notests]
+#                         [multi] [multi-more] [multi-mpi] [multi-weak] [multi-tests] [notests]
 #   (no argument: every problem, the Python package and the suite; tests: the GPU tests and the
 #   sanitizers alone; notests: skip them, for a second call of one session; python: build the Python
 #   module there, run its tests and time it against PyTorch; sanitize: `gpulab sanitize`, every rung
 #   of every problem under the four tools; profile: `gpulab profile` of every problem at one size,
-#   with one page of them all; multi: reduce, histogram and atax over every GPU, one process and
-#   under MPI, NCCL's bus bandwidth, and the errors that must end every rank; multi-more: scan, sgemm
-#   and conv over every GPU; multi-weak: weak scaling, 8 GB per GPU, where there are several;
-#   multi-tests: the multi-GPU tests alone. On several GPUs each of these parts can take minutes:
-#   give a call two of them, e.g. `notests multi multi-tests`, then `notests multi-more multi-weak`)
+#   with one page of them all; multi: the six problems over every GPU from one process, resident and
+#   from host memory, and the errors that must end every rank; multi-more: scan's kinds and types,
+#   sgemm's awkward shapes and conv's sizes over every GPU; multi-mpi: the six launched by MPI, one
+#   process per GPU; multi-weak: weak scaling, about 8 GB per GPU, where there are several;
+#   multi-tests: the tests over the host's GPUs (MultiGpu.*, StreamCaptures.*; the loopback ranks
+#   run with `tests`). On several GPUs each part takes minutes: give a call two of them, e.g.
+#   `notests multi-tests multi`, then `notests multi-mpi multi-weak`. Every multi-GPU bench writes a
+#   gpulab report: the page at the end shows their scaling)
 # Writes $OUT/log.txt (everything printed) and $OUT/results.tgz (reports as JSON/Markdown/CSV,
 # the GPU tests' JSON, the sanitizer's output).
 # Usually the build is made on a machine with the Debian packages (scripts/test.sh, which also
@@ -44,12 +47,13 @@ sanitize=no
 profile=no
 multi=no
 multi_more=no
+multi_mpi=no
 multi_weak=no
 multi_tests=no
 for a in "$@"; do
   case "$a" in
     suite) suite=yes ;; notests) tests=no ;; tests) ;; python) python=yes ;; sanitize) sanitize=yes ;; profile) profile=yes ;; multi) multi=yes ;;
-    multi-more) multi_more=yes ;; multi-weak) multi_weak=yes ;; multi-tests) multi_tests=yes ;;
+    multi-more) multi_more=yes ;; multi-mpi) multi_mpi=yes ;; multi-weak) multi_weak=yes ;; multi-tests) multi_tests=yes ;;
     *) problems+=("$a") ;;
   esac
 done
@@ -175,32 +179,39 @@ if wants sgemm; then
   echo "== sgemm: what users call instead (torch.mm, TF32 off and on), the same shapes"
   python3 scripts/peers_sgemm.py --json "$res/peers_sgemm.json" || echo "peers exit code: $?"
 fi
-if [ "$multi$multi_more$multi_weak$multi_tests" != nononono ]; then
+if [ "$multi$multi_more$multi_mpi$multi_weak$multi_tests" != nonononono ]; then
   # NVLink multicast stays off: programs that use it can take a shared host's GPUs out of service.
   export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   gpus=$(nvidia-smi -L | wc -l)
   nvidia-smi topo -m > "$res/topo.txt" 2>&1; cat "$res/topo.txt"
-  multi_bench() {  # NAME OPTIONS...: the bench with --gpus, its JSON, Markdown and table
-    local name=$1; shift
-    "$bin/gpulab" bench "$@" --gpus "$gpus" --json "$res/multi_$name.json" --md "$res/multi_$name.md" > "$res/multi_$name.txt" 2>&1
-    echo "multi $name exit code: $?"; cat "$res/multi_$name.txt"
+  # NAME [mpi] OPTIONS...: `gpulab bench OPTIONS --gpus <every GPU>`, one process (or one per GPU under
+  # mpirun), its report (JSON, Markdown) and table; 5 minutes at most, so that a hang costs one
+  # bench and not the call (timeout's exit code 124). Large sizes take --reps 10: a call holds
+  # 10 minutes.
+  multi_bench() {
+    local name=$1 launcher=(); shift
+    if [ "$1" = mpi ]; then launcher=(mpirun -np "$gpus"); shift; fi
+    local start; start=$(date +%s)
+    timeout 300 "${launcher[@]}" "$bin/gpulab" bench "$@" --gpus "$gpus" --json "$res/multi_$name.json" \
+      --md "$res/multi_$name.md" > "$res/multi_$name.txt" 2>&1
+    echo "multi $name exit code: $? ($(( $(date +%s) - start )) s)"; cat "$res/multi_$name.txt"
   }
 fi
 if [ "$multi_tests" = yes ]; then
-  echo "== $(date -u +%T) the multi-GPU tests: over this host's GPUs, and 2, 3 and 5 loopback ranks on one"
-  "$bin/tests/gpulab_gpu_tests" --gtest_filter='MultiGpu*' --gtest_output="json:$res/multi_gpu_tests.json" --gtest_brief=1
+  echo "== $(date -u +%T) the multi-GPU tests over this host's GPUs, and the captures of several streams"
+  "$bin/tests/gpulab_gpu_tests" --gtest_filter='MultiGpu.*:StreamCaptures.*' --gtest_output="json:$res/multi_gpu_tests.json" \
+    --gtest_brief=1
   echo "multi gpu tests exit code: $?"
 fi
 if [ "$multi" = yes ]; then
-  echo "== $(date -u +%T) several GPUs, one process: $gpus GPU(s), 8 GB in all at the large sizes (resident and from host memory)"
-  multi_bench reduce reduce -n 8,2^20,2^26,2^31 -t float32
-  multi_bench reduce_int32 reduce -n 2^31 -t int32 --placement resident
-  multi_bench histogram histogram -n 2^20,2^31 -m 256,2^20 -d uniform
-  multi_bench atax atax -s 1024x1024,45000x45000
-  echo "== $(date -u +%T) the same model launched by MPI: one process per GPU"
-  mpirun -np "$gpus" "$bin/gpulab" bench reduce --gpus "$gpus" -n 8,2^26,2^31 -t float32 --json "$res/mpi_reduce.json" \
-    > "$res/mpi_reduce.txt" 2>&1
-  echo "mpi reduce exit code: $?"; cat "$res/mpi_reduce.txt"
+  echo "== $(date -u +%T) one process over $gpus GPU(s): the six problems, 8 GB in all at the large sizes, resident and from host memory"
+  multi_bench reduce_small reduce -n 8,2^20 -t float32
+  multi_bench reduce reduce -n 2^31 -t float32 --reps 10
+  multi_bench histogram histogram -n 2^20,2^31 -m 256,2^20 -d uniform --reps 10
+  multi_bench atax atax -s 1024x1024,45000x45000 --reps 10
+  multi_bench scan scan -n 2^20,2^30 -t float32,int32 --kind inclusive --reps 10
+  multi_bench sgemm sgemm -s 4096,16384 --reps 5
+  multi_bench conv conv -s 7680x4320,30720x17280 --reps 10
   echo "== $(date -u +%T) errors, each must end every rank with a message and a non-zero exit code, never hang"
   timeout 120 "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20 -t float32; echo "more GPUs than exist: exit code $?"
   timeout 120 mpirun -np "$gpus" "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20 -t float32
@@ -209,17 +220,31 @@ if [ "$multi" = yes ]; then
   echo "two ranks on one GPU: exit code $?"
 fi
 if [ "$multi_more" = yes ]; then
-  echo "== $(date -u +%T) scan, sgemm and conv over $gpus GPU(s), resident"
-  multi_bench scan scan -n 2^20,2^30 -t float32,int32 --kind inclusive,exclusive --placement resident
-  multi_bench sgemm sgemm -s 4096,16384 --placement resident
-  multi_bench conv conv -s 7680x4320,30720x17280 --placement resident
+  echo "== $(date -u +%T) scan (both kinds, four types), sgemm and conv at more sizes over $gpus GPU(s), resident"
+  multi_bench scan_kinds scan -n 2^20,2^30 -t float32,int32,int8,float64 --kind inclusive,exclusive --placement resident --reps 10
+  multi_bench sgemm_shapes sgemm -s 4097,5000x3000x700,64x64x2^20 --placement resident
+  multi_bench conv_sizes conv -s 1920x1080,3840x2160,15360x8640 --placement resident
+fi
+if [ "$multi_mpi" = yes ]; then
+  echo "== $(date -u +%T) the six problems launched by MPI: one process per GPU, resident and from host memory"
+  multi_bench mpi_reduce_small mpi reduce -n 8,2^20 -t float32
+  multi_bench mpi_reduce mpi reduce -n 2^31 -t float32 --reps 10
+  multi_bench mpi_histogram mpi histogram -n 2^31 -m 256,2^20 -d uniform --reps 10
+  multi_bench mpi_atax mpi atax -s 45000x45000 --reps 10
+  multi_bench mpi_scan mpi scan -n 2^30 -t float32 --kind inclusive --reps 10
+  multi_bench mpi_sgemm mpi sgemm -s 16384 --reps 5
+  multi_bench mpi_conv mpi conv -s 30720x17280 --reps 10
 fi
 if [ "$multi_weak" = yes ]; then
   if [ "$gpus" -gt 1 ]; then
-    echo "== $(date -u +%T) weak scaling: 8 GB per GPU, resident (the one-GPU rows run one GPU's share)"
-    multi_bench reduce_weak reduce -n 2^31 -t float32 --placement resident --weak
-    multi_bench histogram_weak histogram -n 2^31 -m 256 -d uniform --placement resident --weak
-    multi_bench atax_weak atax -s 45000x45000 --placement resident --weak
+    echo "== $(date -u +%T) weak scaling, about 8 GB per GPU (the one-GPU rows run one GPU's share)"
+    multi_bench reduce_weak reduce -n 2^31 -t float32 --weak --reps 10
+    multi_bench histogram_weak histogram -n 2^31 -m 256 -d uniform --weak --reps 10
+    multi_bench atax_weak atax -s 45000x45000 --weak --reps 10
+    multi_bench scan_weak scan -n 2^30 -t float32 --kind inclusive --placement resident --weak --reps 10
+    multi_bench sgemm_weak sgemm -s 16384 --placement resident --weak --reps 5
+    multi_bench conv_weak conv -s 30720x17280 --placement resident --weak --reps 10
+    multi_bench mpi_reduce_weak mpi reduce -n 2^31 -t float32 --placement resident --weak --reps 10
   else
     echo "== weak scaling: one GPU here, nothing to scale"
   fi

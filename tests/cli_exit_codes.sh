@@ -50,7 +50,6 @@ expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" check reduce --
 expect 2 "has no multi-GPU form" -- "$gpulab" bench transpose --gpus 2
 expect 2 "not in" -- "$gpulab" bench reduce --gpus 2 --placement nowhere
 expect 2 "profile takes one GPU" -- "$gpulab" profile reduce --gpus 2
-expect 2 "no --html page" -- "$gpulab" bench reduce --gpus 2 --html /tmp/gpulab-multi.html
 expect 2 "goes with --gpus" -- "$gpulab" bench reduce --weak --n 2^20
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" bench reduce --gpus 2 --n 2^20
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }

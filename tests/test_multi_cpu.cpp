@@ -1,4 +1,7 @@
-// The multi-GPU runner's pieces that need no GPU: how items are split over ranks, and the report.
+// The multi-GPU runner's pieces that need no GPU: how items are split over ranks, and the report
+// (its JSON both ways, its renderings, its page and its comparison).
+#include "core/compare.hpp"
+#include "core/page.hpp"
 #include "multi/multi_bench.hpp"
 
 #include <gpulab/error.hpp>
@@ -39,34 +42,82 @@ TEST(MultiCpu, TheLibrarySplitsRowsAsTheRunnerShards) {
   EXPECT_THROW(multi::rows_of(10, 2, 2), Error);
 }
 
-TEST(MultiCpu, TheReportHasEveryRowAndTheBusBandwidth) {
+MultiGpuRun sample_run() {
   MultiCaseResult c;
   c.problem = "reduce";
   c.params = {{"n", "2^20"}};
   MultiRow one, two;
-  one.gpus = 1, one.placement = "resident", one.total.median_ms = 2.0, one.check.ok = true;
+  one.gpus = 1, one.placement = "resident", one.total.median_ms = 2.0, one.check.ok = true, one.speedup = 1.0;
   two.gpus = 2, two.placement = "resident", two.total.median_ms = 1.1, two.speedup = 2.0 / 1.1, two.check.ok = false;
   two.check.detail = "rank 1: off by 3";
   one.graphed = true, one.graph_local.median_ms = 0.004, one.graph_total.median_ms = 0.0095;
   two.graph_failure = "stream capture: operation not permitted when stream is capturing";
   c.rows = {one, two};
-  const auto j = multi_json({c}, {{8, 30.0, 0.0003, 0.0003}});
-  EXPECT_EQ(j["bus_bandwidth"][0]["bytes"], 8);
-  EXPECT_EQ(j["cases"][0]["rows"].size(), 2u);
-  EXPECT_EQ(j["cases"][0]["rows"][1]["detail"], "rank 1: off by 3");
-  EXPECT_DOUBLE_EQ(j["cases"][0]["rows"][0]["graph_total_ms"].get<double>(), 0.0095);
-  EXPECT_TRUE(j["cases"][0]["rows"][1]["graph_total_ms"].is_null());
+  MultiGpuRun run;
+  run.gpus = 2;
+  run.bus = {{8, 30.0, 0.0003, 0.0003}};
+  run.cases = {c};
+  return run;
+}
+
+Report report_of(MultiGpuRun run) {
+  Report r;
+  r.gpulab_version = "0.1.0";
+  r.commit = "abc";
+  r.created_utc = "2026-11-24T00:00:00Z";
+  r.command = "gpulab bench reduce --gpus 2";
+  r.multi_gpu = std::move(run);
+  return r;
+}
+
+TEST(MultiCpu, TheReportKeepsEveryRowAndTheBusBandwidth) {
+  const Report r = report_of(sample_run());
+  const auto j = to_json(r);
+  EXPECT_EQ(j["multi_gpu"]["bus_bandwidth"][0]["bytes"], 8);
+  EXPECT_EQ(j["multi_gpu"]["cases"][0]["rows"].size(), 2u);
+  EXPECT_EQ(j["multi_gpu"]["cases"][0]["rows"][1]["check"]["detail"], "rank 1: off by 3");
+  EXPECT_DOUBLE_EQ(j["multi_gpu"]["cases"][0]["rows"][0]["graph_total"]["median_ms"].get<double>(), 0.0095);
+  EXPECT_TRUE(j["multi_gpu"]["cases"][0]["rows"][1]["graph_total"].is_null());
+  // What `report` and `compare` read back is what was written.
+  const Report back = report_from_json(nlohmann::ordered_json::parse(j.dump()));
+  EXPECT_EQ(to_json(back).dump(), j.dump());
+  EXPECT_FALSE(all_checks_passed(back));  // a wrong rank fails the run
+  // A report of one-GPU ladders has none.
+  Report ladders = r;
+  ladders.multi_gpu.reset();
+  EXPECT_TRUE(report_from_json(to_json(ladders)).multi_gpu == std::nullopt);
+}
+
+TEST(MultiCpu, DifferentBitsFailTheRunToo) {
+  MultiGpuRun run = sample_run();
+  run.cases[0].rows[1].check.ok = true;
+  EXPECT_TRUE(multi_gpu_passed(run));
+  run.cases[0].rows[1].identical = false;
+  EXPECT_FALSE(multi_gpu_passed(run));
+  EXPECT_FALSE(all_checks_passed(report_of(run)));
   std::ostringstream os;
-  print_multi(os, {c}, {});
+  print_multi(os, run);
+  EXPECT_NE(os.str().find("FAILED on 2 GPU(s), resident: the ranks, a repeated run or the replayed graph gave different bits"),
+            std::string::npos)
+      << os.str();
+}
+
+TEST(MultiCpu, TheTerminalSaysHowTheRanksRan) {
+  MultiGpuRun run = sample_run();
+  std::ostringstream os;
+  print_terminal(os, report_of(run));
+  EXPECT_NE(os.str().find("several GPUs through NCCL: 2 GPUs driven by one process"), std::string::npos) << os.str();
   EXPECT_NE(os.str().find("FAILED on 2 GPU(s), resident: rank 1: off by 3"), std::string::npos) << os.str();
   EXPECT_NE(os.str().find("0.0055"), std::string::npos) << os.str();  // the graph's collective + combine
   EXPECT_NE(os.str().find("not replayed as a CUDA graph on 2 GPU(s): stream capture"), std::string::npos) << os.str();
   EXPECT_EQ(os.str().find("weak scaling"), std::string::npos) << os.str();
-  c.scale = 2;  // weak scaling: the 2-GPU rows ran twice the work
+  run.processes = 2;
+  run.cases[0].scale = 2;  // weak scaling: the 2-GPU rows ran twice the work
   std::ostringstream weak;
-  print_multi(weak, {c}, {});
+  print_multi(weak, run);
+  EXPECT_NE(weak.str().find("2 GPUs, one MPI process each"), std::string::npos) << weak.str();
   EXPECT_NE(weak.str().find("(weak scaling: per GPU; the 2-GPU rows run 2x the work)"), std::string::npos) << weak.str();
-  EXPECT_EQ(multi_json({c}, {})["cases"][0]["scale"], 2);
+  EXPECT_EQ(multi_gpu_json(run)["cases"][0]["scale"], 2);
 }
 
 TEST(MultiCpu, MarkdownAndCsvHoldTheSameRows) {
@@ -80,15 +131,62 @@ TEST(MultiCpu, MarkdownAndCsvHoldTheSameRows) {
   two.check.detail = "rank 1: counts differ, a|b";
   two.graph_failure = "capture, refused";
   c.rows = {one, two};
-  const std::string md = multi_markdown({c}, {{8, 30.0, 0.0003, 0.0003}}, "2 GPU(s), rank 0's: H200");
-  EXPECT_NE(md.find("## histogram  n=2^31  m=256  (weak scaling: per GPU; the 2-GPU rows run 2x the work)"), std::string::npos) << md;
+  MultiGpuRun run;
+  run.gpus = 2;
+  run.bus = {{8, 30.0, 0.0003, 0.0003}};
+  run.cases = {c};
+  const std::string md = to_markdown(report_of(run));
+  EXPECT_NE(md.find("## Several GPUs through NCCL: 2 GPUs driven by one process"), std::string::npos) << md;
+  EXPECT_NE(md.find("### histogram  n=2^31  m=256  (weak scaling: per GPU; the 2-GPU rows run 2x the work)"), std::string::npos) << md;
   EXPECT_NE(md.find("| 8 B |"), std::string::npos) << md;
   EXPECT_NE(md.find("- FAILED on 2 GPU(s), resident: rank 1: counts differ, a|b"), std::string::npos) << md;  // a list, not a table
-  EXPECT_NE(md.find("2 GPU(s), rank 0's: H200"), std::string::npos) << md;
-  const std::string csv = multi_csv({c});
+  const std::string csv = to_csv(report_of(run));
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3) << csv;  // the header and two rows
   EXPECT_NE(csv.find("histogram,n=2^31 m=256,2,2,resident,0,2.1,"), std::string::npos) << csv;
   EXPECT_NE(csv.find(",0,0,0,1\n"), std::string::npos) << csv;  // not ok, error 0, tolerance 0, same bits
+}
+
+/// 30 repetitions around `ms` (a fixed, reproducible spread of 1%).
+TimingStats repetitions(double ms) {
+  std::vector<double> samples;
+  for (int i = 0; i < 30; ++i) samples.push_back(ms * (1.0 + 0.01 * (((i * 7) % 30) / 29.0 - 0.5)));
+  return summarize(samples);
+}
+
+TEST(MultiCpu, CompareJudgesEachGpuCountAndPlacement) {
+  MultiGpuRun a = sample_run();
+  for (auto& row : a.cases[0].rows) row.check.ok = true, row.total = repetitions(row.total.median_ms);
+  MultiGpuRun b = a;
+  b.cases[0].rows[1].total = repetitions(1.5);  // two GPUs got slower, one GPU did not move
+  const Comparison c = compare_reports(report_of(a), report_of(b), CompareOptions{});
+  ASSERT_EQ(c.cases.size(), 1u);
+  EXPECT_EQ(c.cases[0].problem, "reduce over GPUs");
+  ASSERT_EQ(c.cases[0].rows.size(), 2u);
+  EXPECT_EQ(c.cases[0].rows[0].name, "1 GPU, resident");
+  EXPECT_EQ(c.cases[0].rows[0].verdict, Verdict::same);
+  EXPECT_EQ(c.cases[0].rows[1].name, "2 GPUs, resident");
+  EXPECT_EQ(c.cases[0].rows[1].verdict, Verdict::slower);
+  EXPECT_TRUE(c.regressed());
+  b.cases[0].rows[1].total = a.cases[0].rows[1].total;
+  b.cases[0].rows[1].identical = false;  // different bits: the row is broken
+  EXPECT_EQ(compare_reports(report_of(a), report_of(b), CompareOptions{}).cases[0].rows[1].verdict, Verdict::broken);
+  b.cases[0].scale = 2;  // weak scaling is another case than strong
+  const Comparison other = compare_reports(report_of(a), report_of(b), CompareOptions{});
+  EXPECT_TRUE(other.cases.empty());
+  EXPECT_EQ(other.only_in_a.size(), 1u);
+  EXPECT_EQ(other.only_in_b.size(), 1u);
+}
+
+TEST(MultiCpu, ThePageHasTheScalingTablesAndItsFailures) {
+  Plots charts;
+  charts.plots.push_back({"scaling", "reduce over GPUs", "reduce", 0, -1, "<svg id=\"speedup-chart\"></svg>"});
+  const std::string html = report_page({{"multi.json", report_of(sample_run())}}, charts);
+  EXPECT_NE(html.find("several GPUs through NCCL: 2 GPUs driven by one process"), std::string::npos);
+  EXPECT_NE(html.find("<svg id=\"speedup-chart\">"), std::string::npos);
+  EXPECT_NE(html.find("href=\"#run0-multi\""), std::string::npos);
+  EXPECT_NE(html.find("1 of 2 rows need a second look"), std::string::npos);
+  EXPECT_NE(html.find("FAILED on 2 GPU(s), resident: rank 1: off by 3"), std::string::npos);
+  EXPECT_NE(html.find("NCCL all-reduce"), std::string::npos);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "gpu_test_support.hpp"
 
 #include "core/random.hpp"
+#include "multi/graphs.hpp"
 #include "multi/multi_cases.hpp"
 
 #include <gpulab/multi_gpu.hpp>
@@ -30,6 +31,12 @@ MultiCaseResult expect_rows_pass(const MultiCaseMaker& make, const MultiSettings
   for (const auto& row : r.rows) {
     EXPECT_TRUE(row.check.ok) << row.gpus << " GPU(s), " << row.placement << ": " << row.check.detail;
     EXPECT_TRUE(row.identical) << row.gpus << " GPU(s), " << row.placement;
+    // The tests' cases are small: resident through NCCL, each must replay from CUDA graphs (on two
+    // GPUs in one thread this failed until the captures all ended before the first instantiation).
+    const bool through_loopback = s.loopback_ranks > 0 && row.gpus > 1;
+    if (row.placement == "resident" && !through_loopback) {
+      EXPECT_TRUE(row.graphed) << row.gpus << " GPU(s): not replayed from a graph: " << row.graph_failure;
+    }
   }
   return r;
 }
@@ -166,6 +173,141 @@ TEST(MultiGpu, PerRankFormOnOneRankEqualsTheOneGpuFunction) {
   EXPECT_THROW(multi::reduce_sum(in.data(), n, many.data(), temp.data(), temp.size() - 1, comm), Error);
   EXPECT_THROW(multi::ranks_of(nullptr), Error);
   ncclCommDestroy(comm);
+}
+
+/// A reduce case whose whole function throws when its stream is being captured, after issuing its
+/// work: the capture must be ended and discarded, nothing left behind for the next case.
+class ThrowsWhileCaptured final : public MultiCase {
+ public:
+  ThrowsWhileCaptured() : inner_(make_reduce_multi(DType::float32, 10'007, 5)) {}
+  std::vector<std::pair<std::string, std::string>> params() const override { return inner_->params(); }
+  double bytes() const override { return inner_->bytes(); }
+  std::vector<std::span<const std::byte>> inputs(int r, int ranks) const override { return inner_->inputs(r, ranks); }
+  std::size_t output_bytes(int r, int ranks) const override { return inner_->output_bytes(r, ranks); }
+  std::size_t temp_bytes(int r, int ranks) const override { return inner_->temp_bytes(r, ranks); }
+  void local(const RankRun& rank) const override { inner_->local(rank); }
+  void run(std::span<const RankRun> ranks) const override {
+    inner_->run(ranks);
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    GPULAB_CUDA_CHECK(cudaStreamIsCapturing(ranks.back().stream, &status));
+    if (status != cudaStreamCaptureStatusNone) throw Error("thrown while captured (a test)");
+  }
+  void compute_reference() override { inner_->compute_reference(); }
+  CheckResult check(std::span<const std::byte> out, int r, int ranks) const override { return inner_->check(out, r, ranks); }
+
+ private:
+  std::unique_ptr<MultiCase> inner_;
+};
+
+TEST(MultiGpu, AFailedCaptureLeavesNothingBehindForTheNextCase) {
+  MultiSettings s;
+  s.gpus = gpus_here();
+  s.placements = {"resident"};
+  s.reps = 2;
+  const MultiCaseResult failed = run_multi_case([](std::size_t) { return std::make_unique<ThrowsWhileCaptured>(); }, s);
+  for (const auto& row : failed.rows) {
+    EXPECT_TRUE(row.check.ok) << row.check.detail;  // the plain runs were right
+    EXPECT_FALSE(row.graphed);
+    EXPECT_NE(row.graph_failure.find("thrown while captured"), std::string::npos) << row.graph_failure;
+  }
+  // The next case allocates, runs, captures and replays on the same thread as before.
+  expect_rows_pass([](std::size_t) { return make_reduce_multi(DType::float32, 100'003, 7); }, s, s.gpus > 1 ? 2u : 1u);
+}
+
+/// One stream on each GPU of the host, or two on the one GPU there is: what one thread drives.
+std::vector<std::pair<int, std::unique_ptr<Stream>>> streams_of_this_host() {
+  std::vector<std::pair<int, std::unique_ptr<Stream>>> out;
+  for (int i = 0; i < std::max(2, gpus_here()); ++i) {
+    const int device = std::min(i, gpus_here() - 1);
+    GPULAB_CUDA_CHECK(cudaSetDevice(device));
+    out.emplace_back(device, std::make_unique<Stream>());
+  }
+  GPULAB_CUDA_CHECK(cudaSetDevice(0));
+  return out;
+}
+
+// Why the runner ends every capture before instantiating a graph: the runtime refuses an
+// instantiation while this thread still captures another stream (thread-local mode).
+TEST(StreamCaptures, TheRuntimeRefusesInstantiatingWhileThisThreadCaptures) {
+  auto streams = streams_of_this_host();
+  DeviceBuffer<int> x(1);
+  GPULAB_CUDA_CHECK(cudaStreamBeginCapture(streams[0].second->get(), cudaStreamCaptureModeThreadLocal));
+  GPULAB_CUDA_CHECK(cudaSetDevice(streams[1].first));
+  GPULAB_CUDA_CHECK(cudaStreamBeginCapture(streams[1].second->get(), cudaStreamCaptureModeThreadLocal));
+  GPULAB_CUDA_CHECK(cudaSetDevice(streams[0].first));
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(x.data(), 1, sizeof(int), streams[0].second->get()));
+  cudaGraph_t graph = nullptr;
+  GPULAB_CUDA_CHECK(cudaStreamEndCapture(streams[0].second->get(), &graph));
+  cudaGraphExec_t exec = nullptr;
+  EXPECT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaErrorStreamCaptureUnsupported);  // stream 1 still captures
+  GPULAB_CUDA_CHECK(cudaSetDevice(streams[1].first));
+  cudaGraph_t other = nullptr;
+  (void)cudaStreamEndCapture(streams[1].second->get(), &other);
+  (void)cudaGetLastError();
+  GPULAB_CUDA_CHECK(cudaSetDevice(0));
+  if (other) cudaGraphDestroy(other);
+  cudaGraphDestroy(graph);
+}
+
+TEST(StreamCaptures, EveryStreamOfTheThreadReplaysItsOwnGraph) {
+  auto streams = streams_of_this_host();
+  std::vector<DeviceBuffer<std::uint8_t>> bytes;
+  std::vector<StreamOnDevice> on;
+  for (auto& [device, stream] : streams) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(device));
+    bytes.emplace_back(64);
+    GPULAB_CUDA_CHECK(cudaMemset(bytes.back().data(), 0, 64));
+    on.push_back({device, stream->get()});
+  }
+  GPULAB_CUDA_CHECK(cudaSetDevice(0));
+  StreamCaptures captures(on);
+  for (std::size_t i = 0; i < on.size(); ++i) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(on[i].device));
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(bytes[i].data(), static_cast<int>(i + 1), 64, on[i].stream));  // recorded, not run
+  }
+  GPULAB_CUDA_CHECK(cudaSetDevice(0));
+  std::vector<GraphExec> graphs = captures.finish();
+  ASSERT_EQ(graphs.size(), on.size());
+  int current = -1;
+  GPULAB_CUDA_CHECK(cudaGetDevice(&current));
+  EXPECT_EQ(current, 0);  // the caller's device, as it was
+  for (std::size_t i = 0; i < on.size(); ++i) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(on[i].device));
+    std::vector<std::uint8_t> got(64, 0xFF);
+    GPULAB_CUDA_CHECK(cudaMemcpy(got.data(), bytes[i].data(), 64, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got[0], 0) << "stream " << i << ": the captured work ran before its replay";
+    graphs[i].launch(on[i].stream);
+    GPULAB_CUDA_CHECK(cudaMemcpyAsync(got.data(), bytes[i].data(), 64, cudaMemcpyDeviceToHost, on[i].stream));
+    GPULAB_CUDA_CHECK(cudaStreamSynchronize(on[i].stream));
+    EXPECT_EQ(got, std::vector<std::uint8_t>(64, static_cast<std::uint8_t>(i + 1))) << "stream " << i;
+  }
+  GPULAB_CUDA_CHECK(cudaSetDevice(0));
+}
+
+TEST(StreamCaptures, AnAbandonedCaptureEndsWithItsScope) {
+  auto streams = streams_of_this_host();
+  std::vector<StreamOnDevice> on;
+  for (auto& [device, stream] : streams) on.push_back({device, stream->get()});
+  try {
+    StreamCaptures captures(on);
+    GPULAB_CUDA_CHECK(cudaStreamSynchronize(on[0].stream));  // refused while capturing: throws
+    FAIL() << "a synchronisation inside a capture was not refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cudaStreamSynchronize"), std::string::npos) << e.what();
+  }
+  for (const StreamOnDevice& s : on) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusActive;
+    GPULAB_CUDA_CHECK(cudaStreamIsCapturing(s.stream, &status));
+    EXPECT_EQ(status, cudaStreamCaptureStatusNone);
+  }
+  DeviceBuffer<int> x(1);  // allocations work again: no capture of this thread is open
+  GPULAB_CUDA_CHECK(cudaMemset(x.data(), 0, sizeof(int)));
+  GPULAB_CHECK_LAUNCH();  // and the refused call's error is not left for the next launch's check
+  // A finish() after a refused call inside the capture reports it, all captures ended.
+  StreamCaptures again(on);
+  EXPECT_EQ(cudaStreamSynchronize(on[0].stream), cudaErrorStreamCaptureUnsupported);  // invalidates the capture
+  EXPECT_THROW(again.finish(), Error);
+  DeviceBuffer<int> y(1);
 }
 
 TEST(MultiGpu, MoreGpusThanThereAreIsAClearError) {

@@ -33,6 +33,10 @@ class OutOfMemoryError : public Error {
 
 [[noreturn]] inline void throw_cuda_error(cudaError_t err, const char* what, const char* file,
                                           int line) {
+  // The runtime keeps a failed call's error as the thread's last error, and the next launch's check
+  // (cudaGetLastError) would report it against a launch that did nothing wrong: this exception
+  // reports it, so none is left behind. (A sticky error stays: the context is lost then anyway.)
+  (void)cudaGetLastError();
   std::string msg = std::string(what) + " failed: " + cudaGetErrorName(err) + " (" +
                     cudaGetErrorString(err) + ") at " + file + ":" + std::to_string(line);
   if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver) throw NoDeviceError(msg);

@@ -6,6 +6,7 @@
         for v in case.variants:
             print(case.problem, case.params, v.name, v.median_ms, v.bandwidth_gbs, v.vs_vendor)
     rows = r.rows()            # one flat dict a timed row: pandas.DataFrame(rows) for plotting
+    r.scaling_rows()           # a multi-GPU run's (`bench --gpus N`): one flat dict per GPU count and placement
 
 Needs no GPU and nothing beyond the standard library.
 """
@@ -62,6 +63,20 @@ class Report:
     cases: list
     path: str = ""
     sanitizer: list = field(default_factory=list)  # `gpulab sanitize`: each rung's verdict per tool
+    # `gpulab bench PROBLEM --gpus N`: {"gpus", "processes", "bus_bandwidth", "cases": [{"problem",
+    # "params", "scale", "rows": [{"gpus", "placement", "total": {"median_ms", …}, "speedup", …}]}]}
+    multi_gpu: Optional[dict] = None
+
+    def scaling_rows(self) -> list:
+        """Every multi-GPU row as one flat dict (problem, the case's params, scale, GPUs, placement,
+        the whole function's median time, speed-up, efficiency, check): what a DataFrame wants."""
+        out = []
+        for case in (self.multi_gpu or {}).get("cases", []):
+            for r in case["rows"]:
+                out.append({"problem": case["problem"], **case["params"], "scale": case["scale"], "gpus": r["gpus"],
+                            "placement": r["placement"], "total_ms": r["total"]["median_ms"], "speedup": r["speedup"],
+                            "efficiency": r["efficiency"], "ok": r["check"]["ok"] and r["identical"]})
+        return out
 
     def rows(self) -> list:
         """Every variant of every case as one flat dict (problem, the case's params, the row's
@@ -116,7 +131,8 @@ def report_from_dict(d: Any, path: str = "") -> Report:
     return Report(gpulab_version=_need(d, "gpulab_version", where), commit=_need(d, "commit", where),
                   created_utc=d.get("created_utc", ""), command=d.get("command", ""), device=d.get("device"),
                   ceilings=d.get("ceilings"), clocks=d.get("clocks"),
-                  cases=[_case(c, i) for i, c in enumerate(cases)], path=path, sanitizer=list(d.get("sanitizer", [])))
+                  cases=[_case(c, i) for i, c in enumerate(cases)], path=path, sanitizer=list(d.get("sanitizer", [])),
+                  multi_gpu=d.get("multi_gpu"))
 
 
 def load_report(path: str | os.PathLike) -> Report:

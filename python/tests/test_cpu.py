@@ -144,10 +144,10 @@ def test_no_device_error_without_a_gpu():
 # ---- reports --------------------------------------------------------------------------------------
 
 def recorded_reports():
-    """Every recorded run report (not the peers' timings, the GPU tests' output, `gpulab compare`'s
-    JSON or the multi-GPU bench's)."""
+    """Every recorded run report: the JSON files that say they are gpulab's (not the peers' timings,
+    the GPU tests' output, `gpulab compare`'s JSON, or the multi-GPU bench's before it wrote reports)."""
     return sorted(p for p in (REPO / "docs" / "results").glob("*/*.json")
-                  if not p.name.startswith(("peers_", "gpu_tests", "compare_", "multi_", "mpi_")))
+                  if '"gpulab_version"' in p.read_text(encoding="utf-8")[:4096])
 
 
 def test_loads_every_recorded_report():
@@ -155,7 +155,9 @@ def test_loads_every_recorded_report():
     assert paths, "docs/results holds recorded reports"
     for path in paths:
         report = gpulab.load_report(path)
-        assert (report.cases or report.sanitizer) and report.commit
+        assert (report.cases or report.sanitizer or report.multi_gpu) and report.commit
+        for row in report.scaling_rows():
+            assert row["gpus"] >= 1 and row["total_ms"] > 0 and isinstance(row["ok"], bool)
         for case in report.cases:
             assert case.problem and case.variants
             for v in case.variants:

@@ -382,13 +382,28 @@ std::string ncu_errors(const ProcessResult& r) {
   return lines.empty() ? "(it printed no error)" : lines;
 }
 
+int finish_report(Report& report, const OutputFiles& files, std::ostream& out, std::ostream& err) {
+  if (report.device) report.clocks_end = read_clocks(report.device->index);
+  print_terminal(out, report);
+  write_outputs(report, files, err);
+  if (!all_checks_passed(report)) {
+    err << "gpulab: some results were wrong (see FAILED above)\n";
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
 /// `gpulab bench NAME --gpus N`: NCCL's bus bandwidth, then every case on one GPU and on N — all N
-/// from this process, or, under `mpirun -np N`, one rank per process (rank 0 prints and writes).
+/// from this process, or, under `mpirun -np N`, one rank per process — as a report (rank 0 prints
+/// and writes it; every process exits by the same rows).
 int bench_multi_gpu(const ProblemCommand& cmd, const std::vector<std::string>& args, const DeviceFacts& device,
                     std::ostream& out, std::ostream& err) {
   const std::unique_ptr<World> world = launched_by_mpi() ? mpi_world() : single_process();
   const auto fail = [&](const std::string& what, int code) {
-    err << "gpulab (rank " << world->rank() << " of " << world->size() << "): " << what << "\n" << std::flush;
+    // Who speaks: an MPI rank, or the one process that drives every GPU.
+    const std::string who = world->size() > 1 ? fmt::format("rank {} of {}", world->rank(), world->size())
+                                              : fmt::format("one process over {} GPU(s)", cmd.options.gpus);
+    err << "gpulab (" << who << "): " << what << "\n" << std::flush;
     if (world->size() > 1) world->abort(code);  // never leave the other ranks waiting in a collective
     return code;
   };
@@ -403,30 +418,18 @@ int bench_multi_gpu(const ProblemCommand& cmd, const std::vector<std::string>& a
     s.placements = cmd.options.placements;
     s.reps = cmd.options.reps > 0 ? cmd.options.reps : cmd.problem->default_reps();
     s.weak = cmd.options.weak;
-    const std::vector<BusBandwidth> bus = measure_bus_bandwidth(
+    Report report = new_report(args, device);
+    MultiGpuRun& run = report.multi_gpu.emplace();
+    run.gpus = s.gpus;
+    run.processes = world->size();
+    run.bus = measure_bus_bandwidth(
         s.gpus, {8, std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 26, std::size_t{1} << 30}, s.reps, world.get(), s.timeout_s);
-    std::vector<MultiCaseResult> cases;
     cmd.problem->for_each_multi_case(cmd.options.seed, [&](const MultiCaseMaker& make) {
-      cases.push_back(run_multi_case(make, s));
-      cases.back().problem = std::string(cmd.problem->name());
+      run.cases.push_back(run_multi_case(make, s));
+      run.cases.back().problem = std::string(cmd.problem->name());
     });
-    const bool ok = std::all_of(cases.begin(), cases.end(), [](const MultiCaseResult& c) {
-      return std::all_of(c.rows.begin(), c.rows.end(), [](const MultiRow& r) { return r.check.ok && r.identical; });
-    });
-    if (world->rank() == 0) {
-      print_multi(out, cases, bus);
-      const OutputFiles& files = cmd.options.files;
-      if (!files.json.empty()) write_file(files.json, multi_json(cases, bus).dump(2) + "\n");
-      if (!files.csv.empty()) write_file(files.csv, multi_csv(cases));
-      if (!files.md.empty())
-        write_file(files.md, multi_markdown(cases, bus,
-                                            fmt::format("{} GPU(s), rank 0's: {} (compute capability {}.{}, CUDA driver {}); "
-                                                        "gpulab {} ({}), {}: `{}`",
-                                                        s.gpus, device.name, device.cc_major, device.cc_minor,
-                                                        cuda_version_text(device.driver_version), kVersion, GPULAB_GIT_COMMIT, utc_now(),
-                                                        join_args(args))));
-    }
-    return ok ? kExitOk : kExitFailure;
+    if (world->rank() == 0) return finish_report(report, cmd.options.files, out, err);
+    return all_checks_passed(report) ? kExitOk : kExitFailure;
   } catch (const UsageError& e) {
     return fail(e.what(), kExitUsage);
   } catch (const NoDeviceError& e) {
@@ -434,17 +437,6 @@ int bench_multi_gpu(const ProblemCommand& cmd, const std::vector<std::string>& a
   } catch (const std::exception& e) {
     return fail(e.what(), kExitFailure);
   }
-}
-
-int finish_report(Report& report, const OutputFiles& files, std::ostream& out, std::ostream& err) {
-  if (report.device) report.clocks_end = read_clocks(report.device->index);
-  print_terminal(out, report);
-  write_outputs(report, files, err);
-  if (!all_checks_passed(report)) {
-    err << "gpulab: some results were wrong (see FAILED above)\n";
-    return kExitFailure;
-  }
-  return kExitOk;
 }
 
 }  // namespace
@@ -591,8 +583,6 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       if (c == run_cmd) find_rung(ladder, run_variant, c->problem->name());
       else select_rungs(ladder, split_commas(c->options.variants), c->problem->name());
       if (c->options.gpus > 0 && c == profile_cmd) throw UsageError("profile takes one GPU (no --gpus)");
-      if (c->options.gpus > 0 && !c->options.files.html.empty())
-        throw UsageError("--gpus writes its report as --json, --csv or --md (no --html page yet)");
       if (c->options.weak && c->options.gpus == 0) throw UsageError("--weak goes with --gpus N (weak scaling over N GPUs)");
       if (c->options.gpus > 0 && !c->problem->has_multi_gpu())
         throw UsageError(std::string(c->problem->name()) + " has no multi-GPU form (--gpus: reduce, histogram, atax, scan, sgemm, conv)");

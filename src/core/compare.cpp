@@ -25,6 +25,35 @@ RunSummary summary(const Report& r, std::string path) {
   return {std::move(path), r.device ? r.device->name : "unknown device", r.commit, r.created_utc, r.command};
 }
 
+/// A multi-GPU case as a case of rows to match and judge: a row per number of GPUs and placement,
+/// timed by its whole function (local part, collectives, combine); different bits across ranks or
+/// runs count as a failed check. Matched only with multi-GPU cases (the problem's name says so).
+CaseResult as_case(const MultiCaseResult& m) {
+  CaseResult c;
+  c.problem = m.problem + " over GPUs";
+  c.params = m.params;
+  if (m.scale > 1) c.params.emplace_back("weak", fmt::format("{}x per {} GPUs", m.scale, m.scale));
+  for (const auto& r : m.rows) {
+    VariantRow v;
+    v.id = std::to_string(r.gpus);
+    v.name = fmt::format("{} GPU{}, {}", r.gpus, r.gpus == 1 ? "" : "s", r.placement);
+    v.kernel = r.total;
+    v.check = r.check;
+    if (v.check.ok && !r.identical) v.check = {false, 0.0, 0.0, "the ranks, a repeated run or the graph gave different bits"};
+    v.of_ceiling = kNaN;  // judged against one GPU, not a ceiling
+    c.variants.push_back(std::move(v));
+  }
+  return c;
+}
+
+/// The report's ladder cases, then its multi-GPU cases as cases.
+std::vector<CaseResult> cases_of(const Report& r) {
+  std::vector<CaseResult> out = r.cases;
+  if (r.multi_gpu)
+    for (const auto& m : r.multi_gpu->cases) out.push_back(as_case(m));
+  return out;
+}
+
 /// Rows are matched by name (numbers shift when a rung is added between two commits).
 const VariantRow* find_row(const CaseResult& c, const std::string& name) {
   for (const auto& v : c.variants)
@@ -84,6 +113,7 @@ std::string_view verdict_name(Verdict v) {
 }
 
 std::string ceiling_words(const CaseChange& c) {
+  if (c.ceiling_name.empty() && c.a_ceiling_name.empty()) return "several GPUs: each row its whole function's time";
   if (c.a_ceiling_name != c.ceiling_name)
     return fmt::format("judged by different ceilings: {} in A, {} in B", c.a_ceiling_name, c.ceiling_name);
   if (!std::isfinite(c.ceiling_ratio)) return fmt::format("{} ceiling not measured in both", c.ceiling_name);
@@ -165,10 +195,11 @@ Comparison compare_reports(const Report& a, const Report& b, const CompareOption
   out.a = summary(a, std::move(a_path));
   out.b = summary(b, std::move(b_path));
   out.options = options;
+  const std::vector<CaseResult> all_a = cases_of(a), all_b = cases_of(b);
   std::map<std::string, const CaseResult*> a_cases;
-  for (const auto& c : a.cases) a_cases.emplace(case_key(c), &c);
+  for (const auto& c : all_a) a_cases.emplace(case_key(c), &c);
   std::map<std::string, bool> matched;
-  for (const auto& cb : b.cases) {
+  for (const auto& cb : all_b) {
     const std::string key = case_key(cb);
     const auto it = a_cases.find(key);
     if (it == a_cases.end()) {
@@ -196,7 +227,7 @@ Comparison compare_reports(const Report& a, const Report& b, const CompareOption
       if (!find_row(cb, va.name)) out.only_in_a.push_back(fmt::format("{}: {} {}", key, va.id, va.name));
     out.cases.push_back(std::move(cc));
   }
-  for (const auto& ca : a.cases) {
+  for (const auto& ca : all_a) {
     const std::string key = case_key(ca);
     if (!matched.count(key)) out.only_in_a.push_back(key + ": the whole case");
   }

@@ -135,6 +135,16 @@ std::string flags_box(const Report& r, int run) {
                                     escape(v.id), escape(v.name), escape(what)));
     }
   }
+  if (r.multi_gpu)
+    for (const auto& c : r.multi_gpu->cases)
+      for (const auto& row : c.rows) {
+        ++checked;
+        if (!row.check.ok || !row.identical)
+          items.push_back(fmt::format("<li><a href=\"#run{}-multi\">{} on {} GPU(s), {}</a>: {}</li>", run,
+                                      escape(multi_case_heading(c)), row.gpus, escape(row.placement),
+                                      escape(!row.check.ok ? "FAILED its check: " + row.check.detail
+                                                           : std::string("different bits across ranks or runs"))));
+      }
   for (const auto& s : r.sanitizer) {
     ++checked;
     if (!s.passed())
@@ -146,6 +156,26 @@ std::string flags_box(const Report& r, int run) {
   std::string out = fmt::format("<div class=\"box warn\">{} of {} rows need a second look:<ul>", items.size(), checked);
   for (const auto& s : items) out += s;
   return out + "</ul></div>\n";
+}
+
+/// A multi-GPU run: NCCL's bus bandwidth, the speed-up charts, each case's rows and notes.
+std::string multi_gpu_section(const MultiGpuRun& m, int run, const Plots& plots) {
+  std::string out = fmt::format(
+      "<section class=\"problem\" id=\"run{}-multi\">\n<h3>several GPUs through NCCL: {}</h3>\n<p class=\"sub\">"
+      "Each case on one GPU and on {}, in one run; speed-up: work per second over one GPU's (weak scaling: N times "
+      "the work on N GPUs); each time the slowest rank's, the median of the repetitions.</p>\n<div class=\"charts\">",
+      run, escape(ranks_words(m.gpus, m.processes)), m.gpus);
+  for (const auto& p : plots.plots)
+    if (p.run == run && p.kind == "scaling") out += chart(p);
+  out += "</div>\n";
+  if (!m.bus.empty())
+    out += "<p class=\"sub\">NCCL's all-reduce bus bandwidth, the communication ceiling:</p>" + html_table(bus_table(m.bus), "bus");
+  for (const auto& c : m.cases) {
+    out += "<h4>" + escape(multi_case_heading(c)) + "</h4>\n" + html_table(multi_case_table(c), "multi");
+    for (const auto& note : multi_case_notes(c))
+      out += (note.rfind("FAILED", 0) == 0 ? "<p class=\"box warn\">" : "<p class=\"sub\">note: ") + escape(note) + "</p>";
+  }
+  return out + "</section>\n";
 }
 
 std::string run_section(const std::string& path, const Report& r, int run, const Plots& plots) {
@@ -190,6 +220,7 @@ std::string run_section(const std::string& path, const Report& r, int run, const
     }
     out += "</section>\n";
   }
+  if (r.multi_gpu) out += multi_gpu_section(*r.multi_gpu, run, plots);
   if (!r.sanitizer.empty())
     out += fmt::format("<section class=\"problem\" id=\"run{}-sanitizer\">\n<h3>compute-sanitizer</h3>\n<p class=\"sub\">"
                        "Each rung at its problem's small edge sizes under memcheck, racecheck, synccheck and initcheck; "
@@ -300,6 +331,8 @@ std::string report_page(const std::vector<std::pair<std::string, Report>>& runs,
       body += fmt::format("<a href=\"#run{}-{}\">{}{}</a>", run, anchor(c.problem), runs.size() > 1 ? fmt::format("{}: ", run + 1) : "",
                           escape(c.problem));
     }
+    if (r.multi_gpu)
+      body += fmt::format("<a href=\"#run{}-multi\">{}several GPUs</a>", run, runs.size() > 1 ? fmt::format("{}: ", run + 1) : "");
   }
   body += "</nav>\n" + missing_box(plots);
   for (std::size_t run = 0; run < runs.size(); ++run)

@@ -16,9 +16,9 @@
 namespace gpulab {
 
 struct Plot {
-  std::string kind;     // "summary", "sweep" (a problem over one axis) or "case"
+  std::string kind;     // "summary", "sweep" (a problem over one axis), "case" or "scaling" (a problem over GPUs)
   std::string title;
-  std::string problem;  // sweeps: the problem
+  std::string problem;  // sweeps and scaling: the problem
   int run = 0;          // reports: which of the runs
   int case_index = -1;  // "case": the case's index in its run (or in the comparison)
   std::string svg;

@@ -8,7 +8,8 @@
 A report gets, per run: a summary (each problem's top rung and its vendor as a share of the measured
 ceiling, at the problem's largest case); per problem, its sweeps (throughput over every numeric axis
 the run varied, one line a rung, the ceiling as a line); per case, the ladder's bars against the
-ceiling and the vendor. Throughput is in the unit of the ceiling that judges the case: GFLOP/s
+ceiling and the vendor; per problem of a multi-GPU run, its speed-up against the number of GPUs with
+the ideal line. Throughput is in the unit of the ceiling that judges the case: GFLOP/s
 against the FMA ceiling where a problem computes more than it moves, GB/s otherwise. The `gpulab`
 program runs this with python3 (or $GPULAB_PYTHON) and puts the charts into its pages. Needs
 matplotlib; nothing else beyond the standard library.
@@ -196,6 +197,37 @@ def summary_chart(plt, report):
     return fig
 
 
+def scaling_charts(plt, multi):
+    """Per problem of a multi-GPU run: each case's speed-up (work per second over one GPU's) against
+    the number of GPUs, a line per case and data placement, the ideal N-fold line dashed."""
+    problems = list(dict.fromkeys(c["problem"] for c in multi["cases"]))
+    for problem in problems:
+        cases = [c for c in multi["cases"] if c["problem"] == problem]
+        fig, ax = figure(plt, 6.2, 3.8)
+        most = 1
+        for case in cases:
+            placements = list(dict.fromkeys(r["placement"] for r in case["rows"]))
+            for placement in placements:
+                points = sorted((r["gpus"], r["speedup"]) for r in case["rows"]
+                                if r["placement"] == placement and isinstance(r.get("speedup"), (int, float))
+                                and math.isfinite(r["speedup"]) and r["speedup"] > 0)
+                if not points:
+                    continue
+                most = max(most, points[-1][0])
+                weak = " (weak)" if case.get("scale", 1) > 1 else ""
+                ax.plot([g for g, _ in points], [x for _, x in points], marker="o", linewidth=1.2,
+                        label=f"{params_text(case)}, {placement}{weak}")
+        ax.plot([1, most], [1, most], linestyle="--", color=CEILING, linewidth=1.2, label="ideal: N GPUs, N times")
+        ax.set_xticks(range(1, most + 1))
+        ax.set_xlabel("GPUs")
+        ax.set_ylabel("speed-up over one GPU")
+        ax.set_ylim(bottom=0)
+        ax.set_title(f"{problem}: {multi['gpus']} GPUs, {'one process' if multi.get('processes', 1) == 1 else 'a process each'}",
+                     fontsize=9)
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, frameon=False)
+        yield problem, fig
+
+
 def comparison_bars(plt, case, names):
     rows = [r for r in case["rows"] if isinstance(r.get("speedup"), (int, float))]
     if not rows:
@@ -238,6 +270,9 @@ def report_plots(plt, paths, emit):
             fig = ladder_bars(plt, case)
             if fig:
                 emit({"run": run, "kind": "case", "case": i, "title": f"{case['problem']} {params_text(case)}"}, fig)
+        if report.get("multi_gpu"):
+            for problem, fig in scaling_charts(plt, report["multi_gpu"]):
+                emit({"run": run, "kind": "scaling", "problem": problem, "title": f"{problem} over GPUs"}, fig)
 
 
 def comparison_summary(plt, comparison):
@@ -293,7 +328,7 @@ def main(argv):
     png = sub.add_parser("png")
     png.add_argument("reports", nargs="+")
     png.add_argument("-o", "--out", required=True, type=pathlib.Path)
-    png.add_argument("--kinds", default="summary,sweep,case", help="which charts (comma list)")
+    png.add_argument("--kinds", default="summary,sweep,case,scaling", help="which charts (comma list)")
     args = ap.parse_args(argv)
     try:
         import matplotlib

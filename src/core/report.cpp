@@ -36,29 +36,6 @@ double gbs(double bytes, double ms) { return ratio(bytes / 1e9, ms * 1e-3); }
 json num(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 double num_from(const json& j) { return j.is_null() ? kNaN : j.get<double>(); }
 
-json timing_json(const TimingStats& t) {
-  json samples = json::array();  // to the nanosecond: CUDA events resolve about half a microsecond
-  for (double ms : t.samples_ms) samples.push_back(std::round(ms * 1e6) / 1e6);
-  return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms}, {"reps", t.reps}, {"noise", t.noise},
-          {"samples_ms", samples}};
-}
-TimingStats timing_from(const json& j) {
-  // Reports before 2026-11-23 kept no samples: compare then judges from the noise alone.
-  return {j.at("median_ms").get<double>(), j.at("min_ms").get<double>(), j.at("max_ms").get<double>(),
-          j.at("reps").get<int>(), j.value("noise", 0.0), j.value("samples_ms", std::vector<double>{})};
-}
-json check_json(const CheckResult& c) {
-  return {{"ok", c.ok}, {"error", num(c.error)}, {"tolerance", num(c.tolerance)}, {"detail", c.detail}};
-}
-CheckResult check_from(const json& j) {
-  CheckResult c;
-  c.ok = j.at("ok").get<bool>();
-  c.error = num_from(j.at("error"));
-  c.tolerance = num_from(j.at("tolerance"));
-  c.detail = j.at("detail").get<std::string>();
-  return c;
-}
-
 json device_json(const DeviceFacts& d) {
   return {{"index", d.index}, {"name", d.name}, {"compute_capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
           {"sm_count", d.sm_count}, {"warp_size", d.warp_size},
@@ -269,6 +246,29 @@ CaseResult case_from(const json& j) {
 
 }  // namespace
 
+json timing_json(const TimingStats& t) {
+  json samples = json::array();  // to the nanosecond: CUDA events resolve about half a microsecond
+  for (double ms : t.samples_ms) samples.push_back(std::round(ms * 1e6) / 1e6);
+  return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms}, {"reps", t.reps}, {"noise", t.noise},
+          {"samples_ms", samples}};
+}
+TimingStats timing_from(const json& j) {
+  // Reports before 2026-11-23 kept no samples: compare then judges from the noise alone.
+  return {j.at("median_ms").get<double>(), j.at("min_ms").get<double>(), j.at("max_ms").get<double>(),
+          j.at("reps").get<int>(), j.value("noise", 0.0), j.value("samples_ms", std::vector<double>{})};
+}
+json check_json(const CheckResult& c) {
+  return {{"ok", c.ok}, {"error", num(c.error)}, {"tolerance", num(c.tolerance)}, {"detail", c.detail}};
+}
+CheckResult check_from(const json& j) {
+  CheckResult c;
+  c.ok = j.at("ok").get<bool>();
+  c.error = num_from(j.at("error"));
+  c.tolerance = num_from(j.at("tolerance"));
+  c.detail = j.at("detail").get<std::string>();
+  return c;
+}
+
 void derive_columns(CaseResult& c) {
   const bool rate = c.ceiling_name == "FMA";  // judged by GFLOP/s rather than GB/s
   for (auto& v : c.variants) {
@@ -317,7 +317,8 @@ std::string row_flags(const VariantRow& v) {
 bool all_checks_passed(const Report& r) {
   for (const auto& c : r.cases)
     if (!failures(c).empty()) return false;
-  return std::all_of(r.sanitizer.begin(), r.sanitizer.end(), [](const SanitizerRow& s) { return s.passed(); });
+  return std::all_of(r.sanitizer.begin(), r.sanitizer.end(), [](const SanitizerRow& s) { return s.passed(); }) &&
+         (!r.multi_gpu || multi_gpu_passed(*r.multi_gpu));
 }
 
 json to_json(const Report& r) {
@@ -327,7 +328,8 @@ json to_json(const Report& r) {
           {"command", r.command}, {"device", r.device ? device_json(*r.device) : json(nullptr)},
           {"ceilings", r.ceilings ? ceilings_json(*r.ceilings) : json(nullptr)},
           {"clocks", {{"start", clocks_json(r.clocks_start)}, {"end", clocks_json(r.clocks_end)}}}, {"cases", cases},
-          {"sanitizer", sanitizer_json(r.sanitizer)}};
+          {"sanitizer", sanitizer_json(r.sanitizer)},
+          {"multi_gpu", r.multi_gpu ? multi_gpu_json(*r.multi_gpu) : json(nullptr)}};
 }
 
 Report report_from_json(const json& j) {
@@ -345,6 +347,7 @@ Report report_from_json(const json& j) {
     }
     for (const auto& c : j.at("cases")) r.cases.push_back(case_from(c));
     if (j.contains("sanitizer")) r.sanitizer = sanitizer_from(j.at("sanitizer"));
+    if (j.contains("multi_gpu") && !j.at("multi_gpu").is_null()) r.multi_gpu = multi_gpu_from(j.at("multi_gpu"));
     return r;
   } catch (const nlohmann::json::exception& e) {
     throw Error(std::string("malformed gpulab report: ") + e.what());
@@ -375,6 +378,9 @@ std::string to_csv(const Report& r) {
                          csv_num(p.time.max_ms), p.time.reps, csv_num(p.bandwidth_gbs), p.threads, csv_num(p.time.noise));
     }
   }
+  // A multi-GPU run's rows have columns of their own: its CSV is their table (after the ladders'
+  // where a report holds both, with a header of its own).
+  if (r.multi_gpu) return r.cases.empty() ? multi_csv(*r.multi_gpu) : out + "\n" + multi_csv(*r.multi_gpu);
   return out;
 }
 
@@ -412,6 +418,7 @@ std::string to_markdown(const Report& r) {
     out += "\n## compute-sanitizer, each rung at small edge sizes\n\n";
     render_markdown(out, sanitizer_table(r.sanitizer));
   }
+  if (r.multi_gpu) render_multi_markdown(out, *r.multi_gpu);
   return out;
 }
 
@@ -437,6 +444,7 @@ void print_terminal(std::ostream& os, const Report& r) {
     os << "\ncompute-sanitizer, each rung at small edge sizes\n";
     render_aligned(os, sanitizer_table(r.sanitizer));
   }
+  if (r.multi_gpu) print_multi(os, *r.multi_gpu);
 }
 
 std::string utc_now() {

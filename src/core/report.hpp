@@ -8,6 +8,7 @@
 #include "core/check.hpp"
 #include "core/counters.hpp"
 #include "core/device_info.hpp"
+#include "core/multi_report.hpp"
 #include "core/sanitizer.hpp"
 #include "core/timing.hpp"
 
@@ -102,6 +103,7 @@ struct Report {
   std::optional<ClockReading> clocks_start, clocks_end;  // the GPU's clocks around the run
   std::vector<CaseResult> cases;
   std::vector<SanitizerRow> sanitizer;  // `gpulab sanitize`, `suite --sanitize`: a verdict per rung and tool
+  std::optional<MultiGpuRun> multi_gpu;  // `bench PROBLEM --gpus N`: each case on one GPU and on N
 };
 
 /// Bandwidths, step and cumulative speedups, ratio to the vendor, share of the ceiling. A row
@@ -109,10 +111,16 @@ struct Report {
 /// invalid and takes no part in the speedups.
 void derive_columns(CaseResult& c);
 
-/// True when every GPU and CPU row of every case passed its check, and every sanitizer verdict.
+/// True when every GPU and CPU row of every case passed its check, every sanitizer verdict, and
+/// every multi-GPU row (its check, the same bits everywhere).
 bool all_checks_passed(const Report& r);
 
 nlohmann::ordered_json to_json(const Report& r);
+// Pieces of the JSON that the multi-GPU section (core/multi_report.cpp) shares.
+nlohmann::ordered_json timing_json(const TimingStats& t);
+TimingStats timing_from(const nlohmann::ordered_json& j);
+nlohmann::ordered_json check_json(const CheckResult& c);
+CheckResult check_from(const nlohmann::ordered_json& j);
 Report report_from_json(const nlohmann::ordered_json& j);  // throws gpulab::Error on a malformed document
 std::string to_csv(const Report& r);
 std::string to_markdown(const Report& r);

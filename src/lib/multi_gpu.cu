@@ -219,11 +219,11 @@ void run_ranks(std::span<const Rank> ranks, MakePhases make_phases) {
   if (loopback) {
     loopback_collectives(ranks, phases);
   } else {
-    check_nccl(ncclGroupStart(), "ncclGroupStart");
+    NcclGroup group;
     each([](const Phases& p, const Rank& r) {
       for (const Collective& c : p.collectives) enqueue(c, r.comm, r.stream);
     });
-    check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+    group.end();
   }
   each([](const Phases& p, const Rank&) { p.combine(); });
   GPULAB_CUDA_CHECK(cudaSetDevice(caller));

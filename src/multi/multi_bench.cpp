@@ -3,6 +3,7 @@
 #include "core/tables.hpp"
 #include "lib/multi_loopback.hpp"
 #include "lib/nccl_check.hpp"
+#include "multi/graphs.hpp"
 #include "multi/world.hpp"
 
 #include <gpulab/device_buffer.hpp>
@@ -115,27 +116,6 @@ class Communicators {
   bool loopback_ = false, aborted_ = false;
 };
 
-/// An instantiated CUDA graph.
-class GraphExec {
- public:
-  GraphExec() = default;
-  explicit GraphExec(cudaGraph_t graph) { GPULAB_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph, 0)); }
-  GraphExec(GraphExec&& o) noexcept : exec_(std::exchange(o.exec_, nullptr)) {}
-  GraphExec& operator=(GraphExec&& o) noexcept {
-    std::swap(exec_, o.exec_);
-    return *this;
-  }
-  GraphExec(const GraphExec&) = delete;
-  GraphExec& operator=(const GraphExec&) = delete;
-  ~GraphExec() {
-    if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
-  }
-  void launch(cudaStream_t stream) const { GPULAB_CUDA_CHECK(cudaGraphLaunch(exec_, stream)); }
-
- private:
-  cudaGraphExec_t exec_ = nullptr;
-};
-
 /// What one timed run issues: the local part alone, the whole function, or either replayed from
 /// the CUDA graph captured of it.
 enum class Work { local, whole, local_graph, whole_graph };
@@ -212,28 +192,20 @@ class Ranks {
 
   /// Captures the local part and the whole function, each into a CUDA graph per rank (every launch
   /// and NCCL call recorded once, then replayed without their CPU cost). Empty when every process
-  /// captured both; else why not (a case that cannot be captured is a finding, not a failure).
+  /// captured both; else why not (a case that cannot be captured is a finding, not a failure). A
+  /// failed capture leaves no stream capturing (multi/graphs.hpp).
   std::string capture() {
     std::string failure;
-    for (bool local_only : {true, false}) {
-      for (int i = 0; i < local_count(); ++i) {
-        GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
-        GPULAB_CUDA_CHECK(cudaStreamBeginCapture(state(i).stream.get(), cudaStreamCaptureModeThreadLocal));
-      }
-      try {
+    try {
+      for (bool local_only : {true, false}) {
+        StreamCaptures captures(streams_on_devices());
         issue(local_only);
-      } catch (const std::exception& e) {
-        if (failure.empty()) failure = e.what();
+        std::vector<GraphExec> graphs = captures.finish();
+        for (int i = 0; i < local_count(); ++i)
+          (local_only ? state(i).local_graph : state(i).whole_graph) = std::move(graphs[static_cast<std::size_t>(i)]);
       }
-      for (int i = 0; i < local_count(); ++i) {
-        GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
-        cudaGraph_t graph = nullptr;
-        const cudaError_t e = cudaStreamEndCapture(state(i).stream.get(), &graph);
-        if (e != cudaSuccess && failure.empty()) failure = std::string("stream capture: ") + cudaGetErrorString(e);
-        if (failure.empty()) (local_only ? state(i).local_graph : state(i).whole_graph) = GraphExec(graph);
-        if (graph != nullptr) cudaGraphDestroy(graph);
-      }
-      (void)cudaGetLastError();  // a failed capture's error is reported above, not left for the next call
+    } catch (const std::exception& e) {
+      failure = e.what();
     }
     if (!world_.all(failure.empty()) && failure.empty()) failure = "another process could not capture its rank";
     return failure;
@@ -264,6 +236,12 @@ class Ranks {
     std::vector<cudaStream_t> streams;
     for (const auto& st : states_) streams.push_back(st->stream.get());
     comms_.wait(streams, timeout_s_);
+  }
+
+  std::vector<StreamOnDevice> streams_on_devices() const {
+    std::vector<StreamOnDevice> out;
+    for (int i = 0; i < local_count(); ++i) out.push_back({comms_.device(i), states_[static_cast<std::size_t>(i)]->stream.get()});
+    return out;
   }
 
   /// The work of one run on every rank's stream: each rank's local part, or the whole function
@@ -371,10 +349,16 @@ MultiCaseResult run_multi_case(const MultiCaseMaker& make, const MultiSettings& 
     if (world.rank() == 0) {
       Communicators single(*alone, 1);
       one = measure(*c, single, *alone, placement, s);
+      one.speedup = one.efficiency = 1.0;
     }
-    world.barrier();
-    one.total.median_ms = world.max(world.rank() == 0 ? one.total.median_ms : 0.0);
-    one.gpus = 1, one.placement = placement, one.speedup = one.efficiency = 1.0;
+    // Process 0's row on every process: each returns the same rows, and judges its exit by them.
+    std::vector<std::byte> bytes;
+    if (world.rank() == 0) {
+      const std::string text = multi_row_json(one).dump();
+      bytes.assign(reinterpret_cast<const std::byte*>(text.data()), reinterpret_cast<const std::byte*>(text.data() + text.size()));
+    }
+    world.broadcast(bytes);
+    one = multi_row_from(nlohmann::ordered_json::parse(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size())));
     ones.push_back(one);
   }
   if (several && result.scale > 1) {  // weak scaling: N GPUs get N times the work
@@ -428,14 +412,14 @@ std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std:
         GPULAB_CUDA_CHECK(cudaSetDevice(comms.device(static_cast<int>(i))));
         starts[i]->record(streams[i]->get());
       }
-      check_nccl(ncclGroupStart(), "ncclGroupStart");
+      NcclGroup group;
       for (std::size_t i = 0; i < streams.size(); ++i) {
         GPULAB_CUDA_CHECK(cudaSetDevice(comms.device(static_cast<int>(i))));
         void* data = buffers[i].data();
         check_nccl(ncclAllReduce(data, data, count, ncclFloat32, ncclSum, comms[static_cast<int>(i)], streams[i]->get()),
                    "ncclAllReduce");
       }
-      check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+      group.end();
       for (std::size_t i = 0; i < streams.size(); ++i) {
         GPULAB_CUDA_CHECK(cudaSetDevice(comms.device(static_cast<int>(i))));
         stops[i]->record(streams[i]->get());
@@ -455,114 +439,6 @@ std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std:
     out.push_back(b);
   }
   return out;
-}
-
-namespace {
-
-Table bus_table(const std::vector<BusBandwidth>& bus) {
-  Table t;
-  t.header = {"NCCL all-reduce", "time µs", "algbw GB/s", "busbw GB/s"};
-  t.right = {true, true, true, true};
-  for (const auto& b : bus)
-    t.rows.push_back({fmt::format("{} B", b.bytes), fmt::format("{:.1f}", b.time_us), fmt_gbs(b.algbw_gbs), fmt_gbs(b.busbw_gbs)});
-  return t;
-}
-
-std::string case_heading(const MultiCaseResult& c) {
-  std::string h = c.problem + "  " + params_text(c.params, "  ");
-  if (c.scale > 1) h += fmt::format("  (weak scaling: per GPU; the {}-GPU rows run {}x the work)", c.scale, c.scale);
-  return h;
-}
-
-Table case_table(const MultiCaseResult& c) {
-  Table t;
-  t.header = {"GPUs", "data", "local ms", "total ms", "collective + combine ms", "speed-up", "efficiency", "GB/s",
-              "graph: total ms", "graph: collective + combine ms", "check", "same bits"};
-  t.right = {true, false, true, true, true, true, true, true, true, true, false, false};
-  for (const auto& r : c.rows)
-    t.rows.push_back({std::to_string(r.gpus), r.placement, fmt_ms(r.local.median_ms), fmt_ms(r.total.median_ms),
-                      fmt::format("{:.4f}", r.total.median_ms - r.local.median_ms), fmt_x(r.speedup), fmt_pct(r.efficiency),
-                      fmt_gbs(r.gbs), r.graphed ? fmt_ms(r.graph_total.median_ms) : "—",
-                      r.graphed ? fmt::format("{:.4f}", r.graph_total.median_ms - r.graph_local.median_ms) : "—",
-                      fmt_check(r.check), r.identical ? "yes" : "NO"});
-  return t;
-}
-
-/// What a row's table cannot say: a wrong result, a case that could not be captured.
-std::vector<std::string> case_notes(const MultiCaseResult& c) {
-  std::vector<std::string> notes;
-  for (const auto& r : c.rows) {
-    if (!r.check.ok) notes.push_back(fmt::format("FAILED on {} GPU(s), {}: {}", r.gpus, r.placement, r.check.detail));
-    if (!r.graph_failure.empty())
-      notes.push_back(fmt::format("not replayed as a CUDA graph on {} GPU(s): {}", r.gpus, r.graph_failure));
-  }
-  return notes;
-}
-
-}  // namespace
-
-void print_multi(std::ostream& os, const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus) {
-  if (!bus.empty()) render_aligned(os, bus_table(bus));
-  for (const auto& c : cases) {
-    os << "\n" << case_heading(c) << "\n";
-    render_aligned(os, case_table(c));
-    for (const auto& note : case_notes(c)) os << "  " << note << "\n";
-  }
-}
-
-std::string multi_markdown(const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus,
-                           const std::string& device) {
-  std::string out = "# Several GPUs through NCCL\n\n" + device + "\n";
-  if (!bus.empty()) {
-    out += "\n## NCCL all-reduce bus bandwidth (the communication ceiling)\n\n";
-    render_markdown(out, bus_table(bus));
-  }
-  for (const auto& c : cases) {
-    out += "\n## " + case_heading(c) + "\n\n";
-    render_markdown(out, case_table(c));
-    const auto notes = case_notes(c);
-    if (!notes.empty()) out += "\n";
-    for (const auto& note : notes) out += "- " + note + "\n";
-  }
-  return out;
-}
-
-std::string multi_csv(const std::vector<MultiCaseResult>& cases) {
-  std::string out =
-      "problem,params,scale,gpus,placement,local_ms,total_ms,total_noise,speedup,efficiency,gbs,graph_local_ms,"
-      "graph_total_ms,ok,error,tolerance,identical\n";
-  for (const auto& c : cases)
-    for (const auto& r : c.rows)
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(c.problem),
-                         csv_field(params_text(c.params)), c.scale, r.gpus, csv_field(r.placement), csv_num(r.local.median_ms),
-                         csv_num(r.total.median_ms), csv_num(r.total.noise), csv_num(r.speedup), csv_num(r.efficiency),
-                         csv_num(r.gbs), r.graphed ? csv_num(r.graph_local.median_ms) : "",
-                         r.graphed ? csv_num(r.graph_total.median_ms) : "", r.check.ok ? 1 : 0, csv_num(r.check.error),
-                         csv_num(r.check.tolerance), r.identical ? 1 : 0);
-  return out;
-}
-
-nlohmann::ordered_json multi_json(const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus) {
-  nlohmann::ordered_json j;
-  j["bus_bandwidth"] = nlohmann::ordered_json::array();
-  for (const auto& b : bus)
-    j["bus_bandwidth"].push_back({{"bytes", b.bytes}, {"time_us", b.time_us}, {"algbw_gbs", b.algbw_gbs}, {"busbw_gbs", b.busbw_gbs}});
-  j["cases"] = nlohmann::ordered_json::array();
-  for (const auto& c : cases) {
-    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (const auto& r : c.rows)
-      rows.push_back({{"gpus", r.gpus}, {"placement", r.placement}, {"local_ms", r.local.median_ms},
-                      {"total_ms", r.total.median_ms}, {"total_noise", r.total.noise}, {"speedup", r.speedup},
-                      {"efficiency", r.efficiency}, {"gbs", r.gbs},
-                      {"graph_local_ms", r.graphed ? nlohmann::ordered_json(r.graph_local.median_ms) : nullptr},
-                      {"graph_total_ms", r.graphed ? nlohmann::ordered_json(r.graph_total.median_ms) : nullptr},
-                      {"graph_failure", r.graph_failure}, {"ok", r.check.ok}, {"detail", r.check.detail},
-                      {"identical", r.identical}});
-    nlohmann::ordered_json params = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : c.params) params[k] = v;
-    j["cases"].push_back({{"problem", c.problem}, {"params", params}, {"scale", c.scale}, {"rows", rows}});
-  }
-  return j;
 }
 
 }  // namespace gpulab

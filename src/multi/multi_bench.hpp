@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/check.hpp"
+#include "core/multi_report.hpp"
 #include "core/report.hpp"
 
 #include <nccl.h>
@@ -82,34 +83,8 @@ struct MultiSettings {
   int loopback_ranks = 0;
 };
 
-/// One row: a placement on a number of GPUs.
-struct MultiRow {
-  int gpus = 1;
-  std::string placement;
-  TimingStats local, total;  // milliseconds, the slowest rank each repetition
-  double speedup = 0.0, efficiency = 0.0, gbs = 0.0;
-  // Small cases, resident data: the local part and the whole function replayed from CUDA graphs
-  // (captured once per rank), or why they could not be captured.
-  bool graphed = false;
-  TimingStats graph_local, graph_total;
-  std::string graph_failure;
-  CheckResult check;
-  bool identical = true;  // every rank, a repeated run and a replayed graph gave the same bits
-};
-
-struct MultiCaseResult {
-  std::string problem;
-  std::vector<std::pair<std::string, std::string>> params;  // of the one-GPU case
-  std::size_t scale = 1;                                     // the several-GPU rows' case: params' sizes × scale
-  std::vector<MultiRow> rows;
-};
-
 /// NCCL's all-reduce bus bandwidth over `gpus` GPUs (under MPI: the world's ranks), measured like
 /// nccl-tests (algbw × 2(n−1)/n) at each size: the communication ceiling. Empty for one GPU.
-struct BusBandwidth {
-  std::size_t bytes = 0;
-  double time_us = 0.0, algbw_gbs = 0.0, busbw_gbs = 0.0;
-};
 std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std::size_t>& sizes, int reps,
                                                 const World* world = nullptr, double timeout_s = 60.0);
 
@@ -117,13 +92,5 @@ std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std:
 /// one per process; the one-GPU rows by process 0), each placement: made once (strong scaling), or
 /// at scale 1 and N (weak). Every process gets the same rows.
 MultiCaseResult run_multi_case(const MultiCaseMaker& make, const MultiSettings& settings);
-
-void print_multi(std::ostream& os, const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus);
-/// The same tables as Markdown, under a line naming the device(s).
-std::string multi_markdown(const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus,
-                           const std::string& device);
-/// A line per row of every case.
-std::string multi_csv(const std::vector<MultiCaseResult>& cases);
-nlohmann::ordered_json multi_json(const std::vector<MultiCaseResult>& cases, const std::vector<BusBandwidth>& bus);
 
 }  // namespace gpulab
