@@ -13,8 +13,8 @@
 #   from host memory, and the errors that must end every rank; multi-more: scan's kinds and types,
 #   sgemm's awkward shapes and conv's sizes over every GPU; multi-mpi: the six launched by MPI, one
 #   process per GPU; multi-weak: weak scaling, about 8 GB per GPU, where there are several;
-#   multi-tests: the tests over the host's GPUs (MultiGpu.*, StreamCaptures.*; the loopback ranks
-#   run with `tests`). On several GPUs each part takes minutes: give a call two of them, e.g.
+#   multi-tests: the tests over the host's GPUs (MultiGpu.*, StreamCaptures.*, or $MULTI_TESTS, a
+#   gtest filter; the loopback ranks run with `tests`). On several GPUs each part takes minutes: give a call two of them, e.g.
 #   `notests multi-tests multi`, then `notests multi-mpi multi-weak`. Every multi-GPU bench writes a
 #   gpulab report: the page at the end shows their scaling)
 # Writes $OUT/log.txt (everything printed) and $OUT/results.tgz (reports as JSON/Markdown/CSV,
@@ -199,8 +199,8 @@ if [ "$multi$multi_more$multi_mpi$multi_weak$multi_tests" != nonononono ]; then
 fi
 if [ "$multi_tests" = yes ]; then
   echo "== $(date -u +%T) the multi-GPU tests over this host's GPUs, and the captures of several streams"
-  "$bin/tests/gpulab_gpu_tests" --gtest_filter='MultiGpu.*:StreamCaptures.*' --gtest_output="json:$res/multi_gpu_tests.json" \
-    --gtest_brief=1
+  "$bin/tests/gpulab_gpu_tests" --gtest_filter="${MULTI_TESTS:-MultiGpu.*:StreamCaptures.*}" \
+    --gtest_output="json:$res/multi_gpu_tests.json" --gtest_brief=1
   echo "multi gpu tests exit code: $?"
 fi
 if [ "$multi" = yes ]; then
@@ -209,9 +209,9 @@ if [ "$multi" = yes ]; then
   multi_bench reduce reduce -n 2^31 -t float32 --reps 10
   multi_bench histogram histogram -n 2^20,2^31 -m 256,2^20 -d uniform --reps 10
   multi_bench atax atax -s 1024x1024,45000x45000 --reps 10
-  multi_bench scan scan -n 2^20,2^30 -t float32,int32 --kind inclusive --reps 10
+  multi_bench scan scan -n 2^20,2^30 -t float32 --kind inclusive --reps 10
   multi_bench sgemm sgemm -s 4096,16384 --reps 5
-  multi_bench conv conv -s 7680x4320,30720x17280 --reps 10
+  multi_bench conv conv -s 7680x4320,30720x17280 --gather none,all --reps 10
   echo "== $(date -u +%T) errors, each must end every rank with a message and a non-zero exit code, never hang"
   timeout 120 "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20 -t float32; echo "more GPUs than exist: exit code $?"
   timeout 120 mpirun -np "$gpus" "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20 -t float32
@@ -230,21 +230,20 @@ if [ "$multi_mpi" = yes ]; then
   multi_bench mpi_reduce_small mpi reduce -n 8,2^20 -t float32
   multi_bench mpi_reduce mpi reduce -n 2^31 -t float32 --reps 10
   multi_bench mpi_histogram mpi histogram -n 2^31 -m 256,2^20 -d uniform --reps 10
-  multi_bench mpi_atax mpi atax -s 45000x45000 --reps 10
+  multi_bench mpi_atax mpi atax -s 1024x1024,45000x45000 --reps 10
   multi_bench mpi_scan mpi scan -n 2^30 -t float32 --kind inclusive --reps 10
   multi_bench mpi_sgemm mpi sgemm -s 16384 --reps 5
-  multi_bench mpi_conv mpi conv -s 30720x17280 --reps 10
+  multi_bench mpi_conv mpi conv -s 30720x17280 --gather none,all --reps 10
 fi
 if [ "$multi_weak" = yes ]; then
   if [ "$gpus" -gt 1 ]; then
     echo "== $(date -u +%T) weak scaling, about 8 GB per GPU (the one-GPU rows run one GPU's share)"
     multi_bench reduce_weak reduce -n 2^31 -t float32 --weak --reps 10
     multi_bench histogram_weak histogram -n 2^31 -m 256 -d uniform --weak --reps 10
-    multi_bench atax_weak atax -s 45000x45000 --weak --reps 10
+    multi_bench atax_weak atax -s 45000x45000 --placement resident --weak --reps 10
     multi_bench scan_weak scan -n 2^30 -t float32 --kind inclusive --placement resident --weak --reps 10
     multi_bench sgemm_weak sgemm -s 16384 --placement resident --weak --reps 5
-    multi_bench conv_weak conv -s 30720x17280 --placement resident --weak --reps 10
-    multi_bench mpi_reduce_weak mpi reduce -n 2^31 -t float32 --placement resident --weak --reps 10
+    multi_bench conv_weak conv -s 30720x17280 --gather none --placement resident --weak --reps 10
   else
     echo "== weak scaling: one GPU here, nothing to scale"
   fi

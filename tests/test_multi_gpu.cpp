@@ -99,9 +99,10 @@ TEST(MultiGpu, SgemmRowsSplitAndGathered) {
 }
 
 TEST(MultiGpu, ConvBandsWithTheirNeighboursRows) {
-  for (auto [w, h] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 3}, {67, 35}, {1000, 7}})
-    for (Border b : {Border::replicate, Border::zero, Border::mirror})
-      expect_all_rows_pass([&](std::size_t) { return make_conv_multi(w, h, *named_filter("sharpen"), b, 7); }, gpus_here());
+  for (multi::Gather g : {multi::Gather::all, multi::Gather::none})
+    for (auto [w, h] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 3}, {67, 35}, {1000, 7}})
+      for (Border b : {Border::replicate, Border::zero, Border::mirror})
+        expect_all_rows_pass([&](std::size_t) { return make_conv_multi(w, h, *named_filter("sharpen"), b, 7, g); }, gpus_here());
 }
 
 TEST(MultiGpuLoopback, ReduceWithShardsOfNothing) {
@@ -137,9 +138,10 @@ TEST(MultiGpuLoopback, SgemmRowsBroadcastFromEveryRoot) {
 }
 
 TEST(MultiGpuLoopback, ConvBandsMeetAtEveryRankBoundary) {
-  for (auto [w, h] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 3}, {67, 35}, {1000, 7}})
-    for (Border b : {Border::replicate, Border::zero, Border::mirror})
-      expect_loopback_ranks_pass([&](std::size_t) { return make_conv_multi(w, h, *named_filter("sharpen"), b, 11); });
+  for (multi::Gather g : {multi::Gather::all, multi::Gather::none})
+    for (auto [w, h] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 3}, {67, 35}, {1000, 7}})
+      for (Border b : {Border::replicate, Border::zero, Border::mirror})
+        expect_loopback_ranks_pass([&](std::size_t) { return make_conv_multi(w, h, *named_filter("sharpen"), b, 11, g); });
 }
 
 // Weak scaling: the several-rank rows run the case made at scale N (N times the elements or rows).

@@ -6,6 +6,7 @@
 #include "core/dtype.hpp"
 #include "core/memory.hpp"
 #include "core/random.hpp"
+#include "lib/scan_from.hpp"
 #include "scan/scan_problem.hpp"
 
 #include <gpulab/scan.hpp>
@@ -197,6 +198,34 @@ TEST(ScanLibrary, InPlace) {
   check_in_place<std::int32_t>();
   check_in_place<float>();
   check_in_place<double>();
+}
+
+// The scan from an offset on the device (a multi-GPU rank's): the plain scan plus the offset,
+// exactly for integers (wrapping past 2^31 too), every tile and both kinds, vector and scalar paths.
+TEST(ScanLibrary, FromAnOffsetIsThePlainScanPlusTheOffset) {
+  for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{300'007}})
+    for (std::size_t shift : {std::size_t{0}, std::size_t{1}}) {
+      std::vector<std::int32_t> host(n);
+      fill_random<std::int32_t>(host, 25);
+      DeviceBuffer<std::int32_t> in(n + 1), plain(n + 1), from(n + 1), offset(1);
+      GPULAB_CUDA_CHECK(cudaMemcpy(in.data() + shift, host.data(), n * 4, cudaMemcpyHostToDevice));
+      const std::int32_t start = 2'000'000'000;  // sums pass 2^31: both wrap the same way
+      GPULAB_CUDA_CHECK(cudaMemcpy(offset.data(), &start, 4, cudaMemcpyHostToDevice));
+      const std::size_t bytes = scan_temp_bytes<std::int32_t>(n);
+      auto temp = zeroed_temp(bytes);
+      for (bool inclusive : {true, false}) {
+        SCOPED_TRACE(fmt::format("n={} shift={} {}", n, shift, inclusive ? "inclusive" : "exclusive"));
+        scan_with(inclusive ? ScanKind::inclusive : ScanKind::exclusive, in.data() + shift, plain.data() + shift, n,
+                  temp.data(), bytes);
+        detail::scan_from(offset.data(), in.data() + shift, from.data() + shift, n, inclusive, temp.data(), bytes, nullptr);
+        const auto p = download(plain.data() + shift, n), f = download(from.data() + shift, n);
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < n; ++i)
+          wrong += static_cast<std::uint32_t>(f[i]) != static_cast<std::uint32_t>(p[i]) + static_cast<std::uint32_t>(start);
+        EXPECT_EQ(wrong, 0u);
+      }
+    }
+  EXPECT_THROW(detail::scan_from<std::int32_t>(nullptr, nullptr, nullptr, 1, true, nullptr, 0, nullptr), Error);
 }
 
 // Input and output each off a 16-byte boundary by a different amount: the scalar path.

@@ -137,13 +137,14 @@ class PitchedDeviceBuffer : public CudaArray<unsigned char, cudaFree> {
 };
 
 /// Pins `bytes` of existing host memory at `ptr` (cudaHostRegister) for as long as it lives, so
-/// that copies from and to it run as from cudaMallocHost's memory.
+/// that copies from and to it run as from cudaMallocHost's memory. `flags`: cudaHostRegister's
+/// (cudaHostRegisterPortable: pinned for every device's context, not only the current one's).
 class HostRegistration {
  public:
   HostRegistration() = default;
-  HostRegistration(void* ptr, std::size_t bytes) {
+  HostRegistration(void* ptr, std::size_t bytes, unsigned flags = cudaHostRegisterDefault) {
     if (bytes == 0) return;
-    const cudaError_t err = cudaHostRegister(ptr, bytes, cudaHostRegisterDefault);
+    const cudaError_t err = cudaHostRegister(ptr, bytes, flags);
     if (err != cudaSuccess) {
       cudaGetLastError();
       throw Error("cannot pin " + std::to_string(bytes) + " bytes of host memory (cudaHostRegister: " +

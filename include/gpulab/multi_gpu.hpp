@@ -70,8 +70,11 @@ std::size_t scan_temp_bytes(std::size_t n, int ranks);
 /// The prefix sums of the shards taken in rank order (rank 0's first), each rank holding its
 /// share: out[i] = (every element of the ranks before) + the shard's own prefix (inclusive: up to
 /// and including element i; exclusive: before it). In and the output type as gpulab::inclusive_scan.
-/// Each rank's shard total is gathered and the offset added in rank order (floats: the same bits
-/// every run; k grows by the number of ranks before plus two). Rank 0's share is its own scan.
+/// Reduce, then scan: every rank but the last sums its shard and the totals are gathered; each rank
+/// then scans its shard once, starting from the totals of the ranks before it, added in rank order
+/// (floats: the same bits every run; k of element i: the one-GPU scan's for the shard, plus
+/// reduce_sum_accumulation_depth of the largest shard, plus the number of ranks, plus two). Rank
+/// 0's share is its own scan, bit for bit. A shard is read twice and written once.
 template <class In>
 void inclusive_scan(const In* shard, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
                     ncclComm_t comm, cudaStream_t stream = nullptr);
@@ -94,14 +97,24 @@ Rows rows_of(std::size_t m, int rank, int ranks);
 void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a_rows, std::size_t lda,
            const float* b, std::size_t ldb, float beta, float* c, ncclComm_t comm, cudaStream_t stream = nullptr);
 
+/// What a function whose ranks compute rows leaves on each rank.
+enum class Gather {
+  all,   // the whole result on every rank: each rank's rows broadcast from it
+  none,  // each rank only the rows it computed: no communication, for a next stage on the same rows
+};
+
 /// gpulab::conv3x3 with the image split by rows: this rank passes its rows rows_of(height, …) with
-/// one row more above and below where the image has them (`band`: rows max(begin, 1) − 1 up to
-/// min(end + 1, height), in_pitch apart), and `out`, the whole output image packed (3·width bytes a
-/// row) on every rank. Each rank filters its band (the extra rows give its edge rows their true
-/// neighbours; the border rule applies at the image's edges only), then each rank's rows are
-/// broadcast from it: every rank ends with the whole image, byte for byte the one-GPU result.
+/// one row more above and below where the image has them (`band`: rows lo = max(begin, 1) − 1 up
+/// to hi = min(end + 1, height), in_pitch apart). Each rank filters its band (the extra rows give
+/// its edge rows their true neighbours; the border rule applies at the image's edges only).
+/// Gather::all: `out` is the whole output image packed (3·width bytes a row) on every rank, and each
+/// rank's rows are broadcast from it: every rank ends with the whole image, byte for byte the
+/// one-GPU result. Gather::none: `out` is shaped like the band (rows lo … hi − 1, packed); its rows
+/// begin … end − 1 are the result's, the neighbours' rows around them are left unspecified (ghost
+/// rows), and nothing is communicated.
 void conv3x3(const std::uint8_t* band, std::size_t in_pitch, std::uint8_t* out, std::size_t width, std::size_t height,
-             const Filter3x3& filter, Border border, ncclComm_t comm, cudaStream_t stream = nullptr);
+             const Filter3x3& filter, Border border, ncclComm_t comm, cudaStream_t stream = nullptr,
+             Gather gather = Gather::all);
 
 /// The number of ranks of `comm` (throws on a bad communicator).
 int ranks_of(ncclComm_t comm);
@@ -165,7 +178,7 @@ struct ConvRank {
   cudaStream_t stream;
 };
 void conv3x3(std::span<const ConvRank> ranks, std::size_t width, std::size_t height, const Filter3x3& filter,
-             Border border);
+             Border border, Gather gather = Gather::all);
 
 template <class In>
 struct ScanRank {

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace gpulab {
 
 void conv_cpu(const RgbImage& in, RgbImage& out, const Filter3x3& filter, Border border, bool parallel, Rounding rounding) {
@@ -33,22 +35,23 @@ void conv_cpu(const RgbImage& in, RgbImage& out, const Filter3x3& filter, Border
   }
 }
 
-CheckResult check_image(std::span<const std::uint8_t> got, std::size_t pitch, const RgbImage& want, std::uint8_t padding) {
+CheckResult check_image(std::span<const std::uint8_t> got, std::size_t pitch, const RgbImage& want, std::uint8_t padding,
+                        std::size_t first_row, std::size_t rows) {
   CheckResult r;
-  if (got.size() < want.height * pitch || pitch < 3 * want.width) {
-    r.detail = fmt::format("{} bytes with a pitch of {}, expected {} rows of {} pixels", got.size(), pitch, want.height,
-                           want.width);
+  rows = std::min(rows, want.height - std::min(first_row, want.height));
+  if (got.size() < rows * pitch || pitch < 3 * want.width) {
+    r.detail = fmt::format("{} bytes with a pitch of {}, expected {} rows of {} pixels", got.size(), pitch, rows, want.width);
     return r;
   }
   std::size_t differing = 0, padding_written = 0;
   std::string first;
-  for (std::size_t y = 0; y < want.height; ++y) {
+  for (std::size_t y = 0; y < rows; ++y) {
     const std::uint8_t* g = got.data() + y * pitch;
-    const std::uint8_t* w = want.row(y);
+    const std::uint8_t* w = want.row(first_row + y);
     for (std::size_t i = 0; i < 3 * want.width; ++i)
       if (g[i] != w[i] && differing++ < 5)
-        first += fmt::format("{}(x {}, y {}, channel {}: expected {}, got {})", first.empty() ? "" : ", ", i / 3, y, i % 3,
-                             w[i], g[i]);
+        first += fmt::format("{}(x {}, y {}, channel {}: expected {}, got {})", first.empty() ? "" : ", ", i / 3,
+                             first_row + y, i % 3, w[i], g[i]);
     for (std::size_t i = 3 * want.width; i < pitch; ++i) padding_written += g[i] != padding;
   }
   r.ok = differing == 0 && padding_written == 0;

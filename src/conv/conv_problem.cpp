@@ -174,6 +174,11 @@ class ConvProblem final : public Problem {
         ->check(word_list_validator("layouts", "packed, aligned",
                                     [](const std::string& w) { return w == "packed" || w == "aligned"; }, "LAYOUTS"))
         ->capture_default_str();
+    cmd.add_option("--gather", gathers_,
+                   "with --gpus: all (every rank ends with the whole image) and/or none (each its own rows), a list")
+        ->check(word_list_validator("gathers", "all, none", [](const std::string& w) { return w == "all" || w == "none"; },
+                                    "GATHERS"))
+        ->capture_default_str();
   }
   void validate() const override {
     parse_sizes(sizes_);
@@ -198,9 +203,12 @@ class ConvProblem final : public Problem {
     if (split_commas(layouts_) != std::vector<std::string>{"packed"})
       throw UsageError("conv --gpus: packed images (--layout packed): the result is gathered on every rank");
     const Filter3x3 filter = usage_filter(filter_);
-    for (const Size2& s : parse_sizes(sizes_))
-      for (Border b : parse_borders(borders_))
-        run([=](std::size_t scale) { return make_conv_multi(s.width, s.height * scale, filter, b, seed); });  // rows
+    for (const std::string& gather : split_commas(gathers_))
+      for (const Size2& s : parse_sizes(sizes_))
+        for (Border b : parse_borders(borders_)) {
+          const multi::Gather g = gather == "all" ? multi::Gather::all : multi::Gather::none;
+          run([=](std::size_t scale) { return make_conv_multi(s.width, s.height * scale, filter, b, seed, g); });  // rows
+        }
   }
 
   std::vector<Command> add_commands(CLI::App& app) override {
@@ -320,6 +328,7 @@ class ConvProblem final : public Problem {
   std::string filter_ = "sharpen";
   std::string borders_ = "replicate";
   std::string layouts_ = "packed";
+  std::string gathers_ = "none,all";
   std::int64_t gen_w_ = 0, gen_h_ = 0;
   std::string gen_out_;
   std::uint64_t gen_seed_ = 1;

@@ -18,6 +18,10 @@
 #include "lib/launch.cuh"
 #include "lib/multi_loopback.hpp"
 #include "lib/nccl_check.hpp"
+#include "lib/scan_from.hpp"
+
+#include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
 
 #include <functional>
 #include <string>
@@ -46,6 +50,12 @@ __device__ T add_wrapping(T a, T b) {
   if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
   else return a + b;
 }
+
+/// An integer as the scan adds it: sign-extended to 32 bits, then unsigned (wrapping sums).
+template <class In>
+struct WidenToUnsigned {
+  __host__ __device__ std::uint32_t operator()(In x) const { return static_cast<std::uint32_t>(static_cast<std::int32_t>(x)); }
+};
 
 /// out = Σ_r parts[r] in rank order; int32 in unsigned arithmetic (wraps like the one-GPU sum).
 template <class T>
@@ -274,43 +284,80 @@ Phases atax_phases(const float* a_rows, const float* x, std::uint32_t rows, std:
           }};
 }
 
-/// *total = the shard's sum as its scan left it: the last inclusive prefix, or the last exclusive
-/// prefix plus the last element; 0 for an empty shard.
-template <class In, class Out>
-__global__ void shard_total(const In* in, const Out* out, std::size_t n, bool inclusive, Out* total) {
-  if (n == 0) *total = Out{};
-  else if (inclusive) *total = out[n - 1];
-  else *total = add_wrapping(out[n - 1], static_cast<Out>(in[n - 1]));
+/// Bytes CUB's transform-reduce needs for an integer shard total of n values of In.
+template <class In>
+std::size_t integer_total_temp_bytes(std::size_t n) {
+  std::size_t bytes = 0;
+  check_cuda(cub::DeviceReduce::TransformReduce(nullptr, bytes, static_cast<const In*>(nullptr), static_cast<std::uint32_t*>(nullptr),
+                                                n, cuda::std::plus<std::uint32_t>{}, WidenToUnsigned<In>{}, std::uint32_t{0}),
+             "cub::DeviceReduce::TransformReduce", __FILE__, __LINE__);
+  return bytes;
 }
 
-/// out[i] += the totals of ranks 0 … rank−1, added in that order (every thread the same sum).
+/// A rank's temporary storage for a scan: the one-GPU scan's (kept between calls), the shard
+/// total's reduction, the total, every rank's total, the offset.
+template <class In>
+struct ScanTemp {
+  using Out = scan_result_t<In>;
+  std::size_t scan = 0, total_of = 0;
+  TempLayout totals;  // partial: this rank's total; gathered: every rank's
+  ScanTemp(std::size_t n, int ranks)
+      : scan(align_up(gpulab::scan_temp_bytes<In>(n), kAlign)),
+        total_of(align_up(std::is_integral_v<In> ? integer_total_temp_bytes<In>(n) : gpulab::reduce_sum_temp_bytes<Out>(n),
+                          kAlign)),
+        totals(scan + total_of, sizeof(Out), ranks) {}
+  std::size_t bytes() const { return totals.total + kAlign; }  // the offset last
+  void* total_temp(void* temp) const { return static_cast<std::byte*>(temp) + scan; }
+  Out* offset(void* temp) const { return reinterpret_cast<Out*>(static_cast<std::byte*>(temp) + totals.total); }
+};
+
+/// *offset = the totals of ranks 0 … rank−1, added in that order.
 template <class Out>
-__global__ void add_offset(const Out* totals, int rank, Out* out, std::size_t n) {
-  Out offset = totals[0];
-  for (int r = 1; r < rank; ++r) offset = add_wrapping(offset, totals[r]);
-  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
-    out[i] = add_wrapping(out[i], offset);
+__global__ void offset_of_rank(const Out* totals, int rank, Out* offset) {
+  Out s = totals[0];
+  for (int r = 1; r < rank; ++r) s = add_wrapping(s, totals[r]);
+  *offset = s;
 }
 
+/// Reduce, then scan: every rank but the last sums its shard (one read of it) and the totals are
+/// gathered; then each rank scans its shard once, from the totals of the ranks before it (rank 0
+/// from nothing: the one-GPU scan's bits). A scan followed by adding the offset would write the
+/// shard twice; here the last rank, which nobody waits for, reads its shard twice instead of
+/// three passes, and the others read it twice and write it once.
 template <class In>
 Phases scan_phases(const In* shard, scan_result_t<In>* out, std::size_t n, bool inclusive, void* temp,
                    std::size_t temp_bytes, Place place, cudaStream_t stream) {
   using Out = scan_result_t<In>;
-  const TempLayout layout(gpulab::scan_temp_bytes<In>(n), sizeof(Out), place.ranks);
+  const ScanTemp<In> layout(n, place.ranks);
   require(temp != nullptr && (n == 0 || (shard != nullptr && out != nullptr)), "scan: a null pointer");
-  require(temp_bytes >= layout.total, "scan: temporary storage smaller than scan_temp_bytes(n, ranks)");
-  Out* total = layout.partial_in<Out>(temp);
-  Out* totals = layout.gathered_in<Out>(temp);
+  require(temp_bytes >= layout.bytes(), "scan: temporary storage smaller than scan_temp_bytes(n, ranks)");
+  Out* total = layout.totals.template partial_in<Out>(temp);
+  Out* totals = layout.totals.template gathered_in<Out>(temp);
+  Out* offset = layout.offset(temp);
+  const bool needed = place.rank < place.ranks - 1 && n > 0;  // a rank after this one adds its total
   return {[=] {
-            if (inclusive) gpulab::inclusive_scan(shard, out, n, temp, layout.local, stream);
-            else gpulab::exclusive_scan(shard, out, n, temp, layout.local, stream);
-            launch("shard_total", shard_total<In, Out>, {1, 1}, stream, shard, out, n, inclusive, total);
+            if (!needed) {
+              GPULAB_CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(Out), stream));
+            } else if constexpr (std::is_integral_v<In>) {
+              std::size_t bytes = layout.total_of;
+              GPULAB_CUDA_CHECK(cub::DeviceReduce::TransformReduce(layout.total_temp(temp), bytes, shard,
+                                                                   reinterpret_cast<std::uint32_t*>(total), n,
+                                                                   cuda::std::plus<std::uint32_t>{}, WidenToUnsigned<In>{},
+                                                                   std::uint32_t{0}, stream));
+            } else {
+              gpulab::reduce_sum(shard, n, total, layout.total_temp(temp), layout.total_of, stream);
+            }
           },
           {all_gather(total, totals, 1, nccl_type<Out>())},
           [=] {
-            if (place.rank == 0 || n == 0) return;  // rank 0's share is its own scan
-            const auto blocks = static_cast<unsigned>(std::min<std::size_t>(ceil_div(n, 256), 65536));
-            launch("add_offset", add_offset<Out>, {blocks, 256}, stream, totals, place.rank, out, n);
+            if (n == 0) return;
+            if (place.rank == 0) {  // rank 0's share is its own scan
+              if (inclusive) gpulab::inclusive_scan(shard, out, n, temp, layout.scan, stream);
+              else gpulab::exclusive_scan(shard, out, n, temp, layout.scan, stream);
+              return;
+            }
+            launch("offset_of_rank", offset_of_rank<Out>, {1, 1}, stream, totals, place.rank, offset);
+            gpulab::detail::scan_from(offset, shard, out, n, inclusive, temp, layout.scan, stream);
           }};
 }
 
@@ -341,18 +388,23 @@ Phases sgemm_phases(std::size_t m, std::size_t n, std::size_t k, float alpha, co
 }
 
 Phases conv_phases(const std::uint8_t* band, std::size_t in_pitch, std::uint8_t* out, std::size_t width,
-                   std::size_t height, const Filter3x3& filter, Border border, Place place, cudaStream_t stream) {
+                   std::size_t height, const Filter3x3& filter, Border border, Gather gather, Place place,
+                   cudaStream_t stream) {
   const Rows mine = rows_of(height, place.rank, place.ranks);
   require(height == 0 || width == 0 || out != nullptr, "conv3x3: a null output");
   const std::size_t row_bytes = 3 * width;
+  const std::size_t lo = mine.begin > 0 ? mine.begin - 1 : 0;
+  // The band's rows lo … hi − 1, filtered into the same rows of the whole image, or of an output
+  // shaped like the band: the rows outside [begin, end) see the band's edge as a border, and are
+  // overwritten by their owners' broadcasts (Gather::all) or left as ghost rows (Gather::none).
+  std::uint8_t* band_out = gather == Gather::all ? out + lo * row_bytes : out;
   return {[=] {
             if (mine.end == mine.begin || width == 0) return;
-            // The band's rows lo … hi − 1: the output rows outside [begin, end) see the band's edge
-            // as a border and are overwritten by their owners' broadcasts.
-            const std::size_t lo = mine.begin > 0 ? mine.begin - 1 : 0, hi = std::min(mine.end + 1, height);
-            gpulab::conv3x3(band, in_pitch, out + lo * row_bytes, row_bytes, width, hi - lo, filter, border, stream);
+            const std::size_t hi = std::min(mine.end + 1, height);
+            gpulab::conv3x3(band, in_pitch, band_out, row_bytes, width, hi - lo, filter, border, stream);
           },
-          row_block_broadcasts(out, height, row_bytes, ncclUint8, place.ranks),
+          gather == Gather::all ? row_block_broadcasts(out, height, row_bytes, ncclUint8, place.ranks)
+                                : std::vector<Collective>{},
           [] {}};
 }
 
@@ -391,14 +443,14 @@ void sgemm(std::span<const SgemmRank> ranks, std::size_t m, std::size_t n, std::
 }
 
 void conv3x3(const std::uint8_t* band, std::size_t in_pitch, std::uint8_t* out, std::size_t width, std::size_t height,
-             const Filter3x3& filter, Border border, ncclComm_t comm, cudaStream_t stream) {
-  run_one(conv_phases(band, in_pitch, out, width, height, filter, border, place_of(comm), stream), comm, stream);
+             const Filter3x3& filter, Border border, ncclComm_t comm, cudaStream_t stream, Gather gather) {
+  run_one(conv_phases(band, in_pitch, out, width, height, filter, border, gather, place_of(comm), stream), comm, stream);
 }
 
 void conv3x3(std::span<const ConvRank> ranks, std::size_t width, std::size_t height, const Filter3x3& filter,
-             Border border) {
+             Border border, Gather gather) {
   run_ranks(ranks, [&](const ConvRank& r, Place place) {
-    return conv_phases(r.band, r.in_pitch, r.out, width, height, filter, border, place, r.stream);
+    return conv_phases(r.band, r.in_pitch, r.out, width, height, filter, border, gather, place, r.stream);
   });
 }
 
@@ -448,7 +500,7 @@ void atax(std::span<const AtaxRank> ranks, std::uint32_t cols) {
 
 template <class In>
 std::size_t scan_temp_bytes(std::size_t n, int ranks) {
-  return TempLayout(gpulab::scan_temp_bytes<In>(n), sizeof(scan_result_t<In>), ranks).total;
+  return ScanTemp<In>(n, ranks).bytes();
 }
 
 template <class In>

@@ -166,6 +166,32 @@ class Ranks {
   int local_count() const { return comms_.local_count(); }
   RankState& state(int i) { return *states_[static_cast<std::size_t>(i)]; }
 
+  /// Pins the host inputs of this process's ranks (as cudaMallocHost's memory) for the rows that
+  /// copy them in: from pageable memory a copy goes through the driver's staging buffer at a
+  /// fraction of the link's speed, and two GPUs share the CPU doing it, so "from host memory"
+  /// would measure the CPU's copy (atax, sgemm and conv ran at 8–19 GB/s on two H200s, not
+  /// faster on two). Ranges already pinned (a case's PinnedBuffer) are left as they are; ranges
+  /// that several ranks share (atax's x, sgemm's B, conv's neighbouring rows) are pinned once.
+  void pin_host_inputs() {
+    std::vector<std::pair<const std::byte*, const std::byte*>> ranges;
+    for (const auto& st : states_)
+      for (const auto& h : st->host_inputs)
+        if (!h.empty()) ranges.emplace_back(h.data(), h.data() + h.size());
+    std::sort(ranges.begin(), ranges.end());
+    std::vector<std::pair<const std::byte*, const std::byte*>> merged;
+    for (const auto& r : ranges) {
+      if (!merged.empty() && r.first <= merged.back().second) merged.back().second = std::max(merged.back().second, r.second);
+      else merged.push_back(r);
+    }
+    for (const auto& [begin, end] : merged) {
+      cudaPointerAttributes attributes{};
+      const cudaError_t e = cudaPointerGetAttributes(&attributes, begin);
+      (void)cudaGetLastError();
+      if (e == cudaSuccess && attributes.type == cudaMemoryTypeHost) continue;  // pinned already
+      pinned_.emplace_back(const_cast<std::byte*>(begin), static_cast<std::size_t>(end - begin), cudaHostRegisterPortable);
+    }
+  }
+
   /// One run on every rank, all starting together: (the inputs copied in when `upload`), the
   /// work, bracketed by each rank's events.
   void run(Work work, bool upload) {
@@ -267,6 +293,7 @@ class Ranks {
   const World& world_;
   double timeout_s_;
   std::vector<std::unique_ptr<RankState>> states_;
+  std::vector<HostRegistration> pinned_;  // released before the states: the case's memory outlives both
 };
 
 TimingStats time_runs(Ranks& ranks, Work work, bool upload, int reps) {
@@ -286,6 +313,8 @@ constexpr double kGraphBytes = 16.0 * (1 << 20);
 MultiRow measure(MultiCase& c, Communicators& comms, const World& world, const std::string& placement,
                  const MultiSettings& s) {
   Ranks ranks(c, comms, world, s.timeout_s);
+  const bool upload = placement == "host";
+  if (upload) ranks.pin_host_inputs();
   MultiRow row;
   row.gpus = comms.ranks();
   row.placement = placement;
@@ -304,7 +333,6 @@ MultiRow measure(MultiCase& c, Communicators& comms, const World& world, const s
   }
   row.check = mine;
   if (!world.all(mine.ok) && mine.ok) row.check = CheckResult{false, 0.0, 0.0, "another process's rank got a wrong result"};
-  const bool upload = placement == "host";
   row.local = time_runs(ranks, Work::local, upload, s.reps);
   row.total = time_runs(ranks, Work::whole, upload, s.reps);
   ranks.run(Work::whole, false);

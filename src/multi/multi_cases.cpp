@@ -196,9 +196,11 @@ class ScanMulti final : public MultiCase {
     scan_reference<In>(std::span<const In>(input_.data(), input_.size()), kind_, ref_);
   }
   CheckResult check(std::span<const std::byte> out, int r, int ranks) const override {
-    // The shard's own scan, the shard total's extra addition (exclusive), the offset's additions in
-    // rank order, and the addition of the offset: a bound over the largest shard.
-    const ScanDepth depth{scan_accumulation_depth<In>(count(0, ranks)) + static_cast<std::size_t>(ranks) + 2};
+    // The shard's own scan, its start from the offset (one addition), the offset's chain: a shard
+    // total's reduction and the totals added in rank order. A bound over the largest shard.
+    std::size_t total_depth = 0;
+    if constexpr (!std::is_integral_v<In>) total_depth = reduce_sum_accumulation_depth<In>(count(0, ranks));
+    const ScanDepth depth{scan_accumulation_depth<In>(count(0, ranks)) + total_depth + static_cast<std::size_t>(ranks) + 2};
     return check_scan_part<In>(std::span<const Out>(reinterpret_cast<const Out*>(out.data()), count(r, ranks)),
                                std::span<const In>(input_.data(), input_.size()), ref_,
                                shard_range(input_.size(), r, ranks).first, kind_, depth);
@@ -255,41 +257,53 @@ class SgemmMulti final : public MultiCase {
 };
 
 /// An image filtered in bands of rows (each with a row of its neighbours' above and below); every
-/// rank ends with the whole result.
+/// rank ends with the whole result (Gather::all) or its own rows (Gather::none, in a band-shaped
+/// output whose ghost rows are not checked).
 class ConvMulti final : public MultiCase {
  public:
-  ConvMulti(std::size_t width, std::size_t height, const Filter3x3& filter, Border border, std::uint64_t seed)
-      : in_(generate_image(width, height, seed)), filter_(filter), border_(border) {}
+  ConvMulti(std::size_t width, std::size_t height, const Filter3x3& filter, Border border, multi::Gather gather,
+            std::uint64_t seed)
+      : in_(generate_image(width, height, seed)), filter_(filter), border_(border), gather_(gather) {}
   std::vector<std::pair<std::string, std::string>> params() const override {
-    return {{"size", fmt::format("{}x{}", in_.width, in_.height)}, {"border", std::string(border_name(border_))}};
+    return {{"size", fmt::format("{}x{}", in_.width, in_.height)}, {"border", std::string(border_name(border_))},
+            {"gather", gather_ == multi::Gather::all ? "all" : "none"}};
   }
   double bytes() const override { return 2.0 * static_cast<double>(in_.bytes.size()); }
   std::vector<std::span<const std::byte>> inputs(int r, int ranks) const override {
     const auto [lo, hi] = band(r, ranks);
     return {bytes_of(in_.row(0) + lo * in_.pitch, (hi - lo) * in_.pitch)};
   }
-  std::size_t output_bytes(int, int) const override { return in_.height * 3 * in_.width; }
+  bool replicated() const override { return gather_ == multi::Gather::all; }
+  std::size_t output_bytes(int r, int ranks) const override {
+    const auto [lo, hi] = band(r, ranks);
+    return (gather_ == multi::Gather::all ? in_.height : hi - lo) * 3 * in_.width;
+  }
   std::size_t temp_bytes(int, int) const override { return 0; }
   void local(const RankRun& k) const override {
     const auto [lo, hi] = band(k.rank, k.ranks);
+    auto* out = static_cast<std::uint8_t*>(k.out) + (gather_ == multi::Gather::all ? lo * 3 * in_.width : 0);
     if (hi > lo)
-      conv3x3(static_cast<const std::uint8_t*>(k.in[0]), in_.pitch, static_cast<std::uint8_t*>(k.out) + lo * 3 * in_.width,
-              3 * in_.width, in_.width, hi - lo, filter_, border_, k.stream);
+      conv3x3(static_cast<const std::uint8_t*>(k.in[0]), in_.pitch, out, 3 * in_.width, in_.width, hi - lo, filter_, border_,
+              k.stream);
   }
   void run(std::span<const RankRun> ranks) const override {
     std::vector<multi::ConvRank> args;
     for (const RankRun& k : ranks)
       args.push_back({k.device, static_cast<const std::uint8_t*>(k.in[0]), in_.pitch, static_cast<std::uint8_t*>(k.out),
                       k.comm, k.stream});
-    multi::conv3x3(std::span<const multi::ConvRank>(args), in_.width, in_.height, filter_, border_);
+    multi::conv3x3(std::span<const multi::ConvRank>(args), in_.width, in_.height, filter_, border_, gather_);
   }
   void compute_reference() override {
     want_ = make_image(in_.width, in_.height);
     conv_cpu(in_, want_, filter_, border_, true);
   }
-  CheckResult check(std::span<const std::byte> out, int, int) const override {
-    return check_image(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(out.data()), out.size()),
-                       3 * in_.width, want_, 0);
+  CheckResult check(std::span<const std::byte> out, int r, int ranks) const override {
+    const std::span<const std::uint8_t> got(reinterpret_cast<const std::uint8_t*>(out.data()), out.size());
+    if (gather_ == multi::Gather::all) return check_image(got, 3 * in_.width, want_, 0);
+    const auto [begin, end] = shard_range(in_.height, r, ranks);  // the rank's own rows, past its ghost row above
+    const std::size_t ghost_above = begin - band(r, ranks).first;
+    return check_image(got.subspan(std::min(got.size(), ghost_above * 3 * in_.width)), 3 * in_.width, want_, 0, begin,
+                       end - begin);
   }
 
  private:
@@ -302,6 +316,7 @@ class ConvMulti final : public MultiCase {
   RgbImage in_;
   Filter3x3 filter_;
   Border border_;
+  multi::Gather gather_;
   RgbImage want_;
 };
 
@@ -312,8 +327,8 @@ std::unique_ptr<MultiCase> make_sgemm_multi(SgemmShape shape, float alpha, std::
 }
 
 std::unique_ptr<MultiCase> make_conv_multi(std::size_t width, std::size_t height, const Filter3x3& filter, Border border,
-                                           std::uint64_t seed) {
-  return std::make_unique<ConvMulti>(width, height, filter, border, seed);
+                                           std::uint64_t seed, multi::Gather gather) {
+  return std::make_unique<ConvMulti>(width, height, filter, border, gather, seed);
 }
 
 std::unique_ptr<MultiCase> make_scan_multi(DType type, ScanKind kind, std::size_t n, std::uint64_t seed) {

@@ -8,6 +8,7 @@
 #include "sgemm/sgemm_cpu.hpp"
 
 #include <gpulab/conv.hpp>
+#include <gpulab/multi_gpu.hpp>
 #include "core/dtype.hpp"
 #include "histogram/histogram_cpu.hpp"
 #include "scan/scan_cpu.hpp"
@@ -23,9 +24,10 @@ std::unique_ptr<MultiCase> make_histogram_multi(HistogramDistribution d, std::si
 std::unique_ptr<MultiCase> make_atax_multi(AtaxShape shape, std::uint64_t seed);
 /// C = alpha·A·B (beta 0, packed), A split by rows, C gathered on every rank.
 std::unique_ptr<MultiCase> make_sgemm_multi(SgemmShape shape, float alpha, std::uint64_t seed);
-/// A generated packed image filtered in bands of rows, the result gathered on every rank.
+/// A generated packed image filtered in bands of rows: the result gathered on every rank, or each
+/// rank keeping its own rows.
 std::unique_ptr<MultiCase> make_conv_multi(std::size_t width, std::size_t height, const Filter3x3& filter, Border border,
-                                           std::uint64_t seed);
+                                           std::uint64_t seed, multi::Gather gather = multi::Gather::all);
 /// In among int8, int16, int32, float32, float64 (the scan problem's types).
 std::unique_ptr<MultiCase> make_scan_multi(DType type, ScanKind kind, std::size_t n, std::uint64_t seed);
 

@@ -24,6 +24,7 @@
 //             by an earlier call carries an older ticket and reads as "not yet published"
 //             (tickets never repeat: 2^62 of them).
 #include "lib/launch.cuh"
+#include "lib/scan_from.hpp"
 #include "scan/scan_tile.cuh"
 
 #include <gpulab/error.hpp>
@@ -215,9 +216,11 @@ __device__ __forceinline__ void load_tile(const In* in, std::size_t n, unsigned 
   }
 }
 
-/// The rest of a tile once loaded: scan within the tile, publish, look back, store.
+/// The rest of a tile once loaded: scan within the tile, publish, look back, store. `offset`
+/// (null for a plain scan): a value every output gets added first, as tile 0's prefix.
 template <class In>
 __device__ __forceinline__ void scan_loaded_tile(scan_result_t<In>* out, std::size_t n, bool inclusive,
+                                                 const scan_result_t<In>* offset,
                                                  const TileStatus& status, unsigned long long first_ticket,
                                                  unsigned long long tile, bool full, Segment<In>& seg,
                                                  acc_t<scan_result_t<In>>* warp_totals,
@@ -242,7 +245,10 @@ __device__ __forceinline__ void scan_loaded_tile(scan_result_t<In>* out, std::si
     A prefix = 0;
     const unsigned long long ticket = first_ticket + tile;
     if (tile == 0) {
-      if (lane == 0) publish(status, tile, ticket, kInclusive, aggregate);
+      // The chain starts at tile 0: from its aggregate, or from the offset plus its aggregate (one
+      // more addition in every element's chain). Without an offset, exactly the plain scan's bits.
+      if (offset != nullptr) prefix = static_cast<A>(*offset);
+      if (lane == 0) publish(status, tile, ticket, kInclusive, offset != nullptr ? prefix + aggregate : aggregate);
     } else {
       if (lane == 0) publish(status, tile, ticket, kAggregate, aggregate);
       prefix = look_back(status, first_ticket, tile, kept);
@@ -283,7 +289,8 @@ __device__ __forceinline__ void scan_loaded_tile(scan_result_t<In>* out, std::si
 /// The block that draws the last ticket of the call moves `first` on for the next call.
 template <class In, bool kVectors>
 __global__ void __launch_bounds__(kBlock)
-scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, TileStatus status) {
+scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
+            TileStatus status) {
   using A = acc_t<scan_result_t<In>>;
   using S = TileShape<In>;
   __shared__ unsigned long long drawn[2];  // this block's tile, the call's first ticket
@@ -308,7 +315,7 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   const unsigned long long tile = drawn[0], first_ticket = drawn[1];
   const bool full = is_full(tile);
   if (tile != guess || !full) load_tile<In>(in, n, tile, full, seg);
-  scan_loaded_tile<In>(out, n, inclusive, status, first_ticket, tile, full, seg, warp_totals, &tile_prefix, kept);
+  scan_loaded_tile<In>(out, n, inclusive, offset, status, first_ticket, tile, full, seg, warp_totals, &tile_prefix, kept);
 }
 
 template <class In>
@@ -317,8 +324,8 @@ std::size_t tiles_for(std::size_t n) {
 }
 
 template <class In>
-void scan(const char* name, const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, void* temp,
-          std::size_t temp_bytes, cudaStream_t stream) {
+void scan(const char* name, const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
+          const scan_result_t<In>* offset, void* temp, std::size_t temp_bytes, cudaStream_t stream) {
   if (n == 0) return;
   if (in == nullptr || out == nullptr || temp == nullptr) throw Error(std::string(name) + ": null device pointer");
   const std::size_t tiles = tiles_for<In>(n);
@@ -331,7 +338,7 @@ void scan(const char* name, const In* in, scan_result_t<In>* out, std::size_t n,
   constexpr std::size_t kInVector = sizeof(In) * TileShape<In>::kItems;
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % kInVector == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
   const auto kernel = aligned ? scan_kernel<In, true> : scan_kernel<In, false>;
-  launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, out, n, inclusive, TileStatus::in(temp))
+  launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, out, n, inclusive, offset, TileStatus::in(temp))
       .work([&] {
         return count_of(TileShape<In>::kTile, "element") + " per tile" + (aligned ? ", vector loads and stores" : ", unaligned: element by element");
       });
@@ -347,14 +354,23 @@ std::size_t scan_temp_bytes(std::size_t n) {
 template <class In>
 void inclusive_scan(const In* in, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
                     cudaStream_t stream) {
-  scan("inclusive_scan", in, out, n, true, temp, temp_bytes, stream);
+  scan("inclusive_scan", in, out, n, true, nullptr, temp, temp_bytes, stream);
 }
 
 template <class In>
 void exclusive_scan(const In* in, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
                     cudaStream_t stream) {
-  scan("exclusive_scan", in, out, n, false, temp, temp_bytes, stream);
+  scan("exclusive_scan", in, out, n, false, nullptr, temp, temp_bytes, stream);
 }
+
+namespace detail {
+template <class In>
+void scan_from(const scan_result_t<In>* offset, const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
+               void* temp, std::size_t temp_bytes, cudaStream_t stream) {
+  if (offset == nullptr && n > 0) throw Error("scan_from: a null offset");
+  scan(inclusive ? "inclusive_scan_from" : "exclusive_scan_from", in, out, n, inclusive, offset, temp, temp_bytes, stream);
+}
+}  // namespace detail
 
 template <class In>
 std::size_t scan_tile_elements() {
@@ -378,7 +394,9 @@ std::size_t scan_accumulation_depth(std::size_t i) {
   template void inclusive_scan<In>(const In*, scan_result_t<In>*, std::size_t, void*, std::size_t, cudaStream_t); \
   template void exclusive_scan<In>(const In*, scan_result_t<In>*, std::size_t, void*, std::size_t, cudaStream_t); \
   template std::size_t scan_tile_elements<In>();                                                                  \
-  template std::size_t scan_accumulation_depth<In>(std::size_t);
+  template std::size_t scan_accumulation_depth<In>(std::size_t);                                                  \
+  template void detail::scan_from<In>(const scan_result_t<In>*, const In*, scan_result_t<In>*, std::size_t, bool,  \
+                                      void*, std::size_t, cudaStream_t);
 GPULAB_INSTANTIATE_SCAN(std::int8_t)
 GPULAB_INSTANTIATE_SCAN(std::int16_t)
 GPULAB_INSTANTIATE_SCAN(std::int32_t)
