@@ -391,7 +391,9 @@ Phases conv_phases(const std::uint8_t* band, std::size_t in_pitch, std::uint8_t*
                    std::size_t height, const Filter3x3& filter, Border border, Gather gather, Place place,
                    cudaStream_t stream) {
   const Rows mine = rows_of(height, place.rank, place.ranks);
-  require(height == 0 || width == 0 || out != nullptr, "conv3x3: a null output");
+  // Gather::none: a rank without rows (more ranks than rows) has nothing to write, and may pass none.
+  const bool writes = width > 0 && (gather == Gather::all ? height > 0 : mine.end > mine.begin);
+  require(!writes || out != nullptr, "conv3x3: a null output");
   const std::size_t row_bytes = 3 * width;
   const std::size_t lo = mine.begin > 0 ? mine.begin - 1 : 0;
   // The band's rows lo … hi − 1, filtered into the same rows of the whole image, or of an output
