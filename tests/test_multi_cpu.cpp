@@ -183,7 +183,7 @@ TEST(MultiCpu, ThePageHasTheScalingTablesAndItsFailures) {
   const std::string html = report_page({{"multi.json", report_of(sample_run())}}, charts);
   EXPECT_NE(html.find("several GPUs through NCCL: 2 GPUs driven by one process"), std::string::npos);
   EXPECT_NE(html.find("<svg id=\"speedup-chart\">"), std::string::npos);
-  EXPECT_NE(html.find("href=\"#run0-multi\""), std::string::npos);
+  EXPECT_NE(html.find("href=\"#run0-multi\">reduce over GPUs</a>"), std::string::npos);
   EXPECT_NE(html.find("1 of 2 rows need a second look"), std::string::npos);
   EXPECT_NE(html.find("FAILED on 2 GPU(s), resident: rank 1: off by 3"), std::string::npos);
   EXPECT_NE(html.find("NCCL all-reduce"), std::string::npos);

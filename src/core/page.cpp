@@ -331,8 +331,15 @@ std::string report_page(const std::vector<std::pair<std::string, Report>>& runs,
       body += fmt::format("<a href=\"#run{}-{}\">{}{}</a>", run, anchor(c.problem), runs.size() > 1 ? fmt::format("{}: ", run + 1) : "",
                           escape(c.problem));
     }
-    if (r.multi_gpu)
-      body += fmt::format("<a href=\"#run{}-multi\">{}several GPUs</a>", run, runs.size() > 1 ? fmt::format("{}: ", run + 1) : "");
+    if (r.multi_gpu) {
+      std::vector<std::string> problems;  // the problems it ran over several GPUs
+      for (const auto& c : r.multi_gpu->cases)
+        if (std::find(problems.begin(), problems.end(), c.problem) == problems.end()) problems.push_back(c.problem);
+      std::string label;
+      for (const auto& p : problems) label += (label.empty() ? "" : ", ") + p;
+      body += fmt::format("<a href=\"#run{}-multi\">{}{} over GPUs</a>", run, runs.size() > 1 ? fmt::format("{}: ", run + 1) : "",
+                          escape(label.empty() ? std::string("nothing") : label));
+    }
   }
   body += "</nav>\n" + missing_box(plots);
   for (std::size_t run = 0; run < runs.size(); ++run)
