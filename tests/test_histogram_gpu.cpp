@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -123,6 +124,31 @@ TEST(Histogram, PicksItsPathByBins) {
   if (major >= 9) {
     EXPECT_EQ(histogram_path_name(1u << 20), "cluster_shared");
     EXPECT_EQ(histogram_path_name(0xFFFFFFFFu), "cluster_shared");
+  }
+}
+
+// CUB's HistogramEven offsets each sweep block's private counters in int: with many bins it wrote
+// past its workspace and the process lost its context (n = 2^20, m = 2^24 on an H100). The vendor
+// row sits such cases out, and still runs where its counters fit.
+TEST(Histogram, TheVendorSitsOutBinCountsItsCountersCannotAddress) {
+  const std::size_t n = std::size_t{1} << 20;
+  const auto vendor = static_cast<std::size_t>(std::find_if(histogram_rungs().begin(), histogram_rungs().end(),
+                                                            [](const HistogramRung& r) { return r.role == Role::vendor; }) -
+                                               histogram_rungs().begin());
+  ASSERT_LT(vendor, histogram_rungs().size());
+  const HistogramCase huge({"uniform", input_for(HistogramDistribution::uniform, n), 1u << 24, 256});
+  const auto why = huge.unsupported(vendor);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("m = 16777216"), std::string::npos) << *why;
+  for (std::uint32_t m : {256u, 1u << 20}) {  // within its counters: the vendor runs and is right
+    HistogramCase c({"uniform", input_for(HistogramDistribution::uniform, n), m, 256});
+    EXPECT_FALSE(c.unsupported(vendor).has_value()) << "m=" << m;
+    c.compute_reference();
+    Stream stream;
+    const DeviceArrays arrays(c, stream.get());
+    const OwnedWorkspace ws(c, vendor, stream.get());
+    const CheckResult result = run_checked(c, vendor, arrays, ws.get(), stream.get());
+    EXPECT_TRUE(result.ok) << "m=" << m << ": " << result.detail;
   }
 }
 

@@ -98,7 +98,7 @@ constexpr ScanRung<float> kWrongScan[] = {
 
 // ---- histogram --------------------------------------------------------------------------------------
 
-bool any_m(std::uint32_t) { return true; }
+bool any_m(std::size_t, std::uint32_t) { return true; }
 std::size_t no_ws(std::size_t, std::uint32_t, unsigned) { return 0; }
 void hist_zeros(const std::int32_t*, std::size_t, std::uint32_t m, std::uint32_t* counts, void*, std::size_t, unsigned,
                 cudaStream_t s) {

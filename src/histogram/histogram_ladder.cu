@@ -49,7 +49,9 @@ std::size_t shared_optin_bytes() {
 }
 
 bool fits_shared(std::uint32_t m) { return std::size_t{m} * kCountBytes <= shared_optin_bytes(); }
-bool any_bins(std::uint32_t m) { return m >= 1; }
+// What a rung can count, by the table's signature (n values, m bins).
+bool shared_bins(std::size_t, std::uint32_t m) { return fits_shared(m); }
+bool any_bins(std::size_t, std::uint32_t m) { return m >= 1; }
 
 unsigned grid_for(std::size_t n, unsigned block) {
   return static_cast<unsigned>(std::max<std::size_t>(1, ceil_div(n, block)));  // n < 2^32: fits
@@ -147,7 +149,7 @@ struct ByBlock {
 
 template <histogram_detail::Path kPath>
 struct LibraryPath {
-  static bool supports(std::uint32_t m) { return histogram_detail::supports(kPath, m); }
+  static bool supports(std::size_t, std::uint32_t m) { return histogram_detail::supports(kPath, m); }
   static void run(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void*,
                   std::size_t, unsigned, cudaStream_t stream) {
     histogram_detail::run(kPath, values, n, m, counts, stream);
@@ -171,7 +173,15 @@ struct BinOf {
 };
 
 struct Cub {
-  static bool supports(std::uint32_t m) { return m < static_cast<std::uint32_t>(std::numeric_limits<int>::max()); }
+  /// CUB 3.0 gives each sweep block a private histogram in its workspace and offsets block b's by
+  /// b · bins in int (agent_histogram.cuh): from 2^31 counters in all it writes outside the
+  /// workspace (an illegal address that ends the process: n = 2^20, m = 2^24 on an H100,
+  /// 2026-11-24). The workspace CUB asks for holds those counters: where they reach 2^31, the
+  /// vendor sits the case out instead.
+  static bool supports(std::size_t n, std::uint32_t m) {
+    if (m >= static_cast<std::uint32_t>(std::numeric_limits<int>::max())) return false;
+    return workspace_bytes(n, m, 0) / kCountBytes < static_cast<std::size_t>(std::numeric_limits<int>::max());
+  }
   static auto samples(const std::int32_t* values, std::uint32_t m) {
     return thrust::make_transform_iterator(values, BinOf{BinRule(m)});
   }
@@ -191,7 +201,7 @@ struct Cub {
 };
 
 /// One table line from a launcher struct.
-template <class Impl, bool (*kSupports)(std::uint32_t) = any_bins,
+template <class Impl, bool (*kSupports)(std::size_t, std::uint32_t) = any_bins,
           std::size_t (*kWorkspace)(std::size_t, std::uint32_t, unsigned) = no_workspace>
 constexpr HistogramRung rung(std::string_view name, std::string_view adds, std::string_view claims, Role role,
                              bool uses_block) {
@@ -205,13 +215,13 @@ using histogram_detail::Path;
 constexpr HistogramRung kRungs[] = {
     rung<GlobalAtomics>("global_atomics",
         "one global atomicAdd per value (seed: histogram)", "dram", Role::rung, true),
-    rung<SharedAtomics, fits_shared>("shared_atomics",
+    rung<SharedAtomics, shared_bins>("shared_atomics",
         "per-block histogram in shared memory, merged with one atomic per bin (seed: histogramShared)", "bank_conflicts dram", Role::rung, true),
     rung<ByBlock<false>, any_bins, ByBlock<false>::workspace_bytes>("by_block_global",
         "a global histogram row per block, rows added by sum_histograms (seed: histogramByBlock)", "dram_bytes", Role::rung, true),
-    rung<ByBlock<true>, fits_shared, ByBlock<true>::workspace_bytes>("by_block_shared",
+    rung<ByBlock<true>, shared_bins, ByBlock<true>::workspace_bytes>("by_block_shared",
         "the rung before with the row built in shared memory (seed: histogramByBlockShared)", "dram_bytes bank_conflicts", Role::rung, true),
-    rung<Replicated, fits_shared>("lane_replicated",
+    rung<Replicated, shared_bins>("lane_replicated",
         "shared_atomics with up to 32 interleaved copies, one per lane: no conflicts, no contention", "bank_conflicts", Role::rung, true),
     rung<LibraryPath<Path::replicated_shared>, LibraryPath<Path::replicated_shared>::supports>("replicated_resident",
         "resident grid (merge once per block), 16-byte loads, 4 in flight, bins without division", "load_sectors instructions dram", Role::rung, false),

@@ -15,9 +15,9 @@ namespace gpulab {
 
 /// A histogram rung's launch functions (core/ladder.hpp adds its name, what it adds and its role).
 struct HistogramOps {
-  /// Whether the rung can count m bins on the current device (shared-memory rungs cannot hold
-  /// every m; the register rung takes m ≤ 8).
-  bool (*supports)(std::uint32_t m) = nullptr;
+  /// Whether the rung can count n values into m bins on the current device (shared-memory rungs
+  /// cannot hold every m; the register rung takes m ≤ 8; CUB's counters must stay under 2^31).
+  bool (*supports)(std::size_t n, std::uint32_t m) = nullptr;
   /// Device workspace the run needs (no zeroing needed: the run prepares it).
   std::size_t (*workspace_bytes)(std::size_t n, std::uint32_t m, unsigned block) = nullptr;
   /// counts[0, m) = the histogram of values[0, n), asynchronously on `stream`; counts need not

@@ -47,8 +47,8 @@ void HistogramCase::run_baseline() { baseline_ = histogram_openmp(spec_.values, 
 CheckResult HistogramCase::check_baseline() const { return check_histogram(baseline_, ref_); }
 
 std::optional<std::string> HistogramCase::unsupported(std::size_t rung) const {
-  if (table_[rung].supports(spec_.m)) return std::nullopt;
-  return fmt::format("cannot count m = {} bins on this device", spec_.m);
+  if (table_[rung].supports(spec_.values.size(), spec_.m)) return std::nullopt;
+  return fmt::format("cannot count {} values into m = {} bins on this device", spec_.values.size(), spec_.m);
 }
 
 std::size_t HistogramCase::workspace_bytes(std::size_t rung) const {
