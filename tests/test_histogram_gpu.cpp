@@ -109,22 +109,25 @@ TEST(Histogram, RefusesBadArguments) {
   EXPECT_NO_THROW(histogram(nullptr, 0, 8, counts.data()));
 }
 
-TEST(Histogram, PicksItsPathByBins) {
-  EXPECT_EQ(histogram_path_name(1), "packed_registers");
-  EXPECT_EQ(histogram_path_name(8), "packed_registers");
-  EXPECT_EQ(histogram_path_name(9), "replicated_shared");
-  EXPECT_EQ(histogram_path_name(256), "replicated_shared");
+TEST(Histogram, PicksItsPathByBinsAndValues) {
+  const std::size_t n = std::size_t{1} << 24;
+  EXPECT_EQ(histogram_path_name(n, 1), "packed_registers");
+  EXPECT_EQ(histogram_path_name(n, 8), "packed_registers");
+  EXPECT_EQ(histogram_path_name(n, 9), "replicated_shared");
+  EXPECT_EQ(histogram_path_name(n, 256), "replicated_shared");
   int device = 0, major = 0, optin = 0;
   GPULAB_CUDA_CHECK(cudaGetDevice(&device));
   GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   if (optin >= 128 * 1024) {
-    EXPECT_EQ(histogram_path_name(65536), "halfword_shared");
+    EXPECT_EQ(histogram_path_name(n, 65536), "halfword_shared");
   }
-  if (major >= 9) {
-    EXPECT_EQ(histogram_path_name(1u << 20), "cluster_shared");
-    EXPECT_EQ(histogram_path_name(0xFFFFFFFFu), "cluster_shared");
+  if (major >= 9 && optin >= 200 * 1024) {  // Hopper's 227 KiB: about 465 K bins a cluster pass
+    EXPECT_EQ(histogram_path_name(n, 1u << 20), "cluster_shared");  // 3 passes, 16 values a bin
+    EXPECT_EQ(histogram_path_name(std::size_t{1} << 20, 1u << 20), "global_runs");  // one value a bin
+    EXPECT_EQ(histogram_path_name(std::size_t{1} << 28, 1u << 22), "global_runs");  // 10 passes
   }
+  EXPECT_EQ(histogram_path_name(n, 0xFFFFFFFFu), "global_runs");  // any device: too many passes and bins
 }
 
 // CUB's HistogramEven offsets each sweep block's private counters in int: with many bins it wrote

@@ -31,8 +31,8 @@ namespace gpulab {
 void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,
                cudaStream_t stream = nullptr);
 
-/// The path histogram() takes for m bins on the current device, in words ("packed_registers",
-/// "replicated_shared", "halfword_shared", "cluster_shared", "global_runs").
-std::string_view histogram_path_name(std::uint32_t m);
+/// The path histogram() takes for n values into m bins on the current device, in words
+/// ("packed_registers", "replicated_shared", "halfword_shared", "cluster_shared", "global_runs").
+std::string_view histogram_path_name(std::size_t n, std::uint32_t m);
 
 }  // namespace gpulab

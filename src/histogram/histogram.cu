@@ -337,15 +337,29 @@ bool supports(Path path, std::uint32_t m) {
   return false;
 }
 
-// Measured on an H100 (docs/histogram.md): each path is the fastest where it is chosen, except
-// that global_runs beats cluster_shared on uniform input at m = 2^20 (343 vs 267 GB/s) but falls to
-// 33 GB/s when few bins are hot (the narrow input), where cluster_shared keeps 122 GB/s.
-Path choose(std::uint32_t m) {
+// Past shared memory the cluster path makes one pass over the input per range of bins a cluster
+// holds (about 465 K on an H100), while global atomics pay per value, and most on few hot bins (the
+// narrow input). The input's distribution is unknown here, so the choice bounds the worst ratio to
+// the best path over the three inputs, as measured on an H100 over n = 2^20 … 2^28 and m = 1 …
+// 2^24 (docs/histogram.md, 2026-11-24): the cluster path while it takes at most kMaxClusterPasses
+// passes and the input has at least two values per bin, global atomics otherwise. The cluster
+// path's worst had been 3.2× at m = n = 2^20 and 3–29× at m = 2^22 and 2^24, where global atomics'
+// is 1.55× and 1.0–3.1×; at 2^17 … 2^20 with n ≥ 2m the cluster path's worst is 1.04–2.5× against
+// global atomics' 3.1–7.8×.
+constexpr std::uint64_t kMaxClusterPasses = 4;
+
+std::uint64_t cluster_passes(std::uint32_t m, const DeviceLimits& d) {
+  const std::uint32_t per_pass = cluster_plan(m, d).bins_per_pass;
+  return (std::uint64_t{m} + per_pass - 1) / per_pass;
+}
+
+Path choose(std::size_t n, std::uint32_t m) {
   const DeviceLimits& d = device_limits();
   if (m <= kPackedMaxBins) return Path::packed_registers;
   if (replicas_for(m, d) > 1) return Path::replicated_shared;
   if (supports(Path::halfword_shared, m)) return Path::halfword_shared;
-  if (supports(Path::cluster_shared, m)) return Path::cluster_shared;
+  if (supports(Path::cluster_shared, m) && cluster_passes(m, d) <= kMaxClusterPasses && n >= 2 * std::size_t{m})
+    return Path::cluster_shared;
   return Path::global_runs;
 }
 
@@ -395,11 +409,11 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
 void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,
                cudaStream_t stream) {
   if (m == 0) throw Error("histogram: m = 0 bins; m must be at least 1");
-  histogram_detail::run(histogram_detail::choose(m), values, n, m, counts, stream);
+  histogram_detail::run(histogram_detail::choose(n, m), values, n, m, counts, stream);
 }
 
-std::string_view histogram_path_name(std::uint32_t m) {
-  switch (histogram_detail::choose(m)) {
+std::string_view histogram_path_name(std::size_t n, std::uint32_t m) {
+  switch (histogram_detail::choose(n, m)) {
     case histogram_detail::Path::packed_registers: return "packed_registers";
     case histogram_detail::Path::replicated_shared: return "replicated_shared";
     case histogram_detail::Path::halfword_shared: return "halfword_shared";

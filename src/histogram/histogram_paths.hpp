@@ -1,5 +1,5 @@
 // The library's histogram paths, each callable on its own so that the ladder can time every one
-// (rungs 6–10) and the library's histogram() (the top rung) picks among them by m and device.
+// (rungs 6–10) and the library's histogram() (the top rung) picks among them by m, n and device.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -25,7 +25,7 @@ bool supports(Path path, std::uint32_t m);
 void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m,
          std::uint32_t* counts, cudaStream_t stream);
 
-/// The path histogram() takes.
-Path choose(std::uint32_t m);
+/// The path histogram() takes for n values into m bins.
+Path choose(std::size_t n, std::uint32_t m);
 
 }  // namespace gpulab::histogram_detail
