@@ -201,7 +201,7 @@ class ConvProblem final : public Problem {
   bool has_multi_gpu() const override { return true; }
   void for_each_multi_case(std::uint64_t seed, const std::function<void(const MultiCaseMaker&)>& run) const override {
     if (split_commas(layouts_) != std::vector<std::string>{"packed"})
-      throw UsageError("conv --gpus: packed images (--layout packed): the result is gathered on every rank");
+      throw UsageError("conv --gpus: packed images (--layout packed): the multi-GPU forms take and give packed rows");
     const Filter3x3 filter = usage_filter(filter_);
     for (const std::string& gather : split_commas(gathers_))
       for (const Size2& s : parse_sizes(sizes_))

@@ -25,6 +25,9 @@ RunSummary summary(const Report& r, std::string path) {
   return {std::move(path), r.device ? r.device->name : "unknown device", r.commit, r.created_utc, r.command};
 }
 
+/// The "ceiling" of a multi-GPU case: each row is judged against its own run, not a ceiling.
+constexpr const char* kOverGpus = "several GPUs";
+
 /// A multi-GPU case as a case of rows to match and judge: a row per number of GPUs and placement,
 /// timed by its whole function (local part, collectives, combine); different bits across ranks or
 /// runs count as a failed check. Matched only with multi-GPU cases (the problem's name says so).
@@ -32,6 +35,7 @@ CaseResult as_case(const MultiCaseResult& m) {
   CaseResult c;
   c.problem = m.problem + " over GPUs";
   c.params = m.params;
+  c.ceiling_name = kOverGpus;
   if (m.scale > 1) c.params.emplace_back("weak", fmt::format("{}x per {} GPUs", m.scale, m.scale));
   for (const auto& r : m.rows) {
     VariantRow v;
@@ -113,7 +117,7 @@ std::string_view verdict_name(Verdict v) {
 }
 
 std::string ceiling_words(const CaseChange& c) {
-  if (c.ceiling_name.empty() && c.a_ceiling_name.empty()) return "several GPUs: each row its whole function's time";
+  if (c.ceiling_name == kOverGpus && c.a_ceiling_name == kOverGpus) return "several GPUs: each row its whole function's time";
   if (c.a_ceiling_name != c.ceiling_name)
     return fmt::format("judged by different ceilings: {} in A, {} in B", c.a_ceiling_name, c.ceiling_name);
   if (!std::isfinite(c.ceiling_ratio)) return fmt::format("{} ceiling not measured in both", c.ceiling_name);

@@ -19,9 +19,8 @@ std::string ranks_words(int gpus, int processes) {
 }
 
 bool multi_gpu_passed(const MultiGpuRun& run) {
-  return std::all_of(run.cases.begin(), run.cases.end(), [](const MultiCaseResult& c) {
-    return std::all_of(c.rows.begin(), c.rows.end(), [](const MultiRow& r) { return r.check.ok && r.identical; });
-  });
+  return std::all_of(run.cases.begin(), run.cases.end(),
+                     [](const MultiCaseResult& c) { return multi_case_failures(c).empty(); });
 }
 
 json multi_row_json(const MultiRow& r) {
@@ -116,16 +115,22 @@ Table multi_case_table(const MultiCaseResult& c) {
   return t;
 }
 
+std::vector<std::string> multi_case_failures(const MultiCaseResult& c) {
+  std::vector<std::string> failures;
+  for (const auto& r : c.rows) {
+    if (!r.check.ok) failures.push_back(fmt::format("on {} GPU(s), {}: {}", r.gpus, r.placement, r.check.detail));
+    if (!r.identical)
+      failures.push_back(fmt::format("on {} GPU(s), {}: the ranks, a repeated run or the replayed graph gave different bits",
+                                     r.gpus, r.placement));
+  }
+  return failures;
+}
+
 std::vector<std::string> multi_case_notes(const MultiCaseResult& c) {
   std::vector<std::string> notes;
-  for (const auto& r : c.rows) {
-    if (!r.check.ok) notes.push_back(fmt::format("FAILED on {} GPU(s), {}: {}", r.gpus, r.placement, r.check.detail));
-    if (!r.identical)
-      notes.push_back(fmt::format("FAILED on {} GPU(s), {}: the ranks, a repeated run or the replayed graph gave different bits",
-                                  r.gpus, r.placement));
+  for (const auto& r : c.rows)
     if (!r.graph_failure.empty())
       notes.push_back(fmt::format("not replayed as a CUDA graph on {} GPU(s): {}", r.gpus, r.graph_failure));
-  }
   return notes;
 }
 
@@ -135,7 +140,8 @@ void print_multi(std::ostream& os, const MultiGpuRun& run) {
   for (const auto& c : run.cases) {
     os << "\n" << multi_case_heading(c) << "\n";
     render_aligned(os, multi_case_table(c));
-    for (const auto& note : multi_case_notes(c)) os << "  " << note << "\n";
+    for (const auto& note : multi_case_notes(c)) os << "  note: " << note << "\n";
+    for (const auto& f : multi_case_failures(c)) os << "  FAILED " << f << "\n";
   }
 }
 
@@ -148,9 +154,10 @@ void render_multi_markdown(std::string& out, const MultiGpuRun& run) {
   for (const auto& c : run.cases) {
     out += "\n### " + multi_case_heading(c) + "\n\n";
     render_markdown(out, multi_case_table(c));
-    const auto notes = multi_case_notes(c);
-    if (!notes.empty()) out += "\n";
+    const auto notes = multi_case_notes(c), failures = multi_case_failures(c);
+    if (!notes.empty() || !failures.empty()) out += "\n";
     for (const auto& note : notes) out += "- " + note + "\n";
+    for (const auto& f : failures) out += "- FAILED " + f + "\n";
   }
 }
 

@@ -71,7 +71,10 @@ MultiGpuRun multi_gpu_from(const nlohmann::ordered_json& j);
 std::string multi_case_heading(const MultiCaseResult& c);
 Table bus_table(const std::vector<BusBandwidth>& bus);
 Table multi_case_table(const MultiCaseResult& c);
-/// What a row's table cannot say: a wrong result, different bits, a case that could not be captured.
+/// The rows that failed, in words ("on 2 GPU(s), resident: …"): a wrong result on a rank, or
+/// different bits across ranks or runs. Empty when every row passed; as failures() of a ladder case.
+std::vector<std::string> multi_case_failures(const MultiCaseResult& c);
+/// What else a row's table cannot say: a case that could not be captured into graphs.
 std::vector<std::string> multi_case_notes(const MultiCaseResult& c);
 
 void print_multi(std::ostream& os, const MultiGpuRun& run);

@@ -112,6 +112,15 @@ std::string missing_box(const Plots& plots) {
   return "<div class=\"box warn\">No charts on this page: " + escape(plots.missing) + "</div>\n";
 }
 
+/// The problems of `cases` (ladder or multi-GPU ones), each once, in their first case's order.
+template <class Cases>
+std::vector<std::string> problems_in(const Cases& cases) {
+  std::vector<std::string> problems;
+  for (const auto& c : cases)
+    if (std::find(problems.begin(), problems.end(), c.problem) == problems.end()) problems.push_back(c.problem);
+  return problems;
+}
+
 std::string anchor(const std::string& s) {
   std::string a;
   for (char ch : s) a += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '-';
@@ -136,15 +145,12 @@ std::string flags_box(const Report& r, int run) {
     }
   }
   if (r.multi_gpu)
-    for (const auto& c : r.multi_gpu->cases)
-      for (const auto& row : c.rows) {
-        ++checked;
-        if (!row.check.ok || !row.identical)
-          items.push_back(fmt::format("<li><a href=\"#run{}-multi\">{} on {} GPU(s), {}</a>: {}</li>", run,
-                                      escape(multi_case_heading(c)), row.gpus, escape(row.placement),
-                                      escape(!row.check.ok ? "FAILED its check: " + row.check.detail
-                                                           : std::string("different bits across ranks or runs"))));
-      }
+    for (const auto& c : r.multi_gpu->cases) {
+      checked += static_cast<int>(c.rows.size());
+      for (const auto& f : multi_case_failures(c))
+        items.push_back(fmt::format("<li><a href=\"#run{}-multi\">{}</a>: FAILED {}</li>", run, escape(multi_case_heading(c)),
+                                    escape(f)));
+    }
   for (const auto& s : r.sanitizer) {
     ++checked;
     if (!s.passed())
@@ -172,8 +178,8 @@ std::string multi_gpu_section(const MultiGpuRun& m, int run, const Plots& plots)
     out += "<p class=\"sub\">NCCL's all-reduce bus bandwidth, the communication ceiling:</p>" + html_table(bus_table(m.bus), "bus");
   for (const auto& c : m.cases) {
     out += "<h4>" + escape(multi_case_heading(c)) + "</h4>\n" + html_table(multi_case_table(c), "multi");
-    for (const auto& note : multi_case_notes(c))
-      out += (note.rfind("FAILED", 0) == 0 ? "<p class=\"box warn\">" : "<p class=\"sub\">note: ") + escape(note) + "</p>";
+    for (const auto& note : multi_case_notes(c)) out += "<p class=\"sub\">note: " + escape(note) + "</p>";
+    for (const auto& f : multi_case_failures(c)) out += "<p class=\"box warn\">FAILED " + escape(f) + "</p>";
   }
   return out + "</section>\n";
 }
@@ -192,10 +198,7 @@ std::string run_section(const std::string& path, const Report& r, int run, const
   for (const auto& p : plots.plots)
     if (p.run == run && p.kind == "summary") out += "<div class=\"charts\">" + chart(p) + "</div>\n";
 
-  std::vector<std::string> problems;
-  for (const auto& c : r.cases)
-    if (std::find(problems.begin(), problems.end(), c.problem) == problems.end()) problems.push_back(c.problem);
-  for (const auto& problem : problems) {
+  for (const auto& problem : problems_in(r.cases)) {
     out += fmt::format("<section class=\"problem\" id=\"run{}-{}\">\n<h3>{}</h3>\n<div class=\"charts\">", run,
                        anchor(problem), escape(problem));
     for (const auto& p : plots.plots)
@@ -324,20 +327,13 @@ std::string report_page(const std::vector<std::pair<std::string, Report>>& runs,
   body += "<nav>";
   for (std::size_t run = 0; run < runs.size(); ++run) {
     const Report& r = runs[run].second;
-    std::vector<std::string> seen;
-    for (const auto& c : r.cases) {
-      if (std::find(seen.begin(), seen.end(), c.problem) != seen.end()) continue;
-      seen.push_back(c.problem);
-      body += fmt::format("<a href=\"#run{}-{}\">{}{}</a>", run, anchor(c.problem), runs.size() > 1 ? fmt::format("{}: ", run + 1) : "",
-                          escape(c.problem));
-    }
+    const std::string prefix = runs.size() > 1 ? fmt::format("{}: ", run + 1) : "";
+    for (const auto& problem : problems_in(r.cases))
+      body += fmt::format("<a href=\"#run{}-{}\">{}{}</a>", run, anchor(problem), prefix, escape(problem));
     if (r.multi_gpu) {
-      std::vector<std::string> problems;  // the problems it ran over several GPUs
-      for (const auto& c : r.multi_gpu->cases)
-        if (std::find(problems.begin(), problems.end(), c.problem) == problems.end()) problems.push_back(c.problem);
-      std::string label;
-      for (const auto& p : problems) label += (label.empty() ? "" : ", ") + p;
-      body += fmt::format("<a href=\"#run{}-multi\">{}{} over GPUs</a>", run, runs.size() > 1 ? fmt::format("{}: ", run + 1) : "",
+      std::string label;  // the problems it ran over several GPUs
+      for (const auto& p : problems_in(r.multi_gpu->cases)) label += (label.empty() ? "" : ", ") + p;
+      body += fmt::format("<a href=\"#run{}-multi\">{}{} over GPUs</a>", run, prefix,
                           escape(label.empty() ? std::string("nothing") : label));
     }
   }

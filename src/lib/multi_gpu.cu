@@ -18,6 +18,7 @@
 #include "lib/launch.cuh"
 #include "lib/multi_loopback.hpp"
 #include "lib/nccl_check.hpp"
+#include "lib/per_device.hpp"
 #include "lib/scan_from.hpp"
 
 #include <cub/device/device_reduce.cuh>
@@ -210,8 +211,7 @@ void loopback_collectives(std::span<const Rank> ranks, const std::vector<Phases>
 template <class Rank, class MakePhases>
 void run_ranks(std::span<const Rank> ranks, MakePhases make_phases) {
   if (ranks.empty()) return;
-  int caller = 0;
-  GPULAB_CUDA_CHECK(cudaGetDevice(&caller));
+  const KeepCurrentDevice keep;  // also when a rank's step throws
   const bool loopback = loopback_active;
   std::vector<Phases> phases;
   for (std::size_t i = 0; i < ranks.size(); ++i) {
@@ -236,7 +236,6 @@ void run_ranks(std::span<const Rank> ranks, MakePhases make_phases) {
     group.end();
   }
   each([](const Phases& p, const Rank&) { p.combine(); });
-  GPULAB_CUDA_CHECK(cudaSetDevice(caller));
 }
 
 /// The per-rank form: one rank's phases in a row on its stream.

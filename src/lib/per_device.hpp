@@ -21,6 +21,19 @@ inline int current_device() {
   return device;
 }
 
+/// Makes the caller's current device current again when the scope ends, however it ends: for code
+/// that visits several devices in turn (a rank each).
+class KeepCurrentDevice {
+ public:
+  KeepCurrentDevice() : device_(current_device()) {}
+  ~KeepCurrentDevice() { (void)cudaSetDevice(device_); }
+  KeepCurrentDevice(const KeepCurrentDevice&) = delete;
+  KeepCurrentDevice& operator=(const KeepCurrentDevice&) = delete;
+
+ private:
+  int device_;
+};
+
 /// One value of T per device, made by `compute()` the first time it is asked for on that device.
 template <class T>
 class PerDevice {

@@ -1,23 +1,13 @@
 #include "multi/graphs.hpp"
 
+#include "lib/per_device.hpp"
+
 #include <gpulab/error.hpp>
 
 #include <string>
 
 namespace gpulab {
 namespace {
-
-/// Restores the caller's current device at the end of a scope.
-class KeepDevice {
- public:
-  KeepDevice() { GPULAB_CUDA_CHECK(cudaGetDevice(&device_)); }
-  ~KeepDevice() { (void)cudaSetDevice(device_); }
-  KeepDevice(const KeepDevice&) = delete;
-  KeepDevice& operator=(const KeepDevice&) = delete;
-
- private:
-  int device_ = 0;
-};
 
 void destroy_all(std::vector<cudaGraph_t>& graphs) {
   for (cudaGraph_t& g : graphs)
@@ -36,7 +26,7 @@ void GraphExec::launch(cudaStream_t stream) const { GPULAB_CUDA_CHECK(cudaGraphL
 
 StreamCaptures::StreamCaptures(std::vector<StreamOnDevice> streams)
     : streams_(std::move(streams)), open_(streams_.size(), false) {
-  const KeepDevice keep;
+  const KeepCurrentDevice keep;
   try {
     for (std::size_t i = 0; i < streams_.size(); ++i) {
       GPULAB_CUDA_CHECK(cudaSetDevice(streams_[i].device));
@@ -44,15 +34,17 @@ StreamCaptures::StreamCaptures(std::vector<StreamOnDevice> streams)
       open_[i] = true;
     }
   } catch (...) {
-    std::vector<cudaGraph_t> graphs(streams_.size(), nullptr);
-    (void)end_open(graphs);
-    destroy_all(graphs);
+    abandon();
     throw;
   }
 }
 
 StreamCaptures::~StreamCaptures() {
-  const KeepDevice keep;
+  const KeepCurrentDevice keep;
+  abandon();
+}
+
+void StreamCaptures::abandon() {
   std::vector<cudaGraph_t> graphs(streams_.size(), nullptr);
   (void)end_open(graphs);
   destroy_all(graphs);
@@ -73,7 +65,7 @@ cudaError_t StreamCaptures::end_open(std::vector<cudaGraph_t>& graphs) {
 }
 
 std::vector<GraphExec> StreamCaptures::finish() {
-  const KeepDevice keep;
+  const KeepCurrentDevice keep;
   std::vector<cudaGraph_t> graphs(streams_.size(), nullptr);
   const cudaError_t ended = end_open(graphs);  // all of them, before the first instantiation
   if (ended != cudaSuccess) {

@@ -66,6 +66,8 @@ class StreamCaptures {
  private:
   /// Ends each open capture, its graph into `graphs` (null where none); the first failure.
   cudaError_t end_open(std::vector<cudaGraph_t>& graphs);
+  /// Ends the open captures and discards their graphs.
+  void abandon();
 
   std::vector<StreamOnDevice> streams_;
   std::vector<bool> open_;

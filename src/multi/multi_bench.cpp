@@ -351,6 +351,20 @@ MultiRow measure(MultiCase& c, Communicators& comms, const World& world, const s
   return row;
 }
 
+/// Process 0's row on every process (its JSON through the world), so that each process returns
+/// the same rows and judges its exit code by them.
+MultiRow row_of_process_0(const World& world, const MultiRow& row) {
+  std::vector<std::byte> bytes;
+  if (world.rank() == 0) {
+    const std::string text = multi_row_json(row).dump();
+    const auto* first = reinterpret_cast<const std::byte*>(text.data());
+    bytes.assign(first, first + text.size());
+  }
+  world.broadcast(bytes);
+  if (world.rank() == 0) return row;
+  return multi_row_from(nlohmann::ordered_json::parse(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size())));
+}
+
 }  // namespace
 
 std::pair<std::size_t, std::size_t> shard_range(std::size_t n, int r, int ranks) {
@@ -379,15 +393,7 @@ MultiCaseResult run_multi_case(const MultiCaseMaker& make, const MultiSettings& 
       one = measure(*c, single, *alone, placement, s);
       one.speedup = one.efficiency = 1.0;
     }
-    // Process 0's row on every process: each returns the same rows, and judges its exit by them.
-    std::vector<std::byte> bytes;
-    if (world.rank() == 0) {
-      const std::string text = multi_row_json(one).dump();
-      bytes.assign(reinterpret_cast<const std::byte*>(text.data()), reinterpret_cast<const std::byte*>(text.data() + text.size()));
-    }
-    world.broadcast(bytes);
-    one = multi_row_from(nlohmann::ordered_json::parse(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size())));
-    ones.push_back(one);
+    ones.push_back(world.size() > 1 ? row_of_process_0(world, one) : one);
   }
   if (several && result.scale > 1) {  // weak scaling: N GPUs get N times the work
     c.reset();
