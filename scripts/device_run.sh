@@ -14,8 +14,8 @@
 #   sgemm's awkward shapes and conv's sizes over every GPU; multi-mpi: the six launched by MPI, one
 #   process per GPU; multi-weak: weak scaling, about 8 GB per GPU, where there are several;
 #   multi-tests: the tests over the host's GPUs (MultiGpu.*, StreamCaptures.*, or $MULTI_TESTS, a
-#   gtest filter; the loopback ranks run with `tests`). On several GPUs each part takes minutes: give a call two of them, e.g.
-#   `notests multi-tests multi`, then `notests multi-mpi multi-weak`. Every multi-GPU bench writes a
+#   gtest filter; the loopback ranks run with `tests`). On two H200s `multi-tests multi` fills one
+#   call (8 min), `multi-mpi` 5.5 min and `multi-weak` 3.5 min: give them separate calls. Every multi-GPU bench writes a
 #   gpulab report: the page at the end shows their scaling)
 # Writes $OUT/log.txt (everything printed) and $OUT/results.tgz (reports as JSON/Markdown/CSV,
 # the GPU tests' JSON, the sanitizer's output).
@@ -221,7 +221,7 @@ if [ "$multi" = yes ]; then
 fi
 if [ "$multi_more" = yes ]; then
   echo "== $(date -u +%T) scan (both kinds, four types), sgemm and conv at more sizes over $gpus GPU(s), resident"
-  multi_bench scan_kinds scan -n 2^20,2^30 -t float32,int32,int8,float64 --kind inclusive,exclusive --placement resident --reps 10
+  multi_bench scan_kinds scan -n 2^20,2^28 -t float32,int32,int8,float64 --kind inclusive,exclusive --placement resident --reps 10
   multi_bench sgemm_shapes sgemm -s 4097,5000x3000x700,64x64x2^20 --placement resident
   multi_bench conv_sizes conv -s 1920x1080,3840x2160,15360x8640 --placement resident
 fi
@@ -239,7 +239,8 @@ if [ "$multi_weak" = yes ]; then
   if [ "$gpus" -gt 1 ]; then
     echo "== $(date -u +%T) weak scaling, about 8 GB per GPU (the one-GPU rows run one GPU's share)"
     multi_bench reduce_weak reduce -n 2^31 -t float32 --weak --reps 10
-    multi_bench histogram_weak histogram -n 2^31 -m 256 -d uniform --weak --reps 10
+    # Counts are 32-bit, so all the GPUs' values together stay below 2^32 (2^31 - 1 each on two).
+    multi_bench histogram_weak histogram -n $(( gpus > 1 ? 4294967295 / gpus : 2147483648 )) -m 256 -d uniform --weak --reps 10
     multi_bench atax_weak atax -s 45000x45000 --placement resident --weak --reps 10
     multi_bench scan_weak scan -n 2^30 -t float32 --kind inclusive --placement resident --weak --reps 10
     multi_bench sgemm_weak sgemm -s 16384 --placement resident --weak --reps 5
