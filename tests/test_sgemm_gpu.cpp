@@ -21,12 +21,22 @@ using namespace gpulab;
 namespace {
 
 /// How a case calls: plain (alpha 1, beta 0, packed), unaligned rows (one float of padding),
-/// scaled (alpha 0.5, beta −2: C₀ read).
-enum class Variant { plain, unaligned, scaled };
-std::string_view variant_name(Variant v) { return v == Variant::plain ? "plain" : v == Variant::unaligned ? "pad1" : "scaled"; }
+/// scaled (alpha 0.5, beta −2: C₀ read), padded to 16 bytes (three floats of padding: where n or k
+/// is 1 more than a multiple of 4 the rows are 16-byte aligned and their last vector partial; A
+/// and B end at their last element).
+enum class Variant { plain, unaligned, scaled, pad3 };
+std::string_view variant_name(Variant v) {
+  switch (v) {
+    case Variant::plain: return "plain";
+    case Variant::unaligned: return "pad1";
+    case Variant::scaled: return "scaled";
+    case Variant::pad3: return "pad3";
+  }
+  return "?";
+}
 
 SgemmInput input_for(SgemmShape s, Variant v) {
-  return make_sgemm_input(s, v == Variant::unaligned ? 1 : 0, v == Variant::scaled ? 0.5f : 1.f,
+  return make_sgemm_input(s, v == Variant::unaligned ? 1 : v == Variant::pad3 ? 3 : 0, v == Variant::scaled ? 0.5f : 1.f,
                           v == Variant::scaled ? -2.f : 0.f, 100 + s.m * 3 + s.n * 5 + s.k);
 }
 
@@ -49,15 +59,16 @@ BenchCase& case_for(const Case& c) {
 }
 
 // Around the tiles (32, 64, 128; k slices of 8, 16, 32), k = 0, vectors both ways, primes, and
-// shapes where the library cuts k (few output tiles, k ≥ 1024).
+// shapes where the library cuts k (few output tiles, k ≥ 1024); with pad3, 129x65x257 and
+// 300x301x1025 (split-K) have 16-byte-aligned rows whose last vector is partial.
 const std::vector<SgemmShape> kShapes{{1, 1, 1},      {1, 1, 0},     {3, 5, 0},      {7, 5, 3},       {1, 300, 257},
                                       {300, 1, 257},  {257, 300, 1}, {64, 64, 64},   {127, 129, 131}, {128, 128, 16},
                                       {33, 65, 1000}, {5, 3000, 17}, {1000, 3, 50},  {64, 64, 2048},  {200, 200, 4097},
-                                      {1, 4096, 2048}};
+                                      {1, 4096, 2048}, {129, 65, 257}, {300, 301, 1025}};
 
 bool small_shape(SgemmShape s) {
   return s == SgemmShape{127, 129, 131} || s == SgemmShape{3, 5, 0} || s == SgemmShape{1, 300, 257} ||
-         s == SgemmShape{64, 64, 2048};
+         s == SgemmShape{64, 64, 2048} || s == SgemmShape{129, 65, 257};
 }
 
 class SgemmLadder : public ::testing::TestWithParam<Case> {};
@@ -68,7 +79,7 @@ std::vector<Case> all_cases() {
   std::vector<Case> cases;
   for (std::size_t r = 0; r < sgemm_rungs().size(); ++r)
     for (const SgemmShape& s : kShapes)
-      for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled}) cases.push_back({r, s, v});
+      for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3}) cases.push_back({r, s, v});
   return cases;
 }
 
@@ -106,8 +117,8 @@ struct DeviceGemm {
 // Every configuration the tuner may pick, with and without split-K, aligned or not, beta or not:
 // each must be right, and all must give the same bits (one FMA chain over k per element, in order).
 TEST(SgemmLibrary, EveryTileConfigurationIsRightAndBitwiseTheSame) {
-  for (SgemmShape s : {SgemmShape{127, 129, 131}, SgemmShape{200, 200, 4097}, SgemmShape{1, 300, 257}})
-    for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled}) {
+  for (SgemmShape s : {SgemmShape{127, 129, 131}, SgemmShape{200, 200, 4097}, SgemmShape{1, 300, 257}, SgemmShape{129, 65, 257}})
+    for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3}) {
       const SgemmInput in = input_for(s, v);
       const SgemmReference ref = sgemm_reference(in, 7);
       std::vector<float> first;
@@ -132,7 +143,7 @@ TEST(SgemmLibrary, EveryTileConfigurationIsRightAndBitwiseTheSame) {
 TEST(SgemmLibrary, FewRowsPathIsRightForEveryRowCountAndSlicing) {
   for (std::size_t m = 1; m <= sgemm_detail::kFewRows; ++m)
     for (SgemmShape s : {SgemmShape{m, 1, 5}, SgemmShape{m, 1027, 300}, SgemmShape{m, 3, 0}})
-      for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled})
+      for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3})
         for (int splits : {1, 3}) {
           const SgemmInput in = input_for(s, v);
           DeviceGemm d(in);
@@ -141,6 +152,46 @@ TEST(SgemmLibrary, FewRowsPathIsRightForEveryRowCountAndSlicing) {
           const CheckResult r = check_sgemm(d.result(), in, sgemm_reference(in, 7), SgemmMath::fp32);
           EXPECT_TRUE(r.ok) << sgemm_shape_name(s) << " " << variant_name(v) << " splits " << splits << ": " << r.detail;
         }
+}
+
+/// Equal bits (C's padding is NaN, which == would call unequal to itself).
+static bool same_bits(const std::vector<float>& x, const std::vector<float>& y) {
+  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
+}
+
+// The one-launch form: k over 1 to 8 blocks of a cluster, columns that end inside a warp's 128,
+// rows of B that are and are not 16-byte aligned; the same bits on a second run.
+TEST(SgemmLibrary, FewRowsClusterPathIsRightForEveryRowCountAndClusterSize) {
+  for (std::size_t m = 1; m <= sgemm_detail::kFewRows; ++m)
+    for (SgemmShape s : {SgemmShape{m, 1, 5}, SgemmShape{m, 1027, 300}, SgemmShape{m, 129, 2049}, SgemmShape{m, 3, 0}})
+      for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3})
+        for (int ranks : {1, 3, 8}) {
+          const SgemmInput in = input_for(s, v);
+          DeviceGemm d(in), again(in);
+          sgemm_detail::run_few_rows_cluster(d.args(in), ranks, nullptr);
+          sgemm_detail::run_few_rows_cluster(again.args(in), ranks, nullptr);
+          const std::vector<float> got = d.result();
+          const CheckResult r = check_sgemm(got, in, sgemm_reference(in, 7), SgemmMath::fp32);
+          EXPECT_TRUE(r.ok) << sgemm_shape_name(s) << " " << variant_name(v) << " ranks " << ranks << ": " << r.detail;
+          EXPECT_TRUE(same_bits(got, again.result())) << sgemm_shape_name(s) << " " << variant_name(v) << " ranks " << ranks;
+        }
+}
+
+// Every column count, k around the staged chunk (1024) and not a multiple of 4, A's rows aligned
+// or not, fewer rows than a block's 8.
+TEST(SgemmLibrary, FewColsPathIsRightForEveryColumnCount) {
+  for (std::size_t n = 1; n <= sgemm_detail::kFewCols; ++n)
+    for (SgemmShape s : {SgemmShape{3, n, 5}, SgemmShape{1001, n, 1023}, SgemmShape{77, n, 2049}, SgemmShape{9, n, 0}})
+      for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3}) {
+        const SgemmInput in = input_for(s, v);
+        DeviceGemm d(in), again(in);
+        sgemm_detail::run_few_cols(d.args(in), nullptr);
+        sgemm_detail::run_few_cols(again.args(in), nullptr);
+        const std::vector<float> got = d.result();
+        const CheckResult r = check_sgemm(got, in, sgemm_reference(in, 7), SgemmMath::fp32);
+        EXPECT_TRUE(r.ok) << sgemm_shape_name(s) << " " << variant_name(v) << ": " << r.detail;
+        EXPECT_TRUE(same_bits(got, again.result())) << sgemm_shape_name(s) << " " << variant_name(v);
+      }
 }
 
 TEST(SgemmLibrary, TunedRuleAndCapturedCallsAgreeBitForBit) {

@@ -1,6 +1,7 @@
 // gpulab::sgemm (include/gpulab/sgemm.hpp): the warp-tiled, cp.async-pipelined kernel of
 // sgemm_device.cuh in a few tile configurations, chosen per shape and device by measurement;
-// split-K with an ordered second pass where the output has too few tiles to fill the GPU.
+// split-K with an ordered second pass where the output has too few tiles to fill the GPU; and
+// for C of at most 8 rows or 8 columns (GEMV-like), kernels that stream the large operand once.
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
@@ -13,6 +14,8 @@
 #include <gpulab/error.hpp>
 #include <gpulab/sgemm.hpp>
 
+#include <cooperative_groups.h>
+
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -24,6 +27,8 @@
 namespace gpulab {
 
 namespace sgemm_device {
+
+namespace cg = cooperative_groups;
 
 // Few rows of C (m ≤ 8): the product is B read once, m multiply-adds per element of B. A thread
 // owns 4 columns and all m rows of them; the block's 256 threads 1024 columns; blockIdx.y a slice
@@ -64,6 +69,120 @@ __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* 
   }
 }
 
+// Few rows of C (m ≤ 8) and enough columns to fill the GPU with clusters (the GEMV of a row
+// vector): B is read once, at the rate of a copy. A block owns 128 columns (a warp reads 512
+// contiguous bytes of a row of B, a lane 16) and 1/ranks of k; its 8 warps take every 8th row of
+// that range. The warps' sums go through shared memory, then the cluster's blocks' sums through
+// distributed shared memory, each added in a fixed order: one launch, no partial sums in global
+// memory and no second kernel (the split-K path's), the same bits every run.
+template <int kRows, bool kVectorB>
+__global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice) {
+  constexpr int kWarps = 8, kCols = 128;
+  __shared__ float4 warp_sums[kWarps][kRows][32];
+  __shared__ float4 block_sums[kRows][32];
+  cg::cluster_group cluster = cg::this_cluster();
+  const int rank = static_cast<int>(cluster.block_rank()), ranks = static_cast<int>(cluster.num_blocks());
+  const int group = static_cast<int>(blockIdx.x) / ranks;
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const int j = group * kCols + lane * 4;
+  const int k_begin = rank * k_slice, k_end = min(g.k, k_begin + k_slice);
+
+  float acc[kRows][4] = {};
+  if (j < g.n) {  // no return: every thread takes part in the barriers below
+#pragma unroll 4
+    for (int p = k_begin + warp; p < k_end; p += kWarps) {
+      const float* b_row = g.b + static_cast<std::size_t>(p) * g.ldb + j;
+      float b[4];
+      if (kVectorB && j + 3 < g.n) {
+        *reinterpret_cast<float4*>(b) = *reinterpret_cast<const float4*>(b_row);
+      } else {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) b[q] = j + q < g.n ? b_row[q] : 0.f;
+      }
+#pragma unroll
+      for (int i = 0; i < kRows; ++i) {
+        const float a = i < g.m ? g.a[static_cast<std::size_t>(i) * g.lda + p] : 0.f;
+#pragma unroll
+        for (int q = 0; q < 4; ++q) acc[i][q] = fmaf(a, b[q], acc[i][q]);
+      }
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) warp_sums[warp][i][lane] = {acc[i][0], acc[i][1], acc[i][2], acc[i][3]};
+  __syncthreads();
+  const int t = static_cast<int>(threadIdx.x);
+  if (t < kRows * 32) {  // the block's sum of (row t / 32, lane t % 32): warps in order
+    float4 sum = warp_sums[0][t / 32][t % 32];
+    for (int w = 1; w < kWarps; ++w) {
+      const float4 v = warp_sums[w][t / 32][t % 32];
+      sum = {sum.x + v.x, sum.y + v.y, sum.z + v.z, sum.w + v.w};
+    }
+    block_sums[t / 32][t % 32] = sum;
+  }
+  cluster.sync();  // every block's sums are written
+  // The cluster's sum: this block finishes every ranks-th entry, adding the blocks' sums in order.
+  for (int e = t * ranks + rank; e < kRows * 32; e += 256 * ranks) {
+    float4 sum = *cluster.map_shared_rank(&block_sums[e / 32][e % 32], 0);
+    for (int r = 1; r < ranks; ++r) {
+      const float4 v = *cluster.map_shared_rank(&block_sums[e / 32][e % 32], r);
+      sum = {sum.x + v.x, sum.y + v.y, sum.z + v.z, sum.w + v.w};
+    }
+    store_c4(g, e / 32, group * kCols + e % 32 * 4, sum);
+  }
+  cluster.sync();  // no block leaves while another still reads its sums
+}
+
+// Few columns of C (n ≤ 8; the GEMV of a column vector when n = 1): row i of C is row i of A
+// times B's n columns, so A is read once and B (k × n, small) many times. A warp owns a row; its
+// lanes take 4 consecutive k at a time (16-byte loads where A's rows allow), and B's columns come
+// from shared memory, staged transposed per chunk of k so that a lane reads its 4 values of a
+// column as one conflict-free float4. The lanes' sums are added by a butterfly, the same tree
+// every run.
+template <int kCols, bool kVectorA>
+__global__ void __launch_bounds__(256) few_cols(GemmArgs g) {
+  constexpr int kWarps = 8, kChunk = 1024;
+  __shared__ float4 bt[kCols][kChunk / 4];  // bt[c][p / 4]: column c of B's chunk, along k
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const int row = static_cast<int>(blockIdx.x) * kWarps + warp;
+  const float* a_row = g.a + static_cast<std::size_t>(min(row, g.m - 1)) * g.lda;
+  float acc[kCols] = {};
+  for (int k0 = 0; k0 < g.k; k0 += kChunk) {
+    const int len = min(kChunk, g.k - k0);
+    __syncthreads();  // the previous chunk is used up
+    float* bt_floats = reinterpret_cast<float*>(bt);
+    for (int e = static_cast<int>(threadIdx.x); e < kCols * kChunk; e += 256) {
+      const int c = e / kChunk, p = e % kChunk;  // consecutive threads, consecutive slots: no bank conflict
+      bt_floats[c * kChunk + p] = p < len && c < g.n ? g.b[static_cast<std::size_t>(k0 + p) * g.ldb + c] : 0.f;
+    }
+    __syncthreads();
+    if (row < g.m) {
+#pragma unroll 2
+      for (int p = lane * 4; p < len; p += 128) {
+        float a[4];
+        if (kVectorA && p + 3 < len) {
+          *reinterpret_cast<float4*>(a) = *reinterpret_cast<const float4*>(a_row + k0 + p);
+        } else {
+#pragma unroll
+          for (int q = 0; q < 4; ++q) a[q] = p + q < len ? a_row[k0 + p + q] : 0.f;
+        }
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) {
+          const float4 b = bt[c][p / 4];
+          acc[c] = fmaf(a[0], b.x, fmaf(a[1], b.y, fmaf(a[2], b.z, fmaf(a[3], b.w, acc[c]))));
+        }
+      }
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < kCols; ++c)
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) acc[c] += __shfl_xor_sync(0xffffffffu, acc[c], offset);
+  if (row < g.m && lane == 0)
+#pragma unroll
+    for (int c = 0; c < kCols; ++c)
+      if (c < g.n) store_c(g, row, c, acc[c]);
+}
+
 __global__ void add_slices(GemmArgs g, int splits, const float* partials) {
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   for (std::size_t e = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; e < elements;
@@ -81,10 +200,10 @@ namespace {
 
 using namespace sgemm_device;
 
-template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, bool kVector>
+template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, Copies kCopies>
 void launch_tiles(const char* name, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
-  using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVector>;
-  constexpr auto kernel = warp_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVector>;
+  using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kCopies>;
+  constexpr auto kernel = warp_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kCopies>;
   allow_smem<kernel>(T::kSmemBytes);
   const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), T::kBM) * ceil_div(static_cast<std::size_t>(g.n), T::kBN);
   // Slices a multiple of the kernel's k step, so that only the last one is ragged.
@@ -98,19 +217,28 @@ void launch_tiles(const char* name, const GemmArgs& g, int splits, float* partia
       });
 }
 
-/// One configuration: its name and its launchers for 16-byte-aligned rows and for any rows.
+using Launcher = void (*)(const char*, const GemmArgs&, int, float*, cudaStream_t);
+
+/// One configuration: its name and its launchers, one per way of copying tiles (Copies).
 struct Config {
   TileConfig info;
-  void (*vector)(const char*, const GemmArgs&, int, float*, cudaStream_t);
-  void (*scalar)(const char*, const GemmArgs&, int, float*, cudaStream_t);
+  Launcher launchers[3];
 };
 
 template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages>
 constexpr Config config(std::string_view name) {
-  using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, true>;
+  using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, Copies::vector>;
   return {{name, T::kBM, T::kBN},
-          launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, true>,
-          launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, false>};
+          {launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, Copies::scalar>,
+           launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, Copies::vector>,
+           launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, Copies::vector_guarded>}};
+}
+
+/// 16-byte copies where both operands' rows allow them; guarded where a partial vector can occur
+/// (n or k not a multiple of 4, so a row's last vector is partial).
+Copies copies_for(const GemmArgs& g) {
+  if (!vector_rows(g)) return Copies::scalar;
+  return g.n % 4 != 0 || g.k % 4 != 0 ? Copies::vector_guarded : Copies::vector;
 }
 
 // The tuner's candidates: big tiles reuse more per load, small ones fill the GPU on small or
@@ -128,7 +256,7 @@ constexpr std::size_t kDefault = 0, kSmall = 3;
 
 void run_with(const Config& c, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   const std::string name = std::string("warp_tiles_") + std::string(c.info.name);
-  (vector_rows(g) ? c.vector : c.scalar)(name.c_str(), g, splits, partials, stream);
+  c.launchers[static_cast<int>(copies_for(g))](name.c_str(), g, splits, partials, stream);
 }
 
 }  // namespace
@@ -181,6 +309,26 @@ void launch_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_
       });
 }
 
+template <int kRows>
+void launch_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream) {
+  const bool vector_b = rows_aligned16(g.b, g.ldb);
+  const int k_slice = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), ranks));
+  const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128);
+  LaunchShape shape{dim3(checked_grid(groups * ranks, "gpulab::sgemm")), dim3(256)};
+  shape.cluster = static_cast<unsigned>(ranks);
+  launch(vector_b ? "few_rows_cluster<vector>" : "few_rows_cluster<scalar>",
+         vector_b ? few_rows_cluster<kRows, true> : few_rows_cluster<kRows, false>, shape, stream, g, k_slice)
+      .work([&] { return "128 columns x " + std::to_string(g.m) + " rows, k in " + std::to_string(ranks) + " blocks of a cluster"; });
+}
+
+template <int kCols>
+void launch_few_cols(const GemmArgs& g, cudaStream_t stream) {
+  const bool vector_a = rows_aligned16(g.a, g.lda);
+  launch(vector_a ? "few_cols<vector>" : "few_cols<scalar>", vector_a ? few_cols<kCols, true> : few_cols<kCols, false>,
+         {dim3(checked_grid(ceil_div(static_cast<std::size_t>(g.m), 8), "gpulab::sgemm")), dim3(256)}, stream, g)
+      .work([&] { return "8 rows x " + std::to_string(g.n) + " columns"; });
+}
+
 }  // namespace
 
 int sm_count() {
@@ -209,6 +357,35 @@ void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t s
   add_slices_of(g, splits, partials, stream);
 }
 
+int few_rows_cluster_ranks(const GemmArgs& g) {
+  // Blocks of a cluster along k until the grid holds two blocks an SM; none when even eight
+  // (the portable cluster size) leave most SMs idle: the split-K form takes those shapes.
+  const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128), sms = static_cast<std::size_t>(sm_count());
+  if (groups * kMaxClusterRanks < sms) return 0;
+  int ranks = 1;
+  while (ranks < kMaxClusterRanks && groups * ranks < 2 * sms) ranks *= 2;
+  return ranks;
+}
+
+void run_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream) {
+  if (g.m == 0 || g.n == 0) return;
+  if (g.m > kFewRows) throw Error("gpulab::sgemm: the few-rows path takes at most 8 rows");
+  if (ranks < 1 || ranks > kMaxClusterRanks) throw Error("gpulab::sgemm: a cluster of 1 to 8 blocks");
+  (g.m == 1 ? launch_few_rows_cluster<1> : g.m == 2 ? launch_few_rows_cluster<2> : g.m <= 4 ? launch_few_rows_cluster<4> : launch_few_rows_cluster<8>)(
+      g, ranks, stream);
+}
+
+bool few_cols_fits(const GemmArgs& g) {
+  // One row a warp, eight a block: enough rows for two blocks an SM.
+  return g.n <= kFewCols && ceil_div(static_cast<std::size_t>(g.m), 8) >= 2 * static_cast<std::size_t>(sm_count());
+}
+
+void run_few_cols(const GemmArgs& g, cudaStream_t stream) {
+  if (g.m == 0 || g.n == 0) return;
+  if (g.n > kFewCols) throw Error("gpulab::sgemm: the few-columns path takes at most 8 columns");
+  (g.n == 1 ? launch_few_cols<1> : g.n == 2 ? launch_few_cols<2> : g.n <= 4 ? launch_few_cols<4> : launch_few_cols<8>)(g, stream);
+}
+
 int split_count(const GemmArgs& g) {
   const int sms = sm_count();
   // Counted in the smallest tiles: below one tile per SM the GPU idles unless k is cut.
@@ -220,7 +397,8 @@ int split_count(const GemmArgs& g) {
 
 void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return;
-  (vector_rows(g) ? launch_tiles<4, 2, 2, 1, 1, true> : launch_tiles<4, 2, 2, 1, 1, false>)(
+  // Plain loads copy a partial vector element by element: no guard needed.
+  (vector_rows(g) ? launch_tiles<4, 2, 2, 1, 1, Copies::vector> : launch_tiles<4, 2, 2, 1, 1, Copies::scalar>)(
       "warp_tiles_plain", g, 1, nullptr, stream);
 }
 
@@ -354,9 +532,17 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
   const GemmArgs g = sgemm_device::gemm_args(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 
   if (m <= sgemm_detail::kFewRows) {
+    if (const int ranks = sgemm_detail::few_rows_cluster_ranks(g); ranks > 0) {
+      sgemm_detail::run_few_rows_cluster(g, ranks, stream);
+      return;
+    }
     const int splits = sgemm_detail::few_rows_splits(g);
     StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * m * n * sizeof(float) : 0, stream);
     sgemm_detail::run_few_rows(g, splits, partials.data(), stream);
+    return;
+  }
+  if (sgemm_detail::few_cols_fits(g)) {
+    sgemm_detail::run_few_cols(g, stream);
     return;
   }
   const int splits = sgemm_detail::split_count(g);

@@ -42,7 +42,7 @@ struct SgemmInput {
   SgemmShape shape;
   std::size_t lda = 0, ldb = 0, ldc = 0;
   float alpha = 1.f, beta = 0.f;
-  std::vector<float> a, b, c;  // c: C₀, read when beta ≠ 0
+  std::vector<float> a, b, c;  // c: C₀, read when beta ≠ 0; a and b end at their last element
 };
 SgemmInput make_sgemm_input(SgemmShape shape, std::size_t pad, float alpha, float beta, std::uint64_t seed);
 

@@ -140,11 +140,15 @@ __device__ __forceinline__ void run_slices(int slices, Load&& load, Compute&& co
 // every shared load of a warp is 4 (A) or 8 (B) distinct vectors, broadcast to the other lanes.
 // kStages = 1: plain loads, one slice at a time (rung 7). kStages ≥ 2: cp.async fills kStages − 1
 // slices ahead while the block computes on the current one (rung 8, the library).
-// kVector: A's and B's rows are 16-byte aligned (16-byte copies), else 4-byte copies.
+// kCopies: 4-byte copies (rows not 16-byte aligned), 16-byte copies, or 16-byte copies whose last
+// row's partial vector goes 4 bytes at a time (TileLoader's kGuardLast).
 // Split-K: blockIdx.z computes k from z·k_slice; with `partials`, the raw sums go to
 // partials[z][i][j] (m × n each) and a second kernel adds the slices in order.
 
-template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, bool kVector>
+/// How the warp-tiled kernel copies A's and B's tiles.
+enum class Copies { scalar, vector, vector_guarded };
+
+template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, Copies kCopies>
 struct WarpTiles {
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
   static constexpr int kWM = 16 * kFragsM, kWN = 32 * kFragsN;  // a warp's tile
@@ -157,7 +161,8 @@ struct WarpTiles {
   // not (64 accumulators, 16 + 8 fragment values, pointers): it spills under that cap, so it runs
   // one block of 256 an SM with about 167 registers (measured faster than spilling).
   static constexpr int kMinBlocks = kAsync && kFragsM * kFragsN <= 2 ? 512 / kThreads : 1;
-  static constexpr int kWidth = kVector ? 4 : 1;  // floats per copy
+  static constexpr int kWidth = kCopies == Copies::scalar ? 1 : 4;  // floats per copy
+  static constexpr bool kGuardLast = kCopies == Copies::vector_guarded;
   static_assert(kBM * kBK % (4 * kThreads) == 0 && kBK * kBN % (4 * kThreads) == 0, "tiles divide over the threads");
 };
 
@@ -178,8 +183,16 @@ __device__ __forceinline__ void grouped_tile(int block, int tiles_m, int tiles_n
 /// offset. Only those two live in registers (128 a thread hold 64 accumulators and little more):
 /// the thread's row and column in the tile are recomputed from threadIdx.x where needed.
 /// (Per copy, index and bounds arithmetic would cost more instructions than the copy itself.)
-template <int kRows, int kCols, int kThreads, int kWidth, bool kAsync>
+///
+/// kGuardLast: a 16-byte cp.async of a partial vector addresses all 16 bytes though it reads only
+/// `bytes`. With a leading dimension that is a multiple of 4 those stay inside the row's padding,
+/// except in the matrix's last row, where a caller's allocation may end at its last element
+/// (memcheck reports the address). A guarded loader copies that one vector 4 bytes at a time. It
+/// is a separate instantiation, used only where a partial vector can occur (n or k not a multiple
+/// of 4): the test costs the unguarded loop 4-10% (docs/notes.md).
+template <int kRows, int kCols, int kThreads, int kWidth, bool kAsync, bool kGuardLast = false>
 struct TileLoader {
+  static constexpr bool kGuarded = kGuardLast && kWidth == 4 && kAsync;
   static constexpr int kFloats = kWidth;  // per copy
   static constexpr int kUnitsPerRow = kCols / kWidth;
   static constexpr int kPer = kRows * kCols / kWidth / kThreads, kRowStep = kThreads / kUnitsPerRow;
@@ -188,19 +201,30 @@ struct TileLoader {
 
   const float* first;    // the thread's first copy with the tile at (row0, col0)
   unsigned rows_in = 0;  // bit r: copy r's row is inside the matrix
+  unsigned last_in = 0;  // bit r: copy r's row is the matrix's last (guarded loaders only)
 
   __device__ TileLoader(const float* p, std::size_t ld, int row0, int col0, int matrix_rows)
       : first(p + static_cast<std::size_t>(row0 + row()) * ld + col0 + col()) {
 #pragma unroll
-    for (int r = 0; r < kPer; ++r) rows_in |= (row0 + row() + r * kRowStep < matrix_rows ? 1u : 0u) << r;
+    for (int r = 0; r < kPer; ++r) {
+      rows_in |= (row0 + row() + r * kRowStep < matrix_rows ? 1u : 0u) << r;
+      if constexpr (kGuarded) last_in |= (row0 + row() + r * kRowStep == matrix_rows - 1 ? 1u : 0u) << r;
+    }
   }
   /// Copy r with the tile moved `offset` elements on, into dst (row-major, `dst_stride` floats a
   /// row); `bytes` of its 4·kWidth are read (none: `base`, a valid address, stands in), the rest
-  /// zero-filled.
+  /// zero-filled. `last_row`: the copy is in the matrix's last row (read by guarded loaders only).
   __device__ __forceinline__ void copy(float* dst, int dst_stride, int r, std::ptrdiff_t offset, std::size_t ld,
-                                       const float* base, int bytes) const {
+                                       const float* base, int bytes, bool last_row = false) const {
     const float* src = bytes > 0 ? first + offset + static_cast<std::ptrdiff_t>(r * kRowStep) * static_cast<std::ptrdiff_t>(ld) : base;
     float* d = dst + (row() + r * kRowStep) * dst_stride + col();
+    if constexpr (kGuarded) {
+      if (last_row && bytes < 16) {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) TileCopy<kAsync>::one_at(d + q, 4 * q < bytes ? src + q : base, 4 * q < bytes);
+        return;
+      }
+    }
     if constexpr (kWidth == 4)
       TileCopy<kAsync>::four_at(d, src, bytes);
     else
@@ -215,21 +239,25 @@ __device__ __forceinline__ void copy_slice(const GemmArgs& g, const ATile& a_til
                                            int a_stride, float* bs, int b_stride, int k_begin, int k0, int k_end, int n0) {
   const int a_bytes = 4 * max(0, min(ATile::kFloats, k_end - (k_begin + k0 + ATile::col())));
 #pragma unroll
-  for (int r = 0; r < ATile::kPer; ++r) a_tile.copy(as, a_stride, r, k0, g.lda, g.a, (a_tile.rows_in >> r & 1u) ? a_bytes : 0);
+  for (int r = 0; r < ATile::kPer; ++r) {
+    // A's tile moves along k: its rows, and so which of them is A's last, stay put.
+    const bool last = ATile::kGuarded && (a_tile.last_in >> r & 1u);
+    a_tile.copy(as, a_stride, r, k0, g.lda, g.a, (a_tile.rows_in >> r & 1u) ? a_bytes : 0, last);
+  }
   const int b_bytes = 4 * max(0, min(BTile::kFloats, g.n - (n0 + BTile::col())));
 #pragma unroll
   for (int r = 0; r < BTile::kPer; ++r) {
-    const bool row_in = k_begin + k0 + BTile::row() + r * BTile::kRowStep < k_end;
+    const int b_row = k_begin + k0 + BTile::row() + r * BTile::kRowStep;
     b_tile.copy(bs, b_stride, r, static_cast<std::ptrdiff_t>(k0) * static_cast<std::ptrdiff_t>(g.ldb), g.ldb, g.b,
-                row_in ? b_bytes : 0);
+                b_row < k_end ? b_bytes : 0, BTile::kGuarded && b_row == g.k - 1);
   }
 }
 
-template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, bool kVector>
-__global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVector>::kThreads,
-                                  WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVector>::kMinBlocks)
+template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, Copies kCopies>
+__global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kCopies>::kThreads,
+                                  WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kCopies>::kMinBlocks)
     warp_tiles(GemmArgs g, int k_slice, float* partials) {
-  using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kVector>;
+  using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kCopies>;
   extern __shared__ float4 smem4[];
   float* const smem = reinterpret_cast<float*>(smem4);
 
@@ -246,8 +274,8 @@ __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, 
   const int ly = lane / 8, lx = lane % 8;
 
   // A's tile moves along k (its columns), B's along k (its rows).
-  using ATile = TileLoader<T::kBM, T::kBK, T::kThreads, T::kWidth, T::kAsync>;
-  using BTile = TileLoader<T::kBK, T::kBN, T::kThreads, T::kWidth, T::kAsync>;
+  using ATile = TileLoader<T::kBM, T::kBK, T::kThreads, T::kWidth, T::kAsync, T::kGuardLast>;
+  using BTile = TileLoader<T::kBK, T::kBN, T::kThreads, T::kWidth, T::kAsync, T::kGuardLast>;
   const ATile a_tile(g.a, g.lda, m0, k_begin, g.m);
   const BTile b_tile(g.b, g.ldb, k_begin, n0, g.k);
 

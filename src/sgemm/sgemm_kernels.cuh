@@ -220,9 +220,10 @@ __global__ void __launch_bounds__(kTcThreads) tf32x3(GemmArgs g) {
   const int warp_m = warp % 2 * 64, warp_n = warp / 2 * 32;
   const int gr = lane / 4, tc = lane % 4;
 
-  // The warp-tiled kernel's copies (sgemm_device.cuh), A's rows 16 or 4 bytes at a time, B's too.
-  using ATile = sgemm_device::TileLoader<kTcBM, kTcBK, kTcThreads, kVectorA ? 4 : 1, true>;
-  using BTile = sgemm_device::TileLoader<kTcBK, kTcBN, kTcThreads, kVectorB ? 4 : 1, true>;
+  // The warp-tiled kernel's copies (sgemm_device.cuh), A's rows 16 or 4 bytes at a time, B's too;
+  // the last rows guarded always (a rung, not a library path: one instantiation fewer).
+  using ATile = sgemm_device::TileLoader<kTcBM, kTcBK, kTcThreads, kVectorA ? 4 : 1, true, true>;
+  using BTile = sgemm_device::TileLoader<kTcBK, kTcBN, kTcThreads, kVectorB ? 4 : 1, true, true>;
   const ATile a_tile(g.a, g.lda, m0, 0, g.m);
   const BTile b_tile(g.b, g.ldb, 0, n0, g.k);
   auto load_slice = [&](int s, int stage) {

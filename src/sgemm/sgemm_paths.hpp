@@ -44,6 +44,22 @@ constexpr int kFewRows = 8;
 int few_rows_splits(const GemmArgs& g);
 /// The few-rows path (g.m ≤ kFewRows); `partials` holds splits·m·n floats when splits > 1.
 void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t stream);
+/// Clusters of up to this many blocks share k in the few-rows path's one-launch form.
+constexpr int kMaxClusterRanks = 8;
+/// The blocks a cluster of the one-launch few-rows form splits k into for this shape on the
+/// current device; 0 where the columns are too few for it (the split-K form then).
+int few_rows_cluster_ranks(const GemmArgs& g);
+/// The few-rows path in one launch (g.m ≤ kFewRows): k split over `ranks` blocks of a cluster.
+void run_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream);
+
+/// Outputs of at most this many columns and enough rows take the few-columns path: A read once,
+/// a warp a row.
+constexpr int kFewCols = 8;
+/// Whether the library takes the few-columns path for this shape on the current device.
+bool few_cols_fits(const GemmArgs& g);
+/// The few-columns path (g.n ≤ kFewCols, any m).
+void run_few_cols(const GemmArgs& g, cudaStream_t stream);
+
 /// The SMs of the current device (cached).
 int sm_count();
 
