@@ -75,8 +75,7 @@ __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* 
 template <int kRows, bool kFull>
 __device__ __forceinline__ void accumulate_few_rows(const GemmArgs& g, int j, int first, int end, int step,
                                                     float (&acc)[kRows][4]) {
-  // Loads in flight against registers (the batch's B and A values; 2 blocks an SM cap 128).
-  constexpr int kBatch = kRows <= 2 ? 16 : kRows <= 4 ? 8 : 4;
+  constexpr int kBatch = kRows <= 2 ? 8 : 4;  // registers: the batch's B and A values
   auto load_b = [&](int p) {
     const float* row = g.b + static_cast<std::size_t>(p) * g.ldb + j;
     if constexpr (kFull) return *reinterpret_cast<const float4*>(row);
@@ -120,7 +119,7 @@ __device__ __forceinline__ void accumulate_few_rows(const GemmArgs& g, int j, in
 // distributed shared memory, each added in a fixed order: one launch, no partial sums in global
 // memory and no second kernel (the split-K path's), the same bits every run.
 template <int kRows, bool kVectorB>
-__global__ void __launch_bounds__(256, 2) few_rows_cluster(GemmArgs g, int k_slice) {  // 2 blocks an SM
+__global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice) {
   constexpr int kWarps = 8, kCols = 128;
   __shared__ float4 warp_sums[kWarps][kRows][32];
   __shared__ float4 block_sums[kRows][32];
