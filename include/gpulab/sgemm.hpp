@@ -14,8 +14,11 @@
 // - Arithmetic is FP32 on the CUDA cores (no tensor cores, no TF32): every C element is one
 //   thread's fused multiply-add chain over k in order, then c = fma(alpha, acc, beta·c), except
 //   when the output has too few tiles to fill the GPU and k is long: then k is cut into a fixed
-//   number of slices whose partial sums are added in slice order (split-K). The path depends on
-//   the shape and the device only, so results are bitwise reproducible on one device.
+//   number of slices whose partial sums are added in slice order (split-K). C of at most 8 rows
+//   (or at most 8 columns and many rows) takes a path that reads B (or A) once: k is cut among
+//   the threads of a block or a cluster and their partial sums are added in a fixed order. The
+//   path depends on the shape and the device only, so results are bitwise reproducible on one
+//   device.
 //   Componentwise error: |ĉ − c| ≤ γ(k+2)·(|alpha|·|A|·|B| + |beta|·|C|), γ(j) = j·u/(1 − j·u).
 // - Tile sizes are chosen per shape and device by measurement: the first call of a new shape
 //   with beta = 0 on a stream that is not being captured times the candidates on the caller's
