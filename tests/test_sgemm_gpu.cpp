@@ -140,41 +140,39 @@ TEST(SgemmLibrary, EveryTileConfigurationIsRightAndBitwiseTheSame) {
     }
 }
 
+/// One path of the library on `in`, run twice on fresh copies: right against the reference, and
+/// the same bits both times (C's padding is NaN, so the bits are compared, not the values).
+template <class Run>
+void expect_path_right(const SgemmInput& in, const std::string& what, Run&& run) {
+  DeviceGemm d(in), again(in);
+  run(d.args(in));
+  run(again.args(in));
+  const std::vector<float> got = d.result(), second = again.result();
+  const CheckResult r = check_sgemm(got, in, sgemm_reference(in, 7), SgemmMath::fp32);
+  EXPECT_TRUE(r.ok) << what << ": " << r.detail;
+  EXPECT_EQ(std::memcmp(got.data(), second.data(), got.size() * sizeof(float)), 0) << what;
+}
+
 TEST(SgemmLibrary, FewRowsPathIsRightForEveryRowCountAndSlicing) {
   for (std::size_t m = 1; m <= sgemm_detail::kFewRows; ++m)
     for (SgemmShape s : {SgemmShape{m, 1, 5}, SgemmShape{m, 1027, 300}, SgemmShape{m, 3, 0}})
       for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3})
         for (int splits : {1, 3}) {
-          const SgemmInput in = input_for(s, v);
-          DeviceGemm d(in);
           DeviceBuffer<float> partials(static_cast<std::size_t>(splits) * s.m * s.n);
-          sgemm_detail::run_few_rows(d.args(in), splits, partials.data(), nullptr);
-          const CheckResult r = check_sgemm(d.result(), in, sgemm_reference(in, 7), SgemmMath::fp32);
-          EXPECT_TRUE(r.ok) << sgemm_shape_name(s) << " " << variant_name(v) << " splits " << splits << ": " << r.detail;
+          expect_path_right(input_for(s, v), fmt::format("{} {} splits {}", sgemm_shape_name(s), variant_name(v), splits),
+                            [&](const sgemm_detail::GemmArgs& g) { sgemm_detail::run_few_rows(g, splits, partials.data(), nullptr); });
         }
 }
 
-/// Equal bits (C's padding is NaN, which == would call unequal to itself).
-static bool same_bits(const std::vector<float>& x, const std::vector<float>& y) {
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
-}
-
 // The one-launch form: k over 1 to 8 blocks of a cluster, columns that end inside a warp's 128,
-// rows of B that are and are not 16-byte aligned; the same bits on a second run.
+// rows of B that are and are not 16-byte aligned.
 TEST(SgemmLibrary, FewRowsClusterPathIsRightForEveryRowCountAndClusterSize) {
   for (std::size_t m = 1; m <= sgemm_detail::kFewRows; ++m)
     for (SgemmShape s : {SgemmShape{m, 1, 5}, SgemmShape{m, 1027, 300}, SgemmShape{m, 129, 2049}, SgemmShape{m, 3, 0}})
       for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3})
-        for (int ranks : {1, 3, 8}) {
-          const SgemmInput in = input_for(s, v);
-          DeviceGemm d(in), again(in);
-          sgemm_detail::run_few_rows_cluster(d.args(in), ranks, nullptr);
-          sgemm_detail::run_few_rows_cluster(again.args(in), ranks, nullptr);
-          const std::vector<float> got = d.result();
-          const CheckResult r = check_sgemm(got, in, sgemm_reference(in, 7), SgemmMath::fp32);
-          EXPECT_TRUE(r.ok) << sgemm_shape_name(s) << " " << variant_name(v) << " ranks " << ranks << ": " << r.detail;
-          EXPECT_TRUE(same_bits(got, again.result())) << sgemm_shape_name(s) << " " << variant_name(v) << " ranks " << ranks;
-        }
+        for (int ranks : {1, 3, 8})
+          expect_path_right(input_for(s, v), fmt::format("{} {} ranks {}", sgemm_shape_name(s), variant_name(v), ranks),
+                            [&](const sgemm_detail::GemmArgs& g) { sgemm_detail::run_few_rows_cluster(g, ranks, nullptr); });
 }
 
 // Every column count, k around the staged chunk (1024) and not a multiple of 4, A's rows aligned
@@ -182,16 +180,9 @@ TEST(SgemmLibrary, FewRowsClusterPathIsRightForEveryRowCountAndClusterSize) {
 TEST(SgemmLibrary, FewColsPathIsRightForEveryColumnCount) {
   for (std::size_t n = 1; n <= sgemm_detail::kFewCols; ++n)
     for (SgemmShape s : {SgemmShape{3, n, 5}, SgemmShape{1001, n, 1023}, SgemmShape{77, n, 2049}, SgemmShape{9, n, 0}})
-      for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3}) {
-        const SgemmInput in = input_for(s, v);
-        DeviceGemm d(in), again(in);
-        sgemm_detail::run_few_cols(d.args(in), nullptr);
-        sgemm_detail::run_few_cols(again.args(in), nullptr);
-        const std::vector<float> got = d.result();
-        const CheckResult r = check_sgemm(got, in, sgemm_reference(in, 7), SgemmMath::fp32);
-        EXPECT_TRUE(r.ok) << sgemm_shape_name(s) << " " << variant_name(v) << ": " << r.detail;
-        EXPECT_TRUE(same_bits(got, again.result())) << sgemm_shape_name(s) << " " << variant_name(v);
-      }
+      for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3})
+        expect_path_right(input_for(s, v), fmt::format("{} {}", sgemm_shape_name(s), variant_name(v)),
+                          [](const sgemm_detail::GemmArgs& g) { sgemm_detail::run_few_cols(g, nullptr); });
 }
 
 TEST(SgemmLibrary, TunedRuleAndCapturedCallsAgreeBitForBit) {

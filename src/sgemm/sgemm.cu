@@ -23,6 +23,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <type_traits>
 
 namespace gpulab {
 
@@ -30,43 +31,11 @@ namespace sgemm_device {
 
 namespace cg = cooperative_groups;
 
-// Few rows of C (m ≤ 8): the product is B read once, m multiply-adds per element of B. A thread
-// owns 4 columns and all m rows of them; the block's 256 threads 1024 columns; blockIdx.y a slice
-// of k. Every thread reads the same element of A at a time (a broadcast), B as float4 where its
-// rows are 16-byte aligned. The warp-tiled kernel would spend a 64-row tile on each row.
-template <int kRows, bool kVectorB>
-__global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* partials) {
-  const int j = (static_cast<int>(blockIdx.x) * 256 + static_cast<int>(threadIdx.x)) * 4;
-  if (j >= g.n) return;
-  const int k_begin = static_cast<int>(blockIdx.y) * k_slice, k_end = min(g.k, k_begin + k_slice);
-  float acc[kRows][4] = {};
-#pragma unroll 4
-  for (int p = k_begin; p < k_end; ++p) {
-    const float* b_row = g.b + static_cast<std::size_t>(p) * g.ldb + j;
-    float b[4];
-    if (kVectorB && j + 3 < g.n) {
-      *reinterpret_cast<float4*>(b) = *reinterpret_cast<const float4*>(b_row);
-    } else {
-#pragma unroll
-      for (int q = 0; q < 4; ++q) b[q] = j + q < g.n ? b_row[q] : 0.f;
-    }
-#pragma unroll
-    for (int i = 0; i < kRows; ++i) {
-      const float a = i < g.m ? g.a[static_cast<std::size_t>(i) * g.lda + p] : 0.f;
-#pragma unroll
-      for (int q = 0; q < 4; ++q) acc[i][q] = fmaf(a, b[q], acc[i][q]);
-    }
-  }
-#pragma unroll
-  for (int i = 0; i < kRows; ++i) {
-    if (i >= g.m) break;
-    if (partials == nullptr) {
-      store_c4(g, i, j, {acc[i][0], acc[i][1], acc[i][2], acc[i][3]});
-    } else {
-      float* p = partials + (static_cast<std::size_t>(blockIdx.y) * g.m + i) * g.n + j;
-      for (int q = 0; q < 4 && j + q < g.n; ++q) p[q] = acc[i][q];
-    }
-  }
+__device__ __forceinline__ float4 plus(float4 x, float4 y) { return {x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w}; }
+
+/// acc += a · b along k: the four products of a lane's step, the last one first.
+__device__ __forceinline__ float dot4_add(float4 a, float4 b, float acc) {
+  return fmaf(a.x, b.x, fmaf(a.y, b.y, fmaf(a.z, b.z, fmaf(a.w, b.w, acc))));
 }
 
 /// acc[i][q] += A(i, p) · B(p, j + q) for p from `first` below `end` in steps of `step`, in that
@@ -112,6 +81,32 @@ __device__ __forceinline__ void accumulate_few_rows(const GemmArgs& g, int j, in
   }
 }
 
+// Few rows of C (m ≤ 8), split-K form (too few columns for clusters): the product is B read
+// once, m multiply-adds per element of B. A thread owns 4 columns and all m rows of them; the
+// block's 256 threads 1024 columns; blockIdx.y a slice of k, whose raw sums go to `partials` for
+// add_slices. The warp-tiled kernel would spend a 64-row tile on each row.
+template <int kRows, bool kVectorB>
+__global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* partials) {
+  const int j = (static_cast<int>(blockIdx.x) * 256 + static_cast<int>(threadIdx.x)) * 4;
+  if (j >= g.n) return;
+  const int k_begin = static_cast<int>(blockIdx.y) * k_slice, k_end = min(g.k, k_begin + k_slice);
+  float acc[kRows][4] = {};
+  if (kVectorB && j + 3 < g.n)
+    accumulate_few_rows<kRows, true>(g, j, k_begin, k_end, 1, acc);
+  else
+    accumulate_few_rows<kRows, false>(g, j, k_begin, k_end, 1, acc);
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+    if (i >= g.m) break;
+    if (partials == nullptr) {
+      store_c4(g, i, j, {acc[i][0], acc[i][1], acc[i][2], acc[i][3]});
+    } else {
+      float* p = partials + (static_cast<std::size_t>(blockIdx.y) * g.m + i) * g.n + j;
+      for (int q = 0; q < 4 && j + q < g.n; ++q) p[q] = acc[i][q];
+    }
+  }
+}
+
 // Few rows of C (m ≤ 8) and enough columns to fill the GPU with clusters (the GEMV of a row
 // vector): B is read once, at the rate of a copy. A block owns 128 columns (a warp reads 512
 // contiguous bytes of a row of B, a lane 16) and 1/ranks of k; its 8 warps take every 8th row of
@@ -145,8 +140,7 @@ __global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice)
   if (t < kRows * 32) {  // the block's sum of (row t / 32, lane t % 32): warps in order
     float4 sum = warp_sums[0][t / 32][t % 32];
     for (int w = 1; w < kWarps; ++w) {
-      const float4 v = warp_sums[w][t / 32][t % 32];
-      sum = {sum.x + v.x, sum.y + v.y, sum.z + v.z, sum.w + v.w};
+      sum = plus(sum, warp_sums[w][t / 32][t % 32]);
     }
     block_sums[t / 32][t % 32] = sum;
   }
@@ -155,8 +149,7 @@ __global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice)
   for (int e = t * ranks + rank; e < kRows * 32; e += 256 * ranks) {
     float4 sum = *cluster.map_shared_rank(&block_sums[e / 32][e % 32], 0);
     for (int r = 1; r < ranks; ++r) {
-      const float4 v = *cluster.map_shared_rank(&block_sums[e / 32][e % 32], r);
-      sum = {sum.x + v.x, sum.y + v.y, sum.z + v.z, sum.w + v.w};
+      sum = plus(sum, *cluster.map_shared_rank(&block_sums[e / 32][e % 32], r));
     }
     store_c4(g, e / 32, group * kCols + e % 32 * 4, sum);
   }
@@ -195,24 +188,17 @@ __global__ void __launch_bounds__(256) few_cols(GemmArgs g) {
       for (int u = 0; u < kChunk / 128; ++u)
 #pragma unroll
         for (int c = 0; c < kCols; ++c) {
-          const float4 b = bt[c][lane + u * 32];
-          acc[c] = fmaf(a[u].x, b.x, fmaf(a[u].y, b.y, fmaf(a[u].z, b.z, fmaf(a[u].w, b.w, acc[c]))));
+          acc[c] = dot4_add(a[u], bt[c][lane + u * 32], acc[c]);
         }
     } else if (row < g.m) {
 #pragma unroll 2
       for (int p = lane * 4; p < len; p += 128) {
-        float a[4];
-        if (kVectorA && p + 3 < len) {
-          *reinterpret_cast<float4*>(a) = *reinterpret_cast<const float4*>(a_row + k0 + p);
-        } else {
+        const float* a_p = a_row + k0 + p;
+        const float4 a = kVectorA && p + 3 < len
+                             ? *reinterpret_cast<const float4*>(a_p)
+                             : float4{a_p[0], p + 1 < len ? a_p[1] : 0.f, p + 2 < len ? a_p[2] : 0.f, p + 3 < len ? a_p[3] : 0.f};
 #pragma unroll
-          for (int q = 0; q < 4; ++q) a[q] = p + q < len ? a_row[k0 + p + q] : 0.f;
-        }
-#pragma unroll
-        for (int c = 0; c < kCols; ++c) {
-          const float4 b = bt[c][p / 4];
-          acc[c] = fmaf(a[0], b.x, fmaf(a[1], b.y, fmaf(a[2], b.z, fmaf(a[3], b.w, acc[c]))));
-        }
+        for (int c = 0; c < kCols; ++c) acc[c] = dot4_add(a, bt[c][p / 4], acc[c]);
       }
     }
   }
@@ -340,6 +326,16 @@ int capped_splits(const GemmArgs& g, std::size_t splits) {
   return static_cast<int>(std::clamp<std::size_t>(std::min(splits, (std::size_t{256} << 20) / per_split), 1, 65535));
 }
 
+/// f(std::integral_constant<int, c>), c the row (or column) count of the kernel that holds
+/// `count` ≤ 8: 1, 2, 4 or 8.
+template <class F>
+void by_count(int count, F&& f) {
+  if (count == 1) f(std::integral_constant<int, 1>{});
+  else if (count == 2) f(std::integral_constant<int, 2>{});
+  else if (count <= 4) f(std::integral_constant<int, 4>{});
+  else f(std::integral_constant<int, 8>{});
+}
+
 template <int kRows>
 void launch_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   const bool vector_b = rows_aligned16(g.b, g.ldb);
@@ -395,8 +391,7 @@ int few_rows_splits(const GemmArgs& g) {
 void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return;
   if (g.m > kFewRows) throw Error("gpulab::sgemm: the few-rows path takes at most 8 rows");
-  (g.m == 1 ? launch_few_rows<1> : g.m == 2 ? launch_few_rows<2> : g.m <= 4 ? launch_few_rows<4> : launch_few_rows<8>)(
-      g, splits, splits > 1 ? partials : nullptr, stream);
+  by_count(g.m, [&](auto rows) { launch_few_rows<decltype(rows)::value>(g, splits, splits > 1 ? partials : nullptr, stream); });
   add_slices_of(g, splits, partials, stream);
 }
 
@@ -414,8 +409,7 @@ void run_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return;
   if (g.m > kFewRows) throw Error("gpulab::sgemm: the few-rows path takes at most 8 rows");
   if (ranks < 1 || ranks > kMaxClusterRanks) throw Error("gpulab::sgemm: a cluster of 1 to 8 blocks");
-  (g.m == 1 ? launch_few_rows_cluster<1> : g.m == 2 ? launch_few_rows_cluster<2> : g.m <= 4 ? launch_few_rows_cluster<4> : launch_few_rows_cluster<8>)(
-      g, ranks, stream);
+  by_count(g.m, [&](auto rows) { launch_few_rows_cluster<decltype(rows)::value>(g, ranks, stream); });
 }
 
 bool few_cols_fits(const GemmArgs& g) {
@@ -426,7 +420,7 @@ bool few_cols_fits(const GemmArgs& g) {
 void run_few_cols(const GemmArgs& g, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return;
   if (g.n > kFewCols) throw Error("gpulab::sgemm: the few-columns path takes at most 8 columns");
-  (g.n == 1 ? launch_few_cols<1> : g.n == 2 ? launch_few_cols<2> : g.n <= 4 ? launch_few_cols<4> : launch_few_cols<8>)(g, stream);
+  by_count(g.n, [&](auto cols) { launch_few_cols<decltype(cols)::value>(g, stream); });
 }
 
 int split_count(const GemmArgs& g) {
