@@ -253,6 +253,18 @@ __device__ __forceinline__ void copy_slice(const GemmArgs& g, const ATile& a_til
   }
 }
 
+/// Four sums of row i from column j: to C through the epilogue, or, split-K (`partials`), raw to
+/// partials[blockIdx.z][i][j…].
+__device__ __forceinline__ void store_sums4(const GemmArgs& g, int i, int j, float4 sums, float* partials) {
+  if (partials == nullptr) {
+    store_c4(g, i, j, sums);
+  } else if (i < g.m) {
+    float* p = partials + (static_cast<std::size_t>(blockIdx.z) * g.m + i) * g.n + j;
+    const float values[4] = {sums.x, sums.y, sums.z, sums.w};
+    for (int q = 0; q < 4 && j + q < g.n; ++q) p[q] = values[q];
+  }
+}
+
 template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, Copies kCopies>
 __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kCopies>::kThreads,
                                   WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kCopies>::kMinBlocks)
@@ -323,15 +335,139 @@ __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, 
       const int row = m0 + warp_m + fm * 16 + i * 4 + ly;
 #pragma unroll
       for (int fn = 0; fn < kFragsN; ++fn) {
-        const int col = n0 + warp_n + fn * 32 + lx * 4;
         const float* r = acc[fm * 4 + i] + fn * 4;
-        const float4 v{r[0], r[1], r[2], r[3]};
-        if (partials == nullptr) {
-          store_c4(g, row, col, v);
-        } else if (row < g.m) {
-          float* p = partials + (static_cast<std::size_t>(blockIdx.z) * g.m + row) * g.n + col;
-          for (int q = 0; q < 4 && col + q < g.n; ++q) p[q] = r[q];
-        }
+        store_sums4(g, row, n0 + warp_n + fn * 32 + lx * 4, {r[0], r[1], r[2], r[3]}, partials);
+      }
+    }
+}
+
+// ---- the big-tile kernel: fragments double-buffered in registers -----------------------------------------
+//
+// What it adds over the warp-tiled kernel (cuBLAS's SIMT layout, Hopper's 255 registers a thread
+// at one block of 8 warps an SM):
+// - a thread tile of 16 × 8 (a block of 128 × 256, warps of 64 × 64): 6 shared loads feed 128
+//   FMAs (the 8 × 8 tile: 4 feed 64);
+// - A stored transposed in shared memory (as[k][m]), so a lane's 16 values of A at one k are
+//   4 float4 loads. cp.async cannot transpose, so the next slice's global loads wait in registers
+//   while the current slice's FMAs run, and are stored to the other of two shared buffers: one
+//   barrier a slice;
+// - the fragments of step k + 1 loaded while step k's FMAs run (two register sets), so the FMAs
+//   wait on no shared load.
+// Lanes form 4 (ly) × 8 (lx): rows c·16 + ly·4 … + 3 (c < 4) and columns c·32 + lx·4 … + 3 (c < 2)
+// of the warp's tile, so a warp's load of A reads 4 distinct float4 and of B 8, consecutive and
+// broadcast: one shared wavefront each. As's rows hold 4 floats of padding, so that the lanes'
+// transposing stores (rows t/2, k groups t%2) fall in 32 distinct banks.
+// kVector: 16-byte global loads (rows 16-byte aligned); otherwise 4 bytes at a time. Plain loads
+// read only valid elements, so no guarded form is needed.
+struct BigTiles {
+  static constexpr int kBM = 128, kBN = 256, kBK = 8, kThreads = 256, kWarpsM = 2;
+  static constexpr int kWM = 64, kWN = 64;
+  static constexpr int kAStride = kBM + 4;
+};
+
+/// The first `count` (≤ 4) of p[0..3], zeros after them; one 16-byte load when all four are
+/// wanted and kVector (p then 16-byte aligned).
+template <bool kVector>
+__device__ __forceinline__ float4 load4_first(const float* p, int count) {
+  if (kVector && count == 4) return *reinterpret_cast<const float4*>(p);
+  return {count > 0 ? p[0] : 0.f, count > 1 ? p[1] : 0.f, count > 2 ? p[2] : 0.f, count > 3 ? p[3] : 0.f};
+}
+
+template <bool kVector>
+__global__ void __launch_bounds__(BigTiles::kThreads, 1) big_tiles(GemmArgs g, int k_slice, float* partials) {
+  using T = BigTiles;
+  __shared__ __align__(16) float as[2][T::kBK][T::kAStride];
+  __shared__ __align__(16) float bs[2][T::kBK][T::kBN];
+
+  const int tiles_m = (g.m + T::kBM - 1) / T::kBM, tiles_n = (g.n + T::kBN - 1) / T::kBN;
+  int tm, tn;
+  grouped_tile(static_cast<int>(blockIdx.x), tiles_m, tiles_n, tm, tn);
+  const int m0 = tm * T::kBM, n0 = tn * T::kBN;
+  const int k_begin = static_cast<int>(blockIdx.z) * k_slice;
+  const int k_end = min(g.k, k_begin + k_slice);
+  const int slices = k_end > k_begin ? (k_end - k_begin + T::kBK - 1) / T::kBK : 0;
+
+  const int t = static_cast<int>(threadIdx.x), warp = t / 32, lane = t % 32;
+  const int warp_m = warp % T::kWarpsM * T::kWM, warp_n = warp / T::kWarpsM * T::kWN;
+  const int ly = lane / 8, lx = lane % 8;
+
+  // The thread's global loads a slice: A's row a_row, k from a_k (one float4); B's rows b_row and
+  // b_row + 4, columns from b_col (two float4).
+  const int a_row = t / 2, a_k = t % 2 * 4, b_row = t / 64, b_col = t % 64 * 4;
+  const float* a_src = g.a + static_cast<std::size_t>(min(m0 + a_row, g.m - 1)) * g.lda + k_begin + a_k;
+  const float* b_src = g.b + static_cast<std::size_t>(k_begin + b_row) * g.ldb + n0 + b_col;
+  const bool a_row_in = m0 + a_row < g.m;
+  const int b_cols = max(0, min(4, g.n - (n0 + b_col)));
+
+  float4 a_next, b_next[2];
+  auto load_global = [&](int s) {
+    const int k0 = s * T::kBK;
+    a_next = load4_first<kVector>(a_src + k0, a_row_in ? max(0, min(4, k_end - (k_begin + k0 + a_k))) : 0);
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      const int k = k_begin + k0 + b_row + 4 * r;
+      b_next[r] = load4_first<kVector>(b_src + static_cast<std::ptrdiff_t>(k0 + 4 * r) * static_cast<std::ptrdiff_t>(g.ldb),
+                                       k < k_end ? b_cols : 0);
+    }
+  };
+  auto store_shared = [&](int buf) {
+    as[buf][a_k + 0][a_row] = a_next.x;
+    as[buf][a_k + 1][a_row] = a_next.y;
+    as[buf][a_k + 2][a_row] = a_next.z;
+    as[buf][a_k + 3][a_row] = a_next.w;
+#pragma unroll
+    for (int r = 0; r < 2; ++r) *reinterpret_cast<float4*>(&bs[buf][b_row + 4 * r][b_col]) = b_next[r];
+  };
+
+  float a[2][16], b[2][8];
+  auto load_fragments = [&](int buf, int k, float (&fa)[16], float (&fb)[8]) {
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+      *reinterpret_cast<float4*>(fa + 4 * c) = *reinterpret_cast<const float4*>(&as[buf][k][warp_m + c * 16 + ly * 4]);
+#pragma unroll
+    for (int c = 0; c < 2; ++c)
+      *reinterpret_cast<float4*>(fb + 4 * c) = *reinterpret_cast<const float4*>(&bs[buf][k][warp_n + c * 32 + lx * 4]);
+  };
+
+  float acc[16][8] = {};
+  if (slices > 0) {
+    load_global(0);
+    store_shared(0);
+    __syncthreads();
+    load_fragments(0, 0, a[0], b[0]);
+  }
+  for (int s = 0; s < slices; ++s) {
+    const int buf = s & 1;
+    const bool more = s + 1 < slices;
+    if (more) load_global(s + 1);  // in flight during this slice's FMAs
+#pragma unroll
+    for (int k = 0; k < T::kBK; ++k) {
+      if (k == T::kBK - 1 && more) {
+        // The other buffer was last read before the previous slice's barrier: free to fill.
+        store_shared(buf ^ 1);
+        __syncthreads();
+      }
+      if (k < T::kBK - 1)
+        load_fragments(buf, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
+      else if (more)
+        load_fragments(buf ^ 1, 0, a[0], b[0]);
+#pragma unroll
+      for (int i = 0; i < 16; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
+    }
+  }
+
+  // Row m0 + warp_m + c·16 + ly·4 + i (fragment values c·4 + i), columns n0 + warp_n + d·32 + lx·4 … + 3.
+#pragma unroll
+  for (int c = 0; c < 4; ++c)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int row = m0 + warp_m + c * 16 + ly * 4 + i;
+#pragma unroll
+      for (int d = 0; d < 2; ++d) {
+        const float* r = acc[c * 4 + i] + d * 4;
+        store_sums4(g, row, n0 + warp_n + d * 32 + lx * 4, {r[0], r[1], r[2], r[3]}, partials);
       }
     }
 }

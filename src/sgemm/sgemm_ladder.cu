@@ -60,6 +60,7 @@ void run_vectorized(const GemmArgs& g, cudaStream_t s) {
 }
 void run_warp_tiles(const GemmArgs& g, cudaStream_t s) { sgemm_detail::warp_tiles_plain(g, s); }
 void run_pipelined(const GemmArgs& g, cudaStream_t s) { sgemm_detail::warp_tiles_pipelined(g, s); }
+void run_big_tiles(const GemmArgs& g, cudaStream_t s) { sgemm_detail::big_tiles_fragments(g, s); }
 void run_library(const GemmArgs& g, cudaStream_t s) {
   sgemm(g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, s);
 }
@@ -109,7 +110,7 @@ constexpr SgemmRung row(std::string_view name, std::string_view adds, std::strin
   return {{name, adds, role, false, math != SgemmMath::fp32, claims}, {run, math, aligned}};
 }
 
-// Read top to bottom: rungs 1-6 and the tensor-core rung in sgemm_kernels.cuh, 7-9 in sgemm.cu. Each
+// Read top to bottom: rungs 1-6 and the tensor-core rung in sgemm_kernels.cuh, 7-10 in sgemm.cu. Each
 // line: name, what it adds, the counters that says it changes (`gpulab profile`), launcher, role, math.
 constexpr SgemmRung kRungs[] = {
     row("naive", "a thread per element of C, threadIdx.x down the rows: A and C accessed a row apart", "load_sectors store_sectors", run_naive),
@@ -123,6 +124,8 @@ constexpr SgemmRung kRungs[] = {
     row("warp_tiles", "128x64 tiles, A row-major in shared memory; lanes 4x8 over 4x4 sub-tiles: broadcast, conflict-free loads", "bank_conflicts",
         run_warp_tiles),
     row("pipelined", "cp.async: 3 slices in flight, copies overlap the FMAs, no staging registers", "issue registers", run_pipelined),
+    row("fragments", "128x256 tiles, 16x8 a thread, A transposed: 6 shared loads per 128 FMAs; next step's fragments and slice in flight",
+        "instructions issue", run_big_tiles),
     row("library", "gpulab::sgemm: tile size measured per shape and device; split-K (ordered) for too few tiles", "fma",
         run_library, Role::library),
     row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync", "fma instructions",

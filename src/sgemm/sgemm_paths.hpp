@@ -70,6 +70,8 @@ int split_count(const GemmArgs& g);
 void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream);
 /// Rung 8: the same tiles fed by cp.async, three slices in flight (the library's default).
 void warp_tiles_pipelined(const GemmArgs& g, cudaStream_t stream);
+/// Rung 9: 128 × 256 tiles, 16 × 8 a thread, A transposed, fragments double-buffered.
+void big_tiles_fragments(const GemmArgs& g, cudaStream_t stream);
 
 /// Whether 16-byte loads may be used on the rows of a row-major matrix with this leading
 /// dimension (elements) starting at p.
