@@ -348,31 +348,36 @@ __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, 
 // - a thread tile of 16 × 8 (a block of 128 × 256, warps of 64 × 64): 6 shared loads feed 128
 //   FMAs (the 8 × 8 tile: 4 feed 64);
 // - A stored transposed in shared memory (as[k][m]), so a lane's 16 values of A at one k are
-//   4 float4 loads. cp.async cannot transpose: A's slices land row-major in a staging ring, and
-//   each thread moves the values it copied itself (visible to it once it has waited for them, no
-//   barrier) into the transposed buffer: one barrier a slice;
+//   4 float4 loads. cp.async cannot transpose, so the next slice's global loads wait in registers
+//   while the current slice's FMAs run, and are stored to the other of two shared buffers: one
+//   barrier a slice;
 // - the fragments of step k + 1 loaded while step k's FMAs run (two register sets), so the FMAs
 //   wait on no shared load.
 // Lanes form 4 (ly) × 8 (lx): rows c·16 + ly·4 … + 3 (c < 4) and columns c·32 + lx·4 … + 3 (c < 2)
 // of the warp's tile, so a warp's load of A reads 4 distinct float4 and of B 8, consecutive and
-// broadcast: one shared wavefront each. as's rows hold 4 floats of padding, so that the
-// transposing stores (16-byte copies: rows t/2, k groups t%2) fall in 32 distinct banks.
-// A first version held the next slice in registers (plain loads): at 255 registers the compiler
-// shuffled accumulators, and 0.4 cycles an instruction more went to "wait" and "dispatch" stalls
-// than cuBLAS's (docs/sgemm.md).
+// broadcast: one shared wavefront each. As's rows hold 4 floats of padding, so that the lanes'
+// transposing stores (rows t/2, k groups t%2) fall in 32 distinct banks.
+// kVector: 16-byte global loads (rows 16-byte aligned); otherwise 4 bytes at a time. Plain loads
+// read only valid elements, so no guarded form is needed.
 struct BigTiles {
-  static constexpr int kBM = 128, kBN = 256, kBK = 8, kThreads = 256, kWarpsM = 2, kStages = 3;
+  static constexpr int kBM = 128, kBN = 256, kBK = 8, kThreads = 256, kWarpsM = 2;
   static constexpr int kWM = 64, kWN = 64;
   static constexpr int kAStride = kBM + 4;
 };
 
-template <Copies kCopies>
+/// The first `count` (≤ 4) of p[0..3], zeros after them; one 16-byte load when all four are
+/// wanted and kVector (p then 16-byte aligned).
+template <bool kVector>
+__device__ __forceinline__ float4 load4_first(const float* p, int count) {
+  if (kVector && count == 4) return *reinterpret_cast<const float4*>(p);
+  return {count > 0 ? p[0] : 0.f, count > 1 ? p[1] : 0.f, count > 2 ? p[2] : 0.f, count > 3 ? p[3] : 0.f};
+}
+
+template <bool kVector>
 __global__ void __launch_bounds__(BigTiles::kThreads, 1) big_tiles(GemmArgs g, int k_slice, float* partials) {
   using T = BigTiles;
-  constexpr int kWidth = kCopies == Copies::scalar ? 1 : 4;
-  __shared__ __align__(16) float as[2][T::kBK][T::kAStride];        // A transposed: what the FMAs read
-  __shared__ __align__(16) float a_copied[T::kStages][T::kBM * T::kBK];  // A's slices as copied
-  __shared__ __align__(16) float bs[T::kStages][T::kBK][T::kBN];
+  __shared__ __align__(16) float as[2][T::kBK][T::kAStride];
+  __shared__ __align__(16) float bs[2][T::kBK][T::kBN];
 
   const int tiles_m = (g.m + T::kBM - 1) / T::kBM, tiles_n = (g.n + T::kBN - 1) / T::kBN;
   int tm, tn;
@@ -386,77 +391,72 @@ __global__ void __launch_bounds__(BigTiles::kThreads, 1) big_tiles(GemmArgs g, i
   const int warp_m = warp % T::kWarpsM * T::kWM, warp_n = warp / T::kWarpsM * T::kWN;
   const int ly = lane / 8, lx = lane % 8;
 
-  using ATile = TileLoader<T::kBM, T::kBK, T::kThreads, kWidth, true, kCopies == Copies::vector_guarded>;
-  using BTile = TileLoader<T::kBK, T::kBN, T::kThreads, kWidth, true, kCopies == Copies::vector_guarded>;
-  const ATile a_tile(g.a, g.lda, m0, k_begin, g.m);
-  const BTile b_tile(g.b, g.ldb, k_begin, n0, g.k);
-  // Slice s's copies (none past the last), one commit group either way.
-  auto issue = [&](int s) {
-    if (s < slices)
-      copy_slice(g, a_tile, b_tile, a_copied[s % T::kStages], T::kBK, &bs[s % T::kStages][0][0], T::kBN, k_begin,
-                 s * T::kBK, k_end, n0);
-    cp_async_commit();
-  };
-  // The thread's own copies of slice s's A, landed, into as[buf] transposed.
-  auto transpose_a = [&](int s, int buf) {
-    const float* copied = a_copied[s % T::kStages];
+  // The thread's global loads a slice: A's row a_row, k from a_k (one float4); B's rows b_row and
+  // b_row + 4, columns from b_col (two float4).
+  const int a_row = t / 2, a_k = t % 2 * 4, b_row = t / 64, b_col = t % 64 * 4;
+  const float* a_src = g.a + static_cast<std::size_t>(min(m0 + a_row, g.m - 1)) * g.lda + k_begin + a_k;
+  const float* b_src = g.b + static_cast<std::size_t>(k_begin + b_row) * g.ldb + n0 + b_col;
+  const bool a_row_in = m0 + a_row < g.m;
+  const int b_cols = max(0, min(4, g.n - (n0 + b_col)));
+
+  float4 a_next, b_next[2];
+  auto load_global = [&](int s) {
+    const int k0 = s * T::kBK;
+    a_next = load4_first<kVector>(a_src + k0, a_row_in ? max(0, min(4, k_end - (k_begin + k0 + a_k))) : 0);
 #pragma unroll
-    for (int r = 0; r < ATile::kPer; ++r) {
-      const int row = ATile::row() + r * ATile::kRowStep, col = ATile::col();
-      if constexpr (kWidth == 4) {
-        const float4 v = *reinterpret_cast<const float4*>(copied + row * T::kBK + col);
-        as[buf][col + 0][row] = v.x;
-        as[buf][col + 1][row] = v.y;
-        as[buf][col + 2][row] = v.z;
-        as[buf][col + 3][row] = v.w;
-      } else {
-        as[buf][col][row] = copied[row * T::kBK + col];
-      }
+    for (int r = 0; r < 2; ++r) {
+      const int k = k_begin + k0 + b_row + 4 * r;
+      b_next[r] = load4_first<kVector>(b_src + static_cast<std::ptrdiff_t>(k0 + 4 * r) * static_cast<std::ptrdiff_t>(g.ldb),
+                                       k < k_end ? b_cols : 0);
     }
+  };
+  auto store_shared = [&](int buf) {
+    as[buf][a_k + 0][a_row] = a_next.x;
+    as[buf][a_k + 1][a_row] = a_next.y;
+    as[buf][a_k + 2][a_row] = a_next.z;
+    as[buf][a_k + 3][a_row] = a_next.w;
+#pragma unroll
+    for (int r = 0; r < 2; ++r) *reinterpret_cast<float4*>(&bs[buf][b_row + 4 * r][b_col]) = b_next[r];
   };
 
   float a[2][16], b[2][8];
-  auto load_fragments = [&](int buf, int stage, int k, float (&fa)[16], float (&fb)[8]) {
+  auto load_fragments = [&](int buf, int k, float (&fa)[16], float (&fb)[8]) {
 #pragma unroll
     for (int c = 0; c < 4; ++c)
       *reinterpret_cast<float4*>(fa + 4 * c) = *reinterpret_cast<const float4*>(&as[buf][k][warp_m + c * 16 + ly * 4]);
 #pragma unroll
     for (int c = 0; c < 2; ++c)
-      *reinterpret_cast<float4*>(fb + 4 * c) = *reinterpret_cast<const float4*>(&bs[stage][k][warp_n + c * 32 + lx * 4]);
+      *reinterpret_cast<float4*>(fb + 4 * c) = *reinterpret_cast<const float4*>(&bs[buf][k][warp_n + c * 32 + lx * 4]);
   };
 
   float acc[16][8] = {};
-#pragma unroll
-  for (int s = 0; s < T::kStages - 1; ++s) issue(s);
   if (slices > 0) {
-    cp_async_wait<T::kStages - 2>();
-    transpose_a(0, 0);
+    load_global(0);
+    store_shared(0);
     __syncthreads();
-    load_fragments(0, 0, 0, a[0], b[0]);
+    load_fragments(0, 0, a[0], b[0]);
   }
   for (int s = 0; s < slices; ++s) {
-    const int buf = s & 1, stage = s % T::kStages;
+    const int buf = s & 1;
     const bool more = s + 1 < slices;
-    // Into the stage slice s − 1 used: its last reads came before the previous slice's barrier.
-    issue(s + T::kStages - 1);
+    if (more) load_global(s + 1);  // in flight during this slice's FMAs
 #pragma unroll
     for (int k = 0; k < T::kBK; ++k) {
       if (k == T::kBK - 1 && more) {
-        cp_async_wait<T::kStages - 2>();  // slice s + 1 has landed (this thread's copies) ...
-        transpose_a(s + 1, buf ^ 1);      // ... as[buf ^ 1] was last read before the previous barrier
-        __syncthreads();                  // ... every thread's copies and transposes
+        // The other buffer was last read before the previous slice's barrier: free to fill.
+        store_shared(buf ^ 1);
+        __syncthreads();
       }
       if (k < T::kBK - 1)
-        load_fragments(buf, stage, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
+        load_fragments(buf, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
       else if (more)
-        load_fragments(buf ^ 1, (s + 1) % T::kStages, 0, a[0], b[0]);
+        load_fragments(buf ^ 1, 0, a[0], b[0]);
 #pragma unroll
       for (int i = 0; i < 16; ++i)
 #pragma unroll
         for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
     }
   }
-  cp_async_wait<0>();
 
   // Row m0 + warp_m + c·16 + ly·4 + i (fragment values c·4 + i), columns n0 + warp_n + d·32 + lx·4 … + 3.
 #pragma unroll
