@@ -247,15 +247,16 @@ void launch_tiles(const char* name, const GemmArgs& g, int splits, float* partia
 }
 
 /// The big-tile kernel (16-byte loads or 4-byte; it needs no guarded form: its loads are plain).
-template <bool kVector>
+template <int kChunksM, bool kVector>
 void launch_big(const char* name, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
-  using T = BigTiles;
+  using T = BigTiles<kChunksM>;
   const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), T::kBM) * ceil_div(static_cast<std::size_t>(g.n), T::kBN);
   const int k_slice = splits == 1 ? g.k : static_cast<int>(align_up(ceil_div(static_cast<std::size_t>(g.k), splits), T::kBK));
-  launch(name, big_tiles<kVector>, {dim3(checked_grid(tiles, "gpulab::sgemm"), 1, static_cast<unsigned>(splits)), T::kThreads},
+  launch(name, big_tiles<kChunksM, kVector>, {dim3(checked_grid(tiles, "gpulab::sgemm"), 1, static_cast<unsigned>(splits)), T::kThreads},
          stream, g, k_slice, partials)
       .work([&] {
-        return std::string("128x256 tile, 16x8 per thread, fragments double-buffered") +
+        return std::to_string(T::kBM) + "x" + std::to_string(T::kBN) + " tile, " + std::to_string(T::kRows) +
+               "x8 per thread, fragments double-buffered" +
                (splits > 1 ? ", k in " + std::to_string(splits) + " slices" : "");
       });
 }
@@ -277,6 +278,12 @@ constexpr Config config(std::string_view name) {
            launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, Copies::vector_guarded>}};
 }
 
+template <int kChunksM>
+constexpr Config big_config(std::string_view name) {
+  return {{name, BigTiles<kChunksM>::kBM, BigTiles<kChunksM>::kBN},
+          {launch_big<kChunksM, false>, launch_big<kChunksM, true>, launch_big<kChunksM, true>}};
+}
+
 /// 16-byte copies where both operands' rows allow them; guarded where a partial vector can occur
 /// (n or k not a multiple of 4, so a row's last vector is partial).
 Copies copies_for(const GemmArgs& g) {
@@ -294,7 +301,8 @@ constexpr Config kConfigs[] = {
     config<2, 2, 2, 1, 4>("64x64x4"),
     config<4, 2, 2, 2, 2>("128x128x2"),
     config<4, 2, 4, 2, 3>("256x128x3"),  // 16 × 8 a thread: cuBLAS's shape for this problem
-    {{"128x256 fragments", BigTiles::kBM, BigTiles::kBN}, {launch_big<false>, launch_big<true>, launch_big<true>}},
+    big_config<4>("128x256 fragments"),
+    big_config<2>("128x128 fragments"),
 };
 constexpr std::size_t kDefault = 0, kSmall = 3, kBig = 6;
 
