@@ -170,10 +170,10 @@ if wants conv; then
   python3 scripts/peers_conv.py --json "$res/peers_conv.json" || echo "peers exit code: $?"
 fi
 if wants sgemm; then
-  echo "== sgemm: the pipelined kernel (the library's default tile), cuBLAS's and 3xTF32 at 4096^3 under Nsight Compute"
-  for rung in pipelined vendor tc_3xtf32; do
-    profile "ncu_sgemm_$rung" 'warp_tiles|gemm|tf32x3' \
-      sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__occupancy_limit_registers,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum \
+  echo "== sgemm: the pipelined and fragments rungs, cuBLAS's kernel and 3xTF32 at 4096^3 under Nsight Compute (with the stall reasons)"
+  for rung in pipelined fragments vendor tc_3xtf32; do
+    profile "ncu_sgemm_$rung" 'warp_tiles|big_tiles|gemm|tf32x3' \
+      regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio',sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__occupancy_limit_registers,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum \
       "$bin/gpulab" run sgemm --variant "$rung" -s 4096 --reps 1
   done
   echo "== sgemm: what users call instead (torch.mm, TF32 off and on), the same shapes"
