@@ -20,11 +20,12 @@
 //   path depends on the shape and the device only, so results are bitwise reproducible on one
 //   device.
 //   Componentwise error: |ĉ − c| ≤ γ(k+2)·(|alpha|·|A|·|B| + |beta|·|C|), γ(j) = j·u/(1 − j·u).
-// - Tile sizes are chosen per shape and device by measurement: the first call of a new shape
-//   with beta = 0 on a stream that is not being captured times the candidates on the caller's
-//   own operands (C is overwritten by each, then by the chosen one) and waits for the stream once;
-//   later calls reuse the choice. Calls with beta ≠ 0 use the choice when there is one, otherwise
-//   a rule, and never wait.
+// - Tile sizes are chosen per shape and device by measurement: the first call of a new shape on
+//   a stream that is not being captured times the candidates and waits for the stream once; later
+//   calls reuse the choice. With beta = 0 they run on the caller's own operands (C is overwritten
+//   by each, then by the chosen one); with beta ≠ 0 they write a scratch output of m × n floats
+//   taken in stream order from gpulab's pool (outputs over 256 MiB take a rule instead). Captured
+//   calls use the choice when there is one, otherwise the rule, and never wait.
 // - Work is issued on `stream`; a split-K call allocates its partial sums in stream order on that
 //   stream (cudaMallocFromPoolAsync, so concurrent calls on other streams are safe) from a memory
 //   pool of gpulab's own per device, which keeps what it holds (at most 256 MiB) for later calls.

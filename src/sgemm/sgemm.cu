@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -562,6 +563,10 @@ std::size_t rule_config(const GemmArgs& g) {
              : sgemm_detail::kSmall;
 }
 
+/// The largest scratch output the tuner allocates to measure a call with beta ≠ 0 (larger ones
+/// take the rule's configuration).
+constexpr std::size_t kMaxProbeBytes = std::size_t{256} << 20;
+
 /// Times every configuration on the caller's operands (two runs each after a warm-up), returns
 /// the fastest. C is overwritten: only called with beta = 0.
 std::size_t measure_configs(const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
@@ -616,10 +621,23 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
     std::lock_guard lock(choices_mutex);
     if (const auto it = choices.find(key); it != choices.end()) config = it->second, known = true;
   }
-  if (!known && beta == 0.f && !capturing(stream)) {
-    config = measure_configs(g, splits, partials.data(), stream);
-    std::lock_guard lock(choices_mutex);
-    choices[key] = config;
+  if (!known && !capturing(stream)) {
+    std::optional<std::size_t> measured;
+    if (beta == 0.f) {
+      measured = measure_configs(g, splits, partials.data(), stream);
+    } else if (static_cast<std::size_t>(m) * n * sizeof(float) <= kMaxProbeBytes) {
+      // C must survive the call: the configurations are timed writing a scratch output instead
+      // (with beta = 0; reading C costs every configuration the same).
+      const StreamScratch probe_c(m * n * sizeof(float), stream);
+      GemmArgs probe = g;
+      probe.c = probe_c.data(), probe.ldc = n, probe.beta = 0.f;
+      measured = measure_configs(probe, splits, partials.data(), stream);
+    }
+    if (measured) {
+      config = *measured;
+      std::lock_guard lock(choices_mutex);
+      choices[key] = config;
+    }
   }
   sgemm_detail::run_config(config, g, splits, partials.data(), stream);
 }
