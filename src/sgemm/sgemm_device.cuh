@@ -177,6 +177,21 @@ __device__ __forceinline__ void grouped_tile(int block, int tiles_m, int tiles_n
   tn = block % per_group / rows;
 }
 
+/// What a block of a tiled kernel computes: its kBM × kBN tile of C at (m0, n0) (grouped_tile's
+/// order) and k from k_begin to k_end (split-K: blockIdx.z's slice of k_slice) in `slices` steps of kBK.
+struct BlockWork {
+  int m0, n0, k_begin, k_end, slices;
+  template <class T>
+  __device__ static BlockWork of(const GemmArgs& g, int k_slice) {
+    const int tiles_m = (g.m + T::kBM - 1) / T::kBM, tiles_n = (g.n + T::kBN - 1) / T::kBN;
+    int tm, tn;
+    grouped_tile(static_cast<int>(blockIdx.x), tiles_m, tiles_n, tm, tn);
+    const int k_begin = static_cast<int>(blockIdx.z) * k_slice;
+    const int k_end = min(g.k, k_begin + k_slice);
+    return {tm * T::kBM, tn * T::kBN, k_begin, k_end, k_end > k_begin ? (k_end - k_begin + T::kBK - 1) / T::kBK : 0};
+  }
+};
+
 /// One thread's share of copying a rows × cols tile of a row-major matrix every slice: kPer
 /// copies of kWidth floats, in rows kRowStep apart, the same rows and column of the tile each
 /// time. The pointer and the row tests are worked out once; a slice moves the tile on by an
@@ -273,13 +288,7 @@ __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, 
   extern __shared__ float4 smem4[];
   float* const smem = reinterpret_cast<float*>(smem4);
 
-  const int tiles_m = (g.m + T::kBM - 1) / T::kBM, tiles_n = (g.n + T::kBN - 1) / T::kBN;
-  int tm, tn;
-  grouped_tile(static_cast<int>(blockIdx.x), tiles_m, tiles_n, tm, tn);
-  const int m0 = tm * T::kBM, n0 = tn * T::kBN;
-  const int k_begin = static_cast<int>(blockIdx.z) * k_slice;
-  const int k_end = min(g.k, k_begin + k_slice);
-  const int slices = k_end > k_begin ? (k_end - k_begin + T::kBK - 1) / T::kBK : 0;
+  const auto [m0, n0, k_begin, k_end, slices] = BlockWork::of<T>(g, k_slice);
 
   const int t = static_cast<int>(threadIdx.x), warp = t / 32, lane = t % 32;
   const int warp_m = warp % kWarpsM * T::kWM, warp_n = warp / kWarpsM * T::kWN;
@@ -391,13 +400,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM>::kThreads, BigTiles<kChunks
   __shared__ __align__(16) float as[2][T::kBK][T::kAStride];
   __shared__ __align__(16) float bs[2][T::kBK][T::kBN];
 
-  const int tiles_m = (g.m + T::kBM - 1) / T::kBM, tiles_n = (g.n + T::kBN - 1) / T::kBN;
-  int tm, tn;
-  grouped_tile(static_cast<int>(blockIdx.x), tiles_m, tiles_n, tm, tn);
-  const int m0 = tm * T::kBM, n0 = tn * T::kBN;
-  const int k_begin = static_cast<int>(blockIdx.z) * k_slice;
-  const int k_end = min(g.k, k_begin + k_slice);
-  const int slices = k_end > k_begin ? (k_end - k_begin + T::kBK - 1) / T::kBK : 0;
+  const auto [m0, n0, k_begin, k_end, slices] = BlockWork::of<T>(g, k_slice);
 
   const int t = static_cast<int>(threadIdx.x), warp = t / 32, lane = t % 32;
   const int warp_m = warp % T::kWarpsM * T::kWM, warp_n = warp / T::kWarpsM * T::kWN;
