@@ -268,6 +268,7 @@ using Launcher = void (*)(const char*, const GemmArgs&, int, float*, cudaStream_
 struct Config {
   TileConfig info;
   Launcher launchers[3];
+  std::string_view kernel;  // the launches' name: kernel_<configuration>
 };
 
 template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages>
@@ -276,13 +277,15 @@ constexpr Config config(std::string_view name) {
   return {{name, T::kBM, T::kBN},
           {launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, Copies::scalar>,
            launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, Copies::vector>,
-           launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, Copies::vector_guarded>}};
+           launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, Copies::vector_guarded>},
+          "warp_tiles"};
 }
 
 template <int kChunksM>
 constexpr Config big_config(std::string_view name) {
   return {{name, BigTiles<kChunksM>::kBM, BigTiles<kChunksM>::kBN},
-          {launch_big<kChunksM, false>, launch_big<kChunksM, true>, launch_big<kChunksM, true>}};
+          {launch_big<kChunksM, false>, launch_big<kChunksM, true>, launch_big<kChunksM, true>},
+          "big_tiles"};
 }
 
 /// 16-byte copies where both operands' rows allow them; guarded where a partial vector can occur
@@ -302,13 +305,13 @@ constexpr Config kConfigs[] = {
     config<2, 2, 2, 1, 4>("64x64x4"),
     config<4, 2, 2, 2, 2>("128x128x2"),
     config<4, 2, 4, 2, 3>("256x128x3"),  // 16 × 8 a thread: cuBLAS's shape for this problem
-    big_config<4>("128x256 fragments"),
-    big_config<2>("128x128 fragments"),
+    big_config<4>("128x256_fragments"),
+    big_config<2>("128x128_fragments"),
 };
 constexpr std::size_t kDefault = 0, kSmall = 3, kBig = 6;
 
 void run_with(const Config& c, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
-  const std::string name = std::string("warp_tiles_") + std::string(c.info.name);
+  const std::string name = std::string(c.kernel) + "_" + std::string(c.info.name);
   c.launchers[static_cast<int>(copies_for(g))](name.c_str(), g, splits, partials, stream);
 }
 

@@ -29,7 +29,7 @@ void allow_smem(std::size_t bytes) {
 
 /// A tile configuration of the warp-tiled kernel the tuner chooses among.
 struct TileConfig {
-  std::string_view name;  // "128x128x3": tile rows × tile columns × pipeline stages
+  std::string_view name;  // "128x128x3": tile rows × tile columns × cp.async stages; "128x128_fragments": the big-tile kernel
   int tile_m = 0, tile_n = 0;
 };
 std::span<const TileConfig> tile_configs();
