@@ -230,36 +230,37 @@ namespace {
 
 using namespace sgemm_device;
 
+/// A tiled kernel (warp_tiles, big_tiles) over C in T's tiles and k in `splits` slices
+/// (blockIdx.z), each slice a multiple of T::kBK so that only the last one is ragged.
+template <class T, class Kernel>
+void launch_tiled(const char* name, Kernel kernel, std::size_t smem_bytes, const std::string& per_thread,
+                  const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
+  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), T::kBM) * ceil_div(static_cast<std::size_t>(g.n), T::kBN);
+  const int k_slice = splits == 1 ? g.k : static_cast<int>(align_up(ceil_div(static_cast<std::size_t>(g.k), splits), T::kBK));
+  launch(name, kernel, {dim3(checked_grid(tiles, "gpulab::sgemm"), 1, static_cast<unsigned>(splits)), T::kThreads, smem_bytes},
+         stream, g, k_slice, partials)
+      .work([&] {
+        return std::to_string(T::kBM) + "x" + std::to_string(T::kBN) + " tile, " + per_thread +
+               (splits > 1 ? ", k in " + std::to_string(splits) + " slices" : "");
+      });
+}
+
 template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, Copies kCopies>
 void launch_tiles(const char* name, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kCopies>;
   constexpr auto kernel = warp_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kCopies>;
   allow_smem<kernel>(T::kSmemBytes);
-  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), T::kBM) * ceil_div(static_cast<std::size_t>(g.n), T::kBN);
-  // Slices a multiple of the kernel's k step, so that only the last one is ragged.
-  const int k_slice = splits == 1 ? g.k : static_cast<int>(align_up(ceil_div(static_cast<std::size_t>(g.k), splits), T::kBK));
-  launch(name, kernel, {dim3(checked_grid(tiles, "gpulab::sgemm"), 1, static_cast<unsigned>(splits)), T::kThreads, T::kSmemBytes},
-         stream, g, k_slice, partials)
-      .work([&] {
-        return std::to_string(T::kBM) + "x" + std::to_string(T::kBN) + " tile, " +
-               std::to_string(kFragsM * 4) + "x" + std::to_string(kFragsN * 4) + " per thread" +
-               (splits > 1 ? ", k in " + std::to_string(splits) + " slices" : "");
-      });
+  launch_tiled<T>(name, kernel, T::kSmemBytes, std::to_string(kFragsM * 4) + "x" + std::to_string(kFragsN * 4) + " per thread",
+                  g, splits, partials, stream);
 }
 
 /// The big-tile kernel (16-byte loads or 4-byte; it needs no guarded form: its loads are plain).
 template <int kChunksM, bool kVector>
 void launch_big(const char* name, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   using T = BigTiles<kChunksM>;
-  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), T::kBM) * ceil_div(static_cast<std::size_t>(g.n), T::kBN);
-  const int k_slice = splits == 1 ? g.k : static_cast<int>(align_up(ceil_div(static_cast<std::size_t>(g.k), splits), T::kBK));
-  launch(name, big_tiles<kChunksM, kVector>, {dim3(checked_grid(tiles, "gpulab::sgemm"), 1, static_cast<unsigned>(splits)), T::kThreads},
-         stream, g, k_slice, partials)
-      .work([&] {
-        return std::to_string(T::kBM) + "x" + std::to_string(T::kBN) + " tile, " + std::to_string(T::kRows) +
-               "x8 per thread, fragments double-buffered" +
-               (splits > 1 ? ", k in " + std::to_string(splits) + " slices" : "");
-      });
+  launch_tiled<T>(name, big_tiles<kChunksM, kVector>, 0,
+                  std::to_string(T::kRows) + "x" + std::to_string(T::kCols) + " per thread, fragments double-buffered", g,
+                  splits, partials, stream);
 }
 
 using Launcher = void (*)(const char*, const GemmArgs&, int, float*, cudaStream_t);
@@ -570,9 +571,18 @@ std::size_t rule_config(const GemmArgs& g) {
 /// take the rule's configuration).
 constexpr std::size_t kMaxProbeBytes = std::size_t{256} << 20;
 
-/// Times every configuration on the caller's operands (two runs each after a warm-up), returns
-/// the fastest. C is overwritten: only called with beta = 0.
-std::size_t measure_configs(const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
+/// Times every configuration (two runs each after a warm-up) and returns the fastest; nothing
+/// where that would cost the caller's C. With beta = 0 they run on the caller's own operands (C
+/// is overwritten by each, then by the chosen one); with beta ≠ 0 they write a scratch output
+/// instead, with beta = 0 (reading C costs every configuration the same), up to kMaxProbeBytes.
+std::optional<std::size_t> measure_configs(GemmArgs g, int splits, float* partials, cudaStream_t stream) {
+  std::optional<StreamScratch> scratch_c;
+  if (g.beta != 0.f) {
+    const std::size_t bytes = static_cast<std::size_t>(g.m) * g.n * sizeof(float);
+    if (bytes > kMaxProbeBytes) return std::nullopt;
+    scratch_c.emplace(bytes, stream);
+    g.c = scratch_c->data(), g.ldc = static_cast<std::size_t>(g.n), g.beta = 0.f;
+  }
   const Event start, stop;
   std::size_t best = 0;
   float best_ms = 0.f;
@@ -624,24 +634,12 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
     std::lock_guard lock(choices_mutex);
     if (const auto it = choices.find(key); it != choices.end()) config = it->second, known = true;
   }
-  if (!known && !capturing(stream)) {
-    std::optional<std::size_t> measured;
-    if (beta == 0.f) {
-      measured = measure_configs(g, splits, partials.data(), stream);
-    } else if (static_cast<std::size_t>(m) * n * sizeof(float) <= kMaxProbeBytes) {
-      // C must survive the call: the configurations are timed writing a scratch output instead
-      // (with beta = 0; reading C costs every configuration the same).
-      const StreamScratch probe_c(m * n * sizeof(float), stream);
-      GemmArgs probe = g;
-      probe.c = probe_c.data(), probe.ldc = n, probe.beta = 0.f;
-      measured = measure_configs(probe, splits, partials.data(), stream);
-    }
-    if (measured) {
+  if (!known && !capturing(stream))
+    if (const std::optional<std::size_t> measured = measure_configs(g, splits, partials.data(), stream)) {
       config = *measured;
       std::lock_guard lock(choices_mutex);
       choices[key] = config;
     }
-  }
   sgemm_detail::run_config(config, g, splits, partials.data(), stream);
 }
 

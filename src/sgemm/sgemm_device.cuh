@@ -280,6 +280,22 @@ __device__ __forceinline__ void store_sums4(const GemmArgs& g, int i, int j, flo
   }
 }
 
+/// A thread's sums of a tiled kernel to C (or split-K's partials): acc[c·4 + i][d·4 … d·4 + 3] are
+/// row row_of(c, i), columns col0 + d·32 … + 3 (each warp's lanes 4 columns apart in 32-column bands).
+template <int kRows, int kCols, class RowOf>
+__device__ __forceinline__ void store_thread_tile(const GemmArgs& g, const float (&acc)[kRows][kCols], RowOf row_of, int col0,
+                                                  float* partials) {
+#pragma unroll
+  for (int c = 0; c < kRows / 4; ++c)
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+      for (int d = 0; d < kCols / 4; ++d) {
+        const float* r = acc[c * 4 + i] + d * 4;
+        store_sums4(g, row_of(c, i), col0 + d * 32, {r[0], r[1], r[2], r[3]}, partials);
+      }
+}
+
 template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages, Copies kCopies>
 __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kCopies>::kThreads,
                                   WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, kCopies>::kMinBlocks)
@@ -336,18 +352,8 @@ __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, 
 
   run_slices<kStages>(slices, load_slice, compute_slice);
 
-  // Row m0 + warp_m + f·16 + i·4 + ly, columns n0 + warp_n + q·32 + lx·4 … + 3.
-#pragma unroll
-  for (int fm = 0; fm < kFragsM; ++fm)
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      const int row = m0 + warp_m + fm * 16 + i * 4 + ly;
-#pragma unroll
-      for (int fn = 0; fn < kFragsN; ++fn) {
-        const float* r = acc[fm * 4 + i] + fn * 4;
-        store_sums4(g, row, n0 + warp_n + fn * 32 + lx * 4, {r[0], r[1], r[2], r[3]}, partials);
-      }
-    }
+  // Rows interleaved in each 16-row band: ly, ly + 4, ly + 8, ly + 12.
+  store_thread_tile(g, acc, [&](int f, int i) { return m0 + warp_m + f * 16 + i * 4 + ly; }, n0 + warp_n + lx * 4, partials);
 }
 
 // ---- the big-tile kernel: fragments double-buffered in registers -----------------------------------------
@@ -484,18 +490,8 @@ __global__ void __launch_bounds__(BigTiles<kChunksM>::kThreads, BigTiles<kChunks
     }
   }
 
-  // Row m0 + warp_m + c·16 + ly·4 + i (fragment values c·4 + i), columns n0 + warp_n + d·32 + lx·4 … + 3.
-#pragma unroll
-  for (int c = 0; c < kChunksM; ++c)
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      const int row = m0 + warp_m + c * 16 + ly * 4 + i;
-#pragma unroll
-      for (int d = 0; d < 2; ++d) {
-        const float* r = acc[c * 4 + i] + d * 4;
-        store_sums4(g, row, n0 + warp_n + d * 32 + lx * 4, {r[0], r[1], r[2], r[3]}, partials);
-      }
-    }
+  // Rows consecutive in each 16-row band: ly·4 … ly·4 + 3.
+  store_thread_tile(g, acc, [&](int c, int i) { return m0 + warp_m + c * 16 + ly * 4 + i; }, n0 + warp_n + lx * 4, partials);
 }
 
 /// Split-K's second step: c = alpha·Σ_z partials[z] + beta·c, the slices added in order.
