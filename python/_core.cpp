@@ -16,6 +16,8 @@
 #include <gpulab/scan.hpp>
 #include <gpulab/sgemm.hpp>
 
+#include "call_support.hpp"
+
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
@@ -28,7 +30,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -48,124 +49,13 @@ T* at(Address address) {
 
 cudaStream_t as_stream(Address stream) { return reinterpret_cast<cudaStream_t>(stream); }
 
-/// Makes `device` current for one call and restores the caller's device after it: the frameworks
-/// keep their own notion of the current device, and the library works on the current one.
-class DeviceScope {
- public:
-  explicit DeviceScope(int device) {
-    GPULAB_CUDA_CHECK(cudaGetDevice(&previous_));
-    if (previous_ != device) GPULAB_CUDA_CHECK(cudaSetDevice(device));
-  }
-  DeviceScope(const DeviceScope&) = delete;
-  DeviceScope& operator=(const DeviceScope&) = delete;
-  ~DeviceScope() {
-    int now = previous_;
-    if (cudaGetDevice(&now) == cudaSuccess && now != previous_) cudaSetDevice(previous_);
-  }
-
- private:
-  int previous_ = 0;
-};
-
-/// Temporary storage for the library's calls from Python, which have no place to keep it. One
-/// buffer per (device, stream, purpose), zero-filled when made and grown when a call needs more; reduce and
-/// scan leave theirs zero-filled again, as their contracts ask. Buffers are keyed by the stream's
-/// unique id (cudaStreamGetId), never by its handle: a handle can come back for a new stream after
-/// the old one was destroyed with work still queued, an id never does, so a buffer is only ever
-/// used in one stream's order and needs no events. A call under stream capture gets a buffer of its
-/// capture's own (a graph may be replayed on any stream, beside direct calls), which is never freed:
-/// the graph keeps its address. Past kMaxEntries the least recently used buffer is freed (cudaFree
-/// waits for the device first).
-class ScratchCache {
- public:
-  enum class Purpose { reduce, scan, atax };
-  static constexpr std::size_t kMaxEntries = 64;
-
-  /// Runs `use(pointer, bytes)` on `stream` with at least `bytes` of this purpose's storage.
-  template <class Use>
-  void with(Purpose purpose, cudaStream_t stream, std::size_t bytes, Use&& use) {
-    int device = 0;
-    GPULAB_CUDA_CHECK(cudaGetDevice(&device));
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    unsigned long long id = 0;
-    GPULAB_CUDA_CHECK(cudaStreamGetCaptureInfo(stream, &status, &id));
-    const bool capturing = status == cudaStreamCaptureStatusActive;
-    if (!capturing) GPULAB_CUDA_CHECK(cudaStreamGetId(stream, &id));  // refused on a capturing stream
-    Entry& entry = entries_[{device, capturing, id, purpose}];
-    entry.last_use = ++uses_;
-    entry.captured = entry.captured || capturing;
-    if (entry.buffer.bytes() < bytes) {
-      RelaxedCapture relaxed(capturing);  // a capture in global mode refuses cudaMalloc
-      gpulab::DeviceBuffer<std::byte> grown(std::max<std::size_t>(bytes, 2 * entry.buffer.bytes()));
-      GPULAB_CUDA_CHECK(cudaMemsetAsync(grown.data(), 0, grown.bytes(), stream));  // under capture: a graph node
-      retire(entry);
-      entry.buffer = std::move(grown);
-      entry.captured = capturing;
-    }
-    use(entry.buffer.data(), entry.buffer.bytes());
-    if (entries_.size() > kMaxEntries) evict_least_recent();
-  }
-
- private:
-  struct Entry {
-    gpulab::DeviceBuffer<std::byte> buffer;
-    std::uint64_t last_use = 0;
-    bool captured = false;
-  };
-  // (device, under capture, the stream's id or the capture's id, purpose); the default stream's id
-  // is per device
-  using Key = std::tuple<int, bool, unsigned long long, Purpose>;
-
-  /// The calling thread's capture mode set to relaxed while it lives, where `on`.
-  class RelaxedCapture {
-   public:
-    explicit RelaxedCapture(bool on) : on_(on) {
-      if (on_) GPULAB_CUDA_CHECK(cudaThreadExchangeStreamCaptureMode(&mode_));
-    }
-    RelaxedCapture(const RelaxedCapture&) = delete;
-    RelaxedCapture& operator=(const RelaxedCapture&) = delete;
-    ~RelaxedCapture() {
-      if (on_) cudaThreadExchangeStreamCaptureMode(&mode_);
-    }
-
-   private:
-    bool on_;
-    cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;
-  };
-
-  /// Frees an entry's buffer now (cudaFree waits for the work queued on it) or, if a captured graph
-  /// may use it, never.
-  void retire(Entry& entry) {
-    if (entry.captured) kept_for_graphs_.push_back(std::move(entry.buffer));
-    entry.buffer = {};
-    entry.captured = false;
-  }
-
-  void evict_least_recent() {
-    auto oldest = entries_.begin();
-    for (auto it = entries_.begin(); it != entries_.end(); ++it)
-      if (it->second.last_use < oldest->second.last_use) oldest = it;
-    retire(oldest->second);
-    entries_.erase(oldest);
-  }
-
-  std::map<Key, Entry> entries_;
-  std::uint64_t uses_ = 0;
-  std::vector<gpulab::DeviceBuffer<std::byte>> kept_for_graphs_;
-};
-
-// Never destroyed: at interpreter exit the CUDA runtime may already be gone.
-ScratchCache& scratch() {
-  static auto* cache = new ScratchCache;
-  return *cache;
-}
+using gpulab_python::DeviceScope;
 
 // ---- reduce, scan -----------------------------------------------------------------------------
 
 template <class T>
 void sum_of(Address in, std::size_t n, Address out, cudaStream_t stream) {
-  scratch().with(ScratchCache::Purpose::reduce, stream, gpulab::reduce_sum_temp_bytes<T>(n),
-                 [&](void* temp, std::size_t bytes) { gpulab::reduce_sum(at<const T>(in), n, at<T>(out), temp, bytes, stream); });
+  gpulab_python::sum(at<const T>(in), n, at<T>(out), stream);
 }
 
 void sum(Address in, std::size_t n, const std::string& dtype, Address out, int device, Address stream) {
@@ -178,13 +68,7 @@ void sum(Address in, std::size_t n, const std::string& dtype, Address out, int d
 
 template <class In>
 void scan_of(Address in, Address out, std::size_t n, bool inclusive, cudaStream_t stream) {
-  using Out = gpulab::scan_result_t<In>;
-  scratch().with(ScratchCache::Purpose::scan, stream, gpulab::scan_temp_bytes<In>(n), [&](void* temp, std::size_t bytes) {
-    if (inclusive)
-      gpulab::inclusive_scan(at<const In>(in), at<Out>(out), n, temp, bytes, stream);
-    else
-      gpulab::exclusive_scan(at<const In>(in), at<Out>(out), n, temp, bytes, stream);
-  });
+  gpulab_python::scan(at<const In>(in), at<gpulab::scan_result_t<In>>(out), n, inclusive, stream);
 }
 
 void scan(Address in, const std::string& dtype, Address out, std::size_t n, bool inclusive, int device, Address stream) {
@@ -207,10 +91,7 @@ void histogram(Address values, std::size_t n, std::uint32_t bins, Address counts
 
 void atax(Address a, Address x, std::uint32_t rows, std::uint32_t cols, Address y, int device, Address stream) {
   DeviceScope scope(device);
-  const cudaStream_t s = as_stream(stream);
-  scratch().with(ScratchCache::Purpose::atax, s, gpulab::atax_temp_bytes(rows, cols), [&](void* temp, std::size_t bytes) {
-    gpulab::atax(at<const float>(a), at<const float>(x), rows, cols, at<float>(y), temp, bytes, s);
-  });
+  gpulab_python::atax(at<const float>(a), at<const float>(x), rows, cols, at<float>(y), as_stream(stream));
 }
 
 // ---- matrices ---------------------------------------------------------------------------------
@@ -356,22 +237,12 @@ int device_count() {
 NB_MODULE(_core, m) {
   m.doc() = "gpulab's library functions over device pointers; use the gpulab package, not this module.";
 
-  // Translators are tried newest first: the subclasses after their base.
-  nb::exception<gpulab::Error> error(m, "Error", PyExc_RuntimeError);
-  nb::exception<gpulab::NoDeviceError> no_device(m, "NoDeviceError", error);
-  nb::exception<gpulab::OutOfMemoryError>(m, "OutOfMemoryError", error);
-  // Whichever CUDA call found no device (error.hpp sorts them), say what gpulab needs.
-  nb::register_exception_translator(
-      [](const std::exception_ptr& p, void* type) {
-        try {
-          std::rethrow_exception(p);
-        } catch (const gpulab::NoDeviceError& e) {
-          const std::string message = std::string("no usable CUDA device: gpulab needs an NVIDIA GPU and its driver (") +
-                                      e.what() + ")";
-          PyErr_SetString(static_cast<PyObject*>(type), message.c_str());
-        }
-      },
-      no_device.ptr());
+  // The types live as long as the process (the translator may run until exit).
+  static const gpulab_python::ErrorTypes types{
+      nb::exception<gpulab::Error>(m, "Error", PyExc_RuntimeError).ptr(),
+      nb::exception<gpulab::NoDeviceError>(m, "NoDeviceError", m.attr("Error")).ptr(),
+      nb::exception<gpulab::OutOfMemoryError>(m, "OutOfMemoryError", m.attr("Error")).ptr()};
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) { gpulab_python::raise_as_python(p, types); });
 
   m.def("device_count", &device_count, "CUDA devices the driver shows (0 without a driver or a GPU).");
   m.def("sum", &sum, nb::arg("data"), nb::arg("n"), nb::arg("dtype"), nb::arg("out"), nb::arg("device"), nb::arg("stream"));

@@ -267,6 +267,8 @@ if [ "$python" = yes ]; then
   echo "consumer (gpulab::nccl, every GPU) exit code: $?"
   echo "== python: gpulab's functions against the one-liners they replace, one process"
   PYTHONPATH="$pyroot" python3 scripts/peers_python.py --json "$res/peers_python.json" || echo "peers exit code: $?"
+  echo "== python: one call's host time by path and step (call_cost.txt)"
+  PYTHONPATH="$pyroot" python3 scripts/python_call_cost.py > "$res/call_cost.txt" 2>&1 || echo "call cost exit code: $?"
 fi
 # Reports of the harness (the peers' JSON files are of another shape): one page with them all.
 reports=(); for f in "$res"/*.json; do grep -q '"gpulab_version"' "$f" 2> /dev/null && reports+=("$f"); done

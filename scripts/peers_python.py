@@ -143,11 +143,17 @@ def main():
     small_int = (small * 1000).int()
     costs = []
     small_out = torch.empty((), device="cuda")
-    for name, fn in (("gpulab.sum", lambda: gpulab.sum(small)), ("torch.sum", lambda: torch.sum(small)),
-                     ("gpulab.sum(out=)", lambda: gpulab.sum(small, out=small_out)),
-                     ("torch.sum(out=)", lambda: torch.sum(small, dim=0, out=small_out)),
-                     ("gpulab.histogram m=256", lambda: gpulab.histogram(small_int, 256)),
-                     ("gpulab.inclusive_scan", lambda: gpulab.inclusive_scan(small))):
+    calls = [("gpulab.sum", lambda: gpulab.sum(small)), ("torch.sum", lambda: torch.sum(small)),
+             ("gpulab.sum(out=)", lambda: gpulab.sum(small, out=small_out)),
+             ("torch.sum(out=)", lambda: torch.sum(small, dim=0, out=small_out)),
+             # stream= takes the general path (the only one before the PyTorch operators)
+             ("gpulab.sum(stream=) general", lambda: gpulab.sum(small, stream=torch.cuda.current_stream())),
+             ("gpulab.histogram m=256", lambda: gpulab.histogram(small_int, 256)),
+             ("gpulab.inclusive_scan", lambda: gpulab.inclusive_scan(small))]
+    if gpulab.torch_operators():
+        calls += [("torch.ops.gpulab.sum", lambda: torch.ops.gpulab.sum(small)),
+                  ("torch.ops.gpulab.histogram", lambda: torch.ops.gpulab.histogram(small_int, 256))]
+    for name, fn in calls:
         costs.append({"call": name, **fixed_cost(torch, fn)})
     for c in costs:
         print(f"fixed cost {c['call']:24} wall {c['wall_us']:6.2f} us/call   kernel(s) in a graph {c['graph_us']:6.2f} "

@@ -14,14 +14,14 @@ gpulab.NoDeviceError. docs/python.md has an example per function and its measure
 """
 from __future__ import annotations
 
-from . import _core
+from . import _core, _torch
 from ._arrays import Call, mutable, rows_pitch, same_device, view, contiguous
 from ._core import Error, NoDeviceError, OutOfMemoryError
 from .report import Report, load_report
 
 __version__ = "0.1.0"
 __all__ = ["sum", "histogram", "atax", "inclusive_scan", "exclusive_scan", "transpose", "add", "zero_triangle", "sgemm",
-           "conv3x3", "device_count", "require_device", "load_report", "Report", "Error", "NoDeviceError", "OutOfMemoryError"]
+           "conv3x3", "device_count", "require_device", "torch_operators", "load_report", "Report", "Error", "NoDeviceError", "OutOfMemoryError"]
 
 _SUM_TYPES = ("int32", "float32", "float64")
 _SCAN_TYPES = ("int8", "int16", "int32", "float32", "float64")
@@ -38,11 +38,25 @@ def require_device() -> None:
         raise NoDeviceError("no usable CUDA device: gpulab needs an NVIDIA GPU and its driver")
 
 
+def torch_operators() -> bool:
+    """Whether gpulab's functions are PyTorch operators here (torch.ops.gpulab.*: torch.compile,
+    torch.export, autograd); where not, _torch.unavailable says why."""
+    return _torch.available
+
+
+# Each function: a call on PyTorch tensors without stream= goes the PyTorch way first (gpulab/_torch.py:
+# the direct path, or the operator under torch.compile or for autograd); NotImplemented from it
+# means the general path below runs the call or says what is wrong with it.
+
 def sum(x, *, out=None, stream=None):  # noqa: A001 - the name users look for
     """The sum of all elements of x (int32, float32 or float64; any shape, contiguous) as a 0-d array
     of x's dtype (or into out=, a 0-d or 1-element array of that dtype). int32 wraps modulo 2^32;
     floats are deterministic (same input, same device, same bits) and within k·ε·Σ|x| of the exact
-    sum (docs/reduce.md)."""
+    sum (docs/reduce.md). Differentiable (PyTorch)."""
+    if stream is None and _torch.takes(x):
+        result = _torch.sum(x, out)
+        if result is not NotImplemented:
+            return result
     a = contiguous(view(x, "gpulab.sum", _SUM_TYPES), "gpulab.sum")
     call = Call(a, stream)
     result, o = call.output(out, (), a.dtype, "gpulab.sum")
@@ -57,6 +71,10 @@ def histogram(values, bins: int, *, out=None, stream=None):
     what = "gpulab.histogram"
     if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins < 2**32:
         raise ValueError(f"{what}: bins must be an integer from 1 to 2^32 - 1, got {bins!r}")
+    if stream is None and _torch.takes(values):
+        result = _torch.histogram(values, bins, out)
+        if result is not NotImplemented:
+            return result
     a = contiguous(view(values, what, ("int32",)), what)
     if a.size >= 2**32:
         raise ValueError(f"{what}: {a.size} values; at most 2^32 - 1 (a count could overflow uint32)")
@@ -70,6 +88,10 @@ def atax(a, x, *, out=None, stream=None):
     """y = Aᵀ(A·x) for a row-major float32 matrix A (rows × cols, contiguous) and x of length cols;
     y has length cols. Deterministic; one pass over A for 128 <= cols <= 16384 (docs/atax.md)."""
     what = "gpulab.atax"
+    if stream is None and _torch.takes(a):
+        result = _torch.atax(a, x, out)
+        if result is not NotImplemented:
+            return result
     ma = contiguous(view(a, what, ("float32",)), what, "A")
     vx = contiguous(view(x, what, ("float32",)), what, "x")
     same_device(what, ma, vx)
@@ -85,6 +107,10 @@ def atax(a, x, *, out=None, stream=None):
 
 
 def _scan(x, inclusive, what, out, stream):
+    if stream is None and _torch.takes(x):
+        result = _torch.scan(x, inclusive, out)
+        if result is not NotImplemented:
+            return result
     a = contiguous(view(x, what, _SCAN_TYPES), what)
     call = Call(a, stream)
     out_type = "int32" if a.dtype.startswith("int") else a.dtype
@@ -96,7 +122,8 @@ def _scan(x, inclusive, what, out, stream):
 def inclusive_scan(x, *, out=None, stream=None):
     """out[i] = x[0] + ... + x[i] over x in memory order (any shape, contiguous; the result has x's
     shape). int8/int16/int32 are summed into int32 (wrapping modulo 2^32); float32 and float64 in
-    their own type, deterministically. out= may be x itself (in place) where the types match."""
+    their own type, deterministically. out= may be x itself (in place) where the types match.
+    Differentiable for floats (PyTorch)."""
     return _scan(x, True, "gpulab.inclusive_scan", out, stream)
 
 
@@ -125,8 +152,13 @@ def _output(call, out, shape, what):
 
 def transpose(a, *, out=None, stream=None):
     """aᵀ of a float32 matrix (rows may be strided: a slice of a wider matrix works). out=: write into
-    this (cols × rows) array instead; out=a transposes a square matrix in place. Exact."""
+    this (cols × rows) array instead; out=a transposes a square matrix in place. Exact.
+    Differentiable (PyTorch)."""
     what = "gpulab.transpose"
+    if stream is None and _torch.takes(a):
+        result = _torch.transpose(a, out)
+        if result is not NotImplemented:
+            return result
     ma, da = _matrix(a, what, "a")
     call = Call(ma, stream)
     result, db = _output(call, out, (ma.shape[1], ma.shape[0]), what)
@@ -136,8 +168,13 @@ def transpose(a, *, out=None, stream=None):
 
 def add(a, b, *, alpha: float = 1.0, beta: float = 1.0, out=None, stream=None):
     """alpha·a + beta·b, element by element, for two float32 matrices of one shape (rows may be
-    strided); one rounding per element (fma(alpha, a, beta·b)). out= may be a or b."""
+    strided); one rounding per element (fma(alpha, a, beta·b)). out= may be a or b. Differentiable
+    (PyTorch)."""
     what = "gpulab.add"
+    if stream is None and _torch.takes(a):
+        result = _torch.add(a, b, float(alpha), float(beta), out)
+        if result is not NotImplemented:
+            return result
     ma, da = _matrix(a, what, "a")
     mb, db = _matrix(b, what, "b")
     same_device(what, ma, mb)
@@ -155,6 +192,10 @@ def zero_triangle(m, part: str = "upper", *, stream=None):
     what = "gpulab.zero_triangle"
     if part not in ("upper", "lower"):
         raise ValueError(f"{what}: part must be 'upper' or 'lower', got {part!r}")
+    if stream is None and _torch.takes(m):
+        result = _torch.zero_triangle(m, part)
+        if result is not NotImplemented:
+            return result
     mm, dm = _matrix(m, what, "m")
     mutable(mm, what, "m")
     call = Call(mm, stream)
@@ -166,16 +207,21 @@ def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, stream=None):
     """alpha·(a @ b) + beta·c in float32 on the CUDA cores (no TF32): a is m × k, b k × n. Without c,
     a new m × n result (beta must be 0); with c, c is updated in place and returned. Rows may be
     strided (leading dimensions). Each element is one FMA chain over k: within γ(k+2)·(|α||A||B| +
-    |β||C|) and bitwise reproducible on one device (docs/sgemm.md)."""
+    |β||C|) and bitwise reproducible on one device (docs/sgemm.md). Differentiable without c
+    (PyTorch)."""
     what = "gpulab.sgemm"
+    if c is None and beta != 0:
+        raise ValueError(f"{what}: beta = {beta} needs c")
+    if stream is None and _torch.takes(a):
+        result = _torch.sgemm(a, b, c, float(alpha), float(beta))
+        if result is not NotImplemented:
+            return result
     ma, da = _matrix(a, what, "a")
     mb, db = _matrix(b, what, "b")
     same_device(what, ma, mb)
     (m, k), (k2, n) = ma.shape, mb.shape
     if k != k2:
         raise ValueError(f"{what}: a is {m} x {k} and b is {k2} x {n}: the inner sizes differ")
-    if c is None and beta != 0:
-        raise ValueError(f"{what}: beta = {beta} needs c")
     call = Call(ma, stream)
     result, dc = _output(call, c, (m, n), what)
     _core.sgemm(m, n, k, float(alpha), da[0], da[3] // 4, db[0], db[3] // 4, float(beta), dc[0], dc[3] // 4, ma.device,
@@ -183,9 +229,14 @@ def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, stream=None):
     return call.done(result)
 
 
+# The library's named filters, read once (a call into the module inside a compiled function would
+# break its graph).
+_NAMED_FILTERS = {name: _core.named_filter(name) for name in _core.named_filter_list().split(", ")}
+
+
 def _filter(spec, what):
     if isinstance(spec, str):
-        named = _core.named_filter(spec)
+        named = _NAMED_FILTERS.get(spec)
         if named is None:
             raise ValueError(f"{what}: unknown filter {spec!r}; the names are {_core.named_filter_list()}, or give "
                              f"nine integer weights and divisor=")
@@ -208,6 +259,10 @@ def conv3x3(image, filter="sharpen", *, divisor: int | None = None, border: str 
         raise ValueError(f"{what}: border must be replicate, zero or mirror, got {border!r}")
     if divisor == 0:
         raise ValueError(f"{what}: the divisor is 0")
+    if stream is None and _torch.takes(image):
+        result = _torch.conv3x3(image, weights, int(divisor), border, out)
+        if result is not NotImplemented:
+            return result
     img = view(image, what, ("uint8",))
     height, width, pitch = _image(img, what, "image")
     call = Call(img, stream)

@@ -141,6 +141,53 @@ def test_no_device_error_without_a_gpu():
         gpulab.require_device()
 
 
+# ---- PyTorch operators ------------------------------------------------------------------------------
+
+def test_without_pytorch_nothing_is_registered_and_nothing_breaks():
+    import subprocess
+    import sys
+    script = ("import sys; sys.modules['torch'] = None\n"  # import torch now fails, as where it is not installed
+              "import gpulab\n"
+              "assert not gpulab.torch_operators(), 'operators without torch'\n"
+              "print(gpulab._torch.unavailable)\n"
+              "try:\n"
+              "    gpulab.sum(gpulab._core.fake_cuda_array([4], 'float16', 0, None))\n"
+              "except TypeError as e:\n"
+              "    print(e)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["PyTorch is not installed",
+                                        "gpulab.sum: dtype float16 is not supported; use int32, float32, float64"]
+
+
+def test_operators_compile_on_meta_tensors():
+    """Where PyTorch and gpulab's operators are there (not in CI): every function inside a
+    torch.compile'd function (fullgraph, symbolic sizes) and torch.export, with shapes and dtypes
+    from the fakes alone, no GPU needed."""
+    torch = pytest.importorskip("torch")
+    if not gpulab.torch_operators():
+        pytest.skip(f"gpulab's PyTorch operators are not built: {gpulab._torch.unavailable}")
+
+    def step(x, v, a, b, img, m):
+        gpulab.sgemm(a, b, m, alpha=0.5, beta=1.0)
+        gpulab.zero_triangle(m, "upper")
+        return (gpulab.sum(x), gpulab.histogram(v, 16), gpulab.inclusive_scan(x), gpulab.exclusive_scan(v),
+                gpulab.transpose(a), gpulab.add(a, a, alpha=2.0), gpulab.sgemm(a, b), gpulab.atax(a, x[:9]),
+                gpulab.conv3x3(img, "gaussian", border="mirror"), m)
+
+    meta = dict(device="meta")
+    inputs = (torch.empty(100, **meta), torch.empty(50, dtype=torch.int32, **meta), torch.empty(7, 9, **meta),
+              torch.empty(9, 5, **meta), torch.empty(10, 12, 3, dtype=torch.uint8, **meta), torch.empty(7, 5, **meta))
+    want = [((), torch.float32), ((16,), torch.uint32), ((100,), torch.float32), ((50,), torch.int32),
+            ((9, 7), torch.float32), ((7, 9), torch.float32), ((7, 5), torch.float32), ((9,), torch.float32),
+            ((10, 12, 3), torch.uint8), ((7, 5), torch.float32)]
+    for dynamic in (False, True):
+        got = torch.compile(step, fullgraph=True, dynamic=dynamic, backend="aot_eager")(*inputs)
+        assert [(tuple(t.shape), t.dtype) for t in got] == want
+    explained = torch._dynamo.explain(step)(*inputs)
+    assert explained.graph_break_count == 0
+
+
 # ---- reports --------------------------------------------------------------------------------------
 
 def recorded_reports():

@@ -1,0 +1,545 @@
+// gpulab._ops — gpulab's functions as PyTorch operators (namespace gpulab), and the direct path that
+// gpulab.<function>(tensor) takes in eager mode.
+//
+// Built only where the interpreter that builds gpulab can import torch (python/CMakeLists.txt): a
+// C++ extension of PyTorch must be built against the torch it runs with. One implementation, two
+// ways in:
+// - torch.ops.gpulab.<name>: through the dispatcher, so the functions live inside torch.compile'd
+//   and exported programs and CUDA graphs. gpulab/_torch.py gives each operator its fake
+//   implementation (shapes and dtypes without running) and, where one is defined, its gradient.
+// - gpulab._ops.<name>(...): the same function called straight from Python (nanobind), without
+//   the dispatcher's cost, for eager calls on plain PyTorch tensors. It takes only what it can run
+//   as is (a torch.Tensor on a CUDA device that needs no gradient, right dtypes and layouts) and
+//   answers None for anything else: the general path (gpulab/__init__.py) then runs it or says
+//   what is wrong, with the same messages as for CuPy or JAX arrays.
+// Each operator's checks are written once (a `problem` function: the first thing wrong, in words,
+// or nothing): the operator raises them as errors, the direct path declines.
+#include <gpulab/conv.hpp>
+#include <gpulab/error.hpp>
+#include <gpulab/histogram.hpp>
+#include <gpulab/matrix.hpp>
+#include <gpulab/sgemm.hpp>
+
+#include "call_support.hpp"
+
+#include <ATen/ATen.h>
+#include <c10/cuda/CUDAStream.h>
+#include <torch/csrc/autograd/python_variable.h>
+#include <torch/library.h>
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nb = nanobind;
+
+namespace {
+
+using gpulab_python::DeviceScope;
+using Problem = std::optional<std::string>;  // the first thing wrong with a call's arguments
+
+cudaStream_t current_stream(const at::Tensor& t) { return c10::cuda::getCurrentCUDAStream(t.device().index()).stream(); }
+
+void raise_if(const Problem& problem) { TORCH_CHECK(!problem, *problem); }
+
+/// Where `t` cannot be an operand of `what`: not on a CUDA device (or not the first operand's), or
+/// not one of `dtypes`.
+Problem operand_problem(const char* what, const char* name, const at::Tensor& t, std::initializer_list<at::ScalarType> dtypes,
+                        const at::Tensor* first = nullptr) {
+  if (!t.is_cuda()) return std::string(what) + ": " + name + " must be a CUDA tensor, got one on " + t.device().str();
+  if (first != nullptr && t.device() != first->device())
+    return std::string(what) + ": " + name + " is on " + t.device().str() + ", the input on " + first->device().str();
+  for (at::ScalarType d : dtypes)
+    if (t.scalar_type() == d) return std::nullopt;
+  return std::string(what) + ": " + name + " has dtype " + std::string(c10::toString(t.scalar_type())) + ", which is not supported";
+}
+
+Problem contiguous_problem(const char* what, const char* name, const at::Tensor& t) {
+  if (t.is_contiguous()) return std::nullopt;
+  return std::string(what) + ": " + name + " must be contiguous";
+}
+
+/// An out= tensor: on the input's device, of `dtype`, contiguous, of `shape` (a 0-d result may go
+/// into any one-element tensor).
+Problem out_problem(const char* what, const at::Tensor& out, const at::Tensor& input, at::ScalarType dtype, at::IntArrayRef shape) {
+  if (auto p = operand_problem(what, "out", out, {dtype}, &input)) return p;
+  if (auto p = contiguous_problem(what, "out", out)) return p;
+  if (out.sizes() != shape && !(shape.empty() && out.numel() == 1))
+    return std::string(what) + ": out has shape " + c10::str(out.sizes()) + ", it must have " + c10::str(shape);
+  return std::nullopt;
+}
+
+/// A 2-D float32 matrix with contiguous rows (a slice of a wider one is fine): the library's view of
+/// it (pitch = the row stride).
+Problem matrix_problem(const char* what, const char* name, const at::Tensor& t, const at::Tensor* first = nullptr) {
+  if (auto p = operand_problem(what, name, t, {at::kFloat}, first)) return p;
+  if (t.dim() != 2) return std::string(what) + ": " + name + " must be 2-D, got " + std::to_string(t.dim()) + "-D";
+  if ((t.size(1) > 1 && t.stride(1) != 1) || (t.size(0) > 1 && t.stride(0) < t.size(1)))
+    return std::string(what) + ": " + name + " must have contiguous rows (strides (pitch, 1) with pitch >= columns)";
+  return std::nullopt;
+}
+
+template <class T>
+gpulab::MatrixView<T> matrix(const at::Tensor& t) {
+  const auto rows = static_cast<std::size_t>(t.size(0)), cols = static_cast<std::size_t>(t.size(1));
+  const std::size_t pitch = rows > 1 ? std::max<std::size_t>(static_cast<std::size_t>(t.stride(0)), cols) : cols;
+  return {static_cast<T*>(t.data_ptr()), rows, cols, std::max<std::size_t>(pitch, 1) * sizeof(float)};
+}
+
+Problem matrix_out_problem(const char* what, const at::Tensor& out, const at::Tensor& input, std::int64_t rows, std::int64_t cols) {
+  if (auto p = matrix_problem(what, "out", out, &input)) return p;
+  if (out.size(0) != rows || out.size(1) != cols)
+    return std::string(what) + ": out has shape " + c10::str(out.sizes()) + ", it must be (" + std::to_string(rows) + ", " +
+           std::to_string(cols) + ")";
+  return std::nullopt;
+}
+
+// ---- each function: its checks, its call into the library, its result ---------------------------
+// `problem(inputs, out)` checks the inputs and, where given, the out tensor; `into(inputs, out)`
+// runs on checked arguments; the functional form allocates the result and calls `into`.
+
+namespace sum {
+constexpr const char* kWhat = "gpulab::sum";
+Problem problem(const at::Tensor& x, const at::Tensor* out) {
+  if (auto p = operand_problem(kWhat, "x", x, {at::kInt, at::kFloat, at::kDouble})) return p;
+  if (auto p = contiguous_problem(kWhat, "x", x)) return p;
+  return out != nullptr ? out_problem(kWhat, *out, x, x.scalar_type(), {}) : std::nullopt;
+}
+void into(const at::Tensor& x, const at::Tensor& out) {
+  DeviceScope scope(x.device().index());
+  const cudaStream_t s = current_stream(x);
+  const auto n = static_cast<std::size_t>(x.numel());
+  switch (x.scalar_type()) {
+    case at::kInt: return gpulab_python::sum(x.const_data_ptr<std::int32_t>(), n, out.mutable_data_ptr<std::int32_t>(), s);
+    case at::kFloat: return gpulab_python::sum(x.const_data_ptr<float>(), n, out.mutable_data_ptr<float>(), s);
+    default: return gpulab_python::sum(x.const_data_ptr<double>(), n, out.mutable_data_ptr<double>(), s);
+  }
+}
+at::Tensor result(const at::Tensor& x) { return at::empty({}, x.options()); }
+}  // namespace sum
+
+namespace histogram {
+constexpr const char* kWhat = "gpulab::histogram";
+Problem problem(const at::Tensor& values, std::int64_t bins, const at::Tensor* out) {
+  if (auto p = operand_problem(kWhat, "values", values, {at::kInt})) return p;
+  if (auto p = contiguous_problem(kWhat, "values", values)) return p;
+  if (bins < 1 || bins >= (std::int64_t{1} << 32)) return std::string(kWhat) + ": bins must be from 1 to 2^32 - 1, got " + std::to_string(bins);
+  if (values.numel() >= (std::int64_t{1} << 32)) return std::string(kWhat) + ": at most 2^32 - 1 values (a count could overflow uint32)";
+  return out != nullptr ? out_problem(kWhat, *out, values, at::kUInt32, {bins}) : std::nullopt;
+}
+void into(const at::Tensor& values, std::int64_t bins, const at::Tensor& out) {
+  DeviceScope scope(values.device().index());
+  gpulab::histogram(values.const_data_ptr<std::int32_t>(), static_cast<std::size_t>(values.numel()), static_cast<std::uint32_t>(bins),
+                    out.mutable_data_ptr<std::uint32_t>(), current_stream(values));
+}
+at::Tensor result(const at::Tensor& values, std::int64_t bins) { return at::empty({bins}, values.options().dtype(at::kUInt32)); }
+}  // namespace histogram
+
+namespace atax {
+constexpr const char* kWhat = "gpulab::atax";
+Problem problem(const at::Tensor& a, const at::Tensor& x, const at::Tensor* out) {
+  if (auto p = operand_problem(kWhat, "A", a, {at::kFloat})) return p;
+  if (auto p = operand_problem(kWhat, "x", x, {at::kFloat}, &a)) return p;
+  if (auto p = contiguous_problem(kWhat, "A", a)) return p;
+  if (auto p = contiguous_problem(kWhat, "x", x)) return p;
+  if (a.dim() != 2 || a.size(0) < 1 || a.size(1) < 1 || a.size(0) >= (std::int64_t{1} << 31) || a.size(1) >= (std::int64_t{1} << 31))
+    return std::string(kWhat) + ": A must be a 2-D matrix with 1 to 2^31 - 1 rows and columns, got shape " + c10::str(a.sizes());
+  if (x.dim() != 1 || x.size(0) != a.size(1))
+    return std::string(kWhat) + ": x must have shape (" + std::to_string(a.size(1)) + ",), got " + c10::str(x.sizes());
+  return out != nullptr ? out_problem(kWhat, *out, a, at::kFloat, {a.size(1)}) : std::nullopt;
+}
+void into(const at::Tensor& a, const at::Tensor& x, const at::Tensor& out) {
+  DeviceScope scope(a.device().index());
+  gpulab_python::atax(a.const_data_ptr<float>(), x.const_data_ptr<float>(), static_cast<std::uint32_t>(a.size(0)),
+                      static_cast<std::uint32_t>(a.size(1)), out.mutable_data_ptr<float>(), current_stream(a));
+}
+at::Tensor result(const at::Tensor& a, const at::Tensor&) { return at::empty({a.size(1)}, a.options()); }
+}  // namespace atax
+
+namespace scan {
+constexpr const char* kWhat = "gpulab::scan";
+at::ScalarType result_type(at::ScalarType in) { return at::isFloatingType(in) ? in : at::kInt; }
+Problem problem(const at::Tensor& x, const at::Tensor* out) {
+  if (auto p = operand_problem(kWhat, "x", x, {at::kChar, at::kShort, at::kInt, at::kFloat, at::kDouble})) return p;
+  if (auto p = contiguous_problem(kWhat, "x", x)) return p;
+  return out != nullptr ? out_problem(kWhat, *out, x, result_type(x.scalar_type()), x.sizes()) : std::nullopt;
+}
+template <class In>
+void typed(const at::Tensor& x, const at::Tensor& out, bool inclusive) {
+  gpulab_python::scan(x.const_data_ptr<In>(), out.mutable_data_ptr<gpulab::scan_result_t<In>>(), static_cast<std::size_t>(x.numel()),
+                      inclusive, current_stream(x));
+}
+void into(const at::Tensor& x, const at::Tensor& out, bool inclusive) {
+  DeviceScope scope(x.device().index());
+  switch (x.scalar_type()) {
+    case at::kChar: return typed<std::int8_t>(x, out, inclusive);
+    case at::kShort: return typed<std::int16_t>(x, out, inclusive);
+    case at::kInt: return typed<std::int32_t>(x, out, inclusive);
+    case at::kFloat: return typed<float>(x, out, inclusive);
+    default: return typed<double>(x, out, inclusive);
+  }
+}
+at::Tensor result(const at::Tensor& x) { return at::empty(x.sizes(), x.options().dtype(result_type(x.scalar_type()))); }
+}  // namespace scan
+
+namespace transpose {
+constexpr const char* kWhat = "gpulab::transpose";
+Problem problem(const at::Tensor& a, const at::Tensor* out) {
+  if (auto p = matrix_problem(kWhat, "a", a)) return p;
+  return out != nullptr ? matrix_out_problem(kWhat, *out, a, a.size(1), a.size(0)) : std::nullopt;
+}
+void into(const at::Tensor& a, const at::Tensor& out) {
+  DeviceScope scope(a.device().index());
+  gpulab::transpose(matrix<const float>(a), matrix<float>(out), current_stream(a));
+}
+at::Tensor result(const at::Tensor& a) { return at::empty({a.size(1), a.size(0)}, a.options()); }
+}  // namespace transpose
+
+namespace add {
+constexpr const char* kWhat = "gpulab::add";
+Problem problem(const at::Tensor& a, const at::Tensor& b, const at::Tensor* out) {
+  if (auto p = matrix_problem(kWhat, "a", a)) return p;
+  if (auto p = matrix_problem(kWhat, "b", b, &a)) return p;
+  if (a.sizes() != b.sizes()) return std::string(kWhat) + ": a and b differ in shape: " + c10::str(a.sizes()) + " and " + c10::str(b.sizes());
+  return out != nullptr ? matrix_out_problem(kWhat, *out, a, a.size(0), a.size(1)) : std::nullopt;
+}
+void into(const at::Tensor& a, const at::Tensor& b, double alpha, double beta, const at::Tensor& out) {
+  DeviceScope scope(a.device().index());
+  gpulab::add(static_cast<float>(alpha), matrix<const float>(a), static_cast<float>(beta), matrix<const float>(b), matrix<float>(out),
+              current_stream(a));
+}
+at::Tensor result(const at::Tensor& a) { return at::empty(a.sizes(), a.options()); }
+}  // namespace add
+
+namespace zero_triangle {
+constexpr const char* kWhat = "gpulab::zero_triangle_";
+Problem problem(const at::Tensor& m, const std::string& part) {
+  if (auto p = matrix_problem(kWhat, "m", m)) return p;
+  if (part != "upper" && part != "lower") return std::string(kWhat) + ": part must be 'upper' or 'lower', got '" + part + "'";
+  return std::nullopt;
+}
+void run(const at::Tensor& m, const std::string& part) {
+  DeviceScope scope(m.device().index());
+  gpulab::zero_triangle(matrix<float>(m), part == "upper" ? gpulab::Triangle::upper : gpulab::Triangle::lower, current_stream(m));
+}
+}  // namespace zero_triangle
+
+namespace sgemm {
+constexpr const char* kWhat = "gpulab::sgemm";
+/// a (m × k) and b (k × n), and c (m × n) where given.
+Problem problem(const at::Tensor& a, const at::Tensor& b, const at::Tensor* c) {
+  if (auto p = matrix_problem(kWhat, "a", a)) return p;
+  if (auto p = matrix_problem(kWhat, "b", b, &a)) return p;
+  if (a.size(1) != b.size(0))
+    return std::string(kWhat) + ": a is " + c10::str(a.sizes()) + " and b " + c10::str(b.sizes()) + ": the inner sizes differ";
+  return c != nullptr ? matrix_out_problem(kWhat, *c, a, a.size(0), b.size(1)) : std::nullopt;
+}
+/// c = alpha·a·b + beta·c
+void run(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c, double alpha, double beta) {
+  DeviceScope scope(a.device().index());
+  const auto va = matrix<const float>(a), vb = matrix<const float>(b);
+  const auto vc = matrix<float>(c);
+  gpulab::sgemm(va.rows, vb.cols, va.cols, static_cast<float>(alpha), va.data, va.pitch_bytes / sizeof(float), vb.data,
+                vb.pitch_bytes / sizeof(float), static_cast<float>(beta), vc.data, vc.pitch_bytes / sizeof(float), current_stream(a));
+}
+at::Tensor result(const at::Tensor& a, const at::Tensor& b) { return at::empty({a.size(0), b.size(1)}, a.options()); }
+}  // namespace sgemm
+
+namespace conv3x3 {
+constexpr const char* kWhat = "gpulab::conv3x3";
+Problem image_problem(const char* name, const at::Tensor& t, const at::Tensor* first) {
+  if (auto p = operand_problem(kWhat, name, t, {at::kByte}, first)) return p;
+  if (t.dim() != 3 || t.size(2) != 3 || t.size(0) < 1 || t.size(1) < 1)
+    return std::string(kWhat) + ": " + name + " must have shape (height, width, 3) of 8-bit RGB, got " + c10::str(t.sizes());
+  if (t.stride(2) != 1 || t.stride(1) != 3 || (t.size(0) > 1 && t.stride(0) < 3 * t.size(1)))
+    return std::string(kWhat) + ": " + name + " must store each row's pixels contiguously (strides (pitch, 3, 1))";
+  return std::nullopt;
+}
+std::size_t pitch(const at::Tensor& t) { return static_cast<std::size_t>(t.size(0) > 1 ? t.stride(0) : 3 * t.size(1)); }
+Problem problem(const at::Tensor& image, at::IntArrayRef weights, std::int64_t divisor, const std::string& border, const at::Tensor* out) {
+  if (auto p = image_problem("image", image, nullptr)) return p;
+  if (weights.size() != 9) return std::string(kWhat) + ": a 3x3 filter has 9 weights, got " + std::to_string(weights.size());
+  for (std::int64_t w : weights)
+    if (w < INT32_MIN || w > INT32_MAX) return std::string(kWhat) + ": a weight does not fit in int32";
+  if (divisor == 0 || divisor < INT32_MIN || divisor > INT32_MAX) return std::string(kWhat) + ": the divisor must be a nonzero int32";
+  if (!gpulab::parse_border(border)) return std::string(kWhat) + ": border must be replicate, zero or mirror, got '" + border + "'";
+  if (out == nullptr) return std::nullopt;
+  if (auto p = image_problem("out", *out, &image)) return p;
+  if (out->sizes() != image.sizes()) return std::string(kWhat) + ": out has shape " + c10::str(out->sizes()) + ", it must have " + c10::str(image.sizes());
+  return std::nullopt;
+}
+void into(const at::Tensor& image, at::IntArrayRef weights, std::int64_t divisor, const std::string& border, const at::Tensor& out) {
+  gpulab::Filter3x3 filter;
+  for (std::size_t i = 0; i < 9; ++i) filter.k[i] = static_cast<int>(weights[i]);
+  filter.divisor = static_cast<int>(divisor);
+  DeviceScope scope(image.device().index());
+  gpulab::conv3x3(image.const_data_ptr<std::uint8_t>(), pitch(image), out.mutable_data_ptr<std::uint8_t>(), pitch(out),
+                  static_cast<std::size_t>(image.size(1)), static_cast<std::size_t>(image.size(0)), filter, *gpulab::parse_border(border),
+                  current_stream(image));
+}
+at::Tensor result(const at::Tensor& image) { return at::empty(image.sizes(), image.options()); }
+}  // namespace conv3x3
+
+// ---- the operators -----------------------------------------------------------------------------
+// Each functional operator checks, allocates and runs; each .out form checks its out too. Mutating
+// operators return nothing, so that torch.compile can functionalise them.
+
+template <class Check, class Run>
+void checked(Check&& check, Run&& run) {
+  raise_if(check());
+  run();
+}
+
+TORCH_LIBRARY(gpulab, m) {
+  m.def("sum(Tensor x) -> Tensor");
+  m.def("sum.out(Tensor x, *, Tensor(a!) out) -> ()");
+  m.def("histogram(Tensor values, int bins) -> Tensor");
+  m.def("histogram.out(Tensor values, int bins, *, Tensor(a!) out) -> ()");
+  m.def("atax(Tensor a, Tensor x) -> Tensor");
+  m.def("atax.out(Tensor a, Tensor x, *, Tensor(a!) out) -> ()");
+  m.def("inclusive_scan(Tensor x) -> Tensor");
+  m.def("inclusive_scan.out(Tensor x, *, Tensor(a!) out) -> ()");
+  m.def("exclusive_scan(Tensor x) -> Tensor");
+  m.def("exclusive_scan.out(Tensor x, *, Tensor(a!) out) -> ()");
+  m.def("transpose(Tensor a) -> Tensor");
+  m.def("transpose.out(Tensor a, *, Tensor(a!) out) -> ()");
+  m.def("add(Tensor a, Tensor b, float alpha=1.0, float beta=1.0) -> Tensor");
+  m.def("add.out(Tensor a, Tensor b, float alpha=1.0, float beta=1.0, *, Tensor(a!) out) -> ()");
+  m.def("zero_triangle_(Tensor(a!) m, str part='upper') -> ()");
+  m.def("sgemm(Tensor a, Tensor b, float alpha=1.0) -> Tensor");
+  m.def("sgemm_(Tensor a, Tensor b, Tensor(a!) c, float alpha=1.0, float beta=0.0) -> ()");
+  m.def("conv3x3(Tensor image, int[] weights, int divisor, str border='replicate') -> Tensor");
+  m.def("conv3x3.out(Tensor image, int[] weights, int divisor, str border='replicate', *, Tensor(a!) out) -> ()");
+}
+
+// A functional operator: check, allocate, run. And its .out form: check with out, run.
+at::Tensor sum_op(const at::Tensor& x) {
+  raise_if(sum::problem(x, nullptr));
+  at::Tensor out = sum::result(x);
+  sum::into(x, out);
+  return out;
+}
+void sum_out_op(const at::Tensor& x, const at::Tensor& out) { checked([&] { return sum::problem(x, &out); }, [&] { sum::into(x, out); }); }
+
+at::Tensor histogram_op(const at::Tensor& values, std::int64_t bins) {
+  raise_if(histogram::problem(values, bins, nullptr));
+  at::Tensor out = histogram::result(values, bins);
+  histogram::into(values, bins, out);
+  return out;
+}
+void histogram_out_op(const at::Tensor& values, std::int64_t bins, const at::Tensor& out) {
+  checked([&] { return histogram::problem(values, bins, &out); }, [&] { histogram::into(values, bins, out); });
+}
+
+at::Tensor atax_op(const at::Tensor& a, const at::Tensor& x) {
+  raise_if(atax::problem(a, x, nullptr));
+  at::Tensor out = atax::result(a, x);
+  atax::into(a, x, out);
+  return out;
+}
+void atax_out_op(const at::Tensor& a, const at::Tensor& x, const at::Tensor& out) {
+  checked([&] { return atax::problem(a, x, &out); }, [&] { atax::into(a, x, out); });
+}
+
+template <bool kInclusive>
+at::Tensor scan_op(const at::Tensor& x) {
+  raise_if(scan::problem(x, nullptr));
+  at::Tensor out = scan::result(x);
+  scan::into(x, out, kInclusive);
+  return out;
+}
+template <bool kInclusive>
+void scan_out_op(const at::Tensor& x, const at::Tensor& out) {
+  checked([&] { return scan::problem(x, &out); }, [&] { scan::into(x, out, kInclusive); });
+}
+
+at::Tensor transpose_op(const at::Tensor& a) {
+  raise_if(transpose::problem(a, nullptr));
+  at::Tensor out = transpose::result(a);
+  transpose::into(a, out);
+  return out;
+}
+void transpose_out_op(const at::Tensor& a, const at::Tensor& out) {
+  checked([&] { return transpose::problem(a, &out); }, [&] { transpose::into(a, out); });
+}
+
+at::Tensor add_op(const at::Tensor& a, const at::Tensor& b, double alpha, double beta) {
+  raise_if(add::problem(a, b, nullptr));
+  at::Tensor out = add::result(a);
+  add::into(a, b, alpha, beta, out);
+  return out;
+}
+void add_out_op(const at::Tensor& a, const at::Tensor& b, double alpha, double beta, const at::Tensor& out) {
+  checked([&] { return add::problem(a, b, &out); }, [&] { add::into(a, b, alpha, beta, out); });
+}
+
+void zero_triangle_op(const at::Tensor& m, c10::string_view part) {
+  const std::string p(part);
+  checked([&] { return zero_triangle::problem(m, p); }, [&] { zero_triangle::run(m, p); });
+}
+
+at::Tensor sgemm_op(const at::Tensor& a, const at::Tensor& b, double alpha) {
+  raise_if(sgemm::problem(a, b, nullptr));
+  at::Tensor c = sgemm::result(a, b);
+  sgemm::run(a, b, c, alpha, 0.0);
+  return c;
+}
+void sgemm_in_place_op(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c, double alpha, double beta) {
+  checked([&] { return sgemm::problem(a, b, &c); }, [&] { sgemm::run(a, b, c, alpha, beta); });
+}
+
+at::Tensor conv3x3_op(const at::Tensor& image, at::IntArrayRef weights, std::int64_t divisor, c10::string_view border) {
+  const std::string b(border);
+  raise_if(conv3x3::problem(image, weights, divisor, b, nullptr));
+  at::Tensor out = conv3x3::result(image);
+  conv3x3::into(image, weights, divisor, b, out);
+  return out;
+}
+void conv3x3_out_op(const at::Tensor& image, at::IntArrayRef weights, std::int64_t divisor, c10::string_view border, const at::Tensor& out) {
+  const std::string b(border);
+  checked([&] { return conv3x3::problem(image, weights, divisor, b, &out); }, [&] { conv3x3::into(image, weights, divisor, b, out); });
+}
+
+TORCH_LIBRARY_IMPL(gpulab, CUDA, m) {
+  m.impl("sum", &sum_op);
+  m.impl("sum.out", &sum_out_op);
+  m.impl("histogram", &histogram_op);
+  m.impl("histogram.out", &histogram_out_op);
+  m.impl("atax", &atax_op);
+  m.impl("atax.out", &atax_out_op);
+  m.impl("inclusive_scan", &scan_op<true>);
+  m.impl("inclusive_scan.out", &scan_out_op<true>);
+  m.impl("exclusive_scan", &scan_op<false>);
+  m.impl("exclusive_scan.out", &scan_out_op<false>);
+  m.impl("transpose", &transpose_op);
+  m.impl("transpose.out", &transpose_out_op);
+  m.impl("add", &add_op);
+  m.impl("add.out", &add_out_op);
+  m.impl("zero_triangle_", &zero_triangle_op);
+  m.impl("sgemm", &sgemm_op);
+  m.impl("sgemm_", &sgemm_in_place_op);
+  m.impl("conv3x3", &conv3x3_op);
+  m.impl("conv3x3.out", &conv3x3_out_op);
+}
+
+// ---- the direct path ---------------------------------------------------------------------------
+
+/// The tensor behind `h` where the direct path may take it: a torch.Tensor (or Parameter; not a
+/// subclass such as a fake or functional tensor) on a CUDA device, needing no gradient.
+const at::Tensor* direct_tensor(nb::handle h) {
+  if (!THPVariable_CheckExact(h.ptr())) return nullptr;
+  const at::Tensor& t = THPVariable_Unpack(h.ptr());
+  if (!t.is_cuda() || (t.requires_grad() && at::GradMode::is_enabled())) return nullptr;
+  return &t;
+}
+
+/// Runs a call on the direct path: `tensors` are the call's tensor arguments (out last, or None);
+/// `go(tensors, out)` checks them (a Problem) and runs. A new result comes back as a torch.Tensor,
+/// an out= tensor as the caller's own object; None where the direct path declines.
+nb::object wrap(at::Tensor&& t) { return nb::steal(THPVariable_Wrap(std::move(t))); }
+
+template <std::size_t kInputs, class Check, class Run, class Make>
+nb::object direct(const std::array<nb::handle, kInputs>& inputs, nb::handle out, Check&& check, Run&& run, Make&& make) {
+  std::array<const at::Tensor*, kInputs> in{};
+  for (std::size_t i = 0; i < kInputs; ++i)
+    if ((in[i] = direct_tensor(inputs[i])) == nullptr) return nb::none();
+  const at::Tensor* o = nullptr;
+  if (!out.is_none() && (o = direct_tensor(out)) == nullptr) return nb::none();
+  if (check(in, o)) return nb::none();
+  if (o != nullptr) {
+    run(in, *o);
+    return nb::borrow(out);
+  }
+  at::Tensor made = make(in);
+  run(in, made);
+  return wrap(std::move(made));
+}
+
+using One = std::array<const at::Tensor*, 1>;
+using Two = std::array<const at::Tensor*, 2>;
+using Three = std::array<const at::Tensor*, 3>;
+
+nb::object direct_sum(nb::handle x, nb::handle out) {
+  return direct<1>({x}, out, [](const One& in, const at::Tensor* o) { return sum::problem(*in[0], o); },
+                   [](const One& in, const at::Tensor& o) { sum::into(*in[0], o); }, [](const One& in) { return sum::result(*in[0]); });
+}
+
+nb::object direct_histogram(nb::handle values, std::int64_t bins, nb::handle out) {
+  return direct<1>({values}, out, [&](const One& in, const at::Tensor* o) { return histogram::problem(*in[0], bins, o); },
+                   [&](const One& in, const at::Tensor& o) { histogram::into(*in[0], bins, o); },
+                   [&](const One& in) { return histogram::result(*in[0], bins); });
+}
+
+nb::object direct_atax(nb::handle a, nb::handle x, nb::handle out) {
+  return direct<2>({a, x}, out, [](const Two& in, const at::Tensor* o) { return atax::problem(*in[0], *in[1], o); },
+                   [](const Two& in, const at::Tensor& o) { atax::into(*in[0], *in[1], o); },
+                   [](const Two& in) { return atax::result(*in[0], *in[1]); });
+}
+
+nb::object direct_scan(nb::handle x, bool inclusive, nb::handle out) {
+  return direct<1>({x}, out, [](const One& in, const at::Tensor* o) { return scan::problem(*in[0], o); },
+                   [&](const One& in, const at::Tensor& o) { scan::into(*in[0], o, inclusive); },
+                   [](const One& in) { return scan::result(*in[0]); });
+}
+
+nb::object direct_transpose(nb::handle a, nb::handle out) {
+  return direct<1>({a}, out, [](const One& in, const at::Tensor* o) { return transpose::problem(*in[0], o); },
+                   [](const One& in, const at::Tensor& o) { transpose::into(*in[0], o); },
+                   [](const One& in) { return transpose::result(*in[0]); });
+}
+
+nb::object direct_add(nb::handle a, nb::handle b, double alpha, double beta, nb::handle out) {
+  return direct<2>({a, b}, out, [](const Two& in, const at::Tensor* o) { return add::problem(*in[0], *in[1], o); },
+                   [&](const Two& in, const at::Tensor& o) { add::into(*in[0], *in[1], alpha, beta, o); },
+                   [](const Two& in) { return add::result(*in[0]); });
+}
+
+nb::object direct_zero_triangle(nb::handle m, const std::string& part) {
+  return direct<0>({}, m, [&](const std::array<const at::Tensor*, 0>&, const at::Tensor* o) { return zero_triangle::problem(*o, part); },
+                   [&](const std::array<const at::Tensor*, 0>&, const at::Tensor& o) { zero_triangle::run(o, part); },
+                   [](const std::array<const at::Tensor*, 0>&) -> at::Tensor { return {}; });
+}
+
+/// c given: c = alpha·a·b + beta·c in place; c None: a new alpha·a·b.
+nb::object direct_sgemm(nb::handle a, nb::handle b, nb::handle c, double alpha, double beta) {
+  return direct<2>({a, b}, c, [](const Two& in, const at::Tensor* o) { return sgemm::problem(*in[0], *in[1], o); },
+                   [&](const Two& in, const at::Tensor& o) { sgemm::run(*in[0], *in[1], o, alpha, c.is_none() ? 0.0 : beta); },
+                   [](const Two& in) { return sgemm::result(*in[0], *in[1]); });
+}
+
+nb::object direct_conv3x3(nb::handle image, const std::vector<std::int64_t>& weights, std::int64_t divisor, const std::string& border,
+                          nb::handle out) {
+  return direct<1>({image}, out, [&](const One& in, const at::Tensor* o) { return conv3x3::problem(*in[0], weights, divisor, border, o); },
+                   [&](const One& in, const at::Tensor& o) { conv3x3::into(*in[0], weights, divisor, border, o); },
+                   [](const One& in) { return conv3x3::result(*in[0]); });
+}
+
+}  // namespace
+
+NB_MODULE(_ops, m) {
+  m.doc() = "gpulab's functions as PyTorch operators (torch.ops.gpulab) and their direct path; use the gpulab package.";
+
+  // The library's errors as gpulab._core's exception types, so that both paths raise the same. The
+  // types are kept for the process's life (never released: the translator may run until exit).
+  nb::module_ core = nb::module_::import_("gpulab._core");
+  static const gpulab_python::ErrorTypes types{nb::object(core.attr("Error")).release().ptr(),
+                                              nb::object(core.attr("NoDeviceError")).release().ptr(),
+                                              nb::object(core.attr("OutOfMemoryError")).release().ptr()};
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) { gpulab_python::raise_as_python(p, types); });
+
+  m.def("sum", &direct_sum, nb::arg("x"), nb::arg("out").none());
+  m.def("histogram", &direct_histogram, nb::arg("values"), nb::arg("bins"), nb::arg("out").none());
+  m.def("atax", &direct_atax, nb::arg("a"), nb::arg("x"), nb::arg("out").none());
+  m.def("scan", &direct_scan, nb::arg("x"), nb::arg("inclusive"), nb::arg("out").none());
+  m.def("transpose", &direct_transpose, nb::arg("a"), nb::arg("out").none());
+  m.def("add", &direct_add, nb::arg("a"), nb::arg("b"), nb::arg("alpha"), nb::arg("beta"), nb::arg("out").none());
+  m.def("zero_triangle", &direct_zero_triangle, nb::arg("m"), nb::arg("part"));
+  m.def("sgemm", &direct_sgemm, nb::arg("a"), nb::arg("b"), nb::arg("c").none(), nb::arg("alpha"), nb::arg("beta"));
+  m.def("conv3x3", &direct_conv3x3, nb::arg("image"), nb::arg("weights"), nb::arg("divisor"), nb::arg("border"), nb::arg("out").none());
+}

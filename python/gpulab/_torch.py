@@ -1,0 +1,223 @@
+"""gpulab inside PyTorch programs: the functions as operators (torch.ops.gpulab.*), with their fake
+implementations and gradients, and the route a call on PyTorch tensors takes.
+
+The operators and their direct path are C++ (gpulab._ops, python/_ops.cpp), built where torch was
+importable when gpulab was built. With them, gpulab.<function>(tensor, ...):
+- in eager mode, on plain CUDA tensors that need no gradient, runs the operator's implementation
+  straight from Python, without the dispatcher (the cheapest call);
+- under torch.compile or torch.export, or where a gradient is wanted, calls torch.ops.gpulab.<name>,
+  which the compiler sees as one opaque operator (the fakes below give it shapes and dtypes) and
+  autograd differentiates (the backward formulas below call the library again);
+- anything else (CuPy or JAX arrays, stream=, a bad argument) takes the general path, which runs it
+  or says what is wrong.
+Without torch, or without gpulab._ops, nothing is registered and every call takes the general path.
+"""
+from __future__ import annotations
+
+try:
+    import torch
+except ImportError:  # CuPy or JAX only: nothing to register
+    torch = None
+
+_direct = None
+unavailable = "PyTorch is not installed" if torch is None else None
+if torch is not None:
+    try:
+        from . import _ops as _direct
+    except ImportError as error:  # built without PyTorch there, or against another version of it
+        unavailable = f"gpulab._ops is not usable ({error}); reinstall gpulab with pip install --no-build-isolation"
+
+available = _direct is not None
+ops = torch.ops.gpulab if available else None
+
+
+def takes(x):
+    """Whether a call whose first array is x goes the PyTorch way (a torch.Tensor, operators built)."""
+    return available and isinstance(x, torch.Tensor)
+
+
+def _grad_wanted(out, tensors):
+    return out is None and torch.is_grad_enabled() and any(t.requires_grad for t in tensors if isinstance(t, torch.Tensor))
+
+
+def _eager(result, out, *tensors):
+    """On the eager path: the direct path's result, or NotImplemented (the general path runs it or
+    says what is wrong), or None where the operator must run because a gradient is wanted."""
+    if result is not None:
+        return result
+    return None if _grad_wanted(out, tensors) else NotImplemented
+
+
+def _functional(op, out, *args):
+    if out is None:
+        return op(*args)
+    op.out(*args, out=out)
+    return out
+
+
+# Each: the result, or NotImplemented where the general path must take the call.
+
+def sum(x, out):  # noqa: A001
+    if not torch.compiler.is_compiling():
+        result = _eager(_direct.sum(x, out), out, x)
+        if result is not None:
+            return result
+    return _functional(ops.sum, out, x)
+
+
+def histogram(values, bins, out):
+    if not torch.compiler.is_compiling():
+        result = _eager(_direct.histogram(values, bins, out), out)
+        if result is not None:
+            return result
+    return _functional(ops.histogram, out, values, bins)
+
+
+def atax(a, x, out):
+    if not torch.compiler.is_compiling():
+        result = _eager(_direct.atax(a, x, out), out)
+        if result is not None:
+            return result
+    return _functional(ops.atax, out, a, x)
+
+
+def scan(x, inclusive, out):
+    if not torch.compiler.is_compiling():
+        result = _eager(_direct.scan(x, inclusive, out), out, x)
+        if result is not None:
+            return result
+    return _functional(ops.inclusive_scan if inclusive else ops.exclusive_scan, out, x)
+
+
+def transpose(a, out):
+    if not torch.compiler.is_compiling():
+        result = _eager(_direct.transpose(a, out), out, a)
+        if result is not None:
+            return result
+    return _functional(ops.transpose, out, a)
+
+
+def add(a, b, alpha, beta, out):
+    if not torch.compiler.is_compiling():
+        result = _eager(_direct.add(a, b, alpha, beta, out), out, a, b)
+        if result is not None:
+            return result
+    return _functional(ops.add, out, a, b, alpha, beta)
+
+
+def zero_triangle(m, part):
+    if not torch.compiler.is_compiling():
+        result = _direct.zero_triangle(m, part)
+        return NotImplemented if result is None else result
+    ops.zero_triangle_(m, part)
+    return m
+
+
+def sgemm(a, b, c, alpha, beta):
+    if not torch.compiler.is_compiling():
+        result = _eager(_direct.sgemm(a, b, c, alpha, beta), c, a, b)
+        if result is not None:
+            return result
+    if c is None:
+        return ops.sgemm(a, b, alpha)
+    ops.sgemm_(a, b, c, alpha, beta)
+    return c
+
+
+def conv3x3(image, weights, divisor, border, out):
+    if not torch.compiler.is_compiling():
+        result = _eager(_direct.conv3x3(image, weights, divisor, border, out), out)
+        if result is not None:
+            return result
+    return _functional(ops.conv3x3, out, image, weights, divisor, border)
+
+
+# ---- what torch.compile and torch.export need: fake implementations ------------------------------
+# A fake gives the result's shape, dtype and device from the inputs' alone (symbolic sizes
+# included), so a compiled program can plan around the operator without running it.
+
+def _register_fakes():
+    fake = torch.library.register_fake
+
+    def nothing(*args, **kwargs):  # the mutating forms return nothing
+        return None
+
+    for name in ("sum.out", "histogram.out", "atax.out", "inclusive_scan.out", "exclusive_scan.out", "transpose.out",
+                 "add.out", "zero_triangle_", "sgemm_", "conv3x3.out"):
+        fake(f"gpulab::{name}")(nothing)
+
+    fake("gpulab::sum")(lambda x: x.new_empty(()))
+    fake("gpulab::histogram")(lambda values, bins: values.new_empty((bins,), dtype=torch.uint32))
+
+    @fake("gpulab::atax")
+    def _(a, x):
+        torch._check(a.dim() == 2 and x.dim() == 1 and x.shape[0] == a.shape[1], lambda: "gpulab::atax: x must have A's columns")
+        return a.new_empty((a.shape[1],))
+
+    def scan_result(x):
+        return x.new_empty(x.shape, dtype=x.dtype if x.dtype.is_floating_point else torch.int32)
+
+    fake("gpulab::inclusive_scan")(scan_result)
+    fake("gpulab::exclusive_scan")(scan_result)
+    fake("gpulab::transpose")(lambda a: a.new_empty((a.shape[1], a.shape[0])))
+
+    @fake("gpulab::add")
+    def _(a, b, alpha=1.0, beta=1.0):
+        torch._check(a.shape == b.shape, lambda: f"gpulab::add: a and b differ in shape: {a.shape} and {b.shape}")
+        return a.new_empty(a.shape)
+
+    @fake("gpulab::sgemm")
+    def _(a, b, alpha=1.0):
+        torch._check(a.shape[1] == b.shape[0], lambda: f"gpulab::sgemm: a is {a.shape} and b {b.shape}: the inner sizes differ")
+        return a.new_empty((a.shape[0], b.shape[1]))
+
+    fake("gpulab::conv3x3")(lambda image, weights, divisor, border="replicate": image.new_empty(image.shape))
+
+
+# ---- gradients: the library called again ---------------------------------------------------------
+# Defined where the derivative is another gpulab call or a broadcast: sum, the scans, transpose,
+# add, sgemm. histogram (integers), atax, conv3x3 (8-bit) and the in-place forms have none.
+
+def _register_gradients():
+    autograd = torch.library.register_autograd
+
+    def keep_shape(ctx, inputs, output):
+        ctx.shape = inputs[0].shape
+
+    autograd("gpulab::sum", lambda ctx, grad: grad.expand(ctx.shape), setup_context=keep_shape)
+
+    def reversed_scan(op):
+        # d out[j] / d x[i] = 1 for j >= i (inclusive) or j > i (exclusive): the same scan, run from
+        # the end.
+        def backward(ctx, grad):
+            flat = grad.reshape(-1).flip(0).contiguous()
+            return op(flat).flip(0).reshape(ctx.shape)
+        return backward
+
+    autograd("gpulab::inclusive_scan", reversed_scan(ops.inclusive_scan), setup_context=keep_shape)
+    autograd("gpulab::exclusive_scan", reversed_scan(ops.exclusive_scan), setup_context=keep_shape)
+    autograd("gpulab::transpose", lambda ctx, grad: ops.transpose(grad.contiguous()), setup_context=keep_shape)
+
+    def add_context(ctx, inputs, output):
+        ctx.alpha, ctx.beta = inputs[2:4] if len(inputs) > 2 else (1.0, 1.0)
+
+    autograd("gpulab::add", lambda ctx, grad: (grad * ctx.alpha, grad * ctx.beta, None, None), setup_context=add_context)
+
+    def sgemm_context(ctx, inputs, output):
+        a, b = inputs[0], inputs[1]
+        ctx.alpha = inputs[2] if len(inputs) > 2 else 1.0
+        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b if ctx.needs_input_grad[0] else None)
+
+    def sgemm_backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        grad = grad.contiguous()
+        grad_a = ops.sgemm(grad, ops.transpose(b), ctx.alpha) if ctx.needs_input_grad[0] else None
+        grad_b = ops.sgemm(ops.transpose(a), grad, ctx.alpha) if ctx.needs_input_grad[1] else None
+        return grad_a, grad_b, None
+
+    autograd("gpulab::sgemm", sgemm_backward, setup_context=sgemm_context)
+
+
+if available:
+    _register_fakes()
+    _register_gradients()
