@@ -23,6 +23,7 @@
 #include "call_support.hpp"
 
 #include <ATen/ATen.h>
+#include <ATen/cuda/EmptyTensor.h>
 #include <c10/cuda/CUDAStream.h>
 #include <torch/csrc/autograd/python_variable.h>
 #include <torch/library.h>
@@ -44,9 +45,25 @@ namespace {
 using gpulab_python::DeviceScope;
 using Problem = std::optional<std::string>;  // the first thing wrong with a call's arguments
 
+/// A new contiguous tensor of `shape` and `dtype` on `like`'s device, from PyTorch's caching allocator
+/// on the current stream; straight from the CUDA backend's own factory rather than through the
+/// dispatcher (at::empty), which costs about a microsecond more a call.
+at::Tensor new_result(at::IntArrayRef shape, at::ScalarType dtype, const at::Tensor& like) {
+  return at::Tensor(at::detail::empty_cuda(shape, dtype, like.device(), std::nullopt));
+}
+
 cudaStream_t current_stream(const at::Tensor& t) { return c10::cuda::getCurrentCUDAStream(t.device().index()).stream(); }
 
 void raise_if(const Problem& problem) { TORCH_CHECK(!problem, *problem); }
+
+/// "(2, 3)": a shape for messages. Written out by hand, not with c10::str: an iostream in this
+/// module segfaulted in std::ostream::_M_insert<long> on the H100 machine (torch 2.11, GCC 13.3;
+/// the stream's locale facets, 2026-11-24).
+std::string shape_text(at::IntArrayRef shape) {
+  std::string text = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) text += (i > 0 ? ", " : "") + std::to_string(shape[i]);
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
 
 /// Where `t` cannot be an operand of `what`: not on a CUDA device (or not the first operand's), or
 /// not one of `dtypes`.
@@ -71,7 +88,7 @@ Problem out_problem(const char* what, const at::Tensor& out, const at::Tensor& i
   if (auto p = operand_problem(what, "out", out, {dtype}, &input)) return p;
   if (auto p = contiguous_problem(what, "out", out)) return p;
   if (out.sizes() != shape && !(shape.empty() && out.numel() == 1))
-    return std::string(what) + ": out has shape " + c10::str(out.sizes()) + ", it must have " + c10::str(shape);
+    return std::string(what) + ": out has shape " + shape_text(out.sizes()) + ", it must have " + shape_text(shape);
   return std::nullopt;
 }
 
@@ -95,8 +112,7 @@ gpulab::MatrixView<T> matrix(const at::Tensor& t) {
 Problem matrix_out_problem(const char* what, const at::Tensor& out, const at::Tensor& input, std::int64_t rows, std::int64_t cols) {
   if (auto p = matrix_problem(what, "out", out, &input)) return p;
   if (out.size(0) != rows || out.size(1) != cols)
-    return std::string(what) + ": out has shape " + c10::str(out.sizes()) + ", it must be (" + std::to_string(rows) + ", " +
-           std::to_string(cols) + ")";
+    return std::string(what) + ": out has shape " + shape_text(out.sizes()) + ", it must be " + shape_text({rows, cols});
   return std::nullopt;
 }
 
@@ -121,7 +137,7 @@ void into(const at::Tensor& x, const at::Tensor& out) {
     default: return gpulab_python::sum(x.const_data_ptr<double>(), n, out.mutable_data_ptr<double>(), s);
   }
 }
-at::Tensor result(const at::Tensor& x) { return at::empty({}, x.options()); }
+at::Tensor result(const at::Tensor& x) { return new_result({}, x.scalar_type(), x); }
 }  // namespace sum
 
 namespace histogram {
@@ -138,7 +154,7 @@ void into(const at::Tensor& values, std::int64_t bins, const at::Tensor& out) {
   gpulab::histogram(values.const_data_ptr<std::int32_t>(), static_cast<std::size_t>(values.numel()), static_cast<std::uint32_t>(bins),
                     out.mutable_data_ptr<std::uint32_t>(), current_stream(values));
 }
-at::Tensor result(const at::Tensor& values, std::int64_t bins) { return at::empty({bins}, values.options().dtype(at::kUInt32)); }
+at::Tensor result(const at::Tensor& values, std::int64_t bins) { return new_result({bins}, at::kUInt32, values); }
 }  // namespace histogram
 
 namespace atax {
@@ -149,9 +165,9 @@ Problem problem(const at::Tensor& a, const at::Tensor& x, const at::Tensor* out)
   if (auto p = contiguous_problem(kWhat, "A", a)) return p;
   if (auto p = contiguous_problem(kWhat, "x", x)) return p;
   if (a.dim() != 2 || a.size(0) < 1 || a.size(1) < 1 || a.size(0) >= (std::int64_t{1} << 31) || a.size(1) >= (std::int64_t{1} << 31))
-    return std::string(kWhat) + ": A must be a 2-D matrix with 1 to 2^31 - 1 rows and columns, got shape " + c10::str(a.sizes());
+    return std::string(kWhat) + ": A must be a 2-D matrix with 1 to 2^31 - 1 rows and columns, got shape " + shape_text(a.sizes());
   if (x.dim() != 1 || x.size(0) != a.size(1))
-    return std::string(kWhat) + ": x must have shape (" + std::to_string(a.size(1)) + ",), got " + c10::str(x.sizes());
+    return std::string(kWhat) + ": x must have shape (" + std::to_string(a.size(1)) + ",), got " + shape_text(x.sizes());
   return out != nullptr ? out_problem(kWhat, *out, a, at::kFloat, {a.size(1)}) : std::nullopt;
 }
 void into(const at::Tensor& a, const at::Tensor& x, const at::Tensor& out) {
@@ -159,7 +175,7 @@ void into(const at::Tensor& a, const at::Tensor& x, const at::Tensor& out) {
   gpulab_python::atax(a.const_data_ptr<float>(), x.const_data_ptr<float>(), static_cast<std::uint32_t>(a.size(0)),
                       static_cast<std::uint32_t>(a.size(1)), out.mutable_data_ptr<float>(), current_stream(a));
 }
-at::Tensor result(const at::Tensor& a, const at::Tensor&) { return at::empty({a.size(1)}, a.options()); }
+at::Tensor result(const at::Tensor& a, const at::Tensor&) { return new_result({a.size(1)}, at::kFloat, a); }
 }  // namespace atax
 
 namespace scan {
@@ -185,7 +201,7 @@ void into(const at::Tensor& x, const at::Tensor& out, bool inclusive) {
     default: return typed<double>(x, out, inclusive);
   }
 }
-at::Tensor result(const at::Tensor& x) { return at::empty(x.sizes(), x.options().dtype(result_type(x.scalar_type()))); }
+at::Tensor result(const at::Tensor& x) { return new_result(x.sizes(), result_type(x.scalar_type()), x); }
 }  // namespace scan
 
 namespace transpose {
@@ -198,7 +214,7 @@ void into(const at::Tensor& a, const at::Tensor& out) {
   DeviceScope scope(a.device().index());
   gpulab::transpose(matrix<const float>(a), matrix<float>(out), current_stream(a));
 }
-at::Tensor result(const at::Tensor& a) { return at::empty({a.size(1), a.size(0)}, a.options()); }
+at::Tensor result(const at::Tensor& a) { return new_result({a.size(1), a.size(0)}, at::kFloat, a); }
 }  // namespace transpose
 
 namespace add {
@@ -206,7 +222,7 @@ constexpr const char* kWhat = "gpulab::add";
 Problem problem(const at::Tensor& a, const at::Tensor& b, const at::Tensor* out) {
   if (auto p = matrix_problem(kWhat, "a", a)) return p;
   if (auto p = matrix_problem(kWhat, "b", b, &a)) return p;
-  if (a.sizes() != b.sizes()) return std::string(kWhat) + ": a and b differ in shape: " + c10::str(a.sizes()) + " and " + c10::str(b.sizes());
+  if (a.sizes() != b.sizes()) return std::string(kWhat) + ": a and b differ in shape: " + shape_text(a.sizes()) + " and " + shape_text(b.sizes());
   return out != nullptr ? matrix_out_problem(kWhat, *out, a, a.size(0), a.size(1)) : std::nullopt;
 }
 void into(const at::Tensor& a, const at::Tensor& b, double alpha, double beta, const at::Tensor& out) {
@@ -214,7 +230,7 @@ void into(const at::Tensor& a, const at::Tensor& b, double alpha, double beta, c
   gpulab::add(static_cast<float>(alpha), matrix<const float>(a), static_cast<float>(beta), matrix<const float>(b), matrix<float>(out),
               current_stream(a));
 }
-at::Tensor result(const at::Tensor& a) { return at::empty(a.sizes(), a.options()); }
+at::Tensor result(const at::Tensor& a) { return new_result(a.sizes(), at::kFloat, a); }
 }  // namespace add
 
 namespace zero_triangle {
@@ -237,7 +253,7 @@ Problem problem(const at::Tensor& a, const at::Tensor& b, const at::Tensor* c) {
   if (auto p = matrix_problem(kWhat, "a", a)) return p;
   if (auto p = matrix_problem(kWhat, "b", b, &a)) return p;
   if (a.size(1) != b.size(0))
-    return std::string(kWhat) + ": a is " + c10::str(a.sizes()) + " and b " + c10::str(b.sizes()) + ": the inner sizes differ";
+    return std::string(kWhat) + ": a is " + shape_text(a.sizes()) + " and b " + shape_text(b.sizes()) + ": the inner sizes differ";
   return c != nullptr ? matrix_out_problem(kWhat, *c, a, a.size(0), b.size(1)) : std::nullopt;
 }
 /// c = alpha·a·b + beta·c
@@ -248,7 +264,7 @@ void run(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c, double a
   gpulab::sgemm(va.rows, vb.cols, va.cols, static_cast<float>(alpha), va.data, va.pitch_bytes / sizeof(float), vb.data,
                 vb.pitch_bytes / sizeof(float), static_cast<float>(beta), vc.data, vc.pitch_bytes / sizeof(float), current_stream(a));
 }
-at::Tensor result(const at::Tensor& a, const at::Tensor& b) { return at::empty({a.size(0), b.size(1)}, a.options()); }
+at::Tensor result(const at::Tensor& a, const at::Tensor& b) { return new_result({a.size(0), b.size(1)}, at::kFloat, a); }
 }  // namespace sgemm
 
 namespace conv3x3 {
@@ -256,7 +272,7 @@ constexpr const char* kWhat = "gpulab::conv3x3";
 Problem image_problem(const char* name, const at::Tensor& t, const at::Tensor* first) {
   if (auto p = operand_problem(kWhat, name, t, {at::kByte}, first)) return p;
   if (t.dim() != 3 || t.size(2) != 3 || t.size(0) < 1 || t.size(1) < 1)
-    return std::string(kWhat) + ": " + name + " must have shape (height, width, 3) of 8-bit RGB, got " + c10::str(t.sizes());
+    return std::string(kWhat) + ": " + name + " must have shape (height, width, 3) of 8-bit RGB, got " + shape_text(t.sizes());
   if (t.stride(2) != 1 || t.stride(1) != 3 || (t.size(0) > 1 && t.stride(0) < 3 * t.size(1)))
     return std::string(kWhat) + ": " + name + " must store each row's pixels contiguously (strides (pitch, 3, 1))";
   return std::nullopt;
@@ -271,7 +287,7 @@ Problem problem(const at::Tensor& image, at::IntArrayRef weights, std::int64_t d
   if (!gpulab::parse_border(border)) return std::string(kWhat) + ": border must be replicate, zero or mirror, got '" + border + "'";
   if (out == nullptr) return std::nullopt;
   if (auto p = image_problem("out", *out, &image)) return p;
-  if (out->sizes() != image.sizes()) return std::string(kWhat) + ": out has shape " + c10::str(out->sizes()) + ", it must have " + c10::str(image.sizes());
+  if (out->sizes() != image.sizes()) return std::string(kWhat) + ": out has shape " + shape_text(out->sizes()) + ", it must have " + shape_text(image.sizes());
   return std::nullopt;
 }
 void into(const at::Tensor& image, at::IntArrayRef weights, std::int64_t divisor, const std::string& border, const at::Tensor& out) {
@@ -283,7 +299,7 @@ void into(const at::Tensor& image, at::IntArrayRef weights, std::int64_t divisor
                   static_cast<std::size_t>(image.size(1)), static_cast<std::size_t>(image.size(0)), filter, *gpulab::parse_border(border),
                   current_stream(image));
 }
-at::Tensor result(const at::Tensor& image) { return at::empty(image.sizes(), image.options()); }
+at::Tensor result(const at::Tensor& image) { return new_result(image.sizes(), at::kByte, image); }
 }  // namespace conv3x3
 
 // ---- the operators -----------------------------------------------------------------------------

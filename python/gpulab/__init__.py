@@ -44,17 +44,18 @@ def torch_operators() -> bool:
     return _torch.available
 
 
-# Each function: a call on PyTorch tensors without stream= goes the PyTorch way first (gpulab/_torch.py:
-# the direct path, or the operator under torch.compile or for autograd); NotImplemented from it
-# means the general path below runs the call or says what is wrong with it.
+# Each function: where gpulab's PyTorch operators are built, a call without stream= tries the PyTorch
+# way first (gpulab/_torch.py: the direct path for eager calls on tensors, the operator under
+# torch.compile or for autograd); NotImplemented from it means the general path below runs the call
+# (CuPy, JAX, ...) or says what is wrong with it.
 
 def sum(x, *, out=None, stream=None):  # noqa: A001 - the name users look for
     """The sum of all elements of x (int32, float32 or float64; any shape, contiguous) as a 0-d array
     of x's dtype (or into out=, a 0-d or 1-element array of that dtype). int32 wraps modulo 2^32;
     floats are deterministic (same input, same device, same bits) and within k·ε·Σ|x| of the exact
     sum (docs/reduce.md). Differentiable (PyTorch)."""
-    if stream is None and _torch.takes(x):
-        result = _torch.sum(x, out)
+    if stream is None and _torch.available:
+        result = _torch.run(_torch.direct.sum, _torch.sum, x, out)
         if result is not NotImplemented:
             return result
     a = contiguous(view(x, "gpulab.sum", _SUM_TYPES), "gpulab.sum")
@@ -71,8 +72,8 @@ def histogram(values, bins: int, *, out=None, stream=None):
     what = "gpulab.histogram"
     if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins < 2**32:
         raise ValueError(f"{what}: bins must be an integer from 1 to 2^32 - 1, got {bins!r}")
-    if stream is None and _torch.takes(values):
-        result = _torch.histogram(values, bins, out)
+    if stream is None and _torch.available:
+        result = _torch.run(_torch.direct.histogram, _torch.histogram, values, bins, out)
         if result is not NotImplemented:
             return result
     a = contiguous(view(values, what, ("int32",)), what)
@@ -88,8 +89,8 @@ def atax(a, x, *, out=None, stream=None):
     """y = Aᵀ(A·x) for a row-major float32 matrix A (rows × cols, contiguous) and x of length cols;
     y has length cols. Deterministic; one pass over A for 128 <= cols <= 16384 (docs/atax.md)."""
     what = "gpulab.atax"
-    if stream is None and _torch.takes(a):
-        result = _torch.atax(a, x, out)
+    if stream is None and _torch.available:
+        result = _torch.run(_torch.direct.atax, _torch.atax, a, x, out)
         if result is not NotImplemented:
             return result
     ma = contiguous(view(a, what, ("float32",)), what, "A")
@@ -107,8 +108,8 @@ def atax(a, x, *, out=None, stream=None):
 
 
 def _scan(x, inclusive, what, out, stream):
-    if stream is None and _torch.takes(x):
-        result = _torch.scan(x, inclusive, out)
+    if stream is None and _torch.available:
+        result = _torch.run(_torch.direct.scan, _torch.scan, x, inclusive, out)
         if result is not NotImplemented:
             return result
     a = contiguous(view(x, what, _SCAN_TYPES), what)
@@ -155,8 +156,8 @@ def transpose(a, *, out=None, stream=None):
     this (cols × rows) array instead; out=a transposes a square matrix in place. Exact.
     Differentiable (PyTorch)."""
     what = "gpulab.transpose"
-    if stream is None and _torch.takes(a):
-        result = _torch.transpose(a, out)
+    if stream is None and _torch.available:
+        result = _torch.run(_torch.direct.transpose, _torch.transpose, a, out)
         if result is not NotImplemented:
             return result
     ma, da = _matrix(a, what, "a")
@@ -171,8 +172,8 @@ def add(a, b, *, alpha: float = 1.0, beta: float = 1.0, out=None, stream=None):
     strided); one rounding per element (fma(alpha, a, beta·b)). out= may be a or b. Differentiable
     (PyTorch)."""
     what = "gpulab.add"
-    if stream is None and _torch.takes(a):
-        result = _torch.add(a, b, float(alpha), float(beta), out)
+    if stream is None and _torch.available:
+        result = _torch.run(_torch.direct.add, _torch.add, a, b, float(alpha), float(beta), out)
         if result is not NotImplemented:
             return result
     ma, da = _matrix(a, what, "a")
@@ -192,8 +193,8 @@ def zero_triangle(m, part: str = "upper", *, stream=None):
     what = "gpulab.zero_triangle"
     if part not in ("upper", "lower"):
         raise ValueError(f"{what}: part must be 'upper' or 'lower', got {part!r}")
-    if stream is None and _torch.takes(m):
-        result = _torch.zero_triangle(m, part)
+    if stream is None and _torch.available:
+        result = _torch.run(_torch.direct.zero_triangle, _torch.zero_triangle, m, part)
         if result is not NotImplemented:
             return result
     mm, dm = _matrix(m, what, "m")
@@ -212,8 +213,8 @@ def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, stream=None):
     what = "gpulab.sgemm"
     if c is None and beta != 0:
         raise ValueError(f"{what}: beta = {beta} needs c")
-    if stream is None and _torch.takes(a):
-        result = _torch.sgemm(a, b, c, float(alpha), float(beta))
+    if stream is None and _torch.available:
+        result = _torch.run(_torch.direct.sgemm, _torch.sgemm, a, b, c, float(alpha), float(beta))
         if result is not NotImplemented:
             return result
     ma, da = _matrix(a, what, "a")
@@ -259,8 +260,8 @@ def conv3x3(image, filter="sharpen", *, divisor: int | None = None, border: str 
         raise ValueError(f"{what}: border must be replicate, zero or mirror, got {border!r}")
     if divisor == 0:
         raise ValueError(f"{what}: the divisor is 0")
-    if stream is None and _torch.takes(image):
-        result = _torch.conv3x3(image, weights, int(divisor), border, out)
+    if stream is None and _torch.available:
+        result = _torch.run(_torch.direct.conv3x3, _torch.conv3x3, image, weights, int(divisor), border, out)
         if result is not NotImplemented:
             return result
     img = view(image, what, ("uint8",))

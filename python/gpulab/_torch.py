@@ -29,23 +29,25 @@ if torch is not None:
 
 available = _direct is not None
 ops = torch.ops.gpulab if available else None
+direct = _direct  # the C++ direct path: gpulab._ops
 
 
-def takes(x):
-    """Whether a call whose first array is x goes the PyTorch way (a torch.Tensor, operators built)."""
-    return available and isinstance(x, torch.Tensor)
+def run(direct, operator, *args):
+    """A call on the PyTorch way: the direct path (eager mode), else the operator (torch.compile, a
+    gradient wanted), else NotImplemented: the general path then runs it or says what is wrong. One
+    Python frame between the caller and the direct path: a call's host time is what is measured."""
+    if not torch.compiler.is_compiling():
+        result = direct(*args)
+        if result is not None:
+            return result
+    return operator(*args)
 
 
-def _grad_wanted(out, tensors):
-    return out is None and torch.is_grad_enabled() and any(t.requires_grad for t in tensors if isinstance(t, torch.Tensor))
-
-
-def _eager(result, out, *tensors):
-    """On the eager path: the direct path's result, or NotImplemented (the general path runs it or
-    says what is wrong), or None where the operator must run because a gradient is wanted."""
-    if result is not None:
-        return result
-    return None if _grad_wanted(out, tensors) else NotImplemented
+def _operator_wanted(out, *tensors):
+    """Under torch.compile, or where autograd must see the call (no out=, grad mode on, an input
+    that requires a gradient)."""
+    return torch.compiler.is_compiling() or (out is None and torch.is_grad_enabled() and any(
+        isinstance(t, torch.Tensor) and t.requires_grad for t in tensors))
 
 
 def _functional(op, out, *args):
@@ -55,69 +57,45 @@ def _functional(op, out, *args):
     return out
 
 
-# Each: the result, or NotImplemented where the general path must take the call.
+# The operator forms, for run(): each the operator's result, or NotImplemented where no operator is
+# wanted. Functions without a gradient take the operator only under torch.compile.
 
 def sum(x, out):  # noqa: A001
-    if not torch.compiler.is_compiling():
-        result = _eager(_direct.sum(x, out), out, x)
-        if result is not None:
-            return result
-    return _functional(ops.sum, out, x)
+    return _functional(ops.sum, out, x) if _operator_wanted(out, x) else NotImplemented
 
 
 def histogram(values, bins, out):
-    if not torch.compiler.is_compiling():
-        result = _eager(_direct.histogram(values, bins, out), out)
-        if result is not None:
-            return result
-    return _functional(ops.histogram, out, values, bins)
+    return _functional(ops.histogram, out, values, bins) if _operator_wanted(out) else NotImplemented
 
 
 def atax(a, x, out):
-    if not torch.compiler.is_compiling():
-        result = _eager(_direct.atax(a, x, out), out)
-        if result is not None:
-            return result
-    return _functional(ops.atax, out, a, x)
+    return _functional(ops.atax, out, a, x) if _operator_wanted(out) else NotImplemented
 
 
 def scan(x, inclusive, out):
-    if not torch.compiler.is_compiling():
-        result = _eager(_direct.scan(x, inclusive, out), out, x)
-        if result is not None:
-            return result
+    if not _operator_wanted(out, x):
+        return NotImplemented
     return _functional(ops.inclusive_scan if inclusive else ops.exclusive_scan, out, x)
 
 
 def transpose(a, out):
-    if not torch.compiler.is_compiling():
-        result = _eager(_direct.transpose(a, out), out, a)
-        if result is not None:
-            return result
-    return _functional(ops.transpose, out, a)
+    return _functional(ops.transpose, out, a) if _operator_wanted(out, a) else NotImplemented
 
 
 def add(a, b, alpha, beta, out):
-    if not torch.compiler.is_compiling():
-        result = _eager(_direct.add(a, b, alpha, beta, out), out, a, b)
-        if result is not None:
-            return result
-    return _functional(ops.add, out, a, b, alpha, beta)
+    return _functional(ops.add, out, a, b, alpha, beta) if _operator_wanted(out, a, b) else NotImplemented
 
 
 def zero_triangle(m, part):
-    if not torch.compiler.is_compiling():
-        result = _direct.zero_triangle(m, part)
-        return NotImplemented if result is None else result
+    if not _operator_wanted(m):  # (m is no out=: nothing to differentiate in place)
+        return NotImplemented
     ops.zero_triangle_(m, part)
     return m
 
 
 def sgemm(a, b, c, alpha, beta):
-    if not torch.compiler.is_compiling():
-        result = _eager(_direct.sgemm(a, b, c, alpha, beta), c, a, b)
-        if result is not None:
-            return result
+    if not _operator_wanted(c, a, b):
+        return NotImplemented
     if c is None:
         return ops.sgemm(a, b, alpha)
     ops.sgemm_(a, b, c, alpha, beta)
@@ -125,11 +103,7 @@ def sgemm(a, b, c, alpha, beta):
 
 
 def conv3x3(image, weights, divisor, border, out):
-    if not torch.compiler.is_compiling():
-        result = _eager(_direct.conv3x3(image, weights, divisor, border, out), out)
-        if result is not None:
-            return result
-    return _functional(ops.conv3x3, out, image, weights, divisor, border)
+    return _functional(ops.conv3x3, out, image, weights, divisor, border) if _operator_wanted(out) else NotImplemented
 
 
 # ---- what torch.compile and torch.export need: fake implementations ------------------------------
