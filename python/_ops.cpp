@@ -5,8 +5,9 @@
 // C++ extension of PyTorch must be built against the torch it runs with. One implementation, two
 // ways in:
 // - torch.ops.gpulab.<name>: through the dispatcher, so the functions live inside torch.compile'd
-//   and exported programs and CUDA graphs. gpulab/_torch.py gives each operator its fake
-//   implementation (shapes and dtypes without running) and, where one is defined, its gradient.
+//   and exported programs and CUDA graphs, with a gradient where one is defined (below).
+//   gpulab/_torch.py gives each operator its fake implementation (shapes and dtypes without
+//   running).
 // - gpulab._ops.<name>(...): the same function called straight from Python (nanobind), without
 //   the dispatcher's cost, for eager calls on plain PyTorch tensors. It takes only what it can run
 //   as is (a torch.Tensor on a CUDA device that needs no gradient, right dtypes and layouts) and
@@ -25,6 +26,7 @@
 #include <ATen/ATen.h>
 #include <ATen/cuda/EmptyTensor.h>
 #include <c10/cuda/CUDAStream.h>
+#include <torch/csrc/autograd/custom_function.h>
 #include <torch/csrc/autograd/python_variable.h>
 #include <torch/library.h>
 
@@ -442,6 +444,118 @@ TORCH_LIBRARY_IMPL(gpulab, CUDA, m) {
   m.impl("sgemm_", &sgemm_in_place_op);
   m.impl("conv3x3", &conv3x3_op);
   m.impl("conv3x3.out", &conv3x3_out_op);
+}
+
+// ---- gradients ---------------------------------------------------------------------------------
+// Where the derivative is another gpulab call or a broadcast: sum, the scans, transpose, add, sgemm.
+// In C++ rather than through torch.library.register_autograd: a Python autograd kernel runs on
+// every call of the operator, gradient wanted or not (~3 µs of host time on the H100's host). Each
+// forward calls the operator again below the autograd key (the dispatcher then reaches the CUDA
+// implementation, or a fake one under torch.compile); each backward calls gpulab's operators.
+
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+template <class Signature>
+c10::TypedOperatorHandle<Signature> operator_handle(const char* name, const char* overload = "") {
+  return c10::Dispatcher::singleton().findSchemaOrThrow(name, overload).typed<Signature>();
+}
+
+at::Tensor call_sum(const at::Tensor& x) {
+  static const auto op = operator_handle<at::Tensor(const at::Tensor&)>("gpulab::sum");
+  return op.call(x);
+}
+at::Tensor call_scan(const at::Tensor& x, bool inclusive) {
+  static const auto inclusive_op = operator_handle<at::Tensor(const at::Tensor&)>("gpulab::inclusive_scan");
+  static const auto exclusive_op = operator_handle<at::Tensor(const at::Tensor&)>("gpulab::exclusive_scan");
+  return (inclusive ? inclusive_op : exclusive_op).call(x);
+}
+at::Tensor call_transpose(const at::Tensor& a) {
+  static const auto op = operator_handle<at::Tensor(const at::Tensor&)>("gpulab::transpose");
+  return op.call(a);
+}
+at::Tensor call_add(const at::Tensor& a, const at::Tensor& b, double alpha, double beta) {
+  static const auto op = operator_handle<at::Tensor(const at::Tensor&, const at::Tensor&, double, double)>("gpulab::add");
+  return op.call(a, b, alpha, beta);
+}
+at::Tensor call_sgemm(const at::Tensor& a, const at::Tensor& b, double alpha) {
+  static const auto op = operator_handle<at::Tensor(const at::Tensor&, const at::Tensor&, double)>("gpulab::sgemm");
+  return op.call(a, b, alpha);
+}
+
+/// d sum / d x: the output's gradient broadcast to x's shape (symbolic under torch.compile).
+struct SumGradient : torch::autograd::Function<SumGradient> {
+  static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x) {
+    ctx->saved_data["shape"] = x.sym_sizes().vec();
+    at::AutoDispatchBelowADInplaceOrView below_autograd;
+    return call_sum(x);
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    return {grads[0].expand_symint(ctx->saved_data["shape"].toSymIntVector())};
+  }
+};
+
+/// d out[j] / d x[i] = 1 for j ≥ i (inclusive) or j > i (exclusive): the same scan, run from the end
+/// (memory order, any shape).
+template <bool kInclusive>
+struct ScanGradient : torch::autograd::Function<ScanGradient<kInclusive>> {
+  static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x) {
+    ctx->saved_data["shape"] = x.sym_sizes().vec();
+    at::AutoDispatchBelowADInplaceOrView below_autograd;
+    return call_scan(x, kInclusive);
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const at::Tensor reversed = grads[0].reshape(-1).flip(0).contiguous();
+    return {call_scan(reversed, kInclusive).flip(0).reshape_symint(ctx->saved_data["shape"].toSymIntVector())};
+  }
+};
+
+struct TransposeGradient : torch::autograd::Function<TransposeGradient> {
+  static at::Tensor forward(AutogradContext*, const at::Tensor& a) {
+    at::AutoDispatchBelowADInplaceOrView below_autograd;
+    return call_transpose(a);
+  }
+  static variable_list backward(AutogradContext*, variable_list grads) { return {call_transpose(grads[0].contiguous())}; }
+};
+
+struct AddGradient : torch::autograd::Function<AddGradient> {
+  static at::Tensor forward(AutogradContext* ctx, const at::Tensor& a, const at::Tensor& b, double alpha, double beta) {
+    ctx->saved_data["alpha"] = alpha;
+    ctx->saved_data["beta"] = beta;
+    at::AutoDispatchBelowADInplaceOrView below_autograd;
+    return call_add(a, b, alpha, beta);
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    return {grads[0] * ctx->saved_data["alpha"].toDouble(), grads[0] * ctx->saved_data["beta"].toDouble(), at::Tensor(), at::Tensor()};
+  }
+};
+
+/// c = alpha·a·b: d a = alpha·g·bᵀ, d b = alpha·aᵀ·g, each one more sgemm (and a transpose).
+struct SgemmGradient : torch::autograd::Function<SgemmGradient> {
+  static at::Tensor forward(AutogradContext* ctx, const at::Tensor& a, const at::Tensor& b, double alpha) {
+    ctx->saved_data["alpha"] = alpha;
+    ctx->save_for_backward({a, b});
+    at::AutoDispatchBelowADInplaceOrView below_autograd;
+    return call_sgemm(a, b, alpha);
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const at::Tensor g = grads[0].contiguous();
+    const double alpha = ctx->saved_data["alpha"].toDouble();
+    at::Tensor grad_a, grad_b;
+    if (ctx->needs_input_grad(0)) grad_a = call_sgemm(g, call_transpose(saved[1]), alpha);
+    if (ctx->needs_input_grad(1)) grad_b = call_sgemm(call_transpose(saved[0]), g, alpha);
+    return {grad_a, grad_b, at::Tensor()};
+  }
+};
+
+TORCH_LIBRARY_IMPL(gpulab, Autograd, m) {
+  m.impl("sum", [](const at::Tensor& x) { return SumGradient::apply(x); });
+  m.impl("inclusive_scan", [](const at::Tensor& x) { return ScanGradient<true>::apply(x); });
+  m.impl("exclusive_scan", [](const at::Tensor& x) { return ScanGradient<false>::apply(x); });
+  m.impl("transpose", [](const at::Tensor& a) { return TransposeGradient::apply(a); });
+  m.impl("add", [](const at::Tensor& a, const at::Tensor& b, double alpha, double beta) { return AddGradient::apply(a, b, alpha, beta); });
+  m.impl("sgemm", [](const at::Tensor& a, const at::Tensor& b, double alpha) { return SgemmGradient::apply(a, b, alpha); });
 }
 
 // ---- the direct path ---------------------------------------------------------------------------

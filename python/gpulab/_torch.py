@@ -7,7 +7,8 @@ importable when gpulab was built. With them, gpulab.<function>(tensor, ...):
   straight from Python, without the dispatcher (the cheapest call);
 - under torch.compile or torch.export, or where a gradient is wanted, calls torch.ops.gpulab.<name>,
   which the compiler sees as one opaque operator (the fakes below give it shapes and dtypes) and
-  autograd differentiates (the backward formulas below call the library again);
+  autograd differentiates (sum, the scans, transpose, add, sgemm: their gradients are C++, in
+  _ops.cpp, calling the library again);
 - anything else (CuPy or JAX arrays, stream=, a bad argument) takes the general path, which runs it
   or says what is wrong.
 Without torch, or without gpulab._ops, nothing is registered and every call takes the general path.
@@ -148,50 +149,5 @@ def _register_fakes():
     fake("gpulab::conv3x3")(lambda image, weights, divisor, border="replicate": image.new_empty(image.shape))
 
 
-# ---- gradients: the library called again ---------------------------------------------------------
-# Defined where the derivative is another gpulab call or a broadcast: sum, the scans, transpose,
-# add, sgemm. histogram (integers), atax, conv3x3 (8-bit) and the in-place forms have none.
-
-def _register_gradients():
-    autograd = torch.library.register_autograd
-
-    def keep_shape(ctx, inputs, output):
-        ctx.shape = inputs[0].shape
-
-    autograd("gpulab::sum", lambda ctx, grad: grad.expand(ctx.shape), setup_context=keep_shape)
-
-    def reversed_scan(op):
-        # d out[j] / d x[i] = 1 for j >= i (inclusive) or j > i (exclusive): the same scan, run from
-        # the end.
-        def backward(ctx, grad):
-            flat = grad.reshape(-1).flip(0).contiguous()
-            return op(flat).flip(0).reshape(ctx.shape)
-        return backward
-
-    autograd("gpulab::inclusive_scan", reversed_scan(ops.inclusive_scan), setup_context=keep_shape)
-    autograd("gpulab::exclusive_scan", reversed_scan(ops.exclusive_scan), setup_context=keep_shape)
-    autograd("gpulab::transpose", lambda ctx, grad: ops.transpose(grad.contiguous()), setup_context=keep_shape)
-
-    def add_context(ctx, inputs, output):
-        ctx.alpha, ctx.beta = inputs[2:4] if len(inputs) > 2 else (1.0, 1.0)
-
-    autograd("gpulab::add", lambda ctx, grad: (grad * ctx.alpha, grad * ctx.beta, None, None), setup_context=add_context)
-
-    def sgemm_context(ctx, inputs, output):
-        a, b = inputs[0], inputs[1]
-        ctx.alpha = inputs[2] if len(inputs) > 2 else 1.0
-        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b if ctx.needs_input_grad[0] else None)
-
-    def sgemm_backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        grad = grad.contiguous()
-        grad_a = ops.sgemm(grad, ops.transpose(b), ctx.alpha) if ctx.needs_input_grad[0] else None
-        grad_b = ops.sgemm(ops.transpose(a), grad, ctx.alpha) if ctx.needs_input_grad[1] else None
-        return grad_a, grad_b, None
-
-    autograd("gpulab::sgemm", sgemm_backward, setup_context=sgemm_context)
-
-
 if available:
     _register_fakes()
-    _register_gradients()

@@ -1,6 +1,6 @@
 """gpulab's functions as PyTorch operators on a GPU: torch.library.opcheck of each, a torch.compile'd
 model (fullgraph, no graph breaks, the same results as eager), torch.export, CUDA graphs, gradients
-(gradcheck in float64, PyTorch's own autograd for float32), and which path a call takes. Skipped,
+(gradcheck in float64, PyTorch's own autograd for float32, compiled against eager), and which path a call takes. Skipped,
 visibly, without a GPU, without PyTorch, or where gpulab was built without its operators."""
 import pytest
 
@@ -148,6 +148,17 @@ def test_gradcheck_in_float64(fn):
     assert torch.autograd.gradcheck(getattr(gpulab, fn), (x,))
     y = cuda(4, 6, dtype=torch.float64).requires_grad_()  # any shape: the scan runs in memory order
     assert torch.autograd.gradcheck(getattr(gpulab, fn), (y,))
+
+
+def test_compiled_gradients_match_eager():
+    def loss(x, a, b):
+        return gpulab.sum(gpulab.inclusive_scan(x) * x) + gpulab.sgemm(a, b).square().sum()
+    make = lambda: [t.requires_grad_() for t in (cuda(1000, dtype=torch.float32), cuda(40, 30, seed=1), cuda(30, 20, seed=2))]
+    eager_in, compiled_in = make(), make()
+    loss(*eager_in).backward()
+    torch.compile(loss, fullgraph=True)(*compiled_in).backward()
+    for e, c in zip(eager_in, compiled_in):
+        torch.testing.assert_close(c.grad, e.grad, rtol=1e-5, atol=1e-5)
 
 
 def test_float32_gradients_match_pytorchs():
