@@ -34,8 +34,8 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,7 +49,7 @@ using Problem = std::optional<std::string>;  // the first thing wrong with a cal
 
 /// A new contiguous tensor of `shape` and `dtype` on `like`'s device, from PyTorch's caching allocator
 /// on the current stream; straight from the CUDA backend's own factory rather than through the
-/// dispatcher (at::empty), which costs about a microsecond more a call.
+/// dispatcher (at::empty), which took 0.3–0.5 µs more a call on the H100's host (python_call_cost.py).
 at::Tensor new_result(at::IntArrayRef shape, at::ScalarType dtype, const at::Tensor& like) {
   return at::Tensor(at::detail::empty_cuda(shape, dtype, like.device(), std::nullopt));
 }
@@ -119,199 +119,231 @@ Problem matrix_out_problem(const char* what, const at::Tensor& out, const at::Te
 }
 
 // ---- each function: its checks, its call into the library, its result ---------------------------
-// `problem(inputs, out)` checks the inputs and, where given, the out tensor; `into(inputs, out)`
-// runs on checked arguments; the functional form allocates the result and calls `into`.
+// One struct per function, all alike, over the operator's arguments (Args, without out):
+//   problem(args..., out or nullptr)  the first thing wrong with the arguments and the out tensor;
+//   result(args...)                   a new tensor for the result;
+//   into(args..., out)                runs, on checked arguments.
+// The operators and the direct path below are written once over this shape.
 
-namespace sum {
-constexpr const char* kWhat = "gpulab::sum";
-Problem problem(const at::Tensor& x, const at::Tensor* out) {
-  if (auto p = operand_problem(kWhat, "x", x, {at::kInt, at::kFloat, at::kDouble})) return p;
-  if (auto p = contiguous_problem(kWhat, "x", x)) return p;
-  return out != nullptr ? out_problem(kWhat, *out, x, x.scalar_type(), {}) : std::nullopt;
-}
-void into(const at::Tensor& x, const at::Tensor& out) {
-  DeviceScope scope(x.device().index());
-  const cudaStream_t s = current_stream(x);
-  const auto n = static_cast<std::size_t>(x.numel());
-  switch (x.scalar_type()) {
-    case at::kInt: return gpulab_python::sum(x.const_data_ptr<std::int32_t>(), n, out.mutable_data_ptr<std::int32_t>(), s);
-    case at::kFloat: return gpulab_python::sum(x.const_data_ptr<float>(), n, out.mutable_data_ptr<float>(), s);
-    default: return gpulab_python::sum(x.const_data_ptr<double>(), n, out.mutable_data_ptr<double>(), s);
+struct Sum {
+  static constexpr const char* kWhat = "gpulab::sum";
+  static Problem problem(const at::Tensor& x, const at::Tensor* out) {
+    if (auto p = operand_problem(kWhat, "x", x, {at::kInt, at::kFloat, at::kDouble})) return p;
+    if (auto p = contiguous_problem(kWhat, "x", x)) return p;
+    return out != nullptr ? out_problem(kWhat, *out, x, x.scalar_type(), {}) : std::nullopt;
   }
-}
-at::Tensor result(const at::Tensor& x) { return new_result({}, x.scalar_type(), x); }
-}  // namespace sum
-
-namespace histogram {
-constexpr const char* kWhat = "gpulab::histogram";
-Problem problem(const at::Tensor& values, std::int64_t bins, const at::Tensor* out) {
-  if (auto p = operand_problem(kWhat, "values", values, {at::kInt})) return p;
-  if (auto p = contiguous_problem(kWhat, "values", values)) return p;
-  if (bins < 1 || bins >= (std::int64_t{1} << 32)) return std::string(kWhat) + ": bins must be from 1 to 2^32 - 1, got " + std::to_string(bins);
-  if (values.numel() >= (std::int64_t{1} << 32)) return std::string(kWhat) + ": at most 2^32 - 1 values (a count could overflow uint32)";
-  return out != nullptr ? out_problem(kWhat, *out, values, at::kUInt32, {bins}) : std::nullopt;
-}
-void into(const at::Tensor& values, std::int64_t bins, const at::Tensor& out) {
-  DeviceScope scope(values.device().index());
-  gpulab::histogram(values.const_data_ptr<std::int32_t>(), static_cast<std::size_t>(values.numel()), static_cast<std::uint32_t>(bins),
-                    out.mutable_data_ptr<std::uint32_t>(), current_stream(values));
-}
-at::Tensor result(const at::Tensor& values, std::int64_t bins) { return new_result({bins}, at::kUInt32, values); }
-}  // namespace histogram
-
-namespace atax {
-constexpr const char* kWhat = "gpulab::atax";
-Problem problem(const at::Tensor& a, const at::Tensor& x, const at::Tensor* out) {
-  if (auto p = operand_problem(kWhat, "A", a, {at::kFloat})) return p;
-  if (auto p = operand_problem(kWhat, "x", x, {at::kFloat}, &a)) return p;
-  if (auto p = contiguous_problem(kWhat, "A", a)) return p;
-  if (auto p = contiguous_problem(kWhat, "x", x)) return p;
-  if (a.dim() != 2 || a.size(0) < 1 || a.size(1) < 1 || a.size(0) >= (std::int64_t{1} << 31) || a.size(1) >= (std::int64_t{1} << 31))
-    return std::string(kWhat) + ": A must be a 2-D matrix with 1 to 2^31 - 1 rows and columns, got shape " + shape_text(a.sizes());
-  if (x.dim() != 1 || x.size(0) != a.size(1))
-    return std::string(kWhat) + ": x must have shape (" + std::to_string(a.size(1)) + ",), got " + shape_text(x.sizes());
-  return out != nullptr ? out_problem(kWhat, *out, a, at::kFloat, {a.size(1)}) : std::nullopt;
-}
-void into(const at::Tensor& a, const at::Tensor& x, const at::Tensor& out) {
-  DeviceScope scope(a.device().index());
-  gpulab_python::atax(a.const_data_ptr<float>(), x.const_data_ptr<float>(), static_cast<std::uint32_t>(a.size(0)),
-                      static_cast<std::uint32_t>(a.size(1)), out.mutable_data_ptr<float>(), current_stream(a));
-}
-at::Tensor result(const at::Tensor& a, const at::Tensor&) { return new_result({a.size(1)}, at::kFloat, a); }
-}  // namespace atax
-
-namespace scan {
-constexpr const char* kWhat = "gpulab::scan";
-at::ScalarType result_type(at::ScalarType in) { return at::isFloatingType(in) ? in : at::kInt; }
-Problem problem(const at::Tensor& x, const at::Tensor* out) {
-  if (auto p = operand_problem(kWhat, "x", x, {at::kChar, at::kShort, at::kInt, at::kFloat, at::kDouble})) return p;
-  if (auto p = contiguous_problem(kWhat, "x", x)) return p;
-  return out != nullptr ? out_problem(kWhat, *out, x, result_type(x.scalar_type()), x.sizes()) : std::nullopt;
-}
-template <class In>
-void typed(const at::Tensor& x, const at::Tensor& out, bool inclusive) {
-  gpulab_python::scan(x.const_data_ptr<In>(), out.mutable_data_ptr<gpulab::scan_result_t<In>>(), static_cast<std::size_t>(x.numel()),
-                      inclusive, current_stream(x));
-}
-void into(const at::Tensor& x, const at::Tensor& out, bool inclusive) {
-  DeviceScope scope(x.device().index());
-  switch (x.scalar_type()) {
-    case at::kChar: return typed<std::int8_t>(x, out, inclusive);
-    case at::kShort: return typed<std::int16_t>(x, out, inclusive);
-    case at::kInt: return typed<std::int32_t>(x, out, inclusive);
-    case at::kFloat: return typed<float>(x, out, inclusive);
-    default: return typed<double>(x, out, inclusive);
+  static at::Tensor result(const at::Tensor& x) { return new_result({}, x.scalar_type(), x); }
+  static void into(const at::Tensor& x, const at::Tensor& out) {
+    DeviceScope scope(x.device().index());
+    const cudaStream_t s = current_stream(x);
+    const auto n = static_cast<std::size_t>(x.numel());
+    switch (x.scalar_type()) {
+      case at::kInt: return gpulab_python::sum(x.const_data_ptr<std::int32_t>(), n, out.mutable_data_ptr<std::int32_t>(), s);
+      case at::kFloat: return gpulab_python::sum(x.const_data_ptr<float>(), n, out.mutable_data_ptr<float>(), s);
+      default: return gpulab_python::sum(x.const_data_ptr<double>(), n, out.mutable_data_ptr<double>(), s);
+    }
   }
-}
-at::Tensor result(const at::Tensor& x) { return new_result(x.sizes(), result_type(x.scalar_type()), x); }
-}  // namespace scan
+};
 
-namespace transpose {
-constexpr const char* kWhat = "gpulab::transpose";
-Problem problem(const at::Tensor& a, const at::Tensor* out) {
-  if (auto p = matrix_problem(kWhat, "a", a)) return p;
-  return out != nullptr ? matrix_out_problem(kWhat, *out, a, a.size(1), a.size(0)) : std::nullopt;
-}
-void into(const at::Tensor& a, const at::Tensor& out) {
-  DeviceScope scope(a.device().index());
-  gpulab::transpose(matrix<const float>(a), matrix<float>(out), current_stream(a));
-}
-at::Tensor result(const at::Tensor& a) { return new_result({a.size(1), a.size(0)}, at::kFloat, a); }
-}  // namespace transpose
+struct Histogram {
+  static constexpr const char* kWhat = "gpulab::histogram";
+  static Problem problem(const at::Tensor& values, std::int64_t bins, const at::Tensor* out) {
+    if (auto p = operand_problem(kWhat, "values", values, {at::kInt})) return p;
+    if (auto p = contiguous_problem(kWhat, "values", values)) return p;
+    if (bins < 1 || bins >= (std::int64_t{1} << 32))
+      return std::string(kWhat) + ": bins must be from 1 to 2^32 - 1, got " + std::to_string(bins);
+    if (values.numel() >= (std::int64_t{1} << 32))
+      return std::string(kWhat) + ": at most 2^32 - 1 values (a count could overflow uint32)";
+    return out != nullptr ? out_problem(kWhat, *out, values, at::kUInt32, {bins}) : std::nullopt;
+  }
+  static at::Tensor result(const at::Tensor& values, std::int64_t bins) { return new_result({bins}, at::kUInt32, values); }
+  static void into(const at::Tensor& values, std::int64_t bins, const at::Tensor& out) {
+    DeviceScope scope(values.device().index());
+    gpulab::histogram(values.const_data_ptr<std::int32_t>(), static_cast<std::size_t>(values.numel()), static_cast<std::uint32_t>(bins),
+                      out.mutable_data_ptr<std::uint32_t>(), current_stream(values));
+  }
+};
 
-namespace add {
-constexpr const char* kWhat = "gpulab::add";
-Problem problem(const at::Tensor& a, const at::Tensor& b, const at::Tensor* out) {
-  if (auto p = matrix_problem(kWhat, "a", a)) return p;
-  if (auto p = matrix_problem(kWhat, "b", b, &a)) return p;
-  if (a.sizes() != b.sizes()) return std::string(kWhat) + ": a and b differ in shape: " + shape_text(a.sizes()) + " and " + shape_text(b.sizes());
-  return out != nullptr ? matrix_out_problem(kWhat, *out, a, a.size(0), a.size(1)) : std::nullopt;
-}
-void into(const at::Tensor& a, const at::Tensor& b, double alpha, double beta, const at::Tensor& out) {
-  DeviceScope scope(a.device().index());
-  gpulab::add(static_cast<float>(alpha), matrix<const float>(a), static_cast<float>(beta), matrix<const float>(b), matrix<float>(out),
-              current_stream(a));
-}
-at::Tensor result(const at::Tensor& a) { return new_result(a.sizes(), at::kFloat, a); }
-}  // namespace add
+struct Atax {
+  static constexpr const char* kWhat = "gpulab::atax";
+  static Problem problem(const at::Tensor& a, const at::Tensor& x, const at::Tensor* out) {
+    if (auto p = operand_problem(kWhat, "A", a, {at::kFloat})) return p;
+    if (auto p = operand_problem(kWhat, "x", x, {at::kFloat}, &a)) return p;
+    if (auto p = contiguous_problem(kWhat, "A", a)) return p;
+    if (auto p = contiguous_problem(kWhat, "x", x)) return p;
+    if (a.dim() != 2 || a.size(0) < 1 || a.size(1) < 1 || a.size(0) >= (std::int64_t{1} << 31) || a.size(1) >= (std::int64_t{1} << 31))
+      return std::string(kWhat) + ": A must be a 2-D matrix with 1 to 2^31 - 1 rows and columns, got shape " + shape_text(a.sizes());
+    if (x.dim() != 1 || x.size(0) != a.size(1))
+      return std::string(kWhat) + ": x must have shape " + shape_text({a.size(1)}) + ", got " + shape_text(x.sizes());
+    return out != nullptr ? out_problem(kWhat, *out, a, at::kFloat, {a.size(1)}) : std::nullopt;
+  }
+  static at::Tensor result(const at::Tensor& a, const at::Tensor&) { return new_result({a.size(1)}, at::kFloat, a); }
+  static void into(const at::Tensor& a, const at::Tensor& x, const at::Tensor& out) {
+    DeviceScope scope(a.device().index());
+    gpulab_python::atax(a.const_data_ptr<float>(), x.const_data_ptr<float>(), static_cast<std::uint32_t>(a.size(0)),
+                        static_cast<std::uint32_t>(a.size(1)), out.mutable_data_ptr<float>(), current_stream(a));
+  }
+};
 
-namespace zero_triangle {
-constexpr const char* kWhat = "gpulab::zero_triangle_";
-Problem problem(const at::Tensor& m, const std::string& part) {
-  if (auto p = matrix_problem(kWhat, "m", m)) return p;
-  if (part != "upper" && part != "lower") return std::string(kWhat) + ": part must be 'upper' or 'lower', got '" + part + "'";
-  return std::nullopt;
-}
-void run(const at::Tensor& m, const std::string& part) {
-  DeviceScope scope(m.device().index());
-  gpulab::zero_triangle(matrix<float>(m), part == "upper" ? gpulab::Triangle::upper : gpulab::Triangle::lower, current_stream(m));
-}
-}  // namespace zero_triangle
+template <bool kInclusive>
+struct Scan {
+  static constexpr const char* kWhat = kInclusive ? "gpulab::inclusive_scan" : "gpulab::exclusive_scan";
+  static at::ScalarType result_type(at::ScalarType in) { return at::isFloatingType(in) ? in : at::kInt; }
+  static Problem problem(const at::Tensor& x, const at::Tensor* out) {
+    if (auto p = operand_problem(kWhat, "x", x, {at::kChar, at::kShort, at::kInt, at::kFloat, at::kDouble})) return p;
+    if (auto p = contiguous_problem(kWhat, "x", x)) return p;
+    return out != nullptr ? out_problem(kWhat, *out, x, result_type(x.scalar_type()), x.sizes()) : std::nullopt;
+  }
+  static at::Tensor result(const at::Tensor& x) { return new_result(x.sizes(), result_type(x.scalar_type()), x); }
+  template <class In>
+  static void typed(const at::Tensor& x, const at::Tensor& out) {
+    gpulab_python::scan(x.const_data_ptr<In>(), out.mutable_data_ptr<gpulab::scan_result_t<In>>(), static_cast<std::size_t>(x.numel()),
+                        kInclusive, current_stream(x));
+  }
+  static void into(const at::Tensor& x, const at::Tensor& out) {
+    DeviceScope scope(x.device().index());
+    switch (x.scalar_type()) {
+      case at::kChar: return typed<std::int8_t>(x, out);
+      case at::kShort: return typed<std::int16_t>(x, out);
+      case at::kInt: return typed<std::int32_t>(x, out);
+      case at::kFloat: return typed<float>(x, out);
+      default: return typed<double>(x, out);
+    }
+  }
+};
 
-namespace sgemm {
-constexpr const char* kWhat = "gpulab::sgemm";
-/// a (m × k) and b (k × n), and c (m × n) where given.
-Problem problem(const at::Tensor& a, const at::Tensor& b, const at::Tensor* c) {
-  if (auto p = matrix_problem(kWhat, "a", a)) return p;
-  if (auto p = matrix_problem(kWhat, "b", b, &a)) return p;
-  if (a.size(1) != b.size(0))
-    return std::string(kWhat) + ": a is " + shape_text(a.sizes()) + " and b " + shape_text(b.sizes()) + ": the inner sizes differ";
-  return c != nullptr ? matrix_out_problem(kWhat, *c, a, a.size(0), b.size(1)) : std::nullopt;
-}
-/// c = alpha·a·b + beta·c
-void run(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c, double alpha, double beta) {
-  DeviceScope scope(a.device().index());
-  const auto va = matrix<const float>(a), vb = matrix<const float>(b);
-  const auto vc = matrix<float>(c);
-  gpulab::sgemm(va.rows, vb.cols, va.cols, static_cast<float>(alpha), va.data, va.pitch_bytes / sizeof(float), vb.data,
-                vb.pitch_bytes / sizeof(float), static_cast<float>(beta), vc.data, vc.pitch_bytes / sizeof(float), current_stream(a));
-}
-at::Tensor result(const at::Tensor& a, const at::Tensor& b) { return new_result({a.size(0), b.size(1)}, at::kFloat, a); }
-}  // namespace sgemm
+struct Transpose {
+  static constexpr const char* kWhat = "gpulab::transpose";
+  static Problem problem(const at::Tensor& a, const at::Tensor* out) {
+    if (auto p = matrix_problem(kWhat, "a", a)) return p;
+    return out != nullptr ? matrix_out_problem(kWhat, *out, a, a.size(1), a.size(0)) : std::nullopt;
+  }
+  static at::Tensor result(const at::Tensor& a) { return new_result({a.size(1), a.size(0)}, at::kFloat, a); }
+  static void into(const at::Tensor& a, const at::Tensor& out) {
+    DeviceScope scope(a.device().index());
+    gpulab::transpose(matrix<const float>(a), matrix<float>(out), current_stream(a));
+  }
+};
 
-namespace conv3x3 {
-constexpr const char* kWhat = "gpulab::conv3x3";
-Problem image_problem(const char* name, const at::Tensor& t, const at::Tensor* first) {
-  if (auto p = operand_problem(kWhat, name, t, {at::kByte}, first)) return p;
-  if (t.dim() != 3 || t.size(2) != 3 || t.size(0) < 1 || t.size(1) < 1)
-    return std::string(kWhat) + ": " + name + " must have shape (height, width, 3) of 8-bit RGB, got " + shape_text(t.sizes());
-  if (t.stride(2) != 1 || t.stride(1) != 3 || (t.size(0) > 1 && t.stride(0) < 3 * t.size(1)))
-    return std::string(kWhat) + ": " + name + " must store each row's pixels contiguously (strides (pitch, 3, 1))";
-  return std::nullopt;
-}
-std::size_t pitch(const at::Tensor& t) { return static_cast<std::size_t>(t.size(0) > 1 ? t.stride(0) : 3 * t.size(1)); }
-Problem problem(const at::Tensor& image, at::IntArrayRef weights, std::int64_t divisor, const std::string& border, const at::Tensor* out) {
-  if (auto p = image_problem("image", image, nullptr)) return p;
-  if (weights.size() != 9) return std::string(kWhat) + ": a 3x3 filter has 9 weights, got " + std::to_string(weights.size());
-  for (std::int64_t w : weights)
-    if (w < INT32_MIN || w > INT32_MAX) return std::string(kWhat) + ": a weight does not fit in int32";
-  if (divisor == 0 || divisor < INT32_MIN || divisor > INT32_MAX) return std::string(kWhat) + ": the divisor must be a nonzero int32";
-  if (!gpulab::parse_border(border)) return std::string(kWhat) + ": border must be replicate, zero or mirror, got '" + border + "'";
-  if (out == nullptr) return std::nullopt;
-  if (auto p = image_problem("out", *out, &image)) return p;
-  if (out->sizes() != image.sizes()) return std::string(kWhat) + ": out has shape " + shape_text(out->sizes()) + ", it must have " + shape_text(image.sizes());
-  return std::nullopt;
-}
-void into(const at::Tensor& image, at::IntArrayRef weights, std::int64_t divisor, const std::string& border, const at::Tensor& out) {
-  gpulab::Filter3x3 filter;
-  for (std::size_t i = 0; i < 9; ++i) filter.k[i] = static_cast<int>(weights[i]);
-  filter.divisor = static_cast<int>(divisor);
-  DeviceScope scope(image.device().index());
-  gpulab::conv3x3(image.const_data_ptr<std::uint8_t>(), pitch(image), out.mutable_data_ptr<std::uint8_t>(), pitch(out),
-                  static_cast<std::size_t>(image.size(1)), static_cast<std::size_t>(image.size(0)), filter, *gpulab::parse_border(border),
-                  current_stream(image));
-}
-at::Tensor result(const at::Tensor& image) { return new_result(image.sizes(), at::kByte, image); }
-}  // namespace conv3x3
+struct Add {
+  static constexpr const char* kWhat = "gpulab::add";
+  static Problem problem(const at::Tensor& a, const at::Tensor& b, double, double, const at::Tensor* out) {
+    if (auto p = matrix_problem(kWhat, "a", a)) return p;
+    if (auto p = matrix_problem(kWhat, "b", b, &a)) return p;
+    if (a.sizes() != b.sizes())
+      return std::string(kWhat) + ": a and b differ in shape: " + shape_text(a.sizes()) + " and " + shape_text(b.sizes());
+    return out != nullptr ? matrix_out_problem(kWhat, *out, a, a.size(0), a.size(1)) : std::nullopt;
+  }
+  static at::Tensor result(const at::Tensor& a, const at::Tensor&, double, double) { return new_result(a.sizes(), at::kFloat, a); }
+  static void into(const at::Tensor& a, const at::Tensor& b, double alpha, double beta, const at::Tensor& out) {
+    DeviceScope scope(a.device().index());
+    gpulab::add(static_cast<float>(alpha), matrix<const float>(a), static_cast<float>(beta), matrix<const float>(b), matrix<float>(out),
+                current_stream(a));
+  }
+};
+
+/// c = alpha·a·b + beta·c, for the new result (beta = 0) and for sgemm_ (c in place).
+struct Sgemm {
+  static constexpr const char* kWhat = "gpulab::sgemm";
+  static Problem problem(const at::Tensor& a, const at::Tensor& b, double, const at::Tensor* c) {
+    if (auto p = matrix_problem(kWhat, "a", a)) return p;
+    if (auto p = matrix_problem(kWhat, "b", b, &a)) return p;
+    if (a.size(1) != b.size(0))
+      return std::string(kWhat) + ": a is " + shape_text(a.sizes()) + " and b " + shape_text(b.sizes()) + ": the inner sizes differ";
+    return c != nullptr ? matrix_out_problem(kWhat, *c, a, a.size(0), b.size(1)) : std::nullopt;
+  }
+  static at::Tensor result(const at::Tensor& a, const at::Tensor& b, double) { return new_result({a.size(0), b.size(1)}, at::kFloat, a); }
+  static void run(const at::Tensor& a, const at::Tensor& b, double alpha, double beta, const at::Tensor& c) {
+    DeviceScope scope(a.device().index());
+    const auto va = matrix<const float>(a), vb = matrix<const float>(b);
+    const auto vc = matrix<float>(c);
+    gpulab::sgemm(va.rows, vb.cols, va.cols, static_cast<float>(alpha), va.data, va.pitch_bytes / sizeof(float), vb.data,
+                  vb.pitch_bytes / sizeof(float), static_cast<float>(beta), vc.data, vc.pitch_bytes / sizeof(float), current_stream(a));
+  }
+  static void into(const at::Tensor& a, const at::Tensor& b, double alpha, const at::Tensor& c) { run(a, b, alpha, 0.0, c); }
+};
+
+struct Conv3x3 {
+  static constexpr const char* kWhat = "gpulab::conv3x3";
+  static Problem image_problem(const char* name, const at::Tensor& t, const at::Tensor* first) {
+    if (auto p = operand_problem(kWhat, name, t, {at::kByte}, first)) return p;
+    if (t.dim() != 3 || t.size(2) != 3 || t.size(0) < 1 || t.size(1) < 1)
+      return std::string(kWhat) + ": " + name + " must have shape (height, width, 3) of 8-bit RGB, got " + shape_text(t.sizes());
+    if (t.stride(2) != 1 || t.stride(1) != 3 || (t.size(0) > 1 && t.stride(0) < 3 * t.size(1)))
+      return std::string(kWhat) + ": " + name + " must store each row's pixels contiguously (strides (pitch, 3, 1))";
+    return std::nullopt;
+  }
+  static std::size_t pitch(const at::Tensor& t) { return static_cast<std::size_t>(t.size(0) > 1 ? t.stride(0) : 3 * t.size(1)); }
+  static Problem problem(const at::Tensor& image, at::IntArrayRef weights, std::int64_t divisor, c10::string_view border,
+                         const at::Tensor* out) {
+    if (auto p = image_problem("image", image, nullptr)) return p;
+    if (weights.size() != 9) return std::string(kWhat) + ": a 3x3 filter has 9 weights, got " + std::to_string(weights.size());
+    for (std::int64_t w : weights)
+      if (w < INT32_MIN || w > INT32_MAX) return std::string(kWhat) + ": a weight does not fit in int32";
+    if (divisor == 0 || divisor < INT32_MIN || divisor > INT32_MAX) return std::string(kWhat) + ": the divisor must be a nonzero int32";
+    if (!gpulab::parse_border(border))
+      return std::string(kWhat) + ": border must be replicate, zero or mirror, got '" + std::string(border) + "'";
+    if (out == nullptr) return std::nullopt;
+    if (auto p = image_problem("out", *out, &image)) return p;
+    if (out->sizes() != image.sizes())
+      return std::string(kWhat) + ": out has shape " + shape_text(out->sizes()) + ", it must have " + shape_text(image.sizes());
+    return std::nullopt;
+  }
+  static at::Tensor result(const at::Tensor& image, at::IntArrayRef, std::int64_t, c10::string_view) {
+    return new_result(image.sizes(), at::kByte, image);
+  }
+  static void into(const at::Tensor& image, at::IntArrayRef weights, std::int64_t divisor, c10::string_view border, const at::Tensor& out) {
+    gpulab::Filter3x3 filter;
+    for (std::size_t i = 0; i < 9; ++i) filter.k[i] = static_cast<int>(weights[i]);
+    filter.divisor = static_cast<int>(divisor);
+    DeviceScope scope(image.device().index());
+    gpulab::conv3x3(image.const_data_ptr<std::uint8_t>(), pitch(image), out.mutable_data_ptr<std::uint8_t>(), pitch(out),
+                    static_cast<std::size_t>(image.size(1)), static_cast<std::size_t>(image.size(0)), filter,
+                    *gpulab::parse_border(border), current_stream(image));
+  }
+};
+
+/// zero_triangle_ has no result: it only writes m, in place.
+struct ZeroTriangle {
+  static constexpr const char* kWhat = "gpulab::zero_triangle_";
+  static Problem problem(const at::Tensor& m, c10::string_view part) {
+    if (auto p = matrix_problem(kWhat, "m", m)) return p;
+    if (part != "upper" && part != "lower")
+      return std::string(kWhat) + ": part must be 'upper' or 'lower', got '" + std::string(part) + "'";
+    return std::nullopt;
+  }
+  static void run(const at::Tensor& m, c10::string_view part) {
+    DeviceScope scope(m.device().index());
+    gpulab::zero_triangle(matrix<float>(m), part == "upper" ? gpulab::Triangle::upper : gpulab::Triangle::lower, current_stream(m));
+  }
+};
 
 // ---- the operators -----------------------------------------------------------------------------
 // Each functional operator checks, allocates and runs; each .out form checks its out too. Mutating
 // operators return nothing, so that torch.compile can functionalise them.
 
-template <class Check, class Run>
-void checked(Check&& check, Run&& run) {
-  raise_if(check());
-  run();
+template <class F, class... Args>
+at::Tensor functional_operator(Args... args) {
+  raise_if(F::problem(args..., nullptr));
+  at::Tensor out = F::result(args...);
+  F::into(args..., out);
+  return out;
+}
+
+template <class F, class... Args>
+void out_operator(Args... args, const at::Tensor& out) {
+  raise_if(F::problem(args..., &out));
+  F::into(args..., out);
+}
+
+void sgemm_in_place_operator(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c, double alpha, double beta) {
+  raise_if(Sgemm::problem(a, b, alpha, &c));
+  Sgemm::run(a, b, alpha, beta, c);
+}
+
+void zero_triangle_operator(const at::Tensor& m, c10::string_view part) {
+  raise_if(ZeroTriangle::problem(m, part));
+  ZeroTriangle::run(m, part);
 }
 
 TORCH_LIBRARY(gpulab, m) {
@@ -336,114 +368,30 @@ TORCH_LIBRARY(gpulab, m) {
   m.def("conv3x3.out(Tensor image, int[] weights, int divisor, str border='replicate', *, Tensor(a!) out) -> ()");
 }
 
-// A functional operator: check, allocate, run. And its .out form: check with out, run.
-at::Tensor sum_op(const at::Tensor& x) {
-  raise_if(sum::problem(x, nullptr));
-  at::Tensor out = sum::result(x);
-  sum::into(x, out);
-  return out;
-}
-void sum_out_op(const at::Tensor& x, const at::Tensor& out) { checked([&] { return sum::problem(x, &out); }, [&] { sum::into(x, out); }); }
-
-at::Tensor histogram_op(const at::Tensor& values, std::int64_t bins) {
-  raise_if(histogram::problem(values, bins, nullptr));
-  at::Tensor out = histogram::result(values, bins);
-  histogram::into(values, bins, out);
-  return out;
-}
-void histogram_out_op(const at::Tensor& values, std::int64_t bins, const at::Tensor& out) {
-  checked([&] { return histogram::problem(values, bins, &out); }, [&] { histogram::into(values, bins, out); });
-}
-
-at::Tensor atax_op(const at::Tensor& a, const at::Tensor& x) {
-  raise_if(atax::problem(a, x, nullptr));
-  at::Tensor out = atax::result(a, x);
-  atax::into(a, x, out);
-  return out;
-}
-void atax_out_op(const at::Tensor& a, const at::Tensor& x, const at::Tensor& out) {
-  checked([&] { return atax::problem(a, x, &out); }, [&] { atax::into(a, x, out); });
-}
-
-template <bool kInclusive>
-at::Tensor scan_op(const at::Tensor& x) {
-  raise_if(scan::problem(x, nullptr));
-  at::Tensor out = scan::result(x);
-  scan::into(x, out, kInclusive);
-  return out;
-}
-template <bool kInclusive>
-void scan_out_op(const at::Tensor& x, const at::Tensor& out) {
-  checked([&] { return scan::problem(x, &out); }, [&] { scan::into(x, out, kInclusive); });
-}
-
-at::Tensor transpose_op(const at::Tensor& a) {
-  raise_if(transpose::problem(a, nullptr));
-  at::Tensor out = transpose::result(a);
-  transpose::into(a, out);
-  return out;
-}
-void transpose_out_op(const at::Tensor& a, const at::Tensor& out) {
-  checked([&] { return transpose::problem(a, &out); }, [&] { transpose::into(a, out); });
-}
-
-at::Tensor add_op(const at::Tensor& a, const at::Tensor& b, double alpha, double beta) {
-  raise_if(add::problem(a, b, nullptr));
-  at::Tensor out = add::result(a);
-  add::into(a, b, alpha, beta, out);
-  return out;
-}
-void add_out_op(const at::Tensor& a, const at::Tensor& b, double alpha, double beta, const at::Tensor& out) {
-  checked([&] { return add::problem(a, b, &out); }, [&] { add::into(a, b, alpha, beta, out); });
-}
-
-void zero_triangle_op(const at::Tensor& m, c10::string_view part) {
-  const std::string p(part);
-  checked([&] { return zero_triangle::problem(m, p); }, [&] { zero_triangle::run(m, p); });
-}
-
-at::Tensor sgemm_op(const at::Tensor& a, const at::Tensor& b, double alpha) {
-  raise_if(sgemm::problem(a, b, nullptr));
-  at::Tensor c = sgemm::result(a, b);
-  sgemm::run(a, b, c, alpha, 0.0);
-  return c;
-}
-void sgemm_in_place_op(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c, double alpha, double beta) {
-  checked([&] { return sgemm::problem(a, b, &c); }, [&] { sgemm::run(a, b, c, alpha, beta); });
-}
-
-at::Tensor conv3x3_op(const at::Tensor& image, at::IntArrayRef weights, std::int64_t divisor, c10::string_view border) {
-  const std::string b(border);
-  raise_if(conv3x3::problem(image, weights, divisor, b, nullptr));
-  at::Tensor out = conv3x3::result(image);
-  conv3x3::into(image, weights, divisor, b, out);
-  return out;
-}
-void conv3x3_out_op(const at::Tensor& image, at::IntArrayRef weights, std::int64_t divisor, c10::string_view border, const at::Tensor& out) {
-  const std::string b(border);
-  checked([&] { return conv3x3::problem(image, weights, divisor, b, &out); }, [&] { conv3x3::into(image, weights, divisor, b, out); });
-}
+using Tensor = const at::Tensor&;
+using Weights = at::IntArrayRef;
+using Text = c10::string_view;
 
 TORCH_LIBRARY_IMPL(gpulab, CUDA, m) {
-  m.impl("sum", &sum_op);
-  m.impl("sum.out", &sum_out_op);
-  m.impl("histogram", &histogram_op);
-  m.impl("histogram.out", &histogram_out_op);
-  m.impl("atax", &atax_op);
-  m.impl("atax.out", &atax_out_op);
-  m.impl("inclusive_scan", &scan_op<true>);
-  m.impl("inclusive_scan.out", &scan_out_op<true>);
-  m.impl("exclusive_scan", &scan_op<false>);
-  m.impl("exclusive_scan.out", &scan_out_op<false>);
-  m.impl("transpose", &transpose_op);
-  m.impl("transpose.out", &transpose_out_op);
-  m.impl("add", &add_op);
-  m.impl("add.out", &add_out_op);
-  m.impl("zero_triangle_", &zero_triangle_op);
-  m.impl("sgemm", &sgemm_op);
-  m.impl("sgemm_", &sgemm_in_place_op);
-  m.impl("conv3x3", &conv3x3_op);
-  m.impl("conv3x3.out", &conv3x3_out_op);
+  m.impl("sum", &functional_operator<Sum, Tensor>);
+  m.impl("sum.out", &out_operator<Sum, Tensor>);
+  m.impl("histogram", &functional_operator<Histogram, Tensor, std::int64_t>);
+  m.impl("histogram.out", &out_operator<Histogram, Tensor, std::int64_t>);
+  m.impl("atax", &functional_operator<Atax, Tensor, Tensor>);
+  m.impl("atax.out", &out_operator<Atax, Tensor, Tensor>);
+  m.impl("inclusive_scan", &functional_operator<Scan<true>, Tensor>);
+  m.impl("inclusive_scan.out", &out_operator<Scan<true>, Tensor>);
+  m.impl("exclusive_scan", &functional_operator<Scan<false>, Tensor>);
+  m.impl("exclusive_scan.out", &out_operator<Scan<false>, Tensor>);
+  m.impl("transpose", &functional_operator<Transpose, Tensor>);
+  m.impl("transpose.out", &out_operator<Transpose, Tensor>);
+  m.impl("add", &functional_operator<Add, Tensor, Tensor, double, double>);
+  m.impl("add.out", &out_operator<Add, Tensor, Tensor, double, double>);
+  m.impl("zero_triangle_", &zero_triangle_operator);
+  m.impl("sgemm", &functional_operator<Sgemm, Tensor, Tensor, double>);
+  m.impl("sgemm_", &sgemm_in_place_operator);
+  m.impl("conv3x3", &functional_operator<Conv3x3, Tensor, Weights, std::int64_t, Text>);
+  m.impl("conv3x3.out", &out_operator<Conv3x3, Tensor, Weights, std::int64_t, Text>);
 }
 
 // ---- gradients ---------------------------------------------------------------------------------
@@ -569,85 +517,71 @@ const at::Tensor* direct_tensor(nb::handle h) {
   return &t;
 }
 
-/// Runs a call on the direct path: `tensors` are the call's tensor arguments (out last, or None);
-/// `go(tensors, out)` checks them (a Problem) and runs. A new result comes back as a torch.Tensor,
-/// an out= tensor as the caller's own object; None where the direct path declines.
+// A direct call's arguments: tensors as direct_tensor's pointers (null: declined), the rest as is.
+bool declined(const at::Tensor* t) { return t == nullptr; }
+template <class T>
+bool declined(const T&) { return false; }
+const at::Tensor& value(const at::Tensor* t) { return *t; }
+template <class T>
+const T& value(const T& v) { return v; }
+
 nb::object wrap(at::Tensor&& t) { return nb::steal(THPVariable_Wrap(std::move(t))); }
 
-template <std::size_t kInputs, class Check, class Run, class Make>
-nb::object direct(const std::array<nb::handle, kInputs>& inputs, nb::handle out, Check&& check, Run&& run, Make&& make) {
-  std::array<const at::Tensor*, kInputs> in{};
-  for (std::size_t i = 0; i < kInputs; ++i)
-    if ((in[i] = direct_tensor(inputs[i])) == nullptr) return nb::none();
+/// F on the direct path: a new result as a torch.Tensor, or into `out` (returned as the caller's own
+/// object); None where the direct path declines (a tensor it cannot take, or a Problem).
+template <class F, class... Args>
+nb::object direct(nb::handle out, const Args&... args) {
+  if ((declined(args) || ...)) return nb::none();
   const at::Tensor* o = nullptr;
   if (!out.is_none() && (o = direct_tensor(out)) == nullptr) return nb::none();
-  if (check(in, o)) return nb::none();
+  if (F::problem(value(args)..., o)) return nb::none();
   if (o != nullptr) {
-    run(in, *o);
+    F::into(value(args)..., *o);
     return nb::borrow(out);
   }
-  at::Tensor made = make(in);
-  run(in, made);
+  at::Tensor made = F::result(value(args)...);
+  F::into(value(args)..., made);
   return wrap(std::move(made));
 }
 
-using One = std::array<const at::Tensor*, 1>;
-using Two = std::array<const at::Tensor*, 2>;
-using Three = std::array<const at::Tensor*, 3>;
-
-nb::object direct_sum(nb::handle x, nb::handle out) {
-  return direct<1>({x}, out, [](const One& in, const at::Tensor* o) { return sum::problem(*in[0], o); },
-                   [](const One& in, const at::Tensor& o) { sum::into(*in[0], o); }, [](const One& in) { return sum::result(*in[0]); });
-}
+nb::object direct_sum(nb::handle x, nb::handle out) { return direct<Sum>(out, direct_tensor(x)); }
 
 nb::object direct_histogram(nb::handle values, std::int64_t bins, nb::handle out) {
-  return direct<1>({values}, out, [&](const One& in, const at::Tensor* o) { return histogram::problem(*in[0], bins, o); },
-                   [&](const One& in, const at::Tensor& o) { histogram::into(*in[0], bins, o); },
-                   [&](const One& in) { return histogram::result(*in[0], bins); });
+  return direct<Histogram>(out, direct_tensor(values), bins);
 }
 
-nb::object direct_atax(nb::handle a, nb::handle x, nb::handle out) {
-  return direct<2>({a, x}, out, [](const Two& in, const at::Tensor* o) { return atax::problem(*in[0], *in[1], o); },
-                   [](const Two& in, const at::Tensor& o) { atax::into(*in[0], *in[1], o); },
-                   [](const Two& in) { return atax::result(*in[0], *in[1]); });
-}
+nb::object direct_atax(nb::handle a, nb::handle x, nb::handle out) { return direct<Atax>(out, direct_tensor(a), direct_tensor(x)); }
 
 nb::object direct_scan(nb::handle x, bool inclusive, nb::handle out) {
-  return direct<1>({x}, out, [](const One& in, const at::Tensor* o) { return scan::problem(*in[0], o); },
-                   [&](const One& in, const at::Tensor& o) { scan::into(*in[0], o, inclusive); },
-                   [](const One& in) { return scan::result(*in[0]); });
+  return inclusive ? direct<Scan<true>>(out, direct_tensor(x)) : direct<Scan<false>>(out, direct_tensor(x));
 }
 
-nb::object direct_transpose(nb::handle a, nb::handle out) {
-  return direct<1>({a}, out, [](const One& in, const at::Tensor* o) { return transpose::problem(*in[0], o); },
-                   [](const One& in, const at::Tensor& o) { transpose::into(*in[0], o); },
-                   [](const One& in) { return transpose::result(*in[0]); });
-}
+nb::object direct_transpose(nb::handle a, nb::handle out) { return direct<Transpose>(out, direct_tensor(a)); }
 
 nb::object direct_add(nb::handle a, nb::handle b, double alpha, double beta, nb::handle out) {
-  return direct<2>({a, b}, out, [](const Two& in, const at::Tensor* o) { return add::problem(*in[0], *in[1], o); },
-                   [&](const Two& in, const at::Tensor& o) { add::into(*in[0], *in[1], alpha, beta, o); },
-                   [](const Two& in) { return add::result(*in[0]); });
-}
-
-nb::object direct_zero_triangle(nb::handle m, const std::string& part) {
-  return direct<0>({}, m, [&](const std::array<const at::Tensor*, 0>&, const at::Tensor* o) { return zero_triangle::problem(*o, part); },
-                   [&](const std::array<const at::Tensor*, 0>&, const at::Tensor& o) { zero_triangle::run(o, part); },
-                   [](const std::array<const at::Tensor*, 0>&) -> at::Tensor { return {}; });
-}
-
-/// c given: c = alpha·a·b + beta·c in place; c None: a new alpha·a·b.
-nb::object direct_sgemm(nb::handle a, nb::handle b, nb::handle c, double alpha, double beta) {
-  return direct<2>({a, b}, c, [](const Two& in, const at::Tensor* o) { return sgemm::problem(*in[0], *in[1], o); },
-                   [&](const Two& in, const at::Tensor& o) { sgemm::run(*in[0], *in[1], o, alpha, c.is_none() ? 0.0 : beta); },
-                   [](const Two& in) { return sgemm::result(*in[0], *in[1]); });
+  return direct<Add>(out, direct_tensor(a), direct_tensor(b), alpha, beta);
 }
 
 nb::object direct_conv3x3(nb::handle image, const std::vector<std::int64_t>& weights, std::int64_t divisor, const std::string& border,
                           nb::handle out) {
-  return direct<1>({image}, out, [&](const One& in, const at::Tensor* o) { return conv3x3::problem(*in[0], weights, divisor, border, o); },
-                   [&](const One& in, const at::Tensor& o) { conv3x3::into(*in[0], weights, divisor, border, o); },
-                   [](const One& in) { return conv3x3::result(*in[0]); });
+  return direct<Conv3x3>(out, direct_tensor(image), at::IntArrayRef(weights), divisor, c10::string_view(border));
+}
+
+/// c given: c = alpha·a·b + beta·c in place, c returned; c None: a new alpha·a·b.
+nb::object direct_sgemm(nb::handle a, nb::handle b, nb::handle c, double alpha, double beta) {
+  if (c.is_none()) return direct<Sgemm>(c, direct_tensor(a), direct_tensor(b), alpha);
+  const at::Tensor *ta = direct_tensor(a), *tb = direct_tensor(b), *tc = direct_tensor(c);
+  if (ta == nullptr || tb == nullptr || tc == nullptr || Sgemm::problem(*ta, *tb, alpha, tc)) return nb::none();
+  Sgemm::run(*ta, *tb, alpha, beta, *tc);
+  return nb::borrow(c);
+}
+
+/// m, zeroed above or below its diagonal in place, returned; None where declined.
+nb::object direct_zero_triangle(nb::handle m, const std::string& part) {
+  const at::Tensor* t = direct_tensor(m);
+  if (t == nullptr || ZeroTriangle::problem(*t, part)) return nb::none();
+  ZeroTriangle::run(*t, part);
+  return nb::borrow(m);
 }
 
 }  // namespace
