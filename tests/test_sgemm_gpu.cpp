@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <tuple>
 #include <vector>
@@ -225,6 +226,56 @@ TEST(SgemmLibrary, FirstCallWithBetaMeasuresOnScratchAndKeepsC) {
   const CheckResult r = check_sgemm(got, in, sgemm_reference(in, 7), SgemmMath::fp32);
   EXPECT_TRUE(r.ok) << r.detail;
   EXPECT_EQ(std::memcmp(got.data(), second.data(), got.size() * sizeof(float)), 0);
+}
+
+/// `in` with the same values in rows padded to a multiple of 4 floats (16-byte rows).
+SgemmInput with_aligned_rows(const SgemmInput& in) {
+  auto pad = [](const std::vector<float>& m, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t new_ld) {
+    std::vector<float> out((rows - 1) * new_ld + cols, 0.f);
+    for (std::size_t i = 0; i < rows; ++i) std::copy_n(m.begin() + static_cast<std::ptrdiff_t>(i * ld), cols, out.begin() + static_cast<std::ptrdiff_t>(i * new_ld));
+    return out;
+  };
+  SgemmInput out = in;
+  const SgemmShape s = in.shape;
+  out.lda = (s.k + 3) / 4 * 4;
+  out.ldb = (s.n + 3) / 4 * 4;
+  out.a = pad(in.a, s.m, s.k, in.lda, out.lda);
+  out.b = pad(in.b, s.k, s.n, in.ldb, out.ldb);
+  return out;
+}
+
+// Odd packed k and n in a product large enough for the library to copy A and B to 16-byte rows
+// first: right, the same bits as the same values given in 16-byte rows, and the same again when
+// the call is captured in a graph (the copies and their memory become graph nodes).
+TEST(SgemmLibrary, OddRowsAreRealignedAndGiveTheBitsOfAlignedRows) {
+  const SgemmShape s{1025, 515, 1031};
+  const SgemmInput packed = input_for(s, Variant::plain), aligned = with_aligned_rows(packed);
+  auto call = [&](const SgemmInput& in, DeviceGemm& d, cudaStream_t stream) {
+    sgemm(s.m, s.n, s.k, in.alpha, d.a.data(), in.lda, d.b.data(), in.ldb, in.beta, d.c.data(), in.ldc, stream);
+  };
+  DeviceGemm from_packed(packed), from_aligned(aligned), captured(packed);
+  ASSERT_TRUE(sgemm_detail::realigns_rows(from_packed.args(packed)));
+  ASSERT_FALSE(sgemm_detail::realigns_rows(from_aligned.args(aligned)));
+  call(aligned, from_aligned, nullptr);
+  call(packed, from_packed, nullptr);
+  cudaStream_t stream = nullptr;
+  GPULAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  GPULAB_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  call(packed, captured, stream);
+  GPULAB_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  GPULAB_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  GPULAB_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+  GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+  const std::vector<float> got = from_packed.result(), want = from_aligned.result(), in_graph = captured.result();
+  const CheckResult r = check_sgemm(got, packed, sgemm_reference(packed, 7), SgemmMath::fp32);
+  EXPECT_TRUE(r.ok) << r.detail;
+  EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0);
+  EXPECT_EQ(std::memcmp(got.data(), in_graph.data(), got.size() * sizeof(float)), 0);
 }
 
 TEST(SgemmLibrary, EmptyShapesDoNothingAndKZeroScalesC) {

@@ -78,5 +78,8 @@ void big_tiles_fragments(const GemmArgs& g, cudaStream_t stream);
 bool rows_aligned16(const float* p, std::size_t ld);
 /// Both A's and B's rows (the warp-tiled kernel's 16-byte copies).
 bool vector_rows(const GemmArgs& g);
+/// Whether gpulab::sgemm first copies A or B (whichever is not vector_rows) to 16-byte rows: a
+/// tiled product large enough for the copies to pay (sgemm.cu, realign_rows).
+bool realigns_rows(const GemmArgs& g);
 
 }  // namespace gpulab::sgemm_detail
