@@ -477,18 +477,20 @@ void big_tiles_fragments(const GemmArgs& g, cudaStream_t stream) { run_config(kB
 // operand takes part in enough products, the operand is first copied once to rows padded to a
 // multiple of 4 floats (cudaMemcpy2DAsync into gpulab's pool, in stream order, freed in stream
 // order after the product), and the product runs on the copy. Same arithmetic, same bits.
-// m·n / (m + n) ≥ 768, i.e. 192 flops or more a byte the copies move. Measured on the H100
-// (16ef33b, the copy at every size from 256): 2047×2049×2051 (1024) 0.78 → 0.83× cuBLAS, 4097³
-// 0.77 → 0.86×, 8191³ 0.84 → 0.93×; but 1000×999×1001 (500) 0.78 → 0.71× and 1025×515×1031 (343)
-// 0.53 → 0.49×, where the copies cost more than they save.
+// Worth it where the copies are small beside the product: m·n / (m + n) ≥ 768 (192 flops or more
+// a byte the copies move) and m·n·k ≥ 2^32 (the copies' calls cost ~10 µs each whatever their
+// size). Measured on the H100: 2047×2049×2051 0.78 → 0.83× cuBLAS, 4097³ 0.77 → 0.86×, 8191³ 0.84
+// → 0.93×; but 1000×999×1001 0.78 → 0.71×, 1025×515×1031 0.53 → 0.49× (16ef33b, copies from
+// m·n / (m + n) ≥ 256) and 1537×1537×67 0.89 → 0.48× (6ab5996, 21 → 39 µs).
 constexpr std::size_t kRealignMinReuse = 768;
+constexpr std::size_t kRealignMinMacs = std::size_t{1} << 32;
 constexpr int kRealignMinDepth = 64;  // shallower products are bound by writing C, not by reading A and B
 constexpr std::size_t kRealignMaxBytes = std::size_t{256} << 20;  // per copy (the pool keeps what it held)
 
 bool realigns_rows(const GemmArgs& g) {
   const auto m = static_cast<std::size_t>(g.m), n = static_cast<std::size_t>(g.n);
-  return !vector_rows(g) && g.k >= kRealignMinDepth && m * n >= kRealignMinReuse * (m + n) && !few_cols_fits(g) &&
-         m > static_cast<std::size_t>(kFewRows);
+  return !vector_rows(g) && g.k >= kRealignMinDepth && m * n >= kRealignMinReuse * (m + n) &&
+         m * n * static_cast<std::size_t>(g.k) >= kRealignMinMacs && !few_cols_fits(g) && m > static_cast<std::size_t>(kFewRows);
 }
 
 }  // namespace sgemm_detail
