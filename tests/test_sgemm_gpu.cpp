@@ -186,18 +186,16 @@ TEST(SgemmLibrary, FewColsPathIsRightForEveryColumnCount) {
                           [](const sgemm_detail::GemmArgs& g) { sgemm_detail::run_few_cols(g, nullptr); });
 }
 
-TEST(SgemmLibrary, TunedRuleAndCapturedCallsAgreeBitForBit) {
-  const SgemmInput in = input_for({300, 260, 700}, Variant::plain);
-  DeviceGemm tuned(in), again(in), captured(in);
-  sgemm(300, 260, 700, 1.f, tuned.a.data(), in.lda, tuned.b.data(), in.ldb, 0.f, tuned.c.data(), in.ldc);  // measures
-  sgemm(300, 260, 700, 1.f, again.a.data(), in.lda, again.b.data(), in.ldb, 0.f, again.c.data(), in.ldc);  // reuses
-  // A shape not seen before, inside a graph capture: the rule, no measurement, no wait.
+/// `issue(stream)` captured in a CUDA graph on a stream of its own, then the graph launched once and
+/// waited for.
+template <class Issue>
+void run_captured(Issue&& issue) {
   cudaStream_t stream = nullptr;
   GPULAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
   GPULAB_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  sgemm(300, 259, 700, 1.f, captured.a.data(), in.lda, captured.b.data(), in.ldb, 0.f, captured.c.data(), in.ldc, stream);
+  issue(stream);
   GPULAB_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
   GPULAB_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
   GPULAB_CUDA_CHECK(cudaGraphLaunch(exec, stream));
@@ -205,6 +203,17 @@ TEST(SgemmLibrary, TunedRuleAndCapturedCallsAgreeBitForBit) {
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
   cudaStreamDestroy(stream);
+}
+
+TEST(SgemmLibrary, TunedRuleAndCapturedCallsAgreeBitForBit) {
+  const SgemmInput in = input_for({300, 260, 700}, Variant::plain);
+  DeviceGemm tuned(in), again(in), captured(in);
+  sgemm(300, 260, 700, 1.f, tuned.a.data(), in.lda, tuned.b.data(), in.ldb, 0.f, tuned.c.data(), in.ldc);  // measures
+  sgemm(300, 260, 700, 1.f, again.a.data(), in.lda, again.b.data(), in.ldb, 0.f, again.c.data(), in.ldc);  // reuses
+  // A shape not seen before, inside a graph capture: the rule, no measurement, no wait.
+  run_captured([&](cudaStream_t stream) {
+    sgemm(300, 259, 700, 1.f, captured.a.data(), in.lda, captured.b.data(), in.ldb, 0.f, captured.c.data(), in.ldc, stream);
+  });
   const std::vector<float> t = tuned.result(), a = again.result(), c = captured.result();
   EXPECT_TRUE(check_sgemm(t, in, sgemm_reference(in, 7), SgemmMath::fp32).ok);
   EXPECT_EQ(t, a);
@@ -232,7 +241,8 @@ TEST(SgemmLibrary, FirstCallWithBetaMeasuresOnScratchAndKeepsC) {
 SgemmInput with_aligned_rows(const SgemmInput& in) {
   auto pad = [](const std::vector<float>& m, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t new_ld) {
     std::vector<float> out((rows - 1) * new_ld + cols, 0.f);
-    for (std::size_t i = 0; i < rows; ++i) std::copy_n(m.begin() + static_cast<std::ptrdiff_t>(i * ld), cols, out.begin() + static_cast<std::ptrdiff_t>(i * new_ld));
+    for (std::size_t i = 0; i < rows; ++i)
+      std::copy_n(m.begin() + static_cast<std::ptrdiff_t>(i * ld), cols, out.begin() + static_cast<std::ptrdiff_t>(i * new_ld));
     return out;
   };
   SgemmInput out = in;
@@ -258,19 +268,7 @@ TEST(SgemmLibrary, OddRowsAreRealignedAndGiveTheBitsOfAlignedRows) {
   ASSERT_FALSE(sgemm_detail::realigns_rows(from_aligned.args(aligned)));
   call(aligned, from_aligned, nullptr);
   call(packed, from_packed, nullptr);
-  cudaStream_t stream = nullptr;
-  GPULAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  GPULAB_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  call(packed, captured, stream);
-  GPULAB_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-  GPULAB_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  GPULAB_CUDA_CHECK(cudaGraphLaunch(exec, stream));
-  GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
-  cudaStreamDestroy(stream);
+  run_captured([&](cudaStream_t stream) { call(packed, captured, stream); });
   const std::vector<float> got = from_packed.result(), want = from_aligned.result(), in_graph = captured.result();
   const CheckResult r = check_sgemm(got, packed, sgemm_reference(packed, 7), SgemmMath::fp32);
   EXPECT_TRUE(r.ok) << r.detail;

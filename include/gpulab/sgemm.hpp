@@ -29,10 +29,10 @@
 // - Work is issued on `stream`; a split-K call allocates its partial sums in stream order on that
 //   stream (cudaMallocFromPoolAsync, so concurrent calls on other streams are safe) from a memory
 //   pool of gpulab's own per device, which keeps what it holds for later calls. A large product
-//   (k ≥ 64, m·n/(m + n) ≥ 768, m·n·k ≥ 2^32) whose A or B rows do not start on 16-byte boundaries (an odd packed
-//   k or n) first copies that operand, in stream order, into rows padded to 16 bytes from the same
-//   pool (up to 256 MiB a copy; larger ones, or a pool out of memory, run on the rows as given,
-//   slower): the results are the same bits either way.
+//   (k ≥ 64, m·n/(m + n) ≥ 768, m·n·k ≥ 2^32) whose A or B rows do not start on 16-byte
+//   boundaries (an odd packed k or n) first copies that operand, in stream order, into rows padded
+//   to 16 bytes from the same pool (up to 256 MiB a copy; larger ones, or a pool out of memory, run
+//   on the rows as given, slower): the results are the same bits either way.
 // - C must not overlap A or B. Throws gpulab::Error on a null matrix that has elements, a
 //   leading dimension smaller than its row, a side of 2^31 − 1024 or more, pointers that are not
 //   4-byte aligned, an overlap, and on any CUDA error.
