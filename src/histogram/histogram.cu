@@ -32,7 +32,8 @@ constexpr unsigned kBlock = 512;
 constexpr unsigned kUnroll = 4;
 constexpr std::uint32_t kPackedMaxBins = 8;
 constexpr unsigned kPackedFlushVectors = 63;  // 1 + 63·4 + 1 ≤ 255 counts per 8-bit field
-constexpr unsigned kClusterBlocks = 8;        // the portable cluster size
+constexpr unsigned kPortableCluster = 8;      // blocks in a cluster any Hopper GPU can run
+constexpr unsigned kLargeCluster = 16;        // the largest Hopper allows, where it fits (non-portable)
 constexpr unsigned kReplicatedBlocksPerSm = 4;  // the shared-memory budget: a quarter of the SM's
 
 struct alignas(16) Int4 {
@@ -175,14 +176,17 @@ halfword_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, B
   }
 }
 
-// ---- cluster_shared ---------------------------------------------------------------------------------
+// ---- cluster_shared, cluster16_shared ----------------------------------------------------------------
 // Adds over halfword_shared: m no longer has to fit in one block's shared memory. The bins of a
-// pass are spread over the shared memory of a cluster of 8 blocks (Hopper's distributed shared
-// memory): bin lo + j lives in block j % 8, slot j / 8, and any block of the cluster adds to it
-// with an atomic on the SM-to-SM network instead of one on L2. When m exceeds even the cluster
-// (8 × 227 KiB ≈ 465 000 bins on an H100) the kernel makes passes over ranges of bins, reading the
-// input once per pass. A run of equal bins in one thread is added once, which takes the
-// contention out of the degenerate input.
+// pass are spread over the shared memory of a cluster of kRanks blocks (Hopper's distributed shared
+// memory): bin lo + j lives in block j % kRanks, slot j / kRanks, and any block of the cluster adds
+// to it with an atomic on the SM-to-SM network instead of one on L2. When m exceeds even the
+// cluster (8 × 227 KiB ≈ 465 000 bins on an H100) the kernel makes passes over ranges of bins,
+// reading the input once per pass. A run of equal bins in one thread is added once, which takes
+// the contention out of the degenerate input.
+// cluster16_shared adds over it: a cluster of 16 blocks (non-portable: where the GPU fits one),
+// twice the bins a pass, so half the passes over the input.
+template <unsigned kRanks>
 __global__ void __launch_bounds__(kBlock)
 cluster_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
                       std::uint32_t bins_per_pass, std::uint32_t* __restrict__ counts) {
@@ -190,7 +194,7 @@ cluster_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, Bi
   cg::cluster_group cluster = cg::this_cluster();
   const unsigned rank = cluster.block_rank();
   const std::uint32_t m = rule.bins();
-  const std::uint32_t slots = bins_per_pass / kClusterBlocks;
+  const std::uint32_t slots = bins_per_pass / kRanks;
 
   for (std::uint64_t lo = 0; lo < m; lo += bins_per_pass) {
     histogram_common::zero_shared(slot_counts, slots);
@@ -199,7 +203,7 @@ cluster_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, Bi
     // Runs of `local` = bin − lo; local ≥ bins_per_pass (wrapped too): not this pass.
     auto local_runs = histogram_common::runs([&](std::uint32_t local, std::uint32_t run) {
       if (local < bins_per_pass)
-        atomicAdd(cluster.map_shared_rank(slot_counts, local % kClusterBlocks) + local / kClusterBlocks, run);
+        atomicAdd(cluster.map_shared_rank(slot_counts, local % kRanks) + local / kRanks, run);
     });
     auto count = [&](std::int32_t v) { local_runs.push(rule(v) - static_cast<std::uint32_t>(lo)); };
     for_each_input(values, n, each_value(count), count);
@@ -207,7 +211,7 @@ cluster_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, Bi
     cluster.sync();  // every add into this block's slots is done
 
     for (std::uint32_t s = threadIdx.x; s < slots; s += blockDim.x) {
-      const std::uint64_t bin = lo + std::uint64_t{s} * kClusterBlocks + rank;
+      const std::uint64_t bin = lo + std::uint64_t{s} * kRanks + rank;
       if (bin < m && slot_counts[s] != 0) atomicAdd(&counts[bin], slot_counts[s]);
     }
     __syncthreads();  // the slots are read before the next pass zeroes them
@@ -236,7 +240,24 @@ struct DeviceLimits {
   std::size_t smem_optin = 0;  // the most dynamic shared memory one block may ask for
   unsigned packed_resident = 0;  // blocks of packed_registers_kernel resident at once
   unsigned global_resident = 0;  // the same for global_runs_kernel
+  bool large_cluster = false;    // a cluster of kLargeCluster blocks with the whole opt-in memory fits
 };
+
+/// Whether `kernel` can run a cluster of `ranks` blocks of kBlock threads, each with `smem` bytes.
+bool cluster_fits(const void* kernel, unsigned ranks, std::size_t smem) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim = {ranks, 1, 1};
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(ranks);
+  config.blockDim = dim3(kBlock);
+  config.dynamicSmemBytes = smem;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  int clusters = 0;
+  GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  return clusters >= 1;
+}
 
 DeviceLimits query_device_limits() {
   DeviceLimits d;
@@ -248,8 +269,12 @@ DeviceLimits query_device_limits() {
   // Allow the shared-memory paths the device's whole per-block opt-in size.
   GPULAB_CUDA_CHECK(cudaFuncSetAttribute(replicated_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
   GPULAB_CUDA_CHECK(cudaFuncSetAttribute(halfword_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
-  if (d.cc_major >= 9)
-    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
+  if (d.cc_major >= 9) {
+    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel<kPortableCluster>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
+    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel<kLargeCluster>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
+    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel<kLargeCluster>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    d.large_cluster = cluster_fits(reinterpret_cast<const void*>(cluster_shared_kernel<kLargeCluster>), kLargeCluster, d.smem_optin);
+  }
   d.packed_resident = resident_blocks(reinterpret_cast<const void*>(packed_registers_kernel), kBlock);
   d.global_resident = resident_blocks(reinterpret_cast<const void*>(global_runs_kernel), kBlock);
   return d;
@@ -280,44 +305,44 @@ unsigned replicas_for(std::uint32_t m, const DeviceLimits& d) {
 std::size_t halfword_bytes(std::uint32_t m) { return (std::size_t{m} + 1) / 2 * sizeof(std::uint32_t); }
 
 struct ClusterPlan {
-  std::uint32_t bins_per_pass = 0;  // a multiple of kClusterBlocks
+  std::uint32_t bins_per_pass = 0;  // a multiple of the cluster's blocks
   std::size_t smem_bytes = 0;
 };
 
-ClusterPlan cluster_plan(std::uint32_t m, const DeviceLimits& d) {
-  const std::uint64_t max_pass = std::uint64_t{kClusterBlocks} * (d.smem_optin / sizeof(std::uint32_t));
+ClusterPlan cluster_plan(std::uint32_t m, unsigned ranks, const DeviceLimits& d) {
+  const std::uint64_t max_pass = std::uint64_t{ranks} * (d.smem_optin / sizeof(std::uint32_t));
   const std::uint64_t passes = (m + max_pass - 1) / max_pass;
   const std::uint64_t per_pass = (m + passes - 1) / passes;
   ClusterPlan p;
-  p.bins_per_pass = static_cast<std::uint32_t>((per_pass + kClusterBlocks - 1) / kClusterBlocks * kClusterBlocks);
-  p.smem_bytes = p.bins_per_pass / kClusterBlocks * sizeof(std::uint32_t);
+  p.bins_per_pass = static_cast<std::uint32_t>((per_pass + ranks - 1) / ranks * ranks);
+  p.smem_bytes = p.bins_per_pass / ranks * sizeof(std::uint32_t);
   return p;
 }
 
-void launch_cluster(const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* counts,
+template <unsigned kRanks>
+void launch_cluster(const char* name, const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* counts,
                     const DeviceLimits& d, cudaStream_t stream) {
-  const ClusterPlan plan = cluster_plan(rule.bins(), d);
+  const ClusterPlan plan = cluster_plan(rule.bins(), kRanks, d);
+  const auto kernel = cluster_shared_kernel<kRanks>;
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = kClusterBlocks;
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
+  attribute.val.clusterDim = {kRanks, 1, 1};
   cudaLaunchConfig_t config{};
   config.blockDim = dim3(kBlock);
   config.dynamicSmemBytes = plan.smem_bytes;
   config.stream = stream;
   config.attrs = &attribute;
   config.numAttrs = 1;
-  config.gridDim = dim3(kClusterBlocks);
+  config.gridDim = dim3(kRanks);
   int clusters = 0;
-  GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, cluster_shared_kernel, &config));
-  if (clusters < 1) throw Error("histogram: no cluster of 8 blocks fits on this device");
+  GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  if (clusters < 1) throw Error("histogram: no cluster of " + std::to_string(kRanks) + " blocks fits on this device");
   const unsigned blocks = grid_for(n, d.sms);  // never more clusters than the input has tiles
-  const unsigned wanted_clusters = (blocks + kClusterBlocks - 1) / kClusterBlocks;
-  const LaunchShape shape{dim3(std::min<unsigned>(static_cast<unsigned>(clusters), wanted_clusters) * kClusterBlocks),
-                          dim3(kBlock), plan.smem_bytes, kClusterBlocks};
-  launch("cluster_shared", cluster_shared_kernel, shape, stream, values, n, rule, plan.bins_per_pass, counts).work([&] {
-    return count_of(plan.bins_per_pass / kClusterBlocks, "bin") + " per block, " +
+  const unsigned wanted_clusters = (blocks + kRanks - 1) / kRanks;
+  const LaunchShape shape{dim3(std::min<unsigned>(static_cast<unsigned>(clusters), wanted_clusters) * kRanks), dim3(kBlock),
+                          plan.smem_bytes, kRanks};
+  launch(name, kernel, shape, stream, values, n, rule, plan.bins_per_pass, counts).work([&] {
+    return count_of(plan.bins_per_pass / kRanks, "bin") + " per block, " +
            count_of((rule.bins() + plan.bins_per_pass - 1) / plan.bins_per_pass, "pass") + " over the values";
   });
 }
@@ -332,6 +357,7 @@ bool supports(Path path, std::uint32_t m) {
     case Path::replicated_shared: return std::size_t{m} * sizeof(std::uint32_t) <= d.smem_optin;
     case Path::halfword_shared: return halfword_bytes(m) <= d.smem_optin;
     case Path::cluster_shared: return d.cc_major >= 9;
+    case Path::cluster16_shared: return d.cc_major >= 9 && d.large_cluster;
     case Path::global_runs: return true;
   }
   return false;
@@ -349,7 +375,7 @@ bool supports(Path path, std::uint32_t m) {
 constexpr std::uint64_t kMaxClusterPasses = 4;
 
 std::uint64_t cluster_passes(std::uint32_t m, const DeviceLimits& d) {
-  const std::uint32_t per_pass = cluster_plan(m, d).bins_per_pass;
+  const std::uint32_t per_pass = cluster_plan(m, kPortableCluster, d).bins_per_pass;
   return (std::uint64_t{m} + per_pass - 1) / per_pass;
 }
 
@@ -396,7 +422,10 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
       break;
     }
     case Path::cluster_shared:
-      launch_cluster(values, n, rule, counts, d, stream);
+      launch_cluster<kPortableCluster>("cluster_shared", values, n, rule, counts, d, stream);
+      break;
+    case Path::cluster16_shared:
+      launch_cluster<kLargeCluster>("cluster16_shared", values, n, rule, counts, d, stream);
       break;
     case Path::global_runs:
       launch("global_runs", global_runs_kernel, {grid_for(n, d.global_resident), kBlock}, stream, values, n, rule, counts);
@@ -418,6 +447,7 @@ std::string_view histogram_path_name(std::size_t n, std::uint32_t m) {
     case histogram_detail::Path::replicated_shared: return "replicated_shared";
     case histogram_detail::Path::halfword_shared: return "halfword_shared";
     case histogram_detail::Path::cluster_shared: return "cluster_shared";
+    case histogram_detail::Path::cluster16_shared: return "cluster16_shared";
     case histogram_detail::Path::global_runs: return "global_runs";
   }
   return "?";

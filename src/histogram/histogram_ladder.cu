@@ -231,6 +231,8 @@ constexpr HistogramRung kRungs[] = {
         "16-bit counters, two per word, spilling at 2^15: twice the bins in shared memory", "occupancy", Role::rung, false),
     rung<LibraryPath<Path::cluster_shared>, LibraryPath<Path::cluster_shared>::supports>("cluster_shared",
         "any m: bins spread over a cluster's distributed shared memory, passes over bin ranges", "dram", Role::rung, false),
+    rung<LibraryPath<Path::cluster16_shared>, LibraryPath<Path::cluster16_shared>::supports>("cluster16_shared",
+        "cluster_shared over 16 blocks (a non-portable cluster, where it fits): twice the bins a pass", "dram", Role::rung, false),
     rung<LibraryPath<Path::global_runs>>("global_runs",
         "any m, any device: global atomics, runs of equal bins added once", "instructions", Role::rung, false),
     rung<Library>("gpulab::histogram",

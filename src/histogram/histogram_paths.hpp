@@ -14,6 +14,7 @@ enum class Path {
   replicated_shared,  // sub-histograms in shared memory, replicated per lane, resident grid
   halfword_shared,    // 16-bit counters in shared memory, spilling to global ones: twice the bins
   cluster_shared,     // bins spread over a thread-block cluster's shared memory, passes over ranges
+  cluster16_shared,   // the same over a cluster of 16 blocks where it fits: half the passes
   global_runs,        // global atomics, runs of equal bins combined in registers first
 };
 
