@@ -372,10 +372,17 @@ bool supports(Path path, std::uint32_t m) {
 // path's worst had been 3.2× at m = n = 2^20 and 3–29× at m = 2^22 and 2^24, where global atomics'
 // is 1.55× and 1.0–3.1×; at 2^17 … 2^20 with n ≥ 2m the cluster path's worst is 1.04–2.5× against
 // global atomics' 3.1–7.8×.
+// A cluster of 16, where it fits, from the first m that takes the cluster of 8 two passes while it
+// takes at most kMaxLargeClusterPasses (2^19 … 2^21 bins on an H100): measured (cc31fd9), its worst
+// ratio at n ≥ 2^24 is 1.22–1.95× against 1.42–2.46× for the cluster of 8 (m ≤ 2^20) and 3.3–3.8×
+// for global atomics (m = 2^21), within 0.11 of the cluster of 8 at n ≤ 2^22. Not from one pass
+// (m ≤ 2^18: 1.6–2.2× slower than the cluster of 8, which keeps more SMs busy), nor at 5 passes
+// (m = 2^22: worse than global atomics at n = 2^20, 2^22 and 2^28).
 constexpr std::uint64_t kMaxClusterPasses = 4;
+constexpr std::uint64_t kMaxLargeClusterPasses = 3;
 
-std::uint64_t cluster_passes(std::uint32_t m, const DeviceLimits& d) {
-  const std::uint32_t per_pass = cluster_plan(m, kPortableCluster, d).bins_per_pass;
+std::uint64_t cluster_passes(std::uint32_t m, unsigned ranks, const DeviceLimits& d) {
+  const std::uint32_t per_pass = cluster_plan(m, ranks, d).bins_per_pass;
   return (std::uint64_t{m} + per_pass - 1) / per_pass;
 }
 
@@ -384,9 +391,11 @@ Path choose(std::size_t n, std::uint32_t m) {
   if (m <= kPackedMaxBins) return Path::packed_registers;
   if (replicas_for(m, d) > 1) return Path::replicated_shared;
   if (supports(Path::halfword_shared, m)) return Path::halfword_shared;
-  if (supports(Path::cluster_shared, m) && cluster_passes(m, d) <= kMaxClusterPasses && n >= 2 * std::size_t{m})
-    return Path::cluster_shared;
-  return Path::global_runs;
+  if (n < 2 * std::size_t{m} || !supports(Path::cluster_shared, m)) return Path::global_runs;
+  const std::uint64_t passes = cluster_passes(m, kPortableCluster, d);
+  if (supports(Path::cluster16_shared, m) && passes >= 2 && cluster_passes(m, kLargeCluster, d) <= kMaxLargeClusterPasses)
+    return Path::cluster16_shared;
+  return passes <= kMaxClusterPasses ? Path::cluster_shared : Path::global_runs;
 }
 
 void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,

@@ -236,7 +236,7 @@ constexpr HistogramRung kRungs[] = {
     rung<LibraryPath<Path::global_runs>>("global_runs",
         "any m, any device: global atomics, runs of equal bins added once", "instructions", Role::rung, false),
     rung<Library>("gpulab::histogram",
-        "the library: picks packed_registers, replicated_resident, halfword_shared, cluster_shared or global_runs by m, n and device", "dram",
+        "the library: picks packed_registers, replicated_resident, halfword_shared, cluster_shared, cluster16_shared or global_runs by m, n and device", "dram",
         Role::library, false),
     rung<Cub, Cub::supports, Cub::workspace_bytes>("cub::DeviceHistogram::HistogramEven",
         "the vendor library (CUB) over the bins (transform iterator)", "dram", Role::vendor, false),
