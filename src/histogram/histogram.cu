@@ -1,5 +1,5 @@
-// The library's histogram (include/gpulab/histogram.hpp): five paths, each one rung of the ladder
-// (6–10), and the choice among them (the top rung, 11). What each adds is said at its kernel.
+// The library's histogram (include/gpulab/histogram.hpp): six paths, each one rung of the ladder
+// (6–11), and the choice among them (the top rung, 12). What each adds is said at its kernel.
 //
 // Shared by all five: a resident grid (as many blocks as fit on the device at once, fewer for
 // small n), each thread streaming 16-byte vectors of four values with four loads in flight

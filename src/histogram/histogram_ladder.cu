@@ -145,7 +145,7 @@ struct ByBlock {
   }
 };
 
-// ---- rungs 6–10: the library -----------------------------------------------------------------------
+// ---- rungs 6–11: the library -----------------------------------------------------------------------
 
 template <histogram_detail::Path kPath>
 struct LibraryPath {
