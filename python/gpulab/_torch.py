@@ -20,25 +20,24 @@ try:
 except ImportError:  # CuPy or JAX only: nothing to register
     torch = None
 
-_direct = None
+direct = None  # the C++ direct path: gpulab._ops, where it is built
 unavailable = "PyTorch is not installed" if torch is None else None
 if torch is not None:
     try:
-        from . import _ops as _direct
+        from . import _ops as direct
     except ImportError as error:  # built without PyTorch there, or against another version of it
         unavailable = f"gpulab._ops is not usable ({error}); reinstall gpulab with pip install --no-build-isolation"
 
-available = _direct is not None
+available = direct is not None
 ops = torch.ops.gpulab if available else None
-direct = _direct  # the C++ direct path: gpulab._ops
 
 
-def run(direct, operator, *args):
+def run(direct_path, operator, *args):
     """A call on the PyTorch way: the direct path (eager mode), else the operator (torch.compile, a
     gradient wanted), else NotImplemented: the general path then runs it or says what is wrong. One
     Python frame between the caller and the direct path: a call's host time is what is measured."""
     if not torch.compiler.is_compiling():
-        result = direct(*args)
+        result = direct_path(*args)
         if result is not None:
             return result
     return operator(*args)
