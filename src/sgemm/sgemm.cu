@@ -630,8 +630,7 @@ void realign_rows(const float*& data, std::size_t& ld, int rows, int cols, std::
   if (bytes > sgemm_detail::kRealignMaxBytes) return;
   try {
     copy.emplace(bytes, stream);
-  } catch (const OutOfMemoryError&) {
-    (void)cudaGetLastError();  // not sticky: clear it for the launches' checks
+  } catch (const OutOfMemoryError&) {  // (the throw already cleared the thread's last error)
     return;
   }
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * sizeof(float), pitch = padded * sizeof(float);
