@@ -135,6 +135,76 @@ __global__ __launch_bounds__(kTileThreads) void transpose_tiles(MatrixView<const
   }
 }
 
+// Rung 7: b's rows written on their own 16-byte boundaries, whatever the pitch.
+constexpr unsigned kRealignHalo = 4;         // rows of a loaded before the tile (b's rows start ≤ 3 floats early)
+constexpr unsigned kRealignRowQuads = 24;    // float4 slots a b row takes in the shared tile: 18 used, room for the XOR
+constexpr unsigned kRealignThreads = 256;
+
+/// Floats from the 16-byte boundary at or before `p` (0…3).
+__device__ __forceinline__ unsigned floats_past_boundary(const float* p) {
+  return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p) / sizeof(float)) & 3u;
+}
+
+/// Word index of float f (0…71) of b row c in the shared tile. Float slot q of row c is XORed
+/// with (c / 4) mod 8: when the pitch is odd the four rows of a group of four start at four different
+/// offsets within a slot, so the 32 lanes of the load phase (32 rows, one a row's float) hit 32
+/// banks; the store phase reads 8 consecutive slots of one row a quarter warp, a permutation of 8.
+__device__ __forceinline__ unsigned realigned_word(unsigned c, unsigned f) {
+  return 4 * (c * kRealignRowQuads + ((f / 4) ^ ((c / 4) & 7u))) + f % 4;
+}
+
+/// b = aᵀ with every store 16 bytes wide, also where rows are not 16-byte aligned (packed odd
+/// widths): rung 6's scalar path stores 4 bytes at a time, and each warp's store then touches
+/// partial sectors. Block (x, ·) owns b's rows j0…j0+63; in b row c the tile at i0 covers the
+/// columns [i0 − s_c, i0 − s_c + 64), where s_c (0…3) is how far past a 16-byte boundary row c
+/// starts, so that each of its 16 stores is one aligned float4 (the first and last tile of a row
+/// store their partial vectors element by element). To fill those windows the block loads a's rows
+/// i0 − 4 … i0 + 63 (a halo of up to 3 rows, read by the tile before too: from L2, not DRAM),
+/// 4 bytes a thread and 32 consecutive columns a warp, and keeps per row c only the 64 rows its
+/// window needs.
+__global__ __launch_bounds__(kRealignThreads) void transpose_realigned(MatrixView<const float> a, MatrixView<float> b,
+                                                                        std::size_t tile_rows) {
+  __shared__ float4 tile[kTile * kRealignRowQuads];
+  float* words = reinterpret_cast<float*>(tile);
+  const std::size_t j0 = std::size_t{blockIdx.x} * kTile;
+  // Load phase: a's column j0 + col (b's row), rows group, group + 4, … of the 68 loaded.
+  const unsigned col = threadIdx.x % kTile, group = threadIdx.x / kTile;
+  const bool col_inside = j0 + col < a.cols;
+  const unsigned load_shift = col_inside ? floats_past_boundary(row_of(b, j0 + col)) : 0;
+  // Store phase: slot q of b rows row0, row0 + 16, row0 + 32, row0 + 48.
+  const unsigned q = threadIdx.x % 16, row0 = threadIdx.x / 16;
+  for (std::size_t ti = blockIdx.y; ti < tile_rows; ti += gridDim.y) {
+    const auto i0 = static_cast<long long>(ti * kTile);
+    if (col_inside) {
+#pragma unroll
+      for (unsigned r = group; r < kTile + kRealignHalo; r += kRealignThreads / kTile) {
+        const unsigned f = r + load_shift;  // the float of b row col's window: [4, 68) is kept
+        const long long i = i0 - kRealignHalo + r;
+        if (f >= 4 && f < kTile + 4 && i >= 0 && i < static_cast<long long>(a.rows))
+          words[realigned_word(col, f)] = row_of(a, static_cast<std::size_t>(i))[j0 + col];
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (unsigned p = 0; p < 4; ++p) {
+      const unsigned c = row0 + 16 * p;
+      if (j0 + c >= b.rows) break;
+      float* out = row_of(b, j0 + c);
+      const long long first = i0 - floats_past_boundary(out) + 4 * q;  // b's column of the slot's first float
+      const float4 v = tile[realigned_word(c, 4 * (q + 1)) / 4];
+      if (first >= 0 && first + 4 <= static_cast<long long>(b.cols)) {
+        *reinterpret_cast<float4*>(out + first) = v;
+      } else {
+        const float* e = &v.x;
+#pragma unroll
+        for (unsigned k = 0; k < 4; ++k)
+          if (first + k >= 0 && first + k < static_cast<long long>(b.cols)) out[first + k] = e[k];
+      }
+    }
+    __syncthreads();
+  }
+}
+
 /// A vector as a matrix: n elements `src_step` bytes apart copied to `dst_step` bytes apart.
 __global__ __launch_bounds__(256) void copy_strided(const char* src, std::size_t src_step, char* dst,
                                                      std::size_t dst_step, std::size_t n) {
@@ -369,6 +439,15 @@ void transpose_tiled(MatrixView<const float> a, MatrixView<float> b, cudaStream_
       .work([] { return std::string("a 64x64 tile per step, 4x4 per thread"); });
 }
 
+void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream) {
+  if (a.rows == 0 || a.cols == 0) return;
+  // b's rows start up to 3 floats before their tile's column: one more tile reaches the last ones.
+  const std::size_t tile_rows = ceil_div(a.rows + 3, kTile);
+  const dim3 grid(checked_grid(ceil_div(a.cols, kTile), "transpose"), capped_grid_y(tile_rows));
+  launch("transpose_realigned", transpose_realigned, {grid, kRealignThreads}, stream, a, b, tile_rows)
+      .work([] { return std::string("64 rows of b per block, each row's tile on its own 16-byte boundary"); });
+}
+
 void transpose_square_in_place(MatrixView<float> m, cudaStream_t stream) {
   if (m.rows == 0) return;
   const std::size_t tiles = ceil_div(m.rows, kPairTile);
@@ -423,7 +502,10 @@ void transpose(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stre
         .work([] { return std::string("elements a grid apart"); });
     return;
   }
-  transpose_tiled(a, b, stream);
+  if (rows_aligned16(a) && rows_aligned16(b))
+    transpose_tiled(a, b, stream);
+  else
+    transpose_realigned_tiles(a, b, stream);
 }
 
 void add(float alpha, MatrixView<const float> a, float beta, MatrixView<const float> b, MatrixView<float> c,

@@ -54,6 +54,7 @@ void tile_4_per_thread(const MatrixArgs& m, cudaStream_t s) {
       .work([] { return std::string("a 32x32 tile, 4 elements per thread"); });
 }
 void tiled_vectors(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_tiled(m.a, m.out, s); }
+void realigned(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_tiles(m.a, m.out, s); }
 void in_place(const MatrixArgs& m, cudaStream_t s) {
   transpose(m.out, m.out, s);
 }
@@ -125,7 +126,9 @@ constexpr MatrixRung kTranspose[] = {
     row("tile_4_per_thread", "32x8 threads, 4 elements each: 4 loads in flight, a quarter of the threads", "instructions dram", tile_4_per_thread),
     row("tile_vector_4x4", "64x64 tiles, 4x4 per thread transposed in registers, 16-byte accesses both sides, swizzled tile", "load_sectors store_sectors instructions dram",
         tiled_vectors),
-    row("library", "gpulab::transpose: rung 6, vectors (1xN, Nx1) as copies", "dram", library_transpose, Role::library),
+    row("tile_realigned", "unaligned rows (packed odd widths): b's rows stored as 16-byte vectors on their own boundaries, a 3-row halo of a", "store_sectors instructions dram",
+        realigned),
+    row("library", "gpulab::transpose: rung 6 where every row is 16-byte aligned, else rung 7; vectors (1xN, Nx1) as copies", "dram", library_transpose, Role::library),
     row("in_place_square", "gpulab::transpose in place: tile pairs swapped through shared memory (square only)", "dram_bytes dram", in_place,
         Role::rung, true),
     row("cublasSgeam", "the vendor library (cuBLAS geam, op(A) = A^T)", "dram", geam_transpose, Role::vendor),

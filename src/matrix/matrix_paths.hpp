@@ -18,6 +18,10 @@ bool rows_aligned16(MatrixView<const float> v);
 /// loads and stores when both matrices' rows are 16-byte aligned, a swizzled shared tile.
 void transpose_tiled(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream);
 
+/// Transpose rung 7: b's rows stored 16 bytes at a time on their own 16-byte boundaries, whatever
+/// the pitches (a 64-row tile of b per block, a's rows loaded with a halo of 3).
+void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream);
+
 /// Square in-place transpose: tiles (I, J) and (J, I) swapped through shared memory by one block.
 void transpose_square_in_place(MatrixView<float> m, cudaStream_t stream);
 
