@@ -155,6 +155,12 @@ if wants transpose || wants add || wants triangle; then
     profile "ncu_transpose_$rung" transpose_tile "$bank_conflicts,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum" \
       "$bin/gpulab" run transpose --variant "$rung" -s 16384x16384 --layout packed --reps 1
   done
+  echo "== transpose of packed odd widths: rung 6 (4-byte stores) and rung 7 (b's rows realigned) under Nsight Compute"
+  for rung in tile_vector_4x4 tile_realigned; do
+    profile "ncu_transpose_odd_$rung" 'transpose_tiles|transpose_realigned' \
+      "$bank_conflicts,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,smsp__inst_executed.sum,gpu__time_duration.sum" \
+      "$bin/gpulab" run transpose --variant "$rung" -s 16383x16385 --layout packed --reps 1
+  done
   echo "== matrices: what users call instead (PyTorch), the same shapes"
   python3 scripts/peers_matrix.py --json "$res/peers_matrix.json" || echo "peers exit code: $?"
 fi

@@ -160,6 +160,26 @@ TEST(MatrixLibrary, MisalignedDataTakesTheScalarPaths) {
   }
 }
 
+// Packed odd widths whose output outgrows the L2 take rung 7 (rows realigned to 16 bytes); the
+// ladder tests check that rung on small shapes, this one the library's path on a large one, with
+// the data also one float off a boundary.
+TEST(MatrixLibrary, LargeOddWidthsTakeTheRealignedPath) {
+  int device = 0, l2 = 0;
+  GPULAB_CUDA_CHECK(cudaGetDevice(&device));
+  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  const std::size_t rows = 4099, cols = static_cast<std::size_t>(l2) / (rows * 4) + 13;  // b just past the L2
+  const HostMatrix a = random_matrix({rows, cols}, cols * 4, 11);
+  HostMatrix at({cols, rows}, rows * 4);
+  transpose_cpu(a, at, false);
+  for (std::size_t offset : {0u, 1u}) {
+    DeviceMatrix da(a, offset), dt(at, offset + 2);
+    GPULAB_CUDA_CHECK(cudaMemset(dt.view.data, 0xFF, at.size_bytes()));
+    transpose(da.view, dt.view);
+    GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_TRUE(dt.check(at).ok) << rows << "x" << cols << ", offset " << offset << ": " << dt.check(at).detail;
+  }
+}
+
 TEST(MatrixLibrary, AddInPlaceIntoEitherInput) {
   const MatrixShape s{129, 1001};
   const HostMatrix a = random_matrix(s, 4096, 5), b = random_matrix(s, 4096, 6);

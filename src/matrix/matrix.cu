@@ -135,33 +135,34 @@ __global__ __launch_bounds__(kTileThreads) void transpose_tiles(MatrixView<const
   }
 }
 
-// Rung 7: b's rows written on their own 16-byte boundaries, whatever the pitch.
-constexpr unsigned kRealignHalo = 4;         // rows of a loaded before the tile (b's rows start ≤ 3 floats early)
-constexpr unsigned kRealignRowQuads = 24;    // float4 slots a b row takes in the shared tile: 18 used, room for the XOR
+// Rung 7: b's rows stored as aligned 16-byte vectors, whatever the pitch.
+constexpr unsigned kRealignHalo = 4;       // rows of a loaded before the tile (b's rows start ≤ 3 floats early)
+constexpr unsigned kRealignRowQuads = 24;  // float4 slots a b row takes in the shared tile: 18 used, room for the XOR
 constexpr unsigned kRealignThreads = 256;
+constexpr unsigned kRealignGroups = kRealignThreads / kTile;                // rows of a loaded at once
+constexpr unsigned kRealignLoads = (kTile + kRealignHalo) / kRealignGroups;  // loads a thread and tile: 17
 
 /// Floats from the 16-byte boundary at or before `p` (0…3).
 __device__ __forceinline__ unsigned floats_past_boundary(const float* p) {
   return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p) / sizeof(float)) & 3u;
 }
 
-/// Word index of float f (0…71) of b row c in the shared tile. Float slot q of row c is XORed
-/// with (c / 4) mod 8: when the pitch is odd the four rows of a group of four start at four different
-/// offsets within a slot, so the 32 lanes of the load phase (32 rows, one a row's float) hit 32
-/// banks; the store phase reads 8 consecutive slots of one row a quarter warp, a permutation of 8.
+/// Word index of float f (0…70) of b row c in the shared tile. Float slot f / 4 of row c is XORed
+/// with (c / 4) mod 8. When b's pitch is odd, the four rows of a group of four start at four
+/// different offsets within a slot, so the 32 lanes of the load phase (32 consecutive rows c, the
+/// same row of a) hit 32 banks; pitches of 2 mod 4 floats conflict 2-way. The store phase reads 8
+/// consecutive slots of one row a quarter warp: a permutation of 8.
 __device__ __forceinline__ unsigned realigned_word(unsigned c, unsigned f) {
   return 4 * (c * kRealignRowQuads + ((f / 4) ^ ((c / 4) & 7u))) + f % 4;
 }
 
-/// b = aᵀ with every store 16 bytes wide, also where rows are not 16-byte aligned (packed odd
-/// widths): rung 6's scalar path stores 4 bytes at a time, and each warp's store then touches
-/// partial sectors. Block (x, ·) owns b's rows j0…j0+63; in b row c the tile at i0 covers the
-/// columns [i0 − s_c, i0 − s_c + 64), where s_c (0…3) is how far past a 16-byte boundary row c
-/// starts, so that each of its 16 stores is one aligned float4 (the first and last tile of a row
-/// store their partial vectors element by element). To fill those windows the block loads a's rows
-/// i0 − 4 … i0 + 63 (a halo of up to 3 rows, read by the tile before too: from L2, not DRAM),
-/// 4 bytes a thread and 32 consecutive columns a warp, and keeps per row c only the 64 rows its
-/// window needs.
+/// b = aᵀ with every store 16 bytes wide, also where b's rows are not 16-byte aligned (packed odd
+/// widths), where rung 6 stores 4 bytes at a time. Block (x, ·) owns b's rows j0…j0+63; in b row c
+/// the tile at i0 covers the columns [i0 − s_c, i0 − s_c + 64), where s_c (0…3) is how far past a
+/// 16-byte boundary row c starts: 16 aligned float4 stores (the first and last tile of a row store
+/// their partial vectors element by element). To fill those windows the block loads a's rows
+/// i0 − 4 … i0 + 63 (a halo of 4 rows, also read by the tile before: from L2, not DRAM), 4 bytes a
+/// thread and 32 consecutive columns a warp; each b row keeps the 64 floats of its window.
 __global__ __launch_bounds__(kRealignThreads) void transpose_realigned(MatrixView<const float> a, MatrixView<float> b,
                                                                         std::size_t tile_rows) {
   __shared__ float4 tile[kTile * kRealignRowQuads];
@@ -176,13 +177,21 @@ __global__ __launch_bounds__(kRealignThreads) void transpose_realigned(MatrixVie
   for (std::size_t ti = blockIdx.y; ti < tile_rows; ti += gridDim.y) {
     const auto i0 = static_cast<long long>(ti * kTile);
     if (col_inside) {
+      // All 17 loads first, then the shared stores: a store right behind its load would leave one
+      // load in flight a thread. Float f = r + s_c of b row c holds a's loaded row r; its window is
+      // f in [4, 68), the rest lands in the row's slack, so only a's first and last rows need a
+      // test (the same for a whole warp).
+      float v[kRealignLoads] = {};
+      const long long first_row = i0 - static_cast<long long>(kRealignHalo) + group;
+      const char* column = reinterpret_cast<const char*>(a.data + j0 + col);
 #pragma unroll
-      for (unsigned r = group; r < kTile + kRealignHalo; r += kRealignThreads / kTile) {
-        const unsigned f = r + load_shift;  // the float of b row col's window: [4, 68) is kept
-        const long long i = i0 - kRealignHalo + r;
-        if (f >= 4 && f < kTile + 4 && i >= 0 && i < static_cast<long long>(a.rows))
-          words[realigned_word(col, f)] = row_of(a, static_cast<std::size_t>(i))[j0 + col];
+      for (unsigned k = 0; k < kRealignLoads; ++k) {
+        const long long i = first_row + kRealignGroups * k;
+        if (i >= 0 && i < static_cast<long long>(a.rows))
+          v[k] = *reinterpret_cast<const float*>(column + i * static_cast<long long>(a.pitch_bytes));
       }
+#pragma unroll
+      for (unsigned k = 0; k < kRealignLoads; ++k) words[realigned_word(col, group + kRealignGroups * k + load_shift)] = v[k];
     }
     __syncthreads();
 #pragma unroll
@@ -191,7 +200,7 @@ __global__ __launch_bounds__(kRealignThreads) void transpose_realigned(MatrixVie
       if (j0 + c >= b.rows) break;
       float* out = row_of(b, j0 + c);
       const long long first = i0 - floats_past_boundary(out) + 4 * q;  // b's column of the slot's first float
-      const float4 v = tile[realigned_word(c, 4 * (q + 1)) / 4];
+      const float4 v = tile[realigned_word(c, kRealignHalo + 4 * q) / 4];
       if (first >= 0 && first + 4 <= static_cast<long long>(b.cols)) {
         *reinterpret_cast<float4*>(out + first) = v;
       } else {
@@ -442,7 +451,7 @@ void transpose_tiled(MatrixView<const float> a, MatrixView<float> b, cudaStream_
 void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream) {
   if (a.rows == 0 || a.cols == 0) return;
   // b's rows start up to 3 floats before their tile's column: one more tile reaches the last ones.
-  const std::size_t tile_rows = ceil_div(a.rows + 3, kTile);
+  const std::size_t tile_rows = ceil_div(a.rows + kRealignHalo - 1, kTile);
   const dim3 grid(checked_grid(ceil_div(a.cols, kTile), "transpose"), capped_grid_y(tile_rows));
   launch("transpose_realigned", transpose_realigned, {grid, kRealignThreads}, stream, a, b, tile_rows)
       .work([] { return std::string("64 rows of b per block, each row's tile on its own 16-byte boundary"); });
@@ -502,10 +511,16 @@ void transpose(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stre
         .work([] { return std::string("elements a grid apart"); });
     return;
   }
-  if (rows_aligned16(a) && rows_aligned16(b))
-    transpose_tiled(a, b, stream);
-  else
+  // Rung 7 where b's rows are not 16-byte aligned and b outgrows the L2: rung 6 then stores 4 bytes
+  // at a time, partial sectors that cost DRAM time once they leave the L2 (16383 x 16385: 1.19x
+  // faster). While b stays in the L2 the L2 merges them, and rung 6's lighter loads win (3001 x
+  // 2999: rung 7 0.97x). Where b's rows are aligned, rung 6 stores whole vectors or runs.
+  static PerDevice<std::size_t> l2_bytes;
+  const std::size_t l2 = l2_bytes.get([] { return static_cast<std::size_t>(current_device_attribute(cudaDevAttrL2CacheSize)); });
+  if (!rows_aligned16(b) && b.rows * b.pitch_bytes > l2)
     transpose_realigned_tiles(a, b, stream);
+  else
+    transpose_tiled(a, b, stream);
 }
 
 void add(float alpha, MatrixView<const float> a, float beta, MatrixView<const float> b, MatrixView<float> c,
