@@ -9,12 +9,11 @@
 //   m is limited in practice only by the memory `counts` takes.
 // - Value v goes to bin ((v % m) + m) % m: non-negative values to v mod m, negative ones too
 //   (−1 to m − 1). Every counts[b] is overwritten: nothing needs zeroing first.
-// - The path is chosen from n, m and the device (see docs/histogram.md): per-thread counters packed
+// - The path is chosen from m and the device (see docs/histogram.md): per-thread counters packed
 //   in registers for m ≤ 8; lane-replicated sub-histograms in shared memory while two copies fit
-//   (m ≤ ~7000 on an H100); 16-bit counters in shared memory while they fit (m ≤ ~116 000); bins
-//   spread over the distributed shared memory of a cluster of 8 blocks, or 16 where the GPU fits
-//   one (a few passes over bin ranges when m exceeds it), on compute capability 9.0 and newer, with
-//   at least two values a bin; global atomics otherwise.
+//   (m ≤ ~7000 on an H100); 16-bit counters in shared memory while they fit (m ≤ ~116 000); past
+//   that, global atomics, with the bins a sample of each block's values finds counted in that
+//   block's shared memory first (hot bins stay off the global atomics, whatever the distribution).
 // - Exact and deterministic (integer counts). Asynchronous on `stream`: a memset and one kernel
 //   launch; nothing is allocated, no temporary storage.
 // - Throws gpulab::Error on a null pointer, n ≥ 2^32, m = 0, and any CUDA error of the launch.
@@ -33,8 +32,7 @@ void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::
                cudaStream_t stream = nullptr);
 
 /// The path histogram() takes for n values into m bins on the current device, in words
-/// ("packed_registers", "replicated_shared", "halfword_shared", "cluster_shared", "cluster16_shared",
-/// "global_runs").
+/// ("packed_registers", "replicated_shared", "halfword_shared", "hot_cached_global").
 std::string_view histogram_path_name(std::size_t n, std::uint32_t m);
 
 }  // namespace gpulab

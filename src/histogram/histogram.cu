@@ -1,5 +1,5 @@
-// The library's histogram (include/gpulab/histogram.hpp): six paths, each one rung of the ladder
-// (6–11), and the choice among them (the top rung, 12). What each adds is said at its kernel.
+// The library's histogram (include/gpulab/histogram.hpp): seven paths, each one rung of the ladder
+// (6–12), and the choice among them (the top rung, 13). What each adds is said at its kernel.
 //
 // Shared by all five: a resident grid (as many blocks as fit on the device at once, fewer for
 // small n), each thread streaming 16-byte vectors of four values with four loads in flight
@@ -230,6 +230,68 @@ global_runs_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRu
   bin_runs.finish();
 }
 
+// ---- hot_cached_global --------------------------------------------------------------------------------
+// Adds over global_runs: the hot bins counted in shared memory. Global atomics are fast while the
+// bins a moment's values hit are many and spread (uniform: the L2 serves them in parallel) and
+// slow when many values hit few bins in no particular order (256 hot bins among 2^20: every
+// atomic queues behind others on its address; runs do not help). Each block first samples 1024
+// values of the part of the input it reads first and claims a shared slot for each sampled bin
+// (a hashed slot or its neighbour, the first to come keeps it); then each run of equal bins goes to
+// its bin's slot if the bin holds one, to global memory otherwise; at the end the block adds its
+// slots to the global counts. A hot bin is almost surely sampled (a bin that takes a fraction f of
+// the input is missed by a block's 1024 samples with probability (1 − f)^1024: e^−4 at f = 1/256),
+// a cold one costs a lookup in shared memory and the same global atomic as before. The input's
+// distribution need not be known.
+constexpr unsigned kHotSlotBits = 12;
+constexpr unsigned kHotSlots = 1u << kHotSlotBits;  // 4096 tags and 4096 counts: 32 KiB a block
+constexpr unsigned kHotSamples = 2;                   // values a thread samples before counting
+constexpr std::uint32_t kNoBin = ~0u;
+
+/// The slot a bin hashes to (Fibonacci hashing: the top bits of the product spread nearby bins).
+__device__ __forceinline__ unsigned hot_slot(std::uint32_t bin) { return (bin * 2654435761u) >> (32 - kHotSlotBits); }
+
+__global__ void __launch_bounds__(kBlock)
+hot_cached_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
+                  std::uint32_t* __restrict__ counts) {
+  __shared__ std::uint32_t tags[kHotSlots];
+  __shared__ std::uint32_t hot[kHotSlots];
+  for (unsigned s = threadIdx.x; s < kHotSlots; s += blockDim.x) {
+    tags[s] = kNoBin;
+    hot[s] = 0;
+  }
+  __syncthreads();
+  // The samples: every 8th value of the block's first tile, which the count then reads again from
+  // L2 (sampling the whole input instead cost a sector of DRAM traffic a sample: 9% at n = 2^24).
+  const std::size_t tile_values = std::size_t{blockDim.x} * kUnroll * 4;
+  const std::size_t sample_step = tile_values / (std::size_t{blockDim.x} * kHotSamples);
+#pragma unroll
+  for (unsigned k = 0; k < kHotSamples; ++k) {
+    const std::size_t i = blockIdx.x * tile_values + (threadIdx.x * kHotSamples + k) * sample_step;
+    if (i >= n) break;
+    const std::uint32_t bin = rule(values[i]);
+    const unsigned slot = hot_slot(bin);
+    const std::uint32_t was = atomicCAS(&tags[slot], kNoBin, bin);
+    if (was != kNoBin && was != bin) atomicCAS(&tags[slot ^ 1u], kNoBin, bin);
+  }
+  __syncthreads();
+
+  auto bin_runs = histogram_common::runs([&](std::uint32_t bin, std::uint32_t run) {
+    const unsigned slot = hot_slot(bin);
+    if (tags[slot] == bin)
+      atomicAdd(&hot[slot], run);
+    else if (tags[slot ^ 1u] == bin)
+      atomicAdd(&hot[slot ^ 1u], run);
+    else
+      atomicAdd(&counts[bin], run);
+  });
+  auto count = [&](std::int32_t v) { bin_runs.push(rule(v)); };
+  for_each_input(values, n, each_value(count), count);
+  bin_runs.finish();
+  __syncthreads();
+  for (unsigned s = threadIdx.x; s < kHotSlots; s += blockDim.x)
+    if (hot[s] != 0) atomicAdd(&counts[tags[s]], hot[s]);
+}
+
 // ---- host side --------------------------------------------------------------------------------------
 
 /// What the paths need to know about a device, read once per device.
@@ -240,6 +302,7 @@ struct DeviceLimits {
   std::size_t smem_optin = 0;  // the most dynamic shared memory one block may ask for
   unsigned packed_resident = 0;  // blocks of packed_registers_kernel resident at once
   unsigned global_resident = 0;  // the same for global_runs_kernel
+  unsigned hot_resident = 0;     // the same for hot_cached_kernel
   bool large_cluster = false;    // a cluster of kLargeCluster blocks with the whole opt-in memory fits
 };
 
@@ -278,6 +341,7 @@ DeviceLimits query_device_limits() {
   }
   d.packed_resident = resident_blocks(reinterpret_cast<const void*>(packed_registers_kernel), kBlock);
   d.global_resident = resident_blocks(reinterpret_cast<const void*>(global_runs_kernel), kBlock);
+  d.hot_resident = resident_blocks(reinterpret_cast<const void*>(hot_cached_kernel), kBlock);
   return d;
 }
 
@@ -349,43 +413,26 @@ bool supports(Path path, std::uint32_t m) {
     case Path::cluster_shared: return d.cc_major >= 9;
     case Path::cluster16_shared: return d.cc_major >= 9 && d.large_cluster;
     case Path::global_runs: return true;
+    case Path::hot_cached_global: return true;
   }
   return false;
 }
 
-// Past shared memory the cluster path makes one pass over the input per range of bins a cluster
-// holds (about 465 K on an H100), while global atomics pay per value, and most on few hot bins (the
-// narrow input). The input's distribution is unknown here, so the choice bounds the worst ratio to
-// the best path over the three inputs, as measured on an H100 over n = 2^20 … 2^28 and m = 1 …
-// 2^24 (docs/histogram.md, 2026-11-24): the cluster path while it takes at most kMaxClusterPasses
-// passes and the input has at least two values per bin, global atomics otherwise. The cluster
-// path's worst had been 3.2× at m = n = 2^20 and 3–29× at m = 2^22 and 2^24, where global atomics'
-// is 1.55× and 1.0–3.1×; at 2^17 … 2^20 with n ≥ 2m the cluster path's worst is 1.04–2.5× against
-// global atomics' 3.1–7.8×.
-// A cluster of 16, where it fits, from the first m that takes the cluster of 8 two passes while it
-// takes at most kMaxLargeClusterPasses (2^19 … 2^21 bins on an H100): measured (cc31fd9), its worst
-// ratio at n ≥ 2^24 is 1.22–1.95× against 1.42–2.46× for the cluster of 8 (m ≤ 2^20) and 3.3–3.8×
-// for global atomics (m = 2^21), within 0.11 of the cluster of 8 at n ≤ 2^22. Not from one pass
-// (m ≤ 2^18: 1.6–2.2× slower than the cluster of 8, which keeps more SMs busy), nor at 5 passes
-// (m = 2^22: worse than global atomics at n = 2^20, 2^22 and 2^28).
-constexpr std::uint64_t kMaxClusterPasses = 4;
-constexpr std::uint64_t kMaxLargeClusterPasses = 3;
-
-std::uint64_t cluster_passes(std::uint32_t m, unsigned ranks, const DeviceLimits& d) {
-  const std::uint32_t per_pass = cluster_plan(m, ranks, d).bins_per_pass;
-  return (std::uint64_t{m} + per_pass - 1) / per_pass;
-}
-
-Path choose(std::size_t n, std::uint32_t m) {
+// Past one block's shared memory the cluster paths make one pass over the input per range of bins
+// a cluster holds (about 465 K on an H100), global atomics pay per value and most on few hot bins
+// in no order (the narrow input: 33 ms at n = 2^28, against 3.1 ms uniform), and hot_cached_global
+// takes the hot bins off the global atomics. Measured on an H100 (docs/histogram.md, 2026-11-24)
+// over n = 2^20 … 2^28, m = 2^17 … 2^24 and the three inputs, it is the fastest path on every
+// narrow and degenerate case (narrow 2^28 × 2^20: 1.34 ms, the cluster of 8 8.8) and within 1% of global atomics
+// on uniform input from n = 2^24 (3–4% at 2^22, 6–10% at 2^20, where the 32 KiB of slots a block
+// clears and flushes weigh on a 20 µs kernel). The choice had bounded the worst ratio to the best
+// path at 2.6–3.0× because the distribution is not known here; the sample makes it unnecessary.
+Path choose(std::size_t, std::uint32_t m) {
   const DeviceLimits& d = device_limits();
   if (m <= kPackedMaxBins) return Path::packed_registers;
   if (replicas_for(m, d) > 1) return Path::replicated_shared;
   if (supports(Path::halfword_shared, m)) return Path::halfword_shared;
-  if (n < 2 * std::size_t{m} || !supports(Path::cluster_shared, m)) return Path::global_runs;
-  const std::uint64_t passes = cluster_passes(m, kPortableCluster, d);
-  if (supports(Path::cluster16_shared, m) && passes >= 2 && cluster_passes(m, kLargeCluster, d) <= kMaxLargeClusterPasses)
-    return Path::cluster16_shared;
-  return passes <= kMaxClusterPasses ? Path::cluster_shared : Path::global_runs;
+  return Path::hot_cached_global;
 }
 
 void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,
@@ -429,6 +476,10 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
     case Path::global_runs:
       launch("global_runs", global_runs_kernel, {grid_for(n, d.global_resident), kBlock}, stream, values, n, rule, counts);
       break;
+    case Path::hot_cached_global:
+      launch("hot_cached_global", hot_cached_kernel, {grid_for(n, d.hot_resident), kBlock}, stream, values, n, rule, counts)
+          .work([] { return count_of(kHotSlots, "shared slot") + " for the sampled bins per block"; });
+      break;
   }
 }
 
@@ -448,6 +499,7 @@ std::string_view histogram_path_name(std::size_t n, std::uint32_t m) {
     case histogram_detail::Path::cluster_shared: return "cluster_shared";
     case histogram_detail::Path::cluster16_shared: return "cluster16_shared";
     case histogram_detail::Path::global_runs: return "global_runs";
+    case histogram_detail::Path::hot_cached_global: return "hot_cached_global";
   }
   return "?";
 }

@@ -16,6 +16,7 @@ enum class Path {
   cluster_shared,     // bins spread over a thread-block cluster's shared memory, passes over ranges
   cluster16_shared,   // the same over a cluster of 16 blocks where it fits: half the passes
   global_runs,        // global atomics, runs of equal bins combined in registers first
+  hot_cached_global,  // global_runs with the bins a sample finds counted in shared memory
 };
 
 /// Whether `path` can run m bins on the current device.
