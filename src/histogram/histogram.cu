@@ -1,7 +1,7 @@
 // The library's histogram (include/gpulab/histogram.hpp): seven paths, each one rung of the ladder
 // (6–12), and the choice among them (the top rung, 13). What each adds is said at its kernel.
 //
-// Shared by all five: a resident grid (as many blocks as fit on the device at once, fewer for
+// Shared by all seven: a resident grid (as many blocks as fit on the device at once, fewer for
 // small n), each thread streaming 16-byte vectors of four values with four loads in flight
 // (lib/tile_stream.cuh, the access pattern of the read ceiling), and the bin computed without a
 // division (bin_rule.hpp).
@@ -423,9 +423,9 @@ bool supports(Path path, std::uint32_t m) {
 // in no order (the narrow input: 33 ms at n = 2^28, against 3.1 ms uniform), and hot_cached_global
 // takes the hot bins off the global atomics. Measured on an H100 (docs/histogram.md, 2026-11-24)
 // over n = 2^20 … 2^28, m = 2^17 … 2^24 and the three inputs, it is the fastest path on every
-// narrow and degenerate case (narrow 2^28 × 2^20: 1.34 ms, the cluster of 8 8.8) and within 1% of global atomics
-// on uniform input from n = 2^24 (3–4% at 2^22, 6–10% at 2^20, where the 32 KiB of slots a block
-// clears and flushes weigh on a 20 µs kernel). The choice had bounded the worst ratio to the best
+// narrow and degenerate case (narrow 2^28 × 2^20: 1.35 ms, the cluster of 8 8.8) and within 1% of
+// global atomics on uniform input from n = 2^24 (1–6% at 2^22, 2–10% at 2^20, where the 32 KiB of
+// slots a block clears and flushes weigh on a 20 µs kernel). The choice had bounded the worst ratio to the best
 // path at 2.6–3.0× because the distribution is not known here; the sample makes it unnecessary.
 Path choose(std::size_t, std::uint32_t m) {
   const DeviceLimits& d = device_limits();
