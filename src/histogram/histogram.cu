@@ -255,11 +255,8 @@ hot_cached_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRul
                   std::uint32_t* __restrict__ counts) {
   __shared__ std::uint32_t tags[kHotSlots];
   __shared__ std::uint32_t hot[kHotSlots];
-  for (unsigned s = threadIdx.x; s < kHotSlots; s += blockDim.x) {
-    tags[s] = kNoBin;
-    hot[s] = 0;
-  }
-  __syncthreads();
+  histogram_common::fill_shared(tags, kHotSlots, kNoBin);
+  histogram_common::zero_shared(hot, kHotSlots);
   // The samples: every 8th value of the block's first tile, which the count then reads again from
   // L2 (sampling the whole input instead cost a sector of DRAM traffic a sample: 9% at n = 2^24).
   const std::size_t tile_values = std::size_t{blockDim.x} * kUnroll * 4;

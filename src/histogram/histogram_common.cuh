@@ -6,10 +6,15 @@
 
 namespace gpulab::histogram_common {
 
+/// Sets `slots` words of a block's shared memory to `value` (all threads) and waits for it.
+__device__ __forceinline__ void fill_shared(std::uint32_t* shared_words, std::uint32_t slots, std::uint32_t value) {
+  for (std::uint32_t s = threadIdx.x; s < slots; s += blockDim.x) shared_words[s] = value;
+  __syncthreads();
+}
+
 /// Zeroes `slots` counters of a block's shared memory (all threads) and waits for it.
 __device__ __forceinline__ void zero_shared(std::uint32_t* shared_counts, std::uint32_t slots) {
-  for (std::uint32_t s = threadIdx.x; s < slots; s += blockDim.x) shared_counts[s] = 0;
-  __syncthreads();
+  fill_shared(shared_counts, slots, 0);
 }
 
 /// After the block has counted into sub[bin·replicas + r] (replicas a power of two ≤ 32): adds each

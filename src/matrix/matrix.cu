@@ -386,7 +386,7 @@ __global__ __launch_bounds__(kZeroBlock) void zero_triangle_bands(MatrixView<flo
       const std::size_t i = r0 + piece / segments;
       if (i >= r1) break;
       float* row = row_of(m, i);
-      const std::size_t shift = (reinterpret_cast<std::uintptr_t>(row) / sizeof(float)) % 4;  // columns past a vector
+      const std::size_t shift = floats_past_boundary(row);  // columns past a vector
       const std::size_t s1 = chunk * chunk_cols + std::size_t{piece % segments + 1} * kSegment - shift;
       const std::size_t s0 = s1 >= kSegment ? s1 - kSegment : 0;  // the first segment of a row may be short
       const ColumnSpan span = zeroed_span(i, m.cols, part);
