@@ -6,7 +6,9 @@
 #include "core/dtype.hpp"
 #include "core/memory.hpp"
 #include "core/random.hpp"
+#include "lib/per_device.hpp"
 #include "lib/scan_from.hpp"
+#include "scan/scan_paths.hpp"
 #include "scan/scan_problem.hpp"
 
 #include <gpulab/scan.hpp>
@@ -153,6 +155,40 @@ TEST(ScanLibrary, DeterministicSameBitsEveryCall) {
           << scan_kind_name(kind) << " run " << i << " differs from the first";
     }
   }
+}
+
+// Rungs 5 and 6 (a tile loaded into registers; bulk-copied into shared memory) build the same chain
+// of additions: the same float bits, whatever the alignment picks. They share one temporary
+// storage in turn, each leaving it ready for the other.
+TEST(ScanLibrary, BothPathsGiveTheSameBitsFromOneStorage) {
+  int major = 0;
+  GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, current_device()));
+  if (major < 9) GTEST_SKIP() << "the staged path needs compute capability 9.0";
+  using scan_detail::ScanPath;
+  const std::size_t max_n = (std::size_t{1} << 22) + 5;
+  std::vector<float> host(max_n);
+  fill_random<float>(host, 26);
+  auto d_in = test::upload<float>(host);
+  DeviceBuffer<float> out(max_n);
+  const std::size_t bytes = scan_temp_bytes<float>(max_n);
+  auto temp = zeroed_temp(bytes);
+  for (std::size_t n : {max_n, std::size_t{12288} * 3, std::size_t{5}, max_n - 4})
+    for (bool inclusive : {true, false}) {
+      SCOPED_TRACE(fmt::format("n={} {}", n, inclusive ? "inclusive" : "exclusive"));
+      std::vector<std::vector<float>> got;
+      for (ScanPath path : {ScanPath::one_tile_a_block, ScanPath::staged, ScanPath::one_tile_a_block, ScanPath::staged}) {
+        poison_device(out.data(), max_n * sizeof(float), 0xFF, nullptr);
+        scan_detail::scan_by_path(path, d_in.data(), out.data(), n, inclusive, temp.data(), bytes, nullptr);
+        got.push_back(download(out.data(), n));
+      }
+      const auto kind = inclusive ? ScanKind::inclusive : ScanKind::exclusive;
+      ASSERT_TRUE(check_library<float>(std::span<const float>(host.data(), n), got[0], kind).ok);
+      for (std::size_t i = 1; i < got.size(); ++i)
+        EXPECT_EQ(std::memcmp(got[i].data(), got[0].data(), n * sizeof(float)), 0) << "call " << i << " differs from call 0";
+    }
+  // The staged path is for 16-byte aligned pointers only.
+  EXPECT_THROW(scan_detail::scan_by_path(ScanPath::staged, d_in.data() + 1, out.data(), 100, true, temp.data(), bytes, nullptr),
+               Error);
 }
 
 // One temporary storage for calls of every size in turn, large after small after large: the flags a

@@ -1,4 +1,4 @@
-// The library's scan (include/gpulab/scan.hpp), rung 5 of the scan ladder: one pass over the data
+// The library's scan (include/gpulab/scan.hpp), rungs 5 and 6 of the scan ladder: one pass over the data
 // with decoupled look-back (Merrill & Garland, 2016), made deterministic.
 //
 // What it adds over rung 4 (reduce-then-scan: three launches, the input read twice):
@@ -24,13 +24,17 @@
 //             by an earlier call carries an older ticket and reads as "not yet published"
 //             (tickets never repeat: 2^62 of them).
 #include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+#include "lib/per_device.hpp"
 #include "lib/scan_from.hpp"
+#include "scan/scan_paths.hpp"
 #include "scan/scan_tile.cuh"
 
 #include <gpulab/error.hpp>
 #include <gpulab/scan.hpp>
 
 #include <cuda/atomic>
+#include <cuda/ptx>
 
 #include <algorithm>
 #include <limits>
@@ -216,21 +220,16 @@ __device__ __forceinline__ void load_tile(const In* in, std::size_t n, unsigned 
   }
 }
 
-/// The rest of a tile once loaded: scan within the tile, publish, look back, store. `offset`
-/// (null for a plain scan): a value every output gets added first, as tile 0's prefix.
+/// What precedes the thread's warp segment once `seg` is scanned: publishes the tile's aggregate,
+/// looks back, publishes its inclusive prefix. `offset` (null for a plain scan): a value every
+/// output gets added first, as tile 0's prefix. Two barriers.
 template <class In>
-__device__ __forceinline__ void scan_loaded_tile(scan_result_t<In>* out, std::size_t n, bool inclusive,
-                                                 const scan_result_t<In>* offset,
-                                                 const TileStatus& status, unsigned long long first_ticket,
-                                                 unsigned long long tile, bool full, Segment<In>& seg,
-                                                 acc_t<scan_result_t<In>>* warp_totals,
-                                                 acc_t<scan_result_t<In>>* tile_prefix, acc_t<scan_result_t<In>>* kept) {
-  using Out = scan_result_t<In>;
-  using A = acc_t<Out>;
-  constexpr unsigned kItems = TileShape<In>::kItems, kRounds = TileShape<In>::kRounds;
+__device__ __forceinline__ acc_t<scan_result_t<In>> segment_offset_after_look_back(
+    const scan_result_t<In>* offset, const TileStatus& status, unsigned long long first_ticket, unsigned long long tile,
+    Segment<In>& seg, acc_t<scan_result_t<In>>* warp_totals, acc_t<scan_result_t<In>>* tile_prefix,
+    acc_t<scan_result_t<In>>* kept) {
+  using A = acc_t<scan_result_t<In>>;
   const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  seg.scan();
-
   if (lane == 0) warp_totals[warp] = seg.total;
   __syncthreads();
   // The tile's aggregate and this warp's offset within the tile: warp totals added in order.
@@ -257,12 +256,24 @@ __device__ __forceinline__ void scan_loaded_tile(scan_result_t<In>* out, std::si
     if (lane == 0) *tile_prefix = prefix;
   }
   __syncthreads();
-  const A segment_offset = *tile_prefix + warp_offset;
+  return *tile_prefix + warp_offset;
+}
 
+/// The thread's outputs of tile `tile`, from `seg` (scanned within the lanes' runs) and what
+/// precedes its warp segment. `full`: 16-byte vector stores; otherwise element by element.
+/// `rescan_round(r)`, where the scanned runs were not kept, redoes round r's run first.
+template <class In, class RescanRound>
+__device__ __forceinline__ void store_tile(scan_result_t<In>* out, std::size_t n, bool inclusive, unsigned long long tile,
+                                           bool full, Segment<In>& seg, acc_t<scan_result_t<In>> segment_offset,
+                                           RescanRound&& rescan_round) {
+  using Out = scan_result_t<In>;
+  using A = acc_t<Out>;
+  constexpr unsigned kItems = TileShape<In>::kItems, kRounds = TileShape<In>::kRounds;
   if (full) {
     using W = Vec<Out, kItems>;  // 16 bytes
 #pragma unroll
     for (unsigned r = 0; r < kRounds; ++r) {
+      rescan_round(r);
       const A run_base = segment_offset + seg.lane_base[r];
       W w;
 #pragma unroll
@@ -272,6 +283,7 @@ __device__ __forceinline__ void scan_loaded_tile(scan_result_t<In>* out, std::si
   } else {
 #pragma unroll
     for (unsigned r = 0; r < kRounds; ++r) {
+      rescan_round(r);
       const A run_base = segment_offset + seg.lane_base[r];
 #pragma unroll
       for (unsigned k = 0; k < kItems; ++k) {
@@ -315,7 +327,10 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   const unsigned long long tile = drawn[0], first_ticket = drawn[1];
   const bool full = is_full(tile);
   if (tile != guess || !full) load_tile<In>(in, n, tile, full, seg);
-  scan_loaded_tile<In>(out, n, inclusive, offset, status, first_ticket, tile, full, seg, warp_totals, &tile_prefix, kept);
+  seg.scan();
+  const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, warp_totals,
+                                                              &tile_prefix, kept);
+  store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [](unsigned) {});
 }
 
 template <class In>
@@ -323,8 +338,119 @@ std::size_t tiles_for(std::size_t n) {
   return (n + TileShape<In>::kTile - 1) / TileShape<In>::kTile;
 }
 
+// ---- rung 6: the tile staged in shared memory by the copy engine --------------------------------------
+//
+// What it adds over rung 5: ncu on rung 5 at 2^28 shows warps stalled at a block barrier two
+// thirds of the time (warp 0's look-back), with DRAM at 79% of its peak: while a block waits, the
+// data it holds is all its SM has in flight, and registers cap that at 3 blocks × 48 KB. Here the
+// tile lands in shared memory through one bulk copy (cp.async.bulk, the tensor memory
+// accelerator), and the threads keep only what the scan needs between its two reads of the tile:
+// registers no longer bound the blocks, shared memory does (4 blocks × 48 KB on an H100). Same
+// tiles, same scan, same chain: the same bits as rung 5.
+// Measured (H100, docs/scan.md): 4 blocks an SM, yet slower than rung 5 for 4- and 8-byte inputs
+// (0.89–0.96×); faster for 8-bit inputs at 2^28 (1.05×), which is where the library takes it.
+
 template <class In>
-void scan(const char* name, const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
+constexpr std::size_t kStageBytes = TileShape<In>::kTile * sizeof(In);
+template <class In>
+constexpr unsigned kStagedBlocksPerSm = 228 * 1024 / (kStageBytes<In> + 2048);  // ≤ an H100's shared memory
+
+template <class In>
+__global__ void __launch_bounds__(kBlock, std::min(kStagedBlocksPerSm<In>, 4u))
+scan_staged_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
+                   TileStatus status) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  using A = acc_t<scan_result_t<In>>;
+  using S = TileShape<In>;
+  extern __shared__ __align__(16) unsigned char stage_memory[];  // the tile's input
+  __shared__ std::uint64_t stage_filled;                         // mbarrier: the bulk copy's bytes arrived
+  __shared__ unsigned long long drawn[2];
+  __shared__ A warp_totals[kWarps];
+  __shared__ A tile_prefix;
+  __shared__ A kept[kMaxWindows * kWarp];
+  In* const stage = reinterpret_cast<In*>(stage_memory);
+  auto is_full = [n](unsigned long long tile) { return (tile + 1) * S::kTile <= n; };
+  auto fill_stage = [&](unsigned long long tile) {  // thread 0: starts the bulk copy of a full tile
+    cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared,
+                                         &stage_filled, static_cast<std::uint32_t>(kStageBytes<In>));
+    cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, stage, in + tile * S::kTile,
+                             static_cast<std::uint32_t>(kStageBytes<In>), &stage_filled);
+  };
+  auto wait_stage = [&](unsigned parity) {
+    while (!cuda::ptx::mbarrier_try_wait_parity(&stage_filled, parity)) {
+    }
+  };
+
+  // As rung 5: copy the tile the block will most likely draw while the ticket is in flight.
+  const unsigned long long guess = blockIdx.x;
+  const bool guess_copied = is_full(guess);
+  if (threadIdx.x == 0) {
+    cuda::ptx::mbarrier_init(&stage_filled, 1);
+    cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // the copy engine sees the initialised barrier
+    if (guess_copied) fill_stage(guess);
+    const unsigned long long first = Counter(*status.first).load(cuda::memory_order_relaxed);
+    const unsigned long long tile = Counter(*status.counter).fetch_add(1, cuda::memory_order_acq_rel) - first;
+    if (tile == gridDim.x - 1) Counter(*status.first).store(first + gridDim.x, cuda::memory_order_relaxed);
+    drawn[0] = tile;
+    drawn[1] = first;
+  }
+  __syncthreads();
+  const unsigned long long tile = drawn[0], first_ticket = drawn[1];
+  const bool full = is_full(tile);
+  if (guess_copied) wait_stage(0);  // the stage is settled before anything else writes it
+  if (tile != guess || !full) {
+    if (full) {  // drew another full tile: copy it instead
+      // Every thread past its wait for phase 0 first: a thread that came to it after phase 1 had
+      // also completed would wait for phase 2's parity, and wait for ever.
+      __syncthreads();
+      if (threadIdx.x == 0) fill_stage(tile);
+      wait_stage(guess_copied ? 1 : 0);
+    } else {     // the partial last tile: the threads fill the stage, zeros past n
+      for (std::size_t j = threadIdx.x; j < S::kTile; j += kBlock) {
+        const std::size_t i = tile * S::kTile + j;
+        stage[j] = i < n ? in[i] : In(0);
+      }
+      __syncthreads();
+    }
+  }
+
+  // A round of the thread's values from the stage: read once for the scan, and again for the
+  // outputs, since keeping them across the look-back would bound the blocks by registers again.
+  // The same additions give the same bits.
+  Segment<In> seg;
+  auto load_round = [&](unsigned r) {
+    using V = Vec<In, S::kItems>;
+    const V v = *reinterpret_cast<const V*>(stage + run_begin<In>(0, r));
+#pragma unroll
+    for (unsigned k = 0; k < S::kItems; ++k) seg.item[r][k] = to_acc<scan_result_t<In>>(v.v[k]);
+  };
+  seg.scan(load_round);
+  const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, warp_totals,
+                                                              &tile_prefix, kept);
+  store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [&](unsigned r) {
+    load_round(r);
+    seg.scan_run(r);
+  });
+#else
+  __trap();  // launched only on compute capability 9.0 and later (staged_resident_blocks says 0)
+#endif
+}
+
+/// Blocks of the staged kernel for In that the current device holds at once; 0 where it cannot run
+/// it (before compute capability 9.0: no bulk copies). Raises the kernel's shared-memory limit once.
+template <class In>
+unsigned staged_resident_blocks() {
+  static PerDevice<unsigned> cache;
+  return cache.get([] {
+    if (current_device_attribute(cudaDevAttrComputeCapabilityMajor) < 9) return 0u;
+    const auto kernel = scan_staged_kernel<In>;
+    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kStageBytes<In>)));
+    return resident_blocks(reinterpret_cast<const void*>(kernel), kBlock, kStageBytes<In>);
+  });
+}
+
+template <class In>
+void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
           const scan_result_t<In>* offset, void* temp, std::size_t temp_bytes, cudaStream_t stream) {
   if (n == 0) return;
   if (in == nullptr || out == nullptr || temp == nullptr) throw Error(std::string(name) + ": null device pointer");
@@ -335,8 +461,23 @@ void scan(const char* name, const In* in, scan_result_t<In>* out, std::size_t n,
   if (temp_bytes < needed)
     throw Error(std::string(name) + ": temporary storage of " + std::to_string(temp_bytes) +
                 " bytes is too small; scan_temp_bytes() says " + std::to_string(needed));
+  const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+  const bool aligned16 = address(in) % 16 == 0 && address(out) % 16 == 0;
+  // The library stages 8-bit inputs only: there rung 6 is 1.05x rung 5 at 2^28 on the H100; for
+  // 4- and 8-byte inputs it is 0.89-0.96x (docs/scan.md).
+  if (path == ScanPath::library)
+    path = sizeof(In) == 1 && aligned16 && staged_resident_blocks<In>() > 0 ? ScanPath::staged : ScanPath::one_tile_a_block;
+
+  if (path == ScanPath::staged) {
+    if (!aligned16 || staged_resident_blocks<In>() == 0)
+      throw Error(std::string(name) + ": the staged path needs 16-byte aligned pointers and compute capability 9.0 or later");
+    launch(name, scan_staged_kernel<In>, {static_cast<unsigned>(tiles), kBlock, kStageBytes<In>}, stream, in, out, n,
+           inclusive, offset, TileStatus::in(temp))
+        .work([&] { return count_of(TileShape<In>::kTile, "element") + " per tile, bulk-copied into shared memory"; });
+    return;
+  }
   constexpr std::size_t kInVector = sizeof(In) * TileShape<In>::kItems;
-  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % kInVector == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  const bool aligned = address(in) % kInVector == 0 && address(out) % 16 == 0;
   const auto kernel = aligned ? scan_kernel<In, true> : scan_kernel<In, false>;
   launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, out, n, inclusive, offset, TileStatus::in(temp))
       .work([&] {
@@ -354,13 +495,13 @@ std::size_t scan_temp_bytes(std::size_t n) {
 template <class In>
 void inclusive_scan(const In* in, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
                     cudaStream_t stream) {
-  scan("inclusive_scan", in, out, n, true, nullptr, temp, temp_bytes, stream);
+  scan("inclusive_scan", ScanPath::library, in, out, n, true, nullptr, temp, temp_bytes, stream);
 }
 
 template <class In>
 void exclusive_scan(const In* in, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
                     cudaStream_t stream) {
-  scan("exclusive_scan", in, out, n, false, nullptr, temp, temp_bytes, stream);
+  scan("exclusive_scan", ScanPath::library, in, out, n, false, nullptr, temp, temp_bytes, stream);
 }
 
 namespace detail {
@@ -368,9 +509,17 @@ template <class In>
 void scan_from(const scan_result_t<In>* offset, const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
                void* temp, std::size_t temp_bytes, cudaStream_t stream) {
   if (offset == nullptr && n > 0) throw Error("scan_from: a null offset");
-  scan(inclusive ? "inclusive_scan_from" : "exclusive_scan_from", in, out, n, inclusive, offset, temp, temp_bytes, stream);
+  scan(inclusive ? "inclusive_scan_from" : "exclusive_scan_from", ScanPath::library, in, out, n, inclusive, offset, temp, temp_bytes, stream);
 }
 }  // namespace detail
+
+namespace scan_detail {
+template <class In>
+void scan_by_path(ScanPath path, const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, void* temp,
+                  std::size_t temp_bytes, cudaStream_t stream) {
+  scan(inclusive ? "inclusive_scan" : "exclusive_scan", path, in, out, n, inclusive, nullptr, temp, temp_bytes, stream);
+}
+}  // namespace scan_detail
 
 template <class In>
 std::size_t scan_tile_elements() {
@@ -396,7 +545,9 @@ std::size_t scan_accumulation_depth(std::size_t i) {
   template std::size_t scan_tile_elements<In>();                                                                  \
   template std::size_t scan_accumulation_depth<In>(std::size_t);                                                  \
   template void detail::scan_from<In>(const scan_result_t<In>*, const In*, scan_result_t<In>*, std::size_t, bool,  \
-                                      void*, std::size_t, cudaStream_t);
+                                      void*, std::size_t, cudaStream_t);                                          \
+  template void scan_detail::scan_by_path<In>(scan_detail::ScanPath, const In*, scan_result_t<In>*, std::size_t,  \
+                                              bool, void*, std::size_t, cudaStream_t);
 GPULAB_INSTANTIATE_SCAN(std::int8_t)
 GPULAB_INSTANTIATE_SCAN(std::int16_t)
 GPULAB_INSTANTIATE_SCAN(std::int32_t)

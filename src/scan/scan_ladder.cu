@@ -5,6 +5,7 @@
 #include "lib/launch_limits.hpp"
 #include "scan/scan_kernels.cuh"
 #include "scan/scan_ladder.hpp"
+#include "scan/scan_paths.hpp"
 
 #include <gpulab/error.hpp>
 #include <gpulab/scan.hpp>
@@ -142,18 +143,41 @@ struct ReduceThenScan {
   }
 };
 
-// ---- rung 5: the library function -----------------------------------------------------------------
+// ---- rung 5: a block a tile, one pass with decoupled look-back (scan.cu) ----------------------------
 
 template <class In>
-struct Library {
+struct OneTileABlock {
   static std::size_t workspace_bytes(std::size_t n, unsigned) { return scan_temp_bytes<In>(n); }
+  static void run(const In* in, scan_result_t<In>* out, std::size_t n, ScanKind kind, void* ws, std::size_t ws_bytes,
+                  unsigned, cudaStream_t stream) {
+    scan_detail::scan_by_path(scan_detail::ScanPath::one_tile_a_block, in, out, n, kind == ScanKind::inclusive, ws,
+                              ws_bytes, stream);
+  }
+  // The same tiles and the same chain as the library's scan.
+  static ScanDepth depth(std::size_t, unsigned) {
+    return {scan_accumulation_depth<In>(0), 1, scan_tile_elements<In>()};
+  }
+};
+
+// ---- rung 6: the tile bulk-copied into shared memory (scan.cu) -------------------------------------
+
+template <class In>
+struct Staged : OneTileABlock<In> {  // the same workspace and the same chain of additions
+  static void run(const In* in, scan_result_t<In>* out, std::size_t n, ScanKind kind, void* ws, std::size_t ws_bytes,
+                  unsigned, cudaStream_t stream) {
+    scan_detail::scan_by_path(scan_detail::ScanPath::staged, in, out, n, kind == ScanKind::inclusive, ws, ws_bytes,
+                              stream);
+  }
+};
+
+// ---- the library function: rung 5 or 6 ----------------------------------------------------------------
+
+template <class In>
+struct Library : OneTileABlock<In> {
   static void run(const In* in, scan_result_t<In>* out, std::size_t n, ScanKind kind, void* ws, std::size_t ws_bytes,
                   unsigned, cudaStream_t stream) {
     if (kind == ScanKind::inclusive) inclusive_scan(in, out, n, ws, ws_bytes, stream);
     else exclusive_scan(in, out, n, ws, ws_bytes, stream);
-  }
-  static ScanDepth depth(std::size_t, unsigned) {
-    return {scan_accumulation_depth<In>(0), 1, scan_tile_elements<In>()};
   }
 };
 
@@ -208,8 +232,14 @@ constexpr ScanRung<In> kRungs[] = {
         "tile sums, one scan of them, tiles scanned from their offsets: output written once, input read twice "
         "(blocks of at most 512)", "dram_bytes dram",
         Role::rung, true),
-    rung<In, Library<In>>("decoupled_lookback",
-        "gpulab::inclusive_scan: one pass, deterministic look-back, 16-byte loads and stores", "dram_bytes load_sectors store_sectors", Role::library, false),
+    rung<In, OneTileABlock<In>>("decoupled_lookback",
+        "one pass, deterministic look-back, 16-byte loads and stores", "dram_bytes load_sectors store_sectors", Role::rung, false),
+    rung<In, Staged<In>>("staged",
+        "the tile bulk-copied into shared memory and read twice, not held in registers across the look-back: "
+        "4 blocks an SM, not 3 (16-byte aligned, Hopper)",
+        "occupancy registers", Role::rung, false),
+    rung<In, Library<In>>("library",
+        "gpulab::inclusive_scan: rung 6 for 8-bit inputs where it can run, else rung 5", "dram", Role::library, false),
     rung<In, Cub<In>>("cub::DeviceScan", "the vendor library (CUB InclusiveSum / ExclusiveSum)", "dram", Role::vendor, false),
 };
 

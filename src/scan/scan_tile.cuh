@@ -30,15 +30,23 @@ struct WarpSegment {
   A lane_base[kRounds];     // after scan(): the sum of the segment before the lane's run
   A total;                  // after scan(): the segment's sum, in every lane
 
+  /// The serial run of round r: item[r][k] becomes the prefix of the lane's run up to k.
+  __device__ __forceinline__ void scan_run(unsigned r) {
+#pragma unroll
+    for (unsigned k = 1; k < kItems; ++k) item[r][k] = item[r][k - 1] + item[r][k];
+  }
+
   /// The fixed association (deterministic): a serial run per lane, a Kogge–Stone warp scan of the
-  /// run totals per round, a serial carry across rounds.
-  __device__ __forceinline__ void scan() {
+  /// run totals per round, a serial carry across rounds. `load_round(r)` fills item[r] first where
+  /// the values are not loaded yet (one round at a time keeps fewer registers live).
+  template <class LoadRound>
+  __device__ __forceinline__ void scan(LoadRound&& load_round) {
     const unsigned lane = threadIdx.x % kWarp;
     A carry = 0;
 #pragma unroll
     for (unsigned r = 0; r < kRounds; ++r) {
-#pragma unroll
-      for (unsigned k = 1; k < kItems; ++k) item[r][k] = item[r][k - 1] + item[r][k];
+      load_round(r);
+      scan_run(r);
       const A inclusive = warp_inclusive_scan(item[r][kItems - 1]);
       const A below = __shfl_up_sync(kFullMask, inclusive, 1);
       const A round_total = __shfl_sync(kFullMask, inclusive, kWarp - 1);
@@ -51,6 +59,9 @@ struct WarpSegment {
       }
     }
     total = carry;
+  }
+  __device__ __forceinline__ void scan() {
+    scan([](unsigned) {});
   }
 
   /// Output k of round r, given what precedes the lane's run (the segment's offset plus lane_base).
