@@ -186,9 +186,6 @@ TEST(ScanLibrary, BothPathsGiveTheSameBitsFromOneStorage) {
       for (std::size_t i = 1; i < got.size(); ++i)
         EXPECT_EQ(std::memcmp(got[i].data(), got[0].data(), n * sizeof(float)), 0) << "call " << i << " differs from call 0";
     }
-  // The staged path is for 16-byte aligned pointers only.
-  EXPECT_THROW(scan_detail::scan_by_path(ScanPath::staged, d_in.data() + 1, out.data(), 100, true, temp.data(), bytes, nullptr),
-               Error);
 }
 
 // One temporary storage for calls of every size in turn, large after small after large: the flags a

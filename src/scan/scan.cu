@@ -465,12 +465,11 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
   const bool aligned16 = address(in) % 16 == 0 && address(out) % 16 == 0;
   // The library stages 8-bit inputs only: there rung 6 is 1.05x rung 5 at 2^28 on the H100; for
   // 4- and 8-byte inputs it is 0.89-0.96x (docs/scan.md).
-  if (path == ScanPath::library)
-    path = sizeof(In) == 1 && aligned16 && staged_resident_blocks<In>() > 0 ? ScanPath::staged : ScanPath::one_tile_a_block;
+  if (path == ScanPath::library) path = sizeof(In) == 1 ? ScanPath::staged : ScanPath::one_tile_a_block;
+  // Bulk copies need 16-byte aligned addresses and Hopper: otherwise rung 5 does the work.
+  if (path == ScanPath::staged && !(aligned16 && staged_resident_blocks<In>() > 0)) path = ScanPath::one_tile_a_block;
 
   if (path == ScanPath::staged) {
-    if (!aligned16 || staged_resident_blocks<In>() == 0)
-      throw Error(std::string(name) + ": the staged path needs 16-byte aligned pointers and compute capability 9.0 or later");
     launch(name, scan_staged_kernel<In>, {static_cast<unsigned>(tiles), kBlock, kStageBytes<In>}, stream, in, out, n,
            inclusive, offset, TileStatus::in(temp))
         .work([&] { return count_of(TileShape<In>::kTile, "element") + " per tile, bulk-copied into shared memory"; });

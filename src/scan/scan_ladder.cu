@@ -236,7 +236,7 @@ constexpr ScanRung<In> kRungs[] = {
         "one pass, deterministic look-back, 16-byte loads and stores", "dram_bytes load_sectors store_sectors", Role::rung, false),
     rung<In, Staged<In>>("staged",
         "the tile bulk-copied into shared memory and read twice, not held in registers across the look-back: "
-        "4 blocks an SM, not 3 (16-byte aligned, Hopper)",
+        "4 blocks an SM, not 3 (16-byte aligned pointers on Hopper; otherwise rung 5)",
         "occupancy registers", Role::rung, false),
     rung<In, Library<In>>("library",
         "gpulab::inclusive_scan: rung 6 for 8-bit inputs where it can run, else rung 5", "dram", Role::library, false),
