@@ -181,6 +181,18 @@ __device__ __forceinline__ A look_back(const TileStatus& status, unsigned long l
   return __shfl_sync(kFullMask, prefix, 0);
 }
 
+/// Thread 0 of a block of a grid of a block a tile: draws the block's tile into drawn[0] and the
+/// call's first ticket into drawn[1]. The block that draws the call's last ticket moves `first` on.
+__device__ __forceinline__ void draw_tile(const TileStatus& status, unsigned long long* drawn) {
+  // Read the call's first ticket before drawing one (the acq_rel draw orders the read before it,
+  // and so before the last draw of the call, which moves `first` on).
+  const unsigned long long first = Counter(*status.first).load(cuda::memory_order_relaxed);
+  const unsigned long long tile = Counter(*status.counter).fetch_add(1, cuda::memory_order_acq_rel) - first;
+  if (tile == gridDim.x - 1) Counter(*status.first).store(first + gridDim.x, cuda::memory_order_relaxed);
+  drawn[0] = tile;
+  drawn[1] = first;
+}
+
 /// Where the thread's run of round r starts in tile `tile`.
 template <class In>
 __device__ __forceinline__ std::size_t run_begin(unsigned long long tile, unsigned r) {
@@ -315,13 +327,7 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   Segment<In> seg;
   if (is_full(guess)) load_tile<In>(in, n, guess, true, seg);
   if (threadIdx.x == 0) {
-    // Read the call's first ticket before drawing one (the acq_rel draw orders the read before it,
-    // and so before the last draw of the call, which moves `first` on).
-    const unsigned long long first = Counter(*status.first).load(cuda::memory_order_relaxed);
-    const unsigned long long tile = Counter(*status.counter).fetch_add(1, cuda::memory_order_acq_rel) - first;
-    if (tile == gridDim.x - 1) Counter(*status.first).store(first + gridDim.x, cuda::memory_order_relaxed);
-    drawn[0] = tile;
-    drawn[1] = first;
+    draw_tile(status, drawn);
   }
   __syncthreads();
   const unsigned long long tile = drawn[0], first_ticket = drawn[1];
@@ -388,11 +394,7 @@ scan_staged_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inc
     cuda::ptx::mbarrier_init(&stage_filled, 1);
     cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // the copy engine sees the initialised barrier
     if (guess_copied) fill_stage(guess);
-    const unsigned long long first = Counter(*status.first).load(cuda::memory_order_relaxed);
-    const unsigned long long tile = Counter(*status.counter).fetch_add(1, cuda::memory_order_acq_rel) - first;
-    if (tile == gridDim.x - 1) Counter(*status.first).store(first + gridDim.x, cuda::memory_order_relaxed);
-    drawn[0] = tile;
-    drawn[1] = first;
+    draw_tile(status, drawn);
   }
   __syncthreads();
   const unsigned long long tile = drawn[0], first_ticket = drawn[1];
