@@ -6,7 +6,8 @@
 FILES_AT is the folder the device tool copied $OUT to (log.txt, results.tgz; or results/ where a run was cut short before packing it). The run's commit
 and date come from the first line of log.txt ("== <date> commit <hash>, parts: ..."), so the
 folder is named by what was run, not by what is checked out here. Writes log.txt, the reports,
-sanitizer.txt and gpu_tests_summary.txt (per-suite counts from GoogleTest's JSON).
+sanitizer.txt and gpu_tests_summary.txt (per-suite counts from GoogleTest's JSON). A second call
+filed under the same date and commit adds its log after the first one's.
 """
 import argparse
 import json
@@ -47,7 +48,11 @@ def main() -> int:
 
     dest = pathlib.Path(__file__).resolve().parent.parent / "docs" / "results" / f"{date}-{args.device}-{commit}"
     dest.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(log, dest / "log.txt")
+    kept_log, new_log = dest / "log.txt", log.read_text()
+    if not kept_log.is_file():
+        shutil.copyfile(log, kept_log)
+    elif new_log not in kept_log.read_text():  # another call at this commit: its log after the others
+        kept_log.write_text(kept_log.read_text().rstrip("\n") + "\n\n" + new_log)
     def keep(name, data):
         if name == "gpu_tests.json":
             tests = dest / "gpu_tests.json.tmp"
