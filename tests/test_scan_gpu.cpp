@@ -129,6 +129,21 @@ CheckResult check_library(std::span<const In> x, std::span<const scan_result_t<I
   return check_scan<In>(got, x, ref, kind, {scan_accumulation_depth<In>(0), 1, scan_tile_elements<In>()});
 }
 
+/// n random values of T on the host and the device, an output buffer and zeroed temporary storage.
+template <class T>
+struct RandomScan {
+  RandomScan(std::size_t n, std::uint64_t seed) : host(n) {
+    fill_random<T>(host, seed);
+    in = test::upload<T>(host);
+  }
+  std::span<const T> first(std::size_t count) const { return {host.data(), count}; }
+
+  std::vector<T> host;
+  DeviceBuffer<T> in, out{host.size()};
+  std::size_t temp_bytes = scan_temp_bytes<T>(host.size());
+  DeviceBuffer<unsigned char> temp = zeroed_temp(temp_bytes);
+};
+
 template <class In>
 void scan_with(ScanKind kind, const In* in, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t bytes,
                cudaStream_t stream = nullptr) {
@@ -139,18 +154,15 @@ void scan_with(ScanKind kind, const In* in, scan_result_t<In>* out, std::size_t 
 TEST(ScanLibrary, DeterministicSameBitsEveryCall) {
   for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
     const std::size_t n = (std::size_t{1} << 24) + 3;
-    std::vector<float> host(n);
-    fill_random<float>(host, 21);
-    auto d_in = test::upload<float>(host);
-    DeviceBuffer<float> out(n);
-    const std::size_t bytes = scan_temp_bytes<float>(n);
-    auto temp_a = zeroed_temp(bytes), temp_b = zeroed_temp(bytes);
-    scan_with(kind, d_in.data(), out.data(), n, temp_a.data(), bytes);
-    const std::vector<float> first = download(out.data(), n);
-    ASSERT_TRUE(check_library<float>(host, first, kind).ok);
+    RandomScan<float> x(n, 21);
+    const std::size_t bytes = x.temp_bytes;
+    auto temp_b = zeroed_temp(bytes);
+    scan_with(kind, x.in.data(), x.out.data(), n, x.temp.data(), bytes);
+    const std::vector<float> first = download(x.out.data(), n);
+    ASSERT_TRUE(check_library<float>(x.host, first, kind).ok);
     for (int i = 0; i < 20; ++i) {
-      scan_with(kind, d_in.data(), out.data(), n, (i % 2 ? temp_a : temp_b).data(), bytes);
-      const std::vector<float> again = download(out.data(), n);
+      scan_with(kind, x.in.data(), x.out.data(), n, (i % 2 ? x.temp : temp_b).data(), bytes);
+      const std::vector<float> again = download(x.out.data(), n);
       ASSERT_EQ(std::memcmp(again.data(), first.data(), n * sizeof(float)), 0)
           << scan_kind_name(kind) << " run " << i << " differs from the first";
     }
@@ -166,23 +178,18 @@ TEST(ScanLibrary, BothPathsGiveTheSameBitsFromOneStorage) {
   if (major < 9) GTEST_SKIP() << "the staged path needs compute capability 9.0";
   using scan_detail::ScanPath;
   const std::size_t max_n = (std::size_t{1} << 22) + 5;
-  std::vector<float> host(max_n);
-  fill_random<float>(host, 26);
-  auto d_in = test::upload<float>(host);
-  DeviceBuffer<float> out(max_n);
-  const std::size_t bytes = scan_temp_bytes<float>(max_n);
-  auto temp = zeroed_temp(bytes);
+  RandomScan<float> x(max_n, 26);
   for (std::size_t n : {max_n, std::size_t{12288} * 3, std::size_t{5}, max_n - 4})
     for (bool inclusive : {true, false}) {
       SCOPED_TRACE(fmt::format("n={} {}", n, inclusive ? "inclusive" : "exclusive"));
       std::vector<std::vector<float>> got;
       for (ScanPath path : {ScanPath::one_tile_a_block, ScanPath::staged, ScanPath::one_tile_a_block, ScanPath::staged}) {
-        poison_device(out.data(), max_n * sizeof(float), 0xFF, nullptr);
-        scan_detail::scan_by_path(path, d_in.data(), out.data(), n, inclusive, temp.data(), bytes, nullptr);
-        got.push_back(download(out.data(), n));
+        poison_device(x.out.data(), max_n * sizeof(float), 0xFF, nullptr);
+        scan_detail::scan_by_path(path, x.in.data(), x.out.data(), n, inclusive, x.temp.data(), x.temp_bytes, nullptr);
+        got.push_back(download(x.out.data(), n));
       }
       const auto kind = inclusive ? ScanKind::inclusive : ScanKind::exclusive;
-      ASSERT_TRUE(check_library<float>(std::span<const float>(host.data(), n), got[0], kind).ok);
+      ASSERT_TRUE(check_library<float>(x.first(n), got[0], kind).ok);
       for (std::size_t i = 1; i < got.size(); ++i)
         EXPECT_EQ(std::memcmp(got[i].data(), got[0].data(), n * sizeof(float)), 0) << "call " << i << " differs from call 0";
     }
@@ -193,21 +200,16 @@ TEST(ScanLibrary, BothPathsGiveTheSameBitsFromOneStorage) {
 TEST(ScanLibrary, ReusesTemporaryStorageAcrossSizesAndStreams) {
   Stream a, b;
   const std::size_t max_n = 3'000'017;
-  std::vector<double> host(max_n);
-  fill_random<double>(host, 22);
-  auto d_in = test::upload<double>(host);
-  DeviceBuffer<double> out(max_n);
-  const std::size_t bytes = scan_temp_bytes<double>(max_n);
-  auto temp = zeroed_temp(bytes);
+  RandomScan<double> x(max_n, 22);
   int call = 0;
   for (std::size_t n : {max_n, std::size_t{1}, std::size_t{7}, std::size_t{4096}, max_n, std::size_t{65537}, max_n - 1,
                         std::size_t{0}, max_n}) {
     const Stream& s = call++ % 2 ? a : b;  // each call waits for the one before (synchronised below)
-    poison_device(out.data(), max_n * sizeof(double), 0xFF, s.get());
-    scan_with(ScanKind::inclusive, d_in.data(), out.data(), n, temp.data(), bytes, s.get());
+    poison_device(x.out.data(), max_n * sizeof(double), 0xFF, s.get());
+    scan_with(ScanKind::inclusive, x.in.data(), x.out.data(), n, x.temp.data(), x.temp_bytes, s.get());
     s.synchronize();
-    const auto got = download(out.data(), n);
-    const CheckResult r = check_library<double>(std::span<const double>(host.data(), n), got, ScanKind::inclusive);
+    const auto got = download(x.out.data(), n);
+    const CheckResult r = check_library<double>(x.first(n), got, ScanKind::inclusive);
     EXPECT_TRUE(r.ok) << "n=" << n << ": " << r.detail;
   }
 }
