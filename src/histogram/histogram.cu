@@ -18,6 +18,9 @@
 #include <gpulab/histogram.hpp>
 
 #include <cooperative_groups.h>
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
 #include <string>
@@ -289,6 +292,181 @@ hot_cached_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRul
     if (hot[s] != 0) atomicAdd(&counts[tags[s]], hot[s]);
 }
 
+// ---- range_partitioned --------------------------------------------------------------------------------
+// Adds over hot_cached_global: every value counted in an SM's own shared memory, whatever m and the
+// distribution. Uniform values over 2^20 bins are all cold, so rung 12 pays one L2 atomic for each
+// (~8.5·10^10 a second); here the bins are cut into ranges of kRangeBins, and two kernels (with a
+// scan between them) make each range's values meet in one block:
+// 1. partition_kernel: each block takes a tile of kTile values, counts its values per range, sorts
+//    the values' places in their range (16-bit: the bin minus the range's first) by range in shared
+//    memory and writes them back as one coalesced 16 KiB piece; a table holds, per (range, tile),
+//    where the range's segment starts in the tile's piece and how long it is.
+// 2. an exclusive scan of the segments' lengths, in (range, tile) order, gives each segment its
+//    place in the sequence of all values ordered by range;
+// 3. count_kernel: block g of G takes the g-th G-th of that sequence (an even share of the values
+//    whatever the distribution), walks its segments range by range, counts them in kRangeBins
+//    32-bit counters in shared memory, and adds each range's counters to the global counts (one
+//    coalesced atomic per bin and block) before it moves to the next range.
+// The input is read once; the 16-bit places are written once and read once (half the input's bytes
+// each way).
+constexpr unsigned kRangeBits = 15;
+constexpr std::uint32_t kRangeBins = 1u << kRangeBits;  // 32-bit counters: 128 KiB of a block's shared memory
+constexpr std::uint32_t kMaxRanges = 2048;              // a tile's range counters: 8 KiB
+constexpr unsigned kPartitionBlock = 512;
+constexpr unsigned kPartitionPerThread = 16;
+constexpr unsigned kTile = kPartitionBlock * kPartitionPerThread;  // 8192 values
+constexpr unsigned kCountBlock = 1024;
+constexpr unsigned kCountUnroll = 8;  // loads a lane has in flight in count_kernel
+// A segment's start (< kTile) in its low 16 bits and its length (≤ kTile) in its high 16.
+static_assert(kTile < (1u << 16));
+constexpr std::uint32_t segment_entry(std::uint32_t start, std::uint32_t length) { return start | length << 16; }
+struct SegmentLength {
+  __host__ __device__ std::uint32_t operator()(std::uint32_t entry) const { return entry >> 16; }
+};
+
+__global__ void __launch_bounds__(kPartitionBlock, 2)
+partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, std::uint32_t ranges,
+                 std::uint32_t tiles, std::uint16_t* __restrict__ places, std::uint32_t* __restrict__ segments) {
+  using BlockScan = cub::BlockScan<std::uint32_t, kPartitionBlock>;
+  __shared__ typename BlockScan::TempStorage scan_storage;
+  extern __shared__ uint4 partition_shared[];
+  auto* sorted = reinterpret_cast<std::uint16_t*>(partition_shared);     // [kTile], 16-byte aligned
+  auto* range_count = reinterpret_cast<std::uint32_t*>(sorted + kTile);  // [ranges]: counts, then cursors
+
+  const std::uint32_t tile = blockIdx.x;
+  const std::size_t first = std::size_t{tile} * kTile;
+  const unsigned length = static_cast<unsigned>(n - first < kTile ? n - first : kTile);
+  // All loads in flight before the first is used; a value past the tile gets bin ~0, whose range
+  // (2^17 − 1) is past every real one.
+  std::uint32_t bin[kPartitionPerThread];
+#pragma unroll
+  for (unsigned k = 0; k < kPartitionPerThread; ++k) {
+    const unsigned i = k * kPartitionBlock + threadIdx.x;
+    bin[k] = i < length ? static_cast<std::uint32_t>(values[first + i]) : 0;
+  }
+  for (std::uint32_t r = threadIdx.x; r < ranges; r += kPartitionBlock) range_count[r] = 0;
+#pragma unroll
+  for (unsigned k = 0; k < kPartitionPerThread; ++k)
+    bin[k] = k * kPartitionBlock + threadIdx.x < length ? rule(static_cast<std::int32_t>(bin[k])) : ~0u;
+  __syncthreads();
+
+  // Adds each value of the tile to its range's counter: the lanes of a warp with equal ranges take
+  // one atomic between them (their leader's), whatever the distribution. Returns the value's place
+  // among those the counter had counted before: where it goes once the counters start at the
+  // ranges' starts. (Run twice rather than keeping 16 ranks in registers: 64 registers, no spill.)
+  const unsigned lane = threadIdx.x % kWarp;
+  auto add_to_range = [&](std::uint32_t range) {
+    const unsigned peers = __match_any_sync(kFullMask, range);
+    const unsigned leader = __ffs(peers) - 1;
+    std::uint32_t before = 0;
+    if (lane == leader && range < ranges) before = atomicAdd(&range_count[range], __popc(peers));
+    return __shfl_sync(kFullMask, before, leader) + __popc(peers & ((1u << lane) - 1));
+  };
+#pragma unroll
+  for (unsigned k = 0; k < kPartitionPerThread; ++k) add_to_range(bin[k] >> kRangeBits);
+  __syncthreads();
+
+  // Where each range starts in the tile's sorted piece (thread t scans ranges [t·per, (t + 1)·per)),
+  // into the table, and each counter set to its range's start.
+  const std::uint32_t per_thread = (ranges + kPartitionBlock - 1) / kPartitionBlock;
+  const std::uint32_t mine = threadIdx.x * per_thread;
+  std::uint32_t sum = 0;
+  for (std::uint32_t j = 0; j < per_thread && mine + j < ranges; ++j) sum += range_count[mine + j];
+  std::uint32_t start = 0;
+  BlockScan(scan_storage).ExclusiveSum(sum, start);
+  for (std::uint32_t j = 0; j < per_thread && mine + j < ranges; ++j) {
+    const std::uint32_t r = mine + j, count = range_count[r];
+    segments[std::size_t{r} * tiles + tile] = segment_entry(start, count);
+    range_count[r] = start;
+    start += count;
+  }
+  __syncthreads();
+
+#pragma unroll
+  for (unsigned k = 0; k < kPartitionPerThread; ++k) {
+    const std::uint32_t range = bin[k] >> kRangeBits;
+    const std::uint32_t at = add_to_range(range);
+    if (range < ranges) sorted[at] = static_cast<std::uint16_t>(bin[k] & (kRangeBins - 1));
+  }
+  __syncthreads();
+
+  // The sorted piece to the tile's place in `places` (16 KiB apart: 16-byte vectors, then the tail).
+  std::uint16_t* piece = places + first;
+  const unsigned vectors = length / 8;
+  for (unsigned v = threadIdx.x; v < vectors; v += kPartitionBlock)
+    reinterpret_cast<uint4*>(piece)[v] = reinterpret_cast<const uint4*>(sorted)[v];
+  for (unsigned i = vectors * 8 + threadIdx.x; i < length; i += kPartitionBlock) piece[i] = sorted[i];
+}
+
+/// The last segment e in [0, entries) whose place `starts[e]` is at most `at` (starts[0] = 0 ≤ at),
+/// found by warp 0 of the block: each step, 32 probes cut the span 32-fold.
+__device__ std::uint32_t last_segment_at_or_before(const std::uint32_t* __restrict__ starts, std::uint32_t entries,
+                                                   std::uint32_t at) {
+  const unsigned lane = threadIdx.x % kWarp;
+  std::uint32_t lo = 0, hi = entries;  // the answer is in [lo, hi)
+  while (hi - lo > 1) {
+    const std::uint32_t step = (hi - lo + kWarp - 1) / kWarp;
+    const std::uint32_t probe = lo + lane * step;
+    const unsigned below = __ballot_sync(kFullMask, probe < hi && starts[probe] <= at);  // lanes 0 … j
+    const std::uint32_t last = lo + (31 - __clz(below)) * step;
+    hi = min(hi, last + step);
+    lo = last;
+  }
+  return lo;
+}
+
+__global__ void __launch_bounds__(kCountBlock)
+count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __restrict__ segments,
+             const std::uint32_t* __restrict__ starts, std::uint32_t entries, std::uint32_t tiles, std::uint32_t n,
+             std::uint32_t* __restrict__ counts) {
+  extern __shared__ std::uint32_t range_counts[];  // [kRangeBins]
+  __shared__ std::uint32_t first_entry;
+  const std::uint32_t lo = static_cast<std::uint32_t>(std::uint64_t{n} * blockIdx.x / gridDim.x);
+  const std::uint32_t hi = static_cast<std::uint32_t>(std::uint64_t{n} * (blockIdx.x + 1) / gridDim.x);
+  if (lo == hi) return;
+  if (threadIdx.x < kWarp) {
+    const std::uint32_t e = last_segment_at_or_before(starts, entries, lo);
+    if (threadIdx.x == 0) first_entry = e;
+  }
+  histogram_common::zero_shared(range_counts, kRangeBins);  // waits for first_entry too
+
+  const unsigned warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp, warps = blockDim.x / kWarp;
+  for (std::uint32_t e = first_entry; e < entries && starts[e] < hi;) {
+    const std::uint32_t range = e / tiles;
+    const std::uint32_t range_end = (range + 1) * tiles;
+    // A warp a segment; runs of equal places (a degenerate input) take one atomic.
+    auto place_runs = histogram_common::runs([&](std::uint32_t place, std::uint32_t run) { atomicAdd(&range_counts[place], run); });
+    for (std::uint32_t f = e + warp; f < range_end; f += warps) {
+      const std::uint32_t at = starts[f];
+      if (at >= hi) break;
+      const std::uint32_t entry = segments[f];
+      const std::uint32_t from = lo > at ? lo - at : 0;
+      const std::uint32_t to = min(entry >> 16, hi - at);
+      const std::uint16_t* segment = places + std::size_t{f - range * tiles} * kTile + (entry & 0xFFFFu);
+      for (std::uint32_t k = from + lane; k < to; k += kWarp * kCountUnroll) {
+        std::uint16_t place[kCountUnroll];
+#pragma unroll
+        for (unsigned u = 0; u < kCountUnroll; ++u) place[u] = k + u * kWarp < to ? segment[k + u * kWarp] : 0;
+#pragma unroll
+        for (unsigned u = 0; u < kCountUnroll; ++u)
+          if (k + u * kWarp < to) place_runs.push(place[u]);
+      }
+    }
+    place_runs.finish();
+    __syncthreads();
+    const std::uint32_t first_bin = range * kRangeBins;
+    for (std::uint32_t s = threadIdx.x; s < kRangeBins; s += blockDim.x) {
+      const std::uint32_t c = range_counts[s];
+      if (c != 0) {
+        atomicAdd(&counts[first_bin + s], c);
+        range_counts[s] = 0;
+      }
+    }
+    __syncthreads();
+    e = range_end;
+  }
+}
+
 // ---- host side --------------------------------------------------------------------------------------
 
 /// What the paths need to know about a device, read once per device.
@@ -300,6 +478,7 @@ struct DeviceLimits {
   unsigned packed_resident = 0;  // blocks of packed_registers_kernel resident at once
   unsigned global_resident = 0;  // the same for global_runs_kernel
   unsigned hot_resident = 0;     // the same for hot_cached_kernel
+  unsigned count_resident = 0;   // the same for count_kernel (0: its counters do not fit a block)
   bool large_cluster = false;    // a cluster of kLargeCluster blocks with the whole opt-in memory fits
 };
 
@@ -330,6 +509,10 @@ DeviceLimits query_device_limits() {
   // Allow the shared-memory paths the device's whole per-block opt-in size.
   GPULAB_CUDA_CHECK(cudaFuncSetAttribute(replicated_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
   GPULAB_CUDA_CHECK(cudaFuncSetAttribute(halfword_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
+  if (d.smem_optin >= kRangeBins * sizeof(std::uint32_t)) {
+    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(count_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
+    d.count_resident = resident_blocks(reinterpret_cast<const void*>(count_kernel), kCountBlock, kRangeBins * sizeof(std::uint32_t));
+  }
   if (d.cc_major >= 9) {
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel<kPortableCluster>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel<kLargeCluster>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
@@ -398,7 +581,59 @@ void launch_cluster(const char* name, const std::int32_t* values, std::size_t n,
   });
 }
 
+/// A segment table's lengths, as the scan reads them.
+auto segment_lengths(const std::uint32_t* segments) { return thrust::make_transform_iterator(segments, SegmentLength{}); }
+
+/// Where range_partitioned keeps its three arrays and CUB's scan storage in the caller's temporary
+/// storage, each 256-byte aligned.
+struct PartitionPlan {
+  std::uint32_t ranges = 0, tiles = 0, entries = 0;
+  std::size_t places_at = 0, segments_at = 0, starts_at = 0, scan_at = 0, scan_bytes = 0, bytes = 0;
+
+  PartitionPlan(std::size_t n, std::uint32_t m)
+      : ranges(static_cast<std::uint32_t>((std::uint64_t{m} + kRangeBins - 1) / kRangeBins)),
+        tiles(static_cast<std::uint32_t>(std::max<std::size_t>(1, (n + kTile - 1) / kTile))),
+        entries(ranges * tiles) {
+    GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, segment_lengths(nullptr), static_cast<std::uint32_t*>(nullptr),
+                                                    static_cast<std::int64_t>(entries)));
+    segments_at = aligned(places_at + std::size_t{tiles} * kTile * sizeof(std::uint16_t));
+    starts_at = aligned(segments_at + std::size_t{entries} * sizeof(std::uint32_t));
+    scan_at = aligned(starts_at + std::size_t{entries} * sizeof(std::uint32_t));
+    bytes = scan_at + scan_bytes;
+  }
+  static std::size_t aligned(std::size_t at) { return (at + 255) / 256 * 256; }
+};
+
+void launch_range_partitioned(const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* counts, void* temp,
+                              std::size_t temp_bytes, const DeviceLimits& d, cudaStream_t stream) {
+  const PartitionPlan plan(n, rule.bins());
+  if (temp == nullptr || temp_bytes < plan.bytes)
+    throw Error("histogram: range_partitioned needs " + std::to_string(plan.bytes) + " bytes of temporary storage, got " +
+                std::to_string(temp == nullptr ? 0 : temp_bytes));
+  if (n == 0) return;
+  auto* base = static_cast<std::byte*>(temp);
+  auto* places = reinterpret_cast<std::uint16_t*>(base + plan.places_at);
+  auto* segments = reinterpret_cast<std::uint32_t*>(base + plan.segments_at);
+  auto* starts = reinterpret_cast<std::uint32_t*>(base + plan.starts_at);
+  const std::size_t partition_smem = kTile * sizeof(std::uint16_t) + std::size_t{plan.ranges} * sizeof(std::uint32_t);
+  launch("partition_by_range", partition_kernel, {plan.tiles, kPartitionBlock, partition_smem}, stream, values, n, rule, plan.ranges,
+         plan.tiles, places, segments)
+      .work([&] { return count_of(kTile, "value") + " sorted into " + count_of(plan.ranges, "range") + " per block"; });
+  std::size_t scan_bytes = plan.scan_bytes;
+  GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(base + plan.scan_at, scan_bytes, segment_lengths(segments), starts,
+                                                  static_cast<std::int64_t>(plan.entries), stream));
+  const unsigned blocks = static_cast<unsigned>(std::clamp<std::size_t>((n + kTile - 1) / kTile, 1, d.count_resident));
+  launch("count_ranges", count_kernel, {blocks, kCountBlock, kRangeBins * sizeof(std::uint32_t)}, stream, places, segments, starts,
+         plan.entries, plan.tiles, static_cast<std::uint32_t>(n), counts)
+      .work([&] { return count_of(kRangeBins, "counter") + " per block, an even share of the values"; });
+}
+
 }  // namespace
+
+std::size_t temp_bytes(Path path, std::size_t n, std::uint32_t m) {
+  if (path != Path::range_partitioned || m == 0) return 0;
+  return PartitionPlan(n, m).bytes;
+}
 
 bool supports(Path path, std::uint32_t m) {
   if (m == 0) return false;
@@ -411,6 +646,7 @@ bool supports(Path path, std::uint32_t m) {
     case Path::cluster16_shared: return d.cc_major >= 9 && d.large_cluster;
     case Path::global_runs: return true;
     case Path::hot_cached_global: return true;
+    case Path::range_partitioned: return d.count_resident > 0 && (std::uint64_t{m} + kRangeBins - 1) / kRangeBins <= kMaxRanges;
   }
   return false;
 }
@@ -432,8 +668,8 @@ Path choose(std::size_t, std::uint32_t m) {
   return Path::hot_cached_global;
 }
 
-void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,
-         cudaStream_t stream) {
+void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void* temp,
+         std::size_t temp_bytes, cudaStream_t stream) {
   if (counts == nullptr || (values == nullptr && n > 0)) throw Error("histogram: null device pointer");
   if (m == 0) throw Error("histogram: m = 0 bins; m must be at least 1");
   if (n >= (std::size_t{1} << 32))
@@ -477,6 +713,9 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
       launch("hot_cached_global", hot_cached_kernel, {grid_for(n, d.hot_resident), kBlock}, stream, values, n, rule, counts)
           .work([] { return count_of(kHotSlots, "shared slot") + " for the sampled bins per block"; });
       break;
+    case Path::range_partitioned:
+      launch_range_partitioned(values, n, rule, counts, temp, temp_bytes, d, stream);
+      break;
   }
 }
 
@@ -485,7 +724,7 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
 void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,
                cudaStream_t stream) {
   if (m == 0) throw Error("histogram: m = 0 bins; m must be at least 1");
-  histogram_detail::run(histogram_detail::choose(n, m), values, n, m, counts, stream);
+  histogram_detail::run(histogram_detail::choose(n, m), values, n, m, counts, nullptr, 0, stream);
 }
 
 std::string_view histogram_path_name(std::size_t n, std::uint32_t m) {
@@ -497,6 +736,7 @@ std::string_view histogram_path_name(std::size_t n, std::uint32_t m) {
     case histogram_detail::Path::cluster16_shared: return "cluster16_shared";
     case histogram_detail::Path::global_runs: return "global_runs";
     case histogram_detail::Path::hot_cached_global: return "hot_cached_global";
+    case histogram_detail::Path::range_partitioned: return "range_partitioned";
   }
   return "?";
 }

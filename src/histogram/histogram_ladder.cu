@@ -150,9 +150,10 @@ struct ByBlock {
 template <histogram_detail::Path kPath>
 struct LibraryPath {
   static bool supports(std::size_t, std::uint32_t m) { return histogram_detail::supports(kPath, m); }
-  static void run(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void*,
-                  std::size_t, unsigned, cudaStream_t stream) {
-    histogram_detail::run(kPath, values, n, m, counts, stream);
+  static std::size_t workspace_bytes(std::size_t n, std::uint32_t m, unsigned) { return histogram_detail::temp_bytes(kPath, n, m); }
+  static void run(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void* ws,
+                  std::size_t ws_bytes, unsigned, cudaStream_t stream) {
+    histogram_detail::run(kPath, values, n, m, counts, ws, ws_bytes, stream);
   }
 };
 
@@ -237,6 +238,9 @@ constexpr HistogramRung kRungs[] = {
         "any m, any device: global atomics, runs of equal bins added once", "instructions", Role::rung, false),
     rung<LibraryPath<Path::hot_cached_global>>("hot_cached_global",
         "global_runs with the bins a sample of the input finds counted in shared memory: hot bins off the global atomics", "dram", Role::rung, false),
+    rung<LibraryPath<Path::range_partitioned>, LibraryPath<Path::range_partitioned>::supports,
+         LibraryPath<Path::range_partitioned>::workspace_bytes>("range_partitioned",
+        "values sorted by range of 2^15 bins in tiles first, then each range counted in one block's shared memory: no global atomic per value", "dram", Role::rung, false),
     rung<Library>("gpulab::histogram",
         "the library: picks packed_registers, replicated_resident, halfword_shared or hot_cached_global by m and device", "dram",
         Role::library, false),

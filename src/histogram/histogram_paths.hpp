@@ -17,15 +17,21 @@ enum class Path {
   cluster16_shared,   // the same over a cluster of 16 blocks where it fits: half the passes
   global_runs,        // global atomics, runs of equal bins combined in registers first
   hot_cached_global,  // global_runs with the bins a sample finds counted in shared memory
+  range_partitioned,  // values partitioned by range of bins first, each range counted in one block
 };
 
 /// Whether `path` can run m bins on the current device.
 bool supports(Path path, std::uint32_t m);
 
-/// counts[0, m) = the histogram of values[0, n), asynchronously on `stream`. Throws
-/// gpulab::Error when the path does not support m here (see supports()).
-void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m,
-         std::uint32_t* counts, cudaStream_t stream);
+/// Bytes of temporary device storage `path` needs for n values into m bins (0: none). The storage
+/// needs no initialisation.
+std::size_t temp_bytes(Path path, std::size_t n, std::uint32_t m);
+
+/// counts[0, m) = the histogram of values[0, n), asynchronously on `stream`, with temp_bytes(path,
+/// n, m) bytes of device storage at `temp`. Throws gpulab::Error when the path does not support m
+/// here (see supports()) or the storage is too small.
+void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void* temp,
+         std::size_t temp_bytes, cudaStream_t stream);
 
 /// The path histogram() takes for n values into m bins.
 Path choose(std::size_t n, std::uint32_t m);
