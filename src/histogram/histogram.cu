@@ -509,9 +509,10 @@ DeviceLimits query_device_limits() {
   // Allow the shared-memory paths the device's whole per-block opt-in size.
   GPULAB_CUDA_CHECK(cudaFuncSetAttribute(replicated_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
   GPULAB_CUDA_CHECK(cudaFuncSetAttribute(halfword_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
-  if (d.smem_optin >= kRangeBins * sizeof(std::uint32_t)) {
-    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(count_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
-    d.count_resident = resident_blocks(reinterpret_cast<const void*>(count_kernel), kCountBlock, kRangeBins * sizeof(std::uint32_t));
+  constexpr int kCountSmem = kRangeBins * sizeof(std::uint32_t);  // the kernel's static word comes on top
+  if (smem_optin > kCountSmem) {
+    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(count_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kCountSmem));
+    d.count_resident = resident_blocks(reinterpret_cast<const void*>(count_kernel), kCountBlock, kCountSmem);
   }
   if (d.cc_major >= 9) {
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel<kPortableCluster>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
