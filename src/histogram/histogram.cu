@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 namespace gpulab {
 namespace histogram_detail {
@@ -311,7 +312,8 @@ hot_cached_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRul
 // each way).
 constexpr unsigned kRangeBits = 15;
 constexpr std::uint32_t kRangeBins = 1u << kRangeBits;  // 32-bit counters: 128 KiB of a block's shared memory
-constexpr std::uint32_t kMaxRanges = 2048;              // a tile's range counters: 8 KiB
+constexpr unsigned kMaxRangeBits = 11;
+constexpr std::uint32_t kMaxRanges = 1u << kMaxRangeBits;  // a tile's range counters: 8 KiB
 constexpr unsigned kPartitionBlock = 512;
 constexpr unsigned kPartitionPerThread = 16;
 constexpr unsigned kTile = kPartitionBlock * kPartitionPerThread;  // 8192 values
@@ -324,10 +326,12 @@ struct SegmentLength {
   __host__ __device__ std::uint32_t operator()(std::uint32_t entry) const { return entry >> 16; }
 };
 
+/// kBits: the bits of a range number, 0 … 11 (ranges ≤ 2^kBits), a constant so that the ballots
+/// per bit unroll.
+template <unsigned kBits>
 __global__ void __launch_bounds__(kPartitionBlock)
 partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, std::uint32_t ranges,
-                 unsigned range_bits, std::uint32_t tiles, std::uint16_t* __restrict__ places,
-                 std::uint32_t* __restrict__ segments) {
+                 std::uint32_t tiles, std::uint16_t* __restrict__ places, std::uint32_t* __restrict__ segments) {
   using BlockScan = cub::BlockScan<std::uint32_t, kPartitionBlock>;
   __shared__ typename BlockScan::TempStorage scan_storage;
   extern __shared__ uint4 partition_shared[];
@@ -360,7 +364,8 @@ partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule
     const unsigned slot = k * kPartitionBlock + threadIdx.x;
     const std::uint32_t range = bin[k] >> kRangeBits;
     unsigned peers = __ballot_sync(kFullMask, slot < length);
-    for (unsigned b = 0; b < range_bits; ++b) {
+#pragma unroll
+    for (unsigned b = 0; b < kBits; ++b) {
       const bool one = (range >> b) & 1u;
       const unsigned ones = __ballot_sync(kFullMask, one);
       peers &= one ? ones : ~ones;
@@ -644,8 +649,12 @@ void launch_range_partitioned(const std::int32_t* values, std::size_t n, BinRule
   const std::size_t partition_smem = 2 * kTile * sizeof(std::uint16_t) + std::size_t{plan.ranges} * sizeof(std::uint32_t);
   unsigned range_bits = 0;
   while ((1u << range_bits) < plan.ranges) ++range_bits;
-  launch("partition_by_range", partition_kernel, {plan.tiles, kPartitionBlock, partition_smem}, stream, values, n, rule, plan.ranges,
-         range_bits, plan.tiles, places, segments)
+  const auto partition = [&]<std::size_t... kBits>(std::index_sequence<kBits...>) {
+    constexpr decltype(&partition_kernel<0>) kernels[] = {&partition_kernel<kBits>...};
+    return kernels[range_bits];
+  }(std::make_index_sequence<kMaxRangeBits + 1>{});
+  launch("partition_by_range", partition, {plan.tiles, kPartitionBlock, partition_smem}, stream, values, n, rule, plan.ranges,
+         plan.tiles, places, segments)
       .work([&] { return count_of(kTile, "value") + " sorted into " + count_of(plan.ranges, "range") + " per block"; });
   std::size_t scan_bytes = plan.scan_bytes;
   GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(base + plan.scan_at, scan_bytes, segment_lengths(segments), starts,
