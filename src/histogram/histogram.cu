@@ -365,7 +365,7 @@ partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule
     const std::uint32_t range = bin[k] >> kRangeBits;
     unsigned peers = __ballot_sync(kFullMask, slot < length);
 #pragma unroll
-    for (unsigned b = 0; b < kBits; ++b) {
+    for (unsigned b = kBits; b-- > 0;) {
       const bool one = (range >> b) & 1u;
       const unsigned ones = __ballot_sync(kFullMask, one);
       peers &= one ? ones : ~ones;
