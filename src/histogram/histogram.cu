@@ -326,28 +326,28 @@ struct SegmentLength {
   __host__ __device__ std::uint32_t operator()(std::uint32_t entry) const { return entry >> 16; }
 };
 
-/// kBits: the bits of a range number, 0 … 11 (ranges ≤ 2^kBits), a constant so that the ballots
-/// per bit unroll.
-template <unsigned kBits>
-__global__ void __launch_bounds__(kPartitionBlock)
-partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, std::uint32_t ranges,
-                 std::uint32_t tiles, std::uint16_t* __restrict__ places, std::uint32_t* __restrict__ segments) {
-  using BlockScan = cub::BlockScan<std::uint32_t, kPartitionBlock>;
-  __shared__ typename BlockScan::TempStorage scan_storage;
+using PartitionScan = cub::BlockScan<std::uint32_t, kPartitionBlock>;
+
+/// One tile of partition_kernel: kBits, the bits of a range number (0 … 11, ranges ≤ 2^kBits), is
+/// a constant so that the ballots per bit unroll; kFull, whether the tile holds kTile values (every
+/// tile but the last), spares the checks of each value against the tile's end.
+template <unsigned kBits, bool kFull>
+__device__ __forceinline__ void partition_tile(const std::int32_t* __restrict__ values, std::size_t first, unsigned length,
+                                               BinRule rule, std::uint32_t ranges, std::uint32_t tiles,
+                                               std::uint16_t* __restrict__ places, std::uint32_t* __restrict__ segments,
+                                               PartitionScan::TempStorage& scan_storage) {
   extern __shared__ uint4 partition_shared[];
   auto* sorted = reinterpret_cast<std::uint16_t*>(partition_shared);     // [kTile], 16-byte aligned
   std::uint16_t* rank = sorted + kTile;                                   // [kTile]: a value's rank in its range
   auto* range_count = reinterpret_cast<std::uint32_t*>(rank + kTile);    // [ranges]: counts, then starts
-
   const std::uint32_t tile = blockIdx.x;
-  const std::size_t first = std::size_t{tile} * kTile;
-  const unsigned length = static_cast<unsigned>(n - first < kTile ? n - first : kTile);
+
   // All loads in flight before the first is used.
   std::uint32_t bin[kPartitionPerThread];
 #pragma unroll
   for (unsigned k = 0; k < kPartitionPerThread; ++k) {
     const unsigned i = k * kPartitionBlock + threadIdx.x;
-    bin[k] = i < length ? static_cast<std::uint32_t>(values[first + i]) : 0;
+    bin[k] = kFull || i < length ? static_cast<std::uint32_t>(values[first + i]) : 0;
   }
   for (std::uint32_t r = threadIdx.x; r < ranges; r += kPartitionBlock) range_count[r] = 0;
 #pragma unroll
@@ -363,14 +363,14 @@ partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule
   for (unsigned k = 0; k < kPartitionPerThread; ++k) {
     const unsigned slot = k * kPartitionBlock + threadIdx.x;
     const std::uint32_t range = bin[k] >> kRangeBits;
-    unsigned peers = __ballot_sync(kFullMask, slot < length);
+    unsigned peers = kFull ? kFullMask : __ballot_sync(kFullMask, slot < length);
 #pragma unroll
     for (unsigned b = kBits; b-- > 0;) {
       const bool one = (range >> b) & 1u;
       const unsigned ones = __ballot_sync(kFullMask, one);
       peers &= one ? ones : ~ones;
     }
-    const bool valid = slot < length;
+    const bool valid = kFull || slot < length;
     const unsigned leader = valid ? __ffs(peers) - 1 : lane;
     std::uint32_t before = 0;
     if (valid && lane == leader) before = atomicAdd(&range_count[range], __popc(peers));
@@ -386,7 +386,7 @@ partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule
   std::uint32_t sum = 0;
   for (std::uint32_t j = 0; j < per_thread && mine + j < ranges; ++j) sum += range_count[mine + j];
   std::uint32_t start = 0;
-  BlockScan(scan_storage).ExclusiveSum(sum, start);
+  PartitionScan(scan_storage).ExclusiveSum(sum, start);
   for (std::uint32_t j = 0; j < per_thread && mine + j < ranges; ++j) {
     const std::uint32_t r = mine + j, count = range_count[r];
     segments[std::size_t{r} * tiles + tile] = segment_entry(start, count);
@@ -398,7 +398,7 @@ partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule
 #pragma unroll
   for (unsigned k = 0; k < kPartitionPerThread; ++k) {
     const unsigned slot = k * kPartitionBlock + threadIdx.x;
-    if (slot < length) sorted[range_count[bin[k] >> kRangeBits] + rank[slot]] = static_cast<std::uint16_t>(bin[k] & (kRangeBins - 1));
+    if (kFull || slot < length) sorted[range_count[bin[k] >> kRangeBits] + rank[slot]] = static_cast<std::uint16_t>(bin[k] & (kRangeBins - 1));
   }
   __syncthreads();
 
@@ -407,7 +407,20 @@ partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule
   const unsigned vectors = length / 8;
   for (unsigned v = threadIdx.x; v < vectors; v += kPartitionBlock)
     reinterpret_cast<uint4*>(piece)[v] = reinterpret_cast<const uint4*>(sorted)[v];
-  for (unsigned i = vectors * 8 + threadIdx.x; i < length; i += kPartitionBlock) piece[i] = sorted[i];
+  if (!kFull)
+    for (unsigned i = vectors * 8 + threadIdx.x; i < length; i += kPartitionBlock) piece[i] = sorted[i];
+}
+
+template <unsigned kBits>
+__global__ void __launch_bounds__(kPartitionBlock)
+partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, std::uint32_t ranges,
+                 std::uint32_t tiles, std::uint16_t* __restrict__ places, std::uint32_t* __restrict__ segments) {
+  __shared__ PartitionScan::TempStorage scan_storage;
+  const std::size_t first = std::size_t{blockIdx.x} * kTile;
+  if (n - first >= kTile)
+    partition_tile<kBits, true>(values, first, kTile, rule, ranges, tiles, places, segments, scan_storage);
+  else
+    partition_tile<kBits, false>(values, first, static_cast<unsigned>(n - first), rule, ranges, tiles, places, segments, scan_storage);
 }
 
 /// The last segment e in [0, entries) whose place `starts[e]` is at most `at` (starts[0] = 0 ≤ at):
@@ -426,6 +439,29 @@ __device__ std::uint32_t last_segment_at_or_before(const std::uint32_t* __restri
     lo = last;
   }
   return lo;
+}
+
+/// Counts batch[0, length) (length ≤ kWarp · kCountUnroll; kWhole: equal to it) into a block's
+/// range counters, called by a whole warp with kCountUnroll loads a lane in flight. A batch whose
+/// values all fall in one bin (a degenerate input, a long run) takes one atomic, not 256 on one word.
+template <bool kWhole>
+__device__ __forceinline__ void count_batch(const std::uint16_t* __restrict__ batch, std::uint32_t length,
+                                            std::uint32_t* range_counts) {
+  const unsigned lane = threadIdx.x % kWarp;
+  std::uint16_t place[kCountUnroll];
+#pragma unroll
+  for (unsigned u = 0; u < kCountUnroll; ++u) place[u] = kWhole || u * kWarp + lane < length ? batch[u * kWarp + lane] : 0;
+  const std::uint32_t first = __shfl_sync(kFullMask, place[0], 0);  // lane 0's first is in the batch
+  bool same = true;
+#pragma unroll
+  for (unsigned u = 0; u < kCountUnroll; ++u) same &= (!kWhole && u * kWarp + lane >= length) || place[u] == first;
+  if (__all_sync(kFullMask, same)) {
+    if (lane == 0) atomicAdd(&range_counts[first], length);
+  } else {
+#pragma unroll
+    for (unsigned u = 0; u < kCountUnroll; ++u)
+      if (kWhole || u * kWarp + lane < length) atomicAdd(&range_counts[place[u]], 1u);
+  }
 }
 
 __global__ void __launch_bounds__(kCountBlock)
@@ -447,8 +483,7 @@ count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __re
   for (std::uint32_t e = next_entry; starts[e] < hi;) {
     const std::uint32_t range = e / tiles;
     const std::uint32_t range_end = (range + 1) * tiles;
-    // A warp a segment, kCountUnroll loads a lane in flight. A batch whose values all fall in one bin
-    // (a degenerate input, a long run) takes one atomic, not 256 on one word.
+    // A warp a segment, in batches of kWarp · kCountUnroll values.
     for (std::uint32_t f = e + warp; f < range_end; f += warps) {
       const std::uint32_t at = starts[f];
       if (at >= hi) break;
@@ -456,25 +491,10 @@ count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __re
       const std::uint32_t from = lo > at ? lo - at : 0;
       const std::uint32_t to = min(entry >> 16, hi - at);
       const std::uint16_t* segment = places + std::size_t{f - range * tiles} * kTile + (entry & 0xFFFFu);
-      for (std::uint32_t batch = from; batch < to; batch += kWarp * kCountUnroll) {
-        std::uint16_t place[kCountUnroll];
-#pragma unroll
-        for (unsigned u = 0; u < kCountUnroll; ++u) {
-          const std::uint32_t k = batch + u * kWarp + lane;
-          place[u] = k < to ? segment[k] : 0;
-        }
-        const std::uint32_t first = __shfl_sync(kFullMask, place[0], 0);  // lane 0's first is in the segment
-        bool same = true;
-#pragma unroll
-        for (unsigned u = 0; u < kCountUnroll; ++u) same &= batch + u * kWarp + lane >= to || place[u] == first;
-        if (__all_sync(kFullMask, same)) {
-          if (lane == 0) atomicAdd(&range_counts[first], min(kWarp * kCountUnroll, to - batch));
-        } else {
-#pragma unroll
-          for (unsigned u = 0; u < kCountUnroll; ++u)
-            if (batch + u * kWarp + lane < to) atomicAdd(&range_counts[place[u]], 1u);
-        }
-      }
+      std::uint32_t batch = from;
+      for (; batch + kWarp * kCountUnroll <= to; batch += kWarp * kCountUnroll)
+        count_batch<true>(segment + batch, kWarp * kCountUnroll, range_counts);
+      if (batch < to) count_batch<false>(segment + batch, to - batch, range_counts);
     }
     __syncthreads();
     const std::uint32_t first_bin = range * kRangeBins;
