@@ -145,7 +145,7 @@ struct ByBlock {
   }
 };
 
-// ---- rungs 6–11: the library -----------------------------------------------------------------------
+// ---- rungs 6–13: the library's paths -----------------------------------------------------------
 
 template <histogram_detail::Path kPath>
 struct LibraryPath {

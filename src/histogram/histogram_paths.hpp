@@ -1,5 +1,5 @@
 // The library's histogram paths, each callable on its own so that the ladder can time every one
-// (rungs 6–11) and the library's histogram() (the top rung) picks among them by m, n and device.
+// (rungs 6–13) and the library's histogram() (the top rung) picks among them by m, n and device.
 #pragma once
 
 #include <cuda_runtime.h>
