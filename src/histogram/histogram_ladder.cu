@@ -240,7 +240,7 @@ constexpr HistogramRung kRungs[] = {
         "global_runs with the bins a sample of the input finds counted in shared memory: hot bins off the global atomics", "dram", Role::rung, false),
     rung<LibraryPath<Path::range_partitioned>, LibraryPath<Path::range_partitioned>::supports,
          LibraryPath<Path::range_partitioned>::workspace_bytes>("range_partitioned",
-        "values sorted by range of 2^15 bins in tiles first, then each range counted in one block's shared memory: no global atomic per value", "dram", Role::rung, false),
+        "values sorted by range of 2^15 bins in tiles first, then each range counted in one block's shared memory: no global atomic per value", "dram dram_bytes", Role::rung, false),
     rung<Library>("gpulab::histogram",
         "the library: picks packed_registers, replicated_resident, halfword_shared or hot_cached_global by m and device", "dram",
         Role::library, false),
