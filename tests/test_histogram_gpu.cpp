@@ -110,6 +110,25 @@ TEST(Histogram, RefusesBadArguments) {
   EXPECT_NO_THROW(histogram(nullptr, 0, 8, counts.data()));
 }
 
+// range_partitioned's temporary storage: asked for by n and m, refused with a message when missing
+// or short, and not needed by the paths without one.
+TEST(Histogram, RangePartitionedRefusesTooLittleTemporaryStorage) {
+  using histogram_detail::Path;
+  const std::size_t n = 100003;
+  const std::uint32_t m = (1u << 20) + 7;
+  if (!histogram_detail::supports(Path::range_partitioned, m)) GTEST_SKIP() << "range_partitioned does not fit this device";
+  EXPECT_EQ(histogram_detail::temp_bytes(Path::hot_cached_global, n, m), 0u);
+  const std::size_t bytes = histogram_detail::temp_bytes(Path::range_partitioned, n, m);
+  EXPECT_GE(bytes, n * sizeof(std::uint16_t));  // a 16-bit place for every value
+  DeviceBuffer<std::int32_t> values(n);
+  DeviceBuffer<std::uint32_t> counts(m);
+  DeviceBuffer<std::byte> temp(bytes);
+  EXPECT_THROW(histogram_detail::run(Path::range_partitioned, values.data(), n, m, counts.data(), nullptr, 0, nullptr), Error);
+  EXPECT_THROW(histogram_detail::run(Path::range_partitioned, values.data(), n, m, counts.data(), temp.data(), bytes - 1, nullptr),
+               Error);
+  EXPECT_FALSE(histogram_detail::supports(Path::range_partitioned, 0xFFFFFFFFu));  // past 2^26 bins
+}
+
 TEST(Histogram, PicksItsPathByBinsAndValues) {
   const std::size_t n = std::size_t{1} << 24;
   EXPECT_EQ(histogram_path_name(n, 1), "packed_registers");

@@ -656,12 +656,10 @@ struct PartitionPlan {
   static std::size_t aligned(std::size_t at) { return (at + 255) / 256 * 256; }
 };
 
+/// `temp` holds PartitionPlan(n, m).bytes (run() checked it).
 void launch_range_partitioned(const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* counts, void* temp,
-                              std::size_t temp_bytes, const DeviceLimits& d, cudaStream_t stream) {
+                              const DeviceLimits& d, cudaStream_t stream) {
   const PartitionPlan plan(n, rule.bins());
-  if (temp == nullptr || temp_bytes < plan.bytes)
-    throw Error("histogram: range_partitioned needs " + std::to_string(plan.bytes) + " bytes of temporary storage, got " +
-                std::to_string(temp == nullptr ? 0 : temp_bytes));
   if (n == 0) return;
   auto* base = static_cast<std::byte*>(temp);
   auto* places = reinterpret_cast<std::uint16_t*>(base + plan.places_at);
@@ -731,13 +729,17 @@ Path choose(std::size_t, std::uint32_t m) {
 }
 
 void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void* temp,
-         std::size_t temp_bytes, cudaStream_t stream) {
+         std::size_t temp_capacity, cudaStream_t stream) {
   if (counts == nullptr || (values == nullptr && n > 0)) throw Error("histogram: null device pointer");
   if (m == 0) throw Error("histogram: m = 0 bins; m must be at least 1");
   if (n >= (std::size_t{1} << 32))
     throw Error("histogram: n = " + std::to_string(n) + " values; counts are 32-bit, so n must be below 2^32");
   if (!supports(path, m))
     throw Error("histogram: this path cannot count " + std::to_string(m) + " bins on this device");
+  const std::size_t needed = temp_bytes(path, n, m);
+  if (needed > 0 && (temp == nullptr || temp_capacity < needed))
+    throw Error("histogram: this path needs " + std::to_string(needed) + " bytes of temporary storage for " + std::to_string(n) +
+                " values into " + std::to_string(m) + " bins, got " + std::to_string(temp == nullptr ? 0 : temp_capacity));
   const DeviceLimits& d = device_limits();
   const BinRule rule(m);
   GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
@@ -776,7 +778,7 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
           .work([] { return count_of(kHotSlots, "shared slot") + " for the sampled bins per block"; });
       break;
     case Path::range_partitioned:
-      launch_range_partitioned(values, n, rule, counts, temp, temp_bytes, d, stream);
+      launch_range_partitioned(values, n, rule, counts, temp, d, stream);
       break;
   }
 }

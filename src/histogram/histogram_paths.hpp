@@ -27,11 +27,12 @@ bool supports(Path path, std::uint32_t m);
 /// needs no initialisation.
 std::size_t temp_bytes(Path path, std::size_t n, std::uint32_t m);
 
-/// counts[0, m) = the histogram of values[0, n), asynchronously on `stream`, with temp_bytes(path,
-/// n, m) bytes of device storage at `temp`. Throws gpulab::Error when the path does not support m
-/// here (see supports()) or the storage is too small.
+/// counts[0, m) = the histogram of values[0, n), asynchronously on `stream`, with `temp_capacity`
+/// bytes of device storage at `temp` (at least temp_bytes(path, n, m)). Throws gpulab::Error, before
+/// anything is enqueued, when the path does not support m here (see supports()) or the storage is
+/// too small.
 void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void* temp,
-         std::size_t temp_bytes, cudaStream_t stream);
+         std::size_t temp_capacity, cudaStream_t stream);
 
 /// The path histogram() takes for n values into m bins.
 Path choose(std::size_t n, std::uint32_t m);
