@@ -6,6 +6,7 @@
 // (lib/tile_stream.cuh, the access pattern of the read ceiling). Shared by all eight: the bin
 // computed without a division (bin_rule.hpp). The eighth, range_partitioned, needs temporary
 // storage and is not (yet) among the library's choices: see choose().
+#include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
@@ -633,6 +634,9 @@ void launch_cluster(const char* name, const std::int32_t* values, std::size_t n,
   });
 }
 
+/// The ranges of kRangeBins bins that m bins take.
+std::uint32_t ranges_for(std::uint32_t m) { return static_cast<std::uint32_t>(ceil_div(m, kRangeBins)); }
+
 /// A segment table's lengths, as the scan reads them.
 auto segment_lengths(const std::uint32_t* segments) { return thrust::make_transform_iterator(segments, SegmentLength{}); }
 
@@ -643,17 +647,16 @@ struct PartitionPlan {
   std::size_t places_at = 0, segments_at = 0, starts_at = 0, scan_at = 0, scan_bytes = 0, bytes = 0;
 
   PartitionPlan(std::size_t n, std::uint32_t m)
-      : ranges(static_cast<std::uint32_t>((std::uint64_t{m} + kRangeBins - 1) / kRangeBins)),
-        tiles(static_cast<std::uint32_t>(std::max<std::size_t>(1, (n + kTile - 1) / kTile))),
+      : ranges(ranges_for(m)),
+        tiles(static_cast<std::uint32_t>(std::max<std::size_t>(1, ceil_div(n, kTile)))),
         entries(ranges * tiles) {
     GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, segment_lengths(nullptr), static_cast<std::uint32_t*>(nullptr),
                                                     static_cast<std::int64_t>(entries)));
-    segments_at = aligned(places_at + std::size_t{tiles} * kTile * sizeof(std::uint16_t));
-    starts_at = aligned(segments_at + std::size_t{entries} * sizeof(std::uint32_t));
-    scan_at = aligned(starts_at + std::size_t{entries} * sizeof(std::uint32_t));
+    segments_at = align_up(places_at + std::size_t{tiles} * kTile * sizeof(std::uint16_t), 256);
+    starts_at = align_up(segments_at + std::size_t{entries} * sizeof(std::uint32_t), 256);
+    scan_at = align_up(starts_at + std::size_t{entries} * sizeof(std::uint32_t), 256);
     bytes = scan_at + scan_bytes;
   }
-  static std::size_t aligned(std::size_t at) { return (at + 255) / 256 * 256; }
 };
 
 /// `temp` holds PartitionPlan(n, m).bytes (run() checked it).
@@ -666,8 +669,7 @@ void launch_range_partitioned(const std::int32_t* values, std::size_t n, BinRule
   auto* segments = reinterpret_cast<std::uint32_t*>(base + plan.segments_at);
   auto* starts = reinterpret_cast<std::uint32_t*>(base + plan.starts_at);
   const std::size_t partition_smem = 2 * kTile * sizeof(std::uint16_t) + std::size_t{plan.ranges} * sizeof(std::uint32_t);
-  unsigned range_bits = 0;
-  while ((1u << range_bits) < plan.ranges) ++range_bits;
+  const std::size_t range_bits = log2_ceil(plan.ranges);
   const auto partition = [&]<std::size_t... kBits>(std::index_sequence<kBits...>) {
     constexpr decltype(&partition_kernel<0>) kernels[] = {&partition_kernel<kBits>...};
     return kernels[range_bits];
@@ -678,7 +680,7 @@ void launch_range_partitioned(const std::int32_t* values, std::size_t n, BinRule
   std::size_t scan_bytes = plan.scan_bytes;
   GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(base + plan.scan_at, scan_bytes, segment_lengths(segments), starts,
                                                   static_cast<std::int64_t>(plan.entries), stream));
-  const unsigned blocks = static_cast<unsigned>(std::clamp<std::size_t>((n + kTile - 1) / kTile, 1, d.count_resident));
+  const unsigned blocks = std::min(plan.tiles, d.count_resident);  // supports() made sure count_resident ≥ 1
   launch("count_ranges", count_kernel, {blocks, kCountBlock, kRangeBins * sizeof(std::uint32_t)}, stream, places, segments, starts,
          plan.entries, plan.tiles, static_cast<std::uint32_t>(n), counts)
       .work([&] { return count_of(kRangeBins, "counter") + " per block, an even share of the values"; });
@@ -702,7 +704,7 @@ bool supports(Path path, std::uint32_t m) {
     case Path::cluster16_shared: return d.cc_major >= 9 && d.large_cluster;
     case Path::global_runs: return true;
     case Path::hot_cached_global: return true;
-    case Path::range_partitioned: return d.count_resident > 0 && (std::uint64_t{m} + kRangeBins - 1) / kRangeBins <= kMaxRanges;
+    case Path::range_partitioned: return d.count_resident > 0 && ranges_for(m) <= kMaxRanges;
   }
   return false;
 }
