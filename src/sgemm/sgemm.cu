@@ -493,6 +493,24 @@ bool realigns_rows(const GemmArgs& g) {
          m * n * static_cast<std::size_t>(g.k) >= kRealignMinMacs && !few_cols_fits(g) && m > static_cast<std::size_t>(kFewRows);
 }
 
+/// gpulab's own stream-ordered memory pool on the current device, which keeps what it was given
+/// (the default pool hands memory back at every synchronisation, and mapping it again costs
+/// tens of microseconds a call). The caller's default pool is left as it is.
+cudaMemPool_t scratch_pool() {
+  static PerDevice<cudaMemPool_t> pools;
+  return pools.get([] {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = current_device();
+    cudaMemPool_t pool = nullptr;
+    GPULAB_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
+    std::uint64_t keep = UINT64_MAX;
+    GPULAB_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    return pool;
+  });
+}
+
 }  // namespace sgemm_detail
 
 // ---- the library -------------------------------------------------------------------------------------
@@ -500,6 +518,7 @@ bool realigns_rows(const GemmArgs& g) {
 namespace {
 
 using sgemm_detail::GemmArgs;
+using sgemm_detail::StreamScratch;
 
 // Sides below 2^31 − 1024, so that a tile's indices past the edge still fit an int.
 constexpr std::size_t kMaxSide = (std::size_t{1} << 31) - 1024;
@@ -533,42 +552,6 @@ bool validate(std::size_t m, std::size_t n, std::size_t k, const float* a, std::
   require(!overlap(ce, extent(a, m, k, lda)) && !overlap(ce, extent(b, k, n, ldb)), "c overlaps a or b");
   return true;
 }
-
-/// gpulab's own stream-ordered memory pool on the current device, which keeps what it was given
-/// (the default pool hands memory back at every synchronisation, and mapping it again costs
-/// tens of microseconds a call). The caller's default pool is left as it is.
-cudaMemPool_t scratch_pool() {
-  static PerDevice<cudaMemPool_t> pools;
-  return pools.get([] {
-    cudaMemPoolProps props{};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = current_device();
-    cudaMemPool_t pool = nullptr;
-    GPULAB_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
-    std::uint64_t keep = UINT64_MAX;
-    GPULAB_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
-    return pool;
-  });
-}
-
-/// The partial sums of a split-K call, allocated and freed in stream order.
-class StreamScratch {
- public:
-  StreamScratch(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
-    if (bytes > 0) GPULAB_CUDA_CHECK(cudaMallocFromPoolAsync(&data_, bytes, scratch_pool(), stream));
-  }
-  ~StreamScratch() {
-    if (data_ != nullptr) cudaFreeAsync(data_, stream_);
-  }
-  StreamScratch(const StreamScratch&) = delete;
-  StreamScratch& operator=(const StreamScratch&) = delete;
-  float* data() const { return static_cast<float*>(data_); }
-
- private:
-  void* data_ = nullptr;
-  cudaStream_t stream_;
-};
 
 /// The tuner's memory: the configuration measured fastest per device and shape.
 struct ChoiceKey {

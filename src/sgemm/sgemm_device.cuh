@@ -17,6 +17,18 @@ __device__ __forceinline__ float epilogue(const GemmArgs& g, float acc, const fl
   return g.beta == 0.f ? g.alpha * acc : fmaf(g.alpha, acc, g.beta * *c);
 }
 
+/// x rounded to TF32 (11 significant bits, to nearest, ties away), in a 32-bit container.
+__device__ __forceinline__ unsigned to_tf32(float x) {
+  unsigned r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+  return r;
+}
+/// The 3xTF32 split: big = tf32(x), small = tf32(x − big) (x − big is exact in FP32).
+__device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& small) {
+  big = to_tf32(x);
+  small = to_tf32(x - __uint_as_float(big));
+}
+
 __device__ __forceinline__ void store_c(const GemmArgs& g, int i, int j, float acc) {
   float* c = g.c + static_cast<std::size_t>(i) * g.ldc + j;
   *c = epilogue(g, acc, c);

@@ -13,6 +13,7 @@ namespace gpulab::sgemm_ladder {
 
 using sgemm_device::GemmArgs;
 using sgemm_device::load4_or_zero;
+using sgemm_device::split_tf32;
 using sgemm_device::load_or_zero;
 using sgemm_device::store_c;
 using sgemm_device::store_c4;
@@ -191,15 +192,6 @@ constexpr int kTcAStride = kTcBK + 4, kTcBStride = kTcBN + 8;
 constexpr int kTcStageFloats = kTcBM * kTcAStride + kTcBK * kTcBStride;
 constexpr std::size_t kTcSmemBytes = sizeof(float) * kTcStageFloats * kTcStages;
 
-__device__ __forceinline__ unsigned to_tf32(float x) {
-  unsigned r;
-  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
-  return r;
-}
-__device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& small) {
-  big = to_tf32(x);
-  small = to_tf32(x - __uint_as_float(big));
-}
 /// d += a·b on a 16 × 8 × 8 tile (TF32 inputs, FP32 accumulators).
 __device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
   // Not volatile: the compiler may interleave independent MMAs to hide their latency.

@@ -106,8 +106,8 @@ void run_cublas(const GemmArgs& g, cudaStream_t s) {
 
 constexpr SgemmRung row(std::string_view name, std::string_view adds, std::string_view claims,
                         void (*run)(const GemmArgs&, cudaStream_t), Role role = Role::rung,
-                        SgemmMath math = SgemmMath::fp32, bool aligned = false) {
-  return {{name, adds, role, false, math != SgemmMath::fp32, claims}, {run, math, aligned}};
+                        SgemmMath math = SgemmMath::fp32, bool aligned = false, bool sm90a = false) {
+  return {{name, adds, role, false, math != SgemmMath::fp32, claims}, {run, math, aligned, sm90a}};
 }
 
 // Read top to bottom: rungs 1-6 and the tensor-core rung in sgemm_kernels.cuh, 7-10 in sgemm.cu. Each
@@ -130,6 +130,8 @@ constexpr SgemmRung kRungs[] = {
         run_library, Role::library),
     row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync", "fma instructions",
         run_tf32x3, Role::rung, SgemmMath::tf32x3),
+    row("wgmma_3xtf32", "operands split once; TMA into swizzled stages, 2 warpgroups of wgmma, a fresh accumulator a 32-deep slice",
+        "instructions fma", sgemm_detail::wgmma_tf32x3, Role::rung, SgemmMath::tf32x3, false, true),
     row("cublas_tf32", "TENSOR CORES, vendor: cuBLAS with TF32 (10-bit mantissas: NOT FP32 accuracy)", "fma instructions", run_cublas_tf32,
         Role::rung, SgemmMath::tf32),
     row("cublasSgemm", "the vendor library (cuBLAS), FP32 on the CUDA cores", "fma", run_cublas, Role::vendor),

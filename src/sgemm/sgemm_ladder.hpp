@@ -20,6 +20,7 @@ struct SgemmOps {
   void (*run)(const sgemm_device::GemmArgs& g, cudaStream_t stream) = nullptr;
   SgemmMath math = SgemmMath::fp32;
   bool needs_aligned_rows = false;  // 16-byte loads of A and B: rows 16-byte aligned
+  bool needs_sm90a = false;         // wgmma: a GPU of compute capability 9.0
 };
 
 using SgemmRung = Rung<SgemmOps>;

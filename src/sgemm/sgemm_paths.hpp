@@ -27,6 +27,30 @@ void allow_smem(std::size_t bytes) {
   });
 }
 
+/// gpulab's own stream-ordered memory pool on the current device, which keeps what it was given
+/// (the default pool hands memory back at every synchronisation, and mapping it again costs
+/// tens of microseconds a call). The caller's default pool is left as it is.
+cudaMemPool_t scratch_pool();
+
+/// Scratch memory of one call (split-K's partial sums, realigned rows, split operands), taken
+/// from scratch_pool() and given back in stream order.
+class StreamScratch {
+ public:
+  StreamScratch(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
+    if (bytes > 0) GPULAB_CUDA_CHECK(cudaMallocFromPoolAsync(&data_, bytes, scratch_pool(), stream));
+  }
+  ~StreamScratch() {
+    if (data_ != nullptr) cudaFreeAsync(data_, stream_);
+  }
+  StreamScratch(const StreamScratch&) = delete;
+  StreamScratch& operator=(const StreamScratch&) = delete;
+  float* data() const { return static_cast<float*>(data_); }
+
+ private:
+  void* data_ = nullptr;
+  cudaStream_t stream_;
+};
+
 /// A tile configuration of the warp-tiled kernel the tuner chooses among.
 struct TileConfig {
   std::string_view name;  // "128x128x3": tile rows × tile columns × cp.async stages; "128x128_fragments": the big-tile kernel
@@ -72,6 +96,12 @@ void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream);
 void warp_tiles_pipelined(const GemmArgs& g, cudaStream_t stream);
 /// Rung 9: 128 × 256 tiles, 16 × 8 a thread, A transposed, fragments double-buffered.
 void big_tiles_fragments(const GemmArgs& g, cudaStream_t stream);
+
+/// Whether this device runs the wgmma path (compute capability 9.0: sm_90a code runs nowhere else).
+bool wgmma_tf32x3_supported();
+/// 3xTF32 on wgmma fed by TMA (sgemm_wgmma.cu): the operands split once into scratch memory, then a
+/// 128 × 128 tile a block. Throws where !wgmma_tf32x3_supported().
+void wgmma_tf32x3(const GemmArgs& g, cudaStream_t stream);
 
 /// Whether 16-byte loads may be used on the rows of a row-major matrix with this leading
 /// dimension (elements) starting at p.

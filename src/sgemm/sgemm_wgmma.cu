@@ -1,0 +1,334 @@
+// 3xTF32 on Hopper's own tensor-core machinery (issue 32): warpgroup MMA (wgmma) fed by the tensor
+// memory accelerator (TMA) through a ring of shared-memory stages. Built for sm_90a only (wgmma
+// exists nowhere else); gpulab's other files keep the plain sm_90 target.
+//
+// What it adds over the mma.sync rung (tc_3xtf32, sgemm_kernels.cuh):
+// - The operands are split once, not per warp: a first pass writes big = tf32(x) and
+//   small = tf32(x − big) of A (m × k) and of Bᵀ (n × k: wgmma reads TF32 operands K-major only).
+// - One producer thread copies each 32-deep slice of the four tiles (A big and small, 128 × 32;
+//   Bᵀ big and small, 128 × 32) with TMA into 128-byte-swizzled shared memory, the layout wgmma
+//   reads without bank conflicts; an mbarrier per stage says when a slice has landed, another
+//   when both consumers are done with it.
+// - Two consumer warpgroups of 64 rows each issue the slice's 12 wgmma m64n128k8 (big·small and
+//   small·big first, big·big last) into a fresh accumulator and add it to their FP32 sums with
+//   rounding FP32 adds: the tensor cores truncate their own additions (issue 13 measured 12×
+//   cuBLAS's error when every product of K stayed in their accumulator), so at most 12 products'
+//   additions of a slice are truncated before an exact-rounding add takes over.
+#include "lib/arith.hpp"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+#include "lib/per_device.hpp"
+#include "sgemm/sgemm_device.cuh"
+#include "sgemm/sgemm_paths.hpp"
+
+#include <gpulab/error.hpp>
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <cstdint>
+#include <string>
+
+namespace gpulab::sgemm_detail {
+namespace {
+
+using sgemm_device::GemmArgs;
+
+constexpr int kBM = 128, kBN = 128;  // the block's tile of C
+constexpr int kBK = 32;              // a slice: 32 floats = one 128-byte swizzled row
+constexpr int kStages = 3;
+constexpr int kConsumers = 2;                           // warpgroups of 64 rows
+constexpr int kThreads = 128 * (1 + kConsumers);        // a producer warpgroup, then the consumers
+constexpr int kTileBytesA = kBM * kBK * 4, kTileBytesB = kBN * kBK * 4;
+constexpr int kStageBytes = 2 * kTileBytesA + 2 * kTileBytesB;
+constexpr int kSwizzleAlign = 1024;                     // the 128-byte swizzle repeats every 8 rows
+constexpr std::size_t kSmemBytes = std::size_t{kStages} * kStageBytes + kSwizzleAlign;
+constexpr int kGroupRows = 8;                           // tile rows a group of blocks walks together (L2 reuse)
+
+// ---- the split pass ------------------------------------------------------------------------------
+
+/// big and small TF32 parts of a rows × cols matrix (leading dimension ld), written row-major with
+/// leading dimension out_ld; kTranspose writes them transposed (cols × rows). 32 × 32 tiles, 32 × 8
+/// threads; the transposed form goes through shared memory so both sides stay coalesced.
+template <bool kTranspose>
+__global__ void split_operand(const float* src, std::size_t ld, int rows, int cols, float* big, float* small,
+                              std::size_t out_ld) {
+  __shared__ float tile_big[32][33], tile_small[32][33];
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int c0 = static_cast<int>(blockIdx.x) * 32;
+  for (int r0 = static_cast<int>(blockIdx.y) * 32; r0 < rows; r0 += static_cast<int>(gridDim.y) * 32) {
+    for (int r = ty; r < 32; r += 8) {
+      const int row = r0 + r, col = c0 + tx;
+      if (row >= rows || col >= cols) continue;
+      unsigned hi, lo;
+      sgemm_device::split_tf32(src[static_cast<std::size_t>(row) * ld + col], hi, lo);
+      if constexpr (kTranspose) {
+        tile_big[r][tx] = __uint_as_float(hi), tile_small[r][tx] = __uint_as_float(lo);
+      } else {
+        big[static_cast<std::size_t>(row) * out_ld + col] = __uint_as_float(hi);
+        small[static_cast<std::size_t>(row) * out_ld + col] = __uint_as_float(lo);
+      }
+    }
+    if constexpr (kTranspose) {
+      __syncthreads();
+      for (int c = ty; c < 32; c += 8) {
+        const int out_row = c0 + c, out_col = r0 + tx;
+        if (out_row < cols && out_col < rows) {
+          big[static_cast<std::size_t>(out_row) * out_ld + out_col] = tile_big[tx][c];
+          small[static_cast<std::size_t>(out_row) * out_ld + out_col] = tile_small[tx][c];
+        }
+      }
+      __syncthreads();
+    }
+  }
+}
+
+// ---- PTX wrappers: mbarriers, TMA, wgmma ---------------------------------------------------------
+
+__device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void barrier_init(std::uint64_t* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void barrier_arrive(std::uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
+}
+/// Arrives and tells the barrier to wait for `bytes` more from the copy engine.
+__device__ __forceinline__ void barrier_expect_bytes(std::uint64_t* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
+}
+/// Waits until the barrier's phase of this parity has completed.
+__device__ __forceinline__ void barrier_wait(std::uint64_t* bar, unsigned parity) {
+  unsigned done = 0;
+  while (!done) {
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(smem_addr(bar)), "r"(parity)
+        : "memory");
+  }
+}
+
+/// The TMA copy of one box at (x, y) = (column, row) of a 2-D tensor into shared memory; its bytes
+/// count against `bar`.
+__device__ __forceinline__ void tma_load(const CUtensorMap& map, void* dst, std::uint64_t* bar, int x, int y) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(
+          smem_addr(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(smem_addr(bar)), "r"(x), "r"(y)
+      : "memory");
+}
+
+/// A wgmma shared-memory descriptor of a K-major tile in the 128-byte swizzle TMA writes: rows of
+/// 128 bytes, groups of 8 rows 1024 bytes apart (the stride offset); the leading offset is unused
+/// in this layout (1 by convention). Advancing along K by 8 TF32 values adds 32 bytes to the start.
+__device__ __forceinline__ std::uint64_t smem_descriptor(const void* tile) {
+  const std::uint64_t start = (smem_addr(tile) & 0x3FFFF) >> 4;
+  return start | (std::uint64_t{1} << 16) | (std::uint64_t{1024 >> 4} << 32) | (std::uint64_t{1} << 62);
+}
+
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+/// Keeps the compiler from moving accesses of the accumulators across a wgmma wait.
+__device__ __forceinline__ void fence_registers(float (&d)[64]) {
+#pragma unroll
+  for (int i = 0; i < 64; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+#define GPULAB_D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
+                     "+f"(d[i + 6]), "+f"(d[i + 7])
+
+/// d = A·B (+ d when `accumulate`) on a 64 × 128 × 8 tile: A and B from shared memory (descriptors),
+/// TF32 inputs, FP32 accumulators, 64 a thread. Asynchronous: wgmma_commit, then wgmma_wait_all.
+__device__ __forceinline__ void wgmma_m64n128k8(float (&d)[64], std::uint64_t a, std::uint64_t b, bool accumulate) {
+  asm volatile(
+      "{\n .reg .pred p;\n setp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+      "%64, %65, p, 1, 1;\n}\n"
+      : GPULAB_D8(0), GPULAB_D8(8), GPULAB_D8(16), GPULAB_D8(24), GPULAB_D8(32), GPULAB_D8(40), GPULAB_D8(48),
+        GPULAB_D8(56)
+      : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)));
+}
+#undef GPULAB_D8
+
+// ---- the product ---------------------------------------------------------------------------------
+
+struct SplitMaps {
+  CUtensorMap a_big, a_small, b_big, b_small;  // A: m × k, Bᵀ: n × k, boxes of 128 rows × 32
+};
+
+__global__ void __launch_bounds__(kThreads, 1) wgmma_product(const __grid_constant__ SplitMaps maps, GemmArgs g) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  __shared__ std::uint64_t full[kStages], empty[kStages];
+  extern __shared__ unsigned char smem_raw[];
+  unsigned char* smem = reinterpret_cast<unsigned char*>(align_up(reinterpret_cast<std::uintptr_t>(smem_raw), kSwizzleAlign));
+  const auto stage_tile = [&](int stage, int which) {  // 0, 1: A big, small; 2, 3: Bᵀ big, small
+    return smem + stage * kStageBytes + (which < 2 ? which * kTileBytesA : 2 * kTileBytesA + (which - 2) * kTileBytesB);
+  };
+
+  // This block's tile: groups of kGroupRows tile rows, walked column by column, so that the blocks
+  // resident together share their slices of A and of B in L2.
+  const int tiles_m = static_cast<int>(ceil_div(g.m, kBM)), tiles_n = static_cast<int>(ceil_div(g.n, kBN));
+  const int id = static_cast<int>(blockIdx.x), per_group = kGroupRows * tiles_n;
+  const int first_row = id / per_group * kGroupRows, group_rows = min(tiles_m - first_row, kGroupRows);
+  const int m0 = (first_row + id % per_group % group_rows) * kBM, n0 = id % per_group / group_rows * kBN;
+  const int slices = static_cast<int>(ceil_div(g.k, kBK));
+
+  const int warpgroup = static_cast<int>(threadIdx.x) / 128;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      barrier_init(&full[s], 1);
+      barrier_init(&empty[s], kConsumers * 4);  // each consumer warp's lane 0
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {  // the producer: one thread issues every copy
+    if (threadIdx.x == 0) {
+      for (int slice = 0; slice < slices; ++slice) {
+        const int stage = slice % kStages, round = slice / kStages;
+        if (round > 0) barrier_wait(&empty[stage], (round - 1) & 1);
+        barrier_expect_bytes(&full[stage], kStageBytes);
+        const int k0 = slice * kBK;
+        tma_load(maps.a_big, stage_tile(stage, 0), &full[stage], k0, m0);
+        tma_load(maps.a_small, stage_tile(stage, 1), &full[stage], k0, m0);
+        tma_load(maps.b_big, stage_tile(stage, 2), &full[stage], k0, n0);
+        tma_load(maps.b_small, stage_tile(stage, 3), &full[stage], k0, n0);
+      }
+    }
+    return;
+  }
+
+  const int consumer = warpgroup - 1, warp = static_cast<int>(threadIdx.x) / 32 % 4, lane = static_cast<int>(threadIdx.x) % 32;
+  float sum[64], slice_sum[64];
+#pragma unroll
+  for (int i = 0; i < 64; ++i) sum[i] = 0.f, slice_sum[i] = 0.f;
+
+  for (int slice = 0; slice < slices; ++slice) {
+    const int stage = slice % kStages;
+    barrier_wait(&full[stage], (slice / kStages) & 1);
+    const unsigned char* a_rows = stage_tile(stage, 0) + consumer * 64 * 128;
+    const std::uint64_t a_big = smem_descriptor(a_rows), a_small = smem_descriptor(a_rows + kTileBytesA);
+    const std::uint64_t b_big = smem_descriptor(stage_tile(stage, 2)), b_small = smem_descriptor(stage_tile(stage, 3));
+    wgmma_fence();
+    // The small products first, into a fresh accumulator, then big·big; each step of 8 along K is
+    // 32 bytes further into the swizzled rows (2 in the descriptor's 16-byte units).
+#pragma unroll
+    for (int step = 0; step < kBK / 8; ++step) {
+      wgmma_m64n128k8(slice_sum, a_small + 2 * step, b_big + 2 * step, step > 0);
+      wgmma_m64n128k8(slice_sum, a_big + 2 * step, b_small + 2 * step, true);
+    }
+#pragma unroll
+    for (int step = 0; step < kBK / 8; ++step) wgmma_m64n128k8(slice_sum, a_big + 2 * step, b_big + 2 * step, true);
+    wgmma_commit();
+    wgmma_wait_all();
+    fence_registers(slice_sum);
+    if (lane == 0) barrier_arrive(&empty[stage]);
+#pragma unroll
+    for (int i = 0; i < 64; ++i) sum[i] += slice_sum[i];
+  }
+
+  // The accumulator layout of m64nNk8: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8; each
+  // 8-column group j its columns 8j + 2·(lane % 4) and the next.
+  const int row = m0 + consumer * 64 + warp * 16 + lane / 4;
+#pragma unroll
+  for (int j = 0; j < kBN / 8; ++j) {
+    const int col = n0 + j * 8 + 2 * (lane % 4);
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int i = row + 8 * half;
+      if (i >= g.m) continue;
+      if (col < g.n) sgemm_device::store_c(g, i, col, sum[4 * j + 2 * half]);
+      if (col + 1 < g.n) sgemm_device::store_c(g, i, col + 1, sum[4 * j + 2 * half + 1]);
+    }
+  }
+#else
+  __trap();  // built without sm_90a: wgmma_tf32x3_supported() keeps this from being launched
+#endif
+}
+
+// ---- host side ------------------------------------------------------------------------------------
+
+/// cuTensorMapEncodeTiled from the driver, found through the runtime (gpulab does not link libcuda).
+PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
+  static const auto fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    GPULAB_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || p == nullptr)
+      throw Error("sgemm wgmma: the driver has no cuTensorMapEncodeTiled");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+/// The tensor map of a rows × cols row-major FP32 matrix (leading dimension ld, a multiple of 4),
+/// boxes of box_rows × 32 in the 128-byte swizzle; reads past the edges give zeros.
+CUtensorMap tile_map(const float* data, int rows, int cols, std::size_t ld, int box_rows) {
+  CUtensorMap map{};
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t strides[1] = {ld * sizeof(float)};
+  const cuuint32_t box[2] = {kBK, static_cast<cuuint32_t>(box_rows)};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult r = encode_tiled()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(data), dims, strides, box,
+                                    element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) throw Error("sgemm wgmma: cuTensorMapEncodeTiled failed (" + std::to_string(static_cast<int>(r)) + ")");
+  return map;
+}
+
+template <bool kTranspose>
+void launch_split(const float* src, std::size_t ld, int rows, int cols, float* big, float* small, std::size_t out_ld,
+                  cudaStream_t stream) {
+  const dim3 grid = tile_grid(static_cast<std::size_t>(cols), 32, static_cast<std::size_t>(rows), 32, "sgemm wgmma split");
+  launch(kTranspose ? "sgemm_split_tf32_transposed" : "sgemm_split_tf32", split_operand<kTranspose>, {grid, dim3(32, 8)},
+         stream, src, ld, rows, cols, big, small, out_ld)
+      .work([] { return std::string("a 32x32 tile: big = tf32(x), small = tf32(x - big)"); });
+}
+
+}  // namespace
+
+bool wgmma_tf32x3_supported() {
+  static PerDevice<bool> supported;
+  return supported.get([] {
+    cudaDeviceProp prop{};
+    GPULAB_CUDA_CHECK(cudaGetDeviceProperties(&prop, current_device()));
+    return prop.major == 9 && prop.minor == 0;  // sm_90a code runs on compute capability 9.0 only
+  });
+}
+
+void wgmma_tf32x3(const GemmArgs& g, cudaStream_t stream) {
+  if (g.m == 0 || g.n == 0) return;
+  if (!wgmma_tf32x3_supported()) throw Error("sgemm wgmma: needs a GPU of compute capability 9.0 (sm_90a)");
+  // K-major operands with rows padded to 16 bytes (TMA's stride unit); k = 0 copies nothing.
+  const std::size_t depth = align_up(static_cast<std::size_t>(g.k), std::size_t{4});
+  const std::size_t a_floats = static_cast<std::size_t>(g.m) * depth, b_floats = static_cast<std::size_t>(g.n) * depth;
+  StreamScratch split(2 * (a_floats + b_floats) * sizeof(float), stream);
+  SplitMaps maps{};
+  if (g.k > 0) {
+    float* a_big = split.data();
+    float* a_small = a_big + a_floats;
+    float* b_big = a_small + a_floats;
+    float* b_small = b_big + b_floats;
+    launch_split<false>(g.a, g.lda, g.m, g.k, a_big, a_small, depth, stream);
+    launch_split<true>(g.b, g.ldb, g.k, g.n, b_big, b_small, depth, stream);
+    maps = {tile_map(a_big, g.m, g.k, depth, kBM), tile_map(a_small, g.m, g.k, depth, kBM),
+            tile_map(b_big, g.n, g.k, depth, kBN), tile_map(b_small, g.n, g.k, depth, kBN)};
+  }
+  allow_smem<wgmma_product>(kSmemBytes);
+  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), kBM) * ceil_div(static_cast<std::size_t>(g.n), kBN);
+  launch("sgemm_wgmma_tf32x3", wgmma_product, {checked_grid(tiles, "sgemm"), kThreads, kSmemBytes}, stream, maps, g)
+      .work([] {
+        return std::string("a 128x128 tile: TMA, 3 stages of 32; 2 warpgroups of 64x128, 12 wgmma a slice into a fresh accumulator");
+      });
+}
+
+}  // namespace gpulab::sgemm_detail
