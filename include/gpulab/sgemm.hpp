@@ -33,6 +33,18 @@
 //   boundaries (an odd packed k or n) first copies that operand, in stream order, into rows padded
 //   to 16 bytes from the same pool (up to 256 MiB a copy; larger ones, or a pool out of memory, run
 //   on the rows as given, slower): the results are the same bits either way.
+// - Precision (the last argument): SgemmPrecision::fp32, the default, is everything above.
+//   SgemmPrecision::fp32_tensor lets a large product run on Hopper's tensor cores as 3xTF32: each
+//   value x of A and B split once into big = tf32(x) and small = tf32(x − big) (in stream order, in
+//   gpulab's pool: 8 bytes a value of A and of B), a·b ≈ big·big + big·small + small·big by wgmma,
+//   each 32-deep slice of k summed in a fresh tensor-core accumulator and added to the element's sum
+//   by a rounding FP32 add. Bound: |ĉ − c| ≤ (γ(6k+4) + 2^−20)·(|alpha|·|A|·|B| + |beta|·|C|); measured
+//   errors are smaller than the FP32 path's (docs/sgemm.md). Taken only on a GPU of compute
+//   capability 9.0 and where it is faster (m, n > 8, k ≥ 64, m·n/(m + n) ≥ 256, m·n·k ≥ 2^30 — a
+//   rule of the shape, so results are reproducible per device); elsewhere, and where the pool cannot
+//   hold the split operands, the call is the fp32 one. SgemmPrecision::tf32 takes the same path with
+//   one product (big·big, inputs rounded to 11 significant bits: bound (γ(2k+4) + 2^−10 + 2^−20)·…),
+//   for callers who want speed and not FP32 accuracy.
 // - C must not overlap A or B. Throws gpulab::Error on a null matrix that has elements, a
 //   leading dimension smaller than its row, a side of 2^31 − 1024 or more, pointers that are not
 //   4-byte aligned, an overlap, and on any CUDA error.
@@ -44,7 +56,15 @@
 
 namespace gpulab {
 
+/// The arithmetic gpulab::sgemm may use (see the contract above).
+enum class SgemmPrecision {
+  fp32,         ///< FP32 on the CUDA cores (the default)
+  fp32_tensor,  ///< FP32-accurate: 3xTF32 on the tensor cores where that is faster, else fp32
+  tf32,         ///< TF32 on the tensor cores where that is faster (not FP32 accuracy), else fp32
+};
+
 void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
-           std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream = nullptr);
+           std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream = nullptr,
+           SgemmPrecision precision = SgemmPrecision::fp32);
 
 }  // namespace gpulab

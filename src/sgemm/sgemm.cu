@@ -336,8 +336,6 @@ std::span<const TileConfig> tile_configs() {
   return infos;
 }
 
-namespace {
-
 /// Split-K's second step, after either path.
 void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStream_t stream) {
   if (splits <= 1) return;
@@ -353,6 +351,8 @@ int capped_splits(const GemmArgs& g, std::size_t splits) {
   const std::size_t per_split = static_cast<std::size_t>(g.m) * g.n * sizeof(float);
   return static_cast<int>(std::clamp<std::size_t>(std::min(splits, (std::size_t{256} << 20) / per_split), 1, 65535));
 }
+
+namespace {
 
 /// f(std::integral_constant<int, c>), c the row (or column) count of the kernel that holds
 /// `count` ≤ 8: 1, 2, 4 or 8.
@@ -511,6 +511,19 @@ cudaMemPool_t scratch_pool() {
   });
 }
 
+// The tensor-core paths split A and B first (12 bytes moved a value for 3xTF32) and then run at
+// ~2.3× the CUDA cores' rate: they pay where each value takes part in enough products. Measured
+// on the H100 (docs/sgemm.md, issue 32).
+constexpr std::size_t kTensorMinReuse = 256;
+constexpr std::size_t kTensorMinMacs = std::size_t{1} << 30;
+constexpr int kTensorMinDepth = 64;
+
+bool takes_tensor_cores(const GemmArgs& g) {
+  const auto m = static_cast<std::size_t>(g.m), n = static_cast<std::size_t>(g.n);
+  return wgmma_supported() && g.m > kFewRows && g.n > kFewCols && g.k >= kTensorMinDepth &&
+         m * n >= kTensorMinReuse * (m + n) && m * n * static_cast<std::size_t>(g.k) >= kTensorMinMacs;
+}
+
 }  // namespace sgemm_detail
 
 // ---- the library -------------------------------------------------------------------------------------
@@ -638,9 +651,14 @@ bool capturing(cudaStream_t stream) {
 }  // namespace
 
 void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
-           std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream) {
+           std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream, SgemmPrecision precision) {
   if (!validate(m, n, k, a, lda, b, ldb, c, ldc)) return;
   GemmArgs g = sgemm_device::gemm_args(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+
+  if (precision != SgemmPrecision::fp32 && sgemm_detail::takes_tensor_cores(g)) {
+    const bool ran = precision == SgemmPrecision::tf32 ? sgemm_detail::wgmma_tf32(g, stream) : sgemm_detail::wgmma_tf32x3(g, stream);
+    if (ran) return;  // else the pool could not hold the split operands: the CUDA cores
+  }
 
   if (m <= sgemm_detail::kFewRows) {
     if (const int ranks = sgemm_detail::few_rows_cluster_ranks(g); ranks > 0) {

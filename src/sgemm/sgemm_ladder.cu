@@ -64,6 +64,13 @@ void run_big_tiles(const GemmArgs& g, cudaStream_t s) { sgemm_detail::big_tiles_
 void run_library(const GemmArgs& g, cudaStream_t s) {
   sgemm(g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, s);
 }
+void run_library_3xtf32(const GemmArgs& g, cudaStream_t s) {
+  sgemm(g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, s, SgemmPrecision::fp32_tensor);
+}
+template <bool (*kPath)(const GemmArgs&, cudaStream_t)>
+void run_wgmma(const GemmArgs& g, cudaStream_t s) {
+  if (!kPath(g, s)) throw OutOfMemoryError("sgemm wgmma: too little device memory for the split operands");
+}
 
 template <bool kVectorA, bool kVectorB>
 void launch_tf32x3(const GemmArgs& g, cudaStream_t s) {
@@ -131,7 +138,11 @@ constexpr SgemmRung kRungs[] = {
     row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync", "fma instructions",
         run_tf32x3, Role::rung, SgemmMath::tf32x3),
     row("wgmma_3xtf32", "operands split once; TMA into swizzled stages, 2 warpgroups of wgmma, a fresh accumulator a 32-deep slice",
-        "instructions fma", sgemm_detail::wgmma_tf32x3, Role::rung, SgemmMath::tf32x3, false, true),
+        "instructions fma", run_wgmma<sgemm_detail::wgmma_tf32x3>, Role::rung, SgemmMath::tf32x3, false, true),
+    row("library_3xtf32", "gpulab::sgemm with SgemmPrecision::fp32_tensor: wgmma_3xtf32 where it pays, else the FP32 library",
+        "fma", run_library_3xtf32, Role::rung, SgemmMath::tf32x3),
+    row("wgmma_tf32", "TF32 (NOT FP32 accuracy): one product, big*big, accumulated in the tensor cores", "fma",
+        run_wgmma<sgemm_detail::wgmma_tf32>, Role::rung, SgemmMath::tf32, false, true),
     row("cublas_tf32", "TENSOR CORES, vendor: cuBLAS with TF32 (10-bit mantissas: NOT FP32 accuracy)", "fma instructions", run_cublas_tf32,
         Role::rung, SgemmMath::tf32),
     row("cublasSgemm", "the vendor library (cuBLAS), FP32 on the CUDA cores", "fma", run_cublas, Role::vendor),

@@ -84,6 +84,11 @@ bool few_cols_fits(const GemmArgs& g);
 /// The few-columns path (g.n ≤ kFewCols, any m).
 void run_few_cols(const GemmArgs& g, cudaStream_t stream);
 
+/// Split-K's second step: c = alpha·(the slices' partial sums added in slice order) + beta·c.
+void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStream_t stream);
+/// `splits` cut to what 256 MiB of partial sums allows, and to [1, 65535].
+int capped_splits(const GemmArgs& g, std::size_t splits);
+
 /// The SMs of the current device (cached).
 int sm_count();
 
@@ -97,11 +102,16 @@ void warp_tiles_pipelined(const GemmArgs& g, cudaStream_t stream);
 /// Rung 9: 128 × 256 tiles, 16 × 8 a thread, A transposed, fragments double-buffered.
 void big_tiles_fragments(const GemmArgs& g, cudaStream_t stream);
 
-/// Whether this device runs the wgmma path (compute capability 9.0: sm_90a code runs nowhere else).
-bool wgmma_tf32x3_supported();
+/// Whether this device runs the wgmma paths (compute capability 9.0: sm_90a code runs nowhere else).
+bool wgmma_supported();
 /// 3xTF32 on wgmma fed by TMA (sgemm_wgmma.cu): the operands split once into scratch memory, then a
-/// 128 × 128 tile a block. Throws where !wgmma_tf32x3_supported().
-void wgmma_tf32x3(const GemmArgs& g, cudaStream_t stream);
+/// 128 × 128 tile a block, k split where the tiles are too few. False, with nothing enqueued, where
+/// gpulab's pool cannot hold the split operands; throws where !wgmma_supported().
+bool wgmma_tf32x3(const GemmArgs& g, cudaStream_t stream);
+/// The same with one TF32 product (big·big): TF32 accuracy.
+bool wgmma_tf32(const GemmArgs& g, cudaStream_t stream);
+/// Whether gpulab::sgemm takes the tensor cores for this shape when a precision lets it.
+bool takes_tensor_cores(const GemmArgs& g);
 
 /// Whether 16-byte loads may be used on the rows of a row-major matrix with this leading
 /// dimension (elements) starting at p.

@@ -27,6 +27,7 @@
 #include <cudaTypedefs.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace gpulab::sgemm_detail {
@@ -36,19 +37,31 @@ using sgemm_device::GemmArgs;
 
 constexpr int kBM = 128, kBN = 128;  // the block's tile of C
 constexpr int kBK = 32;              // a slice: 32 floats = one 128-byte swizzled row
-constexpr int kStages = 3;
 constexpr int kConsumers = 2;                           // warpgroups of 64 rows
 constexpr int kThreads = 128 * (1 + kConsumers);        // a producer warpgroup, then the consumers
 constexpr int kTileBytesA = kBM * kBK * 4, kTileBytesB = kBN * kBK * 4;
-constexpr int kStageBytes = 2 * kTileBytesA + 2 * kTileBytesB;
 constexpr int kSwizzleAlign = 1024;                     // the 128-byte swizzle repeats every 8 rows
-constexpr std::size_t kSmemBytes = std::size_t{kStages} * kStageBytes + kSwizzleAlign;
 constexpr int kGroupRows = 8;                           // tile rows a group of blocks walks together (L2 reuse)
+
+/// The two forms: 3 products (3xTF32: big·big + big·small + small·big, FP32 accuracy) or 1 (TF32:
+/// big·big). A stage holds A's and Bᵀ's tiles of each part they use.
+template <int kProducts>
+struct Form {
+  static_assert(kProducts == 1 || kProducts == 3);
+  static constexpr int kParts = kProducts == 3 ? 2 : 1;  // big, and small
+  static constexpr int kStageBytes = kParts * (kTileBytesA + kTileBytesB);
+  static constexpr int kStages = kProducts == 3 ? 3 : 6;  // ~192 KiB either way
+  static constexpr std::size_t kSmemBytes = std::size_t{kStages} * kStageBytes + kSwizzleAlign;
+  /// Where a stage's tile of A (operand 0) or Bᵀ (1), part 0 (big) or 1 (small), starts.
+  __device__ static unsigned char* tile(unsigned char* smem, int stage, int operand, int part) {
+    return smem + stage * kStageBytes + (operand == 0 ? part * kTileBytesA : kParts * kTileBytesA + part * kTileBytesB);
+  }
+};
 
 // ---- the split pass ------------------------------------------------------------------------------
 
 /// big and small TF32 parts of a rows × cols matrix (leading dimension ld), written row-major with
-/// leading dimension out_ld; kTranspose writes them transposed (cols × rows). 32 × 32 tiles, 32 × 8
+/// leading dimension out_ld (small: none when null); kTranspose writes them transposed (cols × rows). 32 × 32 tiles, 32 × 8
 /// threads; the transposed form goes through shared memory so both sides stay coalesced.
 template <bool kTranspose>
 __global__ void split_operand(const float* src, std::size_t ld, int rows, int cols, float* big, float* small,
@@ -66,7 +79,7 @@ __global__ void split_operand(const float* src, std::size_t ld, int rows, int co
         tile_big[r][tx] = __uint_as_float(hi), tile_small[r][tx] = __uint_as_float(lo);
       } else {
         big[static_cast<std::size_t>(row) * out_ld + col] = __uint_as_float(hi);
-        small[static_cast<std::size_t>(row) * out_ld + col] = __uint_as_float(lo);
+        if (small != nullptr) small[static_cast<std::size_t>(row) * out_ld + col] = __uint_as_float(lo);
       }
     }
     if constexpr (kTranspose) {
@@ -75,7 +88,7 @@ __global__ void split_operand(const float* src, std::size_t ld, int rows, int co
         const int out_row = c0 + c, out_col = r0 + tx;
         if (out_row < cols && out_col < rows) {
           big[static_cast<std::size_t>(out_row) * out_ld + out_col] = tile_big[tx][c];
-          small[static_cast<std::size_t>(out_row) * out_ld + out_col] = tile_small[tx][c];
+          if (small != nullptr) small[static_cast<std::size_t>(out_row) * out_ld + out_col] = tile_small[tx][c];
         }
       }
       __syncthreads();
@@ -164,14 +177,17 @@ struct SplitMaps {
   CUtensorMap a_big, a_small, b_big, b_small;  // A: m × k, Bᵀ: n × k, boxes of 128 rows × 32
 };
 
-__global__ void __launch_bounds__(kThreads, 1) wgmma_product(const __grid_constant__ SplitMaps maps, GemmArgs g) {
+/// C's tile of this block, k from blockIdx.y · k_slice for k_slice; the raw sums go to `partials`
+/// (slice blockIdx.y of m × n) when it is not null, else c = alpha·sum + beta·c.
+template <int kProducts>
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmma_product(const __grid_constant__ SplitMaps maps, GemmArgs g, int k_slice, float* partials) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using F = Form<kProducts>;
+  constexpr int kStages = F::kStages;
   __shared__ std::uint64_t full[kStages], empty[kStages];
   extern __shared__ unsigned char smem_raw[];
   unsigned char* smem = reinterpret_cast<unsigned char*>(align_up(reinterpret_cast<std::uintptr_t>(smem_raw), kSwizzleAlign));
-  const auto stage_tile = [&](int stage, int which) {  // 0, 1: A big, small; 2, 3: Bᵀ big, small
-    return smem + stage * kStageBytes + (which < 2 ? which * kTileBytesA : 2 * kTileBytesA + (which - 2) * kTileBytesB);
-  };
 
   // This block's tile: groups of kGroupRows tile rows, walked column by column, so that the blocks
   // resident together share their slices of A and of B in L2.
@@ -179,7 +195,8 @@ __global__ void __launch_bounds__(kThreads, 1) wgmma_product(const __grid_consta
   const int id = static_cast<int>(blockIdx.x), per_group = kGroupRows * tiles_n;
   const int first_row = id / per_group * kGroupRows, group_rows = min(tiles_m - first_row, kGroupRows);
   const int m0 = (first_row + id % per_group % group_rows) * kBM, n0 = id % per_group / group_rows * kBN;
-  const int slices = static_cast<int>(ceil_div(g.k, kBK));
+  const int k_begin = static_cast<int>(blockIdx.y) * k_slice, k_end = min(g.k, k_begin + k_slice);
+  const int slices = k_end > k_begin ? (k_end - k_begin + kBK - 1) / kBK : 0;
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   if (threadIdx.x == 0) {
@@ -196,12 +213,14 @@ __global__ void __launch_bounds__(kThreads, 1) wgmma_product(const __grid_consta
       for (int slice = 0; slice < slices; ++slice) {
         const int stage = slice % kStages, round = slice / kStages;
         if (round > 0) barrier_wait(&empty[stage], (round - 1) & 1);
-        barrier_expect_bytes(&full[stage], kStageBytes);
-        const int k0 = slice * kBK;
-        tma_load(maps.a_big, stage_tile(stage, 0), &full[stage], k0, m0);
-        tma_load(maps.a_small, stage_tile(stage, 1), &full[stage], k0, m0);
-        tma_load(maps.b_big, stage_tile(stage, 2), &full[stage], k0, n0);
-        tma_load(maps.b_small, stage_tile(stage, 3), &full[stage], k0, n0);
+        barrier_expect_bytes(&full[stage], F::kStageBytes);
+        const int k0 = k_begin + slice * kBK;  // k_slice is a multiple of kBK; TMA reads zeros past k
+        tma_load(maps.a_big, F::tile(smem, stage, 0, 0), &full[stage], k0, m0);
+        tma_load(maps.b_big, F::tile(smem, stage, 1, 0), &full[stage], k0, n0);
+        if constexpr (kProducts == 3) {
+          tma_load(maps.a_small, F::tile(smem, stage, 0, 1), &full[stage], k0, m0);
+          tma_load(maps.b_small, F::tile(smem, stage, 1, 1), &full[stage], k0, n0);
+        }
       }
     }
     return;
@@ -215,43 +234,58 @@ __global__ void __launch_bounds__(kThreads, 1) wgmma_product(const __grid_consta
   for (int slice = 0; slice < slices; ++slice) {
     const int stage = slice % kStages;
     barrier_wait(&full[stage], (slice / kStages) & 1);
-    const unsigned char* a_rows = stage_tile(stage, 0) + consumer * 64 * 128;
-    const std::uint64_t a_big = smem_descriptor(a_rows), a_small = smem_descriptor(a_rows + kTileBytesA);
-    const std::uint64_t b_big = smem_descriptor(stage_tile(stage, 2)), b_small = smem_descriptor(stage_tile(stage, 3));
+    const int a_rows = consumer * 64 * 128;  // this warpgroup's 64 rows of 128 bytes
+    const std::uint64_t a_big = smem_descriptor(F::tile(smem, stage, 0, 0) + a_rows);
+    const std::uint64_t b_big = smem_descriptor(F::tile(smem, stage, 1, 0));
     wgmma_fence();
-    // The small products first, into a fresh accumulator, then big·big; each step of 8 along K is
-    // 32 bytes further into the swizzled rows (2 in the descriptor's 16-byte units).
+    // Each step of 8 along K is 32 bytes further into the swizzled rows (2 in the descriptor's
+    // 16-byte units).
+    if constexpr (kProducts == 3) {
+      // The small products first, into a fresh accumulator, then big·big; the slice's sum is added
+      // to the running one by rounding FP32 adds.
+      const std::uint64_t a_small = smem_descriptor(F::tile(smem, stage, 0, 1) + a_rows);
+      const std::uint64_t b_small = smem_descriptor(F::tile(smem, stage, 1, 1));
 #pragma unroll
-    for (int step = 0; step < kBK / 8; ++step) {
-      wgmma_m64n128k8(slice_sum, a_small + 2 * step, b_big + 2 * step, step > 0);
-      wgmma_m64n128k8(slice_sum, a_big + 2 * step, b_small + 2 * step, true);
+      for (int step = 0; step < kBK / 8; ++step) {
+        wgmma_m64n128k8(slice_sum, a_small + 2 * step, b_big + 2 * step, step > 0);
+        wgmma_m64n128k8(slice_sum, a_big + 2 * step, b_small + 2 * step, true);
+      }
+#pragma unroll
+      for (int step = 0; step < kBK / 8; ++step) wgmma_m64n128k8(slice_sum, a_big + 2 * step, b_big + 2 * step, true);
+    } else {
+#pragma unroll
+      for (int step = 0; step < kBK / 8; ++step) wgmma_m64n128k8(sum, a_big + 2 * step, b_big + 2 * step, true);
     }
-#pragma unroll
-    for (int step = 0; step < kBK / 8; ++step) wgmma_m64n128k8(slice_sum, a_big + 2 * step, b_big + 2 * step, true);
     wgmma_commit();
     wgmma_wait_all();
-    fence_registers(slice_sum);
+    fence_registers(kProducts == 3 ? slice_sum : sum);
     if (lane == 0) barrier_arrive(&empty[stage]);
+    if constexpr (kProducts == 3) {
 #pragma unroll
-    for (int i = 0; i < 64; ++i) sum[i] += slice_sum[i];
+      for (int i = 0; i < 64; ++i) sum[i] += slice_sum[i];
+    }
   }
 
   // The accumulator layout of m64nNk8: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8; each
   // 8-column group j its columns 8j + 2·(lane % 4) and the next.
   const int row = m0 + consumer * 64 + warp * 16 + lane / 4;
+  float* slice_out = partials == nullptr ? nullptr : partials + static_cast<std::size_t>(blockIdx.y) * g.m * g.n;
 #pragma unroll
   for (int j = 0; j < kBN / 8; ++j) {
-    const int col = n0 + j * 8 + 2 * (lane % 4);
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
-      const int i = row + 8 * half;
-      if (i >= g.m) continue;
-      if (col < g.n) sgemm_device::store_c(g, i, col, sum[4 * j + 2 * half]);
-      if (col + 1 < g.n) sgemm_device::store_c(g, i, col + 1, sum[4 * j + 2 * half + 1]);
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int i = row + 8 * half, col = n0 + j * 8 + 2 * (lane % 4) + e;
+        if (i >= g.m || col >= g.n) continue;
+        const float v = sum[4 * j + 2 * half + e];
+        if (slice_out != nullptr) slice_out[static_cast<std::size_t>(i) * g.n + col] = v;
+        else sgemm_device::store_c(g, i, col, v);
+      }
     }
   }
 #else
-  __trap();  // built without sm_90a: wgmma_tf32x3_supported() keeps this from being launched
+  __trap();  // built without sm_90a: wgmma_supported() keeps this from being launched
 #endif
 }
 
@@ -294,9 +328,65 @@ void launch_split(const float* src, std::size_t ld, int rows, int cols, float* b
       .work([] { return std::string("a 32x32 tile: big = tf32(x), small = tf32(x - big)"); });
 }
 
+/// Split-K where the tiles are too few for the SMs: slices of at least kMinSlice of k, enough
+/// for two blocks an SM. A rule of the shape and the SM count, so the bits are reproducible.
+int wgmma_splits(const GemmArgs& g) {
+  constexpr int kMinSlice = 1024;
+  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), kBM) * ceil_div(static_cast<std::size_t>(g.n), kBN);
+  const auto sms = static_cast<std::size_t>(sm_count());
+  if (tiles >= sms || g.k < 2 * kMinSlice) return 1;
+  return capped_splits(g, std::min<std::size_t>(ceil_div(2 * sms, tiles), static_cast<std::size_t>(g.k) / kMinSlice));
+}
+
+/// False, with nothing enqueued, where gpulab's pool cannot hold the split operands.
+template <int kProducts>
+bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
+  if (g.m == 0 || g.n == 0) return true;
+  if (!wgmma_supported()) throw Error("sgemm wgmma: needs a GPU of compute capability 9.0 (sm_90a)");
+  using F = Form<kProducts>;
+  // K-major operands with rows padded to 16 bytes (TMA's stride unit); k = 0 copies nothing.
+  const std::size_t depth = align_up(static_cast<std::size_t>(g.k), std::size_t{4});
+  const std::size_t a_floats = static_cast<std::size_t>(g.m) * depth, b_floats = static_cast<std::size_t>(g.n) * depth;
+  const int splits = wgmma_splits(g);
+  // Both freed in stream order, after the product.
+  std::optional<StreamScratch> split, partials;
+  try {
+    split.emplace(F::kParts * (a_floats + b_floats) * sizeof(float), stream);
+    partials.emplace(splits > 1 ? static_cast<std::size_t>(splits) * g.m * g.n * sizeof(float) : 0, stream);
+  } catch (const OutOfMemoryError&) {  // (the throw already cleared the thread's last error)
+    return false;
+  }
+  SplitMaps maps{};
+  if (g.k > 0) {
+    float* a_big = split->data();
+    float* b_big = a_big + a_floats;
+    float* a_small = kProducts == 3 ? b_big + b_floats : nullptr;
+    float* b_small = kProducts == 3 ? a_small + a_floats : nullptr;
+    launch_split<false>(g.a, g.lda, g.m, g.k, a_big, a_small, depth, stream);
+    launch_split<true>(g.b, g.ldb, g.k, g.n, b_big, b_small, depth, stream);
+    maps.a_big = tile_map(a_big, g.m, g.k, depth, kBM);
+    maps.b_big = tile_map(b_big, g.n, g.k, depth, kBN);
+    if (kProducts == 3) maps.a_small = tile_map(a_small, g.m, g.k, depth, kBM), maps.b_small = tile_map(b_small, g.n, g.k, depth, kBN);
+  }
+  constexpr auto kernel = wgmma_product<kProducts>;
+  allow_smem<kernel>(F::kSmemBytes);
+  const int k_slice = static_cast<int>(align_up(ceil_div(static_cast<std::size_t>(g.k), splits), kBK));
+  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), kBM) * ceil_div(static_cast<std::size_t>(g.n), kBN);
+  launch(kProducts == 3 ? "sgemm_wgmma_3xtf32" : "sgemm_wgmma_tf32", kernel,
+         {dim3(checked_grid(tiles, "sgemm"), static_cast<unsigned>(splits)), kThreads, F::kSmemBytes}, stream, maps, g, k_slice,
+         splits > 1 ? partials->data() : nullptr)
+      .work([&] {
+        return std::string("a 128x128 tile: TMA, ") + std::to_string(F::kStages) + " stages of 32; 2 warpgroups of 64x128, " +
+               (kProducts == 3 ? "12 wgmma a slice into a fresh accumulator" : "4 wgmma a slice") +
+               (splits > 1 ? ", k in " + std::to_string(splits) + " slices" : "");
+      });
+  add_slices_of(g, splits, partials->data(), stream);
+  return true;
+}
+
 }  // namespace
 
-bool wgmma_tf32x3_supported() {
+bool wgmma_supported() {
   static PerDevice<bool> supported;
   return supported.get([] {
     cudaDeviceProp prop{};
@@ -305,30 +395,7 @@ bool wgmma_tf32x3_supported() {
   });
 }
 
-void wgmma_tf32x3(const GemmArgs& g, cudaStream_t stream) {
-  if (g.m == 0 || g.n == 0) return;
-  if (!wgmma_tf32x3_supported()) throw Error("sgemm wgmma: needs a GPU of compute capability 9.0 (sm_90a)");
-  // K-major operands with rows padded to 16 bytes (TMA's stride unit); k = 0 copies nothing.
-  const std::size_t depth = align_up(static_cast<std::size_t>(g.k), std::size_t{4});
-  const std::size_t a_floats = static_cast<std::size_t>(g.m) * depth, b_floats = static_cast<std::size_t>(g.n) * depth;
-  StreamScratch split(2 * (a_floats + b_floats) * sizeof(float), stream);
-  SplitMaps maps{};
-  if (g.k > 0) {
-    float* a_big = split.data();
-    float* a_small = a_big + a_floats;
-    float* b_big = a_small + a_floats;
-    float* b_small = b_big + b_floats;
-    launch_split<false>(g.a, g.lda, g.m, g.k, a_big, a_small, depth, stream);
-    launch_split<true>(g.b, g.ldb, g.k, g.n, b_big, b_small, depth, stream);
-    maps = {tile_map(a_big, g.m, g.k, depth, kBM), tile_map(a_small, g.m, g.k, depth, kBM),
-            tile_map(b_big, g.n, g.k, depth, kBN), tile_map(b_small, g.n, g.k, depth, kBN)};
-  }
-  allow_smem<wgmma_product>(kSmemBytes);
-  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), kBM) * ceil_div(static_cast<std::size_t>(g.n), kBN);
-  launch("sgemm_wgmma_tf32x3", wgmma_product, {checked_grid(tiles, "sgemm"), kThreads, kSmemBytes}, stream, maps, g)
-      .work([] {
-        return std::string("a 128x128 tile: TMA, 3 stages of 32; 2 warpgroups of 64x128, 12 wgmma a slice into a fresh accumulator");
-      });
-}
+bool wgmma_tf32x3(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<3>(g, stream); }
+bool wgmma_tf32(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<1>(g, stream); }
 
 }  // namespace gpulab::sgemm_detail
