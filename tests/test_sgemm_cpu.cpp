@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -70,6 +71,20 @@ TEST(SgemmInput, PadsRowsWithNaNsAndFillsValuesInRange) {
   };
   EXPECT_TRUE(same_bits(make_sgemm_input({3, 5, 7}, 2, 1.f, 0.f, 9).b, in.b));    // reproducible
   EXPECT_FALSE(same_bits(make_sgemm_input({3, 5, 7}, 2, 1.f, 0.f, 10).b, in.b));  // and seeded
+}
+
+TEST(SgemmInput, WideExponentsSpreadTheMagnitudesBothWays) {
+  const SgemmInput in = make_sgemm_input({64, 64, 64}, 0, 1.f, 0.f, 9, 20);
+  float smallest = 1.f, largest = 0.f;
+  for (float x : in.a) {
+    if (x == 0.f) continue;
+    smallest = std::min(smallest, std::fabs(x)), largest = std::max(largest, std::fabs(x));
+    EXPECT_LT(std::fabs(x), 0x1p20f);
+  }
+  EXPECT_GT(largest, 0x1p15f);   // 4096 values, exponents spread over ±20: both ends are reached
+  EXPECT_LT(smallest, 0x1p-15f);
+  EXPECT_EQ(in.exponents, 20);
+  EXPECT_EQ(make_sgemm_input({64, 64, 64}, 0, 1.f, 0.f, 9, 0).a[5], make_sgemm_input({64, 64, 64}, 0, 1.f, 0.f, 9).a[5]);
 }
 
 TEST(SgemmReference, MatchesBruteForceEverywhere) {

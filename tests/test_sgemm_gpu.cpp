@@ -276,6 +276,39 @@ TEST(SgemmLibrary, OddRowsAreRealignedAndGiveTheBitsOfAlignedRows) {
   EXPECT_EQ(std::memcmp(got.data(), in_graph.data(), got.size() * sizeof(float)), 0);
 }
 
+// The precisions: a shape the tensor cores take (odd sides, beta, wide exponents) is within the
+// 3xTF32 (or TF32) bound, the same bits twice and in a graph; fp32_tensor's split-K form (few tiles,
+// deep k) too; a shape they do not take gives fp32's bits. Where the device has no wgmma, every
+// precision is fp32.
+TEST(SgemmLibrary, TensorCorePrecisionsAreWithinTheirBoundsAndReproducible) {
+  SgemmInput wide = make_sgemm_input({1031, 1029, 1027}, 0, 0.5f, -2.f, 11, 20);
+  for (SgemmShape s : {SgemmShape{1031, 1029, 1027}, SgemmShape{1100, 1030, 4100}})
+    for (auto [precision, math] : {std::pair{SgemmPrecision::fp32_tensor, SgemmMath::tf32x3}, std::pair{SgemmPrecision::tf32, SgemmMath::tf32}})
+      for (const SgemmInput& in : {input_for(s, Variant::scaled), s.m == 1031 ? wide : input_for(s, Variant::unaligned)}) {
+        auto call = [&](DeviceGemm& d, cudaStream_t stream) {
+          sgemm(s.m, s.n, s.k, in.alpha, d.a.data(), in.lda, d.b.data(), in.ldb, in.beta, d.c.data(), in.ldc, stream, precision);
+        };
+        DeviceGemm first(in), again(in), captured(in);
+        EXPECT_EQ(sgemm_detail::takes_tensor_cores(first.args(in)), sgemm_detail::wgmma_supported());
+        call(first, nullptr);
+        call(again, nullptr);
+        run_captured([&](cudaStream_t stream) { call(captured, stream); });
+        const std::vector<float> got = first.result();
+        const CheckResult r = check_sgemm(got, in, sgemm_reference(in, 7), math);
+        const std::string what = fmt::format("{} exponents {} precision {}", sgemm_shape_name(s), in.exponents, static_cast<int>(precision));
+        EXPECT_TRUE(r.ok) << what << ": " << r.detail;
+        EXPECT_EQ(std::memcmp(got.data(), again.result().data(), got.size() * sizeof(float)), 0) << what;
+        EXPECT_EQ(std::memcmp(got.data(), captured.result().data(), got.size() * sizeof(float)), 0) << what;
+      }
+  const SgemmInput small = input_for({127, 129, 131}, Variant::scaled);
+  DeviceGemm fp32(small), tensor(small);
+  ASSERT_FALSE(sgemm_detail::takes_tensor_cores(tensor.args(small)));
+  for (auto [d, precision] : {std::pair{&fp32, SgemmPrecision::fp32}, std::pair{&tensor, SgemmPrecision::fp32_tensor}})
+    sgemm(127, 129, 131, small.alpha, d->a.data(), small.lda, d->b.data(), small.ldb, small.beta, d->c.data(), small.ldc,
+          nullptr, precision);
+  EXPECT_EQ(fp32.result(), tensor.result());
+}
+
 TEST(SgemmLibrary, EmptyShapesDoNothingAndKZeroScalesC) {
   EXPECT_NO_THROW(sgemm(0, 5, 5, 1.f, nullptr, 5, nullptr, 5, 0.f, nullptr, 5));
   EXPECT_NO_THROW(sgemm(5, 0, 5, 1.f, nullptr, 5, nullptr, 0, 0.f, nullptr, 0));

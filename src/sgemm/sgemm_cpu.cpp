@@ -21,13 +21,19 @@ constexpr std::size_t kMaxSide = (std::size_t{1} << 31) - 1025;  // gpulab::sgem
 constexpr std::uint32_t kPaddingBits = 0xFFFFFFFFu;                // a NaN
 
 /// rows × cols values of matrix `which` in rows `ld` apart, the padding NaN bits.
-std::vector<float> random_matrix(std::size_t rows, std::size_t cols, std::size_t ld, std::uint64_t seed) {
+/// Values uniform in [−1, 1), each scaled by 2^e with e uniform in [−exponents, exponents].
+std::vector<float> random_matrix(std::size_t rows, std::size_t cols, std::size_t ld, std::uint64_t seed, int exponents = 0) {
   std::vector<float> v(rows * ld, std::bit_cast<float>(kPaddingBits));
   const auto n = static_cast<std::int64_t>(rows);
+  const auto span = static_cast<std::uint64_t>(2 * exponents + 1);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < cols; ++j)
-      v[static_cast<std::size_t>(i) * ld + j] = uniform_float(hash64(seed, static_cast<std::size_t>(i) * cols + j));
+    for (std::size_t j = 0; j < cols; ++j) {
+      const std::uint64_t h = hash64(seed, static_cast<std::size_t>(i) * cols + j);
+      float x = uniform_float(h);
+      if (exponents > 0) x = std::ldexp(x, static_cast<int>(hash64(h, 7) % span) - exponents);
+      v[static_cast<std::size_t>(i) * ld + j] = x;
+    }
   return v;
 }
 
@@ -75,13 +81,13 @@ std::optional<SgemmShape> parse_sgemm_shape(std::string_view text) {
 
 std::string sgemm_shape_name(SgemmShape s) { return fmt::format("{}x{}x{}", s.m, s.n, s.k); }
 
-SgemmInput make_sgemm_input(SgemmShape shape, std::size_t pad, float alpha, float beta, std::uint64_t seed) {
+SgemmInput make_sgemm_input(SgemmShape shape, std::size_t pad, float alpha, float beta, std::uint64_t seed, int exponents) {
   SgemmInput in;
   in.shape = shape;
   in.lda = shape.k + pad, in.ldb = shape.n + pad, in.ldc = shape.n + pad;
-  in.alpha = alpha, in.beta = beta;
-  in.a = random_matrix(shape.m, shape.k, in.lda, hash64(seed, 1));
-  in.b = random_matrix(shape.k, shape.n, in.ldb, hash64(seed, 2));
+  in.alpha = alpha, in.beta = beta, in.exponents = exponents;
+  in.a = random_matrix(shape.m, shape.k, in.lda, hash64(seed, 1), exponents);
+  in.b = random_matrix(shape.k, shape.n, in.ldb, hash64(seed, 2), exponents);
   // A and B end at their last element, as a caller's tightly sized allocation may (BLAS asks for
   // no padding after the last row): a kernel that addresses past it is then memcheck's finding.
   in.a.resize(shape.m == 0 ? 0 : (shape.m - 1) * in.lda + shape.k);

@@ -42,9 +42,13 @@ struct SgemmInput {
   SgemmShape shape;
   std::size_t lda = 0, ldb = 0, ldc = 0;
   float alpha = 1.f, beta = 0.f;
+  int exponents = 0;  // A's and B's values scaled by 2^e, |e| ≤ exponents (make_sgemm_input)
   std::vector<float> a, b, c;  // c: C₀, read when beta ≠ 0; a and b end at their last element
 };
-SgemmInput make_sgemm_input(SgemmShape shape, std::size_t pad, float alpha, float beta, std::uint64_t seed);
+/// `exponents` > 0 scales each value of A and B by 2^e, e uniform in [−exponents, exponents]: a wide
+/// exponent range, where schemes that split values into parts lose digits.
+SgemmInput make_sgemm_input(SgemmShape shape, std::size_t pad, float alpha, float beta, std::uint64_t seed,
+                            int exponents = 0);
 
 /// The double-precision reference, on the elements the checks look at: every element for
 /// products up to kFullReferenceMacs multiply-adds and kFullReferenceElements elements; otherwise whole rows and columns (the first

@@ -21,6 +21,7 @@ std::vector<std::pair<std::string, std::string>> SgemmCase::params() const {
   std::vector<std::pair<std::string, std::string>> p{{"shape", sgemm_shape_name(in_.shape)}};
   if (in_.lda != in_.shape.k || in_.ldb != in_.shape.n)
     p.emplace_back("ld", fmt::format("{}/{}/{}", in_.lda, in_.ldb, in_.ldc));
+  if (in_.exponents > 0) p.emplace_back("exponents", fmt::format("±{}", in_.exponents));
   if (in_.alpha != 1.f || in_.beta != 0.f) {
     p.emplace_back("alpha", fmt::format("{}", in_.alpha));
     p.emplace_back("beta", fmt::format("{}", in_.beta));
@@ -108,6 +109,10 @@ class SgemmProblem final : public Problem {
         ->capture_default_str();
     cmd.add_option("--alpha", alpha_, "C = alpha A B + beta C")->capture_default_str();
     cmd.add_option("--beta", beta_, "C = alpha A B + beta C (0: C is not read)")->capture_default_str();
+    cmd.add_option("--exponents", exponents_,
+                   "values of A and B scaled by 2^e, e uniform in [-E, E] (a wide exponent range; 0: uniform in [-1, 1))")
+        ->check(CLI::Range(0, 60))
+        ->capture_default_str();
     cmd.add_option("--pad", pads_, "elements of padding after every row of A, B and C, a list (1: unaligned rows)")
         ->check(size_list_validator())
         ->capture_default_str();
@@ -123,7 +128,7 @@ class SgemmProblem final : public Problem {
   void for_each_case(std::uint64_t seed, const std::function<void(BenchCase&)>& run) const override {
     for (std::size_t pad : size_list(pads_))
       for (const SgemmShape& shape : parse_shapes(shapes_)) {
-        SgemmCase c(make_sgemm_input(shape, pad, alpha_, beta_, seed), seed);
+        SgemmCase c(make_sgemm_input(shape, pad, alpha_, beta_, seed, exponents_), seed);
         run(c);
       }
   }
@@ -160,6 +165,7 @@ class SgemmProblem final : public Problem {
   std::string shapes_ = "1024,4097,5000x3000x700,64x64x2^20,2^16x64x64,1x4096x4096";
   std::string pads_ = "0";
   float alpha_ = 1.f, beta_ = 0.f;
+  int exponents_ = 0;
 };
 
 }  // namespace
