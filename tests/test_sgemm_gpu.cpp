@@ -331,6 +331,7 @@ TEST(SgemmLibrary, BadArgumentsThrow) {
   EXPECT_THROW(sgemm(64, 64, 64, 1.f, nullptr, 64, b, 64, 0.f, c, 64), Error);
   EXPECT_THROW(sgemm(64, 64, 64, 1.f, a, 64, nullptr, 64, 0.f, c, 64), Error);
   EXPECT_THROW(sgemm(64, 64, 64, 1.f, a, 64, b, 64, 0.f, nullptr, 64), Error);
+  EXPECT_THROW(sgemm(64, 64, 64, 1.f, a, 64, b, 64, 0.f, c, 64, nullptr, static_cast<SgemmPrecision>(7)), Error);
   EXPECT_THROW(sgemm(64, 64, 64, 1.f, a, 64, b, 64, 0.f, a + 64, 64), Error);  // c overlaps a
   EXPECT_THROW(sgemm(64, 64, 64, 1.f, a, 64, b, 64, 0.f, b - 1, 64), Error);   // c's last row overlaps b
   EXPECT_THROW(sgemm(64, 64, 64, 1.f, reinterpret_cast<const float*>(reinterpret_cast<const char*>(a) + 2), 64, b, 64, 0.f, c,

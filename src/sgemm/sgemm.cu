@@ -652,6 +652,8 @@ bool capturing(cudaStream_t stream) {
 
 void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
            std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream, SgemmPrecision precision) {
+  require(precision == SgemmPrecision::fp32 || precision == SgemmPrecision::fp32_tensor || precision == SgemmPrecision::tf32,
+          "unknown precision " + std::to_string(static_cast<int>(precision)));
   if (!validate(m, n, k, a, lda, b, ldb, c, ldc)) return;
   GemmArgs g = sgemm_device::gemm_args(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 
