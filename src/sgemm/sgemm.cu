@@ -451,13 +451,16 @@ void run_few_cols(const GemmArgs& g, cudaStream_t stream) {
   by_count(g.n, [&](auto cols) { launch_few_cols<decltype(cols)::value>(g, stream); });
 }
 
+int splits_for(const GemmArgs& g, std::size_t tiles, int min_slice) {
+  const auto sms = static_cast<std::size_t>(sm_count());
+  if (tiles >= sms || g.k < 2 * min_slice) return 1;
+  return capped_splits(g, std::min<std::size_t>(ceil_div(2 * sms, tiles), static_cast<std::size_t>(g.k / min_slice)));
+}
+
 int split_count(const GemmArgs& g) {
-  const int sms = sm_count();
-  // Counted in the smallest tiles: below one tile per SM the GPU idles unless k is cut.
-  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), 64) * ceil_div(static_cast<std::size_t>(g.n), 64);
-  constexpr int kMinSlice = 512;  // shorter slices spend more on partial sums than they gain
-  if (tiles >= static_cast<std::size_t>(sms) || g.k < 2 * kMinSlice) return 1;
-  return capped_splits(g, std::min<std::size_t>(ceil_div(2 * static_cast<std::size_t>(sms), tiles), g.k / kMinSlice));
+  // Counted in the smallest tiles: below one tile per SM the GPU idles unless k is cut. Shorter
+  // slices than 512 spend more on partial sums than they gain.
+  return splits_for(g, ceil_div(static_cast<std::size_t>(g.m), 64) * ceil_div(static_cast<std::size_t>(g.n), 64), 512);
 }
 
 void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream) {

@@ -94,6 +94,10 @@ int sm_count();
 
 /// The slices of split-K the library uses for this shape on the current device (1: none).
 int split_count(const GemmArgs& g);
+/// Split-K's rule for `tiles` output tiles: none where they fill the SMs or k < 2·min_slice, else
+/// enough slices (of at least min_slice) for two blocks an SM, within capped_splits. A rule of
+/// the shape and the SM count, so results are reproducible per device.
+int splits_for(const GemmArgs& g, std::size_t tiles, int min_slice);
 
 /// Rung 7: the warp-tiled kernel with plain loads, one slice at a time (128 × 64 tiles).
 void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream);

@@ -40,14 +40,15 @@ constexpr int kBK = 32;              // a slice: 32 floats = one 128-byte swizzl
 constexpr int kConsumers = 2;                           // warpgroups of 64 rows
 constexpr int kThreads = 128 * (1 + kConsumers);        // a producer warpgroup, then the consumers
 constexpr int kTileBytesA = kBM * kBK * 4, kTileBytesB = kBN * kBK * 4;
+constexpr int kMinSplitSlice = 1024;                    // split-K's shortest slice of k
 constexpr int kSwizzleAlign = 1024;                     // the 128-byte swizzle repeats every 8 rows
-constexpr int kGroupRows = 8;                           // tile rows a group of blocks walks together (L2 reuse)
 
 /// The two forms: 3 products (3xTF32: big·big + big·small + small·big, FP32 accuracy) or 1 (TF32:
 /// big·big). A stage holds A's and Bᵀ's tiles of each part they use.
 template <int kProducts>
 struct Form {
   static_assert(kProducts == 1 || kProducts == 3);
+  static constexpr int kBM = sgemm_detail::kBM, kBN = sgemm_detail::kBN, kBK = sgemm_detail::kBK;  // for BlockWork
   static constexpr int kParts = kProducts == 3 ? 2 : 1;  // big, and small
   static constexpr int kStageBytes = kParts * (kTileBytesA + kTileBytesB);
   static constexpr int kStages = kProducts == 3 ? 3 : 6;  // ~192 KiB either way
@@ -177,8 +178,8 @@ struct SplitMaps {
   CUtensorMap a_big, a_small, b_big, b_small;  // A: m × k, Bᵀ: n × k, boxes of 128 rows × 32
 };
 
-/// C's tile of this block, k from blockIdx.y · k_slice for k_slice; the raw sums go to `partials`
-/// (slice blockIdx.y of m × n) when it is not null, else c = alpha·sum + beta·c.
+/// C's tile of this block, k from blockIdx.z · k_slice for k_slice; the raw sums go to `partials`
+/// (slice blockIdx.z of m × n) when it is not null, else c = alpha·sum + beta·c.
 template <int kProducts>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_product(const __grid_constant__ SplitMaps maps, GemmArgs g, int k_slice, float* partials) {
@@ -189,14 +190,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   extern __shared__ unsigned char smem_raw[];
   unsigned char* smem = reinterpret_cast<unsigned char*>(align_up(reinterpret_cast<std::uintptr_t>(smem_raw), kSwizzleAlign));
 
-  // This block's tile: groups of kGroupRows tile rows, walked column by column, so that the blocks
-  // resident together share their slices of A and of B in L2.
-  const int tiles_m = static_cast<int>(ceil_div(g.m, kBM)), tiles_n = static_cast<int>(ceil_div(g.n, kBN));
-  const int id = static_cast<int>(blockIdx.x), per_group = kGroupRows * tiles_n;
-  const int first_row = id / per_group * kGroupRows, group_rows = min(tiles_m - first_row, kGroupRows);
-  const int m0 = (first_row + id % per_group % group_rows) * kBM, n0 = id % per_group / group_rows * kBN;
-  const int k_begin = static_cast<int>(blockIdx.y) * k_slice, k_end = min(g.k, k_begin + k_slice);
-  const int slices = k_end > k_begin ? (k_end - k_begin + kBK - 1) / kBK : 0;
+  // This block's tile in grouped_tile's order (the blocks resident together share slices of A
+  // and B in L2), and its slice of k (blockIdx.z).
+  const auto [m0, n0, k_begin, k_end, slices] = sgemm_device::BlockWork::of<F>(g, k_slice);
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   if (threadIdx.x == 0) {
@@ -269,7 +265,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   // The accumulator layout of m64nNk8: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8; each
   // 8-column group j its columns 8j + 2·(lane % 4) and the next.
   const int row = m0 + consumer * 64 + warp * 16 + lane / 4;
-  float* slice_out = partials == nullptr ? nullptr : partials + static_cast<std::size_t>(blockIdx.y) * g.m * g.n;
+  float* slice_out = partials == nullptr ? nullptr : partials + static_cast<std::size_t>(blockIdx.z) * g.m * g.n;
 #pragma unroll
   for (int j = 0; j < kBN / 8; ++j) {
 #pragma unroll
@@ -328,16 +324,6 @@ void launch_split(const float* src, std::size_t ld, int rows, int cols, float* b
       .work([] { return std::string("a 32x32 tile: big = tf32(x), small = tf32(x - big)"); });
 }
 
-/// Split-K where the tiles are too few for the SMs: slices of at least kMinSlice of k, enough
-/// for two blocks an SM. A rule of the shape and the SM count, so the bits are reproducible.
-int wgmma_splits(const GemmArgs& g) {
-  constexpr int kMinSlice = 1024;
-  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), kBM) * ceil_div(static_cast<std::size_t>(g.n), kBN);
-  const auto sms = static_cast<std::size_t>(sm_count());
-  if (tiles >= sms || g.k < 2 * kMinSlice) return 1;
-  return capped_splits(g, std::min<std::size_t>(ceil_div(2 * sms, tiles), static_cast<std::size_t>(g.k) / kMinSlice));
-}
-
 /// False, with nothing enqueued, where gpulab's pool cannot hold the split operands.
 template <int kProducts>
 bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
@@ -347,7 +333,8 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
   // K-major operands with rows padded to 16 bytes (TMA's stride unit); k = 0 copies nothing.
   const std::size_t depth = align_up(static_cast<std::size_t>(g.k), std::size_t{4});
   const std::size_t a_floats = static_cast<std::size_t>(g.m) * depth, b_floats = static_cast<std::size_t>(g.n) * depth;
-  const int splits = wgmma_splits(g);
+  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), kBM) * ceil_div(static_cast<std::size_t>(g.n), kBN);
+  const int splits = splits_for(g, tiles, kMinSplitSlice);
   // Both freed in stream order, after the product.
   std::optional<StreamScratch> split, partials;
   try {
@@ -371,9 +358,8 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
   constexpr auto kernel = wgmma_product<kProducts>;
   allow_smem<kernel>(F::kSmemBytes);
   const int k_slice = static_cast<int>(align_up(ceil_div(static_cast<std::size_t>(g.k), splits), kBK));
-  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), kBM) * ceil_div(static_cast<std::size_t>(g.n), kBN);
   launch(kProducts == 3 ? "sgemm_wgmma_3xtf32" : "sgemm_wgmma_tf32", kernel,
-         {dim3(checked_grid(tiles, "sgemm"), static_cast<unsigned>(splits)), kThreads, F::kSmemBytes}, stream, maps, g, k_slice,
+         {dim3(checked_grid(tiles, "sgemm"), 1, static_cast<unsigned>(splits)), kThreads, F::kSmemBytes}, stream, maps, g, k_slice,
          splits > 1 ? partials->data() : nullptr)
       .work([&] {
         return std::string("a 128x128 tile: TMA, ") + std::to_string(F::kStages) + " stages of 32; 2 warpgroups of 64x128, " +
@@ -388,10 +374,9 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
 
 bool wgmma_supported() {
   static PerDevice<bool> supported;
-  return supported.get([] {
-    cudaDeviceProp prop{};
-    GPULAB_CUDA_CHECK(cudaGetDeviceProperties(&prop, current_device()));
-    return prop.major == 9 && prop.minor == 0;  // sm_90a code runs on compute capability 9.0 only
+  return supported.get([] {  // sm_90a code runs on compute capability 9.0 only
+    return current_device_attribute(cudaDevAttrComputeCapabilityMajor) == 9 &&
+           current_device_attribute(cudaDevAttrComputeCapabilityMinor) == 0;
   });
 }
 
