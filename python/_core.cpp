@@ -120,9 +120,11 @@ void zero_triangle(const Matrix& m, bool upper, int device, Address stream) {
 }
 
 void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, Address a, std::size_t lda, Address b, std::size_t ldb,
-           float beta, Address c, std::size_t ldc, int device, Address stream) {
+           float beta, Address c, std::size_t ldc, const std::string& precision, int device, Address stream) {
+  const auto chosen = gpulab_python::sgemm_precision(precision);
+  if (!chosen) throw gpulab::Error(gpulab_python::unknown_sgemm_precision("gpulab.sgemm", precision));
   DeviceScope scope(device);
-  gpulab::sgemm(m, n, k, alpha, at<const float>(a), lda, at<const float>(b), ldb, beta, at<float>(c), ldc, as_stream(stream));
+  gpulab::sgemm(m, n, k, alpha, at<const float>(a), lda, at<const float>(b), ldb, beta, at<float>(c), ldc, as_stream(stream), *chosen);
 }
 
 // ---- conv -------------------------------------------------------------------------------------
@@ -257,7 +259,8 @@ NB_MODULE(_core, m) {
         nb::arg("stream"));
   m.def("zero_triangle", &zero_triangle, nb::arg("m"), nb::arg("upper"), nb::arg("device"), nb::arg("stream"));
   m.def("sgemm", &sgemm, nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("alpha"), nb::arg("a"), nb::arg("lda"),
-        nb::arg("b"), nb::arg("ldb"), nb::arg("beta"), nb::arg("c"), nb::arg("ldc"), nb::arg("device"), nb::arg("stream"));
+        nb::arg("b"), nb::arg("ldb"), nb::arg("beta"), nb::arg("c"), nb::arg("ldc"), nb::arg("precision"), nb::arg("device"),
+        nb::arg("stream"));
   m.def("conv3x3", &conv3x3, nb::arg("data"), nb::arg("pitch"), nb::arg("out"), nb::arg("out_pitch"), nb::arg("width"),
         nb::arg("height"), nb::arg("weights"), nb::arg("divisor"), nb::arg("border"), nb::arg("device"), nb::arg("stream"));
   m.def("named_filter", &named_filter, nb::arg("name"), "(weights, divisor) of a named filter, or None.");

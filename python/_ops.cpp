@@ -242,25 +242,34 @@ struct Add {
   }
 };
 
-/// c = alpha·a·b + beta·c, for the new result (beta = 0) and for sgemm_ (c in place).
+/// c = alpha·a·b + beta·c, for the new result (beta = 0) and for sgemm_ (c in place), at a precision
+/// named as gpulab.sgemm's precision=.
 struct Sgemm {
   static constexpr const char* kWhat = "gpulab::sgemm";
-  static Problem problem(const at::Tensor& a, const at::Tensor& b, double, const at::Tensor* c) {
+  static std::string_view name(c10::string_view precision) { return {precision.data(), precision.size()}; }
+  static Problem problem(const at::Tensor& a, const at::Tensor& b, double, c10::string_view precision, const at::Tensor* c) {
+    if (!gpulab_python::sgemm_precision(name(precision))) return gpulab_python::unknown_sgemm_precision(kWhat, name(precision));
     if (auto p = matrix_problem(kWhat, "a", a)) return p;
     if (auto p = matrix_problem(kWhat, "b", b, &a)) return p;
     if (a.size(1) != b.size(0))
       return std::string(kWhat) + ": a is " + shape_text(a.sizes()) + " and b " + shape_text(b.sizes()) + ": the inner sizes differ";
     return c != nullptr ? matrix_out_problem(kWhat, *c, a, a.size(0), b.size(1)) : std::nullopt;
   }
-  static at::Tensor result(const at::Tensor& a, const at::Tensor& b, double) { return new_result({a.size(0), b.size(1)}, at::kFloat, a); }
-  static void run(const at::Tensor& a, const at::Tensor& b, double alpha, double beta, const at::Tensor& c) {
+  static at::Tensor result(const at::Tensor& a, const at::Tensor& b, double, c10::string_view) {
+    return new_result({a.size(0), b.size(1)}, at::kFloat, a);
+  }
+  static void run(const at::Tensor& a, const at::Tensor& b, double alpha, double beta, c10::string_view precision, const at::Tensor& c) {
+    const gpulab::SgemmPrecision chosen = *gpulab_python::sgemm_precision(name(precision));  // problem() checked it
     DeviceScope scope(a.device().index());
     const auto va = matrix<const float>(a), vb = matrix<const float>(b);
     const auto vc = matrix<float>(c);
     gpulab::sgemm(va.rows, vb.cols, va.cols, static_cast<float>(alpha), va.data, va.pitch_bytes / sizeof(float), vb.data,
-                  vb.pitch_bytes / sizeof(float), static_cast<float>(beta), vc.data, vc.pitch_bytes / sizeof(float), current_stream(a));
+                  vb.pitch_bytes / sizeof(float), static_cast<float>(beta), vc.data, vc.pitch_bytes / sizeof(float), current_stream(a),
+                  chosen);
   }
-  static void into(const at::Tensor& a, const at::Tensor& b, double alpha, const at::Tensor& c) { run(a, b, alpha, 0.0, c); }
+  static void into(const at::Tensor& a, const at::Tensor& b, double alpha, c10::string_view precision, const at::Tensor& c) {
+    run(a, b, alpha, 0.0, precision, c);
+  }
 };
 
 struct Conv3x3 {
@@ -336,9 +345,10 @@ void out_operator(Args... args, const at::Tensor& out) {
   F::into(args..., out);
 }
 
-void sgemm_in_place_operator(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c, double alpha, double beta) {
-  raise_if(Sgemm::problem(a, b, alpha, &c));
-  Sgemm::run(a, b, alpha, beta, c);
+void sgemm_in_place_operator(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c, double alpha, double beta,
+                             c10::string_view precision) {
+  raise_if(Sgemm::problem(a, b, alpha, precision, &c));
+  Sgemm::run(a, b, alpha, beta, precision, c);
 }
 
 void zero_triangle_operator(const at::Tensor& m, c10::string_view part) {
@@ -362,8 +372,8 @@ TORCH_LIBRARY(gpulab, m) {
   m.def("add(Tensor a, Tensor b, float alpha=1.0, float beta=1.0) -> Tensor");
   m.def("add.out(Tensor a, Tensor b, float alpha=1.0, float beta=1.0, *, Tensor(a!) out) -> ()");
   m.def("zero_triangle_(Tensor(a!) m, str part='upper') -> ()");
-  m.def("sgemm(Tensor a, Tensor b, float alpha=1.0) -> Tensor");
-  m.def("sgemm_(Tensor a, Tensor b, Tensor(a!) c, float alpha=1.0, float beta=0.0) -> ()");
+  m.def("sgemm(Tensor a, Tensor b, float alpha=1.0, str precision='fp32') -> Tensor");
+  m.def("sgemm_(Tensor a, Tensor b, Tensor(a!) c, float alpha=1.0, float beta=0.0, str precision='fp32') -> ()");
   m.def("conv3x3(Tensor image, int[] weights, int divisor, str border='replicate') -> Tensor");
   m.def("conv3x3.out(Tensor image, int[] weights, int divisor, str border='replicate', *, Tensor(a!) out) -> ()");
 }
@@ -388,7 +398,7 @@ TORCH_LIBRARY_IMPL(gpulab, CUDA, m) {
   m.impl("add", &functional_operator<Add, Tensor, Tensor, double, double>);
   m.impl("add.out", &out_operator<Add, Tensor, Tensor, double, double>);
   m.impl("zero_triangle_", &zero_triangle_operator);
-  m.impl("sgemm", &functional_operator<Sgemm, Tensor, Tensor, double>);
+  m.impl("sgemm", &functional_operator<Sgemm, Tensor, Tensor, double, Text>);
   m.impl("sgemm_", &sgemm_in_place_operator);
   m.impl("conv3x3", &functional_operator<Conv3x3, Tensor, Weights, std::int64_t, Text>);
   m.impl("conv3x3.out", &out_operator<Conv3x3, Tensor, Weights, std::int64_t, Text>);
@@ -426,9 +436,9 @@ at::Tensor call_add(const at::Tensor& a, const at::Tensor& b, double alpha, doub
   static const auto op = operator_handle<at::Tensor(const at::Tensor&, const at::Tensor&, double, double)>("gpulab::add");
   return op.call(a, b, alpha, beta);
 }
-at::Tensor call_sgemm(const at::Tensor& a, const at::Tensor& b, double alpha) {
-  static const auto op = operator_handle<at::Tensor(const at::Tensor&, const at::Tensor&, double)>("gpulab::sgemm");
-  return op.call(a, b, alpha);
+at::Tensor call_sgemm(const at::Tensor& a, const at::Tensor& b, double alpha, c10::string_view precision) {
+  static const auto op = operator_handle<at::Tensor(const at::Tensor&, const at::Tensor&, double, c10::string_view)>("gpulab::sgemm");
+  return op.call(a, b, alpha, precision);
 }
 
 /// d sum / d x: the output's gradient broadcast to x's shape (symbolic under torch.compile).
@@ -478,22 +488,25 @@ struct AddGradient : torch::autograd::Function<AddGradient> {
   }
 };
 
-/// c = alpha·a·b: d a = alpha·g·bᵀ, d b = alpha·aᵀ·g, each one more sgemm (and a transpose).
+/// c = alpha·a·b: d a = alpha·g·bᵀ, d b = alpha·aᵀ·g, each one more sgemm (and a transpose) at the
+/// forward's precision.
 struct SgemmGradient : torch::autograd::Function<SgemmGradient> {
-  static at::Tensor forward(AutogradContext* ctx, const at::Tensor& a, const at::Tensor& b, double alpha) {
+  static at::Tensor forward(AutogradContext* ctx, const at::Tensor& a, const at::Tensor& b, double alpha, c10::string_view precision) {
     ctx->saved_data["alpha"] = alpha;
+    ctx->saved_data["precision"] = std::string(precision);
     ctx->save_for_backward({a, b});
     at::AutoDispatchBelowADInplaceOrView below_autograd;
-    return call_sgemm(a, b, alpha);
+    return call_sgemm(a, b, alpha, precision);
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const auto saved = ctx->get_saved_variables();
     const at::Tensor g = grads[0].contiguous();
     const double alpha = ctx->saved_data["alpha"].toDouble();
+    const std::string precision = ctx->saved_data["precision"].toStringRef();
     at::Tensor grad_a, grad_b;
-    if (ctx->needs_input_grad(0)) grad_a = call_sgemm(g, call_transpose(saved[1]), alpha);
-    if (ctx->needs_input_grad(1)) grad_b = call_sgemm(call_transpose(saved[0]), g, alpha);
-    return {grad_a, grad_b, at::Tensor()};
+    if (ctx->needs_input_grad(0)) grad_a = call_sgemm(g, call_transpose(saved[1]), alpha, precision);
+    if (ctx->needs_input_grad(1)) grad_b = call_sgemm(call_transpose(saved[0]), g, alpha, precision);
+    return {grad_a, grad_b, at::Tensor(), at::Tensor()};
   }
 };
 
@@ -503,7 +516,9 @@ TORCH_LIBRARY_IMPL(gpulab, Autograd, m) {
   m.impl("exclusive_scan", [](const at::Tensor& x) { return ScanGradient<false>::apply(x); });
   m.impl("transpose", [](const at::Tensor& a) { return TransposeGradient::apply(a); });
   m.impl("add", [](const at::Tensor& a, const at::Tensor& b, double alpha, double beta) { return AddGradient::apply(a, b, alpha, beta); });
-  m.impl("sgemm", [](const at::Tensor& a, const at::Tensor& b, double alpha) { return SgemmGradient::apply(a, b, alpha); });
+  m.impl("sgemm", [](const at::Tensor& a, const at::Tensor& b, double alpha, c10::string_view precision) {
+    return SgemmGradient::apply(a, b, alpha, precision);
+  });
 }
 
 // ---- the direct path ---------------------------------------------------------------------------
@@ -568,11 +583,11 @@ nb::object direct_conv3x3(nb::handle image, const std::vector<std::int64_t>& wei
 }
 
 /// c given: c = alpha·a·b + beta·c in place, c returned; c None: a new alpha·a·b.
-nb::object direct_sgemm(nb::handle a, nb::handle b, nb::handle c, double alpha, double beta) {
-  if (c.is_none()) return direct<Sgemm>(c, direct_tensor(a), direct_tensor(b), alpha);
+nb::object direct_sgemm(nb::handle a, nb::handle b, nb::handle c, double alpha, double beta, const std::string& precision) {
+  if (c.is_none()) return direct<Sgemm>(c, direct_tensor(a), direct_tensor(b), alpha, c10::string_view(precision));
   const at::Tensor *ta = direct_tensor(a), *tb = direct_tensor(b), *tc = direct_tensor(c);
-  if (ta == nullptr || tb == nullptr || tc == nullptr || Sgemm::problem(*ta, *tb, alpha, tc)) return nb::none();
-  Sgemm::run(*ta, *tb, alpha, beta, *tc);
+  if (ta == nullptr || tb == nullptr || tc == nullptr || Sgemm::problem(*ta, *tb, alpha, precision, tc)) return nb::none();
+  Sgemm::run(*ta, *tb, alpha, beta, precision, *tc);
   return nb::borrow(c);
 }
 
@@ -604,6 +619,7 @@ NB_MODULE(_ops, m) {
   m.def("transpose", &direct_transpose, nb::arg("a"), nb::arg("out").none());
   m.def("add", &direct_add, nb::arg("a"), nb::arg("b"), nb::arg("alpha"), nb::arg("beta"), nb::arg("out").none());
   m.def("zero_triangle", &direct_zero_triangle, nb::arg("m"), nb::arg("part"));
-  m.def("sgemm", &direct_sgemm, nb::arg("a"), nb::arg("b"), nb::arg("c").none(), nb::arg("alpha"), nb::arg("beta"));
+  m.def("sgemm", &direct_sgemm, nb::arg("a"), nb::arg("b"), nb::arg("c").none(), nb::arg("alpha"), nb::arg("beta"),
+        nb::arg("precision"));
   m.def("conv3x3", &direct_conv3x3, nb::arg("image"), nb::arg("weights"), nb::arg("divisor"), nb::arg("border"), nb::arg("out").none());
 }

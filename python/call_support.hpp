@@ -9,6 +9,7 @@
 #include <gpulab/error.hpp>
 #include <gpulab/reduce.hpp>
 #include <gpulab/scan.hpp>
+#include <gpulab/sgemm.hpp>
 
 #include <Python.h>
 #include <cuda_runtime.h>
@@ -18,7 +19,9 @@
 #include <cstdint>
 #include <exception>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -182,6 +185,18 @@ void scan(const In* in, gpulab::scan_result_t<In>* out, std::size_t n, bool incl
 inline void atax(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, cudaStream_t stream) {
   scratch().with(ScratchCache::Purpose::atax, stream, gpulab::atax_temp_bytes(rows, cols),
                  [&](void* temp, std::size_t bytes) { gpulab::atax(a, x, rows, cols, y, temp, bytes, stream); });
+}
+
+/// gpulab.sgemm's precision= names, as the library's SgemmPrecision; none for a name it does not know.
+inline std::optional<gpulab::SgemmPrecision> sgemm_precision(std::string_view name) {
+  if (name == "fp32") return gpulab::SgemmPrecision::fp32;
+  if (name == "fp32_tensor") return gpulab::SgemmPrecision::fp32_tensor;
+  if (name == "tf32") return gpulab::SgemmPrecision::tf32;
+  return std::nullopt;
+}
+
+inline std::string unknown_sgemm_precision(const char* what, std::string_view name) {
+  return std::string(what) + ": precision must be 'fp32', 'fp32_tensor' or 'tf32', got '" + std::string(name) + "'";
 }
 
 }  // namespace gpulab_python

@@ -204,17 +204,28 @@ def zero_triangle(m, part: str = "upper", *, stream=None):
     return call.done(m)
 
 
-def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, stream=None):
-    """alpha·(a @ b) + beta·c in float32 on the CUDA cores (no TF32): a is m × k, b k × n. Without c,
-    a new m × n result (beta must be 0); with c, c is updated in place and returned. Rows may be
-    strided (leading dimensions). Each element is one FMA chain over k: within γ(k+2)·(|α||A||B| +
-    |β||C|) and bitwise reproducible on one device (docs/sgemm.md). Differentiable without c
-    (PyTorch)."""
+_SGEMM_PRECISIONS = ("fp32", "fp32_tensor", "tf32")
+
+
+def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, precision: str = "fp32", stream=None):
+    """alpha·(a @ b) + beta·c in float32: a is m × k, b k × n. Without c, a new m × n result (beta
+    must be 0); with c, c is updated in place and returned. Rows may be strided (leading
+    dimensions). Differentiable without c (PyTorch; the gradients at the same precision).
+
+    precision (include/gpulab/sgemm.hpp, docs/sgemm.md):
+    - "fp32" (the default): the CUDA cores, no TF32. Each element is one FMA chain over k: within
+      γ(k+2)·(|α||A||B| + |β||C|) and bitwise reproducible on one device.
+    - "fp32_tensor": FP32-accurate 3xTF32 on Hopper's tensor cores where the shape makes that
+      faster (else "fp32"): within (γ(6k+4) + 2^−20)·(|α||A||B| + |β||C|), reproducible per device.
+    - "tf32": one TF32 product on the tensor cores where faster (else "fp32"): 11 significant bits
+      of each input, for speed, not FP32 accuracy."""
     what = "gpulab.sgemm"
     if c is None and beta != 0:
         raise ValueError(f"{what}: beta = {beta} needs c")
+    if precision not in _SGEMM_PRECISIONS:
+        raise ValueError(f"{what}: precision must be 'fp32', 'fp32_tensor' or 'tf32', got {precision!r}")
     if stream is None and _torch.available:
-        result = _torch.run(_torch.direct.sgemm, _torch.sgemm, a, b, c, float(alpha), float(beta))
+        result = _torch.run(_torch.direct.sgemm, _torch.sgemm, a, b, c, float(alpha), float(beta), precision)
         if result is not NotImplemented:
             return result
     ma, da = _matrix(a, what, "a")
@@ -225,8 +236,8 @@ def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, stream=None):
         raise ValueError(f"{what}: a is {m} x {k} and b is {k2} x {n}: the inner sizes differ")
     call = Call(ma, stream)
     result, dc = _output(call, c, (m, n), what)
-    _core.sgemm(m, n, k, float(alpha), da[0], da[3] // 4, db[0], db[3] // 4, float(beta), dc[0], dc[3] // 4, ma.device,
-                call.stream)
+    _core.sgemm(m, n, k, float(alpha), da[0], da[3] // 4, db[0], db[3] // 4, float(beta), dc[0], dc[3] // 4, precision,
+                ma.device, call.stream)
     return call.done(result)
 
 

@@ -93,12 +93,12 @@ def zero_triangle(m, part):
     return m
 
 
-def sgemm(a, b, c, alpha, beta):
+def sgemm(a, b, c, alpha, beta, precision):
     if not _operator_wanted(c, a, b):
         return NotImplemented
     if c is None:
-        return ops.sgemm(a, b, alpha)
-    ops.sgemm_(a, b, c, alpha, beta)
+        return ops.sgemm(a, b, alpha, precision)
+    ops.sgemm_(a, b, c, alpha, beta, precision)
     return c
 
 
@@ -141,7 +141,7 @@ def _register_fakes():
         return a.new_empty(a.shape)
 
     @fake("gpulab::sgemm")
-    def _(a, b, alpha=1.0):
+    def _(a, b, alpha=1.0, precision="fp32"):
         torch._check(a.shape[1] == b.shape[0], lambda: f"gpulab::sgemm: a is {a.shape} and b {b.shape}: the inner sizes differ")
         return a.new_empty((a.shape[0], b.shape[1]))
 

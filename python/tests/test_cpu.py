@@ -75,6 +75,8 @@ def test_shapes_and_values_are_checked():
         gpulab.sgemm(fake([4, 6]), fake([5, 3]))
     with pytest.raises(ValueError, match=r"beta = 0.5 needs c"):
         gpulab.sgemm(fake([4, 6]), fake([6, 3]), beta=0.5)
+    with pytest.raises(ValueError, match=r"precision must be 'fp32', 'fp32_tensor' or 'tf32', got 'fp16'"):
+        gpulab.sgemm(fake([4, 6]), fake([6, 3]), precision="fp16")
     with pytest.raises(ValueError, match=r"out must have shape \(4, 3\), got \(3, 4\)"):
         gpulab.sgemm(fake([4, 6]), fake([6, 3]), fake([3, 4]))
     with pytest.raises(ValueError, match=r"a and b differ in shape"):
