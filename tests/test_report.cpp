@@ -41,6 +41,7 @@ Report sample_report() {
   c.ceiling_name = "read";
   c.ceiling_gbs = 3000;
   c.variants = {row("1", 8.0), row("2", 4.0), row("3", 2.0), row("vendor", 1.0, true), row("4", 1.6)};
+  c.variants[2].check.median_error = 2.5e-9;  // measured by checks that see one error per element (SGEMM)
   c.cpu.push_back({"OpenMP baseline", 16, stats(40.0, 39.0, 42.0, 5), {true, 1e-6, 1e-3, ""}, 0.0});
   derive_columns(c);
   Report r;
@@ -91,6 +92,8 @@ TEST(Report, JsonRoundTripKeepsEveryNumber) {
   EXPECT_EQ(back.cases[0].variants[4].kernel.median_ms, 1.6);
   EXPECT_EQ(back.cases[0].params[2].second, "64");
   EXPECT_TRUE(std::isnan(back.cases[0].variants[0].step_speedup));
+  EXPECT_EQ(back.cases[0].variants[2].check.median_error, 2.5e-9);
+  EXPECT_TRUE(std::isnan(back.cases[0].variants[0].check.median_error));
   EXPECT_EQ(back.device->name, "Test GPU");
   EXPECT_EQ(back.ceilings->read_gbs, 3000);
 }

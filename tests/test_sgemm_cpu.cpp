@@ -2,6 +2,7 @@
 // checks — that each can fail: a wrong element, one just past the bound, a NaN, written padding,
 // an error in a row the sampled check does not see (the randomized products catch it).
 #include "sgemm/sgemm_cpu.hpp"
+#include "sgemm/sgemm_ozaki.hpp"
 
 #include <gtest/gtest.h>
 
@@ -166,6 +167,60 @@ TEST(SgemmCheck, CatchesAWrongElementANaNAndWrittenPadding) {
 
   c.pop_back();
   EXPECT_FALSE(check_sgemm(c, in, ref, SgemmMath::fp32).ok);
+}
+
+TEST(SgemmCheck, ReportsTheMedianErrorBesideTheWorst) {
+  const SgemmInput in = make_sgemm_input({70, 66, 130}, 0, 1.f, 0.f, 8);
+  const SgemmReference ref = sgemm_reference(in, 8);
+  const std::vector<double> exact = brute_force(in);
+  std::vector<float> c = rounded(in, exact);
+  CheckResult r = check_sgemm(c, in, ref, SgemmMath::fp32);
+  ASSERT_TRUE(r.ok);
+  // Correctly rounded elements: each error at most 2^-24·|c| ≤ 2^-24·s, most of them far less.
+  EXPECT_GT(r.median_error, 0.0);
+  EXPECT_LE(r.median_error, 0x1p-24);
+  EXPECT_LE(r.median_error, r.error);
+  // One element far off moves the worst past the bound, not the median.
+  const double typical = r.median_error;
+  c[5 * in.ldc + 7] = static_cast<float>(exact[5 * 66 + 7] + 1e-3);
+  r = check_sgemm(c, in, ref, SgemmMath::fp32);
+  EXPECT_FALSE(r.ok);
+  EXPECT_GT(r.error, r.tolerance);
+  EXPECT_LE(r.median_error, 2 * typical);
+}
+
+// The Ozaki scheme's bound (sgemm_ozaki.hpp): γ(2)·s plus a term of row i's and column j's norms.
+// Every element just inside it passes, in the full check and in the sampled one (rows, columns and
+// the randomized products); one element just outside it fails, and the FP32 bound, looser here,
+// still takes it.
+TEST(SgemmCheck, TheOzakiBoundIsPerRowAndColumn) {
+  for (bool sampled : {false, true}) {
+    const SgemmInput in = make_sgemm_input({70, 66, 130}, 1, 1.5f, 0.f, 10);
+    const SgemmReference ref = sgemm_reference(in, 10, sampled);
+    const std::vector<double> exact = brute_force(in);
+    const double two_q = std::ldexp(1.0, -sgemm_ozaki::kNormBits);
+    auto allowed = [&](std::size_t i, std::size_t j) {
+      double s = 0;
+      for (std::size_t p = 0; p < 130; ++p) s += std::fabs(in.a[i * in.lda + p] * in.b[p * in.ldb + j]);
+      const double term = 1.5 * two_q *
+                          (ref.a_norm[i] * ref.b_abs[j] + ref.b_norm[j] * ref.a_abs[i] + 3 * 130 * two_q * ref.a_norm[i] * ref.b_norm[j]);
+      return sgemm_error_factor(SgemmMath::ozaki, 130) * 1.5 * s + term;
+    };
+    std::vector<float> c = rounded(in, exact);
+    for (std::size_t i = 0; i < 70; ++i)
+      for (std::size_t j = 0; j < 66; ++j) {
+        // Just inside, the float's own rounding (≤ u·|c|) kept within the γ(2)·s part.
+        const double target = exact[i * 66 + j] + 0.9 * (allowed(i, j) - 0x1p-24 * std::fabs(exact[i * 66 + j]));
+        c[i * in.ldc + j] = static_cast<float>(target);
+      }
+    const CheckResult inside = check_sgemm(c, in, ref, SgemmMath::ozaki);
+    EXPECT_TRUE(inside.ok) << inside.detail;
+    EXPECT_GT(inside.tolerance, sgemm_error_factor(SgemmMath::ozaki, 130));  // the loosest per-element allowance
+    if (sampled) continue;
+    c[3 * in.ldc + 4] = static_cast<float>(exact[3 * 66 + 4] + 1.5 * allowed(3, 4));
+    EXPECT_FALSE(check_sgemm(c, in, ref, SgemmMath::ozaki).ok);
+    EXPECT_TRUE(check_sgemm(c, in, ref, SgemmMath::fp32).ok);
+  }
 }
 
 TEST(SgemmCheck, RandomizedProductsCatchAnErrorOutsideTheSampledRowsAndColumns) {

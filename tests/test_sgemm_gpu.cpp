@@ -4,6 +4,7 @@
 // pick, and the library's contract as a user calls it.
 #include "gpu_test_support.hpp"
 
+#include "sgemm/sgemm_ozaki.hpp"
 #include "sgemm/sgemm_paths.hpp"
 #include "sgemm/sgemm_problem.hpp"
 
@@ -13,6 +14,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstring>
 #include <tuple>
 #include <vector>
@@ -274,6 +277,35 @@ TEST(SgemmLibrary, OddRowsAreRealignedAndGiveTheBitsOfAlignedRows) {
   EXPECT_TRUE(r.ok) << r.detail;
   EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0);
   EXPECT_EQ(std::memcmp(got.data(), in_graph.data(), got.size() * sizeof(float)), 0);
+}
+
+// The Ozaki rung past what the ladder's shapes reach: k in two chunks of the INT8 products, a wide
+// exponent range (within its bound, which is relative to each row's and column's norm), the same
+// bits twice, and a row holding a NaN (that row NaN, the others unchanged).
+TEST(SgemmOzaki, DeepKWideExponentsAndANaNRow) {
+  for (int exponents : {0, 20}) {
+    SgemmInput in = make_sgemm_input({33, 40, (1 << 16) + 100}, 1, 0.5f, -2.f, 21, exponents);
+    const SgemmReference ref = sgemm_reference(in, 7);
+    DeviceGemm d(in);
+    sgemm_ozaki::run(d.args(in), nullptr);
+    const std::vector<float> got = d.result();
+    const CheckResult r = check_sgemm(got, in, ref, SgemmMath::ozaki);
+    EXPECT_TRUE(r.ok) << "exponents " << exponents << ": " << r.detail;
+    DeviceGemm again(in);
+    sgemm_ozaki::run(again.args(in), nullptr);
+    EXPECT_EQ(std::memcmp(got.data(), again.result().data(), got.size() * sizeof(float)), 0) << "exponents " << exponents;
+    if (exponents != 0) continue;
+    in.a[5 * in.lda + 7] = std::nanf("");
+    DeviceGemm with_nan(in);
+    sgemm_ozaki::run(with_nan.args(in), nullptr);
+    const std::vector<float> nan_row = with_nan.result();
+    for (std::size_t i = 0; i < 33; ++i)
+      for (std::size_t j = 0; j < 40; ++j) {
+        const float v = nan_row[i * in.ldc + j];
+        if (i == 5) EXPECT_TRUE(std::isnan(v)) << "C[5][" << j << "]";
+        else EXPECT_EQ(std::bit_cast<std::uint32_t>(v), std::bit_cast<std::uint32_t>(got[i * in.ldc + j])) << "C[" << i << "][" << j << "]";
+      }
+  }
 }
 
 // The precisions: a shape the tensor cores take (odd sides, beta, wide exponents) is within the

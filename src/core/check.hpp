@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace gpulab {
@@ -21,6 +22,9 @@ struct CheckResult {
   double error = 0.0;      // |got − ref| (0 for exact matches)
   double tolerance = 0.0;  // what was allowed (0 for integers)
   std::string detail;      // empty when ok; otherwise what went wrong, in words
+  // The median of the same error over the elements checked, where a check measures one per element
+  // (SGEMM): the typical error beside the worst. NaN where not measured.
+  double median_error = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// γ_k·sum_abs + ref_err as above, for a type with unit roundoff `unit_roundoff`.

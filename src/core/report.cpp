@@ -258,7 +258,9 @@ TimingStats timing_from(const json& j) {
           j.at("reps").get<int>(), j.value("noise", 0.0), j.value("samples_ms", std::vector<double>{})};
 }
 json check_json(const CheckResult& c) {
-  return {{"ok", c.ok}, {"error", num(c.error)}, {"tolerance", num(c.tolerance)}, {"detail", c.detail}};
+  json j = {{"ok", c.ok}, {"error", num(c.error)}, {"tolerance", num(c.tolerance)}, {"detail", c.detail}};
+  if (std::isfinite(c.median_error)) j["median_error"] = c.median_error;
+  return j;
 }
 CheckResult check_from(const json& j) {
   CheckResult c;
@@ -266,6 +268,7 @@ CheckResult check_from(const json& j) {
   c.error = num_from(j.at("error"));
   c.tolerance = num_from(j.at("tolerance"));
   c.detail = j.at("detail").get<std::string>();
+  if (j.contains("median_error")) c.median_error = num_from(j.at("median_error"));
   return c;
 }
 
@@ -357,25 +360,26 @@ Report report_from_json(const json& j) {
 std::string to_csv(const Report& r) {
   std::string out =
       "problem,params,kind,id,name,ok,error,tolerance,median_ms,min_ms,max_ms,reps,bandwidth_gbs,"
-      "step_speedup,cumulative_speedup,vs_vendor,of_ceiling,end_to_end_ms,threads,noise,gflops,flags\n";
+      "step_speedup,cumulative_speedup,vs_vendor,of_ceiling,end_to_end_ms,threads,noise,gflops,flags,median_error\n";
   for (const auto& c : r.cases) {
     std::string params;
     for (const auto& [k, v] : c.params) params += (params.empty() ? "" : ";") + k + "=" + v;
     for (const auto& v : c.variants) {
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,{},{},{}\n", csv_field(c.problem),
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,{},{},{},{}\n", csv_field(c.problem),
                          csv_field(params), v.vendor ? "vendor" : "gpu", csv_field(v.id), csv_field(v.name),
                          v.check.ok ? 1 : 0, csv_num(v.check.error), csv_num(v.check.tolerance),
                          csv_num(v.kernel.median_ms), csv_num(v.kernel.min_ms), csv_num(v.kernel.max_ms),
                          v.kernel.reps, csv_num(v.bandwidth_gbs), csv_num(v.step_speedup),
                          csv_num(v.cumulative_speedup), csv_num(v.vs_vendor), csv_num(v.of_ceiling),
                          v.end_to_end ? csv_num(v.end_to_end->median_ms) : "", csv_num(v.kernel.noise), csv_num(v.gflops),
-                         csv_field(row_flags(v)));
+                         csv_field(row_flags(v)), csv_num(v.check.median_error));
     }
     for (const auto& p : c.cpu) {
-      out += fmt::format("{},{},cpu,,{},{},{},{},{},{},{},{},{},,,,,,{},{},,\n", csv_field(c.problem),
+      out += fmt::format("{},{},cpu,,{},{},{},{},{},{},{},{},{},,,,,,{},{},,,{}\n", csv_field(c.problem),
                          csv_field(params), csv_field(p.name), p.check.ok ? 1 : 0, csv_num(p.check.error),
                          csv_num(p.check.tolerance), csv_num(p.time.median_ms), csv_num(p.time.min_ms),
-                         csv_num(p.time.max_ms), p.time.reps, csv_num(p.bandwidth_gbs), p.threads, csv_num(p.time.noise));
+                         csv_num(p.time.max_ms), p.time.reps, csv_num(p.bandwidth_gbs), p.threads, csv_num(p.time.noise),
+                         csv_num(p.check.median_error));
     }
   }
   // A multi-GPU run's rows have columns of their own: its CSV is their table (after the ladders'

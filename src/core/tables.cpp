@@ -36,6 +36,7 @@ std::string fmt_gbs(double x) { return std::isfinite(x) && x > 0 ? fmt::format("
 std::string fmt_check(const CheckResult& c) {
   if (!c.ok) return "FAIL";
   if (c.tolerance == 0.0) return "ok (exact)";
+  if (std::isfinite(c.median_error)) return fmt::format("ok ({:.1e} <= {:.1e}, median {:.1e})", c.error, c.tolerance, c.median_error);
   return fmt::format("ok ({:.1e} <= {:.1e})", c.error, c.tolerance);
 }
 

@@ -8,8 +8,10 @@
 // γ(j) = j·u/(1 − j·u), u = 2^-24, e_prod = 0. The tensor-core rungs: products of TF32 parts
 // (e_prod = 2^-20 for 3xTF32's split, 2^-10 + 2^-20 for plain TF32's rounding of the inputs) summed
 // by the tensor cores, whose additions may truncate (2u each), 3 partial products per k for
-// 3xTF32: γ(6k + 4). The check reports the worst |ĉ − c| / s over the elements it sees, against
-// the bound's factor: a componentwise relative error, comparable between rungs.
+// 3xTF32: γ(6k + 4). The Ozaki scheme II adds a term of each row's and column's norms
+// (sgemm_ozaki.hpp) to γ(2)·s. The check reports the worst and the median |ĉ − c| / s over the
+// elements it sees, against the bound's factor: a componentwise relative error, comparable
+// between rungs.
 #pragma once
 
 #include "core/check.hpp"
@@ -63,6 +65,9 @@ struct SgemmReference {
   // Σⱼ sᵢⱼ·|xⱼ| and Σᵢ |yᵢ|·sᵢⱼ. Used when the rows above are not all of them.
   std::vector<double> x, cx, cx_s;
   std::vector<double> y, yc, yc_s;
+  // Each row of A's and column of B's 2-norm and sum of magnitudes: the Ozaki scheme's bound is
+  // relative to them (sgemm_ozaki.hpp).
+  std::vector<double> a_norm, a_abs, b_norm, b_abs;
   bool full() const;
   std::size_t m = 0, n = 0;
 };

@@ -6,6 +6,7 @@
 #include "lib/launch_limits.hpp"
 #include "sgemm/sgemm_kernels.cuh"
 #include "sgemm/sgemm_ladder.hpp"
+#include "sgemm/sgemm_ozaki.hpp"
 #include "sgemm/sgemm_paths.hpp"
 
 #include <gpulab/error.hpp>
@@ -141,6 +142,8 @@ constexpr SgemmRung kRungs[] = {
         "instructions fma", run_wgmma<sgemm_detail::wgmma_tf32x3>, Role::rung, SgemmMath::tf32x3, false, true),
     row("library_3xtf32", "gpulab::sgemm with SgemmPrecision::fp32_tensor: wgmma_3xtf32 where it pays, else the FP32 library",
         "fma", run_library_3xtf32, Role::rung, SgemmMath::tf32x3),
+    row("ozaki2_int8", "Ozaki scheme II: rows and columns scaled to integers, residues mod 8 moduli, INT8 GEMMs (cuBLAS), CRT",
+        "fma instructions", sgemm_ozaki::run, Role::rung, SgemmMath::ozaki),
     row("wgmma_tf32", "TF32 (NOT FP32 accuracy): one product, big*big, accumulated in the tensor cores", "fma",
         run_wgmma<sgemm_detail::wgmma_tf32>, Role::rung, SgemmMath::tf32, false, true),
     row("cublas_tf32", "TENSOR CORES, vendor: cuBLAS with TF32 (10-bit mantissas: NOT FP32 accuracy)", "fma instructions", run_cublas_tf32,

@@ -11,8 +11,9 @@
 namespace gpulab {
 
 /// The arithmetic a rung does, which decides the error bound it is checked against
-/// (sgemm_cpu.hpp): FP32 on the CUDA cores, 3xTF32 or TF32 on the tensor cores.
-enum class SgemmMath { fp32, tf32x3, tf32 };
+/// (sgemm_cpu.hpp): FP32 on the CUDA cores, 3xTF32 or TF32 on the tensor cores, the Ozaki scheme
+/// II on INT8 tensor cores.
+enum class SgemmMath { fp32, tf32x3, tf32, ozaki };
 
 /// An SGEMM rung's launch function and what it needs.
 struct SgemmOps {

@@ -1,0 +1,317 @@
+// The Ozaki scheme II rung (sgemm_ozaki.hpp): scale, residues, one batched INT8 cuBLAS GEMM per
+// chunk of k (every modulus in one call), the Chinese remainder theorem.
+#include "core/cublas_handle.hpp"
+#include "lib/arith.hpp"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+#include "sgemm/sgemm_ozaki.hpp"
+#include "sgemm/sgemm_paths.hpp"
+
+#include <gpulab/error.hpp>
+
+#include <math_constants.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace gpulab::sgemm_ozaki {
+namespace {
+
+using sgemm_device::GemmArgs;
+using sgemm_detail::StreamScratch;
+
+/// k in chunks of this depth: |Σ residue·residue| ≤ 2^16·2^14 = 2^30, so the int32 sums never wrap.
+constexpr int kChunk = 1 << 16;
+/// Rows of the residue matrices padded to this many int8 (the INT8 GEMM's alignment).
+constexpr std::size_t kDepthAlign = 16;
+/// Rows (of A) or columns (of B) a block sums a chunk of, and the chunk, for the norms.
+constexpr int kNormChunk = 4096;
+
+/// What the device needs of the moduli, passed by value (kernel parameters: constant-bank loads).
+struct Moduli {
+  double m[kModuli];
+  double inverse_m[kModuli];           // 1/m, rounded: a quotient estimate that is corrected
+  double inverse[kModuli][kModuli];    // inverse[q][l] = m_q^−1 mod m_l (q < l): Garner's algorithm
+  std::uint64_t product;               // M
+};
+
+constexpr std::uint32_t inverse_mod(std::uint32_t a, std::uint32_t m) {
+  std::int64_t t = 0, new_t = 1, r = m, new_r = a % m;
+  while (new_r != 0) {
+    const std::int64_t q = r / new_r;
+    std::int64_t x = t - q * new_t;
+    t = new_t, new_t = x;
+    x = r - q * new_r;
+    r = new_r, new_r = x;
+  }
+  return static_cast<std::uint32_t>(t < 0 ? t + m : t);
+}
+
+constexpr Moduli make_moduli() {
+  Moduli mod{};
+  for (int l = 0; l < kModuli; ++l) {
+    mod.m[l] = kModulus[l];
+    mod.inverse_m[l] = 1.0 / kModulus[l];
+    for (int q = 0; q < l; ++q) mod.inverse[q][l] = inverse_mod(kModulus[q], kModulus[l]);
+  }
+  mod.product = modulus_product();
+  return mod;
+}
+constexpr Moduli kTables = make_moduli();
+static_assert(inverse_mod(256, 255) * 256 % 255 == 1 && inverse_mod(251, 233) * 251 % 233 == 1);
+
+/// The shift of a row or column that holds an Inf or a NaN: its elements of C are NaN.
+constexpr int kNotFinite = -(1 << 30);
+
+/// x mod m in [0, m) for an integer-valued x, |x| < 2^52: the rounded quotient is off by at most one.
+__device__ __forceinline__ double mod_floor(double x, double m, double inverse_m) {
+  double r = x - m * floor(x * inverse_m);
+  if (r < 0) r += m;
+  if (r >= m) r -= m;
+  return r;
+}
+/// The residue of x as an int8, in [−m/2, m/2) (m = 256: [−128, 127]).
+__device__ __forceinline__ std::int8_t symmetric_residue(double x, double m, double inverse_m) {
+  double r = mod_floor(x, m, inverse_m);
+  if (r >= 0.5 * m) r -= m;
+  return static_cast<std::int8_t>(static_cast<int>(r));
+}
+
+/// The shift that scales a row (column) of 2-norm `norm` to at most 2^Q: Q − e, or Q − e + 1 where
+/// norm = 2^(e−1) exactly. 0 for a zero row (its residues are all zero).
+__device__ __forceinline__ int norm_shift(double sum_squares) {
+  if (!isfinite(sum_squares)) return kNotFinite;
+  if (sum_squares == 0) return 0;
+  const double norm = sqrt(sum_squares);
+  int e = 0;
+  const double f = frexp(norm, &e);  // norm = f·2^e, f in [0.5, 1)
+  return kNormBits - e + (f == 0.5 ? 1 : 0);
+}
+
+// ---- the norms, in a fixed order (results reproducible) --------------------------------------------
+
+/// partial[chunk·rows + i] = Σ a[i][p]² over the chunk's p: a block a (row, chunk).
+__global__ void row_sum_squares(const float* a, std::size_t lda, int rows, int cols, int chunks, double* partial) {
+  const int row = static_cast<int>(blockIdx.x);
+  const float* r = a + static_cast<std::size_t>(row) * lda;
+  __shared__ double warp_sums[32];
+  for (int chunk = static_cast<int>(blockIdx.y); chunk < chunks; chunk += static_cast<int>(gridDim.y)) {
+    const int end = min(cols, (chunk + 1) * kNormChunk);
+    double sum = 0;
+    for (int p = chunk * kNormChunk + static_cast<int>(threadIdx.x); p < end; p += static_cast<int>(blockDim.x)) {
+      const double v = r[p];
+      sum += v * v;
+    }
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = sum;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      double total = 0;
+      for (unsigned w = 0; w < blockDim.x / 32; ++w) total += warp_sums[w];
+      partial[static_cast<std::size_t>(chunk) * rows + row] = total;
+    }
+    __syncthreads();
+  }
+}
+
+/// partial[chunk·cols + j] = Σ b[p][j]² over the chunk's p: a block 32 columns × 8 row lanes.
+__global__ void column_sum_squares(const float* b, std::size_t ldb, int rows, int cols, int chunks, double* partial) {
+  const int col = static_cast<int>(blockIdx.x) * 32 + static_cast<int>(threadIdx.x);
+  __shared__ double sums[8][32];
+  for (int chunk = static_cast<int>(blockIdx.y); chunk < chunks; chunk += static_cast<int>(gridDim.y)) {
+    const int end = min(rows, (chunk + 1) * kNormChunk);
+    double sum = 0;
+    if (col < cols)
+      for (int p = chunk * kNormChunk + static_cast<int>(threadIdx.y); p < end; p += 8) {
+        const double v = b[static_cast<std::size_t>(p) * ldb + col];
+        sum += v * v;
+      }
+    sums[threadIdx.y][threadIdx.x] = sum;
+    __syncthreads();
+    if (threadIdx.y == 0 && col < cols) {
+      double total = 0;
+      for (int y = 0; y < 8; ++y) total += sums[y][threadIdx.x];
+      partial[static_cast<std::size_t>(chunk) * cols + col] = total;
+    }
+    __syncthreads();
+  }
+}
+
+/// shift[i] from the chunks' partial sums, added in chunk order.
+__global__ void shifts_of(const double* partial, int chunks, int count, int* shift) {
+  for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < count; i += static_cast<int>(gridDim.x * blockDim.x)) {
+    double sum = 0;
+    for (int c = 0; c < chunks; ++c) sum += partial[static_cast<std::size_t>(c) * count + i];
+    shift[i] = norm_shift(sum);
+  }
+}
+
+// ---- residues ------------------------------------------------------------------------------------
+
+/// A's residues: plane l (rows × depth int8, row-major) holds round(a·2^shift[i]) mod m_l; the
+/// padding past k is zero. A thread 4 consecutive p (one 4-byte store a plane).
+__global__ void row_residues(const float* a, std::size_t lda, int rows, int cols, std::size_t depth, const int* shift,
+                             std::int8_t* out, Moduli mod) {
+  const std::size_t plane = static_cast<std::size_t>(rows) * depth, quads = plane / 4;
+  for (std::size_t q = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; q < quads;
+       q += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const std::size_t row = q * 4 / depth, p0 = q * 4 % depth;
+    const int s = shift[row];
+    double x[4];
+    for (int u = 0; u < 4; ++u) {
+      const std::size_t p = p0 + u;
+      x[u] = p < static_cast<std::size_t>(cols) && s != kNotFinite ? rint(ldexp(static_cast<double>(a[row * lda + p]), s)) : 0.0;
+    }
+#pragma unroll
+    for (int l = 0; l < kModuli; ++l) {
+      char4 r;
+      r.x = symmetric_residue(x[0], mod.m[l], mod.inverse_m[l]);
+      r.y = symmetric_residue(x[1], mod.m[l], mod.inverse_m[l]);
+      r.z = symmetric_residue(x[2], mod.m[l], mod.inverse_m[l]);
+      r.w = symmetric_residue(x[3], mod.m[l], mod.inverse_m[l]);
+      reinterpret_cast<char4*>(out + l * plane)[q] = r;
+    }
+  }
+}
+
+/// B's residues, transposed (plane l: cols × depth, B's column j a row): 32 × 32 tiles through
+/// shared memory so that reads (along B's rows) and writes (along k) are both coalesced.
+__global__ void column_residues(const float* b, std::size_t ldb, int rows, int cols, std::size_t depth, const int* shift,
+                                std::int8_t* out, Moduli mod) {
+  __shared__ double tile[32][33];
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int col0 = static_cast<int>(blockIdx.x) * 32;
+  const int s = col0 + tx < cols ? shift[col0 + tx] : kNotFinite;
+  const std::size_t plane = static_cast<std::size_t>(cols) * depth;
+  for (std::size_t p0 = blockIdx.y * std::size_t{32}; p0 < depth; p0 += gridDim.y * std::size_t{32}) {
+    for (int r = ty; r < 32; r += 8) {
+      const std::size_t p = p0 + r;
+      tile[r][tx] = p < static_cast<std::size_t>(rows) && s != kNotFinite ? rint(ldexp(static_cast<double>(b[p * ldb + col0 + tx]), s)) : 0.0;
+    }
+    __syncthreads();
+    for (int c = ty; c < 32; c += 8) {
+      const int col = col0 + c;
+      const std::size_t p = p0 + tx;
+      if (col >= cols || p >= depth) continue;
+#pragma unroll
+      for (int l = 0; l < kModuli; ++l)
+        out[l * plane + static_cast<std::size_t>(col) * depth + p] = symmetric_residue(tile[tx][c], mod.m[l], mod.inverse_m[l]);
+    }
+    __syncthreads();
+  }
+}
+
+// ---- the reconstruction --------------------------------------------------------------------------
+
+/// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues (the products'
+/// chunk sums mod m_l) by Garner's mixed-radix form, exact in 64-bit integers.
+__global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g, const int* row_shift, const int* col_shift,
+                            Moduli mod) {
+  const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
+  for (std::size_t e = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; e < elements;
+       e += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const std::size_t i = e / g.n, j = e % g.n;
+    double digit[kModuli];
+#pragma unroll
+    for (int l = 0; l < kModuli; ++l) {
+      double residue = 0;
+      for (int c = 0; c < chunks; ++c) residue += products[(static_cast<std::size_t>(c) * kModuli + l) * elements + e];
+      // Garner: digit_l = (((r_l − d_0)·m_0⁻¹ − d_1)·m_1⁻¹ − …) mod m_l, every step below 2^17.
+      double t = mod_floor(residue, mod.m[l], mod.inverse_m[l]);
+#pragma unroll
+      for (int q = 0; q < l; ++q) t = mod_floor((t - digit[q] + mod.m[l]) * mod.inverse[q][l], mod.m[l], mod.inverse_m[l]);
+      digit[l] = t;
+    }
+    std::uint64_t x = static_cast<std::uint64_t>(digit[kModuli - 1]);
+#pragma unroll
+    for (int l = kModuli - 2; l >= 0; --l) x = x * static_cast<std::uint64_t>(mod.m[l]) + static_cast<std::uint64_t>(digit[l]);
+    const double exact = x > mod.product / 2 ? -static_cast<double>(mod.product - x) : static_cast<double>(x);
+    const int si = row_shift[i], tj = col_shift[j];
+    double v = si == kNotFinite || tj == kNotFinite ? CUDART_NAN : static_cast<double>(g.alpha) * ldexp(exact, -(si + tj));
+    float* out = g.c + i * g.ldc + j;
+    if (g.beta != 0.f) v += static_cast<double>(g.beta) * static_cast<double>(*out);
+    *out = static_cast<float>(v);
+  }
+}
+
+/// k = 0: C = beta·C.
+__global__ void scale_c(GemmArgs g) {
+  const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
+  for (std::size_t e = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; e < elements;
+       e += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    float* out = g.c + e / g.n * g.ldc + e % g.n;
+    *out = g.beta != 0.f ? g.beta * *out : 0.f;
+  }
+}
+
+unsigned grid_for(std::size_t items, unsigned threads) {
+  return static_cast<unsigned>(std::min<std::size_t>(ceil_div(std::max<std::size_t>(items, 1), threads), 65535u * 8));
+}
+
+}  // namespace
+
+void run(const GemmArgs& g, cudaStream_t stream) {
+  if (g.m == 0 || g.n == 0) return;
+  const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
+  if (g.k == 0) {
+    launch("sgemm_ozaki_scale_c", scale_c, {grid_for(elements, 256), 256}, stream, g)
+        .work([] { return std::string("k = 0: C = beta*C"); });
+    return;
+  }
+  const std::size_t depth = align_up(static_cast<std::size_t>(g.k), kDepthAlign);
+  const int chunks = static_cast<int>(ceil_div(depth, kChunk));
+  const int norm_chunks = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), kNormChunk));
+  const std::size_t a_plane = static_cast<std::size_t>(g.m) * depth, b_plane = static_cast<std::size_t>(g.n) * depth;
+  // One allocation, freed in stream order after the reconstruction: the residues (int8, planes of
+  // 16-byte rows), the products (int32), the norms' partial sums (double), the shifts (int).
+  const std::size_t residue_bytes = kModuli * (a_plane + b_plane);
+  const std::size_t products_bytes = static_cast<std::size_t>(chunks) * kModuli * elements * sizeof(std::int32_t);
+  const std::size_t partial_bytes = align_up(static_cast<std::size_t>(norm_chunks) * (g.m + g.n) * sizeof(double), 16);
+  StreamScratch scratch(residue_bytes + products_bytes + partial_bytes + (static_cast<std::size_t>(g.m) + g.n) * sizeof(int), stream);
+  auto* a_residues = reinterpret_cast<std::int8_t*>(scratch.data());
+  std::int8_t* b_residues = a_residues + kModuli * a_plane;
+  auto* products = reinterpret_cast<std::int32_t*>(a_residues + residue_bytes);
+  auto* partial = reinterpret_cast<double*>(reinterpret_cast<std::byte*>(products) + products_bytes);
+  auto* row_shift = reinterpret_cast<int*>(reinterpret_cast<std::byte*>(partial) + partial_bytes);
+  int* col_shift = row_shift + g.m;
+
+  launch("sgemm_ozaki_row_norms", row_sum_squares, {dim3(checked_grid(g.m, "sgemm ozaki"), capped_grid_y(norm_chunks)), 256}, stream,
+         g.a, g.lda, g.m, g.k, norm_chunks, partial)
+      .work([] { return std::string("sum of squares of A's rows, in chunks of 4096"); });
+  launch("sgemm_ozaki_column_norms", column_sum_squares,
+         {tile_grid(static_cast<std::size_t>(g.n), 32, static_cast<std::size_t>(norm_chunks), 1, "sgemm ozaki"), dim3(32, 8)}, stream,
+         g.b, g.ldb, g.k, g.n, norm_chunks, partial + static_cast<std::size_t>(norm_chunks) * g.m)
+      .work([] { return std::string("sum of squares of B's columns, in chunks of 4096"); });
+  launch("sgemm_ozaki_row_shifts", shifts_of, {grid_for(g.m, 256), 256}, stream, partial, norm_chunks, g.m, row_shift);
+  launch("sgemm_ozaki_column_shifts", shifts_of, {grid_for(g.n, 256), 256}, stream,
+         static_cast<const double*>(partial + static_cast<std::size_t>(norm_chunks) * g.m), norm_chunks, g.n, col_shift);
+  launch("sgemm_ozaki_row_residues", row_residues, {grid_for(a_plane / 4, 256), 256}, stream, g.a, g.lda, g.m, g.k, depth,
+         static_cast<const int*>(row_shift), a_residues, kTables)
+      .work([] { return std::string("A scaled and rounded, its residues mod 8 moduli as int8"); });
+  launch("sgemm_ozaki_column_residues", column_residues,
+         {tile_grid(static_cast<std::size_t>(g.n), 32, depth, 32, "sgemm ozaki residues"), dim3(32, 8)}, stream, g.b, g.ldb, g.k, g.n,
+         depth, static_cast<const int*>(col_shift), b_residues, kTables)
+      .work([] { return std::string("B scaled, rounded and transposed, its residues mod 8 moduli as int8"); });
+
+  // Row-major C (m × n) is column-major Cᵀ = B̂ᵀ·Â: B's residue planes (n × depth, k contiguous) as
+  // the transposed operand, A's (m × depth) as the plain one — the TN form INT8 GEMMs want.
+  const std::int32_t one = 1, zero = 0;
+  for (int c = 0; c < chunks; ++c) {
+    const std::size_t offset = static_cast<std::size_t>(c) * kChunk;
+    const int kc = static_cast<int>(std::min<std::size_t>(kChunk, depth - offset));
+    check_cublas(cublasGemmStridedBatchedEx(cublas_on(stream), CUBLAS_OP_T, CUBLAS_OP_N, g.n, g.m, kc, &one, b_residues + offset,
+                                            CUDA_R_8I, static_cast<int>(depth), static_cast<long long>(b_plane), a_residues + offset,
+                                            CUDA_R_8I, static_cast<int>(depth), static_cast<long long>(a_plane), &zero,
+                                            products + static_cast<std::size_t>(c) * kModuli * elements, CUDA_R_32I, g.n,
+                                            static_cast<long long>(elements), kModuli, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT),
+                 "cublasGemmStridedBatchedEx (INT8, the Ozaki scheme's products)");
+  }
+  launch("sgemm_ozaki_reconstruct", reconstruct, {grid_for(elements, 256), 256}, stream, static_cast<const std::int32_t*>(products),
+         chunks, g, static_cast<const int*>(row_shift), static_cast<const int*>(col_shift), kTables)
+      .work([] { return std::string("the Chinese remainder theorem (Garner), scaled back, alpha and beta"); });
+}
+
+}  // namespace gpulab::sgemm_ozaki
