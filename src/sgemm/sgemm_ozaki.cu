@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 namespace gpulab::sgemm_ozaki {
 namespace {
@@ -30,14 +31,6 @@ constexpr std::size_t kDepthAlign = 16;
 /// Rows (of A) or columns (of B) a block sums a chunk of, and the chunk, for the norms.
 constexpr int kNormChunk = 4096;
 
-/// What the device needs of the moduli, passed by value (kernel parameters: constant-bank loads).
-struct Moduli {
-  double m[kModuli];
-  double inverse_m[kModuli];           // 1/m, rounded: a quotient estimate that is corrected
-  double inverse[kModuli][kModuli];    // inverse[q][l] = m_q^−1 mod m_l (q < l): Garner's algorithm
-  std::uint64_t product;               // M
-};
-
 constexpr std::uint32_t inverse_mod(std::uint32_t a, std::uint32_t m) {
   std::int64_t t = 0, new_t = 1, r = m, new_r = a % m;
   while (new_r != 0) {
@@ -49,36 +42,39 @@ constexpr std::uint32_t inverse_mod(std::uint32_t a, std::uint32_t m) {
   }
   return static_cast<std::uint32_t>(t < 0 ? t + m : t);
 }
-
-constexpr Moduli make_moduli() {
-  Moduli mod{};
-  for (int l = 0; l < kModuli; ++l) {
-    mod.m[l] = kModulus[l];
-    mod.inverse_m[l] = 1.0 / kModulus[l];
-    for (int q = 0; q < l; ++q) mod.inverse[q][l] = inverse_mod(kModulus[q], kModulus[l]);
-  }
-  mod.product = modulus_product();
-  return mod;
-}
-constexpr Moduli kTables = make_moduli();
 static_assert(inverse_mod(256, 255) * 256 % 255 == 1 && inverse_mod(251, 233) * 251 % 233 == 1);
+
+/// f(std::integral_constant<int, I>) for I = 0 … N − 1 in order: the moduli, their inverses and
+/// offsets are compile-time constants in each call, so every `% m` is a multiply and a shift.
+template <int N, int I = 0, class F>
+__device__ __forceinline__ void each_index(F&& f) {
+  if constexpr (I < N) {
+    f(std::integral_constant<int, I>{});
+    each_index<N, I + 1>(f);
+  }
+}
+
+/// x mod m_L in [0, m_L) for an integer |x| ≤ 2^31: x + 2^31 = hi·2^16 + lo, both parts reduced in
+/// 32 bits, then 2^31 mod m_L taken back off.
+template <int L>
+__device__ __forceinline__ std::uint32_t residue_of(std::int64_t x) {
+  constexpr std::uint32_t m = kModulus[L];
+  constexpr std::uint32_t two16 = (1u << 16) % m, two31 = (1u << 31) % m;
+  const auto u = static_cast<std::uint64_t>(x + (std::int64_t{1} << 31));  // [0, 2^32]
+  const std::uint32_t r = (static_cast<std::uint32_t>(u >> 16) * two16 + static_cast<std::uint32_t>(u & 0xffffu)) % m;
+  const std::uint32_t v = r + m - two31;
+  return v >= m ? v - m : v;
+}
+/// The same as an int8 in [−m/2, m/2) (m = 256: [−128, 127]): what the INT8 GEMM multiplies.
+template <int L>
+__device__ __forceinline__ std::int8_t symmetric_residue(std::int64_t x) {
+  constexpr int m = static_cast<int>(kModulus[L]);
+  const int r = static_cast<int>(residue_of<L>(x));
+  return static_cast<std::int8_t>(r >= (m + 1) / 2 ? r - m : r);
+}
 
 /// The shift of a row or column that holds an Inf or a NaN: its elements of C are NaN.
 constexpr int kNotFinite = -(1 << 30);
-
-/// x mod m in [0, m) for an integer-valued x, |x| < 2^52: the rounded quotient is off by at most one.
-__device__ __forceinline__ double mod_floor(double x, double m, double inverse_m) {
-  double r = x - m * floor(x * inverse_m);
-  if (r < 0) r += m;
-  if (r >= m) r -= m;
-  return r;
-}
-/// The residue of x as an int8, in [−m/2, m/2) (m = 256: [−128, 127]).
-__device__ __forceinline__ std::int8_t symmetric_residue(double x, double m, double inverse_m) {
-  double r = mod_floor(x, m, inverse_m);
-  if (r >= 0.5 * m) r -= m;
-  return static_cast<std::int8_t>(static_cast<int>(r));
-}
 
 /// The shift that scales a row (column) of 2-norm `norm` to at most 2^Q: Q − e, or Q − e + 1 where
 /// norm = 2^(e−1) exactly. 0 for a zero row (its residues are all zero).
@@ -154,34 +150,33 @@ __global__ void shifts_of(const double* partial, int chunks, int count, int* shi
 /// A's residues: plane l (rows × depth int8, row-major) holds round(a·2^shift[i]) mod m_l; the
 /// padding past k is zero. A thread 4 consecutive p (one 4-byte store a plane).
 __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols, std::size_t depth, const int* shift,
-                             std::int8_t* out, Moduli mod) {
+                             std::int8_t* out) {
   const std::size_t plane = static_cast<std::size_t>(rows) * depth, quads = plane / 4;
   for (std::size_t q = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; q < quads;
        q += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     const std::size_t row = q * 4 / depth, p0 = q * 4 % depth;
     const int s = shift[row];
-    double x[4];
+    std::int64_t x[4];
     for (int u = 0; u < 4; ++u) {
       const std::size_t p = p0 + u;
-      x[u] = p < static_cast<std::size_t>(cols) && s != kNotFinite ? rint(ldexp(static_cast<double>(a[row * lda + p]), s)) : 0.0;
+      x[u] = p < static_cast<std::size_t>(cols) && s != kNotFinite ? __double2ll_rn(ldexp(static_cast<double>(a[row * lda + p]), s)) : 0;
     }
-#pragma unroll
-    for (int l = 0; l < kModuli; ++l) {
+    each_index<kModuli>([&](auto l) {
       char4 r;
-      r.x = symmetric_residue(x[0], mod.m[l], mod.inverse_m[l]);
-      r.y = symmetric_residue(x[1], mod.m[l], mod.inverse_m[l]);
-      r.z = symmetric_residue(x[2], mod.m[l], mod.inverse_m[l]);
-      r.w = symmetric_residue(x[3], mod.m[l], mod.inverse_m[l]);
+      r.x = symmetric_residue<l>(x[0]);
+      r.y = symmetric_residue<l>(x[1]);
+      r.z = symmetric_residue<l>(x[2]);
+      r.w = symmetric_residue<l>(x[3]);
       reinterpret_cast<char4*>(out + l * plane)[q] = r;
-    }
+    });
   }
 }
 
 /// B's residues, transposed (plane l: cols × depth, B's column j a row): 32 × 32 tiles through
 /// shared memory so that reads (along B's rows) and writes (along k) are both coalesced.
 __global__ void column_residues(const float* b, std::size_t ldb, int rows, int cols, std::size_t depth, const int* shift,
-                                std::int8_t* out, Moduli mod) {
-  __shared__ double tile[32][33];
+                                std::int8_t* out) {
+  __shared__ std::int64_t tile[32][33];
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
   const int col0 = static_cast<int>(blockIdx.x) * 32;
   const int s = col0 + tx < cols ? shift[col0 + tx] : kNotFinite;
@@ -189,16 +184,15 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
   for (std::size_t p0 = blockIdx.y * std::size_t{32}; p0 < depth; p0 += gridDim.y * std::size_t{32}) {
     for (int r = ty; r < 32; r += 8) {
       const std::size_t p = p0 + r;
-      tile[r][tx] = p < static_cast<std::size_t>(rows) && s != kNotFinite ? rint(ldexp(static_cast<double>(b[p * ldb + col0 + tx]), s)) : 0.0;
+      tile[r][tx] = p < static_cast<std::size_t>(rows) && s != kNotFinite ? __double2ll_rn(ldexp(static_cast<double>(b[p * ldb + col0 + tx]), s)) : 0;
     }
     __syncthreads();
     for (int c = ty; c < 32; c += 8) {
       const int col = col0 + c;
       const std::size_t p = p0 + tx;
       if (col >= cols || p >= depth) continue;
-#pragma unroll
-      for (int l = 0; l < kModuli; ++l)
-        out[l * plane + static_cast<std::size_t>(col) * depth + p] = symmetric_residue(tile[tx][c], mod.m[l], mod.inverse_m[l]);
+      const std::int64_t x = tile[tx][c];
+      each_index<kModuli>([&](auto l) { out[l * plane + static_cast<std::size_t>(col) * depth + p] = symmetric_residue<l>(x); });
     }
     __syncthreads();
   }
@@ -207,28 +201,37 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
 // ---- the reconstruction --------------------------------------------------------------------------
 
 /// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues (the products'
-/// chunk sums mod m_l) by Garner's mixed-radix form, exact in 64-bit integers.
-__global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g, const int* row_shift, const int* col_shift,
-                            Moduli mod) {
+/// chunk sums mod m_l) by Garner's mixed-radix form, exact in 32- and 64-bit integers.
+__global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g, const int* row_shift, const int* col_shift) {
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
+  constexpr std::uint64_t kProduct = modulus_product();
   for (std::size_t e = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; e < elements;
        e += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     const std::size_t i = e / g.n, j = e % g.n;
-    double digit[kModuli];
-#pragma unroll
-    for (int l = 0; l < kModuli; ++l) {
-      double residue = 0;
-      for (int c = 0; c < chunks; ++c) residue += products[(static_cast<std::size_t>(c) * kModuli + l) * elements + e];
-      // Garner: digit_l = (((r_l − d_0)·m_0⁻¹ − d_1)·m_1⁻¹ − …) mod m_l, every step below 2^17.
-      double t = mod_floor(residue, mod.m[l], mod.inverse_m[l]);
-#pragma unroll
-      for (int q = 0; q < l; ++q) t = mod_floor((t - digit[q] + mod.m[l]) * mod.inverse[q][l], mod.m[l], mod.inverse_m[l]);
+    std::uint32_t digit[kModuli];
+    each_index<kModuli>([&](auto l) {
+      constexpr std::uint32_t m = kModulus[l];
+      // A product is at most 2^30 in magnitude (kChunk): + a multiple of m ≥ 2^30 makes it non-negative.
+      constexpr std::uint32_t offset = m * ((1u << 30) / m + 1);
+      std::uint32_t r = 0;
+      for (int c = 0; c < chunks; ++c)
+        r += (static_cast<std::uint32_t>(products[(static_cast<std::size_t>(c) * kModuli + l) * elements + e]) + offset) % m;
+      // Garner: digit_l = (((r − d_0)·m_0⁻¹ − d_1)·m_1⁻¹ − …) mod m_l, every step below 2^17.
+      std::uint32_t t = r % m;
+      each_index<l>([&](auto q) {
+        constexpr std::uint32_t inverse = inverse_mod(kModulus[q], m);
+        const std::uint32_t d = digit[q] >= m ? digit[q] - m : digit[q];  // digit_q < m_q ≤ 256 < 2m
+        t = (t + m - d) * inverse % m;
+      });
       digit[l] = t;
-    }
-    std::uint64_t x = static_cast<std::uint64_t>(digit[kModuli - 1]);
-#pragma unroll
-    for (int l = kModuli - 2; l >= 0; --l) x = x * static_cast<std::uint64_t>(mod.m[l]) + static_cast<std::uint64_t>(digit[l]);
-    const double exact = x > mod.product / 2 ? -static_cast<double>(mod.product - x) : static_cast<double>(x);
+    });
+    std::uint64_t x = 0;
+    each_index<kModuli>([&](auto l) {
+      constexpr int top = kModuli - 1 - l;
+      constexpr std::uint64_t m = kModulus[top];
+      x = x * m + digit[top];
+    });
+    const double exact = x > kProduct / 2 ? -static_cast<double>(kProduct - x) : static_cast<double>(x);
     const int si = row_shift[i], tj = col_shift[j];
     double v = si == kNotFinite || tj == kNotFinite ? CUDART_NAN : static_cast<double>(g.alpha) * ldexp(exact, -(si + tj));
     float* out = g.c + i * g.ldc + j;
@@ -289,11 +292,11 @@ void run(const GemmArgs& g, cudaStream_t stream) {
   launch("sgemm_ozaki_column_shifts", shifts_of, {grid_for(g.n, 256), 256}, stream,
          static_cast<const double*>(partial + static_cast<std::size_t>(norm_chunks) * g.m), norm_chunks, g.n, col_shift);
   launch("sgemm_ozaki_row_residues", row_residues, {grid_for(a_plane / 4, 256), 256}, stream, g.a, g.lda, g.m, g.k, depth,
-         static_cast<const int*>(row_shift), a_residues, kTables)
+         static_cast<const int*>(row_shift), a_residues)
       .work([] { return std::string("A scaled and rounded, its residues mod 8 moduli as int8"); });
   launch("sgemm_ozaki_column_residues", column_residues,
          {tile_grid(static_cast<std::size_t>(g.n), 32, depth, 32, "sgemm ozaki residues"), dim3(32, 8)}, stream, g.b, g.ldb, g.k, g.n,
-         depth, static_cast<const int*>(col_shift), b_residues, kTables)
+         depth, static_cast<const int*>(col_shift), b_residues)
       .work([] { return std::string("B scaled, rounded and transposed, its residues mod 8 moduli as int8"); });
 
   // Row-major C (m × n) is column-major Cᵀ = B̂ᵀ·Â: B's residue planes (n × depth, k contiguous) as
@@ -310,7 +313,7 @@ void run(const GemmArgs& g, cudaStream_t stream) {
                  "cublasGemmStridedBatchedEx (INT8, the Ozaki scheme's products)");
   }
   launch("sgemm_ozaki_reconstruct", reconstruct, {grid_for(elements, 256), 256}, stream, static_cast<const std::int32_t*>(products),
-         chunks, g, static_cast<const int*>(row_shift), static_cast<const int*>(col_shift), kTables)
+         chunks, g, static_cast<const int*>(row_shift), static_cast<const int*>(col_shift))
       .work([] { return std::string("the Chinese remainder theorem (Garner), scaled back, alpha and beta"); });
 }
 
