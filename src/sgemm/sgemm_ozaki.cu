@@ -202,12 +202,14 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
 
 /// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues (the products'
 /// chunk sums mod m_l) by Garner's mixed-radix form, exact in 32- and 64-bit integers.
+/// A thread an element: x across a row's columns, y down the rows (looping past gridDim.y).
 __global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g, const int* row_shift, const int* col_shift) {
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   constexpr std::uint64_t kProduct = modulus_product();
-  for (std::size_t e = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; e < elements;
-       e += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    const std::size_t i = e / g.n, j = e % g.n;
+  const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (j >= g.n) return;
+  for (int i = static_cast<int>(blockIdx.y); i < g.m; i += static_cast<int>(gridDim.y)) {
+    const std::size_t e = static_cast<std::size_t>(i) * g.n + j;
     std::uint32_t digit[kModuli];
     each_index<kModuli>([&](auto l) {
       constexpr std::uint32_t m = kModulus[l];
@@ -234,7 +236,7 @@ __global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g
     const double exact = x > kProduct / 2 ? -static_cast<double>(kProduct - x) : static_cast<double>(x);
     const int si = row_shift[i], tj = col_shift[j];
     double v = si == kNotFinite || tj == kNotFinite ? CUDART_NAN : static_cast<double>(g.alpha) * ldexp(exact, -(si + tj));
-    float* out = g.c + i * g.ldc + j;
+    float* out = g.c + static_cast<std::size_t>(i) * g.ldc + j;
     if (g.beta != 0.f) v += static_cast<double>(g.beta) * static_cast<double>(*out);
     *out = static_cast<float>(v);
   }
@@ -312,7 +314,9 @@ void run(const GemmArgs& g, cudaStream_t stream) {
                                             static_cast<long long>(elements), kModuli, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT),
                  "cublasGemmStridedBatchedEx (INT8, the Ozaki scheme's products)");
   }
-  launch("sgemm_ozaki_reconstruct", reconstruct, {grid_for(elements, 256), 256}, stream, static_cast<const std::int32_t*>(products),
+  launch("sgemm_ozaki_reconstruct", reconstruct,
+         {tile_grid(static_cast<std::size_t>(g.n), 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki"), 256}, stream,
+         static_cast<const std::int32_t*>(products),
          chunks, g, static_cast<const int*>(row_shift), static_cast<const int*>(col_shift))
       .work([] { return std::string("the Chinese remainder theorem (Garner), scaled back, alpha and beta"); });
 }
