@@ -198,13 +198,13 @@ TEST(SgemmCheck, TheOzakiBoundIsPerRowAndColumn) {
     const SgemmInput in = make_sgemm_input({70, 66, 130}, 1, 1.5f, 0.f, 10);
     const SgemmReference ref = sgemm_reference(in, 10, sampled);
     const std::vector<double> exact = brute_force(in);
-    const double two_q = std::ldexp(1.0, -sgemm_ozaki::kNormBits);
+    const double two_q = std::ldexp(1.0, -sgemm_ozaki::norm_bits(8));
     auto allowed = [&](std::size_t i, std::size_t j) {
       double s = 0;
       for (std::size_t p = 0; p < 130; ++p) s += std::fabs(in.a[i * in.lda + p] * in.b[p * in.ldb + j]);
       const double term = 1.5 * two_q *
                           (ref.a_norm[i] * ref.b_abs[j] + ref.b_norm[j] * ref.a_abs[i] + 3 * 130 * two_q * ref.a_norm[i] * ref.b_norm[j]);
-      return sgemm_error_factor(SgemmMath::ozaki, 130) * 1.5 * s + term;
+      return sgemm_error_factor(SgemmMath::ozaki8, 130) * 1.5 * s + term;
     };
     std::vector<float> c = rounded(in, exact);
     for (std::size_t i = 0; i < 70; ++i)
@@ -213,12 +213,12 @@ TEST(SgemmCheck, TheOzakiBoundIsPerRowAndColumn) {
         const double target = exact[i * 66 + j] + 0.9 * (allowed(i, j) - 0x1p-24 * std::fabs(exact[i * 66 + j]));
         c[i * in.ldc + j] = static_cast<float>(target);
       }
-    const CheckResult inside = check_sgemm(c, in, ref, SgemmMath::ozaki);
+    const CheckResult inside = check_sgemm(c, in, ref, SgemmMath::ozaki8);
     EXPECT_TRUE(inside.ok) << inside.detail;
-    EXPECT_GT(inside.tolerance, sgemm_error_factor(SgemmMath::ozaki, 130));  // the loosest per-element allowance
+    EXPECT_GT(inside.tolerance, sgemm_error_factor(SgemmMath::ozaki8, 130));  // the loosest per-element allowance
     if (sampled) continue;
     c[3 * in.ldc + 4] = static_cast<float>(exact[3 * 66 + 4] + 1.5 * allowed(3, 4));
-    EXPECT_FALSE(check_sgemm(c, in, ref, SgemmMath::ozaki).ok);
+    EXPECT_FALSE(check_sgemm(c, in, ref, SgemmMath::ozaki8).ok);
     EXPECT_TRUE(check_sgemm(c, in, ref, SgemmMath::fp32).ok);
   }
 }

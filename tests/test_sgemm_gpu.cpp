@@ -279,33 +279,35 @@ TEST(SgemmLibrary, OddRowsAreRealignedAndGiveTheBitsOfAlignedRows) {
   EXPECT_EQ(std::memcmp(got.data(), in_graph.data(), got.size() * sizeof(float)), 0);
 }
 
-// The Ozaki rung past what the ladder's shapes reach: k in two chunks of the INT8 products, a wide
-// exponent range (within its bound, which is relative to each row's and column's norm), the same
+// The Ozaki rungs past what the ladder's shapes reach: k in two chunks of the INT8 products, a wide
+// exponent range (within their bound, which is relative to each row's and column's norm), the same
 // bits twice, and a row holding a NaN (that row NaN, the others unchanged).
 TEST(SgemmOzaki, DeepKWideExponentsAndANaNRow) {
-  for (int exponents : {0, 20}) {
-    SgemmInput in = make_sgemm_input({33, 40, (1 << 16) + 100}, 1, 0.5f, -2.f, 21, exponents);
-    const SgemmReference ref = sgemm_reference(in, 7);
-    DeviceGemm d(in);
-    sgemm_ozaki::run(d.args(in), nullptr);
-    const std::vector<float> got = d.result();
-    const CheckResult r = check_sgemm(got, in, ref, SgemmMath::ozaki);
-    EXPECT_TRUE(r.ok) << "exponents " << exponents << ": " << r.detail;
-    DeviceGemm again(in);
-    sgemm_ozaki::run(again.args(in), nullptr);
-    EXPECT_EQ(std::memcmp(got.data(), again.result().data(), got.size() * sizeof(float)), 0) << "exponents " << exponents;
-    if (exponents != 0) continue;
-    in.a[5 * in.lda + 7] = std::nanf("");
-    DeviceGemm with_nan(in);
-    sgemm_ozaki::run(with_nan.args(in), nullptr);
-    const std::vector<float> nan_row = with_nan.result();
-    for (std::size_t i = 0; i < 33; ++i)
-      for (std::size_t j = 0; j < 40; ++j) {
-        const float v = nan_row[i * in.ldc + j];
-        if (i == 5) EXPECT_TRUE(std::isnan(v)) << "C[5][" << j << "]";
-        else EXPECT_EQ(std::bit_cast<std::uint32_t>(v), std::bit_cast<std::uint32_t>(got[i * in.ldc + j])) << "C[" << i << "][" << j << "]";
-      }
-  }
+  for (auto [moduli, math] : {std::pair{8, SgemmMath::ozaki8}, std::pair{7, SgemmMath::ozaki7}})
+    for (int exponents : {0, 20}) {
+      SgemmInput in = make_sgemm_input({33, 40, (1 << 16) + 100}, 1, 0.5f, -2.f, 21, exponents);
+      const SgemmReference ref = sgemm_reference(in, 7);
+      DeviceGemm d(in);
+      sgemm_ozaki::run(d.args(in), nullptr, moduli);
+      const std::vector<float> got = d.result();
+      const CheckResult r = check_sgemm(got, in, ref, math);
+      EXPECT_TRUE(r.ok) << moduli << " moduli, exponents " << exponents << ": " << r.detail;
+      DeviceGemm again(in);
+      sgemm_ozaki::run(again.args(in), nullptr, moduli);
+      EXPECT_EQ(std::memcmp(got.data(), again.result().data(), got.size() * sizeof(float)), 0) << moduli << " " << exponents;
+      if (exponents != 0) continue;
+      in.a[5 * in.lda + 7] = std::nanf("");
+      DeviceGemm with_nan(in);
+      sgemm_ozaki::run(with_nan.args(in), nullptr, moduli);
+      const std::vector<float> nan_row = with_nan.result();
+      for (std::size_t i = 0; i < 33; ++i)
+        for (std::size_t j = 0; j < 40; ++j) {
+          const float v = nan_row[i * in.ldc + j];
+          if (i == 5) EXPECT_TRUE(std::isnan(v)) << "C[5][" << j << "]";
+          else EXPECT_EQ(std::bit_cast<std::uint32_t>(v), std::bit_cast<std::uint32_t>(got[i * in.ldc + j])) << "C[" << i << "][" << j << "]";
+        }
+    }
+  EXPECT_THROW(sgemm_ozaki::run(sgemm_device::GemmArgs{}, nullptr, 6), Error);
 }
 
 // The precisions: a shape the tensor cores take (odd sides, beta, wide exponents) is within the

@@ -250,7 +250,8 @@ double sgemm_error_factor(SgemmMath math, std::size_t k) {
     case SgemmMath::fp32: return gamma(kd + 2);
     case SgemmMath::tf32x3: return gamma(6 * kd + 4) + 0x1p-20;
     case SgemmMath::tf32: return gamma(2 * kd + 4) + 0x1p-10 + 0x1p-20;
-    case SgemmMath::ozaki: return gamma(2);  // the conversions after the exact product; plus ozaki_allowance
+    case SgemmMath::ozaki8:
+    case SgemmMath::ozaki7: return gamma(2);  // the conversions after the exact product; plus OzakiAllowance
   }
   return 0;
 }
@@ -276,10 +277,11 @@ CheckResult check_sgemm(std::span<const float> c, const SgemmInput& in, const Sg
   const auto [m, n, k] = in.shape;
   CheckResult r;
   OzakiAllowance ozaki;
-  if (math == SgemmMath::ozaki) {
+  if (math == SgemmMath::ozaki8 || math == SgemmMath::ozaki7) {
+    const int q = sgemm_ozaki::norm_bits(math == SgemmMath::ozaki8 ? 8 : 7);
     ozaki.on = true;
-    ozaki.weight = std::fabs(static_cast<double>(in.alpha)) * std::ldexp(1.0 + 0x1p-30, -sgemm_ozaki::kNormBits);
-    ozaki.cross = 3.0 * static_cast<double>(k) * std::ldexp(1.0, -sgemm_ozaki::kNormBits);
+    ozaki.weight = std::fabs(static_cast<double>(in.alpha)) * std::ldexp(1.0 + 0x1p-30, -q);
+    ozaki.cross = 3.0 * static_cast<double>(k) * std::ldexp(1.0, -q);
   }
   // + 2^-50: the double reference's own rounding.
   r.tolerance = sgemm_error_factor(math, k + extra_depth) + 0x1p-50;

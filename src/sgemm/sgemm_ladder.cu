@@ -73,6 +73,11 @@ void run_wgmma(const GemmArgs& g, cudaStream_t s) {
   if (!kPath(g, s)) throw OutOfMemoryError("sgemm wgmma: too little device memory for the split operands");
 }
 
+template <int kModuli>
+void run_ozaki(const GemmArgs& g, cudaStream_t s) {
+  sgemm_ozaki::run(g, s, kModuli);
+}
+
 template <bool kVectorA, bool kVectorB>
 void launch_tf32x3(const GemmArgs& g, cudaStream_t s) {
   constexpr auto kernel = tf32x3<kVectorA, kVectorB>;
@@ -143,7 +148,9 @@ constexpr SgemmRung kRungs[] = {
     row("library_3xtf32", "gpulab::sgemm with SgemmPrecision::fp32_tensor: wgmma_3xtf32 where it pays, else the FP32 library",
         "fma", run_library_3xtf32, Role::rung, SgemmMath::tf32x3),
     row("ozaki2_int8", "Ozaki scheme II: rows and columns scaled to integers, residues mod 8 moduli, INT8 GEMMs (cuBLAS), CRT",
-        "fma instructions", sgemm_ozaki::run, Role::rung, SgemmMath::ozaki),
+        "fma instructions", run_ozaki<8>, Role::rung, SgemmMath::ozaki8),
+    row("ozaki2_int8_7", "7 moduli, not 8: one INT8 product less, each row's and column's norm kept to 27 bits, not 31", "fma",
+        run_ozaki<7>, Role::rung, SgemmMath::ozaki7),
     row("wgmma_tf32", "TF32 (NOT FP32 accuracy): one product, big*big, accumulated in the tensor cores", "fma",
         run_wgmma<sgemm_detail::wgmma_tf32>, Role::rung, SgemmMath::tf32, false, true),
     row("cublas_tf32", "TENSOR CORES, vendor: cuBLAS with TF32 (10-bit mantissas: NOT FP32 accuracy)", "fma instructions", run_cublas_tf32,

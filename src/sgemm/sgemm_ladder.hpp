@@ -12,8 +12,8 @@ namespace gpulab {
 
 /// The arithmetic a rung does, which decides the error bound it is checked against
 /// (sgemm_cpu.hpp): FP32 on the CUDA cores, 3xTF32 or TF32 on the tensor cores, the Ozaki scheme
-/// II on INT8 tensor cores.
-enum class SgemmMath { fp32, tf32x3, tf32, ozaki };
+/// II on INT8 tensor cores with 8 or 7 moduli.
+enum class SgemmMath { fp32, tf32x3, tf32, ozaki8, ozaki7 };
 
 /// An SGEMM rung's launch function and what it needs.
 struct SgemmOps {

@@ -78,7 +78,9 @@ constexpr int kNotFinite = -(1 << 30);
 
 /// The shift that scales a row (column) of 2-norm `norm` to at most 2^Q: Q − e, or Q − e + 1 where
 /// norm = 2^(e−1) exactly. 0 for a zero row (its residues are all zero).
+template <int N>
 __device__ __forceinline__ int norm_shift(double sum_squares) {
+  constexpr int kNormBits = norm_bits(N);
   if (!isfinite(sum_squares)) return kNotFinite;
   if (sum_squares == 0) return 0;
   const double norm = sqrt(sum_squares);
@@ -137,11 +139,12 @@ __global__ void column_sum_squares(const float* b, std::size_t ldb, int rows, in
 }
 
 /// shift[i] from the chunks' partial sums, added in chunk order.
+template <int N>
 __global__ void shifts_of(const double* partial, int chunks, int count, int* shift) {
   for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < count; i += static_cast<int>(gridDim.x * blockDim.x)) {
     double sum = 0;
     for (int c = 0; c < chunks; ++c) sum += partial[static_cast<std::size_t>(c) * count + i];
-    shift[i] = norm_shift(sum);
+    shift[i] = norm_shift<N>(sum);
   }
 }
 
@@ -149,6 +152,7 @@ __global__ void shifts_of(const double* partial, int chunks, int count, int* shi
 
 /// A's residues: plane l (rows × depth int8, row-major) holds round(a·2^shift[i]) mod m_l; the
 /// padding past k is zero. A thread 4 consecutive p (one 4-byte store a plane).
+template <int N>
 __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols, std::size_t depth, const int* shift,
                              std::int8_t* out) {
   const std::size_t plane = static_cast<std::size_t>(rows) * depth, quads = plane / 4;
@@ -161,7 +165,7 @@ __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols
       const std::size_t p = p0 + u;
       x[u] = p < static_cast<std::size_t>(cols) && s != kNotFinite ? __double2ll_rn(ldexp(static_cast<double>(a[row * lda + p]), s)) : 0;
     }
-    each_index<kModuli>([&](auto l) {
+    each_index<N>([&](auto l) {
       char4 r;
       r.x = symmetric_residue<l>(x[0]);
       r.y = symmetric_residue<l>(x[1]);
@@ -174,6 +178,7 @@ __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols
 
 /// B's residues, transposed (plane l: cols × depth, B's column j a row): 32 × 32 tiles through
 /// shared memory so that reads (along B's rows) and writes (along k) are both coalesced.
+template <int N>
 __global__ void column_residues(const float* b, std::size_t ldb, int rows, int cols, std::size_t depth, const int* shift,
                                 std::int8_t* out) {
   __shared__ std::int64_t tile[32][33];
@@ -192,7 +197,7 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
       const std::size_t p = p0 + tx;
       if (col >= cols || p >= depth) continue;
       const std::int64_t x = tile[tx][c];
-      each_index<kModuli>([&](auto l) { out[l * plane + static_cast<std::size_t>(col) * depth + p] = symmetric_residue<l>(x); });
+      each_index<N>([&](auto l) { out[l * plane + static_cast<std::size_t>(col) * depth + p] = symmetric_residue<l>(x); });
     }
     __syncthreads();
   }
@@ -203,21 +208,22 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
 /// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues (the products'
 /// chunk sums mod m_l) by Garner's mixed-radix form, exact in 32- and 64-bit integers.
 /// A thread an element: x across a row's columns, y down the rows (looping past gridDim.y).
+template <int N>
 __global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g, const int* row_shift, const int* col_shift) {
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
-  constexpr std::uint64_t kProduct = modulus_product();
+  constexpr std::uint64_t kProduct = modulus_product(N);
   const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (j >= g.n) return;
   for (int i = static_cast<int>(blockIdx.y); i < g.m; i += static_cast<int>(gridDim.y)) {
     const std::size_t e = static_cast<std::size_t>(i) * g.n + j;
-    std::uint32_t digit[kModuli];
-    each_index<kModuli>([&](auto l) {
+    std::uint32_t digit[N];
+    each_index<N>([&](auto l) {
       constexpr std::uint32_t m = kModulus[l];
       // A product is at most 2^30 in magnitude (kChunk): + a multiple of m ≥ 2^30 makes it non-negative.
       constexpr std::uint32_t offset = m * ((1u << 30) / m + 1);
       std::uint32_t r = 0;
       for (int c = 0; c < chunks; ++c)
-        r += (static_cast<std::uint32_t>(products[(static_cast<std::size_t>(c) * kModuli + l) * elements + e]) + offset) % m;
+        r += (static_cast<std::uint32_t>(products[(static_cast<std::size_t>(c) * N + l) * elements + e]) + offset) % m;
       // Garner: digit_l = (((r − d_0)·m_0⁻¹ − d_1)·m_1⁻¹ − …) mod m_l, every step below 2^17.
       std::uint32_t t = r % m;
       each_index<l>([&](auto q) {
@@ -228,8 +234,8 @@ __global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g
       digit[l] = t;
     });
     std::uint64_t x = 0;
-    each_index<kModuli>([&](auto l) {
-      constexpr int top = kModuli - 1 - l;
+    each_index<N>([&](auto l) {
+      constexpr int top = N - 1 - l;
       constexpr std::uint64_t m = kModulus[top];
       x = x * m + digit[top];
     });
@@ -256,9 +262,8 @@ unsigned grid_for(std::size_t items, unsigned threads) {
   return static_cast<unsigned>(std::min<std::size_t>(ceil_div(std::max<std::size_t>(items, 1), threads), 65535u * 8));
 }
 
-}  // namespace
-
-void run(const GemmArgs& g, cudaStream_t stream) {
+template <int N>
+void run_with(const GemmArgs& g, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return;
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   if (g.k == 0) {
@@ -272,12 +277,12 @@ void run(const GemmArgs& g, cudaStream_t stream) {
   const std::size_t a_plane = static_cast<std::size_t>(g.m) * depth, b_plane = static_cast<std::size_t>(g.n) * depth;
   // One allocation, freed in stream order after the reconstruction: the residues (int8, planes of
   // 16-byte rows), the products (int32), the norms' partial sums (double), the shifts (int).
-  const std::size_t residue_bytes = kModuli * (a_plane + b_plane);
-  const std::size_t products_bytes = static_cast<std::size_t>(chunks) * kModuli * elements * sizeof(std::int32_t);
+  const std::size_t residue_bytes = N * (a_plane + b_plane);
+  const std::size_t products_bytes = static_cast<std::size_t>(chunks) * N * elements * sizeof(std::int32_t);
   const std::size_t partial_bytes = align_up(static_cast<std::size_t>(norm_chunks) * (g.m + g.n) * sizeof(double), 16);
   StreamScratch scratch(residue_bytes + products_bytes + partial_bytes + (static_cast<std::size_t>(g.m) + g.n) * sizeof(int), stream);
   auto* a_residues = reinterpret_cast<std::int8_t*>(scratch.data());
-  std::int8_t* b_residues = a_residues + kModuli * a_plane;
+  std::int8_t* b_residues = a_residues + N * a_plane;
   auto* products = reinterpret_cast<std::int32_t*>(a_residues + residue_bytes);
   auto* partial = reinterpret_cast<double*>(reinterpret_cast<std::byte*>(products) + products_bytes);
   auto* row_shift = reinterpret_cast<int*>(reinterpret_cast<std::byte*>(partial) + partial_bytes);
@@ -290,16 +295,16 @@ void run(const GemmArgs& g, cudaStream_t stream) {
          {tile_grid(static_cast<std::size_t>(g.n), 32, static_cast<std::size_t>(norm_chunks), 1, "sgemm ozaki"), dim3(32, 8)}, stream,
          g.b, g.ldb, g.k, g.n, norm_chunks, partial + static_cast<std::size_t>(norm_chunks) * g.m)
       .work([] { return std::string("sum of squares of B's columns, in chunks of 4096"); });
-  launch("sgemm_ozaki_row_shifts", shifts_of, {grid_for(g.m, 256), 256}, stream, partial, norm_chunks, g.m, row_shift);
-  launch("sgemm_ozaki_column_shifts", shifts_of, {grid_for(g.n, 256), 256}, stream,
+  launch("sgemm_ozaki_row_shifts", shifts_of<N>, {grid_for(g.m, 256), 256}, stream, partial, norm_chunks, g.m, row_shift);
+  launch("sgemm_ozaki_column_shifts", shifts_of<N>, {grid_for(g.n, 256), 256}, stream,
          static_cast<const double*>(partial + static_cast<std::size_t>(norm_chunks) * g.m), norm_chunks, g.n, col_shift);
-  launch("sgemm_ozaki_row_residues", row_residues, {grid_for(a_plane / 4, 256), 256}, stream, g.a, g.lda, g.m, g.k, depth,
+  launch("sgemm_ozaki_row_residues", row_residues<N>, {grid_for(a_plane / 4, 256), 256}, stream, g.a, g.lda, g.m, g.k, depth,
          static_cast<const int*>(row_shift), a_residues)
-      .work([] { return std::string("A scaled and rounded, its residues mod 8 moduli as int8"); });
-  launch("sgemm_ozaki_column_residues", column_residues,
+      .work([] { return std::string("A scaled and rounded, its residues as int8"); });
+  launch("sgemm_ozaki_column_residues", column_residues<N>,
          {tile_grid(static_cast<std::size_t>(g.n), 32, depth, 32, "sgemm ozaki residues"), dim3(32, 8)}, stream, g.b, g.ldb, g.k, g.n,
          depth, static_cast<const int*>(col_shift), b_residues)
-      .work([] { return std::string("B scaled, rounded and transposed, its residues mod 8 moduli as int8"); });
+      .work([] { return std::string("B scaled, rounded and transposed, its residues as int8"); });
 
   // Row-major C (m × n) is column-major Cᵀ = B̂ᵀ·Â: B's residue planes (n × depth, k contiguous) as
   // the transposed operand, A's (m × depth) as the plain one — the TN form INT8 GEMMs want.
@@ -310,15 +315,25 @@ void run(const GemmArgs& g, cudaStream_t stream) {
     check_cublas(cublasGemmStridedBatchedEx(cublas_on(stream), CUBLAS_OP_T, CUBLAS_OP_N, g.n, g.m, kc, &one, b_residues + offset,
                                             CUDA_R_8I, static_cast<int>(depth), static_cast<long long>(b_plane), a_residues + offset,
                                             CUDA_R_8I, static_cast<int>(depth), static_cast<long long>(a_plane), &zero,
-                                            products + static_cast<std::size_t>(c) * kModuli * elements, CUDA_R_32I, g.n,
-                                            static_cast<long long>(elements), kModuli, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT),
+                                            products + static_cast<std::size_t>(c) * N * elements, CUDA_R_32I, g.n,
+                                            static_cast<long long>(elements), N, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT),
                  "cublasGemmStridedBatchedEx (INT8, the Ozaki scheme's products)");
   }
-  launch("sgemm_ozaki_reconstruct", reconstruct,
+  launch("sgemm_ozaki_reconstruct", reconstruct<N>,
          {tile_grid(static_cast<std::size_t>(g.n), 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki"), 256}, stream,
          static_cast<const std::int32_t*>(products),
          chunks, g, static_cast<const int*>(row_shift), static_cast<const int*>(col_shift))
       .work([] { return std::string("the Chinese remainder theorem (Garner), scaled back, alpha and beta"); });
+}
+
+}  // namespace
+
+void run(const GemmArgs& g, cudaStream_t stream, int moduli) {
+  switch (moduli) {
+    case 7: return run_with<7>(g, stream);
+    case 8: return run_with<8>(g, stream);
+    default: throw Error("sgemm ozaki: 7 or 8 moduli, not " + std::to_string(moduli));
+  }
 }
 
 }  // namespace gpulab::sgemm_ozaki

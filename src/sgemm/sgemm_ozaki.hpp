@@ -3,7 +3,7 @@
 //
 // Each row aᵢ of A is scaled by 2^sᵢ and each column bⱼ of B by 2^tⱼ so that its 2-norm is at most
 // 2^Q, then rounded to integers â, b̂. Their exact integer product ĉᵢⱼ = Σₚ âᵢₚ·b̂ₚⱼ obeys
-// |ĉᵢⱼ| ≤ ‖âᵢ‖·‖b̂ⱼ‖ < M/2 (Cauchy–Schwarz), M the product of kModuli pairwise coprime moduli ≤ 256.
+// |ĉᵢⱼ| ≤ ‖âᵢ‖·‖b̂ⱼ‖ < M/2 (Cauchy–Schwarz), M the product of N pairwise coprime moduli ≤ 256.
 // For each modulus the residues of â and b̂ (int8, symmetric) are multiplied exactly by an INT8 GEMM
 // (int32 sums, k in chunks that cannot overflow), and the Chinese remainder theorem rebuilds ĉᵢⱼ
 // from its residues; cᵢⱼ ≈ 2^−(sᵢ+tⱼ)·ĉᵢⱼ. The only error is the rounding of â and b̂ (|δ| ≤ ½):
@@ -20,33 +20,32 @@
 
 namespace gpulab::sgemm_ozaki {
 
-inline constexpr int kModuli = 8;
-/// Pairwise coprime, each ≤ 256 so that a symmetric residue fits an int8; their product M < 2^64
-/// (the reconstruction is exact in 64-bit integers).
-inline constexpr std::uint32_t kModulus[kModuli] = {256, 255, 253, 251, 247, 241, 239, 233};
+/// The moduli, pairwise coprime, each ≤ 256 so that a symmetric residue fits an int8; a rung takes
+/// the first N. Their product M < 2^64: the reconstruction is exact in 64-bit integers.
+inline constexpr int kMaxModuli = 8;
+inline constexpr std::uint32_t kModulus[kMaxModuli] = {256, 255, 253, 251, 247, 241, 239, 233};
 
-/// M; 0 where it would not fit 64 bits.
-constexpr std::uint64_t modulus_product() {
+/// M for the first `moduli`; 0 where it would not fit 64 bits.
+constexpr std::uint64_t modulus_product(int moduli) {
   std::uint64_t product = 1;
-  for (std::uint32_t m : kModulus) {
-    if (product > ~std::uint64_t{0} / m) return 0;
-    product *= m;
+  for (int l = 0; l < moduli; ++l) {
+    if (product > ~std::uint64_t{0} / kModulus[l]) return 0;
+    product *= kModulus[l];
   }
   return product;
 }
-static_assert(modulus_product() != 0, "the reconstruction needs M < 2^64");
+static_assert(modulus_product(kMaxModuli) != 0, "the reconstruction needs M < 2^64");
 /// Q: the largest with 2·(2^Q)²·1.25 ≤ M, i.e. M ≥ 5·2^(2Q−1); the 1.25 leaves room for the rounding
-/// of â and b̂ (‖â‖ ≤ 2^Q + √k/2) and for the norms' own rounding.
-constexpr int norm_bits() {
+/// of â and b̂ (‖â‖ ≤ 2^Q + √k/2) and for the norms' own rounding. Each modulus more adds 4 bits.
+constexpr int norm_bits(int moduli) {
   int q = 1;
-  while ((modulus_product() >> (2 * (q + 1) - 1)) >= 5) ++q;
+  while ((modulus_product(moduli) >> (2 * (q + 1) - 1)) >= 5) ++q;
   return q;
 }
-inline constexpr int kNormBits = norm_bits();
-static_assert(kNormBits == 31, "8 moduli near 256: rows and columns scaled to 2-norms of 2^31");
+static_assert(norm_bits(8) == 31 && norm_bits(7) == 27, "rows and columns scaled to 2-norms of 2^31 (8 moduli), 2^27 (7)");
 
-/// C = alpha·A·B + beta·C by the scheme above; residues, products and shifts in gpulab's scratch
-/// pool (throws OutOfMemoryError where it cannot hold them).
-void run(const sgemm_device::GemmArgs& g, cudaStream_t stream);
+/// C = alpha·A·B + beta·C by the scheme above with `moduli` (7 or 8) INT8 products; residues,
+/// products and shifts in gpulab's scratch pool (throws OutOfMemoryError where it cannot hold them).
+void run(const sgemm_device::GemmArgs& g, cudaStream_t stream, int moduli);
 
 }  // namespace gpulab::sgemm_ozaki
