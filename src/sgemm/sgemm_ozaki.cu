@@ -278,7 +278,8 @@ void run_with(const GemmArgs& g, cudaStream_t stream) {
   // One allocation, freed in stream order after the reconstruction: the residues (int8, planes of
   // 16-byte rows), the products (int32), the norms' partial sums (double), the shifts (int).
   const std::size_t residue_bytes = N * (a_plane + b_plane);
-  const std::size_t products_bytes = static_cast<std::size_t>(chunks) * N * elements * sizeof(std::int32_t);
+  // (16-byte aligned: the partial sums after them are doubles, and 7 planes of an odd count are not)
+  const std::size_t products_bytes = align_up(static_cast<std::size_t>(chunks) * N * elements * sizeof(std::int32_t), 16);
   const std::size_t partial_bytes = align_up(static_cast<std::size_t>(norm_chunks) * (g.m + g.n) * sizeof(double), 16);
   StreamScratch scratch(residue_bytes + products_bytes + partial_bytes + (static_cast<std::size_t>(g.m) + g.n) * sizeof(int), stream);
   auto* a_residues = reinterpret_cast<std::int8_t*>(scratch.data());
