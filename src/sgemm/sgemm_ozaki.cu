@@ -44,6 +44,17 @@ constexpr std::uint32_t inverse_mod(std::uint32_t a, std::uint32_t m) {
 }
 static_assert(inverse_mod(256, 255) * 256 % 255 == 1 && inverse_mod(251, 233) * 251 % 233 == 1);
 
+/// The CRT weight of modulus l among the first N: W = M_l·(M_l⁻¹ mod m_l) mod M, M_l = M/m_l, so that
+/// x ≡ Σ_l (x mod m_l)·W_l (mod M). (M_l·inverse mod M by repeated addition: M may exceed 2^63.)
+constexpr std::uint64_t crt_weight(int n, int l) {
+  const std::uint64_t product = modulus_product(n), others = product / kModulus[l];
+  const std::uint32_t inverse = inverse_mod(static_cast<std::uint32_t>(others % kModulus[l]), kModulus[l]);
+  std::uint64_t w = 0;
+  for (std::uint32_t t = 0; t < inverse; ++t) w = w >= product - others ? w - (product - others) : w + others;
+  return w;
+}
+static_assert(crt_weight(8, 0) % 256 == 1 && crt_weight(8, 3) % 251 == 1 && crt_weight(7, 6) % 239 == 1 && crt_weight(7, 6) % 256 == 0);
+
 /// f(std::integral_constant<int, I>) for I = 0 … N − 1 in order: the moduli, their inverses and
 /// offsets are compile-time constants in each call, so every `% m` is a multiply and a shift.
 template <int N, int I = 0, class F>
@@ -205,40 +216,40 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
 
 // ---- the reconstruction --------------------------------------------------------------------------
 
-/// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues (the products'
-/// chunk sums mod m_l) by Garner's mixed-radix form, exact in 32- and 64-bit integers.
+/// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues rₗ (the products'
+/// chunk sums mod mₗ): x = Σ rₗ·Wₗ < N·256·M in 128-bit integers, then x mod M with the quotient
+/// estimated in FP64 (off by at most one, corrected), exact.
 /// A thread an element: x across a row's columns, y down the rows (looping past gridDim.y).
 template <int N>
 __global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g, const int* row_shift, const int* col_shift) {
+  using u128 = unsigned __int128;
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   constexpr std::uint64_t kProduct = modulus_product(N);
   const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (j >= g.n) return;
   for (int i = static_cast<int>(blockIdx.y); i < g.m; i += static_cast<int>(gridDim.y)) {
     const std::size_t e = static_cast<std::size_t>(i) * g.n + j;
-    std::uint32_t digit[N];
+    u128 sum = 0;
     each_index<N>([&](auto l) {
       constexpr std::uint32_t m = kModulus[l];
       // A product is at most 2^30 in magnitude (kChunk): + a multiple of m ≥ 2^30 makes it non-negative.
       constexpr std::uint32_t offset = m * ((1u << 30) / m + 1);
+      constexpr std::uint64_t weight = crt_weight(N, l);
       std::uint32_t r = 0;
       for (int c = 0; c < chunks; ++c)
         r += (static_cast<std::uint32_t>(products[(static_cast<std::size_t>(c) * N + l) * elements + e]) + offset) % m;
-      // Garner: digit_l = (((r − d_0)·m_0⁻¹ − d_1)·m_1⁻¹ − …) mod m_l, every step below 2^17.
-      std::uint32_t t = r % m;
-      each_index<l>([&](auto q) {
-        constexpr std::uint32_t inverse = inverse_mod(kModulus[q], m);
-        const std::uint32_t d = digit[q] >= m ? digit[q] - m : digit[q];  // digit_q < m_q ≤ 256 < 2m
-        t = (t + m - d) * inverse % m;
-      });
-      digit[l] = t;
+      sum += static_cast<u128>(r % m) * weight;
     });
+    const double high = static_cast<double>(static_cast<std::uint64_t>(sum >> 64)), low = static_cast<double>(static_cast<std::uint64_t>(sum));
+    const auto quotient = static_cast<std::uint64_t>((high * 0x1p64 + low) / static_cast<double>(kProduct));
+    const u128 taken = static_cast<u128>(quotient) * kProduct;
+    // The estimate may be one too many or too few: x − q·M then lies in (−M, 2M).
     std::uint64_t x = 0;
-    each_index<N>([&](auto l) {
-      constexpr int top = N - 1 - l;
-      constexpr std::uint64_t m = kModulus[top];
-      x = x * m + digit[top];
-    });
+    if (taken > sum) x = static_cast<std::uint64_t>(kProduct - static_cast<std::uint64_t>(taken - sum));
+    else {
+      const u128 rest = sum - taken;
+      x = static_cast<std::uint64_t>(rest >= kProduct ? rest - kProduct : rest);
+    }
     const double exact = x > kProduct / 2 ? -static_cast<double>(kProduct - x) : static_cast<double>(x);
     const int si = row_shift[i], tj = col_shift[j];
     double v = si == kNotFinite || tj == kNotFinite ? CUDART_NAN : static_cast<double>(g.alpha) * ldexp(exact, -(si + tj));
