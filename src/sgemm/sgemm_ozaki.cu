@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -28,7 +27,7 @@ using sgemm_detail::StreamScratch;
 constexpr int kChunk = 1 << 16;
 /// Rows of the residue matrices padded to this many int8 (the INT8 GEMM's alignment).
 constexpr std::size_t kDepthAlign = 16;
-/// Rows (of A) or columns (of B) a block sums a chunk of, and the chunk, for the norms.
+/// The norms' partial sums: each covers this many values of a row of A (a column of B).
 constexpr int kNormChunk = 4096;
 
 constexpr std::uint32_t inverse_mod(std::uint32_t a, std::uint32_t m) {
@@ -108,7 +107,7 @@ __global__ void row_sum_squares(const float* a, std::size_t lda, int rows, int c
   const float* r = a + static_cast<std::size_t>(row) * lda;
   __shared__ double warp_sums[32];
   for (int chunk = static_cast<int>(blockIdx.y); chunk < chunks; chunk += static_cast<int>(gridDim.y)) {
-    const int end = min(cols, (chunk + 1) * kNormChunk);
+    const int end = static_cast<int>(min(static_cast<long long>(cols), (chunk + 1LL) * kNormChunk));  // (no int overflow near 2^31)
     double sum = 0;
     for (int p = chunk * kNormChunk + static_cast<int>(threadIdx.x); p < end; p += static_cast<int>(blockDim.x)) {
       const double v = r[p];
@@ -131,7 +130,7 @@ __global__ void column_sum_squares(const float* b, std::size_t ldb, int rows, in
   const int col = static_cast<int>(blockIdx.x) * 32 + static_cast<int>(threadIdx.x);
   __shared__ double sums[8][32];
   for (int chunk = static_cast<int>(blockIdx.y); chunk < chunks; chunk += static_cast<int>(gridDim.y)) {
-    const int end = min(rows, (chunk + 1) * kNormChunk);
+    const int end = static_cast<int>(min(static_cast<long long>(rows), (chunk + 1LL) * kNormChunk));
     double sum = 0;
     if (col < cols)
       for (int p = chunk * kNormChunk + static_cast<int>(threadIdx.y); p < end; p += 8) {
@@ -335,7 +334,7 @@ void run_with(const GemmArgs& g, cudaStream_t stream) {
          {tile_grid(static_cast<std::size_t>(g.n), 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki"), 256}, stream,
          static_cast<const std::int32_t*>(products),
          chunks, g, static_cast<const int*>(row_shift), static_cast<const int*>(col_shift))
-      .work([] { return std::string("the Chinese remainder theorem (Garner), scaled back, alpha and beta"); });
+      .work([] { return std::string("the Chinese remainder theorem (a 128-bit sum), scaled back, alpha and beta"); });
 }
 
 }  // namespace
