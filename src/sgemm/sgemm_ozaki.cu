@@ -2,6 +2,7 @@
 // chunk of k (every modulus in one call), the Chinese remainder theorem.
 #include "core/cublas_handle.hpp"
 #include "lib/arith.hpp"
+#include "lib/block.cuh"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "sgemm/sgemm_ozaki.hpp"
@@ -52,7 +53,8 @@ constexpr std::uint64_t crt_weight(int n, int l) {
   for (std::uint32_t t = 0; t < inverse; ++t) w = w >= product - others ? w - (product - others) : w + others;
   return w;
 }
-static_assert(crt_weight(8, 0) % 256 == 1 && crt_weight(8, 3) % 251 == 1 && crt_weight(7, 6) % 239 == 1 && crt_weight(7, 6) % 256 == 0);
+static_assert(crt_weight(8, 0) % 256 == 1 && crt_weight(8, 3) % 251 == 1);
+static_assert(crt_weight(7, 6) % 239 == 1 && crt_weight(7, 6) % 256 == 0);
 
 /// f(std::integral_constant<int, I>) for I = 0 … N − 1 in order: the moduli, their inverses and
 /// offsets are compile-time constants in each call, so every `% m` is a multiply and a shift.
@@ -99,13 +101,17 @@ __device__ __forceinline__ int norm_shift(double sum_squares) {
   return kNormBits - e + (f == 0.5 ? 1 : 0);
 }
 
+/// round(v·2^shift) as an integer (|·| ≤ 2^Q); 0 in a row or column that is not finite.
+__device__ __forceinline__ std::int64_t scaled_integer(float v, int shift) {
+  return shift == kNotFinite ? 0 : __double2ll_rn(ldexp(static_cast<double>(v), shift));
+}
+
 // ---- the norms, in a fixed order (results reproducible) --------------------------------------------
 
 /// partial[chunk·rows + i] = Σ a[i][p]² over the chunk's p: a block a (row, chunk).
 __global__ void row_sum_squares(const float* a, std::size_t lda, int rows, int cols, int chunks, double* partial) {
   const int row = static_cast<int>(blockIdx.x);
   const float* r = a + static_cast<std::size_t>(row) * lda;
-  __shared__ double warp_sums[32];
   for (int chunk = static_cast<int>(blockIdx.y); chunk < chunks; chunk += static_cast<int>(gridDim.y)) {
     const int end = static_cast<int>(min(static_cast<long long>(cols), (chunk + 1LL) * kNormChunk));  // (no int overflow near 2^31)
     double sum = 0;
@@ -113,15 +119,9 @@ __global__ void row_sum_squares(const float* a, std::size_t lda, int rows, int c
       const double v = r[p];
       sum += v * v;
     }
-    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
-    if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = sum;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      double total = 0;
-      for (unsigned w = 0; w < blockDim.x / 32; ++w) total += warp_sums[w];
-      partial[static_cast<std::size_t>(chunk) * rows + row] = total;
-    }
-    __syncthreads();
+    sum = block_sum(sum);
+    if (threadIdx.x == 0) partial[static_cast<std::size_t>(chunk) * rows + row] = sum;
+    __syncthreads();  // block_sum's scratch free for the next chunk
   }
 }
 
@@ -173,7 +173,7 @@ __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols
     std::int64_t x[4];
     for (int u = 0; u < 4; ++u) {
       const std::size_t p = p0 + u;
-      x[u] = p < static_cast<std::size_t>(cols) && s != kNotFinite ? __double2ll_rn(ldexp(static_cast<double>(a[row * lda + p]), s)) : 0;
+      x[u] = p < static_cast<std::size_t>(cols) ? scaled_integer(a[row * lda + p], s) : 0;
     }
     each_index<N>([&](auto l) {
       char4 r;
@@ -199,7 +199,7 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
   for (std::size_t p0 = blockIdx.y * std::size_t{32}; p0 < depth; p0 += gridDim.y * std::size_t{32}) {
     for (int r = ty; r < 32; r += 8) {
       const std::size_t p = p0 + r;
-      tile[r][tx] = p < static_cast<std::size_t>(rows) && s != kNotFinite ? __double2ll_rn(ldexp(static_cast<double>(b[p * ldb + col0 + tx]), s)) : 0;
+      tile[r][tx] = p < static_cast<std::size_t>(rows) && col0 + tx < cols ? scaled_integer(b[p * ldb + col0 + tx], s) : 0;
     }
     __syncthreads();
     for (int c = ty; c < 32; c += 8) {
@@ -239,7 +239,8 @@ __global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g
         r += (static_cast<std::uint32_t>(products[(static_cast<std::size_t>(c) * N + l) * elements + e]) + offset) % m;
       sum += static_cast<u128>(r % m) * weight;
     });
-    const double high = static_cast<double>(static_cast<std::uint64_t>(sum >> 64)), low = static_cast<double>(static_cast<std::uint64_t>(sum));
+    const double high = static_cast<double>(static_cast<std::uint64_t>(sum >> 64));
+    const double low = static_cast<double>(static_cast<std::uint64_t>(sum));
     const auto quotient = static_cast<std::uint64_t>((high * 0x1p64 + low) / static_cast<double>(kProduct));
     const u128 taken = static_cast<u128>(quotient) * kProduct;
     // The estimate may be one too many or too few: x − q·M then lies in (−M, 2M).
@@ -258,16 +259,6 @@ __global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g
   }
 }
 
-/// k = 0: C = beta·C.
-__global__ void scale_c(GemmArgs g) {
-  const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
-  for (std::size_t e = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; e < elements;
-       e += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    float* out = g.c + e / g.n * g.ldc + e % g.n;
-    *out = g.beta != 0.f ? g.beta * *out : 0.f;
-  }
-}
-
 unsigned grid_for(std::size_t items, unsigned threads) {
   return static_cast<unsigned>(std::min<std::size_t>(ceil_div(std::max<std::size_t>(items, 1), threads), 65535u * 8));
 }
@@ -276,11 +267,6 @@ template <int N>
 void run_with(const GemmArgs& g, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return;
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
-  if (g.k == 0) {
-    launch("sgemm_ozaki_scale_c", scale_c, {grid_for(elements, 256), 256}, stream, g)
-        .work([] { return std::string("k = 0: C = beta*C"); });
-    return;
-  }
   const std::size_t depth = align_up(static_cast<std::size_t>(g.k), kDepthAlign);
   const int chunks = static_cast<int>(ceil_div(depth, kChunk));
   const int norm_chunks = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), kNormChunk));
@@ -299,23 +285,32 @@ void run_with(const GemmArgs& g, cudaStream_t stream) {
   auto* row_shift = reinterpret_cast<int*>(reinterpret_cast<std::byte*>(partial) + partial_bytes);
   int* col_shift = row_shift + g.m;
 
-  launch("sgemm_ozaki_row_norms", row_sum_squares, {dim3(checked_grid(g.m, "sgemm ozaki"), capped_grid_y(norm_chunks)), 256}, stream,
-         g.a, g.lda, g.m, g.k, norm_chunks, partial)
-      .work([] { return std::string("sum of squares of A's rows, in chunks of 4096"); });
-  launch("sgemm_ozaki_column_norms", column_sum_squares,
-         {tile_grid(static_cast<std::size_t>(g.n), 32, static_cast<std::size_t>(norm_chunks), 1, "sgemm ozaki"), dim3(32, 8)}, stream,
-         g.b, g.ldb, g.k, g.n, norm_chunks, partial + static_cast<std::size_t>(norm_chunks) * g.m)
-      .work([] { return std::string("sum of squares of B's columns, in chunks of 4096"); });
-  launch("sgemm_ozaki_row_shifts", shifts_of<N>, {grid_for(g.m, 256), 256}, stream, partial, norm_chunks, g.m, row_shift);
-  launch("sgemm_ozaki_column_shifts", shifts_of<N>, {grid_for(g.n, 256), 256}, stream,
-         static_cast<const double*>(partial + static_cast<std::size_t>(norm_chunks) * g.m), norm_chunks, g.n, col_shift);
-  launch("sgemm_ozaki_row_residues", row_residues<N>, {grid_for(a_plane / 4, 256), 256}, stream, g.a, g.lda, g.m, g.k, depth,
-         static_cast<const int*>(row_shift), a_residues)
-      .work([] { return std::string("A scaled and rounded, its residues as int8"); });
-  launch("sgemm_ozaki_column_residues", column_residues<N>,
-         {tile_grid(static_cast<std::size_t>(g.n), 32, depth, 32, "sgemm ozaki residues"), dim3(32, 8)}, stream, g.b, g.ldb, g.k, g.n,
-         depth, static_cast<const int*>(col_shift), b_residues)
-      .work([] { return std::string("B scaled, rounded and transposed, its residues as int8"); });
+  double* column_partial = partial + static_cast<std::size_t>(norm_chunks) * g.m;
+  const auto n = static_cast<std::size_t>(g.n);
+
+  // k = 0 copies and multiplies nothing: the shifts are 0, every residue sum 0, and the
+  // reconstruction writes alpha·0 + beta·C.
+  if (g.k > 0) {
+    launch("sgemm_ozaki_row_norms", row_sum_squares, {dim3(checked_grid(g.m, "sgemm ozaki"), capped_grid_y(norm_chunks)), 256},
+           stream, g.a, g.lda, g.m, g.k, norm_chunks, partial)
+        .work([] { return std::string("sum of squares of A's rows, in chunks of 4096"); });
+    launch("sgemm_ozaki_column_norms", column_sum_squares,
+           {tile_grid(n, 32, static_cast<std::size_t>(norm_chunks), 1, "sgemm ozaki"), dim3(32, 8)}, stream, g.b, g.ldb, g.k, g.n,
+           norm_chunks, column_partial)
+        .work([] { return std::string("sum of squares of B's columns, in chunks of 4096"); });
+  }
+  launch("sgemm_ozaki_row_shifts", shifts_of<N>, {grid_for(g.m, 256), 256}, stream, static_cast<const double*>(partial), norm_chunks,
+         g.m, row_shift);
+  launch("sgemm_ozaki_column_shifts", shifts_of<N>, {grid_for(g.n, 256), 256}, stream, static_cast<const double*>(column_partial),
+         norm_chunks, g.n, col_shift);
+  if (g.k > 0) {
+    launch("sgemm_ozaki_row_residues", row_residues<N>, {grid_for(a_plane / 4, 256), 256}, stream, g.a, g.lda, g.m, g.k, depth,
+           static_cast<const int*>(row_shift), a_residues)
+        .work([] { return std::string("A scaled and rounded, its residues as int8"); });
+    launch("sgemm_ozaki_column_residues", column_residues<N>, {tile_grid(n, 32, depth, 32, "sgemm ozaki residues"), dim3(32, 8)},
+           stream, g.b, g.ldb, g.k, g.n, depth, static_cast<const int*>(col_shift), b_residues)
+        .work([] { return std::string("B scaled, rounded and transposed, its residues as int8"); });
+  }
 
   // Row-major C (m × n) is column-major Cᵀ = B̂ᵀ·Â: B's residue planes (n × depth, k contiguous) as
   // the transposed operand, A's (m × depth) as the plain one — the TN form INT8 GEMMs want.
@@ -331,7 +326,7 @@ void run_with(const GemmArgs& g, cudaStream_t stream) {
                  "cublasGemmStridedBatchedEx (INT8, the Ozaki scheme's products)");
   }
   launch("sgemm_ozaki_reconstruct", reconstruct<N>,
-         {tile_grid(static_cast<std::size_t>(g.n), 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki"), 256}, stream,
+         {tile_grid(n, 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki"), 256}, stream,
          static_cast<const std::int32_t*>(products),
          chunks, g, static_cast<const int*>(row_shift), static_cast<const int*>(col_shift))
       .work([] { return std::string("the Chinese remainder theorem (a 128-bit sum), scaled back, alpha and beta"); });
