@@ -4,6 +4,7 @@
 // pick, and the library's contract as a user calls it.
 #include "gpu_test_support.hpp"
 
+#include "lib/arith.hpp"
 #include "sgemm/sgemm_ozaki.hpp"
 #include "sgemm/sgemm_paths.hpp"
 #include "sgemm/sgemm_problem.hpp"
@@ -277,6 +278,36 @@ TEST(SgemmLibrary, OddRowsAreRealignedAndGiveTheBitsOfAlignedRows) {
   EXPECT_TRUE(r.ok) << r.detail;
   EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0);
   EXPECT_EQ(std::memcmp(got.data(), in_graph.data(), got.size() * sizeof(float)), 0);
+}
+
+// A product whose tiles fill the GPU and leave 3 rows and 5 columns: those go to the few-rows and
+// few-columns paths. Right in every variant, the same bits twice and in a graph, and the tiles'
+// part the bits of a configuration run on the whole product (one FMA chain over k per element).
+TEST(SgemmLibrary, FringeRowsAndColumnsTakeTheStreamingPaths) {
+  const std::size_t tile_cols = ceil_div(static_cast<std::size_t>(sgemm_detail::sm_count()), 16);
+  const SgemmShape s{16 * 128 + 3, tile_cols * 128 + 5, 301};
+  for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3}) {
+    const SgemmInput in = input_for(s, v);
+    DeviceGemm d(in), again(in), captured(in), whole(in);
+    const sgemm_detail::Fringe fringe = sgemm_detail::fringe_of(d.args(in));
+    ASSERT_EQ(fringe.rows, 3);
+    ASSERT_EQ(fringe.cols, 5);
+    auto call = [&](DeviceGemm& x, cudaStream_t stream) {
+      sgemm(s.m, s.n, s.k, in.alpha, x.a.data(), in.lda, x.b.data(), in.ldb, in.beta, x.c.data(), in.ldc, stream);
+    };
+    call(d, nullptr);
+    call(again, nullptr);
+    run_captured([&](cudaStream_t stream) { call(captured, stream); });
+    sgemm_detail::run_config(0, whole.args(in), 1, nullptr, nullptr);
+    const std::vector<float> got = d.result(), second = again.result(), in_graph = captured.result(), tiles = whole.result();
+    const std::string what(variant_name(v));
+    const CheckResult r = check_sgemm(got, in, sgemm_reference(in, 7), SgemmMath::fp32);
+    EXPECT_TRUE(r.ok) << what << ": " << r.detail;
+    EXPECT_EQ(std::memcmp(got.data(), second.data(), got.size() * sizeof(float)), 0) << what;
+    EXPECT_EQ(std::memcmp(got.data(), in_graph.data(), got.size() * sizeof(float)), 0) << what;
+    for (std::size_t i = 0; i < s.m - 3; ++i)
+      ASSERT_EQ(std::memcmp(&got[i * in.ldc], &tiles[i * in.ldc], (s.n - 5) * sizeof(float)), 0) << what << " row " << i;
+  }
 }
 
 // The Ozaki rungs past what the ladder's shapes reach: k in two chunks of the INT8 products, a wide

@@ -45,7 +45,8 @@ __device__ __forceinline__ float dot4_add(float4 a, float4 b, float acc) {
 template <int kRows, bool kFull>
 __device__ __forceinline__ void accumulate_few_rows(const GemmArgs& g, int j, int first, int end, int step,
                                                     float (&acc)[kRows][4]) {
-  constexpr int kBatch = kRows <= 2 ? 8 : 4;  // registers: the batch's B and A values
+  // Loads in flight against registers (the batch's B and A values; 2 blocks an SM cap 128).
+  constexpr int kBatch = kRows <= 2 ? 16 : kRows <= 4 ? 8 : 4;
   auto load_b = [&](int p) {
     const float* row = g.b + static_cast<std::size_t>(p) * g.ldb + j;
     if constexpr (kFull) return *reinterpret_cast<const float4*>(row);
@@ -115,7 +116,7 @@ __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* 
 // distributed shared memory, each added in a fixed order: one launch, no partial sums in global
 // memory and no second kernel (the split-K path's), the same bits every run.
 template <int kRows, bool kVectorB>
-__global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice) {
+__global__ void __launch_bounds__(256, 2) few_rows_cluster(GemmArgs g, int k_slice) {  // 2 blocks an SM
   constexpr int kWarps = 8, kCols = 128;
   __shared__ float4 warp_sums[kWarps][kRows][32];
   __shared__ float4 block_sums[kRows][32];
@@ -457,6 +458,13 @@ int splits_for(const GemmArgs& g, std::size_t tiles, int min_slice) {
   return capped_splits(g, std::min<std::size_t>(ceil_div(2 * sms, tiles), static_cast<std::size_t>(g.k / min_slice)));
 }
 
+Fringe fringe_of(const GemmArgs& g) {
+  constexpr int kSide = 128;  // every configuration's tile sides (64, 128, 256) meet at its multiples
+  const std::size_t tiles = static_cast<std::size_t>(g.m / kSide) * static_cast<std::size_t>(g.n / kSide);
+  if (tiles < static_cast<std::size_t>(sm_count())) return {};
+  return {g.m % kSide <= kFewRows ? g.m % kSide : 0, g.n % kSide <= kFewCols ? g.n % kSide : 0};
+}
+
 int split_count(const GemmArgs& g) {
   // Counted in the smallest tiles: below one tile per SM the GPU idles unless k is cut. Shorter
   // slices than 512 spend more on partial sums than they gain.
@@ -645,6 +653,28 @@ void realign_rows(const float*& data, std::size_t& ld, int rows, int cols, std::
   ld = padded;
 }
 
+/// The few-rows path (g.m ≤ kFewRows) as the library runs it: one launch of clusters where the
+/// columns fill the GPU, else split-K with its partial sums in scratch memory.
+void few_rows_product(const GemmArgs& g, cudaStream_t stream) {
+  if (const int ranks = sgemm_detail::few_rows_cluster_ranks(g); ranks > 0) {
+    sgemm_detail::run_few_rows_cluster(g, ranks, stream);
+    return;
+  }
+  const int splits = sgemm_detail::few_rows_splits(g);
+  StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * g.m * g.n * sizeof(float) : 0, stream);
+  sgemm_detail::run_few_rows(g, splits, partials.data(), stream);
+}
+
+/// The rows × cols block of the product whose C starts at (row, col): A's rows from `row`, B's
+/// columns from `col`, all of k.
+GemmArgs block_of(GemmArgs g, int row, int col, int rows, int cols) {
+  g.a += static_cast<std::size_t>(row) * g.lda;
+  g.b += col;
+  g.c += static_cast<std::size_t>(row) * g.ldc + static_cast<std::size_t>(col);
+  g.m = rows, g.n = cols;
+  return g;
+}
+
 bool capturing(cudaStream_t stream) {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   GPULAB_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
@@ -666,13 +696,7 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
   }
 
   if (m <= sgemm_detail::kFewRows) {
-    if (const int ranks = sgemm_detail::few_rows_cluster_ranks(g); ranks > 0) {
-      sgemm_detail::run_few_rows_cluster(g, ranks, stream);
-      return;
-    }
-    const int splits = sgemm_detail::few_rows_splits(g);
-    StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * m * n * sizeof(float) : 0, stream);
-    sgemm_detail::run_few_rows(g, splits, partials.data(), stream);
+    few_rows_product(g, stream);
     return;
   }
   if (sgemm_detail::few_cols_fits(g)) {
@@ -684,22 +708,29 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
     realign_rows(g.a, g.lda, g.m, g.k, aligned_a, stream);
     realign_rows(g.b, g.ldb, g.k, g.n, aligned_b, stream);
   }
-  const int splits = sgemm_detail::split_count(g);
-  StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * m * n * sizeof(float) : 0, stream);
-  const ChoiceKey key{current_device(), g.m, g.n, g.k, sgemm_detail::vector_rows(g)};
-  std::size_t config = rule_config(g);
+  // The tiles take C but its fringe; the fringe's columns (beside the tiles) and rows (below them,
+  // the corner too) go to the paths that stream A or B once.
+  const sgemm_detail::Fringe fringe = sgemm_detail::fringe_of(g);
+  const GemmArgs tiled = block_of(g, 0, 0, g.m - fringe.rows, g.n - fringe.cols);
+  if (fringe.cols > 0) sgemm_detail::run_few_cols(block_of(g, 0, tiled.n, tiled.m, fringe.cols), stream);
+  if (fringe.rows > 0) few_rows_product(block_of(g, tiled.m, 0, fringe.rows, g.n), stream);
+
+  const int splits = sgemm_detail::split_count(tiled);
+  StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * tiled.m * tiled.n * sizeof(float) : 0, stream);
+  const ChoiceKey key{current_device(), tiled.m, tiled.n, tiled.k, sgemm_detail::vector_rows(tiled)};
+  std::size_t config = rule_config(tiled);
   bool known = false;
   {
     std::lock_guard lock(choices_mutex);
     if (const auto it = choices.find(key); it != choices.end()) config = it->second, known = true;
   }
   if (!known && !capturing(stream))
-    if (const std::optional<std::size_t> measured = measure_configs(g, splits, partials.data(), stream)) {
+    if (const std::optional<std::size_t> measured = measure_configs(tiled, splits, partials.data(), stream)) {
       config = *measured;
       std::lock_guard lock(choices_mutex);
       choices[key] = config;
     }
-  sgemm_detail::run_config(config, g, splits, partials.data(), stream);
+  sgemm_detail::run_config(config, tiled, splits, partials.data(), stream);
 }
 
 }  // namespace gpulab

@@ -84,6 +84,16 @@ bool few_cols_fits(const GemmArgs& g);
 /// The few-columns path (g.n ≤ kFewCols, any m).
 void run_few_cols(const GemmArgs& g, cudaStream_t stream);
 
+/// The last rows and columns of C that the library leaves out of its tiles, for the few-rows and
+/// few-columns paths. A last row (or column) of tiles that holds 1 to 8 rows costs as much as a
+/// full one, and where the tiles fill the GPU it can cost a whole wave: 4097³ is 33 × 17 tiles of
+/// 128 × 256 (5 waves on 132 SMs), 4096 × 4096 of it 32 × 16 (4 waves). Zero where there are
+/// fewer 128 × 128 tiles than SMs (launches, not waves, bound those products).
+struct Fringe {
+  int rows = 0, cols = 0;
+};
+Fringe fringe_of(const GemmArgs& g);
+
 /// Split-K's second step: c = alpha·(the slices' partial sums added in slice order) + beta·c.
 void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStream_t stream);
 /// `splits` cut to what 256 MiB of partial sums allows, and to [1, 65535].
