@@ -4,7 +4,6 @@
 // pick, and the library's contract as a user calls it.
 #include "gpu_test_support.hpp"
 
-#include "lib/arith.hpp"
 #include "sgemm/sgemm_ozaki.hpp"
 #include "sgemm/sgemm_paths.hpp"
 #include "sgemm/sgemm_problem.hpp"
@@ -280,18 +279,27 @@ TEST(SgemmLibrary, OddRowsAreRealignedAndGiveTheBitsOfAlignedRows) {
   EXPECT_EQ(std::memcmp(got.data(), in_graph.data(), got.size() * sizeof(float)), 0);
 }
 
-// A product whose tiles fill the GPU and leave 3 rows and 5 columns: those go to the few-rows and
-// few-columns paths. Right in every variant, the same bits twice and in a graph, and the tiles'
-// part the bits of a configuration run on the whole product (one FMA chain over k per element).
+/// The smallest square of t × t tiles of 128, plus 3 rows and 5 columns, whose fringe the library
+/// takes both of on this device (taking either alone saves no wave), k = 301.
+SgemmShape shape_with_both_fringes() {
+  for (std::size_t t = 2; t < 200; ++t) {
+    sgemm_detail::GemmArgs g;
+    g.m = static_cast<int>(128 * t + 3), g.n = static_cast<int>(128 * t + 5), g.k = 301;
+    const sgemm_detail::Fringe f = sgemm_detail::fringe_of(g);
+    if (f.rows == 3 && f.cols == 5) return {static_cast<std::size_t>(g.m), static_cast<std::size_t>(g.n), 301};
+  }
+  return {};
+}
+
+// A product whose last 3 rows and 5 columns would cost its tiles a wave: those go to the few-rows
+// and few-columns paths. Right in every variant, the same bits twice and in a graph, and the
+// tiles' part the bits of a configuration run on the whole product (one FMA chain over k per element).
 TEST(SgemmLibrary, FringeRowsAndColumnsTakeTheStreamingPaths) {
-  const std::size_t tile_cols = ceil_div(static_cast<std::size_t>(sgemm_detail::sm_count()), 16);
-  const SgemmShape s{16 * 128 + 3, tile_cols * 128 + 5, 301};
+  const SgemmShape s = shape_with_both_fringes();
+  ASSERT_GT(s.m, 0u) << "no square takes both fringes on this device";
   for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3}) {
     const SgemmInput in = input_for(s, v);
     DeviceGemm d(in), again(in), captured(in), whole(in);
-    const sgemm_detail::Fringe fringe = sgemm_detail::fringe_of(d.args(in));
-    ASSERT_EQ(fringe.rows, 3);
-    ASSERT_EQ(fringe.cols, 5);
     auto call = [&](DeviceGemm& x, cudaStream_t stream) {
       sgemm(s.m, s.n, s.k, in.alpha, x.a.data(), in.lda, x.b.data(), in.ldb, in.beta, x.c.data(), in.ldc, stream);
     };

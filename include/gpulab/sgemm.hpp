@@ -16,9 +16,10 @@
 //   when the output has too few tiles to fill the GPU and k is long: then k is cut into a fixed
 //   number of slices whose partial sums are added in slice order (split-K). C of at most 8 rows
 //   (or at most 8 columns and many rows) takes a path that reads B (or A) once: k is cut among
-//   the threads of a block or a cluster and their partial sums are added in a fixed order. The
-//   path depends on the shape and the device only, so results are bitwise reproducible on one
-//   device.
+//   the threads of a block or a cluster and their partial sums are added in a fixed order; so do
+//   the last 1–8 rows (or columns) of a larger product (k ≥ 64) where leaving them out of the
+//   tiles saves a wave of tiles. The path depends on the shape and the device only, so results are
+//   bitwise reproducible on one device.
 //   Componentwise error: |ĉ − c| ≤ γ(k+2)·(|alpha|·|A|·|B| + |beta|·|C|), γ(j) = j·u/(1 − j·u).
 // - Tile sizes are chosen per shape and device by measurement: the first call of a new shape on
 //   a stream that is not being captured times the candidates and waits for the stream once; later
@@ -31,7 +32,7 @@
 //   pool of gpulab's own per device, which keeps what it holds for later calls. A large product
 //   (k ≥ 64, m·n/(m + n) ≥ 768, m·n·k ≥ 2^32) whose A or B rows do not start on 16-byte
 //   boundaries (an odd packed k or n) first copies that operand, in stream order, into rows padded
-//   to 16 bytes from the same pool (up to 256 MiB a copy; larger ones, or a pool out of memory, run
+//   to 16 bytes from the same pool (up to 1 GiB a copy; larger ones, or a pool out of memory, run
 //   on the rows as given, slower): the results are the same bits either way.
 // - Precision (the last argument): SgemmPrecision::fp32, the default, is everything above.
 //   SgemmPrecision::fp32_tensor lets a large product run on Hopper's tensor cores as 3xTF32: each

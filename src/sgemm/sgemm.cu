@@ -45,8 +45,9 @@ __device__ __forceinline__ float dot4_add(float4 a, float4 b, float acc) {
 template <int kRows, bool kFull>
 __device__ __forceinline__ void accumulate_few_rows(const GemmArgs& g, int j, int first, int end, int step,
                                                     float (&acc)[kRows][4]) {
-  // Loads in flight against registers (the batch's B and A values; 2 blocks an SM cap 128).
-  constexpr int kBatch = kRows <= 2 ? 16 : kRows <= 4 ? 8 : 4;
+  // The batch's B and A values in registers. Batches of 16 for one or two rows, with two blocks
+  // an SM, were slower: 1×4096×4096 36.5 → 38.5 µs, 4×4096×4096 40.2 → 42.5 µs (ee5dc0e).
+  constexpr int kBatch = kRows <= 2 ? 8 : 4;
   auto load_b = [&](int p) {
     const float* row = g.b + static_cast<std::size_t>(p) * g.ldb + j;
     if constexpr (kFull) return *reinterpret_cast<const float4*>(row);
@@ -116,7 +117,7 @@ __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* 
 // distributed shared memory, each added in a fixed order: one launch, no partial sums in global
 // memory and no second kernel (the split-K path's), the same bits every run.
 template <int kRows, bool kVectorB>
-__global__ void __launch_bounds__(256, 2) few_rows_cluster(GemmArgs g, int k_slice) {  // 2 blocks an SM
+__global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice) {
   constexpr int kWarps = 8, kCols = 128;
   __shared__ float4 warp_sums[kWarps][kRows][32];
   __shared__ float4 block_sums[kRows][32];
@@ -459,10 +460,23 @@ int splits_for(const GemmArgs& g, std::size_t tiles, int min_slice) {
 }
 
 Fringe fringe_of(const GemmArgs& g) {
-  constexpr int kSide = 128;  // every configuration's tile sides (64, 128, 256) meet at its multiples
-  const std::size_t tiles = static_cast<std::size_t>(g.m / kSide) * static_cast<std::size_t>(g.n / kSide);
-  if (tiles < static_cast<std::size_t>(sm_count())) return {};
-  return {g.m % kSide <= kFewRows ? g.m % kSide : 0, g.n % kSide <= kFewCols ? g.n % kSide : 0};
+  // Waves counted in 128 × 128 tiles, two blocks an SM: the 8 × 8 fragments configuration, which
+  // the tuner often picks (128 × 256 at one block an SM counts about the same). A fringe is taken
+  // only where it saves a wave, the fewest of rows and columns that do: each costs a launch and
+  // a pass over B (rows) or A (columns), 35 µs at 4097³, and 5000×3000×700 (40 × 24 tiles, 4 waves
+  // either way) lost 2% with 8 rows taken out (ee5dc0e).
+  constexpr int kSide = 128, kMinDepth = 64;  // shallower products are bound by writing C, not by waves
+  if (g.k < kMinDepth) return {};
+  const std::size_t slots = 2 * static_cast<std::size_t>(sm_count());
+  auto waves = [&](Fringe f) {
+    const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m - f.rows), kSide) * ceil_div(static_cast<std::size_t>(g.n - f.cols), kSide);
+    return ceil_div(tiles, slots);
+  };
+  const int rows = g.m % kSide <= kFewRows ? g.m % kSide : 0, cols = g.n % kSide <= kFewCols ? g.n % kSide : 0;
+  Fringe best{};
+  for (const Fringe f : {Fringe{rows, 0}, Fringe{0, cols}, Fringe{rows, cols}})
+    if (waves(f) < waves(best)) best = f;
+  return best;
 }
 
 int split_count(const GemmArgs& g) {
@@ -496,7 +510,9 @@ void big_tiles_fragments(const GemmArgs& g, cudaStream_t stream) { run_config(kB
 constexpr std::size_t kRealignMinReuse = 768;
 constexpr std::size_t kRealignMinMacs = std::size_t{1} << 32;
 constexpr int kRealignMinDepth = 64;  // shallower products are bound by writing C, not by reading A and B
-constexpr std::size_t kRealignMaxBytes = std::size_t{256} << 20;  // per copy (the pool keeps what it held)
+// Per copy (the pool keeps what it held). 256 MiB left 8192×8192×8193 on 4-byte copies (A's copy
+// is 256.06 MiB): 26.9 ms, 0.84× cuBLAS, against 23.5 ms with 16-byte rows (ee5dc0e).
+constexpr std::size_t kRealignMaxBytes = std::size_t{1} << 30;
 
 bool realigns_rows(const GemmArgs& g) {
   const auto m = static_cast<std::size_t>(g.m), n = static_cast<std::size_t>(g.n);

@@ -86,9 +86,8 @@ void run_few_cols(const GemmArgs& g, cudaStream_t stream);
 
 /// The last rows and columns of C that the library leaves out of its tiles, for the few-rows and
 /// few-columns paths. A last row (or column) of tiles that holds 1 to 8 rows costs as much as a
-/// full one, and where the tiles fill the GPU it can cost a whole wave: 4097³ is 33 × 17 tiles of
-/// 128 × 256 (5 waves on 132 SMs), 4096 × 4096 of it 32 × 16 (4 waves). Zero where there are
-/// fewer 128 × 128 tiles than SMs (launches, not waves, bound those products).
+/// full one, and can cost a whole wave: 4097³ is 33 × 33 tiles of 128 × 128 (5 waves of 264 on
+/// 132 SMs), its first 4096 rows 32 × 33 (4 waves). Taken only where it saves a wave, and k ≥ 64.
 struct Fringe {
   int rows = 0, cols = 0;
 };
