@@ -460,17 +460,18 @@ int splits_for(const GemmArgs& g, std::size_t tiles, int min_slice) {
 }
 
 Fringe fringe_of(const GemmArgs& g) {
-  // Waves counted in 128 × 128 tiles, two blocks an SM: the 8 × 8 fragments configuration, which
-  // the tuner often picks (128 × 256 at one block an SM counts about the same). A fringe is taken
-  // only where it saves a wave, the fewest of rows and columns that do: each costs a launch and
-  // a pass over B (rows) or A (columns), 35 µs at 4097³, and 5000×3000×700 (40 × 24 tiles, 4 waves
-  // either way) lost 2% with 8 rows taken out (ee5dc0e).
+  // Waves counted for the two configurations the tuner picks on large products: 128 × 256 tiles
+  // at one block an SM and 128 × 128 at two, added. A fringe is taken only where it saves waves,
+  // the fewest of rows and columns that do: each costs a launch and a pass over B (rows) or A
+  // (columns), 35 µs at 4097³. Counted in one form alone, the rule lost: 5000×3000×700 (4 waves
+  // either way) 2% with 8 rows taken out (ee5dc0e); 4097³ with its last row out saves a wave of
+  // 128 × 128 tiles but not of 128 × 256, and ran at 0.94× cuBLAS against 0.96× (9e755cb).
   constexpr int kSide = 128, kMinDepth = 64;  // shallower products are bound by writing C, not by waves
   if (g.k < kMinDepth) return {};
-  const std::size_t slots = 2 * static_cast<std::size_t>(sm_count());
+  const auto sms = static_cast<std::size_t>(sm_count());
   auto waves = [&](Fringe f) {
-    const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m - f.rows), kSide) * ceil_div(static_cast<std::size_t>(g.n - f.cols), kSide);
-    return ceil_div(tiles, slots);
+    const auto m = static_cast<std::size_t>(g.m - f.rows), n = static_cast<std::size_t>(g.n - f.cols);
+    return ceil_div(ceil_div(m, kSide) * ceil_div(n, 2 * kSide), sms) + ceil_div(ceil_div(m, kSide) * ceil_div(n, kSide), 2 * sms);
   };
   const int rows = g.m % kSide <= kFewRows ? g.m % kSide : 0, cols = g.n % kSide <= kFewCols ? g.n % kSide : 0;
   Fringe best{};
