@@ -473,7 +473,10 @@ Fringe fringe_of(const GemmArgs& g) {
     const auto m = static_cast<std::size_t>(g.m - f.rows), n = static_cast<std::size_t>(g.n - f.cols);
     return ceil_div(ceil_div(m, kSide) * ceil_div(n, 2 * kSide), sms) + ceil_div(ceil_div(m, kSide) * ceil_div(n, kSide), 2 * sms);
   };
-  const int rows = g.m % kSide <= kFewRows ? g.m % kSide : 0, cols = g.n % kSide <= kFewCols ? g.n % kSide : 0;
+  // A fringe is what is left past at least one full tile: a side of 1–8 is not a fringe (the
+  // few-rows and few-columns paths' own rules take such products, or not).
+  const int rows = g.m > kSide && g.m % kSide <= kFewRows ? g.m % kSide : 0;
+  const int cols = g.n > kSide && g.n % kSide <= kFewCols ? g.n % kSide : 0;
   Fringe best{};
   for (const Fringe f : {Fringe{rows, 0}, Fringe{0, cols}, Fringe{rows, cols}})
     if (waves(f) < waves(best)) best = f;
