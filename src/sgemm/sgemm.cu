@@ -237,7 +237,7 @@ using namespace sgemm_device;
 template <class T, class Kernel>
 void launch_tiled(const char* name, Kernel kernel, std::size_t smem_bytes, const std::string& per_thread,
                   const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
-  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), T::kBM) * ceil_div(static_cast<std::size_t>(g.n), T::kBN);
+  const std::size_t tiles = tile_count(g.m, g.n, T::kBM, T::kBN);
   const int k_slice = splits == 1 ? g.k : static_cast<int>(align_up(ceil_div(static_cast<std::size_t>(g.k), splits), T::kBK));
   launch(name, kernel, {dim3(checked_grid(tiles, "gpulab::sgemm"), 1, static_cast<unsigned>(splits)), T::kThreads, smem_bytes},
          stream, g, k_slice, partials)
@@ -459,19 +459,30 @@ int splits_for(const GemmArgs& g, std::size_t tiles, int min_slice) {
   return capped_splits(g, std::min<std::size_t>(ceil_div(2 * sms, tiles), static_cast<std::size_t>(g.k / min_slice)));
 }
 
+namespace {
+
+/// Waves of T's tiles over an m × n output on the current device.
+template <class T>
+std::size_t waves_of(int m, int n) {
+  return ceil_div(tile_count(m, n, T::kBM, T::kBN), static_cast<std::size_t>(T::kMinBlocks) * sm_count());
+}
+
+}  // namespace
+
 Fringe fringe_of(const GemmArgs& g) {
-  // Waves counted for the two configurations the tuner picks on large products: 128 × 256 tiles
-  // at one block an SM and 128 × 128 at two, added. A fringe is taken only where it saves waves,
+  // Waves counted for the two configurations the tuner picks on large products, added: the big
+  // tiles' 128 × 256 at one block an SM and 128 × 128 at two. A fringe is taken only where it saves waves,
   // the fewest of rows and columns that do: each costs a launch and a pass over B (rows) or A
   // (columns), 35 µs at 4097³. Counted in one form alone, the rule lost: 5000×3000×700 (4 waves
   // either way) 2% with 8 rows taken out (ee5dc0e); 4097³ with its last row out saves a wave of
   // 128 × 128 tiles but not of 128 × 256, and ran at 0.94× cuBLAS against 0.96× (9e755cb).
-  constexpr int kSide = 128, kMinDepth = 64;  // shallower products are bound by writing C, not by waves
+  using Wide = sgemm_device::BigTiles<4>;
+  using Square = sgemm_device::BigTiles<2>;
+  constexpr int kSide = Square::kBM, kMinDepth = 64;  // shallower products are bound by writing C, not by waves
+  static_assert(Wide::kBM == kSide && Square::kBN == kSide && Wide::kBN % kSide == 0);
   if (g.k < kMinDepth) return {};
-  const auto sms = static_cast<std::size_t>(sm_count());
   auto waves = [&](Fringe f) {
-    const auto m = static_cast<std::size_t>(g.m - f.rows), n = static_cast<std::size_t>(g.n - f.cols);
-    return ceil_div(ceil_div(m, kSide) * ceil_div(n, 2 * kSide), sms) + ceil_div(ceil_div(m, kSide) * ceil_div(n, kSide), 2 * sms);
+    return waves_of<Wide>(g.m - f.rows, g.n - f.cols) + waves_of<Square>(g.m - f.rows, g.n - f.cols);
   };
   // A fringe is what is left past at least one full tile: a side of 1–8 is not a fringe (the
   // few-rows and few-columns paths' own rules take such products, or not).
@@ -486,7 +497,7 @@ Fringe fringe_of(const GemmArgs& g) {
 int split_count(const GemmArgs& g) {
   // Counted in the smallest tiles: below one tile per SM the GPU idles unless k is cut. Shorter
   // slices than 512 spend more on partial sums than they gain.
-  return splits_for(g, ceil_div(static_cast<std::size_t>(g.m), 64) * ceil_div(static_cast<std::size_t>(g.n), 64), 512);
+  return splits_for(g, tile_count(g.m, g.n, 64, 64), 512);
 }
 
 void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream) {
@@ -610,8 +621,7 @@ std::map<ChoiceKey, std::size_t> choices;
 
 /// The rule used before (or without) a measurement: big tiles where there are enough of them.
 std::size_t rule_config(const GemmArgs& g) {
-  const std::size_t big_tiles = ceil_div(static_cast<std::size_t>(g.m), 128) * ceil_div(static_cast<std::size_t>(g.n), 128);
-  return big_tiles >= 2 * static_cast<std::size_t>(sgemm_detail::sm_count())
+  return sgemm_detail::tile_count(g.m, g.n, 128, 128) >= 2 * static_cast<std::size_t>(sgemm_detail::sm_count())
              ? sgemm_detail::kDefault
              : sgemm_detail::kSmall;
 }

@@ -82,7 +82,7 @@ template <bool kVectorA, bool kVectorB>
 void launch_tf32x3(const GemmArgs& g, cudaStream_t s) {
   constexpr auto kernel = tf32x3<kVectorA, kVectorB>;
   sgemm_detail::allow_smem<kernel>(kTcSmemBytes);
-  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), kTcBM) * ceil_div(static_cast<std::size_t>(g.n), kTcBN);
+  const std::size_t tiles = sgemm_detail::tile_count(g.m, g.n, kTcBM, kTcBN);
   launch("sgemm_tf32x3", kernel, {checked_grid(tiles, "sgemm"), kTcThreads, kTcSmemBytes}, s, g)
       .work([] { return std::string("a 128x128 tile, 8 warps of 4x4 m16n8k8 MMAs, 3 per product"); });
 }

@@ -2,6 +2,7 @@
 // that check every tile configuration the tuner may pick.
 #pragma once
 
+#include "lib/arith.hpp"
 #include "lib/per_device.hpp"
 #include "sgemm/sgemm_args.hpp"
 
@@ -16,6 +17,12 @@
 namespace gpulab::sgemm_detail {
 
 using sgemm_device::GemmArgs;
+
+/// Tiles of tile_m × tile_n that cover an m × n output.
+constexpr std::size_t tile_count(int m, int n, int tile_m, int tile_n) {
+  return ceil_div(static_cast<std::size_t>(m), static_cast<std::size_t>(tile_m)) *
+         ceil_div(static_cast<std::size_t>(n), static_cast<std::size_t>(tile_n));
+}
 
 /// Dynamic shared memory above 48 KiB must be asked for, once per kernel and device.
 template <auto Kernel>

@@ -333,7 +333,7 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
   // K-major operands with rows padded to 16 bytes (TMA's stride unit); k = 0 copies nothing.
   const std::size_t depth = align_up(static_cast<std::size_t>(g.k), std::size_t{4});
   const std::size_t a_floats = static_cast<std::size_t>(g.m) * depth, b_floats = static_cast<std::size_t>(g.n) * depth;
-  const std::size_t tiles = ceil_div(static_cast<std::size_t>(g.m), kBM) * ceil_div(static_cast<std::size_t>(g.n), kBN);
+  const std::size_t tiles = tile_count(g.m, g.n, kBM, kBN);
   const int splits = splits_for(g, tiles, kMinSplitSlice);
   // Both freed in stream order, after the product.
   std::optional<StreamScratch> split, partials;
