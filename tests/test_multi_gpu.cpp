@@ -6,11 +6,17 @@
 // on any machine with a GPU.
 #include "gpu_test_support.hpp"
 
+#include "atax/atax_problem.hpp"
+#include "conv/conv_problem.hpp"
 #include "core/random.hpp"
+#include "histogram/histogram_problem.hpp"
 #include "multi/graphs.hpp"
-#include "multi/multi_cases.hpp"
+#include "multi/multi_bench.hpp"
+#include "reduce/reduce_problem.hpp"
+#include "scan/scan_problem.hpp"
+#include "sgemm/sgemm_problem.hpp"
 
-#include <gpulab/multi_gpu.hpp>
+#include <gpulab/multi/reduce.hpp>
 #include <gpulab/reduce.hpp>
 
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 // Exit codes: 0 right, 1 wrong or a CUDA or NCCL error, 3 no CUDA device (as the gpulab CLI).
 #include <gpulab/device_buffer.hpp>
 #include <gpulab/error.hpp>
-#include <gpulab/multi_gpu.hpp>
+#include <gpulab/multi/reduce.hpp>
 #include <gpulab/reduce.hpp>
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 
 #include "atax/atax_tools.hpp"
 #include "core/sizes.hpp"
-#include "multi/multi_cases.hpp"
+#include "multi/multi_bench.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

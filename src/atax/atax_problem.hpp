@@ -49,4 +49,8 @@ CheckResult check_atax_any_order(std::span<const float> y, const AtaxReference& 
 
 std::unique_ptr<Problem> make_atax_problem();
 
+/// Its form over several GPUs (multi/multi_bench.hpp): A split by rows, x on every rank.
+std::unique_ptr<MultiCase> make_atax_multi(AtaxShape shape, std::uint64_t seed);
+
+
 }  // namespace gpulab

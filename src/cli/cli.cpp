@@ -144,7 +144,8 @@ struct BenchOptions {
   bool no_cpu = false, no_ceilings = false;
   OutputFiles files;
 
-  void add_to(CLI::App* app) {
+  /// `multi_gpu_problems`: the problems with a multi-GPU form, named in --gpus's help.
+  void add_to(CLI::App* app, const std::string& multi_gpu_problems) {
     app->add_option("--variants", variants, "rungs by number or name, library, vendor (comma list; default: all)");
     app->add_option("--reps", reps, "timed repetitions (median reported)")->check(CLI::Range(1, 100000))->capture_default_str();
     app->add_option("--warmup", warmup, "untimed warm-up runs")->check(CLI::Range(0, 1000))->capture_default_str();
@@ -157,7 +158,7 @@ struct BenchOptions {
     app->add_flag("--no-ceilings", no_ceilings, "do not measure the ceilings first");
     files.add_to(app);
     app->add_option("--gpus", gpus,
-                    "split each case over N GPUs of this host through NCCL (reduce, histogram, atax, scan, sgemm, conv): 1 and N GPUs "
+                    "split each case over N GPUs of this host through NCCL (" + multi_gpu_problems + "): 1 and N GPUs "
                     "timed in the same run, with NCCL's bus bandwidth")
         ->check(CLI::Range(1, 1024));
     app->add_option("--placement", placements,
@@ -443,6 +444,9 @@ int bench_multi_gpu(const ProblemCommand& cmd, const std::vector<std::string>& a
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   const std::vector<std::unique_ptr<Problem>> registry = make_problems();
+  std::string multi_gpu_problems;  // "NAME, NAME, …": the registry's problems with a multi-GPU form
+  for (const auto& p : registry)
+    if (p->has_multi_gpu()) multi_gpu_problems += (multi_gpu_problems.empty() ? "" : ", ") + std::string(p->name());
   CLI::App app{"gpulab — a laboratory and library of classic data-parallel GPU problems", "gpulab"};
   app.footer(footer(registry));
   app.require_subcommand(1, 1);
@@ -480,7 +484,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       cmd->problem->add_options(*cmd->app);
       if (parent == bench || parent == profile) {
         cmd->options.reps = p->default_reps();
-        cmd->options.add_to(cmd->app);
+        cmd->options.add_to(cmd->app, multi_gpu_problems);
       }
       if (parent == bench) {
         benches.push_back(std::move(cmd));
@@ -585,7 +589,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       if (c->options.gpus > 0 && c == profile_cmd) throw UsageError("profile takes one GPU (no --gpus)");
       if (c->options.weak && c->options.gpus == 0) throw UsageError("--weak goes with --gpus N (weak scaling over N GPUs)");
       if (c->options.gpus > 0 && !c->problem->has_multi_gpu())
-        throw UsageError(std::string(c->problem->name()) + " has no multi-GPU form (--gpus: reduce, histogram, atax, scan, sgemm, conv)");
+        throw UsageError(std::string(c->problem->name()) + " has no multi-GPU form (--gpus: " + multi_gpu_problems + ")");
     }
     for (const auto* names : {&showcase_only, &sanitize_only})
       for (const auto& name : *names)

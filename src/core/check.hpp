@@ -23,7 +23,7 @@ struct CheckResult {
   double tolerance = 0.0;  // what was allowed (0 for integers)
   std::string detail;      // empty when ok; otherwise what went wrong, in words
   // The median of the same error over the elements checked, where a check measures one per element
-  // (SGEMM): the typical error beside the worst. NaN where not measured.
+  // (a matrix product's): the typical error beside the worst. NaN where not measured.
   double median_error = std::numeric_limits<double>::quiet_NaN();
 };
 

@@ -47,7 +47,7 @@ struct RowChange {
 
 /// One case present in both runs.
 struct CaseChange {
-  std::string problem, title;  // title: "reduce  type=float32  n=2^28 …"
+  std::string problem, title;  // title: "NAME  type=float32  n=2^28 …"
   std::vector<std::pair<std::string, std::string>> params;
   std::string ceiling_name, a_ceiling_name;  // B's ceiling; A's where it differs (data in the L2 on one GPU only)
   double a_ceiling = 0.0, b_ceiling = 0.0;  // the measured ceiling that judges the case in each run
@@ -63,7 +63,7 @@ struct Comparison {
   RunSummary a, b;
   CompareOptions options;
   std::vector<CaseChange> cases;
-  std::vector<std::string> only_in_a, only_in_b;  // "reduce type=float32 …: 3 tree" (rows not in both)
+  std::vector<std::string> only_in_a, only_in_b;  // "NAME type=float32 …: 3 tree" (rows not in both)
   int count(Verdict v) const;
   /// True when a row got slower beyond its noise, or B's row is broken: what `compare` exits non-zero on.
   bool regressed() const { return count(Verdict::slower) + count(Verdict::broken) > 0; }

@@ -40,7 +40,7 @@ template <> constexpr DType dtype_of<std::int32_t>() { return DType::int32; }
 template <> constexpr DType dtype_of<float>() { return DType::float32; }
 template <> constexpr DType dtype_of<double>() { return DType::float64; }
 
-/// The types most problems take (reduce, the default of every type option).
+/// The types most problems take (the default of every type option).
 constexpr DType kCommonTypes[] = {DType::int32, DType::float32, DType::float64};
 
 /// Calls fn(T{}) with the C++ type among Ts (int32, float, double unless given) named by t;

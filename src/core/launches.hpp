@@ -1,4 +1,4 @@
-// `gpulab run` and `gpulab atax run`: one rung on one case, with each kernel it launches printed as
+// `gpulab run` and a problem's own `run` command: one rung on one case, with each kernel it launches printed as
 // seed 004's program prints it (grid, block, how many blocks fit at once, what a block does) and
 // its own time, for every problem alike (the launches report through lib/launch.cuh).
 #pragma once

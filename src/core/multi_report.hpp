@@ -67,7 +67,7 @@ MultiRow multi_row_from(const nlohmann::ordered_json& j);  // throws nlohmann::j
 nlohmann::ordered_json multi_gpu_json(const MultiGpuRun& run);
 MultiGpuRun multi_gpu_from(const nlohmann::ordered_json& j);
 
-/// "reduce  type=float32  n=2^31 …" (and the weak-scaling words where the rows ran more work).
+/// "NAME  type=float32  n=2^31 …" (and the weak-scaling words where the rows ran more work).
 std::string multi_case_heading(const MultiCaseResult& c);
 Table bus_table(const std::vector<BusBandwidth>& bus);
 Table multi_case_table(const MultiCaseResult& c);

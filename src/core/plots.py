@@ -174,7 +174,7 @@ def summary_chart(plt, report):
         labels.append(f"{p}\n({len(cases)} large cases)")
         for key in series:
             values = sorted(shares[key])
-            if not values:  # no vendor for this problem (the triangle): no bar rather than a zero
+            if not values:  # no vendor for this problem: no bar rather than a zero
                 series[key].append((math.nan, 0.0, 0.0))
                 continue
             mid = values[len(values) // 2] if len(values) % 2 else 0.5 * sum(values[len(values) // 2 - 1:][:2])

@@ -1,6 +1,6 @@
 // What a problem tells the harness and the CLI about itself: its name and semantics, its table of
 // rungs, its options (its axes: sizes, types, shapes…) with their validation, the cases of a bench,
-// the runs worth recording, and commands of its own (`atax gen|run|check`). The CLI knows problems
+// the runs worth recording, and commands of its own (`gpulab NAME gen|run|check`). The CLI knows problems
 // only through this interface and the registry (src/problems.cpp).
 #pragma once
 
@@ -40,7 +40,7 @@ struct CommandContext {
   const DeviceFacts* device = nullptr;
 };
 
-/// A problem's own command (`atax gen`): the CLI runs it when `app` was parsed; it returns the
+/// A problem's own command (`gpulab NAME gen`): the CLI runs it when `app` was parsed; it returns the
 /// exit code and throws UsageError for a bad argument.
 struct Command {
   CLI::App* app = nullptr;
@@ -53,7 +53,7 @@ struct Command {
 struct Showcase {
   std::string name;               // file stem of its reports, e.g. "seed003"
   std::string what;               // one line, printed before it runs
-  std::vector<std::string> args;  // e.g. {"bench", "reduce", "--type", "float32"}
+  std::vector<std::string> args;  // e.g. {"bench", NAME, "--type", "float32"}
   bool reports = true;            // add --json/--md/--csv DIR/name.* to the args
 };
 
@@ -86,7 +86,7 @@ class Problem {
   /// CLI refuses --gpus.
   virtual bool has_multi_gpu() const { return false; }
   virtual void for_each_multi_case(std::uint64_t /*seed*/, const std::function<void(const MultiCaseMaker&)>& /*run*/) const {
-    throw UsageError(std::string(name()) + " has no multi-GPU form (--gpus: reduce, histogram, atax, scan, sgemm, conv)");
+    throw UsageError(std::string(name()) + " has no multi-GPU form");
   }
 
   /// Commands of its own under `gpulab NAME`; none by default.

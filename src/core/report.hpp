@@ -39,7 +39,7 @@ struct ProgramRun {
 /// One GPU variant (a rung of the ladder, or the vendor baseline) at one configuration.
 struct VariantRow {
   std::string id;    // "1" … "8" (the position in the problem's table), or "vendor"
-  std::string name;  // "interleaved_divergent", "cub::DeviceReduce::Sum"
+  std::string name;  // the rung's name, or the vendor function's
   std::string adds;  // what it adds over the rung before
   bool vendor = false;
   bool library = false;  // the library function's rung
@@ -52,7 +52,7 @@ struct VariantRow {
   bool noisy = false;       // still noisy after re-measuring: read its ratios with care
   std::string invalid;      // filled by derive_columns(): faster than the ceiling allows, and why
   std::optional<TimingStats> end_to_end;  // host→device copy + kernel(s) + result copy back
-  std::optional<ProgramRun> program_run;  // when asked for (histogram --loops)
+  std::optional<ProgramRun> program_run;  // when asked for (--loops)
   // Filled by derive_columns(); NaN where not applicable (and for invalid rows).
   double bandwidth_gbs = 0.0;       // minimum bytes that must move ÷ median time
   double gflops = 0.0;              // operations that must be done ÷ median time (0 flops: NaN)
@@ -80,7 +80,7 @@ struct CpuRow {
 
 /// One configuration of one problem: every variant, the vendor and the CPU, measured together.
 struct CaseResult {
-  std::string problem;                                      // "reduce"
+  std::string problem;                                      // the problem's name
   std::vector<std::pair<std::string, std::string>> params;  // ordered: ("type","float32"), …
   double bytes = 0.0;           // the minimum bytes that must move (each input read once, …)
   double flops = 0.0;           // the operations that must be done (0: a problem of moving bytes)

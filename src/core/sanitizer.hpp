@@ -61,7 +61,7 @@ SanitizedRun parse_sanitized_run(std::string_view output);
 /// in a new process after a rung that ended one. Throws gpulab::Error when the tool cannot run.
 struct SanitizeJob {
   std::string sanitizer;                // compute-sanitizer's path
-  std::vector<std::string> child_args;  // {gpulab, --device, 0, check, reduce, -n, …, --markers}
+  std::vector<std::string> child_args;  // {gpulab, --device, 0, check, NAME, -n, …, --markers}
   std::vector<std::size_t> rung_indices;
   std::vector<std::string> rung_ids;    // id of each index in the table ("1", "vendor")
 };

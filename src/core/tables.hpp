@@ -48,7 +48,7 @@ Table sanitizer_table(const std::vector<SanitizerRow>& rows);
 void render_aligned(std::ostream& os, const Table& t);
 void render_markdown(std::string& out, const Table& t);
 
-std::string case_title(const CaseResult& c);     // "reduce  type=float32  n=2^28 …"
+std::string case_title(const CaseResult& c);     // "NAME  type=float32  n=2^28 …"
 std::string case_subtitle(const CaseResult& c);  // bytes, operations, the ceiling that judges it
 std::vector<std::string> failures(const CaseResult& c);
 std::string ceilings_line(const Ceilings& k);

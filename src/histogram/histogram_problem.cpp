@@ -3,7 +3,7 @@
 #include "core/cli_options.hpp"
 #include "core/memory.hpp"
 #include "core/sizes.hpp"
-#include "multi/multi_cases.hpp"
+#include "multi/multi_bench.hpp"
 
 #include <gpulab/device_buffer.hpp>
 

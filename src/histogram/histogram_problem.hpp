@@ -48,4 +48,9 @@ class HistogramCase final : public BenchCase {
 
 std::unique_ptr<Problem> make_histogram_problem();
 
+/// Its form over several GPUs (multi/multi_bench.hpp): the values split by elements.
+std::unique_ptr<MultiCase> make_histogram_multi(HistogramDistribution d, std::size_t n, std::uint32_t m,
+                                                std::uint64_t seed);
+
+
 }  // namespace gpulab

@@ -169,9 +169,10 @@ class Ranks {
   /// Pins the host inputs of this process's ranks (as cudaMallocHost's memory) for the rows that
   /// copy them in: from pageable memory a copy goes through the driver's staging buffer at a
   /// fraction of the link's speed, and two GPUs share the CPU doing it, so "from host memory"
-  /// would measure the CPU's copy (atax, sgemm and conv ran at 8–19 GB/s on two H200s, not
+  /// would measure the CPU's copy (cases with pageable inputs ran at 8–19 GB/s on two H200s, not
   /// faster on two). Ranges already pinned (a case's PinnedBuffer) are left as they are; ranges
-  /// that several ranks share (atax's x, sgemm's B, conv's neighbouring rows) are pinned once.
+  /// that several ranks share (a vector every rank reads, the neighbouring rows of bands) are
+  /// pinned once.
   void pin_host_inputs() {
     std::vector<std::pair<const std::byte*, const std::byte*>> ranges;
     for (const auto& st : states_)

@@ -1,7 +1,7 @@
 // Several GPUs of one host in one process: a communicator per GPU (ncclCommInitAll), a problem's
 // case split over them, checked against the CPU on every rank, and timed against one GPU in the
 // same run. A problem describes one configuration as a MultiCase; the runner does the rest.
-//   gpulab bench reduce --gpus 2 -n 2^30 -t float32
+//   gpulab bench NAME --gpus 2 …
 #pragma once
 
 #include "core/check.hpp"
@@ -25,6 +25,12 @@ namespace gpulab {
 /// Rank r's share of n items among `ranks`: [begin, end), the first n % ranks ranks one more.
 std::pair<std::size_t, std::size_t> shard_range(std::size_t n, int r, int ranks);
 
+/// `count` values at `data` as the host bytes a rank's input is copied from.
+template <class T>
+std::span<const std::byte> host_bytes(const T* data, std::size_t count) {
+  return {reinterpret_cast<const std::byte*>(data), count * sizeof(T)};
+}
+
 /// What one rank runs with: its device, its arrays, its communicator and stream.
 struct RankRun {
   int device = 0, rank = 0, ranks = 1;
@@ -43,9 +49,9 @@ class MultiCase {
   virtual std::vector<std::pair<std::string, std::string>> params() const = 0;
   /// Bytes every rank together must read (the GB/s column), and what one GPU's run moves.
   virtual double bytes() const = 0;
-  /// Rank r's inputs as host bytes (its shard, or a whole copy such as atax's x).
+  /// Rank r's inputs as host bytes (its shard, or a whole copy of an input every rank reads).
   virtual std::vector<std::span<const std::byte>> inputs(int r, int ranks) const = 0;
-  /// Rank r's output bytes: the whole result on every rank, or (scan) its shard of it.
+  /// Rank r's output bytes: the whole result on every rank, or its shard of it.
   virtual std::size_t output_bytes(int r, int ranks) const = 0;
   /// Whether every rank holds the whole result (then every rank's bits must be equal).
   virtual bool replicated() const { return true; }

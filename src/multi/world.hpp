@@ -1,5 +1,5 @@
 // The processes a multi-GPU run spans. One process driving every GPU of its host (the default), or
-// one process per GPU started by MPI (`mpirun -np N gpulab bench reduce --gpus N …`), each holding
+// one process per GPU started by MPI (`mpirun -np N gpulab bench NAME --gpus N …`), each holding
 // one rank, possibly on several hosts: what the runner needs across processes — a barrier, the
 // slowest time, whether every rank passed, rank 0's bytes, NCCL's unique id — goes through here.
 #pragma once

@@ -3,6 +3,7 @@
 // recorded runs.
 #pragma once
 
+#include "core/dtype.hpp"
 #include "core/problem.hpp"
 #include "reduce/reduce_cpu.hpp"
 #include "reduce/reduce_ladder.hpp"
@@ -52,5 +53,9 @@ class ReduceCase final : public BenchCase {
 };
 
 std::unique_ptr<Problem> make_reduce_problem();
+
+/// Its form over several GPUs (multi/multi_bench.hpp): the input split by elements.
+std::unique_ptr<MultiCase> make_reduce_multi(DType type, std::size_t n, std::uint64_t seed);
+
 
 }  // namespace gpulab

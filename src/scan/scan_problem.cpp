@@ -4,7 +4,7 @@
 #include "core/dtype.hpp"
 #include "core/random.hpp"
 #include "core/sizes.hpp"
-#include "multi/multi_cases.hpp"
+#include "multi/multi_bench.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

@@ -68,4 +68,9 @@ decltype(auto) visit_scan_type(DType t, Fn&& fn) {
 
 std::unique_ptr<Problem> make_scan_problem();
 
+/// Its form over several GPUs (multi/multi_bench.hpp), In among int8, int16, int32, float32, float64:
+/// the input split by elements, each rank holding its share of the global scan.
+std::unique_ptr<MultiCase> make_scan_multi(DType type, ScanKind kind, std::size_t n, std::uint64_t seed);
+
+
 }  // namespace gpulab

@@ -2,7 +2,7 @@
 
 #include "core/cli_options.hpp"
 #include "core/sizes.hpp"
-#include "multi/multi_cases.hpp"
+#include "multi/multi_bench.hpp"
 #include "sgemm/sgemm_paths.hpp"
 
 #include <gpulab/error.hpp>

@@ -41,4 +41,9 @@ class SgemmCase final : public BenchCase {
 
 std::unique_ptr<Problem> make_sgemm_problem();
 
+/// Its form over several GPUs (multi/multi_bench.hpp): C = alpha·A·B (beta 0, packed), A split by rows,
+/// C gathered on every rank.
+std::unique_ptr<MultiCase> make_sgemm_multi(SgemmShape shape, float alpha, std::uint64_t seed);
+
+
 }  // namespace gpulab
