@@ -1,24 +1,30 @@
-// Rungs that are wrong on purpose, kept for the tests alone: for every problem one that writes
-// zeros, one with a NaN or one wrong element, one that skips the tail, and one that writes one
-// element past the end. The harness's checked run must reject every one (the last through the
+// Rungs that are wrong on purpose, kept for the tests alone: for every problem (reduce, scan,
+// histogram, atax, the three matrix problems, sgemm, conv) one that writes zeros, one with a NaN or
+// one wrong element, one that skips the tail (or the last row), and one that writes one element
+// past the end. The harness's checked run must reject every one (the last through the
 // guard band after each output). Below them, one wrong rung for each compute-sanitizer tool (a
 // write past an output with no guard band, a race, a bad warp-sync mask, an uninitialized read),
 // which `gpulab sanitize`'s pipeline must catch (SanitizerPipeline).
 #include "gpu_test_support.hpp"
 
 #include "atax/atax_problem.hpp"
+#include "conv/conv_problem.hpp"
 #include "core/process.hpp"
 #include "core/sanitizer.hpp"
 #include "histogram/histogram_problem.hpp"
 #include "lib/launch.cuh"
+#include "matrix/matrix_problem.hpp"
 #include "reduce/reduce_problem.hpp"
 #include "scan/scan_problem.hpp"
+#include "sgemm/sgemm_problem.hpp"
 
 #include <gpulab/atax.hpp>
+#include <gpulab/conv.hpp>
 #include <gpulab/histogram.hpp>
+#include <gpulab/matrix.hpp>
 #include <gpulab/reduce.hpp>
 #include <gpulab/scan.hpp>
-
+#include <gpulab/sgemm.hpp>
 
 #include <cmath>
 #include <functional>
@@ -39,6 +45,9 @@ template <class T>
 void write_value(T* at, T value, cudaStream_t stream) {
   launch("write_one", write_one<T>, {1, 1}, stream, at, value);
 }
+
+/// One thread adds one to the byte at `at` (wrapping): a value that cannot be the right one.
+__global__ void add_one(std::uint8_t* at) { *at = static_cast<std::uint8_t>(*at + 1); }
 
 constexpr std::size_t kTail = 256;  // "skips the tail": the last n % 256 elements
 std::size_t without_tail(std::size_t n) { return n - n % kTail; }
@@ -152,6 +161,124 @@ constexpr AtaxRung kWrongAtax[] = {
     {{"writes_past_end", "", Role::rung, false}, {atax_ws, atax_past_end}},
 };
 
+// ---- transpose, add, triangle zeroing (packed matrices: one element past the last is past the end) ---
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+/// The view without its last row.
+template <class T>
+MatrixView<T> without_last_row(MatrixView<T> v) {
+  return {v.data, v.rows - 1, v.cols, v.pitch_bytes};
+}
+float* past_end(const MatrixView<float>& v) { return v.data + (v.rows - 1) * v.pitch_bytes / sizeof(float) + v.cols; }
+void zero_matrix(const MatrixView<float>& v, cudaStream_t s) {
+  GPULAB_CUDA_CHECK(cudaMemset2DAsync(v.data, v.pitch_bytes, 0, v.cols * sizeof(float), v.rows, s));
+}
+
+void transpose_zeros(const MatrixArgs& m, cudaStream_t s) { zero_matrix(m.out, s); }
+void transpose_nan(const MatrixArgs& m, cudaStream_t s) {
+  transpose(m.a, m.out, s);
+  write_value(m.out.data + m.out.cols / 2, kNaN, s);
+}
+void transpose_skip_row(const MatrixArgs& m, cudaStream_t s) {  // a's last row: b's last column
+  transpose(without_last_row(m.a), MatrixView<float>{m.out.data, m.out.rows, m.out.cols - 1, m.out.pitch_bytes}, s);
+}
+void transpose_past_end(const MatrixArgs& m, cudaStream_t s) {
+  transpose(m.a, m.out, s);
+  write_value(past_end(m.out), 1.0f, s);
+}
+constexpr MatrixRung kWrongTranspose[] = {
+    {{"writes_zeros", "", Role::rung, false}, {transpose_zeros}},
+    {{"nan_in_one_element", "", Role::rung, false}, {transpose_nan}},
+    {{"skips_last_row", "", Role::rung, false}, {transpose_skip_row}},
+    {{"writes_past_end", "", Role::rung, false}, {transpose_past_end}},
+};
+
+void add_zeros(const MatrixArgs& m, cudaStream_t s) { zero_matrix(m.out, s); }
+void add_nan(const MatrixArgs& m, cudaStream_t s) {
+  add(m.alpha, m.a, m.beta, m.b, m.out, s);
+  write_value(m.out.data + m.out.cols / 2, kNaN, s);
+}
+void add_skip_row(const MatrixArgs& m, cudaStream_t s) {
+  add(m.alpha, without_last_row(m.a), m.beta, without_last_row(m.b), without_last_row(m.out), s);
+}
+void add_past_end(const MatrixArgs& m, cudaStream_t s) {
+  add(m.alpha, m.a, m.beta, m.b, m.out, s);
+  write_value(past_end(m.out), 1.0f, s);
+}
+constexpr MatrixRung kWrongAdd[] = {
+    {{"writes_zeros", "", Role::rung, false}, {add_zeros}},
+    {{"nan_in_one_element", "", Role::rung, false}, {add_nan}},
+    {{"skips_last_row", "", Role::rung, false}, {add_skip_row}},
+    {{"writes_past_end", "", Role::rung, false}, {add_past_end}},
+};
+
+// In place: `out` starts as the input.
+void triangle_zeros(const MatrixArgs& m, cudaStream_t s) { zero_matrix(m.out, s); }
+void triangle_nan(const MatrixArgs& m, cudaStream_t s) {
+  zero_triangle(m.out, m.part, s);
+  write_value(past_end(m.out) - 1, kNaN, s);  // the last element, kept by one triangle, zeroed by the other
+}
+void triangle_skip_row(const MatrixArgs& m, cudaStream_t s) { zero_triangle(without_last_row(m.out), m.part, s); }
+void triangle_past_end(const MatrixArgs& m, cudaStream_t s) {
+  zero_triangle(m.out, m.part, s);
+  write_value(past_end(m.out), 1.0f, s);
+}
+constexpr MatrixRung kWrongTriangle[] = {
+    {{"writes_zeros", "", Role::rung, false}, {triangle_zeros, true}},
+    {{"nan_in_one_element", "", Role::rung, false}, {triangle_nan, true}},
+    {{"skips_last_row", "", Role::rung, false}, {triangle_skip_row, true}},
+    {{"writes_past_end", "", Role::rung, false}, {triangle_past_end, true}},
+};
+
+// ---- sgemm (C packed, ldc = n) -------------------------------------------------------------------------
+
+void sgemm_zeros(const sgemm_device::GemmArgs& g, cudaStream_t s) {
+  GPULAB_CUDA_CHECK(cudaMemset2DAsync(g.c, g.ldc * sizeof(float), 0, std::size_t(g.n) * sizeof(float), std::size_t(g.m), s));
+}
+void sgemm_whole(const sgemm_device::GemmArgs& g, int m, cudaStream_t s) {
+  sgemm(std::size_t(m), std::size_t(g.n), std::size_t(g.k), g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, s);
+}
+void sgemm_nan(const sgemm_device::GemmArgs& g, cudaStream_t s) {
+  sgemm_whole(g, g.m, s);
+  write_value(g.c + g.ldc * std::size_t(g.m / 2) + std::size_t(g.n / 2), kNaN, s);
+}
+void sgemm_skip_row(const sgemm_device::GemmArgs& g, cudaStream_t s) { sgemm_whole(g, g.m - 1, s); }
+void sgemm_past_end(const sgemm_device::GemmArgs& g, cudaStream_t s) {
+  sgemm_whole(g, g.m, s);
+  write_value(g.c + g.ldc * std::size_t(g.m - 1) + std::size_t(g.n), 1.0f, s);
+}
+constexpr SgemmRung kWrongSgemm[] = {
+    {{"writes_zeros", "", Role::rung, false}, {sgemm_zeros}},
+    {{"nan_in_one_element", "", Role::rung, false}, {sgemm_nan}},
+    {{"skips_last_row", "", Role::rung, false}, {sgemm_skip_row}},
+    {{"writes_past_end", "", Role::rung, false}, {sgemm_past_end}},
+};
+
+// ---- conv (packed rows) ---------------------------------------------------------------------------------
+
+void conv_whole(const conv_device::ConvArgs& a, int height, cudaStream_t s) {
+  conv3x3(a.in, a.in_pitch, a.out, a.out_pitch, std::size_t(a.width), std::size_t(height), a.filter, a.border, s);
+}
+void conv_zeros(const conv_device::ConvArgs& a, cudaStream_t s) {
+  GPULAB_CUDA_CHECK(cudaMemset2DAsync(a.out, a.out_pitch, 0, 3 * std::size_t(a.width), std::size_t(a.height), s));
+}
+void conv_one_wrong(const conv_device::ConvArgs& a, cudaStream_t s) {
+  conv_whole(a, a.height, s);
+  launch("add_one", add_one, {1, 1}, s, a.out + a.out_pitch * std::size_t(a.height / 2) + std::size_t(a.width));
+}
+void conv_skip_row(const conv_device::ConvArgs& a, cudaStream_t s) { conv_whole(a, a.height - 1, s); }
+void conv_past_end(const conv_device::ConvArgs& a, cudaStream_t s) {
+  conv_whole(a, a.height, s);
+  write_value(a.out + a.out_pitch * std::size_t(a.height - 1) + 3 * std::size_t(a.width), std::uint8_t{1}, s);
+}
+constexpr ConvRung kWrongConv[] = {
+    {{"writes_zeros", "", Role::rung, false}, {conv_zeros}},
+    {{"one_byte_wrong", "", Role::rung, false}, {conv_one_wrong}},
+    {{"skips_last_row", "", Role::rung, false}, {conv_skip_row}},
+    {{"writes_past_end", "", Role::rung, false}, {conv_past_end}},
+};
+
 // Sizes with a tail (not a multiple of 256) and results that zeros cannot match.
 TEST(KnownWrong, ReduceEveryOneRejected) {
   ReduceCase<float> c({100'003, 256, 5}, kWrongReduce);
@@ -185,6 +312,36 @@ TEST(KnownWrong, AtaxEveryOneRejected) {
     EXPECT_FALSE(run_checked(c, r).ok) << kWrongAtax[r].name << " passed the check";
 }
 
+TEST(KnownWrong, MatrixEveryOneRejected) {
+  const MatrixShape wide{300, 517};  // the last row holds elements of both triangles
+  const std::pair<MatrixOp, std::span<const MatrixRung>> tables[] = {
+      {MatrixOp::transpose, kWrongTranspose}, {MatrixOp::add, kWrongAdd}, {MatrixOp::triangle, kWrongTriangle}};
+  for (const auto& [op, table] : tables)
+    for (Triangle part : {Triangle::upper, Triangle::lower}) {
+      MatrixCaseSpec spec = matrix_case_spec(op, wide, MatrixLayout::packed);
+      spec.part = part;
+      spec.seed = 5;
+      MatrixCase c(spec, table);
+      c.compute_reference();
+      for (std::size_t r = 0; r < table.size(); ++r)
+        EXPECT_FALSE(run_checked(c, r).ok) << table[r].name << " (matrix op " << static_cast<int>(op) << ") passed the check";
+    }
+}
+
+TEST(KnownWrong, SgemmEveryOneRejected) {
+  SgemmCase c(make_sgemm_input({131, 257, 67}, 0, 1.0f, 0.0f, 5), 5, kWrongSgemm);
+  c.compute_reference();
+  for (std::size_t r = 0; r < std::size(kWrongSgemm); ++r)
+    EXPECT_FALSE(run_checked(c, r).ok) << kWrongSgemm[r].name << " passed the check";
+}
+
+TEST(KnownWrong, ConvEveryOneRejected) {
+  ConvCase c(generate_image(301, 203, 5), *named_filter("sharpen"), Border::mirror, 0, kWrongConv);
+  c.compute_reference();
+  for (std::size_t r = 0; r < std::size(kWrongConv); ++r)
+    EXPECT_FALSE(run_checked(c, r).ok) << kWrongConv[r].name << " passed the check";
+}
+
 // The same rungs, right where they should be: the harness rejects them for their faults, not for
 // being run through it (the library functions they wrap pass).
 TEST(KnownWrong, TheWrappedLibraryFunctionsPass) {
@@ -200,6 +357,18 @@ TEST(KnownWrong, TheWrappedLibraryFunctionsPass) {
   AtaxCase a(make_atax_input({1000, 1001}, 5));
   a.compute_reference();
   EXPECT_TRUE(run_checked(a, find_rung({atax_ladder.data(), atax_ladder.size()}, "library", "atax")).ok);
+  const auto sgemm_ladder = ladder_info(sgemm_rungs());
+  SgemmCase g(make_sgemm_input({131, 257, 67}, 0, 1.0f, 0.0f, 5), 5);
+  g.compute_reference();
+  EXPECT_TRUE(run_checked(g, find_rung({sgemm_ladder.data(), sgemm_ladder.size()}, "library", "sgemm")).ok);
+  const auto conv_ladder = ladder_info(conv_rungs());
+  ConvCase v(generate_image(301, 203, 5), *named_filter("sharpen"), Border::mirror);
+  v.compute_reference();
+  EXPECT_TRUE(run_checked(v, find_rung({conv_ladder.data(), conv_ladder.size()}, "library", "conv")).ok);
+  const auto transpose_ladder = ladder_info(transpose_rungs());
+  MatrixCase t(matrix_case_spec(MatrixOp::transpose, {300, 517}, MatrixLayout::packed), transpose_rungs());
+  t.compute_reference();
+  EXPECT_TRUE(run_checked(t, find_rung({transpose_ladder.data(), transpose_ladder.size()}, "library", "transpose")).ok);
 }
 
 // ---- one rung wrong for each compute-sanitizer tool ------------------------------------------------

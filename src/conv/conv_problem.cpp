@@ -8,8 +8,8 @@
 #include "core/exit_codes.hpp"
 #include "core/launches.hpp"
 #include "core/sizes.hpp"
-#include "multi/multi_cases.hpp"
 #include "lib/arith.hpp"
+#include "multi/multi_bench.hpp"
 
 #include <gpulab/device_buffer.hpp>
 #include <gpulab/error.hpp>
@@ -37,8 +37,8 @@ constexpr std::uint8_t kPoison = 0xFF;
 
 }  // namespace
 
-ConvCase::ConvCase(RgbImage image, Filter3x3 filter, Border border, std::size_t pitch)
-    : in_(with_pitch(image, pitch)), filter_(filter), border_(border) {
+ConvCase::ConvCase(RgbImage image, Filter3x3 filter, Border border, std::size_t pitch, std::span<const ConvRung> table)
+    : table_(table), in_(with_pitch(image, pitch)), filter_(filter), border_(border) {
   for (int i = 0; i < 9; ++i) weights_reversed_[i] = filter_.k[8 - i];
 }
 
@@ -72,7 +72,7 @@ void ConvCase::run_baseline() {
 CheckResult ConvCase::check_baseline() const { return check_image(baseline_.bytes, baseline_.pitch, ref_, 0); }
 
 std::optional<std::string> ConvCase::unsupported(std::size_t rung) const {
-  const auto refuses = conv_rungs()[rung].refuses;
+  const auto refuses = table_[rung].refuses;
   if (refuses == nullptr) return std::nullopt;
   return refuses(conv_device::conv_args(nullptr, in_.pitch, nullptr, in_.pitch, static_cast<int>(in_.width),
                                         static_cast<int>(in_.height), filter_, border_));
@@ -83,12 +83,12 @@ void ConvCase::launch(std::size_t rung, const Arrays& arrays, Workspace, cudaStr
                                                    in_.pitch, static_cast<int>(in_.width), static_cast<int>(in_.height),
                                                    filter_, border_);
   a.weights_reversed = arrays.input<std::int32_t>(1);
-  conv_rungs()[rung].run(a, stream);
+  table_[rung].run(a, stream);
 }
 
 CheckResult ConvCase::check(std::size_t rung, std::span<const std::span<const std::byte>> outputs) const {
   const auto* p = reinterpret_cast<const std::uint8_t*>(outputs[0].data());
-  if (conv_rungs()[rung].role == Role::vendor) {
+  if (table_[rung].role == Role::vendor) {
     // NPP truncates s / divisor toward zero (not documented; measured): checked, byte for byte,
     // against that rule.
     if (!ref_toward_zero_) {

@@ -8,15 +8,20 @@
 #include "conv/image.hpp"
 #include "core/problem.hpp"
 
+#include <gpulab/multi_gpu.hpp>
+
 #include <memory>
 #include <optional>
+#include <span>
 
 namespace gpulab {
 
 class ConvCase final : public BenchCase {
  public:
-  /// `pitch`: bytes between rows of the input and the output on the device (0: packed).
-  ConvCase(RgbImage image, Filter3x3 filter, Border border, std::size_t pitch = 0);
+  /// `pitch`: bytes between rows of the input and the output on the device (0: packed). Run with the
+  /// rungs of `table` (the ladder unless a test passes another: the known-wrong rungs).
+  ConvCase(RgbImage image, Filter3x3 filter, Border border, std::size_t pitch = 0,
+           std::span<const ConvRung> table = conv_rungs());
 
   std::vector<std::pair<std::string, std::string>> params() const override;
   Work work() const override;
@@ -35,6 +40,7 @@ class ConvCase final : public BenchCase {
   RgbImage output_image(std::span<const std::byte> bytes) const;
 
  private:
+  std::span<const ConvRung> table_;
   RgbImage in_;  // in the device layout (its pitch)
   Filter3x3 filter_;
   Border border_;
@@ -44,5 +50,11 @@ class ConvCase final : public BenchCase {
 };
 
 std::unique_ptr<Problem> make_conv_problem();
+
+/// Its form over several GPUs (multi/multi_bench.hpp): a generated packed image filtered in bands of
+/// rows, the result gathered on every rank, or each rank keeping its own rows.
+std::unique_ptr<MultiCase> make_conv_multi(std::size_t width, std::size_t height, const Filter3x3& filter, Border border,
+                                           std::uint64_t seed, multi::Gather gather = multi::Gather::all);
+
 
 }  // namespace gpulab
