@@ -52,4 +52,20 @@ expect 2 "not in" -- "$gpulab" bench reduce --gpus 2 --placement nowhere
 expect 2 "profile takes one GPU" -- "$gpulab" profile reduce --gpus 2
 expect 2 "goes with --gpus" -- "$gpulab" bench reduce --weak --n 2^20
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" bench reduce --gpus 2 --n 2^20
+# Every problem's recorded runs (benches and profiles, one GPU and several) are commands the CLI
+# takes: without a device each ends with 3 (or 5 for a profile without ncu), never a usage error.
+expect 2 "nothing not in" -- "$gpulab" showcase --out /tmp/gpulab-showcase-test --parts nothing
+cmds=/tmp/gpulab-showcase-cmds.txt
+"$gpulab" showcase --out /tmp/gpulab-showcase-test --parts runs,profiles,multi,multi-mpi,multi-weak,multi-more --gpus 2 \
+  --dry-run > "$cmds" || { echo "FAIL: showcase --dry-run"; failures=$((failures + 1)); }
+checked=0
+while read -r first rest; do
+  [ "$first" = mpirun ] && { set -- $rest; shift 2; first=$1; shift; rest="--device 0 $*"; }  # mpirun -np N gpulab …
+  set -- $rest
+  case "$3" in bench | profile) ;; *) continue ;; esac
+  env CUDA_VISIBLE_DEVICES= "$first" "$@" > /dev/null 2>&1; got=$?
+  checked=$((checked + 1))
+  [ "$got" -eq 3 ] || [ "$got" -eq 5 ] || { echo "FAIL: showcase's '$first $*' exited $got"; failures=$((failures + 1)); }
+done < "$cmds"
+[ "$checked" -ge 40 ] && echo "ok: $checked showcase commands parse" || { echo "FAIL: only $checked showcase commands"; failures=$((failures + 1)); }
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }

@@ -162,6 +162,13 @@ class AtaxProblem final : public Problem {
     runs.push_back({"run seed_tiled", "", {"atax", "run", "{tmp}/a.bin", "--variant", "seed_tiled", "-o", "{tmp}/y1.bin"}, false});
     runs.push_back({"check seed_tiled", "", {"atax", "check", "{tmp}/a.bin", "{tmp}/y1.bin"}, false});
     runs.push_back({"atax", "the atax ladder on the seed's shapes", {"bench", "atax"}});
+    runs.push_back({"profile_atax", "atax: every rung under Nsight Compute, 4096 x 4096", {"profile", "atax", "-s", "4096x4096"}, true,
+                    ShowcasePart::profiles});
+    for (auto& s : over_gpus("atax", "atax: 1024² and 45000² (8 GB)", {"bench", "atax", "-s", "1024x1024,45000x45000", "--reps", "10"}))
+      runs.push_back(s);
+    runs.push_back({"multi_atax_weak", "atax: weak scaling, 45000² a GPU",
+                    {"bench", "atax", "-s", "45000x45000", "--placement", "resident", "--weak", "--reps", "10"}, true,
+                    ShowcasePart::multi_weak});
     return runs;
   }
 

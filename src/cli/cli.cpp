@@ -440,6 +440,87 @@ int bench_multi_gpu(const ProblemCommand& cmd, const std::vector<std::string>& a
   }
 }
 
+/// `showcase --parts`' words.
+const std::map<std::string, ShowcasePart> kShowcaseParts{
+    {"runs", ShowcasePart::runs},     {"profiles", ShowcasePart::profiles},   {"peers", ShowcasePart::peers},
+    {"multi", ShowcasePart::multi},   {"multi-mpi", ShowcasePart::multi_mpi}, {"multi-weak", ShowcasePart::multi_weak},
+    {"multi-more", ShowcasePart::multi_more}};
+
+/// `gpulab showcase`: each part asked for, in turn; in each, every problem's recorded runs of that
+/// part. gpulab's own runs go through this process (`program` is its argv[0]); peers scripts and
+/// MPI's processes are started as programs, their output printed when they end. Returns the worst
+/// exit code. `dry_run`: each command printed on a line instead.
+int run_showcase(const std::vector<std::unique_ptr<Problem>>& registry, const std::vector<std::string>& only,
+                 const std::vector<std::string>& parts, int gpus, const std::string& dir, int device_index,
+                 const std::string& program, bool dry_run, std::ostream& out, std::ostream& err) {
+  std::filesystem::create_directories(dir);
+  const std::string tmp = (std::filesystem::path(dir) / "tmp").string();
+  std::filesystem::create_directories(tmp);
+  const auto report_path = [&](const std::string& name, const char* ext) {
+    return (std::filesystem::path(dir) / (name + "." + ext)).string();
+  };
+  if (gpus == 0 && cudaGetDeviceCount(&gpus) != cudaSuccess) {  // no device: the runs themselves say so
+    (void)cudaGetLastError();
+    gpus = 1;
+  }
+  int worst = kExitOk;
+  for (const std::string& part_name : parts) {
+    const ShowcasePart part = kShowcaseParts.at(part_name);
+    const bool multi = part == ShowcasePart::multi || part == ShowcasePart::multi_mpi || part == ShowcasePart::multi_weak ||
+                       part == ShowcasePart::multi_more;
+    if (part == ShowcasePart::multi_weak && gpus < 2 && !dry_run) {
+      out << "== weak scaling: one GPU here, nothing to scale\n";
+      continue;
+    }
+    for (const auto& p : registry) {
+      if (!only.empty() && std::find(only.begin(), only.end(), p->name()) == only.end()) continue;
+      for (const Showcase& s : p->showcase()) {
+        if (s.part != part) continue;
+        std::vector<std::string> words;
+        for (std::string w : s.args) {
+          if (const auto at = w.find("{tmp}"); at != std::string::npos) w.replace(at, 5, tmp);
+          words.push_back(w);
+        }
+        if (multi) words.insert(words.end(), {"--gpus", std::to_string(gpus)});
+        if (s.reports && part == ShowcasePart::peers) words.insert(words.end(), {"--json", report_path(s.name, "json")});
+        else if (s.reports)
+          for (const char* ext : {"json", "md", "csv"}) words.insert(words.end(), {std::string("--") + ext, report_path(s.name, ext)});
+        std::vector<std::string> argv{"python3"};  // peers
+        if (part == ShowcasePart::multi_mpi) argv = {"mpirun", "-np", std::to_string(gpus), executable_path()};
+        if (part != ShowcasePart::peers && part != ShowcasePart::multi_mpi) argv = {program, "--device", std::to_string(device_index)};
+        argv.insert(argv.end(), words.begin(), words.end());
+        if (dry_run) {
+          for (std::size_t i = 0; i < argv.size(); ++i) out << (i ? " " : "") << argv[i];
+          out << "\n";
+          continue;
+        }
+        if (!s.what.empty()) out << "== " << s.what << "\n" << std::flush;
+        int code = kExitOk;
+        if (part == ShowcasePart::peers || part == ShowcasePart::multi_mpi) {
+          if (part == ShowcasePart::peers && !std::filesystem::exists(words.front())) {
+            out << s.name << ": skipped, " << words.front() << " not found (peers scripts run from the source tree)\n";
+            continue;
+          }
+          try {
+            const ProcessResult r = run_process(argv, true);
+            out << r.out;
+            code = r.exit_code;
+          } catch (const Error& e) {
+            err << "gpulab: " << s.name << ": " << e.what() << "\n";
+            code = kExitFailure;
+          }
+        } else {
+          code = run_cli(argv, out, err);
+        }
+        out << s.name << " exit code: " << code << "\n" << std::flush;
+        worst = std::max(worst, code);
+      }
+    }
+  }
+  std::filesystem::remove_all(tmp);
+  return worst;
+}
+
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -529,11 +610,24 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     cmd->add_option("--compute-sanitizer", sanitizer_option,
                     "compute-sanitizer's path (default: $GPULAB_COMPUTE_SANITIZER, PATH, /usr/local/cuda/bin)");
   sanitize_files.add_to(sanitize);
-  auto* showcase = app.add_subcommand("showcase", "the runs worth recording: every ladder and the seeds' own tables");
+  auto* showcase = app.add_subcommand(
+      "showcase", "the runs worth recording: every ladder, the seeds' own tables, profiles, peers and multi-GPU benches");
   std::string showcase_dir;
   std::vector<std::string> showcase_only;
+  std::vector<std::string> showcase_parts{"runs", "profiles", "peers"};
+  int showcase_gpus = 0;
   showcase->add_option("--out", showcase_dir, "folder for the reports (NAME.json, .md, .csv)")->required();
   showcase->add_option("PROBLEM", showcase_only, "only these problems (default: all)");
+  showcase
+      ->add_option("--parts", showcase_parts,
+                   "runs (benches, tools), profiles (Nsight Compute), peers (Python scripts of the source tree), multi, "
+                   "multi-mpi, multi-weak, multi-more (benches over GPUs); default: runs,profiles,peers")
+      ->delimiter(',')
+      ->check(CLI::IsMember(std::vector<std::string>{"runs", "profiles", "peers", "multi", "multi-mpi", "multi-weak", "multi-more"}));
+  showcase->add_option("--gpus", showcase_gpus, "GPUs of the multi-GPU parts (default: every GPU of this host)")
+      ->check(CLI::Range(1, 1024));
+  bool showcase_dry_run = false;
+  showcase->add_flag("--dry-run", showcase_dry_run, "print each command, one a line, instead of running it");
 
   auto* report_cmd = app.add_subcommand("report", "one self-contained HTML page of JSON reports: device, ceilings, every table and chart");
   std::vector<std::string> report_inputs;
@@ -618,32 +712,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       for (const auto& p : registry) out << ladder_listing(*p) << "\n";
       return kExitOk;
     }
-    if (showcase->parsed()) {
-      std::filesystem::create_directories(showcase_dir);
-      const std::string tmp = (std::filesystem::path(showcase_dir) / "tmp").string();
-      std::filesystem::create_directories(tmp);
-      int worst = kExitOk;
-      for (const auto& p : registry) {
-        if (!showcase_only.empty() && std::find(showcase_only.begin(), showcase_only.end(), p->name()) == showcase_only.end())
-          continue;
-        for (const Showcase& s : p->showcase()) {
-          std::vector<std::string> words{args.empty() ? "gpulab" : args[0], "--device", std::to_string(device_index)};
-          for (std::string w : s.args) {
-            if (const auto at = w.find("{tmp}"); at != std::string::npos) w.replace(at, 5, tmp);
-            words.push_back(w);
-          }
-          if (s.reports)
-            for (const char* ext : {"json", "md", "csv"})
-              words.insert(words.end(), {std::string("--") + ext, (std::filesystem::path(showcase_dir) / (s.name + "." + ext)).string()});
-          if (!s.what.empty()) out << "== " << s.what << "\n" << std::flush;
-          const int code = run_cli(words, out, err);
-          out << s.name << " exit code: " << code << "\n" << std::flush;
-          worst = std::max(worst, code);
-        }
-      }
-      std::filesystem::remove_all(tmp);
-      return worst;
-    }
+    if (showcase->parsed())
+      return run_showcase(registry, showcase_only, showcase_parts, showcase_gpus, showcase_dir, device_index,
+                          args.empty() ? "gpulab" : args[0], showcase_dry_run, out, err);
     if (report_cmd->parsed()) {
       std::vector<std::pair<std::string, Report>> pages;
       for (const auto& path : report_inputs) pages.emplace_back(path, read_report(path));

@@ -306,7 +306,7 @@ class ConvProblem final : public Problem {
     std::vector<std::string> batch{"conv", "batch"};
     for (int i = 0; i < 64; ++i) batch.push_back("{tmp}/8k.ppm");
     for (const char* a : {"-o", "{tmp}/batch", "--streams", "8", "--memory", "all", "--format", "ppm"}) batch.push_back(a);
-    return {
+    std::vector<Showcase> runs{
         {"conv_sizes", "conv: 1080p to 16K and awkward sizes, each border rule (packed rows)",
          {"bench", "conv", "--sizes", "1920x1080,3840x2160,7680x4320,15360x8640,1x1,1x1000,4097x3,12345x6789", "--border", "all",
           "--no-cpu"}},
@@ -320,7 +320,23 @@ class ConvProblem final : public Problem {
         {"gen 8K", "conv batch: 64 8K images, copy in, filter, copy out over 8 streams, each kind of host memory",
          {"conv", "gen", "7680", "4320", "-o", "{tmp}/8k.ppm"}, false},
         {"batch 64x8K", "", batch, false},
+        {"profile_conv", "conv: every rung under Nsight Compute, 3840 x 2160", {"profile", "conv", "-s", "3840x2160"}, true,
+         ShowcasePart::profiles},
+        {"profile_conv_8k", "conv: the lanes, the one-channel window and rungs 1-2 at 8K",
+         {"profile", "conv", "-s", "7680x4320", "--variants", "lanes,sliding_window,thread_per_pixel,constant_filter,vendor"}, true,
+         ShowcasePart::profiles},
+        {"peers_conv", "conv: a same-size copy (the size-matched ceiling) and PyTorch's pipeline", {"src/conv/peers.py"}, true,
+         ShowcasePart::peers},
+        {"multi_conv_sizes", "conv: 1080p to 16K, resident",
+         {"bench", "conv", "-s", "1920x1080,3840x2160,15360x8640", "--placement", "resident"}, true, ShowcasePart::multi_more},
+        {"multi_conv_weak", "conv: weak scaling, a 32K image a GPU, each rank keeping its rows",
+         {"bench", "conv", "-s", "30720x17280", "--gather", "none", "--placement", "resident", "--weak", "--reps", "10"}, true,
+         ShowcasePart::multi_weak},
     };
+    for (auto& s : over_gpus("conv", "conv: 8K and 32K images, gathered or not",
+                             {"bench", "conv", "-s", "7680x4320,30720x17280", "--gather", "none,all", "--reps", "10"}))
+      runs.push_back(s);
+    return runs;
   }
 
  private:

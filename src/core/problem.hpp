@@ -48,14 +48,28 @@ struct Command {
   std::function<int(const CommandContext&)> run;
 };
 
-/// A run worth recording (`gpulab showcase`): the bench options after `bench PROBLEM`, or a
-/// problem command's words; "{tmp}" stands for a scratch folder.
+/// The part of a device run a recorded run belongs to (`gpulab showcase --parts`): its bench or
+/// tool runs; its rungs under Nsight Compute (`gpulab profile`); its peers script (what users call
+/// instead, timed in Python); its bench over every GPU from one process, one process per GPU under
+/// MPI, with weak scaling, or at more sizes.
+enum class ShowcasePart { runs, profiles, peers, multi, multi_mpi, multi_weak, multi_more };
+
+/// A run worth recording (`gpulab showcase`): gpulab's words (`bench PROBLEM …`, `profile PROBLEM
+/// …`, a problem command's), or for peers a Python script of the source tree and its options;
+/// "{tmp}" stands for a scratch folder. The multi-GPU parts get `--gpus N` added.
 struct Showcase {
   std::string name;               // file stem of its reports, e.g. "seed003"
   std::string what;               // one line, printed before it runs
   std::vector<std::string> args;  // e.g. {"bench", NAME, "--type", "float32"}
-  bool reports = true;            // add --json/--md/--csv DIR/name.* to the args
+  bool reports = true;            // add --json/--md/--csv DIR/name.* to the args (peers: --json)
+  ShowcasePart part = ShowcasePart::runs;
 };
+
+/// The same bench over every GPU from one process and from one process a GPU (MPI).
+inline std::vector<Showcase> over_gpus(const std::string& name, const std::string& what, const std::vector<std::string>& args) {
+  return {{"multi_" + name, what + ", one process over every GPU", args, true, ShowcasePart::multi},
+          {"multi_mpi_" + name, what + ", one process a GPU (MPI)", args, true, ShowcasePart::multi_mpi}};
+}
 
 class Problem {
  public:
@@ -91,7 +105,8 @@ class Problem {
 
   /// Commands of its own under `gpulab NAME`; none by default.
   virtual std::vector<Command> add_commands(CLI::App& /*app*/) { return {}; }
-  /// The runs `gpulab showcase` records beside the default bench (the seeds' own tables).
+  /// The runs `gpulab showcase` records (the seeds' own tables, its profiles, peers and multi-GPU
+  /// benches), each in its part of a device run.
   virtual std::vector<Showcase> showcase() const { return {}; }
 };
 

@@ -165,6 +165,15 @@ class HistogramProblem final : public Problem {
                       {"bench", "histogram", "--n", "2^25", "--bins", "8", "--dist", "uniform", "--block", "1024", "--loops",
                        loops}});
     runs.push_back({"histogram", "the histogram ladder: m = 8 ... 2^20, every distribution", {"bench", "histogram", "--no-cpu"}});
+    runs.push_back({"profile_histogram", "histogram: every rung under Nsight Compute, n = 2^24, m = 8, 256, 2^20",
+                    {"profile", "histogram", "-n", "2^24", "-m", "8,256,2^20", "-d", "uniform"}, true, ShowcasePart::profiles});
+    for (auto& s : over_gpus("histogram", "histogram: 2^20 and 2^31 values, m = 256 and 2^20",
+                             {"bench", "histogram", "-n", "2^20,2^31", "-m", "256,2^20", "-d", "uniform", "--reps", "10"}))
+      runs.push_back(s);
+    // The counts are 32-bit: two GPUs' values together stay below 2^32.
+    runs.push_back({"multi_histogram_weak", "histogram: weak scaling, 2^31 − 1 values a GPU",
+                    {"bench", "histogram", "-n", "2147483647", "-m", "256", "-d", "uniform", "--weak", "--reps", "10"}, true,
+                    ShowcasePart::multi_weak});
     return runs;
   }
 

@@ -270,6 +270,16 @@ class MatrixProblem final : public Problem {
       runs.push_back({n + "_lower", n + ": the lower triangle, square and awkward shapes, packed",
                       {"bench", n, "--part", "lower", "--shapes", "16384x16384,16383x16385,1x2^26,2^26x1,100000x7",
                        "--layout", "packed", "--no-cpu"}});
+    runs.push_back({"profile_" + n, n + ": every rung under Nsight Compute, 4096 x 4096 packed",
+                    {"profile", n, "-s", "4096x4096", "--layout", "packed"}, true, ShowcasePart::profiles});
+    if (op_ == MatrixOp::transpose) {
+      runs.push_back({"profile_transpose_tiles", "transpose: the tiles' bank conflicts and bytes at 16384², and rungs 6-7 on packed odd widths",
+                      {"profile", n, "-s", "16384x16384,16383x16385", "--layout", "packed", "--variants",
+                       "tile,tile_padded,tile_vector_4x4,tile_realigned"},
+                      true, ShowcasePart::profiles});
+      runs.push_back({"peers_matrix", "transpose, add, triangle: what users call instead (PyTorch), the same shapes", {"src/matrix/peers.py"},
+                      true, ShowcasePart::peers});
+    }
     return runs;
   }
 

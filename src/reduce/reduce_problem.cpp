@@ -136,14 +136,23 @@ class ReduceProblem final : public Problem {
   }
 
   std::vector<Showcase> showcase() const override {
-    return {
+    std::vector<Showcase> runs{
         {"seed003", "seed 003's table: float32, n = 2^24, 64 threads, rungs 1-5",
          {"bench", "reduce", "--type", "float32", "--n", "2^24", "--block", "64", "--variants", "1,2,3,4,5,library,vendor"}},
         {"seed000", "seed 000's shape: float64, 1024 threads, n = 2^20, 2^23, 2^25",
          {"bench", "reduce", "--type", "float64", "--n", "2^20,2^23,2^25", "--block", "1024", "--variants",
           "1,2,3,library,vendor", "--no-cpu"}},
         {"reduce", "the reduction ladder", {"bench", "reduce"}},
+        {"profile_reduce", "reduce: every rung under Nsight Compute, float32, n = 2^24",
+         {"profile", "reduce", "-n", "2^24", "-t", "float32"}, true, ShowcasePart::profiles},
+        {"multi_reduce_weak", "reduce: weak scaling, 8 GB a GPU", {"bench", "reduce", "-n", "2^31", "-t", "float32", "--weak", "--reps", "10"},
+         true, ShowcasePart::multi_weak},
     };
+    for (auto& s : over_gpus("reduce_small", "reduce: 8 and 2^20 floats", {"bench", "reduce", "-n", "8,2^20", "-t", "float32"}))
+      runs.push_back(s);
+    for (auto& s : over_gpus("reduce", "reduce: 8 GB", {"bench", "reduce", "-n", "2^31", "-t", "float32", "--reps", "10"}))
+      runs.push_back(s);
+    return runs;
   }
 
  private:

@@ -153,7 +153,7 @@ class ScanProblem final : public Problem {
   }
 
   std::vector<Showcase> showcase() const override {
-    return {
+    std::vector<Showcase> runs{
         {"scan", "the scan ladder: every type, inclusive, n = 2^20, 2^24, 2^28", {"bench", "scan"}},
         {"scan_exclusive", "exclusive scans, int32 and float32, n = 2^24, 2^28",
          {"bench", "scan", "--kind", "exclusive", "--type", "int32,float32", "--n", "2^24,2^28", "--no-cpu"}},
@@ -161,7 +161,23 @@ class ScanProblem final : public Problem {
          {"bench", "scan", "--n", "2^16,2^18", "--no-cpu"}},
         {"scan_past_2g", "past 2^31 elements: every type, n = 2^31 + 1001",
          {"bench", "scan", "--n", "2^31+1001", "--no-cpu", "--reps", "10"}},
+        {"profile_scan", "scan: every rung under Nsight Compute (the manual's kernel without and with padding among them), "
+         "float32, n = 2^24",
+         {"profile", "scan", "-n", "2^24", "-t", "float32"}, true, ShowcasePart::profiles},
+        {"peers_scan", "scan: what users call instead (torch.cumsum, cupy.cumsum), n = 2^28", {"src/scan/peers.py", "--n", "2^28"},
+         true, ShowcasePart::peers},
+        {"multi_scan_kinds", "scan: both kinds, four types, resident",
+         {"bench", "scan", "-n", "2^20,2^28", "-t", "float32,int32,int8,float64", "--kind", "inclusive,exclusive", "--placement",
+          "resident", "--reps", "10"},
+         true, ShowcasePart::multi_more},
+        {"multi_scan_weak", "scan: weak scaling, 4 GB a GPU in, 4 GB out",
+         {"bench", "scan", "-n", "2^30", "-t", "float32", "--kind", "inclusive", "--placement", "resident", "--weak", "--reps", "10"},
+         true, ShowcasePart::multi_weak},
     };
+    for (auto& s : over_gpus("scan", "scan: float32, 2^20 and 2^30",
+                             {"bench", "scan", "-n", "2^20,2^30", "-t", "float32", "--kind", "inclusive", "--reps", "10"}))
+      runs.push_back(s);
+    return runs;
   }
 
  private:

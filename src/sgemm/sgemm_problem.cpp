@@ -151,14 +151,26 @@ class SgemmProblem final : public Problem {
   }
 
   std::vector<Showcase> showcase() const override {
-    return {
+    std::vector<Showcase> runs{
         {"sgemm_square", "sgemm: the ladder on cubes", {"bench", "sgemm", "--shapes", "1024,4096,8192", "--no-cpu"}},
         {"sgemm_awkward", "sgemm: shapes that are no multiple of any tile, tall, wide and deep",
          {"bench", "sgemm", "--shapes", "4097,5000x3000x700,64x64x2^20,2^16x64x64,1x4096x4096,4096x1x4096,1000,3000x5000x7",
           "--no-cpu"}},
         {"sgemm_beta", "sgemm: alpha, beta and unaligned rows",
          {"bench", "sgemm", "--shapes", "1000x999x1001", "--alpha", "0.5", "--beta", "-2", "--pad", "0,1"}},
+        {"profile_sgemm", "sgemm: every rung under Nsight Compute, 2048³", {"profile", "sgemm", "-s", "2048"}, true,
+         ShowcasePart::profiles},
+        {"profile_sgemm_4096", "sgemm: the pipelined and fragments rungs, cuBLAS's kernel and 3xTF32 at 4096³",
+         {"profile", "sgemm", "-s", "4096", "--variants", "pipelined,fragments,vendor,tc_3xtf32"}, true, ShowcasePart::profiles},
+        {"peers_sgemm", "sgemm: what users call instead (torch.mm, TF32 off and on), the same shapes", {"src/sgemm/peers.py"}, true,
+         ShowcasePart::peers},
+        {"multi_sgemm_shapes", "sgemm: awkward shapes, resident",
+         {"bench", "sgemm", "-s", "4097,5000x3000x700,64x64x2^20", "--placement", "resident"}, true, ShowcasePart::multi_more},
+        {"multi_sgemm_weak", "sgemm: weak scaling, 16384 rows of A a GPU",
+         {"bench", "sgemm", "-s", "16384", "--placement", "resident", "--weak", "--reps", "5"}, true, ShowcasePart::multi_weak},
     };
+    for (auto& s : over_gpus("sgemm", "sgemm: 4096³ and 16384³", {"bench", "sgemm", "-s", "4096,16384", "--reps", "5"})) runs.push_back(s);
+    return runs;
   }
 
  private:

@@ -4,11 +4,14 @@
 SGEMM showcase (M x N x K), timed like gpulab times; and each one's worst componentwise error
 against a float64 product on a sample of rows, beside gpulab's own check column.
 
-    python3 scripts/peers_sgemm.py [--shapes 4096,5000x3000x700] [--reps 10] [--json OUT]
+    python3 src/sgemm/peers.py [--shapes 4096,5000x3000x700] [--reps 10] [--json OUT]
 """
 import argparse
+import pathlib
 import sys
 
+# The helpers every peers script shares (scripts/peers_common.py).
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
 from peers_common import parse_size, report, time_ms, torch_timing
 
 

@@ -3,11 +3,14 @@
 (CUDA events, median of the repetitions, output preallocated where the library allows it), so
 that their rows can be set beside `gpulab bench scan` from the same device run.
 
-    python3 scripts/peers_scan.py [--n 2^28] [--reps 30] [--json OUT]
+    python3 src/scan/peers.py [--n 2^28] [--reps 30] [--json OUT]
 """
 import argparse
+import pathlib
 import sys
 
+# The helpers every peers script shares (scripts/peers_common.py).
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
 from peers_common import parse_size, report, time_ms
 
 

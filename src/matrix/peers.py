@@ -4,11 +4,14 @@ a.t().contiguous(), torch.add into a preallocated output, and a.tril_() (in plac
 elements above the diagonal, as gpulab's upper zeroing; torch.triu_ is its mirror), timed like
 gpulab times, so that their rows can be set beside `gpulab bench` from one device run.
 
-    python3 scripts/peers_matrix.py [--shapes 16384x16384,4096x4096] [--reps 20] [--json OUT]
+    python3 src/matrix/peers.py [--shapes 16384x16384,4096x4096] [--reps 20] [--json OUT]
 """
 import argparse
+import pathlib
 import sys
 
+# The helpers every peers script shares (scripts/peers_common.py).
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
 from peers_common import parse_size, report, time_ms, torch_timing
 
 

@@ -4,10 +4,14 @@ the same bytes as a size-matched ceiling: a device-to-device copy of an image's 
 copies do not reach the 1 GiB copy ceiling) and PyTorch's pipeline (uint8 HWC -> float NCHW ->
 replicate pad -> depthwise conv2d -> round half away from zero -> clamp -> uint8 HWC).
 
-    python3 scripts/peers_conv.py [--sizes 7680x4320,...] [--kernel 0,-1,0,-1,5,-1,0,-1,0/1] [--reps 20] [--json OUT]
+    python3 src/conv/peers.py [--sizes 7680x4320,...] [--kernel 0,-1,0,-1,5,-1,0,-1,0/1] [--reps 20] [--json OUT]
 """
 import argparse
+import pathlib
+import sys
 
+# The helpers every peers script shares (scripts/peers_common.py).
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
 from peers_common import report, time_ms, torch_timing
 
 
