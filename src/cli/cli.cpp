@@ -485,9 +485,10 @@ int run_showcase(const std::vector<std::unique_ptr<Problem>>& registry, const st
         if (s.reports && part == ShowcasePart::peers) words.insert(words.end(), {"--json", report_path(s.name, "json")});
         else if (s.reports)
           for (const char* ext : {"json", "md", "csv"}) words.insert(words.end(), {std::string("--") + ext, report_path(s.name, ext)});
-        std::vector<std::string> argv{"python3"};  // peers
-        if (part == ShowcasePart::multi_mpi) argv = {"mpirun", "-np", std::to_string(gpus), executable_path()};
-        if (part != ShowcasePart::peers && part != ShowcasePart::multi_mpi) argv = {program, "--device", std::to_string(device_index)};
+        std::vector<std::string> argv;  // the peers script's interpreter, MPI over this program, or this program
+        if (part == ShowcasePart::peers) argv = {"python3"};
+        else if (part == ShowcasePart::multi_mpi) argv = {"mpirun", "-np", std::to_string(gpus), executable_path()};
+        else argv = {program, "--device", std::to_string(device_index)};
         argv.insert(argv.end(), words.begin(), words.end());
         if (dry_run) {
           for (std::size_t i = 0; i < argv.size(); ++i) out << (i ? " " : "") << argv[i];
