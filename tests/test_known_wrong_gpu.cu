@@ -30,6 +30,9 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
 
 using namespace gpulab;
 
@@ -280,18 +283,30 @@ constexpr ConvRung kWrongConv[] = {
 };
 
 // Sizes with a tail (not a multiple of 256) and results that zeros cannot match.
+/// Every row of `table` (a C array or span of rungs) run on `c` must fail the check.
+template <class Table>
+void expect_every_one_rejected(BenchCase& c, const Table& table, const std::string& where = "") {
+  c.compute_reference();
+  for (std::size_t r = 0; r < std::size(table); ++r)
+    EXPECT_FALSE(run_checked(c, r).ok) << table[r].name << where << " passed the check";
+}
+
+/// The library's row of `table` (the problem's ladder) on `c` passes.
+template <class Table>
+void expect_library_passes(BenchCase& c, const Table& table, std::string_view problem) {
+  c.compute_reference();
+  const std::vector<RungInfo> ladder(std::begin(table), std::end(table));
+  EXPECT_TRUE(run_checked(c, find_rung({ladder.data(), ladder.size()}, "library", problem)).ok) << problem;
+}
+
 TEST(KnownWrong, ReduceEveryOneRejected) {
   ReduceCase<float> c({100'003, 256, 5}, kWrongReduce);
-  c.compute_reference();
-  for (std::size_t r = 0; r < std::size(kWrongReduce); ++r)
-    EXPECT_FALSE(run_checked(c, r).ok) << kWrongReduce[r].name << " passed the check";
+  expect_every_one_rejected(c, kWrongReduce);
 }
 
 TEST(KnownWrong, ScanEveryOneRejected) {
   ScanCase<float> c({100'003, ScanKind::inclusive, 256, 5}, kWrongScan);
-  c.compute_reference();
-  for (std::size_t r = 0; r < std::size(kWrongScan); ++r)
-    EXPECT_FALSE(run_checked(c, r).ok) << kWrongScan[r].name << " passed the check";
+  expect_every_one_rejected(c, kWrongScan);
 }
 
 TEST(KnownWrong, HistogramEveryOneRejected) {
@@ -299,17 +314,13 @@ TEST(KnownWrong, HistogramEveryOneRejected) {
   fill_histogram_input(values.span(), HistogramDistribution::uniform, 5);
   for (std::uint32_t m : {8u, 4096u}) {
     HistogramCase c({"uniform", std::span<const std::int32_t>(values.data(), values.size()), m, 256}, kWrongHistogram);
-    c.compute_reference();
-    for (std::size_t r = 0; r < std::size(kWrongHistogram); ++r)
-      EXPECT_FALSE(run_checked(c, r).ok) << kWrongHistogram[r].name << " m=" << m << " passed the check";
+    expect_every_one_rejected(c, kWrongHistogram, " m=" + std::to_string(m));
   }
 }
 
 TEST(KnownWrong, AtaxEveryOneRejected) {
   AtaxCase c(make_atax_input({1000, 1001}, 5), kWrongAtax);
-  c.compute_reference();
-  for (std::size_t r = 0; r < std::size(kWrongAtax); ++r)
-    EXPECT_FALSE(run_checked(c, r).ok) << kWrongAtax[r].name << " passed the check";
+  expect_every_one_rejected(c, kWrongAtax);
 }
 
 TEST(KnownWrong, MatrixEveryOneRejected) {
@@ -322,53 +333,35 @@ TEST(KnownWrong, MatrixEveryOneRejected) {
       spec.part = part;
       spec.seed = 5;
       MatrixCase c(spec, table);
-      c.compute_reference();
-      for (std::size_t r = 0; r < table.size(); ++r)
-        EXPECT_FALSE(run_checked(c, r).ok) << table[r].name << " (matrix op " << static_cast<int>(op) << ") passed the check";
+      expect_every_one_rejected(c, table, " (matrix op " + std::to_string(static_cast<int>(op)) + ")");
     }
 }
 
 TEST(KnownWrong, SgemmEveryOneRejected) {
   SgemmCase c(make_sgemm_input({131, 257, 67}, 0, 1.0f, 0.0f, 5), 5, kWrongSgemm);
-  c.compute_reference();
-  for (std::size_t r = 0; r < std::size(kWrongSgemm); ++r)
-    EXPECT_FALSE(run_checked(c, r).ok) << kWrongSgemm[r].name << " passed the check";
+  expect_every_one_rejected(c, kWrongSgemm);
 }
 
 TEST(KnownWrong, ConvEveryOneRejected) {
   ConvCase c(generate_image(301, 203, 5), *named_filter("sharpen"), Border::mirror, 0, kWrongConv);
-  c.compute_reference();
-  for (std::size_t r = 0; r < std::size(kWrongConv); ++r)
-    EXPECT_FALSE(run_checked(c, r).ok) << kWrongConv[r].name << " passed the check";
+  expect_every_one_rejected(c, kWrongConv);
 }
 
 // The same rungs, right where they should be: the harness rejects them for their faults, not for
 // being run through it (the library functions they wrap pass).
 TEST(KnownWrong, TheWrappedLibraryFunctionsPass) {
-  const auto reduce_ladder = ladder_info(reduce_rungs<float>());
   ReduceCase<float> r({100'003, 256, 5});
-  r.compute_reference();
-  EXPECT_TRUE(run_checked(r, find_rung({reduce_ladder.data(), reduce_ladder.size()}, "library", "reduce")).ok);
-  const auto scan_ladder = ladder_info(scan_rungs<float>());
+  expect_library_passes(r, reduce_rungs<float>(), "reduce");
   ScanCase<float> sc({100'003, ScanKind::inclusive, 256, 5});
-  sc.compute_reference();
-  EXPECT_TRUE(run_checked(sc, find_rung({scan_ladder.data(), scan_ladder.size()}, "library", "scan")).ok);
-  const auto atax_ladder = ladder_info(atax_rungs());
+  expect_library_passes(sc, scan_rungs<float>(), "scan");
   AtaxCase a(make_atax_input({1000, 1001}, 5));
-  a.compute_reference();
-  EXPECT_TRUE(run_checked(a, find_rung({atax_ladder.data(), atax_ladder.size()}, "library", "atax")).ok);
-  const auto sgemm_ladder = ladder_info(sgemm_rungs());
+  expect_library_passes(a, atax_rungs(), "atax");
   SgemmCase g(make_sgemm_input({131, 257, 67}, 0, 1.0f, 0.0f, 5), 5);
-  g.compute_reference();
-  EXPECT_TRUE(run_checked(g, find_rung({sgemm_ladder.data(), sgemm_ladder.size()}, "library", "sgemm")).ok);
-  const auto conv_ladder = ladder_info(conv_rungs());
+  expect_library_passes(g, sgemm_rungs(), "sgemm");
   ConvCase v(generate_image(301, 203, 5), *named_filter("sharpen"), Border::mirror);
-  v.compute_reference();
-  EXPECT_TRUE(run_checked(v, find_rung({conv_ladder.data(), conv_ladder.size()}, "library", "conv")).ok);
-  const auto transpose_ladder = ladder_info(transpose_rungs());
+  expect_library_passes(v, conv_rungs(), "conv");
   MatrixCase t(matrix_case_spec(MatrixOp::transpose, {300, 517}, MatrixLayout::packed), transpose_rungs());
-  t.compute_reference();
-  EXPECT_TRUE(run_checked(t, find_rung({transpose_ladder.data(), transpose_ladder.size()}, "library", "transpose")).ok);
+  expect_library_passes(t, transpose_rungs(), "transpose");
 }
 
 // ---- one rung wrong for each compute-sanitizer tool ------------------------------------------------

@@ -624,7 +624,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                    "runs (benches, tools), profiles (Nsight Compute), peers (Python scripts of the source tree), multi, "
                    "multi-mpi, multi-weak, multi-more (benches over GPUs); default: runs,profiles,peers")
       ->delimiter(',')
-      ->check(CLI::IsMember(std::vector<std::string>{"runs", "profiles", "peers", "multi", "multi-mpi", "multi-weak", "multi-more"}));
+      ->check(CLI::IsMember(kShowcaseParts));
   showcase->add_option("--gpus", showcase_gpus, "GPUs of the multi-GPU parts (default: every GPU of this host)")
       ->check(CLI::Range(1, 1024));
   bool showcase_dry_run = false;
