@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: unpack the build, run gpulab's commands, pack the results. What runs for
 # a problem is the problem's own `showcase()` (benches, profiles, peers, multi-GPU benches).
-#   scripts/device_run.sh [PROBLEM...] [notests] [tests] [sanitize] [suite] [python] [profiles]
-#                         [multi] [multi-mpi] [multi-weak] [multi-more] [multi-tests]
+#   scripts/device_run.sh [PROBLEM...] [notests|tests] [sanitize] [suite] [python] [profiles] [multi[-mpi|-weak|-more|-tests]]
 # No argument: GPU tests, every problem's showcase, Python, suite. PROBLEM: its showcase (runs,
 # profiles, peers). tests (unless notests, always): the GPU tests and compute-sanitizer. profiles:
 # every problem's profiles alone. multi*: every problem's benches over this host's GPUs from one
 # process, one per GPU (MPI), weakly scaled, at more sizes (multi: also the errors that must end
-# every rank); multi-tests: the multi-GPU tests ($MULTI_TESTS, a gtest filter). Each call's parts
-# must fit its 10 minutes (two H200s: multi-GPU tests 5 min, each multi part 4-6). Writes
-# $OUT/log.txt and $OUT/results.tgz. The build comes packed (build/device.tar.xz, GPULAB_BIN=build/device).
+# every rank); multi-tests: the multi-GPU tests ($MULTI_TESTS, a gtest filter). A call's parts must fit
+# its 10 minutes (H100: tests 7 min, suite 5; two H200s: multi-GPU tests 5, each multi part 4-6).
+# Writes $OUT/log.txt and $OUT/results.tgz; scripts/record_run.py files them as a record.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-device-out}
@@ -107,12 +106,14 @@ fi
 if has suite; then
   echo "== $(date -u +%T) the same GPU twice: bench reduce, again, then compare (a repeat moves nothing beyond its noise)"
   for k in 1 2; do gpulab bench reduce --json "$res/repeat$k.json" > /dev/null 2>&1 || echo "repeat $k exit code: $?"; done
-  gpulab compare "$res/repeat1.json" "$res/repeat2.json" --html "$res/repeat_compare.html" | tail -1
+  gpulab compare "$res/repeat1.json" "$res/repeat2.json" --md "$res/repeat_compare.md" | tail -1
   echo "== $(date -u +%T) gpulab suite (ceilings + every ladder with its defaults; its page beside its JSON)"
   gpulab suite --json "$res/suite.json" > /dev/null; echo "suite exit code: $?"
 fi
-# Reports of the harness (the peers' JSON files are of another shape): one page with them all.
-reports=(); for f in "$res"/*.json; do grep -q '"gpulab_version"' "$f" 2> /dev/null && reports+=("$f"); done
+# One page of the harness's other reports (the suite has its page; the peers' JSON is of another shape).
+reports=(); for f in "$res"/*.json; do
+  [[ $f != */suite.json && $f != */repeat?.json ]] && grep -q '"gpulab_version"' "$f" 2> /dev/null && reports+=("$f")
+done
 [ ${#reports[@]} -gt 0 ] && { gpulab report "${reports[@]}" -o "$res/showcase.html"; echo "report exit code: $?"; }
 tar czf "$OUT/results.tgz" -C "$OUT" results && rm -rf "$res"
 echo "== done $(date -u +%FT%TZ)"

@@ -1,4 +1,15 @@
 #!/usr/bin/env python3
+"""Files one device run of scripts/device_run.sh as the current record of its device kind.
+
+    python3 scripts/record_run.py FILES_AT --device h100|h200|h200x2 [--replace]
+
+FILES_AT is the folder the device tool copied $OUT to (log.txt, results.tgz; or results/ where a
+run was cut short before packing it). The run's commit comes from the first line of log.txt
+("== <date> commit <hash>, parts: ..."). docs/results/<device>/ holds one record: one build, one
+commit, its calls' logs one after the other, their reports, sanitizer.txt, gpu_tests_summary.txt
+(per-suite counts from GoogleTest's JSON) and commands.sh (each call's device_run.sh line). A call
+at another commit than the folder's replaces the record only with --replace: move the record's line
+in docs/results/README.md to the earlier records first (its folder stays in history).
 """Files one device run of scripts/device_run.sh under docs/results/.
 
     python3 scripts/record_run.py FILES_AT [--device h100]
@@ -8,6 +19,17 @@ and date come from the first line of log.txt ("== <date> commit <hash>, parts: .
 folder is named by what was run, not by what is checked out here. Writes log.txt, the reports,
 sanitizer.txt and gpu_tests_summary.txt (per-suite counts from GoogleTest's JSON). A second call
 filed under the same date and commit adds its log after the first one's.
+"""Files one device run of scripts/device_run.sh as the current record of its device kind.
+
+    python3 scripts/record_run.py FILES_AT --device h100|h200|h200x2 [--replace]
+
+FILES_AT is the folder the device tool copied $OUT to (log.txt, results.tgz; or results/ where a
+run was cut short before packing it). The run's commit comes from the first line of log.txt
+("== <date> commit <hash>, parts: ..."). docs/results/<device>/ holds one record: one build, one
+commit, its calls' logs one after the other, their reports, sanitizer.txt, gpu_tests_summary.txt
+(per-suite counts from GoogleTest's JSON) and commands.sh (each call's device_run.sh line). A call
+at another commit than the folder's replaces the record only with --replace: move the record's line
+in docs/results/README.md to the earlier records first (its folder stays in history).
 """
 import argparse
 import json
@@ -32,33 +54,51 @@ def summarize(gtest_json: pathlib.Path) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files_at", type=pathlib.Path)
-    parser.add_argument("--device", default="h100", help="short device name for the folder (default h100)")
+    parser.add_argument("--device", required=True, choices=["h100", "h200", "h200x2"], help="the device kind's folder")
+    parser.add_argument("--replace", action="store_true", help="replace a record made at another commit")
     args = parser.parse_args()
 
     log = args.files_at / "log.txt"
     if not log.is_file():
         sys.exit(f"record_run: {log} not found")
     first = log.read_text().splitlines()[0]
-    match = re.match(r"== (\d{4}-\d{2}-\d{2})T\S+ commit ([0-9a-f]{7,})(-dirty)?,", first)
+    match = re.match(r"== (\d{4}-\d{2}-\d{2})T\S+ commit ([0-9a-f]{7,})(-dirty)?, parts: (.*)$", first)
     if not match:
-        sys.exit(f"record_run: the first line of {log} names no date and commit: {first!r}")
+        sys.exit(f"record_run: the first line of {log} names no date, commit and parts: {first!r}")
     if match.group(3):
         sys.exit("record_run: that build had uncommitted changes; commit, rebuild and run again to file it")
-    date, commit = match.group(1), match.group(2)[:7]
+    commit, parts = match.group(2)[:7], match.group(4)
 
-    dest = pathlib.Path(__file__).resolve().parent.parent / "docs" / "results" / f"{date}-{args.device}-{commit}"
-    dest.mkdir(parents=True, exist_ok=True)
+    dest = pathlib.Path(__file__).resolve().parent.parent / "docs" / "results" / args.device
     kept_log, new_log = dest / "log.txt", log.read_text()
+    if kept_log.is_file():
+        kept = re.match(r"== \S+ commit ([0-9a-f]{7})", kept_log.read_text())
+        if kept and kept.group(1) != commit:
+            if not args.replace:
+                sys.exit(f"record_run: {dest} is the record of {kept.group(1)}; --replace files {commit} in its place")
+            shutil.rmtree(dest)
+    dest.mkdir(parents=True, exist_ok=True)
     if not kept_log.is_file():
         shutil.copyfile(log, kept_log)
-    elif new_log not in kept_log.read_text():  # another call at this commit: its log after the others
+    elif new_log in kept_log.read_text():
+        sys.exit(f"record_run: {log} is filed already")
+    else:  # another call of this build: its log after the others
         kept_log.write_text(kept_log.read_text().rstrip("\n") + "\n\n" + new_log)
+    commands = dest / "commands.sh"
+    if not commands.is_file():
+        commands.write_text(f"# The calls of this record, each on the GPU machine with the build of {commit} carried "
+                            "(scripts/test.sh's build/device.tar.xz)\n")
+    with commands.open("a") as out:
+        out.write(f"GPULAB_BIN=build/device bash scripts/device_run.sh {'' if parts == 'all' else parts}".rstrip() + "\n")
+
     def keep(name, data):
         if name == "gpu_tests.json":
             tests = dest / "gpu_tests.json.tmp"
             tests.write_bytes(data)
             (dest / "gpu_tests_summary.txt").write_text(summarize(tests))
             tests.unlink()
+        elif name.endswith(".json"):  # compact: the records stay a few MB (the samples are most of a report)
+            (dest / name).write_text(json.dumps(json.loads(data), separators=(",", ":")) + "\n")
         else:
             (dest / name).write_bytes(data)
 

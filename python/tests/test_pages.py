@@ -16,9 +16,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import browser  # noqa: E402
 
 GPULAB = pathlib.Path(os.environ.get("GPULAB_EXE", ROOT / "build" / "release" / "gpulab"))
-# Two recorded suites of the H100 (before and after the scan ladder landed): reports of two commits.
-OLD_SUITE = ROOT / "docs/results/2026-11-22-h100-bbde20a/suite.json"
-NEW_SUITE = ROOT / "docs/results/2026-11-23-h100-98673c7/suite.json"
+# The current records' suites: the H100's and the H200's, compared as two runs of the same cases.
+OLD_SUITE = ROOT / "docs/results/h100/suite.json"
+NEW_SUITE = ROOT / "docs/results/h200/suite.json"
 
 pytestmark = [
     pytest.mark.skipif(not GPULAB.exists(), reason=f"{GPULAB} is not built (scripts/test.sh builds it)"),

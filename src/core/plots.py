@@ -252,7 +252,13 @@ def svg(plt, fig):
     fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
     plt.close(fig)
     text = buf.getvalue()
-    return text[text.index("<svg"):]  # the XML header and doctype do not belong inside a page
+    text = text[text.index("<svg"):]  # the XML header and doctype do not belong inside a page
+    # matplotlib writes for people reading the file: indentation, comments, RDF metadata, coordinates
+    # to a millionth of a point. A page holds a hundred charts, so keep what the browser draws:
+    # coordinates to a hundredth of a point, one space where there were many.
+    text = re.sub(r"<metadata>.*?</metadata>|<!--.*?-->", "", text, flags=re.S)
+    text = re.sub(r"(\d\.\d\d)\d+", r"\1", text)
+    return re.sub(r">\s+<", "><", re.sub(r"\s*\n\s*", " ", text))
 
 
 def report_plots(plt, paths, emit):
