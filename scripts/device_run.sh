@@ -42,8 +42,8 @@ if [ "$tests" = yes ]; then
   echo "== GPU tests (every problem)"
   "$bin/tests/gpulab_gpu_tests" --gtest_output="json:$res/gpu_tests.json" --gtest_brief=1
   echo "gpu tests exit code: $?"
-  # TOOL FILTER [gtest options]: the tests under one compute-sanitizer tool (errors: exit code 99).
-  under() { compute-sanitizer --tool "$1" --error-exitcode 99 "$bin/tests/gpulab_gpu_tests" --gtest_filter="$2" --gtest_brief=1 "${@:3}"; }
+  # TOOL FILTER [gtest options]: the tests under one compute-sanitizer tool (errors: exit code 99, the first 10 printed).
+  under() { compute-sanitizer --tool "$1" --error-exitcode 99 --print-limit 10 "$bin/tests/gpulab_gpu_tests" --gtest_filter="$2" --gtest_brief=1 "${@:3}"; }
   for tool in memcheck racecheck synccheck initcheck; do  # must be caught: the output SanitizerPipeline reads
     echo "-- $tool on KnownWrongSanitizer.DISABLED_$tool (rung 1 must be reported, rung 0 not)"
     under "$tool" "KnownWrongSanitizer.DISABLED_$tool" --gtest_also_run_disabled_tests; echo "$tool known-wrong exit code: $?"

@@ -10,26 +10,6 @@ commit, its calls' logs one after the other, their reports, sanitizer.txt, gpu_t
 (per-suite counts from GoogleTest's JSON) and commands.sh (each call's device_run.sh line). A call
 at another commit than the folder's replaces the record only with --replace: move the record's line
 in docs/results/README.md to the earlier records first (its folder stays in history).
-"""Files one device run of scripts/device_run.sh under docs/results/.
-
-    python3 scripts/record_run.py FILES_AT [--device h100]
-
-FILES_AT is the folder the device tool copied $OUT to (log.txt, results.tgz; or results/ where a run was cut short before packing it). The run's commit
-and date come from the first line of log.txt ("== <date> commit <hash>, parts: ..."), so the
-folder is named by what was run, not by what is checked out here. Writes log.txt, the reports,
-sanitizer.txt and gpu_tests_summary.txt (per-suite counts from GoogleTest's JSON). A second call
-filed under the same date and commit adds its log after the first one's.
-"""Files one device run of scripts/device_run.sh as the current record of its device kind.
-
-    python3 scripts/record_run.py FILES_AT --device h100|h200|h200x2 [--replace]
-
-FILES_AT is the folder the device tool copied $OUT to (log.txt, results.tgz; or results/ where a
-run was cut short before packing it). The run's commit comes from the first line of log.txt
-("== <date> commit <hash>, parts: ..."). docs/results/<device>/ holds one record: one build, one
-commit, its calls' logs one after the other, their reports, sanitizer.txt, gpu_tests_summary.txt
-(per-suite counts from GoogleTest's JSON) and commands.sh (each call's device_run.sh line). A call
-at another commit than the folder's replaces the record only with --replace: move the record's line
-in docs/results/README.md to the earlier records first (its folder stays in history).
 """
 import argparse
 import json
