@@ -10,7 +10,8 @@
    exists in the file it points into (a heading's slug, or an <a id> such as the index's lines).
 3. Every measured number (a time, a bandwidth, a FLOP rate, a ratio such as 0.83×) in README.md and
    docs/*.md is in the scope of a record: its paragraph, list item or table row, or an earlier one
-   of a section enclosing it, links into docs/results/ or names a commit that the index lists.
+   of a section enclosing it (not another table row), links into docs/results/ or names a commit
+   that the index lists.
 Prints each problem found and exits 1 if there is one.
 """
 import argparse
@@ -124,7 +125,8 @@ def check_numbers(files: list, problems: list, verbose: bool):
                 recorded[level] = names_record(block)
                 continue
             if names_record(block):
-                recorded[max(recorded)] = True
+                if not block.startswith("|"):  # a table row's record is that row's alone
+                    recorded[max(recorded)] = True
             elif MEASURED.search(block) and not any(recorded.values()):
                 shown = block if verbose else block[:110] + ("…" if len(block) > 110 else "")
                 problems.append(f"{path.relative_to(ROOT)}: a measured number without its record: {shown}")
