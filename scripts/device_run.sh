@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: unpack the build, run gpulab's commands, pack the results. What runs for
 # a problem is the problem's own `showcase()` (benches, profiles, peers, multi-GPU benches).
-#   scripts/device_run.sh [PROBLEM...] [notests|tests] [sanitize] [suite] [python] [profiles] [multi[-mpi|-weak|-more|-tests]]
+#   scripts/device_run.sh [PROBLEM...] [notests|tests] [sanitize[-tests]] [suite] [python] [profiles] [multi[-mpi|-weak|-more|-tests]]
 # No argument: GPU tests, every problem's showcase, Python, suite. PROBLEM: its showcase (runs,
-# profiles, peers). tests (unless notests, always): the GPU tests and compute-sanitizer. profiles:
+# profiles, peers). tests (unless notests, always): the GPU tests, each sanitizer tool's known-wrong
+# rung; sanitize-tests: the four tools over the small tests; sanitize: `gpulab sanitize`. profiles:
 # every problem's profiles alone. multi*: every problem's benches over this host's GPUs from one
 # process, one per GPU (MPI), weakly scaled, at more sizes (multi: also the errors that must end
 # every rank); multi-tests: the multi-GPU tests ($MULTI_TESTS, a gtest filter). A call's parts must fit
-# its 10 minutes (H100: tests 7 min, suite 5; two H200s: multi-GPU tests 5, each multi part 4-6).
+# its 10 minutes (H100: tests 7 min, suite 5, sanitize 4; two H200s: multi-GPU tests 5, multi parts 4-6).
 # Writes $OUT/log.txt and $OUT/results.tgz; scripts/record_run.py files them as a record.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,16 +20,14 @@ exec > >(tee "$OUT/log.txt") 2>&1
 if [ ! -x "$bin/gpulab" ] && [ -f "$bin.tar.xz" ]; then tar xJf "$bin.tar.xz" -C "$(dirname "$bin")"; fi
 [ -x "$bin/gpulab" ] || { PATH="/usr/local/cuda/bin:$PATH" cmake --preset release && cmake --build --preset release; } || exit 1
 # The build machine's OpenMP runtime travels with the build, for GPU machines that lack one.
-if ! ldconfig -p | grep -q libgomp.so.1 && [ -d "$bin/devlibs" ]; then
-  export LD_LIBRARY_PATH="$PWD/$bin/devlibs:${LD_LIBRARY_PATH:-}"
-fi
+ldconfig -p | grep -q libgomp.so.1 || [ ! -d "$bin/devlibs" ] || export LD_LIBRARY_PATH="$PWD/$bin/devlibs:${LD_LIBRARY_PATH:-}"
 # NVLink multicast stays off: programs that use it can take a shared host's GPUs out of service.
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 problems=() parts=() tests=yes
 for a in "$@"; do
   case "$a" in
     notests) tests=no ;; tests) ;;
-    sanitize | suite | python | profiles | multi | multi-mpi | multi-weak | multi-more | multi-tests) parts+=("$a") ;;
+    sanitize | sanitize-tests | suite | python | profiles | multi | multi-mpi | multi-weak | multi-more | multi-tests) parts+=("$a") ;;
     *) problems+=("$a") ;;
   esac
 done
@@ -38,18 +37,20 @@ gpulab() { "$bin/gpulab" "$@"; }
 echo "== $(date -u +%FT%TZ) commit $(cat "$bin/COMMIT" 2>/dev/null || echo unknown), parts: ${*:-all}"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
 gpulab info
+# TOOL FILTER [gtest options]: GPU tests under one compute-sanitizer tool (errors: exit 99, the first 10 shown).
+tests_bin=$bin/tests/gpulab_gpu_tests
+under() { compute-sanitizer --tool "$1" --error-exitcode 99 --print-limit 10 "$tests_bin" --gtest_filter="$2" --gtest_brief "${@:3}"; }
 if [ "$tests" = yes ]; then
-  echo "== GPU tests (every problem)"
-  "$bin/tests/gpulab_gpu_tests" --gtest_output="json:$res/gpu_tests.json" --gtest_brief=1
-  echo "gpu tests exit code: $?"
-  # TOOL FILTER [gtest options]: the tests under one compute-sanitizer tool (errors: exit code 99, the first 10 printed).
-  under() { compute-sanitizer --tool "$1" --error-exitcode 99 --print-limit 10 "$bin/tests/gpulab_gpu_tests" --gtest_filter="$2" --gtest_brief=1 "${@:3}"; }
+  echo "== $(date -u +%T) GPU tests (every problem)"
+  "$tests_bin" --gtest_output="json:$res/gpu_tests.json" --gtest_brief=1; echo "gpu tests exit code: $?"
   for tool in memcheck racecheck synccheck initcheck; do  # must be caught: the output SanitizerPipeline reads
     echo "-- $tool on KnownWrongSanitizer.DISABLED_$tool (rung 1 must be reported, rung 0 not)"
     under "$tool" "KnownWrongSanitizer.DISABLED_$tool" --gtest_also_run_disabled_tests; echo "$tool known-wrong exit code: $?"
   done > "$res/sanitizer_known_wrong.txt" 2>&1
   grep -E "exit code" "$res/sanitizer_known_wrong.txt"
-  echo "== compute-sanitizer (the tests named small_*, the known-wrong rungs, the library's contracts)"
+fi
+if has sanitize-tests; then
+  echo "== $(date -u +%T) compute-sanitizer (the tests named small_*, the known-wrong rungs, the library's contracts)"
   for tool in memcheck racecheck synccheck initcheck; do
     echo "-- $tool"; under "$tool" '*small_*:KnownWrong.*:*Refuses*'; echo "$tool exit code: $?"
   done > "$res/sanitizer.txt" 2>&1
@@ -57,8 +58,7 @@ if [ "$tests" = yes ]; then
 fi
 if [ $# -eq 0 ] || [ ${#problems[@]} -gt 0 ]; then
   echo "== $(date -u +%T) the problems' recorded runs, profiles and peers (gpulab showcase)"
-  gpulab showcase --out "$res" "${problems[@]}"
-  echo "showcase exit code: $?"
+  gpulab showcase --out "$res" "${problems[@]}"; echo "showcase exit code: $?"
 fi
 if has profiles; then gpulab showcase --out "$res" --parts profiles; echo "profiles exit code: $?"; fi
 if has sanitize; then
@@ -69,8 +69,7 @@ if has sanitize; then
 fi
 if has multi-tests; then
   echo "== $(date -u +%T) the multi-GPU tests over this host's GPUs, and the captures of several streams"
-  "$bin/tests/gpulab_gpu_tests" --gtest_filter="${MULTI_TESTS:-MultiGpu*:StreamCaptures.*}" \
-    --gtest_output="json:$res/multi_gpu_tests.json" --gtest_brief=1
+  "$tests_bin" --gtest_filter="${MULTI_TESTS:-MultiGpu*:StreamCaptures.*}" --gtest_output="json:$res/multi_gpu_tests.json"
   echo "multi gpu tests exit code: $?"
 fi
 gpus=$(nvidia-smi -L | wc -l)
@@ -84,8 +83,8 @@ done
 if has multi; then
   echo "== $(date -u +%T) errors, each must end every rank with a message and a non-zero exit code, never hang"
   timeout 120 "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20; echo "more GPUs than exist: exit code $?"
-  timeout 120 mpirun -np "$gpus" "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20; echo "processes and --gpus disagree: exit code $?"
-  timeout 120 mpirun -np $((gpus + 1)) "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20; echo "two ranks on one GPU: exit code $?"
+  timeout 120 mpirun -np "$gpus" "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20; echo "processes, --gpus differ: exit code $?"
+  timeout 120 mpirun -np $((gpus + 1)) "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20; echo "two ranks, one GPU: exit code $?"
 fi
 if has python; then
   echo "== $(date -u +%T) python: the module built against this build's installed library, its tests, the CMake package, peers"
