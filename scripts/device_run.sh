@@ -4,7 +4,8 @@
 #   scripts/device_run.sh [PROBLEM...] [notests|tests] [sanitize[-tests]] [suite] [python] [profiles] [multi[-mpi|-weak|-more|-tests]]
 # No argument: GPU tests, every problem's showcase, Python, suite. PROBLEM: its showcase (runs,
 # profiles, peers). tests (unless notests, always): the GPU tests, each sanitizer tool's known-wrong
-# rung; sanitize-tests: the four tools over the small tests; sanitize: `gpulab sanitize`. profiles:
+# rung; sanitize-tests: the four tools over the small tests ($SANITIZER_TOOLS picks some: on the H100
+# memcheck and part of racecheck took 225 s); sanitize: `gpulab sanitize`. profiles:
 # every problem's profiles alone. multi*: every problem's benches over this host's GPUs from one
 # process, one per GPU (MPI), weakly scaled, at more sizes (multi: also the errors that must end
 # every rank); multi-tests: the multi-GPU tests ($MULTI_TESTS, a gtest filter). A call's parts must fit
@@ -51,7 +52,7 @@ if [ "$tests" = yes ]; then
 fi
 if has sanitize-tests; then
   echo "== $(date -u +%T) compute-sanitizer (the tests named small_*, the known-wrong rungs, the library's contracts)"
-  for tool in memcheck racecheck synccheck initcheck; do
+  for tool in ${SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
     echo "-- $tool"; under "$tool" '*small_*:KnownWrong.*:*Refuses*'; echo "$tool exit code: $?"
   done > "$res/sanitizer.txt" 2>&1
   grep -E "exit code|ERROR SUMMARY" "$res/sanitizer.txt" | sort | uniq -c | head -20
