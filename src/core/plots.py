@@ -15,6 +15,7 @@ program runs this with python3 (or $GPULAB_PYTHON) and puts the charts into its 
 matplotlib; nothing else beyond the standard library.
 """
 import argparse
+import hashlib
 import io
 import json
 import math
@@ -254,11 +255,25 @@ def svg(plt, fig):
     text = buf.getvalue()
     text = text[text.index("<svg"):]  # the XML header and doctype do not belong inside a page
     # matplotlib writes for people reading the file: indentation, comments, RDF metadata, coordinates
-    # to a millionth of a point. A page holds a hundred charts, so keep what the browser draws:
-    # coordinates to a hundredth of a point, one space where there were many.
+    # to a millionth of a point, an id on every group, a dozen styles repeated on thousands of
+    # elements. A page holds a hundred charts, so keep what the browser draws: coordinates to a
+    # hundredth of a point, one space where there were many, the ids something refers to, and each
+    # style once as a class. A page's styles are shared by its SVGs, so a class is named by its style.
     text = re.sub(r"<metadata>.*?</metadata>|<!--.*?-->", "", text, flags=re.S)
     text = re.sub(r"(\d\.\d\d)\d+", r"\1", text)
-    return re.sub(r">\s+<", "><", re.sub(r"\s*\n\s*", " ", text))
+    text = re.sub(r">\s+<", "><", re.sub(r"\s*\n\s*", " ", text))
+    referred = set(re.findall(r"#([\w.-]+)", text))
+    text = re.sub(r' id="([^"]*)"', lambda m: m.group(0) if m.group(1) in referred else "", text)
+    classes = {}
+
+    def as_class(match):
+        style = match.group(1)
+        name = classes.setdefault(style, "s" + hashlib.sha1(style.encode()).hexdigest()[:6])
+        return f' class="{name}"'
+
+    text = re.sub(r' style="([^"]*)"', as_class, text)
+    rules = "".join(f".{name}{{{style}}}" for style, name in classes.items())
+    return text.replace("</style>", rules + "</style>", 1)
 
 
 def report_plots(plt, paths, emit):
