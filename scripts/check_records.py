@@ -59,7 +59,7 @@ def check_folders(problems: list):
         if entry.name == "README.md":
             continue
         if not entry.is_dir() or not DEVICE_KIND.fullmatch(entry.name):
-            problems.append(f"docs/results/{entry.name}: only the index and one folder per device kind (h100, h200, h200x2) belong here")
+            problems.append(f"docs/results/{entry.name}: only the index and a folder per device kind (h100, h200, h200x2) belong here")
             continue
         log, commands = entry / "log.txt", entry / "commands.sh"
         if not log.is_file() or not commands.is_file():

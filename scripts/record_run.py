@@ -36,6 +36,8 @@ def main() -> int:
     parser.add_argument("files_at", type=pathlib.Path)
     parser.add_argument("--device", required=True, choices=["h100", "h200", "h200x2"], help="the device kind's folder")
     parser.add_argument("--replace", action="store_true", help="replace a record made at another commit")
+    parser.add_argument("--results", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parent.parent / "docs" / "results",
+                        help="the records' folder (default docs/results)")
     args = parser.parse_args()
 
     log = args.files_at / "log.txt"
@@ -49,7 +51,7 @@ def main() -> int:
         sys.exit("record_run: that build had uncommitted changes; commit, rebuild and run again to file it")
     commit, parts = match.group(2)[:7], match.group(4)
 
-    dest = pathlib.Path(__file__).resolve().parent.parent / "docs" / "results" / args.device
+    dest = args.results / args.device
     kept_log, new_log = dest / "log.txt", log.read_text()
     if kept_log.is_file():
         kept = re.match(r"== \S+ commit ([0-9a-f]{7})", kept_log.read_text())

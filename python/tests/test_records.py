@@ -1,0 +1,65 @@
+"""scripts/record_run.py: a device call filed into its device kind's record (no GPU needed)."""
+import io
+import json
+import pathlib
+import subprocess
+import sys
+import tarfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+RECORD_RUN = ROOT / "scripts" / "record_run.py"
+
+
+def device_call(where: pathlib.Path, commit: str, parts: str, reports: dict) -> pathlib.Path:
+    """What the device tool brings back from one call of device_run.sh: log.txt and results.tgz."""
+    where.mkdir(parents=True)
+    (where / "log.txt").write_text(f"== 2026-11-25T18:46:53Z commit {commit}, parts: {parts}\nNVIDIA H100\n")
+    with tarfile.open(where / "results.tgz", "w:gz") as tar:
+        for name, data in reports.items():
+            blob = data.encode()
+            info = tarfile.TarInfo(f"results/{name}")
+            info.size = len(blob)
+            tar.addfile(info, io.BytesIO(blob))
+    return where
+
+
+def record(files_at, results, *extra):
+    return subprocess.run([sys.executable, str(RECORD_RUN), str(files_at), "--device", "h100", "--results", str(results),
+                           *extra], capture_output=True, text=True)
+
+
+def test_calls_of_one_build_make_one_record_and_another_build_replaces_it_only_when_asked(tmp_path):
+    results = tmp_path / "results"
+    suite = json.dumps({"gpulab_version": "0.1.0", "cases": [{"samples_ms": [1.0, 2.0]}]}, indent=2)
+    tests = json.dumps({"tests": 3, "failures": 0, "disabled": 0, "errors": 0, "time": "1s",
+                        "testsuites": [{"name": "Reduce", "tests": 3, "failures": 0, "testsuite": []}]})
+    first = device_call(tmp_path / "1", "3f92ac114a18", "notests suite", {"suite.json": suite, "suite.html": "<html>"})
+    second = device_call(tmp_path / "2", "3f92ac114a18", "tests", {"gpu_tests.json": tests})
+    assert record(first, results).returncode == 0
+    assert record(second, results).returncode == 0
+    kept = results / "h100"
+    assert sorted(p.name for p in kept.iterdir()) == ["commands.sh", "gpu_tests_summary.txt", "log.txt", "suite.html", "suite.json"]
+    assert json.loads((kept / "suite.json").read_text()) == json.loads(suite)
+    assert "\n" not in (kept / "suite.json").read_text().rstrip("\n")  # filed compact
+    assert (kept / "gpu_tests_summary.txt").read_text().startswith("tests 3, failures 0")
+    assert (kept / "commands.sh").read_text().splitlines()[1:] == [
+        "GPULAB_BIN=build/device bash scripts/device_run.sh notests suite",
+        "GPULAB_BIN=build/device bash scripts/device_run.sh tests"]
+    assert (kept / "log.txt").read_text().count("commit 3f92ac114a18") == 2
+    again = record(second, results)
+    assert again.returncode != 0 and "filed already" in again.stderr
+
+    other = device_call(tmp_path / "3", "9988455aaaaa", "notests suite", {"suite.json": suite})
+    refused = record(other, results)
+    assert refused.returncode != 0 and "--replace" in refused.stderr
+    assert (kept / "gpu_tests_summary.txt").is_file()  # the record is untouched
+    assert record(other, results, "--replace").returncode == 0
+    assert sorted(p.name for p in kept.iterdir()) == ["commands.sh", "log.txt", "suite.json"]
+    assert "9988455" in (kept / "commands.sh").read_text()
+
+
+def test_a_build_of_uncommitted_changes_is_refused(tmp_path):
+    dirty = device_call(tmp_path / "1", "3f92ac114a18-dirty", "tests", {})
+    done = record(dirty, tmp_path / "results")
+    assert done.returncode != 0 and "uncommitted" in done.stderr
+    assert not (tmp_path / "results" / "h100").exists()
