@@ -58,6 +58,44 @@ def test_calls_of_one_build_make_one_record_and_another_build_replaces_it_only_w
     assert "9988455" in (kept / "commands.sh").read_text()
 
 
+def checked(tree: pathlib.Path, files: dict):
+    """scripts/check_records.py run on a tree of these files (it checks the tree it sits in)."""
+    for name, text in files.items():
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_text(text)
+    (tree / "scripts").mkdir(exist_ok=True)
+    (tree / "scripts" / "check_records.py").write_text((ROOT / "scripts" / "check_records.py").read_text())
+    done = subprocess.run([sys.executable, str(tree / "scripts" / "check_records.py")], capture_output=True, text=True)
+    return done.returncode, done.stdout
+
+
+def test_check_records_finds_numbers_without_records_broken_links_and_stray_folders(tmp_path):
+    good = {
+        "README.md": "# x\n\nThe sum runs at 3112 GB/s ([record](docs/results/h100/)).\n",
+        "docs/a.md": "# a\n\n## Measured ([earlier](results/README.md#2026-11-22-h100-a14e237))\n\n| rung | ms |\n|---|---|\n"
+                     "| 8 | 0.345 ms |\n",
+        "docs/results/README.md": "# Measured results\n\n| record | commit |\n|---|---|\n| [h100/](h100/) | 3f92ac1 |\n\n"
+                                  "## Earlier records\n\n| <a id=\"2026-11-22-h100-a14e237\"></a>2026-11-22-h100-a14e237 | a14e237 |\n",
+        "docs/results/h100/log.txt": "== 2026-11-25T18:46:53Z commit 3f92ac114a18, parts: suite\n",
+        "docs/results/h100/commands.sh": "bash scripts/device_run.sh suite\n",
+    }
+    assert checked(tmp_path / "good", good) == (0, "check_records: every number has its record\n")
+
+    status, out = checked(tmp_path / "number", {**good, "docs/b.md": "# b\n\nIt took 1.5 ms.\n"})
+    assert status == 1 and "docs/b.md: a measured number without its record: It took 1.5 ms." in out
+    # A table row's record covers that row alone.
+    rows = "# c\n\n| x | y |\n|---|---|\n| a | 2.1× ([r](results/h100/)) |\n| b | 0.9× |\n"
+    status, out = checked(tmp_path / "row", {**good, "docs/c.md": rows})
+    assert status == 1 and "| b | 0.9× |" in out and "| a |" not in out
+    status, out = checked(tmp_path / "link", {**good, "docs/d.md": "# d\n\n[gone](results/README.md#2026-01-01-h100-0000000)\n"})
+    assert status == 1 and "has no anchor #2026-01-01-h100-0000000" in out
+    status, out = checked(tmp_path / "folder", {**good, "docs/results/2026-11-22-h100-a14e237/log.txt": "old\n"})
+    assert status == 1 and "2026-11-22-h100-a14e237: only the index and a folder per device kind" in out
+    unlisted = {**good, "docs/results/h100/log.txt": "== 2026-11-26T00:00:00Z commit 1234567abcde, parts: suite\n"}
+    status, out = checked(tmp_path / "unlisted", unlisted)
+    assert status == 1 and "naming commit 1234567" in out
+
+
 def test_a_build_of_uncommitted_changes_is_refused(tmp_path):
     dirty = device_call(tmp_path / "1", "3f92ac114a18-dirty", "tests", {})
     done = record(dirty, tmp_path / "results")
