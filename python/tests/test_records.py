@@ -87,7 +87,8 @@ def test_check_records_finds_numbers_without_records_broken_links_and_stray_fold
     rows = "# c\n\n| x | y |\n|---|---|\n| a | 2.1× ([r](results/h100/)) |\n| b | 0.9× |\n"
     status, out = checked(tmp_path / "row", {**good, "docs/c.md": rows})
     assert status == 1 and "| b | 0.9× |" in out and "| a |" not in out
-    status, out = checked(tmp_path / "link", {**good, "docs/d.md": "# d\n\n[gone](results/README.md#2026-01-01-h100-0000000)\n"})
+    gone = "# d\n\n[gone](results/README.md#2026-01-01-h100-0000000)\n"
+    status, out = checked(tmp_path / "link", {**good, "docs/d.md": gone})
     assert status == 1 and "has no anchor #2026-01-01-h100-0000000" in out
     status, out = checked(tmp_path / "folder", {**good, "docs/results/2026-11-22-h100-a14e237/log.txt": "old\n"})
     assert status == 1 and "2026-11-22-h100-a14e237: only the index and a folder per device kind" in out
