@@ -75,7 +75,8 @@ def test_check_records_finds_numbers_without_records_broken_links_and_stray_fold
         "docs/a.md": "# a\n\n## Measured ([earlier](results/README.md#2026-11-22-h100-a14e237))\n\n| rung | ms |\n|---|---|\n"
                      "| 8 | 0.345 ms |\n",
         "docs/results/README.md": "# Measured results\n\n| record | commit |\n|---|---|\n| [h100/](h100/) | 3f92ac1 |\n\n"
-                                  "## Earlier records\n\n| <a id=\"2026-11-22-h100-a14e237\"></a>2026-11-22-h100-a14e237 | a14e237 |\n",
+                                  "## Earlier records\n\n"
+                                  "| <a id=\"2026-11-22-h100-a14e237\"></a>2026-11-22-h100-a14e237 | a14e237 |\n",
         "docs/results/h100/log.txt": "== 2026-11-25T18:46:53Z commit 3f92ac114a18, parts: suite\n",
         "docs/results/h100/commands.sh": "bash scripts/device_run.sh suite\n",
     }
