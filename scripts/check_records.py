@@ -35,8 +35,13 @@ def slug(heading: str) -> str:
     return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
 
 
+def prose(text: str) -> str:
+    """The text without its fenced code blocks (a `# comment` there is no heading, a number no claim)."""
+    return re.sub(r"^```.*?^```[^\n]*$", "", text, flags=re.M | re.S)
+
+
 def anchors(path: pathlib.Path) -> set:
-    text = path.read_text(encoding="utf-8")
+    text = prose(path.read_text(encoding="utf-8"))
     found = set(re.findall(r'<a (?:id|name)="([^"]+)"', text))
     seen = {}
     for heading in re.findall(r"^#+\s+(.*)$", text, flags=re.M):
@@ -65,8 +70,7 @@ def check_folders(problems: list):
         if not log.is_file() or not commands.is_file():
             problems.append(f"docs/results/{entry.name}: a record has log.txt and commands.sh")
             continue
-        first = log.read_text(encoding="utf-8").splitlines()[0]
-        built = re.match(r"== \S+ commit ([0-9a-f]{7})", first)
+        built = re.match(r"== \S+ commit ([0-9a-f]{7})", log.read_text(encoding="utf-8"))
         row = next((line for line in current.splitlines() if f"]({entry.name}/)" in line), None)
         if not built:
             problems.append(f"docs/results/{entry.name}/log.txt: its first line names no commit")
@@ -94,7 +98,7 @@ def check_links(files: list, problems: list):
 
 
 def blocks(text: str):
-    """(heading level, block) for each paragraph, list item and table row; level 0 for the headings'."""
+    """(level, text) of each heading (its level), paragraph, list item and table row (level None)."""
     paragraph = []
     for line in text.splitlines() + [""]:
         heading = re.match(r"(#+)\s", line)
@@ -119,7 +123,7 @@ def check_numbers(files: list, problems: list, verbose: bool):
 
     for path in files:
         recorded = {0: False}  # per enclosing heading level: a record was named in that section so far
-        for level, block in blocks(path.read_text(encoding="utf-8")):
+        for level, block in blocks(prose(path.read_text(encoding="utf-8"))):
             if level is not None:
                 recorded = {k: v for k, v in recorded.items() if k < level}
                 recorded[level] = names_record(block)

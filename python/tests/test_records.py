@@ -81,6 +81,9 @@ def test_check_records_finds_numbers_without_records_broken_links_and_stray_fold
         "docs/results/h100/commands.sh": "bash scripts/device_run.sh suite\n",
     }
     assert checked(tmp_path / "good", good) == (0, "check_records: every number has its record\n")
+    # Fenced code is not prose: its numbers are no claims, its comments no headings.
+    code = "# e\n\n```sh\n# a comment\ngpulab bench reduce   # 0.345 ms\n```\n"
+    assert checked(tmp_path / "code", {**good, "docs/e.md": code})[0] == 0
 
     status, out = checked(tmp_path / "number", {**good, "docs/b.md": "# b\n\nIt took 1.5 ms.\n"})
     assert status == 1 and "docs/b.md: a measured number without its record: It took 1.5 ms." in out
