@@ -19,11 +19,12 @@ import pathlib
 import re
 import sys
 
+from record_run import DEVICE_KIND, LOG_HEADER  # the records' folder names and log header, defined once
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "results"
 INDEX = RESULTS / "README.md"
 MAX_BYTES = 8_000_000
-DEVICE_KIND = re.compile(r"h(100|200)(x\d+)?")
 MEASURED = re.compile(r"(?<![\w.^])\d+(?:\.\d+)?\s?(?:ms|µs|GB/s|TB/s|GFLOP/s|TFLOP/s)(?!\w)|(?<![\w.^])\d+\.\d+×(?!\d)")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 COMMIT = re.compile(r"\b[0-9a-f]{7}\b")
@@ -70,12 +71,14 @@ def check_folders(problems: list):
         if not log.is_file() or not commands.is_file():
             problems.append(f"docs/results/{entry.name}: a record has log.txt and commands.sh")
             continue
-        built = re.match(r"== \S+ commit ([0-9a-f]{7})", log.read_text(encoding="utf-8"))
+        built = LOG_HEADER.match(log.read_text(encoding="utf-8"))
         row = next((line for line in current.splitlines() if f"]({entry.name}/)" in line), None)
         if not built:
             problems.append(f"docs/results/{entry.name}/log.txt: its first line names no commit")
-        elif row is None or built.group(1) not in row:
-            problems.append(f"docs/results/{entry.name}: the index's current records need its line, naming commit {built.group(1)}")
+            continue
+        commit = built.group(2)[:7]
+        if row is None or commit not in row:
+            problems.append(f"docs/results/{entry.name}: the index's current records need its line, naming commit {commit}")
 
 
 def check_links(files: list, problems: list):

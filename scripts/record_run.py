@@ -19,9 +19,19 @@ import shutil
 import sys
 import tarfile
 
+# What scripts/check_records.py checks the records by, too: a device kind's folder name, and the
+# first line device_run.sh writes to a call's log.
+DEVICE_KIND = re.compile(r"h(100|200)(x\d+)?")
+LOG_HEADER = re.compile(r"== (\d{4}-\d{2}-\d{2})T\S+ commit ([0-9a-f]{7,})(-dirty)?, parts: (.*)")
 
-def summarize(gtest_json: pathlib.Path) -> str:
-    report = json.loads(gtest_json.read_text())
+
+def device_kind(text: str) -> str:
+    if not DEVICE_KIND.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a device kind like h100, h200, h200x2")
+    return text
+
+
+def summarize(report: dict) -> str:
     lines = [f"tests {report['tests']}, failures {report['failures']}, disabled {report['disabled']}, "
              f"errors {report['errors']}, time {report['time']}"]
     for suite in report["testsuites"]:
@@ -34,7 +44,7 @@ def summarize(gtest_json: pathlib.Path) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files_at", type=pathlib.Path)
-    parser.add_argument("--device", required=True, choices=["h100", "h200", "h200x2"], help="the device kind's folder")
+    parser.add_argument("--device", required=True, type=device_kind, help="the device kind's folder: h100, h200, h200x2")
     parser.add_argument("--replace", action="store_true", help="replace a record made at another commit")
     parser.add_argument("--results", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parent.parent / "docs" / "results",
                         help="the records' folder (default docs/results)")
@@ -43,10 +53,9 @@ def main() -> int:
     log = args.files_at / "log.txt"
     if not log.is_file():
         sys.exit(f"record_run: {log} not found")
-    first = log.read_text().splitlines()[0]
-    match = re.match(r"== (\d{4}-\d{2}-\d{2})T\S+ commit ([0-9a-f]{7,})(-dirty)?, parts: (.*)$", first)
+    match = LOG_HEADER.match(log.read_text())
     if not match:
-        sys.exit(f"record_run: the first line of {log} names no date, commit and parts: {first!r}")
+        sys.exit(f"record_run: the first line of {log} names no date, commit and parts: {log.read_text()[:120]!r}")
     if match.group(3):
         sys.exit("record_run: that build had uncommitted changes; commit, rebuild and run again to file it")
     commit, parts = match.group(2)[:7], match.group(4)
@@ -54,10 +63,10 @@ def main() -> int:
     dest = args.results / args.device
     kept_log, new_log = dest / "log.txt", log.read_text()
     if kept_log.is_file():
-        kept = re.match(r"== \S+ commit ([0-9a-f]{7})", kept_log.read_text())
-        if kept and kept.group(1) != commit:
+        kept = LOG_HEADER.match(kept_log.read_text())
+        if kept and kept.group(2)[:7] != commit:
             if not args.replace:
-                sys.exit(f"record_run: {dest} is the record of {kept.group(1)}; --replace files {commit} in its place")
+                sys.exit(f"record_run: {dest} is the record of {kept.group(2)[:7]}; --replace files {commit} in its place")
             shutil.rmtree(dest)
     dest.mkdir(parents=True, exist_ok=True)
     if not kept_log.is_file():
@@ -75,10 +84,7 @@ def main() -> int:
 
     def keep(name, data):
         if name == "gpu_tests.json":
-            tests = dest / "gpu_tests.json.tmp"
-            tests.write_bytes(data)
-            (dest / "gpu_tests_summary.txt").write_text(summarize(tests))
-            tests.unlink()
+            (dest / "gpu_tests_summary.txt").write_text(summarize(json.loads(data)))
         elif name.endswith(".json"):  # compact: the records stay a few MB (the samples are most of a report)
             (dest / name).write_text(json.dumps(json.loads(data), separators=(",", ":")) + "\n")
         else:

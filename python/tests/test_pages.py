@@ -17,8 +17,8 @@ import browser  # noqa: E402
 
 GPULAB = pathlib.Path(os.environ.get("GPULAB_EXE", ROOT / "build" / "release" / "gpulab"))
 # The current records' suites: the H100's and the H200's, compared as two runs of the same cases.
-OLD_SUITE = ROOT / "docs/results/h100/suite.json"
-NEW_SUITE = ROOT / "docs/results/h200/suite.json"
+H100_SUITE = ROOT / "docs/results/h100/suite.json"
+H200_SUITE = ROOT / "docs/results/h200/suite.json"
 
 pytestmark = [
     pytest.mark.skipif(not GPULAB.exists(), reason=f"{GPULAB} is not built (scripts/test.sh builds it)"),
@@ -55,10 +55,10 @@ LIBRARY_RED = (0xD6 / 255, 0x27 / 255, 0x28 / 255)  # the library's bars (src/co
 
 def test_report_page_shows_every_case_its_charts_and_flags(tmp_path):
     page = tmp_path / "suite.html"
-    done = gpulab("report", NEW_SUITE, "-o", page)
+    done = gpulab("report", H200_SUITE, "-o", page)
     assert done.returncode == 0, done.stderr
     assert "no charts" not in done.stderr
-    report = json.loads(NEW_SUITE.read_text())
+    report = json.loads(H200_SUITE.read_text())
     html, text = shown(page)
     assert f"<h2>{report['device']['name']}</h2>" in html  # device facts first
     assert "measured ceiling" in text and "fp32 FMA" in text
@@ -84,7 +84,7 @@ def test_report_page_shows_every_case_its_charts_and_flags(tmp_path):
 
 def test_comparison_page_shows_the_verdicts(tmp_path):
     page = tmp_path / "compare.html"
-    done = gpulab("compare", OLD_SUITE, NEW_SUITE, "--html", page, "--json", tmp_path / "compare.json")
+    done = gpulab("compare", H100_SUITE, H200_SUITE, "--html", page, "--json", tmp_path / "compare.json")
     assert done.returncode in (0, 4), done.stderr
     comparison = json.loads((tmp_path / "compare.json").read_text())
     assert done.returncode == (4 if comparison["summary"]["regressed"] else 0)
@@ -103,10 +103,10 @@ def test_comparison_page_shows_the_verdicts(tmp_path):
 def test_suite_page_degrades_to_tables_without_python(tmp_path):
     env = {**os.environ, "GPULAB_PYTHON": str(tmp_path / "no-python")}
     page = tmp_path / "tables.html"
-    done = subprocess.run([str(GPULAB), "report", str(NEW_SUITE), "-o", str(page)], capture_output=True, text=True,
+    done = subprocess.run([str(GPULAB), "report", str(H200_SUITE), "-o", str(page)], capture_output=True, text=True,
                           env=env, timeout=120)
     assert done.returncode == 0
     assert "the page has no charts" in done.stderr
     html, text = shown(page)
     assert "No charts on this page" in text
-    assert html.count('<table class="ladder">') == len(json.loads(NEW_SUITE.read_text())["cases"])
+    assert html.count('<table class="ladder">') == len(json.loads(H200_SUITE.read_text())["cases"])

@@ -64,7 +64,8 @@ def checked(tree: pathlib.Path, files: dict):
         (tree / name).parent.mkdir(parents=True, exist_ok=True)
         (tree / name).write_text(text)
     (tree / "scripts").mkdir(exist_ok=True)
-    (tree / "scripts" / "check_records.py").write_text((ROOT / "scripts" / "check_records.py").read_text())
+    for script in ("check_records.py", "record_run.py"):
+        (tree / "scripts" / script).write_text((ROOT / "scripts" / script).read_text())
     done = subprocess.run([sys.executable, str(tree / "scripts" / "check_records.py")], capture_output=True, text=True)
     return done.returncode, done.stdout
 
@@ -99,6 +100,9 @@ def test_check_records_finds_numbers_without_records_broken_links_and_stray_fold
     unlisted = {**good, "docs/results/h100/log.txt": "== 2026-11-26T00:00:00Z commit 1234567abcde, parts: suite\n"}
     status, out = checked(tmp_path / "unlisted", unlisted)
     assert status == 1 and "naming commit 1234567" in out
+    no_line = {**good, "docs/results/h200/log.txt": good["docs/results/h100/log.txt"], "docs/results/h200/commands.sh": "x\n"}
+    status, out = checked(tmp_path / "no_line", no_line)
+    assert status == 1 and "docs/results/h200: the index's current records need its line, naming commit 3f92ac1" in out
 
 
 def test_a_build_of_uncommitted_changes_is_refused(tmp_path):
