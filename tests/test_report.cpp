@@ -212,3 +212,24 @@ TEST(Report, AnL2ResidentCaseSaysSo) {
   EXPECT_NE(os.str().find("fits in the L2"), std::string::npos);
   EXPECT_TRUE(report_from_json(to_json(r)).cases[0].l2_resident);
 }
+
+TEST(Report, TheSameSizeCopyJudgesEachRowWhereMeasured) {
+  Report r = sample_report();
+  EXPECT_EQ(to_markdown(r).find("same-size copy"), std::string::npos);  // not measured: no column
+  CaseResult& c = r.cases[0];
+  c.size_copy = stats(1.25, 1.2, 1.3, 30);  // 2 GB in 1.25 ms: 1600 GB/s at this size
+  c.variants[4].other_units = true;
+  derive_columns(c);
+  EXPECT_DOUBLE_EQ(c.variants[1].of_size_copy, 1.25 / 4.0);
+  EXPECT_DOUBLE_EQ(c.variants[3].of_size_copy, 1.25);  // the vendor beats the copy: a ratio, not a bound
+  EXPECT_TRUE(std::isnan(c.variants[4].of_size_copy));
+  const std::string md = to_markdown(r);
+  EXPECT_NE(md.find("| % same-size copy |"), std::string::npos);
+  EXPECT_NE(md.find("a copy moving the same bytes takes 1.250 ms (1600.0 GB/s)"), std::string::npos);
+  EXPECT_NE(md.find("| 15.6% |"), std::string::npos);  // rung 1: 1.25 ms ÷ 8 ms
+  const Report back = report_from_json(to_json(r));
+  ASSERT_TRUE(back.cases[0].size_copy.has_value());
+  EXPECT_EQ(back.cases[0].size_copy->median_ms, 1.25);
+  EXPECT_DOUBLE_EQ(back.cases[0].variants[1].of_size_copy, 1.25 / 4.0);
+  EXPECT_NE(to_csv(r).find(",0.3125\n"), std::string::npos);  // the CSV's last column
+}

@@ -36,6 +36,7 @@ class Variant:
     of_ceiling: Optional[float]
     flags: str
     raw: dict = field(repr=False)
+    of_size_copy: Optional[float] = None  # a copy moving the same bytes, its time ÷ this row's
 
 
 @dataclass
@@ -87,7 +88,8 @@ class Report:
                 row = {"problem": case.problem, **case.params, "id": v.id, "name": v.name, "vendor": v.vendor,
                        "library": v.library, "ok": v.ok, "median_ms": v.median_ms, "min_ms": v.min_ms,
                        "max_ms": v.max_ms, "bandwidth_gbs": v.bandwidth_gbs, "gflops": v.gflops,
-                       "vs_vendor": v.vs_vendor, "of_ceiling": v.of_ceiling, "flags": v.flags}
+                       "vs_vendor": v.vs_vendor, "of_ceiling": v.of_ceiling, "of_size_copy": v.of_size_copy,
+                       "flags": v.flags}
                 out.append(row)
         return out
 
@@ -108,7 +110,8 @@ def _variant(v: dict, where: str) -> Variant:
                    vendor=bool(v.get("vendor", False)), library=bool(v.get("library", False)),
                    ok=bool(check.get("ok", False)), median_ms=kernel.get("median_ms"), min_ms=kernel.get("min_ms"),
                    max_ms=kernel.get("max_ms"), bandwidth_gbs=v.get("bandwidth_gbs"), gflops=v.get("gflops"),
-                   vs_vendor=v.get("vs_vendor"), of_ceiling=v.get("of_ceiling"), flags=v.get("flags", ""), raw=v)
+                   vs_vendor=v.get("vs_vendor"), of_ceiling=v.get("of_ceiling"), flags=v.get("flags", ""), raw=v,
+                   of_size_copy=v.get("of_size_copy"))
 
 
 def _case(c: dict, index: int) -> Case:

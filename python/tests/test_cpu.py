@@ -226,6 +226,7 @@ def test_report_fields_and_rows():
     assert rows[0]["name"] == first["name"] and rows[0]["median_ms"] == first["kernel"]["median_ms"]
     assert all(rows[0][k] == v for k, v in raw["cases"][0]["params"].items())
     assert any(r["vendor"] for r in rows) and any(r["library"] for r in rows)
+    assert "of_size_copy" in rows[0]  # None where the run measured no same-size copy
 
 
 def test_bad_reports_say_what_is_wrong(tmp_path):

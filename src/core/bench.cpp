@@ -215,6 +215,22 @@ std::string ceiling_label(CeilingKind kind, bool l2_resident) {
 
 std::string describe_case(const BenchCase& c) { return params_text(c.params()); }
 
+/// A device-to-device copy moving `bytes` (half read, half written), timed as the rows are; empty
+/// when the two buffers do not fit beside the case's arrays.
+std::optional<TimingStats> time_size_copy(GpuTimer& timer, double bytes, const TimingOptions& opt) {
+  const auto half = static_cast<std::size_t>(bytes / 2);
+  if (half == 0) return std::nullopt;
+  try {
+    const DeviceBuffer<unsigned char> from(half), to(half);
+    GPULAB_CUDA_CHECK(cudaMemset(from.data(), 0, half));
+    return time_row(timer, [&](cudaStream_t st) {
+      GPULAB_CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), half, cudaMemcpyDeviceToDevice, st));
+    }, opt).stats;
+  } catch (const OutOfMemoryError&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 void require_case_fits(const BenchCase& c, std::span<const std::size_t> rungs, std::size_t l2_bytes) {
@@ -258,6 +274,7 @@ CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& dev
   Stream stream;
   GpuTimer timer(stream.get(), device.l2_bytes);
   const DeviceArrays arrays(c, stream.get());
+  const TimingOptions opt{.warmup = s.warmup, .reps = s.reps, .working_set_bytes = work.working_set_bytes};
   for (std::size_t r : rungs) {
     const RungInfo& info = s.ladder[r];
     progress.rung(rung_id(s.ladder, r), std::string(info.name));
@@ -274,10 +291,6 @@ CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& dev
     row.claims = claim_words(info.claims);
     row.check = run_checked(c, r, arrays, ws.get(), stream.get());
 
-    TimingOptions opt;
-    opt.warmup = s.warmup;
-    opt.reps = s.reps;
-    opt.working_set_bytes = work.working_set_bytes;
     const RowTiming kernel = time_row(timer, launch, opt);
     row.kernel = kernel.stats;
     row.remeasured = kernel.remeasured;
@@ -289,6 +302,10 @@ CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& dev
     }, opt.end_to_end(s.end_to_end_reps));
     if (s.loops > 0) row.program_run = whole_program(c, r, s.loops, stream.get());
     result.variants.push_back(std::move(row));
+  }
+  if (ceilings && work.ceiling != CeilingKind::fma) {
+    result.size_copy = time_size_copy(timer, work.bytes, opt);
+    if (!result.size_copy) result.notes.emplace_back("the same-size copy was not timed: its buffers do not fit beside the case's");
   }
   derive_columns(result);
   progress.case_done();

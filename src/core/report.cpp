@@ -184,7 +184,8 @@ json case_json(const CaseResult& c) {
                         {"program_run", program_run_json(v.program_run)},
                         {"bandwidth_gbs", num(v.bandwidth_gbs)}, {"step_speedup", num(v.step_speedup)},
                         {"cumulative_speedup", num(v.cumulative_speedup)},
-                        {"vs_vendor", num(v.vs_vendor)}, {"of_ceiling", num(v.of_ceiling)}});
+                        {"vs_vendor", num(v.vs_vendor)}, {"of_ceiling", num(v.of_ceiling)},
+                        {"of_size_copy", num(v.of_size_copy)}});
   }
   json cpu = json::array();
   for (const auto& r : c.cpu)
@@ -193,6 +194,7 @@ json case_json(const CaseResult& c) {
   return {{"problem", c.problem}, {"params", params}, {"bytes", c.bytes}, {"flops", c.flops},
           {"l2_resident", c.l2_resident},
           {"ceiling", {{"name", c.ceiling_name}, {"gbs", c.ceiling_gbs}, {"noise", c.ceiling_noise}}},
+          {"size_copy", c.size_copy ? timing_json(*c.size_copy) : json(nullptr)},
           {"variants", variants}, {"cpu", cpu}, {"notes", c.notes}};
 }
 
@@ -206,6 +208,7 @@ CaseResult case_from(const json& j) {
   c.ceiling_noise = j.at("ceiling").value("noise", 0.0);
   c.flops = j.value("flops", 0.0);
   c.l2_resident = j.value("l2_resident", false);
+  if (j.contains("size_copy") && !j.at("size_copy").is_null()) c.size_copy = timing_from(j.at("size_copy"));
   for (const auto& v : j.at("variants")) {
     VariantRow r;
     r.id = v.at("id").get<std::string>();
@@ -229,6 +232,7 @@ CaseResult case_from(const json& j) {
     r.cumulative_speedup = num_from(v.at("cumulative_speedup"));
     r.vs_vendor = num_from(v.at("vs_vendor"));
     r.of_ceiling = num_from(v.at("of_ceiling"));
+    r.of_size_copy = v.contains("of_size_copy") ? num_from(v.at("of_size_copy")) : kNaN;
     c.variants.push_back(std::move(r));
   }
   for (const auto& v : j.at("cpu")) {
@@ -278,6 +282,7 @@ void derive_columns(CaseResult& c) {
     v.bandwidth_gbs = gbs(c.bytes, v.kernel.median_ms);
     v.gflops = c.flops > 0 ? ratio(c.flops / 1e9, v.kernel.median_ms * 1e-3) : kNaN;
     v.of_ceiling = v.other_units ? kNaN : ratio(rate ? v.gflops : v.bandwidth_gbs, c.ceiling_gbs);
+    v.of_size_copy = v.other_units || !c.size_copy ? kNaN : ratio(c.size_copy->median_ms, v.kernel.median_ms);
     v.invalid.clear();
     const double allowed = 1.0 + v.kernel.noise + c.ceiling_noise;
     if (std::isfinite(v.of_ceiling) && v.of_ceiling > allowed)
@@ -360,22 +365,22 @@ Report report_from_json(const json& j) {
 std::string to_csv(const Report& r) {
   std::string out =
       "problem,params,kind,id,name,ok,error,tolerance,median_ms,min_ms,max_ms,reps,bandwidth_gbs,"
-      "step_speedup,cumulative_speedup,vs_vendor,of_ceiling,end_to_end_ms,threads,noise,gflops,flags,median_error\n";
+      "step_speedup,cumulative_speedup,vs_vendor,of_ceiling,end_to_end_ms,threads,noise,gflops,flags,median_error,of_size_copy\n";
   for (const auto& c : r.cases) {
     std::string params;
     for (const auto& [k, v] : c.params) params += (params.empty() ? "" : ";") + k + "=" + v;
     for (const auto& v : c.variants) {
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,{},{},{},{}\n", csv_field(c.problem),
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},,{},{},{},{},{}\n", csv_field(c.problem),
                          csv_field(params), v.vendor ? "vendor" : "gpu", csv_field(v.id), csv_field(v.name),
                          v.check.ok ? 1 : 0, csv_num(v.check.error), csv_num(v.check.tolerance),
                          csv_num(v.kernel.median_ms), csv_num(v.kernel.min_ms), csv_num(v.kernel.max_ms),
                          v.kernel.reps, csv_num(v.bandwidth_gbs), csv_num(v.step_speedup),
                          csv_num(v.cumulative_speedup), csv_num(v.vs_vendor), csv_num(v.of_ceiling),
                          v.end_to_end ? csv_num(v.end_to_end->median_ms) : "", csv_num(v.kernel.noise), csv_num(v.gflops),
-                         csv_field(row_flags(v)), csv_num(v.check.median_error));
+                         csv_field(row_flags(v)), csv_num(v.check.median_error), csv_num(v.of_size_copy));
     }
     for (const auto& p : c.cpu) {
-      out += fmt::format("{},{},cpu,,{},{},{},{},{},{},{},{},{},,,,,,{},{},,,{}\n", csv_field(c.problem),
+      out += fmt::format("{},{},cpu,,{},{},{},{},{},{},{},{},{},,,,,,{},{},,,{},\n", csv_field(c.problem),
                          csv_field(params), csv_field(p.name), p.check.ok ? 1 : 0, csv_num(p.check.error),
                          csv_num(p.check.tolerance), csv_num(p.time.median_ms), csv_num(p.time.min_ms),
                          csv_num(p.time.max_ms), p.time.reps, csv_num(p.bandwidth_gbs), p.threads, csv_num(p.time.noise),

@@ -60,6 +60,7 @@ struct VariantRow {
   double cumulative_speedup = 0.0;  // rung 1's time ÷ this time
   double vs_vendor = 0.0;           // vendor's time ÷ this time (> 1: faster than the vendor)
   double of_ceiling = 0.0;          // bandwidth (or GFLOP/s) ÷ the matching measured ceiling
+  double of_size_copy = 0.0;        // the same-size copy's time ÷ this time (CaseResult::size_copy)
 };
 
 /// A case's parameters as "type=float32 n=2^28 …", joined by `separator`: the one spelling of a case
@@ -88,6 +89,10 @@ struct CaseResult {
   std::string ceiling_name;     // "read", "copy", "write", "L2 read" or "FMA"
   double ceiling_gbs = 0.0;     // its measured value, GB/s or GFLOP/s (0 when not measured)
   double ceiling_noise = 0.0;   // the noise of the ceiling's own measurement
+  /// A device-to-device cudaMemcpy moving the case's bytes (half read, half written), timed as the
+  /// rows are: what one launch of this size reaches, ramp and tail included, where the ceilings'
+  /// 1 GiB streams hide them. Measured with the ceilings, for cases judged by bytes.
+  std::optional<TimingStats> size_copy;
   std::vector<VariantRow> variants;
   std::vector<CpuRow> cpu;
   std::vector<std::string> notes;  // e.g. variants that cannot run this configuration, and why

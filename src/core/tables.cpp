@@ -56,6 +56,7 @@ Table gpu_table(const CaseResult& c) {
   if (rate) t.header.push_back("GFLOP/s");
   for (const char* h : {"step", "cumulative", "x vendor"}) t.header.push_back(h);
   t.header.push_back("% " + c.ceiling_name);
+  if (c.size_copy) t.header.push_back("% same-size copy");
   for (const char* h : {"e2e ms", "check", "flags"}) t.header.push_back(h);
   t.right = std::vector<bool>(t.header.size(), true);
   t.right[1] = t.right[t.header.size() - 2] = t.right[t.header.size() - 1] = false;
@@ -66,6 +67,7 @@ Table gpu_table(const CaseResult& c) {
     if (rate) row.push_back(fmt_gbs(v.gflops));
     for (double x : {v.step_speedup, v.cumulative_speedup, v.vs_vendor}) row.push_back(fmt_x(x));
     row.push_back(fmt_pct(v.of_ceiling));
+    if (c.size_copy) row.push_back(fmt_pct(v.of_size_copy));
     row.push_back(v.end_to_end ? fmt_ms(v.end_to_end->median_ms) : "–");
     row.push_back(fmt_check(v.check));
     row.push_back(row_flags(v));
@@ -203,6 +205,9 @@ std::string case_subtitle(const CaseResult& c) {
     s += fmt::format("; measured {} ceiling {:.1f} {}", c.ceiling_name, c.ceiling_gbs,
                      c.ceiling_name == "FMA" ? "GFLOP/s" : "GB/s");
   if (c.l2_resident) s += "; the data fits in the L2, so the L2 ceiling judges it";
+  if (c.size_copy)
+    s += fmt::format("; a copy moving the same bytes takes {} ms ({:.1f} GB/s)", fmt_ms(c.size_copy->median_ms),
+                     ratio(c.bytes / 1e9, c.size_copy->median_ms * 1e-3));
   return s;
 }
 
