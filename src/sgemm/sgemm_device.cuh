@@ -411,7 +411,7 @@ __device__ __forceinline__ float4 load4_first(const float* p, int count) {
   return {count > 0 ? p[0] : 0.f, count > 1 ? p[1] : 0.f, count > 2 ? p[2] : 0.f, count > 3 ? p[3] : 0.f};
 }
 
-template <int kChunksM, bool kVector>
+template <int kChunksM, bool kVector, bool kPairedColumns = false>
 __global__ void __launch_bounds__(BigTiles<kChunksM>::kThreads, BigTiles<kChunksM>::kMinBlocks)
     big_tiles(GemmArgs g, int k_slice, float* partials) {
   using T = BigTiles<kChunksM>;
@@ -495,10 +495,23 @@ __global__ void __launch_bounds__(BigTiles<kChunksM>::kThreads, BigTiles<kChunks
         load_fragments(buf, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
       else if (more)
         load_fragments(buf ^ 1, 0, a[0], b[0]);
+      if constexpr (kPairedColumns) {
+        // cuBLAS's order: two columns of B walked down the rows, the rows' direction reversed at
+        // each pair, so that consecutive FMAs share both B values and every other one its A value.
 #pragma unroll
-      for (int i = 0; i < T::kRows; ++i)
+        for (int j = 0; j < T::kCols; j += 2)
 #pragma unroll
-        for (int j = 0; j < T::kCols; ++j) acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
+          for (int r = 0; r < T::kRows; ++r) {
+            const int i = j / 2 % 2 ? T::kRows - 1 - r : r;
+            acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
+            acc[i][j + 1] = fmaf(a[k % 2][i], b[k % 2][j + 1], acc[i][j + 1]);
+          }
+      } else {
+#pragma unroll
+        for (int i = 0; i < T::kRows; ++i)
+#pragma unroll
+          for (int j = 0; j < T::kCols; ++j) acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
+      }
     }
   }
 
