@@ -1,5 +1,3 @@
-# The calls of this record, each on the GPU machine with the build of 3f92ac1 carried (scripts/test.sh's build/device.tar.xz)
+# The calls of this record, each on the GPU machine with the build of 1aebaa2 carried (scripts/test.sh's build/device.tar.xz)
 GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
-GPULAB_BIN=build/device bash scripts/device_run.sh tests
-GPULAB_BIN=build/device bash scripts/device_run.sh notests suite   # again: suite_second_call_compare.md (build/release/gpulab compare suite.json SECOND/suite.json --md …)
-GPULAB_BIN=build/device timeout 225 bash scripts/device_run.sh notests sanitize-tests   # device_run.sh of c71d9d1: sanitizer_second_call.txt
+build/device/gpulab bench sgemm -s 4096,8192,4097,1000,5000x3000x700 --variants fragments,paired,library,vendor --no-cpu --reps 10 --json $OUT/sgemm_paired.json --md $OUT/sgemm_paired.md   # the same call, after device_run.sh
