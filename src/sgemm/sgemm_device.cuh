@@ -384,7 +384,8 @@ __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, 
 //   wait on no shared load;
 // - tiles wholly inside the matrices load full slices without a bounds test: the edge path's
 //   counts and branches, run every slice, cost 5% more instructions and 5% of the time at 4096³
-//   (H100: 3.135 → 2.982 ms for 16 × 8).
+//   (H100: 3.135 → 2.982 ms for 16 × 8);
+// - with 16 × 8, the FMAs ordered as cuBLAS orders them (kPairedColumns).
 // Lanes form 4 (ly) × 8 (lx): rows c·16 + ly·4 … + 3 (c < kChunksM) and columns c·32 + lx·4 … + 3 (c < 2)
 // of the warp's tile, so a warp's load of A reads 4 distinct float4 and of B 8, consecutive and
 // broadcast: one shared wavefront each. As's rows hold 4 floats of padding, so that the lanes'
@@ -403,6 +404,12 @@ struct BigTiles {
   static_assert(kBM * kBK == 4 * kThreads, "A's slice is one float4 a thread");
 };
 
+/// The FMAs in cuBLAS's order (below) where that measured faster: the 16 × 8 tile with 16-byte
+/// loads, 1.02× at 4096³, 8192³ and 5000×3000×700 on the H100 (ptxas then needs 241 registers, not
+/// 255). Not with 4-byte loads (0.96× at 4097³), nor for 8 × 8, where it spills.
+template <int kChunksM, bool kVector>
+constexpr bool kPairedColumns = kChunksM == 4 && kVector;
+
 /// The first `count` (≤ 4) of p[0..3], zeros after them; one 16-byte load when all four are
 /// wanted and kVector (p then 16-byte aligned).
 template <bool kVector>
@@ -411,7 +418,7 @@ __device__ __forceinline__ float4 load4_first(const float* p, int count) {
   return {count > 0 ? p[0] : 0.f, count > 1 ? p[1] : 0.f, count > 2 ? p[2] : 0.f, count > 3 ? p[3] : 0.f};
 }
 
-template <int kChunksM, bool kVector, bool kPairedColumns = false>
+template <int kChunksM, bool kVector>
 __global__ void __launch_bounds__(BigTiles<kChunksM>::kThreads, BigTiles<kChunksM>::kMinBlocks)
     big_tiles(GemmArgs g, int k_slice, float* partials) {
   using T = BigTiles<kChunksM>;
@@ -495,7 +502,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM>::kThreads, BigTiles<kChunks
         load_fragments(buf, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
       else if (more)
         load_fragments(buf ^ 1, 0, a[0], b[0]);
-      if constexpr (kPairedColumns) {
+      if constexpr (kPairedColumns<kChunksM, kVector>) {
         // cuBLAS's order: two columns of B walked down the rows, the rows' direction reversed at
         // each pair, so that consecutive FMAs share both B values and every other one its A value.
 #pragma unroll

@@ -62,7 +62,6 @@ void run_vectorized(const GemmArgs& g, cudaStream_t s) {
 void run_warp_tiles(const GemmArgs& g, cudaStream_t s) { sgemm_detail::warp_tiles_plain(g, s); }
 void run_pipelined(const GemmArgs& g, cudaStream_t s) { sgemm_detail::warp_tiles_pipelined(g, s); }
 void run_big_tiles(const GemmArgs& g, cudaStream_t s) { sgemm_detail::big_tiles_fragments(g, s); }
-void run_big_paired(const GemmArgs& g, cudaStream_t s) { sgemm_detail::big_tiles_paired(g, s); }
 void run_library(const GemmArgs& g, cudaStream_t s) {
   sgemm(g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, s);
 }
@@ -138,9 +137,10 @@ constexpr SgemmRung kRungs[] = {
     row("warp_tiles", "128x64 tiles, A row-major in shared memory; lanes 4x8 over 4x4 sub-tiles: broadcast, conflict-free loads", "bank_conflicts",
         run_warp_tiles),
     row("pipelined", "cp.async: 3 slices in flight, copies overlap the FMAs, no staging registers", "issue registers", run_pipelined),
-    row("fragments", "128x256 tiles, 16x8 a thread, A transposed: 6 shared loads per 128 FMAs; next step's fragments and slice in flight",
+    row("fragments",
+        "128x256 tiles, 16x8 a thread, A transposed: 6 shared loads per 128 FMAs; next step's fragments and slice in flight; "
+        "the FMAs in cuBLAS's order",
         "instructions issue", run_big_tiles),
-    row("paired", "EXPERIMENT: the FMAs in cuBLAS's order, two columns of B walked down the rows", "issue", run_big_paired),
     row("library", "gpulab::sgemm: tile size measured per shape and device; split-K (ordered) for too few tiles", "fma",
         run_library, Role::library),
     row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync", "fma instructions",
