@@ -143,14 +143,73 @@ TEST(Histogram, PicksItsPathByBinsAndValues) {
     EXPECT_EQ(histogram_path_name(n, 65536), "halfword_shared");
   }
   (void)major;
-  // Past one block's shared memory: global atomics with the sampled hot bins in shared memory,
-  // whatever n (the distribution, which decided between the cluster paths and global atomics
-  // before, is not known here; the sample finds the hot bins).
-  for (std::size_t values : {std::size_t{1} << 10, std::size_t{1} << 20, std::size_t{1} << 28}) {
-    EXPECT_EQ(histogram_path_name(values, 1u << 18), "hot_cached_global");
-    EXPECT_EQ(histogram_path_name(values, 1u << 22), "hot_cached_global");
-  }
+  // Past one block's shared memory: global atomics with the sampled hot bins in shared memory
+  // below 2^22 values; from there a sample of the values decides between those and the partition
+  // by range (where the partition fits the device).
+  for (std::size_t values : {std::size_t{1} << 10, std::size_t{1} << 20, (std::size_t{1} << 22) - 1})
+    for (std::uint32_t m : {1u << 18, 1u << 22}) EXPECT_EQ(histogram_path_name(values, m), "hot_cached_global");
+  for (std::size_t values : {std::size_t{1} << 22, std::size_t{1} << 28})
+    for (std::uint32_t m : {1u << 18, 1u << 22})
+      EXPECT_EQ(histogram_path_name(values, m), histogram_detail::supports(histogram_detail::Path::range_partitioned, m)
+                                                     ? "sampled: range_partitioned or hot_cached_global"
+                                                     : "hot_cached_global");
   EXPECT_EQ(histogram_path_name(n, 0xFFFFFFFFu), "hot_cached_global");  // any device, any m
+}
+
+// The library's sample (from 2^22 values past shared memory): values spread over 2^20 bins go to
+// the partition, values in 256 bins or one to the hot bins; each time the counts are exact, on an
+// input that does not start on a 16-byte boundary.
+TEST(HistogramLibrary, TheSamplePicksThePartitionForSpreadValuesOnly) {
+  using histogram_detail::Path;
+  const std::size_t n = (std::size_t{1} << 22) + 3;
+  const std::uint32_t m = (1u << 20) + 7;
+  if (!histogram_detail::supports(Path::range_partitioned, m)) GTEST_SKIP() << "range_partitioned does not fit this device";
+  DeviceBuffer<std::int32_t> values(n + 1);
+  DeviceBuffer<std::uint32_t> counts(m);
+  for (auto [dist, expected] : {std::pair{HistogramDistribution::uniform, Path::range_partitioned},
+                                std::pair{HistogramDistribution::narrow, Path::hot_cached_global},
+                                std::pair{HistogramDistribution::degenerate, Path::hot_cached_global}}) {
+    const auto input = input_for(dist, n);
+    GPULAB_CUDA_CHECK(cudaMemcpy(values.data() + 1, input.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+    const char* name = histogram_distribution_name(dist).data();
+    EXPECT_EQ(histogram_detail::sampled_pick(values.data() + 1, n, m, nullptr), expected) << name;
+    GPULAB_CUDA_CHECK(cudaMemset(counts.data(), 0xFF, m * sizeof(std::uint32_t)));
+    histogram(values.data() + 1, n, m, counts.data());
+    std::vector<std::uint32_t> got(m);
+    GPULAB_CUDA_CHECK(cudaMemcpy(got.data(), counts.data(), m * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got, histogram_reference(input, m)) << name;
+  }
+}
+
+// Under stream capture the sampled path records its pool allocation, its sample and both paths'
+// kernels; the graph replayed twice counts right each time.
+TEST(HistogramLibrary, TheSampledPathReplaysFromAGraph) {
+  using histogram_detail::Path;
+  const std::size_t n = std::size_t{1} << 22;
+  const std::uint32_t m = 1u << 20;
+  if (!histogram_detail::supports(Path::range_partitioned, m)) GTEST_SKIP() << "range_partitioned does not fit this device";
+  const auto input = input_for(HistogramDistribution::uniform, n);
+  DeviceBuffer<std::int32_t> values(n);
+  DeviceBuffer<std::uint32_t> counts(m);
+  GPULAB_CUDA_CHECK(cudaMemcpy(values.data(), input.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+  Stream stream;
+  cudaGraph_t graph = nullptr;
+  GPULAB_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal));
+  histogram(values.data(), n, m, counts.data(), stream.get());
+  GPULAB_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
+  cudaGraphExec_t exec = nullptr;
+  GPULAB_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  const std::vector<std::uint32_t> expected = histogram_reference(input, m);
+  for (int replay = 0; replay < 2; ++replay) {
+    GPULAB_CUDA_CHECK(cudaMemset(counts.data(), 0xFF, m * sizeof(std::uint32_t)));
+    GPULAB_CUDA_CHECK(cudaGraphLaunch(exec, stream.get()));
+    GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    std::vector<std::uint32_t> got(m);
+    GPULAB_CUDA_CHECK(cudaMemcpy(got.data(), counts.data(), m * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got, expected) << "replay " << replay;
+  }
+  GPULAB_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  GPULAB_CUDA_CHECK(cudaGraphDestroy(graph));
 }
 
 // CUB's HistogramEven offsets each sweep block's private counters in int: with many bins it wrote

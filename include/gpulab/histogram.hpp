@@ -13,9 +13,15 @@
 //   in registers for m ≤ 8; lane-replicated sub-histograms in shared memory while two copies fit
 //   (m ≤ ~7000 on an H100); 16-bit counters in shared memory while they fit (m ≤ ~116 000); past
 //   that, global atomics, with the bins a sample of each block's values finds counted in that
-//   block's shared memory first (hot bins stay off the global atomics, whatever the distribution).
+//   block's shared memory first (hot bins stay off the global atomics, whatever the distribution);
+//   from 2^22 values, where a sample of the values (taken on the device) finds most of them alone
+//   in their bins, the values partitioned by range of bins first and each range counted in one
+//   block's shared memory.
 // - Exact and deterministic (integer counts). Asynchronous on `stream`: a memset and one kernel
-//   launch; nothing is allocated, no temporary storage.
+//   launch; from 2^22 values past shared memory, the sample and both paths' kernels (the one not
+//   picked returns at once) and about 2n bytes of temporary storage from gpulab's stream-ordered
+//   pool, given back in stream order (if it cannot grow, the path without storage). Safe inside a
+//   CUDA graph capture.
 // - Throws gpulab::Error on a null pointer, n ≥ 2^32, m = 0, and any CUDA error of the launch.
 #pragma once
 
@@ -32,7 +38,8 @@ void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::
                cudaStream_t stream = nullptr);
 
 /// The path histogram() takes for n values into m bins on the current device, in words
-/// ("packed_registers", "replicated_shared", "halfword_shared", "hot_cached_global").
+/// ("packed_registers", "replicated_shared", "halfword_shared", "hot_cached_global", or "sampled:
+/// range_partitioned or hot_cached_global" where a sample of the values decides).
 std::string_view histogram_path_name(std::size_t n, std::uint32_t m);
 
 }  // namespace gpulab

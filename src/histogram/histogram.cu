@@ -5,11 +5,13 @@
 // for small n), each thread streaming 16-byte vectors of four values with four loads in flight
 // (lib/tile_stream.cuh, the access pattern of the read ceiling). Shared by all eight: the bin
 // computed without a division (bin_rule.hpp). The eighth, range_partitioned, needs temporary
-// storage and is not (yet) among the library's choices: see choose().
+// storage: the library takes it from gpulab's pool, and picks between it and hot_cached_global on
+// the device, by a sample of the values (sample_kernel, histogram()).
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
+#include "lib/stream_scratch.hpp"
 #include "lib/tile_stream.cuh"
 #include "lib/warp.cuh"
 #include "histogram/bin_rule.hpp"
@@ -20,11 +22,13 @@
 #include <gpulab/histogram.hpp>
 
 #include <cooperative_groups.h>
+#include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -236,6 +240,16 @@ global_runs_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRu
   bin_runs.finish();
 }
 
+/// The library's choice between hot_cached_global and range_partitioned, made on the device
+/// (sample_kernel): each path's kernels are launched, and those of the path not picked return at
+/// once. The ladder's rungs pass none and always run.
+enum PathPick : std::uint32_t { kPickHotCached = 0, kPickPartitioned = 1 };
+struct PickedIf {
+  const std::uint32_t* pick = nullptr;  // written by sample_kernel earlier on the stream
+  std::uint32_t path = 0;               // the PathPick this launch belongs to
+  __device__ bool skipped() const { return pick != nullptr && *pick != path; }
+};
+
 // ---- hot_cached_global --------------------------------------------------------------------------------
 // Adds over global_runs: the hot bins counted in shared memory. Global atomics are fast while the
 // bins a moment's values hit are many and spread (uniform: the L2 serves them in parallel) and
@@ -258,7 +272,8 @@ __device__ __forceinline__ unsigned hot_slot(std::uint32_t bin) { return (bin * 
 
 __global__ void __launch_bounds__(kBlock)
 hot_cached_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
-                  std::uint32_t* __restrict__ counts) {
+                  std::uint32_t* __restrict__ counts, PickedIf picked) {
+  if (picked.skipped()) return;
   __shared__ std::uint32_t tags[kHotSlots];
   __shared__ std::uint32_t hot[kHotSlots];
   histogram_common::fill_shared(tags, kHotSlots, kNoBin);
@@ -416,8 +431,13 @@ __device__ __forceinline__ void partition_tile(const std::int32_t* __restrict__ 
 template <unsigned kBits>
 __global__ void __launch_bounds__(kPartitionBlock)
 partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, std::uint32_t ranges,
-                 std::uint32_t tiles, std::uint16_t* __restrict__ places, std::uint32_t* __restrict__ segments) {
+                 std::uint32_t tiles, std::uint16_t* __restrict__ places, std::uint32_t* __restrict__ segments,
+                 PickedIf picked) {
   __shared__ PartitionScan::TempStorage scan_storage;
+  if (picked.skipped()) {  // empty segments, so that the scan after it reads written memory
+    for (std::uint32_t r = threadIdx.x; r < ranges; r += blockDim.x) segments[std::size_t{r} * tiles + blockIdx.x] = 0;
+    return;
+  }
   const std::size_t first = std::size_t{blockIdx.x} * kTile;
   if (n - first >= kTile)
     partition_tile<kBits, true>(values, first, kTile, rule, ranges, tiles, places, segments, scan_storage);
@@ -469,7 +489,8 @@ __device__ __forceinline__ void count_batch(const std::uint16_t* __restrict__ ba
 __global__ void __launch_bounds__(kCountBlock)
 count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __restrict__ segments,
              const std::uint32_t* __restrict__ starts, std::uint32_t entries, std::uint32_t tiles, std::uint32_t n,
-             std::uint32_t* __restrict__ counts) {
+             std::uint32_t* __restrict__ counts, PickedIf picked) {
+  if (picked.skipped()) return;
   extern __shared__ std::uint32_t range_counts[];  // [kRangeBins]
   __shared__ std::uint32_t next_entry;
   const std::uint32_t lo = static_cast<std::uint32_t>(std::uint64_t{n} * blockIdx.x / gridDim.x);
@@ -517,6 +538,46 @@ count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __re
     __syncthreads();
     e = next_entry;
   }
+}
+
+// ---- the library's choice between the two, on the device ---------------------------------------------
+// hot_cached_global counts the bins its blocks' samples find in shared memory and every other value
+// with an L2 atomic; range_partitioned costs about the same whatever the values. So the partition
+// pays where most values fall in bins too rare to be sampled: 2.1× faster at n = 2^26, m = 2^20,
+// uniform, but 3.2× slower on a degenerate input (docs/histogram.md). One block samples kSamples
+// values spread evenly over the input, sorts their bins and counts the singletons (bins drawn
+// once): by Good and Turing's estimate the share of the values in bins a sample of this size does
+// not repeat. More than half: the partition; otherwise hot_cached_global.
+constexpr unsigned kSampleBlock = 1024, kSamplesPerThread = 2, kSamples = kSampleBlock * kSamplesPerThread;
+constexpr std::size_t kPickBytes = 256;  // the pick's word, ahead of the partition's storage
+
+__global__ void __launch_bounds__(kSampleBlock)
+sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, int bin_bits, std::uint32_t* pick) {
+  using Sort = cub::BlockRadixSort<std::uint32_t, kSampleBlock, kSamplesPerThread>;
+  __shared__ typename Sort::TempStorage sort_storage;
+  __shared__ std::uint32_t sorted[kSamples];
+  __shared__ unsigned singletons;
+  std::uint32_t bin[kSamplesPerThread];
+#pragma unroll
+  for (unsigned k = 0; k < kSamplesPerThread; ++k) {
+    const std::size_t j = threadIdx.x * kSamplesPerThread + k;
+    bin[k] = rule(values[j * n / kSamples]);
+  }
+  if (threadIdx.x == 0) singletons = 0;
+  Sort(sort_storage).Sort(bin, 0, bin_bits);  // thread t holds sorted places 2t, 2t + 1
+#pragma unroll
+  for (unsigned k = 0; k < kSamplesPerThread; ++k) sorted[threadIdx.x * kSamplesPerThread + k] = bin[k];
+  __syncthreads();
+  unsigned mine = 0;
+#pragma unroll
+  for (unsigned k = 0; k < kSamplesPerThread; ++k) {
+    const unsigned j = threadIdx.x * kSamplesPerThread + k;
+    mine += (j == 0 || sorted[j - 1] != sorted[j]) && (j + 1 == kSamples || sorted[j + 1] != sorted[j]);
+  }
+  mine = __reduce_add_sync(kFullMask, mine);
+  if (threadIdx.x % kWarp == 0) atomicAdd(&singletons, mine);
+  __syncthreads();
+  if (threadIdx.x == 0) *pick = 2 * singletons > kSamples ? kPickPartitioned : kPickHotCached;
 }
 
 // ---- host side --------------------------------------------------------------------------------------
@@ -661,7 +722,7 @@ struct PartitionPlan {
 
 /// `temp` holds PartitionPlan(n, m).bytes (run() checked it).
 void launch_range_partitioned(const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* counts, void* temp,
-                              const DeviceLimits& d, cudaStream_t stream) {
+                              const DeviceLimits& d, cudaStream_t stream, PickedIf picked) {
   const PartitionPlan plan(n, rule.bins());
   if (n == 0) return;
   auto* base = static_cast<std::byte*>(temp);
@@ -675,14 +736,14 @@ void launch_range_partitioned(const std::int32_t* values, std::size_t n, BinRule
     return kernels[range_bits];
   }(std::make_index_sequence<kMaxRangeBits + 1>{});
   launch("partition_by_range", partition, {plan.tiles, kPartitionBlock, partition_smem}, stream, values, n, rule, plan.ranges,
-         plan.tiles, places, segments)
+         plan.tiles, places, segments, picked)
       .work([&] { return count_of(kTile, "value") + " sorted into " + count_of(plan.ranges, "range") + " per block"; });
   std::size_t scan_bytes = plan.scan_bytes;
   GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(base + plan.scan_at, scan_bytes, segment_lengths(segments), starts,
                                                   static_cast<std::int64_t>(plan.entries), stream));
   const unsigned blocks = std::min(plan.tiles, d.count_resident);  // supports() made sure count_resident ≥ 1
   launch("count_ranges", count_kernel, {blocks, kCountBlock, kRangeBins * sizeof(std::uint32_t)}, stream, places, segments, starts,
-         plan.entries, plan.tiles, static_cast<std::uint32_t>(n), counts)
+         plan.entries, plan.tiles, static_cast<std::uint32_t>(n), counts, picked)
       .work([&] { return count_of(kRangeBins, "counter") + " per block, an even share of the values"; });
 }
 
@@ -730,21 +791,20 @@ Path choose(std::size_t, std::uint32_t m) {
   return Path::hot_cached_global;
 }
 
-void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void* temp,
-         std::size_t temp_capacity, cudaStream_t stream) {
+namespace {
+
+void check_arguments(const std::int32_t* values, std::size_t n, std::uint32_t m, const std::uint32_t* counts) {
   if (counts == nullptr || (values == nullptr && n > 0)) throw Error("histogram: null device pointer");
   if (m == 0) throw Error("histogram: m = 0 bins; m must be at least 1");
   if (n >= (std::size_t{1} << 32))
     throw Error("histogram: n = " + std::to_string(n) + " values; counts are 32-bit, so n must be below 2^32");
-  if (!supports(path, m))
-    throw Error("histogram: this path cannot count " + std::to_string(m) + " bins on this device");
-  const std::size_t needed = temp_bytes(path, n, m);
-  if (needed > 0 && (temp == nullptr || temp_capacity < needed))
-    throw Error("histogram: this path needs " + std::to_string(needed) + " bytes of temporary storage for " + std::to_string(n) +
-                " values into " + std::to_string(m) + " bins, got " + std::to_string(temp == nullptr ? 0 : temp_capacity));
+}
+
+/// The kernels of `path` (counts already zeroed); `picked`: see PickedIf.
+void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* counts, void* temp,
+                 cudaStream_t stream, PickedIf picked = {}) {
   const DeviceLimits& d = device_limits();
-  const BinRule rule(m);
-  GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
+  const std::uint32_t m = rule.bins();
   switch (path) {
     case Path::packed_registers:
       launch("packed_registers", packed_registers_kernel, {grid_for(n, d.packed_resident), kBlock}, stream, values, n, rule,
@@ -776,24 +836,85 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
       launch("global_runs", global_runs_kernel, {grid_for(n, d.global_resident), kBlock}, stream, values, n, rule, counts);
       break;
     case Path::hot_cached_global:
-      launch("hot_cached_global", hot_cached_kernel, {grid_for(n, d.hot_resident), kBlock}, stream, values, n, rule, counts)
+      launch("hot_cached_global", hot_cached_kernel, {grid_for(n, d.hot_resident), kBlock}, stream, values, n, rule, counts,
+             picked)
           .work([] { return count_of(kHotSlots, "shared slot") + " for the sampled bins per block"; });
       break;
     case Path::range_partitioned:
-      launch_range_partitioned(values, n, rule, counts, temp, d, stream);
+      launch_range_partitioned(values, n, rule, counts, temp, d, stream, picked);
       break;
   }
+}
+
+/// Values from which the library samples its choice between hot_cached_global and range_partitioned:
+/// below, the partition's three launches cost more than they save (0.35–0.81× hot_cached_global at
+/// n = 2^20 on an H100, 0.91–1.44× at 2^22, docs/histogram.md).
+constexpr std::size_t kSampledMinValues = std::size_t{1} << 22;
+
+bool takes_sample(std::size_t n, std::uint32_t m) {
+  return choose(n, m) == Path::hot_cached_global && n >= kSampledMinValues && supports(Path::range_partitioned, m);
+}
+
+/// The library's run where takes_sample(): the sample, then both paths' launches (the one not
+/// picked returns at once). Without the pool's storage for the partition, hot_cached_global alone.
+void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, cudaStream_t stream) {
+  std::optional<StreamScratch> temp;
+  try {
+    temp.emplace(kPickBytes + temp_bytes(Path::range_partitioned, n, m), stream);
+  } catch (const OutOfMemoryError&) {
+    run(Path::hot_cached_global, values, n, m, counts, nullptr, 0, stream);
+    return;
+  }
+  const BinRule rule(m);
+  auto* pick = static_cast<std::uint32_t*>(temp->get());
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
+  launch("sample_for_path", sample_kernel, {1, kSampleBlock}, stream, values, n, rule, static_cast<int>(log2_ceil(m)), pick)
+      .work([] { return count_of(kSamples, "value") + " sampled: range_partitioned if most are alone in their bin"; });
+  launch_path(Path::hot_cached_global, values, n, rule, counts, nullptr, stream, {pick, kPickHotCached});
+  launch_path(Path::range_partitioned, values, n, rule, counts, static_cast<std::byte*>(temp->get()) + kPickBytes, stream,
+              {pick, kPickPartitioned});
+}
+
+}  // namespace
+
+Path sampled_pick(const std::int32_t* values, std::size_t n, std::uint32_t m, cudaStream_t stream) {
+  check_arguments(values, n, m, values == nullptr ? nullptr : reinterpret_cast<const std::uint32_t*>(values));
+  if (n == 0) throw Error("histogram: no values to sample");
+  StreamScratch pick(sizeof(std::uint32_t), stream);
+  launch("sample_for_path", sample_kernel, {1, kSampleBlock}, stream, values, n, BinRule(m), static_cast<int>(log2_ceil(m)),
+         static_cast<std::uint32_t*>(pick.get()));
+  std::uint32_t picked = 0;
+  GPULAB_CUDA_CHECK(cudaMemcpyAsync(&picked, pick.get(), sizeof picked, cudaMemcpyDeviceToHost, stream));
+  GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return picked == kPickPartitioned ? Path::range_partitioned : Path::hot_cached_global;
+}
+
+void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void* temp,
+         std::size_t temp_capacity, cudaStream_t stream) {
+  check_arguments(values, n, m, counts);
+  if (!supports(path, m))
+    throw Error("histogram: this path cannot count " + std::to_string(m) + " bins on this device");
+  const std::size_t needed = temp_bytes(path, n, m);
+  if (needed > 0 && (temp == nullptr || temp_capacity < needed))
+    throw Error("histogram: this path needs " + std::to_string(needed) + " bytes of temporary storage for " + std::to_string(n) +
+                " values into " + std::to_string(m) + " bins, got " + std::to_string(temp == nullptr ? 0 : temp_capacity));
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
+  launch_path(path, values, n, BinRule(m), counts, temp, stream);
 }
 
 }  // namespace histogram_detail
 
 void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,
                cudaStream_t stream) {
-  if (m == 0) throw Error("histogram: m = 0 bins; m must be at least 1");
-  histogram_detail::run(histogram_detail::choose(n, m), values, n, m, counts, nullptr, 0, stream);
+  histogram_detail::check_arguments(values, n, m, counts);
+  if (histogram_detail::takes_sample(n, m))
+    histogram_detail::run_sampled(values, n, m, counts, stream);
+  else
+    histogram_detail::run(histogram_detail::choose(n, m), values, n, m, counts, nullptr, 0, stream);
 }
 
 std::string_view histogram_path_name(std::size_t n, std::uint32_t m) {
+  if (m > 0 && histogram_detail::takes_sample(n, m)) return "sampled: range_partitioned or hot_cached_global";
   switch (histogram_detail::choose(n, m)) {
     case histogram_detail::Path::packed_registers: return "packed_registers";
     case histogram_detail::Path::replicated_shared: return "replicated_shared";

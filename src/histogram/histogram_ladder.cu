@@ -242,7 +242,8 @@ constexpr HistogramRung kRungs[] = {
          LibraryPath<Path::range_partitioned>::workspace_bytes>("range_partitioned",
         "values sorted by range of 2^15 bins in tiles first, then each range counted in one block's shared memory: no global atomic per value", "dram dram_bytes", Role::rung, false),
     rung<Library>("gpulab::histogram",
-        "the library: picks packed_registers, replicated_resident, halfword_shared or hot_cached_global by m and device", "dram",
+        "the library: packed_registers, replicated_resident or halfword_shared by m and device; past them hot_cached_global, "
+        "or from 2^22 values range_partitioned where a sample finds the values spread", "dram",
         Role::library, false),
     rung<Cub, Cub::supports, Cub::workspace_bytes>("cub::DeviceHistogram::HistogramEven",
         "the vendor library (CUB) over the bins (transform iterator)", "dram", Role::vendor, false),

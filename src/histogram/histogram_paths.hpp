@@ -34,7 +34,12 @@ std::size_t temp_bytes(Path path, std::size_t n, std::uint32_t m);
 void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void* temp,
          std::size_t temp_capacity, cudaStream_t stream);
 
-/// The path histogram() takes for n values into m bins.
+/// The path histogram() takes for n values into m bins, where it needs no look at the values.
+/// Past shared memory and from 2^22 values histogram() samples them on the device first and takes
+/// range_partitioned or hot_cached_global (see sampled_pick()).
 Path choose(std::size_t n, std::uint32_t m);
+
+/// What histogram()'s sample of values[0, n) picks (synchronises `stream`; for tests and tools).
+Path sampled_pick(const std::int32_t* values, std::size_t n, std::uint32_t m, cudaStream_t stream);
 
 }  // namespace gpulab::histogram_detail

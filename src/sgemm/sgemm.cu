@@ -535,24 +535,6 @@ bool realigns_rows(const GemmArgs& g) {
          m * n * static_cast<std::size_t>(g.k) >= kRealignMinMacs && !few_cols_fits(g) && m > static_cast<std::size_t>(kFewRows);
 }
 
-/// gpulab's own stream-ordered memory pool on the current device, which keeps what it was given
-/// (the default pool hands memory back at every synchronisation, and mapping it again costs
-/// tens of microseconds a call). The caller's default pool is left as it is.
-cudaMemPool_t scratch_pool() {
-  static PerDevice<cudaMemPool_t> pools;
-  return pools.get([] {
-    cudaMemPoolProps props{};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = current_device();
-    cudaMemPool_t pool = nullptr;
-    GPULAB_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
-    std::uint64_t keep = UINT64_MAX;
-    GPULAB_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
-    return pool;
-  });
-}
-
 // The tensor-core paths split A and B first (12 bytes moved a value for 3xTF32) and then run at
 // ~2.3× the CUDA cores' rate: they pay where each value takes part in enough products. Measured
 // on the H100 (docs/sgemm.md, issue 32).

@@ -4,6 +4,7 @@
 
 #include "lib/arith.hpp"
 #include "lib/per_device.hpp"
+#include "lib/stream_scratch.hpp"
 #include "sgemm/sgemm_args.hpp"
 
 #include <gpulab/error.hpp>
@@ -34,29 +35,7 @@ void allow_smem(std::size_t bytes) {
   });
 }
 
-/// gpulab's own stream-ordered memory pool on the current device, which keeps what it was given
-/// (the default pool hands memory back at every synchronisation, and mapping it again costs
-/// tens of microseconds a call). The caller's default pool is left as it is.
-cudaMemPool_t scratch_pool();
-
-/// Scratch memory of one call (split-K's partial sums, realigned rows, split operands), taken
-/// from scratch_pool() and given back in stream order.
-class StreamScratch {
- public:
-  StreamScratch(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
-    if (bytes > 0) GPULAB_CUDA_CHECK(cudaMallocFromPoolAsync(&data_, bytes, scratch_pool(), stream));
-  }
-  ~StreamScratch() {
-    if (data_ != nullptr) cudaFreeAsync(data_, stream_);
-  }
-  StreamScratch(const StreamScratch&) = delete;
-  StreamScratch& operator=(const StreamScratch&) = delete;
-  float* data() const { return static_cast<float*>(data_); }
-
- private:
-  void* data_ = nullptr;
-  cudaStream_t stream_;
-};
+using gpulab::StreamScratch;  // lib/stream_scratch.hpp
 
 /// A tile configuration of the warp-tiled kernel the tuner chooses among.
 struct TileConfig {

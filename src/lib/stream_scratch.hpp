@@ -1,0 +1,39 @@
+// Temporary device memory of one library call (split-K's partial sums, realigned rows, a
+// histogram's partitioned values), taken from gpulab's own stream-ordered pool and given back in
+// stream order: no synchronisation, and safe inside a CUDA graph capture.
+#pragma once
+
+#include <gpulab/error.hpp>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace gpulab {
+
+/// gpulab's own stream-ordered memory pool on the current device, which keeps what it was given
+/// (the default pool hands memory back at every synchronisation, and mapping it again costs
+/// tens of microseconds a call). The caller's default pool is left as it is.
+cudaMemPool_t scratch_pool();
+
+/// `bytes` from scratch_pool() on `stream`, freed on the same stream when it goes out of scope.
+/// Throws OutOfMemoryError where the pool cannot grow (the thread's last error already cleared).
+class StreamScratch {
+ public:
+  StreamScratch(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
+    if (bytes > 0) GPULAB_CUDA_CHECK(cudaMallocFromPoolAsync(&data_, bytes, scratch_pool(), stream));
+  }
+  ~StreamScratch() {
+    if (data_ != nullptr) cudaFreeAsync(data_, stream_);
+  }
+  StreamScratch(const StreamScratch&) = delete;
+  StreamScratch& operator=(const StreamScratch&) = delete;
+  float* data() const { return static_cast<float*>(data_); }
+  void* get() const { return data_; }
+
+ private:
+  void* data_ = nullptr;
+  cudaStream_t stream_;
+};
+
+}  // namespace gpulab
