@@ -144,11 +144,11 @@ TEST(Histogram, PicksItsPathByBinsAndValues) {
   }
   (void)major;
   // Past one block's shared memory: global atomics with the sampled hot bins in shared memory
-  // below 2^22 values; from there a sample of the values decides between those and the partition
+  // below 2^24 values; from there a sample of the values decides between those and the partition
   // by range (where the partition fits the device).
-  for (std::size_t values : {std::size_t{1} << 10, std::size_t{1} << 20, (std::size_t{1} << 22) - 1})
+  for (std::size_t values : {std::size_t{1} << 10, std::size_t{1} << 22, (std::size_t{1} << 24) - 1})
     for (std::uint32_t m : {1u << 18, 1u << 22}) EXPECT_EQ(histogram_path_name(values, m), "hot_cached_global");
-  for (std::size_t values : {std::size_t{1} << 22, std::size_t{1} << 28})
+  for (std::size_t values : {std::size_t{1} << 24, std::size_t{1} << 28})
     for (std::uint32_t m : {1u << 18, 1u << 22})
       EXPECT_EQ(histogram_path_name(values, m), histogram_detail::supports(histogram_detail::Path::range_partitioned, m)
                                                      ? "sampled: range_partitioned or hot_cached_global"
@@ -156,12 +156,12 @@ TEST(Histogram, PicksItsPathByBinsAndValues) {
   EXPECT_EQ(histogram_path_name(n, 0xFFFFFFFFu), "hot_cached_global");  // any device, any m
 }
 
-// The library's sample (from 2^22 values past shared memory): values spread over 2^20 bins go to
+// The library's sample (from 2^24 values past shared memory): values spread over 2^20 bins go to
 // the partition, values in 256 bins or one to the hot bins; each time the counts are exact, on an
 // input that does not start on a 16-byte boundary.
 TEST(HistogramLibrary, TheSamplePicksThePartitionForSpreadValuesOnly) {
   using histogram_detail::Path;
-  const std::size_t n = (std::size_t{1} << 22) + 3;
+  const std::size_t n = (std::size_t{1} << 24) + 3;
   const std::uint32_t m = (1u << 20) + 7;
   if (!histogram_detail::supports(Path::range_partitioned, m)) GTEST_SKIP() << "range_partitioned does not fit this device";
   DeviceBuffer<std::int32_t> values(n + 1);
@@ -185,7 +185,7 @@ TEST(HistogramLibrary, TheSamplePicksThePartitionForSpreadValuesOnly) {
 // kernels; the graph replayed twice counts right each time.
 TEST(HistogramLibrary, TheSampledPathReplaysFromAGraph) {
   using histogram_detail::Path;
-  const std::size_t n = std::size_t{1} << 22;
+  const std::size_t n = std::size_t{1} << 24;
   const std::uint32_t m = 1u << 20;
   if (!histogram_detail::supports(Path::range_partitioned, m)) GTEST_SKIP() << "range_partitioned does not fit this device";
   const auto input = input_for(HistogramDistribution::uniform, n);

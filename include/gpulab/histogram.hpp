@@ -14,11 +14,11 @@
 //   (m ≤ ~7000 on an H100); 16-bit counters in shared memory while they fit (m ≤ ~116 000); past
 //   that, global atomics, with the bins a sample of each block's values finds counted in that
 //   block's shared memory first (hot bins stay off the global atomics, whatever the distribution);
-//   from 2^22 values, where a sample of the values (taken on the device) finds most of them alone
+//   from 2^24 values, where a sample of the values (taken on the device) finds most of them alone
 //   in their bins, the values partitioned by range of bins first and each range counted in one
 //   block's shared memory.
 // - Exact and deterministic (integer counts). Asynchronous on `stream`: a memset and one kernel
-//   launch; from 2^22 values past shared memory, the sample and both paths' kernels (the one not
+//   launch; from 2^24 values past shared memory, the sample and both paths' kernels (the one not
 //   picked returns at once) and about 2n bytes of temporary storage from gpulab's stream-ordered
 //   pool, given back in stream order (if it cannot grow, the path without storage). Safe inside a
 //   CUDA graph capture.

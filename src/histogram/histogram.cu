@@ -25,6 +25,7 @@
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
@@ -247,7 +248,7 @@ enum PathPick : std::uint32_t { kPickHotCached = 0, kPickPartitioned = 1 };
 struct PickedIf {
   const std::uint32_t* pick = nullptr;  // written by sample_kernel earlier on the stream
   std::uint32_t path = 0;               // the PathPick this launch belongs to
-  __device__ bool skipped() const { return pick != nullptr && *pick != path; }
+  __device__ bool skipped() const { return pick != nullptr && *pick != path; }  // every thread reads it: one L2 line
 };
 
 // ---- hot_cached_global --------------------------------------------------------------------------------
@@ -339,8 +340,12 @@ constexpr unsigned kCountUnroll = 8;  // loads a lane has in flight in count_ker
 // A segment's start (< kTile) in its low 16 bits and its length (≤ kTile) in its high 16.
 static_assert(kTile < (1u << 16));
 constexpr std::uint32_t segment_entry(std::uint32_t start, std::uint32_t length) { return start | length << 16; }
+/// Segment e's length as the scan reads it; 0 for every e where the partition was not picked (its
+/// table then holds nothing written, and is not read).
 struct SegmentLength {
-  __host__ __device__ std::uint32_t operator()(std::uint32_t entry) const { return entry >> 16; }
+  const std::uint32_t* segments;
+  PickedIf picked;
+  __device__ std::uint32_t operator()(std::uint32_t e) const { return picked.skipped() ? 0 : segments[e] >> 16; }
 };
 
 using PartitionScan = cub::BlockScan<std::uint32_t, kPartitionBlock>;
@@ -434,10 +439,7 @@ partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule
                  std::uint32_t tiles, std::uint16_t* __restrict__ places, std::uint32_t* __restrict__ segments,
                  PickedIf picked) {
   __shared__ PartitionScan::TempStorage scan_storage;
-  if (picked.skipped()) {  // empty segments, so that the scan after it reads written memory
-    for (std::uint32_t r = threadIdx.x; r < ranges; r += blockDim.x) segments[std::size_t{r} * tiles + blockIdx.x] = 0;
-    return;
-  }
+  if (picked.skipped()) return;
   const std::size_t first = std::size_t{blockIdx.x} * kTile;
   if (n - first >= kTile)
     partition_tile<kBits, true>(values, first, kTile, rule, ranges, tiles, places, segments, scan_storage);
@@ -699,7 +701,9 @@ void launch_cluster(const char* name, const std::int32_t* values, std::size_t n,
 std::uint32_t ranges_for(std::uint32_t m) { return static_cast<std::uint32_t>(ceil_div(m, kRangeBins)); }
 
 /// A segment table's lengths, as the scan reads them.
-auto segment_lengths(const std::uint32_t* segments) { return thrust::make_transform_iterator(segments, SegmentLength{}); }
+auto segment_lengths(const std::uint32_t* segments, PickedIf picked) {
+  return thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), SegmentLength{segments, picked});
+}
 
 /// Where range_partitioned keeps its three arrays and CUB's scan storage in the caller's temporary
 /// storage, each 256-byte aligned.
@@ -711,7 +715,7 @@ struct PartitionPlan {
       : ranges(ranges_for(m)),
         tiles(static_cast<std::uint32_t>(std::max<std::size_t>(1, ceil_div(n, kTile)))),
         entries(ranges * tiles) {
-    GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, segment_lengths(nullptr), static_cast<std::uint32_t*>(nullptr),
+    GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, segment_lengths(nullptr, {}), static_cast<std::uint32_t*>(nullptr),
                                                     static_cast<std::int64_t>(entries)));
     segments_at = align_up(places_at + std::size_t{tiles} * kTile * sizeof(std::uint16_t), 256);
     starts_at = align_up(segments_at + std::size_t{entries} * sizeof(std::uint32_t), 256);
@@ -739,7 +743,7 @@ void launch_range_partitioned(const std::int32_t* values, std::size_t n, BinRule
          plan.tiles, places, segments, picked)
       .work([&] { return count_of(kTile, "value") + " sorted into " + count_of(plan.ranges, "range") + " per block"; });
   std::size_t scan_bytes = plan.scan_bytes;
-  GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(base + plan.scan_at, scan_bytes, segment_lengths(segments), starts,
+  GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(base + plan.scan_at, scan_bytes, segment_lengths(segments, picked), starts,
                                                   static_cast<std::int64_t>(plan.entries), stream));
   const unsigned blocks = std::min(plan.tiles, d.count_resident);  // supports() made sure count_resident ≥ 1
   launch("count_ranges", count_kernel, {blocks, kCountBlock, kRangeBins * sizeof(std::uint32_t)}, stream, places, segments, starts,
@@ -780,9 +784,8 @@ bool supports(Path path, std::uint32_t m) {
 // slots a block clears and flushes weigh on a 20 µs kernel). The choice had bounded the worst ratio to the best
 // path at 2.6–3.0× because the distribution is not known here; the sample makes it unnecessary.
 // range_partitioned (2026-11-24, docs/histogram.md) is 2.0–3.2× faster than hot_cached_global on
-// uniform input at n = 2^26, m = 2^17 … 2^20, but 2.6–3.2× slower on a degenerate one, and it needs
-// temporary storage, which histogram() has no place for: the choice leaves it out until the library
-// can see the input (a sample) and be given the storage.
+// uniform input at n = 2^26, m = 2^17 … 2^20, but 2.6–3.2× slower on a degenerate one: which of the
+// two runs is decided on the device by a sample of the values (takes_sample(), sample_kernel).
 Path choose(std::size_t, std::uint32_t m) {
   const DeviceLimits& d = device_limits();
   if (m <= kPackedMaxBins) return Path::packed_registers;
@@ -846,10 +849,12 @@ void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule r
   }
 }
 
-/// Values from which the library samples its choice between hot_cached_global and range_partitioned:
-/// below, the partition's three launches cost more than they save (0.35–0.81× hot_cached_global at
-/// n = 2^20 on an H100, 0.91–1.44× at 2^22, docs/histogram.md).
-constexpr std::size_t kSampledMinValues = std::size_t{1} << 22;
+/// Values from which the library samples its choice between hot_cached_global and range_partitioned.
+/// The path not picked still launches (the partition's three launches return at once and the scan
+/// runs over zeros: about 20 µs), so the partition must save more than that: on an H100 it ran at
+/// 0.35–0.81× hot_cached_global at n = 2^20 and 0.90–1.42× at 2^22, 0.98–2.4× at 2^24 on uniform
+/// values (docs/histogram.md).
+constexpr std::size_t kSampledMinValues = std::size_t{1} << 24;
 
 bool takes_sample(std::size_t n, std::uint32_t m) {
   return choose(n, m) == Path::hot_cached_global && n >= kSampledMinValues && supports(Path::range_partitioned, m);

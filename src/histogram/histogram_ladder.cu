@@ -243,7 +243,7 @@ constexpr HistogramRung kRungs[] = {
         "values sorted by range of 2^15 bins in tiles first, then each range counted in one block's shared memory: no global atomic per value", "dram dram_bytes", Role::rung, false),
     rung<Library>("gpulab::histogram",
         "the library: packed_registers, replicated_resident or halfword_shared by m and device; past them hot_cached_global, "
-        "or from 2^22 values range_partitioned where a sample finds the values spread", "dram",
+        "or from 2^24 values range_partitioned where a sample finds the values spread", "dram",
         Role::library, false),
     rung<Cub, Cub::supports, Cub::workspace_bytes>("cub::DeviceHistogram::HistogramEven",
         "the vendor library (CUB) over the bins (transform iterator)", "dram", Role::vendor, false),

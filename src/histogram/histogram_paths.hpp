@@ -35,7 +35,7 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
          std::size_t temp_capacity, cudaStream_t stream);
 
 /// The path histogram() takes for n values into m bins, where it needs no look at the values.
-/// Past shared memory and from 2^22 values histogram() samples them on the device first and takes
+/// Past shared memory and from 2^24 values histogram() samples them on the device first and takes
 /// range_partitioned or hot_cached_global (see sampled_pick()).
 Path choose(std::size_t n, std::uint32_t m);
 

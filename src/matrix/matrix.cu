@@ -552,10 +552,9 @@ void add(float alpha, MatrixView<const float> a, float beta, MatrixView<const fl
   // Pitched: a thread per vector of each row when every row is 16-byte aligned, else per element.
   const bool vector = rows_aligned16(a) && rows_aligned16(b) && rows_aligned16(c);
   const std::size_t per_row = vector ? c.cols / 4 + c.cols % 4 : c.cols;
-  // Threads across a row: as many as it has vectors (a power of two), the whole block for wide
-  // rows. Narrow rows share a warp: 100000×7 on pitched rows took a warp a row (4 of its 32 lanes
-  // busy) and ran at 0.81× geam on the H100 (docs/matrix.md).
-  unsigned across = 1;
+  // Threads across a row: a warp at least, the whole block for wide rows. (Narrow rows sharing a
+  // warp, 4 lanes a row at 100000×7, ran no faster on the H100: 0.0245 against 0.0249 ms, docs/matrix.md.)
+  unsigned across = 32;
   while (across < kAddBlock && across < per_row) across *= 2;
   const dim3 block(across, kAddBlock / across);
   const dim3 grid(checked_grid(ceil_div(per_row, across), "add"),
