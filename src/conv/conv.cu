@@ -6,11 +6,13 @@
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/memory_layout.hpp"
+#include "lib/stream_scratch.hpp"
 
 #include <gpulab/error.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace gpulab {
@@ -56,6 +58,38 @@ void run_shared_tile(const ConvArgs& a, cudaStream_t stream) {
 namespace {
 constexpr std::size_t kMaxSide = std::size_t{1} << 20;
 
+// Rows that do not start on 16-byte boundaries (a packed image whose rows are not a multiple of 16
+// bytes, an offset pointer) keep the window kernels from their 16-byte accesses: 12345×6789
+// packed took the shared tile, 1.053 ms on the H100, the same image on 128-byte rows 0.194 ms
+// (docs/conv.md). From kStagedMinPixels such images are staged: their rows copied to rows padded
+// to 16 bytes in gpulab's pool (cudaMemcpy2DAsync), filtered there by the window, and the result's
+// rows copied back: three passes over the bytes, each at the copy's speed.
+constexpr std::size_t kStagedMinPixels = std::size_t{1} << 20;
+
+/// The staged run; false (nothing enqueued) where the pool cannot hold the two copies.
+bool run_staged(const conv_device::ConvArgs& a, cudaStream_t stream) {
+  const std::size_t row = 3 * static_cast<std::size_t>(a.width), pitch = (row + 15) / 16 * 16;
+  const std::size_t bytes = pitch * static_cast<std::size_t>(a.height);
+  std::optional<StreamScratch> in, out;
+  try {
+    in.emplace(bytes, stream);
+    out.emplace(bytes, stream);
+  } catch (const OutOfMemoryError&) {
+    return false;
+  }
+  auto* in_rows = static_cast<std::uint8_t*>(in->get());
+  auto* out_rows = static_cast<std::uint8_t*>(out->get());
+  const auto height = static_cast<std::size_t>(a.height);
+  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(in_rows, pitch, a.in, a.in_pitch, row, height, cudaMemcpyDeviceToDevice, stream));
+  const conv_device::ConvArgs staged = conv_device::conv_args(in_rows, pitch, out_rows, pitch, a.width, a.height, a.filter, a.border);
+  if (conv_detail::lanes_fit(staged))
+    conv_detail::run_lanes(staged, stream);
+  else
+    conv_detail::run_sliding_window(staged, stream);
+  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(a.out, a.out_pitch, out_rows, pitch, row, height, cudaMemcpyDeviceToDevice, stream));
+  return true;
+}
+
 void require(bool ok, const std::string& what) {
   if (!ok) throw Error("gpulab::conv3x3: " + what);
 }
@@ -84,7 +118,7 @@ void conv3x3(const std::uint8_t* in, std::size_t in_pitch, std::uint8_t* out, st
     conv_detail::run_lanes(a, stream);
   else if (aligned && width * height >= (std::size_t{1} << 22))
     conv_detail::run_sliding_window(a, stream);
-  else
+  else if (aligned || width * height < kStagedMinPixels || !run_staged(a, stream))
     conv_detail::run_shared_tile(a, stream);
 }
 
