@@ -91,14 +91,14 @@ TEST(ConvLibrary, LargeAlignedImagesTakeTheWindowPathsAndMatch) {
     }
 }
 
-// From 2^20 pixels, images whose rows do not start on 16-byte boundaries are staged through
-// aligned copies in gpulab's pool: 1025 × 1025 packed (3075-byte rows), and 1024 × 1100 on rows one
+// From 2^24 pixels, images whose rows do not start on 16-byte boundaries are staged through
+// aligned copies in gpulab's pool: 4097 × 4097 packed (12291-byte rows), and 4096 × 4100 on rows one
 // byte longer than a packed row; both filter kinds, every border.
 TEST(ConvLibrary, LargeUnalignedImagesAreStagedAndMatch) {
-  for (auto [width, pitch] : {std::pair<std::size_t, std::size_t>{1025, 1025 * 3}, {1024, 1024 * 3 + 1}})
+  for (auto [width, pitch] : {std::pair<std::size_t, std::size_t>{4097, 4097 * 3}, {4096, 4096 * 3 + 1}})
     for (const char* filter : {"1,2,1,2,4,2,1,2,1/16", "-3,7,-100,2,1,9,-1,-4,5/-7"})
       for (Border border : {Border::replicate, Border::zero, Border::mirror}) {
-        ConvCase c(generate_image(width, 1100, 13), parse_filter(filter), border, pitch);
+        ConvCase c(generate_image(width, 4100, 13), parse_filter(filter), border, pitch);
         c.compute_reference();
         const std::size_t library = find_rung(ladder_info(conv_rungs()), "library", "conv");
         const CheckResult r = run_checked(c, library);
