@@ -4,6 +4,7 @@
 #include "conv/conv_device.cuh"
 #include "conv/conv_paths.hpp"
 #include "lib/launch.cuh"
+#include "lib/copy_rows.hpp"
 #include "lib/launch_limits.hpp"
 #include "lib/memory_layout.hpp"
 #include "lib/stream_scratch.hpp"
@@ -62,10 +63,10 @@ constexpr std::size_t kMaxSide = std::size_t{1} << 20;
 // bytes, an offset pointer) keep the window kernels from their 16-byte accesses: 12345×6789
 // packed took the shared tile, 1.053 ms on the H100, the same image on 128-byte rows 0.194 ms
 // (docs/conv.md). From kStagedMinPixels such images are staged: their rows copied to rows padded
-// to 16 bytes in gpulab's pool (cudaMemcpy2DAsync), filtered there by the window, and the result's
-// rows copied back. On the H100 the two copies of unaligned rows run at about half the copy
-// ceiling, so staging pays only on large images: 12345×6789 0.847 ms against the tile's 1.053;
-// 3841×2161 0.110 against 0.110; 1921×1081 0.040 against 0.032.
+// to 16 bytes in gpulab's pool (copy_rows), filtered there by the window, and the result's rows
+// copied back. With cudaMemcpy2DAsync, whose copies of unaligned rows ran at about half the copy
+// ceiling on the H100, staging paid only on large images: 12345×6789 0.847 ms against the tile's
+// 1.053; 3841×2161 0.110 against 0.110; 1921×1081 0.040 against 0.032.
 constexpr std::size_t kStagedMinPixels = std::size_t{1} << 24;
 
 /// The staged run; false (nothing enqueued) where the pool cannot hold the two copies.
@@ -82,13 +83,13 @@ bool run_staged(const conv_device::ConvArgs& a, cudaStream_t stream) {
   auto* in_rows = static_cast<std::uint8_t*>(in->get());
   auto* out_rows = static_cast<std::uint8_t*>(out->get());
   const auto height = static_cast<std::size_t>(a.height);
-  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(in_rows, pitch, a.in, a.in_pitch, row, height, cudaMemcpyDeviceToDevice, stream));
+  copy_rows(a.in, a.in_pitch, in_rows, pitch, row, height, stream);
   const conv_device::ConvArgs staged = conv_device::conv_args(in_rows, pitch, out_rows, pitch, a.width, a.height, a.filter, a.border);
   if (conv_detail::lanes_fit(staged))
     conv_detail::run_lanes(staged, stream);
   else
     conv_detail::run_sliding_window(staged, stream);
-  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(a.out, a.out_pitch, out_rows, pitch, row, height, cudaMemcpyDeviceToDevice, stream));
+  copy_rows(out_rows, pitch, a.out, a.out_pitch, row, height, stream);
   return true;
 }
 
