@@ -720,8 +720,8 @@ struct PartitionPlan {
       : ranges(ranges_for(m)),
         tiles(static_cast<std::uint32_t>(std::max<std::size_t>(1, ceil_div(n, kTile)))),
         entries(ranges * tiles) {
-    GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, segment_lengths(nullptr, {}), static_cast<std::uint32_t*>(nullptr),
-                                                    static_cast<std::int64_t>(entries)));
+    GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, segment_lengths(nullptr, {}),
+                                                    static_cast<std::uint32_t*>(nullptr), static_cast<std::int64_t>(entries)));
     segments_at = align_up(places_at + std::size_t{tiles} * kTile * sizeof(std::uint16_t), 256);
     starts_at = align_up(segments_at + std::size_t{entries} * sizeof(std::uint32_t), 256);
     scan_at = align_up(starts_at + std::size_t{entries} * sizeof(std::uint32_t), 256);
@@ -857,10 +857,10 @@ void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule r
 }
 
 /// Values from which the library samples its choice between hot_cached_global and range_partitioned.
-/// The path not picked still launches (the partition's three launches return at once and the scan
-/// runs over zeros: about 20 µs), so the partition must save more than that: on an H100 it ran at
-/// 0.35–0.81× hot_cached_global at n = 2^20 and 0.90–1.42× at 2^22, 0.98–2.4× at 2^24 on uniform
-/// values (docs/histogram.md).
+/// The path not picked still launches (the partition's three launches return at once, the scan runs
+/// over zeros): 26–58 µs on an H100 where hot_cached_global is picked. The partition must save more
+/// than that: it ran at 0.35–0.81× hot_cached_global at n = 2^20, 0.90–1.42× at 2^22 and 0.98–2.4×
+/// at 2^24 on uniform values (docs/histogram.md).
 constexpr std::size_t kSampledMinValues = std::size_t{1} << 24;
 
 bool takes_sample(std::size_t n, std::uint32_t m) {
@@ -890,8 +890,7 @@ void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std
 }  // namespace
 
 Path sampled_pick(const std::int32_t* values, std::size_t n, std::uint32_t m, cudaStream_t stream) {
-  check_arguments(values, n, m, values == nullptr ? nullptr : reinterpret_cast<const std::uint32_t*>(values));
-  if (n == 0) throw Error("histogram: no values to sample");
+  if (values == nullptr || n == 0 || m == 0) throw Error("histogram: a sample needs values and bins");
   StreamScratch pick(sizeof(std::uint32_t), stream);
   launch("sample_for_path", sample_kernel, {1, kSampleBlock}, stream, values, n, BinRule(m), static_cast<int>(log2_ceil(m)),
          static_cast<std::uint32_t*>(pick.get()));
