@@ -4,6 +4,7 @@
 #include "conv/conv_device.cuh"
 #include "conv/conv_paths.hpp"
 #include "lib/launch.cuh"
+#include "lib/arith.hpp"
 #include "lib/copy_rows.hpp"
 #include "lib/launch_limits.hpp"
 #include "lib/memory_layout.hpp"
@@ -72,18 +73,16 @@ constexpr std::size_t kStagedMinPixels = std::size_t{1} << 24;
 
 /// The staged run; false (nothing enqueued) where the pool cannot hold the two copies.
 bool run_staged(const conv_device::ConvArgs& a, cudaStream_t stream) {
-  const std::size_t row = 3 * static_cast<std::size_t>(a.width), pitch = (row + 15) / 16 * 16;
-  const std::size_t bytes = pitch * static_cast<std::size_t>(a.height);
-  std::optional<StreamScratch> in, out;
+  const std::size_t row = 3 * static_cast<std::size_t>(a.width), pitch = align_up(row, 16);
+  const auto height = static_cast<std::size_t>(a.height);
+  std::optional<StreamScratch> staged_images;  // the input's copy, then the output's
   try {
-    in.emplace(bytes, stream);
-    out.emplace(bytes, stream);
+    staged_images.emplace(2 * pitch * height, stream);
   } catch (const OutOfMemoryError&) {
     return false;
   }
-  auto* in_rows = static_cast<std::uint8_t*>(in->get());
-  auto* out_rows = static_cast<std::uint8_t*>(out->get());
-  const auto height = static_cast<std::size_t>(a.height);
+  std::uint8_t* in_rows = staged_images->as<std::uint8_t>();
+  std::uint8_t* out_rows = in_rows + pitch * height;
   copy_rows(a.in, a.in_pitch, in_rows, pitch, row, height, stream);
   const conv_device::ConvArgs staged = conv_device::conv_args(in_rows, pitch, out_rows, pitch, a.width, a.height, a.filter, a.border);
   if (conv_detail::lanes_fit(staged))

@@ -867,9 +867,16 @@ bool takes_sample(std::size_t n, std::uint32_t m) {
   return choose(n, m) == Path::hot_cached_global && n >= kSampledMinValues && supports(Path::range_partitioned, m);
 }
 
+/// sample_kernel over values[0, n) into `pick`.
+void launch_sample(const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* pick, cudaStream_t stream) {
+  launch("sample_for_path", sample_kernel, {1, kSampleBlock}, stream, values, n, rule, static_cast<int>(log2_ceil(rule.bins())), pick)
+      .work([] { return count_of(kSamples, "value") + " sampled: range_partitioned if most are alone in their bin"; });
+}
+
 /// The library's run where takes_sample(): the sample, then both paths' launches (the one not
 /// picked returns at once). Without the pool's storage for the partition, hot_cached_global alone.
 void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, cudaStream_t stream) {
+  check_arguments(values, n, m, counts);
   std::optional<StreamScratch> temp;
   try {
     temp.emplace(kPickBytes + temp_bytes(Path::range_partitioned, n, m), stream);
@@ -878,13 +885,11 @@ void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std
     return;
   }
   const BinRule rule(m);
-  auto* pick = static_cast<std::uint32_t*>(temp->get());
+  auto* pick = temp->as<std::uint32_t>();
   GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
-  launch("sample_for_path", sample_kernel, {1, kSampleBlock}, stream, values, n, rule, static_cast<int>(log2_ceil(m)), pick)
-      .work([] { return count_of(kSamples, "value") + " sampled: range_partitioned if most are alone in their bin"; });
+  launch_sample(values, n, rule, pick, stream);
   launch_path(Path::hot_cached_global, values, n, rule, counts, nullptr, stream, {pick, kPickHotCached});
-  launch_path(Path::range_partitioned, values, n, rule, counts, static_cast<std::byte*>(temp->get()) + kPickBytes, stream,
-              {pick, kPickPartitioned});
+  launch_path(Path::range_partitioned, values, n, rule, counts, temp->as<std::byte>() + kPickBytes, stream, {pick, kPickPartitioned});
 }
 
 }  // namespace
@@ -892,10 +897,9 @@ void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std
 Path sampled_pick(const std::int32_t* values, std::size_t n, std::uint32_t m, cudaStream_t stream) {
   if (values == nullptr || n == 0 || m == 0) throw Error("histogram: a sample needs values and bins");
   StreamScratch pick(sizeof(std::uint32_t), stream);
-  launch("sample_for_path", sample_kernel, {1, kSampleBlock}, stream, values, n, BinRule(m), static_cast<int>(log2_ceil(m)),
-         static_cast<std::uint32_t*>(pick.get()));
+  launch_sample(values, n, BinRule(m), pick.as<std::uint32_t>(), stream);
   std::uint32_t picked = 0;
-  GPULAB_CUDA_CHECK(cudaMemcpyAsync(&picked, pick.get(), sizeof picked, cudaMemcpyDeviceToHost, stream));
+  GPULAB_CUDA_CHECK(cudaMemcpyAsync(&picked, pick.as<std::uint32_t>(), sizeof picked, cudaMemcpyDeviceToHost, stream));
   GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));
   return picked == kPickPartitioned ? Path::range_partitioned : Path::hot_cached_global;
 }
@@ -917,8 +921,7 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
 
 void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,
                cudaStream_t stream) {
-  histogram_detail::check_arguments(values, n, m, counts);
-  if (histogram_detail::takes_sample(n, m))
+  if (histogram_detail::takes_sample(n, m))  // each path checks the arguments
     histogram_detail::run_sampled(values, n, m, counts, stream);
   else
     histogram_detail::run(histogram_detail::choose(n, m), values, n, m, counts, nullptr, 0, stream);

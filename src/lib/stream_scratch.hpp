@@ -28,8 +28,11 @@ class StreamScratch {
   }
   StreamScratch(const StreamScratch&) = delete;
   StreamScratch& operator=(const StreamScratch&) = delete;
-  float* data() const { return static_cast<float*>(data_); }
-  void* get() const { return data_; }
+  /// The storage as an array of T (nullptr for 0 bytes).
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(data_);
+  }
 
  private:
   void* data_ = nullptr;

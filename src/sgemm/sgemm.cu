@@ -7,6 +7,7 @@
 #include "lib/launch_limits.hpp"
 #include "lib/memory_layout.hpp"
 #include "lib/per_device.hpp"
+#include "lib/stream_scratch.hpp"
 #include "sgemm/sgemm_device.cuh"
 #include "sgemm/sgemm_paths.hpp"
 
@@ -555,7 +556,6 @@ bool takes_tensor_cores(const GemmArgs& g) {
 namespace {
 
 using sgemm_detail::GemmArgs;
-using sgemm_detail::StreamScratch;
 
 // Sides below 2^31 − 1024, so that a tile's indices past the edge still fit an int.
 constexpr std::size_t kMaxSide = (std::size_t{1} << 31) - 1024;
@@ -622,7 +622,7 @@ std::optional<std::size_t> measure_configs(GemmArgs g, int splits, float* partia
     const std::size_t bytes = static_cast<std::size_t>(g.m) * g.n * sizeof(float);
     if (bytes > kMaxProbeBytes) return std::nullopt;
     scratch_c.emplace(bytes, stream);
-    g.c = scratch_c->data(), g.ldc = static_cast<std::size_t>(g.n), g.beta = 0.f;
+    g.c = scratch_c->as<float>(), g.ldc = static_cast<std::size_t>(g.n), g.beta = 0.f;
   }
   const Event start, stop;
   std::size_t best = 0;
@@ -653,15 +653,15 @@ void realign_rows(const float*& data, std::size_t& ld, int rows, int cols, std::
     return;
   }
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * sizeof(float), pitch = padded * sizeof(float);
-  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(copy->data(), pitch, data, ld * sizeof(float), row_bytes, static_cast<std::size_t>(rows),
+  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(copy->as<float>(), pitch, data, ld * sizeof(float), row_bytes, static_cast<std::size_t>(rows),
                                       cudaMemcpyDeviceToDevice, stream));
   // The padding is never used, but a row's last, partial vector is copied with a 16-byte cp.async
   // that reads only the valid bytes, and compute-sanitizer's initcheck counts all 16 as read: zero
   // it, so that a user's program under initcheck sees no report from memory gpulab made.
   if (padded != static_cast<std::size_t>(cols))
-    GPULAB_CUDA_CHECK(cudaMemset2DAsync(reinterpret_cast<char*>(copy->data()) + row_bytes, pitch, 0, pitch - row_bytes,
+    GPULAB_CUDA_CHECK(cudaMemset2DAsync(copy->as<char>() + row_bytes, pitch, 0, pitch - row_bytes,
                                         static_cast<std::size_t>(rows), stream));
-  data = copy->data();
+  data = copy->as<float>();
   ld = padded;
 }
 
@@ -674,7 +674,7 @@ void few_rows_product(const GemmArgs& g, cudaStream_t stream) {
   }
   const int splits = sgemm_detail::few_rows_splits(g);
   StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * g.m * g.n * sizeof(float) : 0, stream);
-  sgemm_detail::run_few_rows(g, splits, partials.data(), stream);
+  sgemm_detail::run_few_rows(g, splits, partials.as<float>(), stream);
 }
 
 /// The rows × cols block of the product whose C starts at (row, col): A's rows from `row`, B's
@@ -737,12 +737,12 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
     if (const auto it = choices.find(key); it != choices.end()) config = it->second, known = true;
   }
   if (!known && !capturing(stream))
-    if (const std::optional<std::size_t> measured = measure_configs(tiled, splits, partials.data(), stream)) {
+    if (const std::optional<std::size_t> measured = measure_configs(tiled, splits, partials.as<float>(), stream)) {
       config = *measured;
       std::lock_guard lock(choices_mutex);
       choices[key] = config;
     }
-  sgemm_detail::run_config(config, tiled, splits, partials.data(), stream);
+  sgemm_detail::run_config(config, tiled, splits, partials.as<float>(), stream);
 }
 
 }  // namespace gpulab

@@ -5,6 +5,7 @@
 #include "lib/block.cuh"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
+#include "lib/stream_scratch.hpp"
 #include "sgemm/sgemm_ozaki.hpp"
 #include "sgemm/sgemm_paths.hpp"
 
@@ -22,7 +23,6 @@ namespace gpulab::sgemm_ozaki {
 namespace {
 
 using sgemm_device::GemmArgs;
-using sgemm_detail::StreamScratch;
 
 /// k in chunks of this depth: |Σ residue·residue| ≤ 2^16·2^14 = 2^30, so the int32 sums never wrap.
 constexpr int kChunk = 1 << 16;
@@ -278,7 +278,7 @@ void run_with(const GemmArgs& g, cudaStream_t stream) {
   const std::size_t products_bytes = align_up(static_cast<std::size_t>(chunks) * N * elements * sizeof(std::int32_t), 16);
   const std::size_t partial_bytes = align_up(static_cast<std::size_t>(norm_chunks) * (g.m + g.n) * sizeof(double), 16);
   StreamScratch scratch(residue_bytes + products_bytes + partial_bytes + (static_cast<std::size_t>(g.m) + g.n) * sizeof(int), stream);
-  auto* a_residues = reinterpret_cast<std::int8_t*>(scratch.data());
+  auto* a_residues = scratch.as<std::int8_t>();
   std::int8_t* b_residues = a_residues + N * a_plane;
   auto* products = reinterpret_cast<std::int32_t*>(a_residues + residue_bytes);
   auto* partial = reinterpret_cast<double*>(reinterpret_cast<std::byte*>(products) + products_bytes);

@@ -4,7 +4,6 @@
 
 #include "lib/arith.hpp"
 #include "lib/per_device.hpp"
-#include "lib/stream_scratch.hpp"
 #include "sgemm/sgemm_args.hpp"
 
 #include <gpulab/error.hpp>
@@ -34,8 +33,6 @@ void allow_smem(std::size_t bytes) {
     return true;
   });
 }
-
-using gpulab::StreamScratch;  // lib/stream_scratch.hpp
 
 /// A tile configuration of the warp-tiled kernel the tuner chooses among.
 struct TileConfig {

@@ -18,6 +18,7 @@
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
+#include "lib/stream_scratch.hpp"
 #include "sgemm/sgemm_device.cuh"
 #include "sgemm/sgemm_paths.hpp"
 
@@ -345,7 +346,7 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
   }
   SplitMaps maps{};
   if (g.k > 0) {
-    float* a_big = split->data();
+    float* a_big = split->as<float>();
     float* b_big = a_big + a_floats;
     float* a_small = kProducts == 3 ? b_big + b_floats : nullptr;
     float* b_small = kProducts == 3 ? a_small + a_floats : nullptr;
@@ -360,13 +361,13 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
   const int k_slice = static_cast<int>(align_up(ceil_div(static_cast<std::size_t>(g.k), splits), kBK));
   launch(kProducts == 3 ? "sgemm_wgmma_3xtf32" : "sgemm_wgmma_tf32", kernel,
          {dim3(checked_grid(tiles, "sgemm"), 1, static_cast<unsigned>(splits)), kThreads, F::kSmemBytes}, stream, maps, g, k_slice,
-         splits > 1 ? partials->data() : nullptr)
+         splits > 1 ? partials->as<float>() : nullptr)
       .work([&] {
         return std::string("a 128x128 tile: TMA, ") + std::to_string(F::kStages) + " stages of 32; 2 warpgroups of 64x128, " +
                (kProducts == 3 ? "12 wgmma a slice into a fresh accumulator" : "4 wgmma a slice") +
                (splits > 1 ? ", k in " + std::to_string(splits) + " slices" : "");
       });
-  add_slices_of(g, splits, partials->data(), stream);
+  add_slices_of(g, splits, partials->as<float>(), stream);
   return true;
 }
 
