@@ -410,6 +410,9 @@ struct BigTiles {
 template <int kChunksM, bool kVector>
 constexpr bool kPairedColumns = kChunksM == 4 && kVector;
 
+// EXPERIMENT (issue 31): two more orders of the step's FMAs, to time beside kPairedColumns's.
+enum class FmaOrder { standard, paired_rows, blocks };
+
 /// The first `count` (≤ 4) of p[0..3], zeros after them; one 16-byte load when all four are
 /// wanted and kVector (p then 16-byte aligned).
 template <bool kVector>
@@ -418,7 +421,7 @@ __device__ __forceinline__ float4 load4_first(const float* p, int count) {
   return {count > 0 ? p[0] : 0.f, count > 1 ? p[1] : 0.f, count > 2 ? p[2] : 0.f, count > 3 ? p[3] : 0.f};
 }
 
-template <int kChunksM, bool kVector>
+template <int kChunksM, bool kVector, FmaOrder kOrder = FmaOrder::standard>
 __global__ void __launch_bounds__(BigTiles<kChunksM>::kThreads, BigTiles<kChunksM>::kMinBlocks)
     big_tiles(GemmArgs g, int k_slice, float* partials) {
   using T = BigTiles<kChunksM>;
@@ -502,7 +505,29 @@ __global__ void __launch_bounds__(BigTiles<kChunksM>::kThreads, BigTiles<kChunks
         load_fragments(buf, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
       else if (more)
         load_fragments(buf ^ 1, 0, a[0], b[0]);
-      if constexpr (kPairedColumns<kChunksM, kVector>) {
+      if constexpr (kOrder == FmaOrder::paired_rows) {
+        // Two rows of A walked across the columns, the columns' direction reversed at each pair.
+#pragma unroll
+        for (int i = 0; i < T::kRows; i += 2)
+#pragma unroll
+          for (int r = 0; r < T::kCols; ++r) {
+            const int j = i / 2 % 2 ? T::kCols - 1 - r : r;
+            acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
+            acc[i + 1][j] = fmaf(a[k % 2][i + 1], b[k % 2][j], acc[i + 1][j]);
+          }
+      } else if constexpr (kOrder == FmaOrder::blocks) {
+        // 2 × 2 blocks, the block columns' direction reversed at each pair of rows.
+#pragma unroll
+        for (int i = 0; i < T::kRows; i += 2)
+#pragma unroll
+          for (int r = 0; r < T::kCols; r += 2) {
+            const int j = i / 2 % 2 ? T::kCols - 2 - r : r;
+            acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
+            acc[i][j + 1] = fmaf(a[k % 2][i], b[k % 2][j + 1], acc[i][j + 1]);
+            acc[i + 1][j] = fmaf(a[k % 2][i + 1], b[k % 2][j], acc[i + 1][j]);
+            acc[i + 1][j + 1] = fmaf(a[k % 2][i + 1], b[k % 2][j + 1], acc[i + 1][j + 1]);
+          }
+      } else if constexpr (kPairedColumns<kChunksM, kVector>) {
         // cuBLAS's order: two columns of B walked down the rows, the rows' direction reversed at
         // each pair, so that consecutive FMAs share both B values and every other one its A value.
 #pragma unroll
