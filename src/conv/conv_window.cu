@@ -15,7 +15,6 @@
 #include <gpulab/error.hpp>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdint>
 #include <string>
 
@@ -302,8 +301,7 @@ void run_lanes(const ConvArgs& a, cudaStream_t stream) {
   // Bands of kLaneBandRows rows, fewer where the whole image fits in one wave of blocks.
   const int x_blocks = (a.width + static_cast<int>(kWindowBlock) * kRunPixels - 1) / (static_cast<int>(kWindowBlock) * kRunPixels);
   const int y_blocks = std::max(1, static_cast<int>(per_device_resident_lanes(kernel)) / x_blocks);
-  int band_rows = std::clamp((a.height + y_blocks - 1) / y_blocks, 1, kLaneBandRows);
-  if (const char* forced = std::getenv("GPULAB_LANE_BAND_ROWS")) band_rows = std::max(1, std::atoi(forced));  // EXPERIMENT
+  const int band_rows = std::clamp((a.height + y_blocks - 1) / y_blocks, 1, kLaneBandRows);
   const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), kWindowBlock * kRunPixels, static_cast<std::size_t>(a.height),
                               static_cast<std::size_t>(band_rows), "gpulab::conv3x3");
   launch(power_of_two ? "conv_lanes<shift>" : "conv_lanes<divide>", kernel, {grid, kWindowBlock}, stream, a, f, band_rows)

@@ -258,10 +258,10 @@ void launch_tiles(const char* name, const GemmArgs& g, int splits, float* partia
 }
 
 /// The big-tile kernel (16-byte loads or 4-byte; it needs no guarded form: its loads are plain).
-template <int kChunksM, bool kVector, FmaOrder kOrder>
+template <int kChunksM, bool kVector>
 void launch_big(const char* name, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   using T = BigTiles<kChunksM>;
-  launch_tiled<T>(name, big_tiles<kChunksM, kVector, kOrder>, 0,
+  launch_tiled<T>(name, big_tiles<kChunksM, kVector>, 0,
                   std::to_string(T::kRows) + "x" + std::to_string(T::kCols) + " per thread, fragments double-buffered", g,
                   splits, partials, stream);
 }
@@ -285,10 +285,10 @@ constexpr Config config(std::string_view name) {
           "warp_tiles"};
 }
 
-template <int kChunksM, FmaOrder kOrder = FmaOrder::standard>
+template <int kChunksM>
 constexpr Config big_config(std::string_view name) {
   return {{name, BigTiles<kChunksM>::kBM, BigTiles<kChunksM>::kBN},
-          {launch_big<kChunksM, false, kOrder>, launch_big<kChunksM, true, kOrder>, launch_big<kChunksM, true, kOrder>},
+          {launch_big<kChunksM, false>, launch_big<kChunksM, true>, launch_big<kChunksM, true>},
           "big_tiles"};
 }
 
@@ -311,10 +311,8 @@ constexpr Config kConfigs[] = {
     config<4, 2, 4, 2, 3>("256x128x3"),  // 16 × 8 a thread: cuBLAS's shape for this problem
     big_config<4>("128x256_fragments"),
     big_config<2>("128x128_fragments"),
-    big_config<4, FmaOrder::paired_rows>("128x256_rows"),  // EXPERIMENT
-    big_config<4, FmaOrder::blocks>("128x256_blocks"),     // EXPERIMENT
 };
-constexpr std::size_t kDefault = 0, kSmall = 3, kBig = 6, kBigRows = 8, kBigBlocks = 9;
+constexpr std::size_t kDefault = 0, kSmall = 3, kBig = 6;
 
 void run_with(const Config& c, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   const std::string name = std::string(c.kernel) + "_" + std::string(c.info.name);
@@ -513,8 +511,6 @@ void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream) {
 void warp_tiles_pipelined(const GemmArgs& g, cudaStream_t stream) { run_config(kDefault, g, 1, nullptr, stream); }
 
 void big_tiles_fragments(const GemmArgs& g, cudaStream_t stream) { run_config(kBig, g, 1, nullptr, stream); }
-void big_tiles_rows(const GemmArgs& g, cudaStream_t stream) { run_config(kBigRows, g, 1, nullptr, stream); }
-void big_tiles_blocks(const GemmArgs& g, cudaStream_t stream) { run_config(kBigBlocks, g, 1, nullptr, stream); }
 
 // Rows that do not start on 16-byte boundaries (an odd packed k or n, an offset pointer) make
 // every tile configuration copy that operand 4 bytes at a time: 4097³ packed ran at 0.70× cuBLAS,

@@ -385,7 +385,7 @@ __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, 
 // - tiles wholly inside the matrices load full slices without a bounds test: the edge path's
 //   counts and branches, run every slice, cost 5% more instructions and 5% of the time at 4096³
 //   (H100: 3.135 → 2.982 ms for 16 × 8);
-// - with 16 × 8, the FMAs ordered as cuBLAS orders them (kPairedColumns).
+// - with 16 × 8, the FMAs two rows of A at a time across the columns (kPairedRows).
 // Lanes form 4 (ly) × 8 (lx): rows c·16 + ly·4 … + 3 (c < kChunksM) and columns c·32 + lx·4 … + 3 (c < 2)
 // of the warp's tile, so a warp's load of A reads 4 distinct float4 and of B 8, consecutive and
 // broadcast: one shared wavefront each. As's rows hold 4 floats of padding, so that the lanes'
@@ -404,14 +404,12 @@ struct BigTiles {
   static_assert(kBM * kBK == 4 * kThreads, "A's slice is one float4 a thread");
 };
 
-/// The FMAs in cuBLAS's order (below) where that measured faster: the 16 × 8 tile with 16-byte
-/// loads, 1.02× at 4096³, 8192³ and 5000×3000×700 on the H100 (ptxas then needs 241 registers, not
-/// 255). Not with 4-byte loads (0.96× at 4097³), nor for 8 × 8, where it spills.
+/// The FMAs two rows of A at a time (below) where that measured faster: the 16 × 8 tile with
+/// 16-byte loads, 1.04× at 4096³, 8192³ and 5000×3000×700 on the H100 against cuBLAS's order (two
+/// B columns down the rows), itself 1.02× against one A value across the 8 B values. With 4-byte
+/// loads it times level (0.99× at 4097³); for 8 × 8 its SASS has twice the same-bank operand pairs.
 template <int kChunksM, bool kVector>
-constexpr bool kPairedColumns = kChunksM == 4 && kVector;
-
-// EXPERIMENT (issue 31): two more orders of the step's FMAs, to time beside kPairedColumns's.
-enum class FmaOrder { standard, paired_rows, blocks };
+constexpr bool kPairedRows = kChunksM == 4 && kVector;
 
 /// The first `count` (≤ 4) of p[0..3], zeros after them; one 16-byte load when all four are
 /// wanted and kVector (p then 16-byte aligned).
@@ -421,7 +419,7 @@ __device__ __forceinline__ float4 load4_first(const float* p, int count) {
   return {count > 0 ? p[0] : 0.f, count > 1 ? p[1] : 0.f, count > 2 ? p[2] : 0.f, count > 3 ? p[3] : 0.f};
 }
 
-template <int kChunksM, bool kVector, FmaOrder kOrder = FmaOrder::standard>
+template <int kChunksM, bool kVector>
 __global__ void __launch_bounds__(BigTiles<kChunksM>::kThreads, BigTiles<kChunksM>::kMinBlocks)
     big_tiles(GemmArgs g, int k_slice, float* partials) {
   using T = BigTiles<kChunksM>;
@@ -505,8 +503,10 @@ __global__ void __launch_bounds__(BigTiles<kChunksM>::kThreads, BigTiles<kChunks
         load_fragments(buf, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
       else if (more)
         load_fragments(buf ^ 1, 0, a[0], b[0]);
-      if constexpr (kOrder == FmaOrder::paired_rows) {
-        // Two rows of A walked across the columns, the columns' direction reversed at each pair.
+      if constexpr (kPairedRows<kChunksM, kVector>) {
+        // Two rows of A walked across the columns of B, the columns' direction reversed at each
+        // pair: consecutive FMAs share their B value and both A values stay in the operand reuse
+        // cache (SASS: 1.99 register reads an FFMA, 12.6% same-bank pairs; docs/sgemm.md).
 #pragma unroll
         for (int i = 0; i < T::kRows; i += 2)
 #pragma unroll
@@ -514,29 +514,6 @@ __global__ void __launch_bounds__(BigTiles<kChunksM>::kThreads, BigTiles<kChunks
             const int j = i / 2 % 2 ? T::kCols - 1 - r : r;
             acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
             acc[i + 1][j] = fmaf(a[k % 2][i + 1], b[k % 2][j], acc[i + 1][j]);
-          }
-      } else if constexpr (kOrder == FmaOrder::blocks) {
-        // 2 × 2 blocks, the block columns' direction reversed at each pair of rows.
-#pragma unroll
-        for (int i = 0; i < T::kRows; i += 2)
-#pragma unroll
-          for (int r = 0; r < T::kCols; r += 2) {
-            const int j = i / 2 % 2 ? T::kCols - 2 - r : r;
-            acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
-            acc[i][j + 1] = fmaf(a[k % 2][i], b[k % 2][j + 1], acc[i][j + 1]);
-            acc[i + 1][j] = fmaf(a[k % 2][i + 1], b[k % 2][j], acc[i + 1][j]);
-            acc[i + 1][j + 1] = fmaf(a[k % 2][i + 1], b[k % 2][j + 1], acc[i + 1][j + 1]);
-          }
-      } else if constexpr (kPairedColumns<kChunksM, kVector>) {
-        // cuBLAS's order: two columns of B walked down the rows, the rows' direction reversed at
-        // each pair, so that consecutive FMAs share both B values and every other one its A value.
-#pragma unroll
-        for (int j = 0; j < T::kCols; j += 2)
-#pragma unroll
-          for (int r = 0; r < T::kRows; ++r) {
-            const int i = j / 2 % 2 ? T::kRows - 1 - r : r;
-            acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
-            acc[i][j + 1] = fmaf(a[k % 2][i], b[k % 2][j + 1], acc[i][j + 1]);
           }
       } else {
 #pragma unroll

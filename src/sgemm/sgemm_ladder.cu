@@ -62,8 +62,6 @@ void run_vectorized(const GemmArgs& g, cudaStream_t s) {
 void run_warp_tiles(const GemmArgs& g, cudaStream_t s) { sgemm_detail::warp_tiles_plain(g, s); }
 void run_pipelined(const GemmArgs& g, cudaStream_t s) { sgemm_detail::warp_tiles_pipelined(g, s); }
 void run_big_tiles(const GemmArgs& g, cudaStream_t s) { sgemm_detail::big_tiles_fragments(g, s); }
-void run_big_rows(const GemmArgs& g, cudaStream_t s) { sgemm_detail::big_tiles_rows(g, s); }
-void run_big_blocks(const GemmArgs& g, cudaStream_t s) { sgemm_detail::big_tiles_blocks(g, s); }
 void run_library(const GemmArgs& g, cudaStream_t s) {
   sgemm(g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, s);
 }
@@ -141,10 +139,8 @@ constexpr SgemmRung kRungs[] = {
     row("pipelined", "cp.async: 3 slices in flight, copies overlap the FMAs, no staging registers", "issue registers", run_pipelined),
     row("fragments",
         "128x256 tiles, 16x8 a thread, A transposed: 6 shared loads per 128 FMAs; next step's fragments and slice in flight; "
-        "the FMAs in cuBLAS's order",
+        "the FMAs two rows of A at a time",
         "instructions issue", run_big_tiles),
-    row("rows", "EXPERIMENT: the FMAs as two rows of A walked across the columns, snaking", "issue", run_big_rows),
-    row("blocks", "EXPERIMENT: the FMAs in 2x2 blocks, snaking", "issue", run_big_blocks),
     row("library", "gpulab::sgemm: tile size measured per shape and device; split-K (ordered) for too few tiles", "fma",
         run_library, Role::library),
     row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync", "fma instructions",

@@ -97,8 +97,6 @@ void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream);
 void warp_tiles_pipelined(const GemmArgs& g, cudaStream_t stream);
 /// Rung 9: 128 × 256 tiles, 16 × 8 a thread, A transposed, fragments double-buffered.
 void big_tiles_fragments(const GemmArgs& g, cudaStream_t stream);
-void big_tiles_rows(const GemmArgs& g, cudaStream_t stream);    // EXPERIMENT
-void big_tiles_blocks(const GemmArgs& g, cudaStream_t stream);  // EXPERIMENT
 
 /// Whether this device runs the wgmma paths (compute capability 9.0: sm_90a code runs nowhere else).
 bool wgmma_supported();
