@@ -164,113 +164,78 @@ __device__ __forceinline__ unsigned realigned_word(unsigned c, unsigned f) {
   return 4 * (c * kRealignRowQuads + ((f / 4) ^ ((c / 4) & 7u))) + f % 4;
 }
 
-/// Rung 8's load phase: a's rows first_row … first_row + 67 at the columns j0 … j0 + 63 into the
-/// shared windows (float f = r + s_c of b row c holds loaded row r, as in rung 7). Quad u (0…16) of
-/// loaded row r covers the columns j0 − t_r + 4u … + 3, t_r (0…3) being how far past a 16-byte
-/// boundary column j0 of that row lies: one aligned 16-byte load, element by element only at the
-/// matrix's left and right edges. The (row, quad) pairs are dealt out 256 at a time, consecutive
-/// within a warp (two rows' 272 bytes a warp); all five loads are issued before the stores.
-__device__ __forceinline__ void load_rows_realigned(MatrixView<const float> a, MatrixView<float> b, std::size_t j0,
-                                                    long long first_row, float* words) {
-  constexpr unsigned kQuads = (kTile + 4) / 4, kPairs = (kTile + kRealignHalo) * kQuads;  // 17, 68 × 17
-  constexpr unsigned kPerThread = (kPairs + kRealignThreads - 1) / kRealignThreads;       // 5
-  float4 v[kPerThread];
-  long long col0[kPerThread];  // column of the quad's first float (may be < 0 or past a.cols at the edges)
-#pragma unroll
-  for (unsigned m = 0; m < kPerThread; ++m) {
-    const unsigned pair = threadIdx.x + kRealignThreads * m, r = pair / kQuads, u = pair % kQuads;
-    const long long i = first_row + r;
-    v[m] = make_float4(0.f, 0.f, 0.f, 0.f);
-    col0[m] = -1000;  // nothing of it is kept
-    if (pair >= kPairs || i < 0 || i >= static_cast<long long>(a.rows)) continue;
-    const float* row = row_of(a, static_cast<std::size_t>(i));
-    const unsigned shift = floats_past_boundary(row + j0);
-    if (u == kQuads - 1 && shift == 0) continue;  // the 17th quad only for rows that start mid-vector
-    col0[m] = static_cast<long long>(j0) - shift + 4 * u;
-    if (col0[m] >= 0 && col0[m] + 4 <= static_cast<long long>(a.cols)) {
-      v[m] = *reinterpret_cast<const float4*>(row + col0[m]);
-    } else {
-      float* e = &v[m].x;
-#pragma unroll
-      for (unsigned k = 0; k < 4; ++k)
-        if (col0[m] + k >= 0 && col0[m] + k < static_cast<long long>(a.cols)) e[k] = row[col0[m] + k];
-    }
-  }
-#pragma unroll
-  for (unsigned m = 0; m < kPerThread; ++m) {
-    const unsigned r = (threadIdx.x + kRealignThreads * m) / kQuads;
-    const float* e = &v[m].x;
-#pragma unroll
-    for (unsigned k = 0; k < 4; ++k) {
-      const long long c = col0[m] + k - static_cast<long long>(j0);  // b's row within the block
-      if (c < 0 || c >= static_cast<long long>(kTile) || j0 + c >= a.cols) continue;
-      const unsigned s = floats_past_boundary(row_of(b, j0 + static_cast<std::size_t>(c)));
-      words[realigned_word(static_cast<unsigned>(c), r + s)] = e[k];
-    }
-  }
-}
-
 /// b = aᵀ with every store 16 bytes wide, also where b's rows are not 16-byte aligned (packed odd
 /// widths), where rung 6 stores 4 bytes at a time. Block (x, ·) owns b's rows j0…j0+63; in b row c
 /// the tile at i0 covers the columns [i0 − s_c, i0 − s_c + 64), where s_c (0…3) is how far past a
 /// 16-byte boundary row c starts: 16 aligned float4 stores (the first and last tile of a row store
 /// their partial vectors element by element). To fill those windows the block loads a's rows
-/// i0 − 4 … i0 + 63 (a halo of 4 rows, also read by the tile before: from L2, not DRAM); each b row
-/// keeps the 64 floats of its window.
-/// Rung 7 (kVectorLoads false) loads a 4 bytes a thread, 32 consecutive columns a warp. Rung 8
-/// loads each of a's rows as 16-byte vectors from its own boundary: row i's columns
-/// [j0 − t_i, j0 − t_i + 68) in 17 aligned float4 (t_i, 0…3, how far past a boundary column j0
-/// of row i lies; the 17th only where t_i > 0), a quarter of the load instructions.
-template <bool kVectorLoads>
+/// i0 − 4 … i0 + 63 (a halo of 4 rows, also read by the tile before: from L2, not DRAM), 4 bytes a
+/// thread and 32 consecutive columns a warp; each b row keeps the 64 floats of its window.
+/// Rung 7 (kPipelined false): a block a tile. Rung 8: a resident grid, each block walking its tiles
+/// with the next tile's loads issued before this tile's stores, so that they are in flight while
+/// the block writes (with a tile a block, a block's loads all wait while it stores).
+template <bool kPipelined>
 __global__ __launch_bounds__(kRealignThreads, 4) void transpose_realigned(MatrixView<const float> a, MatrixView<float> b,
-                                                                        std::size_t tile_rows) {
+                                                                           std::size_t tile_rows) {
   __shared__ float4 tile[kTile * kRealignRowQuads];
   float* words = reinterpret_cast<float*>(tile);
   const std::size_t j0 = std::size_t{blockIdx.x} * kTile;
-  // Load phase (rung 7): a's column j0 + col (b's row), rows group, group + 4, … of the 68 loaded.
+  // Load phase: a's column j0 + col (b's row), rows group, group + 4, … of the 68 loaded.
   const unsigned col = threadIdx.x % kTile, group = threadIdx.x / kTile;
   const bool col_inside = j0 + col < a.cols;
   const unsigned load_shift = col_inside ? floats_past_boundary(row_of(b, j0 + col)) : 0;
+  const char* column = reinterpret_cast<const char*>(a.data + j0 + col);
   // Store phase: slot q of b rows row0, row0 + 16, row0 + 32, row0 + 48.
   const unsigned q = threadIdx.x % 16, row0 = threadIdx.x / 16;
-  for (std::size_t ti = blockIdx.y; ti < tile_rows; ti += gridDim.y) {
-    const auto i0 = static_cast<long long>(ti * kTile);
-    if constexpr (kVectorLoads) {
-      load_rows_realigned(a, b, j0, i0 - static_cast<long long>(kRealignHalo), words);
-    } else if (col_inside) {
-      // All 17 loads first, then the shared stores: a store right behind its load would leave one
-      // load in flight a thread. Float f = r + s_c of b row c holds a's loaded row r; its window is
-      // f in [4, 68), the rest lands in the row's slack, so only a's first and last rows need a
-      // test (the same for a whole warp).
-      float v[kRealignLoads] = {};
-      const long long first_row = i0 - static_cast<long long>(kRealignHalo) + group;
-      const char* column = reinterpret_cast<const char*>(a.data + j0 + col);
+
+  // All 17 loads first, then the shared stores: a store right behind its load would leave one load
+  // in flight a thread. Float f = r + s_c of b row c holds a's loaded row r; its window is f in
+  // [4, 68), the rest lands in the row's slack, so only a's first and last rows need a test (the
+  // same for a whole warp).
+  float v[kRealignLoads];
+  auto load_tile = [&](std::size_t ti) {
+    const long long first_row = static_cast<long long>(ti * kTile) - static_cast<long long>(kRealignHalo) + group;
 #pragma unroll
-      for (unsigned k = 0; k < kRealignLoads; ++k) {
-        const long long i = first_row + kRealignGroups * k;
-        if (i >= 0 && i < static_cast<long long>(a.rows))
-          v[k] = *reinterpret_cast<const float*>(column + i * static_cast<long long>(a.pitch_bytes));
-      }
-#pragma unroll
-      for (unsigned k = 0; k < kRealignLoads; ++k) words[realigned_word(col, group + kRealignGroups * k + load_shift)] = v[k];
+    for (unsigned k = 0; k < kRealignLoads; ++k) {
+      const long long i = first_row + kRealignGroups * k;
+      v[k] = col_inside && i >= 0 && i < static_cast<long long>(a.rows)
+                 ? *reinterpret_cast<const float*>(column + i * static_cast<long long>(a.pitch_bytes))
+                 : 0.f;
     }
-    __syncthreads();
+  };
+  auto fill_shared = [&] {
+    if (!col_inside) return;
+#pragma unroll
+    for (unsigned k = 0; k < kRealignLoads; ++k) words[realigned_word(col, group + kRealignGroups * k + load_shift)] = v[k];
+  };
+  auto store_tile = [&](std::size_t ti) {
+    const auto i0 = static_cast<long long>(ti * kTile);
 #pragma unroll
     for (unsigned p = 0; p < 4; ++p) {
       const unsigned c = row0 + 16 * p;
       if (j0 + c >= b.rows) break;
       float* out = row_of(b, j0 + c);
       const long long first = i0 - floats_past_boundary(out) + 4 * q;  // b's column of the slot's first float
-      const float4 v = tile[realigned_word(c, kRealignHalo + 4 * q) / 4];
+      const float4 w = tile[realigned_word(c, kRealignHalo + 4 * q) / 4];
       if (first >= 0 && first + 4 <= static_cast<long long>(b.cols)) {
-        store_whole(out + first, v);
+        store_whole(out + first, w);
       } else {
-        const float* e = &v.x;
+        const float* e = &w.x;
 #pragma unroll
         for (unsigned k = 0; k < 4; ++k)
           if (first + k >= 0 && first + k < static_cast<long long>(b.cols)) out[first + k] = e[k];
       }
     }
+  };
+
+  std::size_t ti = blockIdx.y;
+  if (kPipelined && ti < tile_rows) load_tile(ti);
+  for (; ti < tile_rows; ti += gridDim.y) {
+    if (!kPipelined) load_tile(ti);
+    fill_shared();
+    __syncthreads();
+    if (kPipelined && ti + gridDim.y < tile_rows) load_tile(ti + gridDim.y);
+    store_tile(ti);
     __syncthreads();
   }
 }
@@ -518,12 +483,16 @@ void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, c
       .work([] { return std::string("64 rows of b per block, each row's tile on its own 16-byte boundary"); });
 }
 
-void transpose_realigned_both(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream) {
+void transpose_realigned_pipelined(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream) {
   if (a.rows == 0 || a.cols == 0) return;
   const std::size_t tile_rows = ceil_div(a.rows + kRealignHalo - 1, kTile);
-  const dim3 grid(checked_grid(ceil_div(a.cols, kTile), "transpose"), capped_grid_y(tile_rows));
-  launch("transpose_realigned_loads", transpose_realigned<true>, {grid, kRealignThreads}, stream, a, b, tile_rows)
-      .work([] { return std::string("64 rows of b per block, a's rows and b's each read and written from its own 16-byte boundary"); });
+  const std::size_t columns = ceil_div(a.cols, kTile);
+  // As many tile rows at once as fill the GPU's resident blocks with the block columns: each block
+  // then walks several tiles (16383 × 16385 on 132 SMs: 257 × 3 blocks, 86 tiles each).
+  const std::size_t rows_at_once = std::clamp<std::size_t>(resident_grid<transpose_realigned<true>>(kRealignThreads) / columns, 1, tile_rows);
+  const dim3 grid(checked_grid(columns, "transpose"), capped_grid_y(rows_at_once));
+  launch("transpose_realigned_pipelined", transpose_realigned<true>, {grid, kRealignThreads}, stream, a, b, tile_rows)
+      .work([] { return std::string("64 rows of b per block, its tiles in turn, the next tile's loads in flight while it stores"); });
 }
 
 void transpose_square_in_place(MatrixView<float> m, cudaStream_t stream) {

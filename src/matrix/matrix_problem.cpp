@@ -275,7 +275,7 @@ class MatrixProblem final : public Problem {
     if (op_ == MatrixOp::transpose) {
       runs.push_back({"profile_transpose_tiles", "transpose: the tiles' bank conflicts and bytes at 16384², and rungs 6-8 on packed odd widths",
                       {"profile", n, "-s", "16384x16384,16383x16385", "--layout", "packed", "--variants",
-                       "tile,tile_padded,tile_vector_4x4,tile_realigned,tile_realigned_loads"},
+                       "tile,tile_padded,tile_vector_4x4,tile_realigned,tile_realigned_pipelined"},
                       true, ShowcasePart::profiles});
       runs.push_back({"peers_matrix", "transpose, add, triangle: what users call instead (PyTorch), the same shapes", {"src/matrix/peers.py"},
                       true, ShowcasePart::peers});
