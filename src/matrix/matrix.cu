@@ -171,12 +171,8 @@ __device__ __forceinline__ unsigned realigned_word(unsigned c, unsigned f) {
 /// their partial vectors element by element). To fill those windows the block loads a's rows
 /// i0 − 4 … i0 + 63 (a halo of 4 rows, also read by the tile before: from L2, not DRAM), 4 bytes a
 /// thread and 32 consecutive columns a warp; each b row keeps the 64 floats of its window.
-/// Rung 7 (kPipelined false): a block a tile. Rung 8: a resident grid, each block walking its tiles
-/// with the next tile's loads issued before this tile's stores, so that they are in flight while
-/// the block writes (with a tile a block, a block's loads all wait while it stores).
-template <bool kPipelined>
-__global__ __launch_bounds__(kRealignThreads, 4) void transpose_realigned(MatrixView<const float> a, MatrixView<float> b,
-                                                                           std::size_t tile_rows) {
+__global__ __launch_bounds__(kRealignThreads) void transpose_realigned(MatrixView<const float> a, MatrixView<float> b,
+                                                                        std::size_t tile_rows) {
   __shared__ float4 tile[kTile * kRealignRowQuads];
   float* words = reinterpret_cast<float*>(tile);
   const std::size_t j0 = std::size_t{blockIdx.x} * kTile;
@@ -184,58 +180,44 @@ __global__ __launch_bounds__(kRealignThreads, 4) void transpose_realigned(Matrix
   const unsigned col = threadIdx.x % kTile, group = threadIdx.x / kTile;
   const bool col_inside = j0 + col < a.cols;
   const unsigned load_shift = col_inside ? floats_past_boundary(row_of(b, j0 + col)) : 0;
-  const char* column = reinterpret_cast<const char*>(a.data + j0 + col);
   // Store phase: slot q of b rows row0, row0 + 16, row0 + 32, row0 + 48.
   const unsigned q = threadIdx.x % 16, row0 = threadIdx.x / 16;
-
-  // All 17 loads first, then the shared stores: a store right behind its load would leave one load
-  // in flight a thread. Float f = r + s_c of b row c holds a's loaded row r; its window is f in
-  // [4, 68), the rest lands in the row's slack, so only a's first and last rows need a test (the
-  // same for a whole warp).
-  float v[kRealignLoads];
-  auto load_tile = [&](std::size_t ti) {
-    const long long first_row = static_cast<long long>(ti * kTile) - static_cast<long long>(kRealignHalo) + group;
-#pragma unroll
-    for (unsigned k = 0; k < kRealignLoads; ++k) {
-      const long long i = first_row + kRealignGroups * k;
-      v[k] = col_inside && i >= 0 && i < static_cast<long long>(a.rows)
-                 ? *reinterpret_cast<const float*>(column + i * static_cast<long long>(a.pitch_bytes))
-                 : 0.f;
-    }
-  };
-  auto fill_shared = [&] {
-    if (!col_inside) return;
-#pragma unroll
-    for (unsigned k = 0; k < kRealignLoads; ++k) words[realigned_word(col, group + kRealignGroups * k + load_shift)] = v[k];
-  };
-  auto store_tile = [&](std::size_t ti) {
+  for (std::size_t ti = blockIdx.y; ti < tile_rows; ti += gridDim.y) {
     const auto i0 = static_cast<long long>(ti * kTile);
+    if (col_inside) {
+      // All 17 loads first, then the shared stores: a store right behind its load would leave one
+      // load in flight a thread. Float f = r + s_c of b row c holds a's loaded row r; its window is
+      // f in [4, 68), the rest lands in the row's slack, so only a's first and last rows need a
+      // test (the same for a whole warp).
+      float v[kRealignLoads] = {};
+      const long long first_row = i0 - static_cast<long long>(kRealignHalo) + group;
+      const char* column = reinterpret_cast<const char*>(a.data + j0 + col);
+#pragma unroll
+      for (unsigned k = 0; k < kRealignLoads; ++k) {
+        const long long i = first_row + kRealignGroups * k;
+        if (i >= 0 && i < static_cast<long long>(a.rows))
+          v[k] = *reinterpret_cast<const float*>(column + i * static_cast<long long>(a.pitch_bytes));
+      }
+#pragma unroll
+      for (unsigned k = 0; k < kRealignLoads; ++k) words[realigned_word(col, group + kRealignGroups * k + load_shift)] = v[k];
+    }
+    __syncthreads();
 #pragma unroll
     for (unsigned p = 0; p < 4; ++p) {
       const unsigned c = row0 + 16 * p;
       if (j0 + c >= b.rows) break;
       float* out = row_of(b, j0 + c);
       const long long first = i0 - floats_past_boundary(out) + 4 * q;  // b's column of the slot's first float
-      const float4 w = tile[realigned_word(c, kRealignHalo + 4 * q) / 4];
+      const float4 v = tile[realigned_word(c, kRealignHalo + 4 * q) / 4];
       if (first >= 0 && first + 4 <= static_cast<long long>(b.cols)) {
-        store_whole(out + first, w);
+        store_whole(out + first, v);
       } else {
-        const float* e = &w.x;
+        const float* e = &v.x;
 #pragma unroll
         for (unsigned k = 0; k < 4; ++k)
           if (first + k >= 0 && first + k < static_cast<long long>(b.cols)) out[first + k] = e[k];
       }
     }
-  };
-
-  std::size_t ti = blockIdx.y;
-  if (kPipelined && ti < tile_rows) load_tile(ti);
-  for (; ti < tile_rows; ti += gridDim.y) {
-    if (!kPipelined) load_tile(ti);
-    fill_shared();
-    __syncthreads();
-    if (kPipelined && ti + gridDim.y < tile_rows) load_tile(ti + gridDim.y);
-    store_tile(ti);
     __syncthreads();
   }
 }
@@ -479,20 +461,8 @@ void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, c
   // b's rows start up to 3 floats before their tile's column: one more tile reaches the last ones.
   const std::size_t tile_rows = ceil_div(a.rows + kRealignHalo - 1, kTile);
   const dim3 grid(checked_grid(ceil_div(a.cols, kTile), "transpose"), capped_grid_y(tile_rows));
-  launch("transpose_realigned", transpose_realigned<false>, {grid, kRealignThreads}, stream, a, b, tile_rows)
+  launch("transpose_realigned", transpose_realigned, {grid, kRealignThreads}, stream, a, b, tile_rows)
       .work([] { return std::string("64 rows of b per block, each row's tile on its own 16-byte boundary"); });
-}
-
-void transpose_realigned_pipelined(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream) {
-  if (a.rows == 0 || a.cols == 0) return;
-  const std::size_t tile_rows = ceil_div(a.rows + kRealignHalo - 1, kTile);
-  const std::size_t columns = ceil_div(a.cols, kTile);
-  // As many tile rows at once as fill the GPU's resident blocks with the block columns: each block
-  // then walks several tiles (16383 × 16385 on 132 SMs: 257 × 3 blocks, 86 tiles each).
-  const std::size_t rows_at_once = std::clamp<std::size_t>(resident_grid<transpose_realigned<true>>(kRealignThreads) / columns, 1, tile_rows);
-  const dim3 grid(checked_grid(columns, "transpose"), capped_grid_y(rows_at_once));
-  launch("transpose_realigned_pipelined", transpose_realigned<true>, {grid, kRealignThreads}, stream, a, b, tile_rows)
-      .work([] { return std::string("64 rows of b per block, its tiles in turn, the next tile's loads in flight while it stores"); });
 }
 
 void transpose_square_in_place(MatrixView<float> m, cudaStream_t stream) {

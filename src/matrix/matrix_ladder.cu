@@ -55,7 +55,6 @@ void tile_4_per_thread(const MatrixArgs& m, cudaStream_t s) {
 }
 void tiled_vectors(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_tiled(m.a, m.out, s); }
 void realigned(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_tiles(m.a, m.out, s); }
-void realigned_pipelined(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_pipelined(m.a, m.out, s); }
 void in_place(const MatrixArgs& m, cudaStream_t s) {
   transpose(m.out, m.out, s);
 }
@@ -129,8 +128,6 @@ constexpr MatrixRung kTranspose[] = {
         tiled_vectors),
     row("tile_realigned", "unaligned rows (packed odd widths): b's rows stored as 16-byte vectors on their own boundaries, a 4-row halo of a", "store_sectors instructions dram",
         realigned),
-    row("tile_realigned_pipelined", "a resident grid walking the tiles, the next tile's loads in flight while this tile is stored",
-        "dram issue", realigned_pipelined),
     row("library", "gpulab::transpose: rung 6, or rung 7 where b's rows are unaligned and b outgrows the L2; vectors (1xN, Nx1) as copies", "dram", library_transpose, Role::library),
     row("in_place_square", "gpulab::transpose in place: tile pairs swapped through shared memory (square only)", "dram_bytes dram", in_place,
         Role::rung, true),
