@@ -7,8 +7,8 @@
 # rung; sanitize-tests: the four tools over the small tests ($SANITIZER_TOOLS picks some: on the H100
 # memcheck and part of racecheck took 225 s); sanitize: `gpulab sanitize`. profiles:
 # every problem's profiles alone. multi*: every problem's benches over this host's GPUs from one
-# process, one per GPU (MPI), weakly scaled, at more sizes (multi: also the errors that must end
-# every rank); multi-tests: the multi-GPU tests ($MULTI_TESTS, a gtest filter). A call's parts must fit
+# process, one per GPU (MPI), weakly scaled, at more sizes ($MULTI_PROBLEMS: only these; multi: also the
+# errors that must end every rank); multi-tests: the multi-GPU tests ($MULTI_TESTS, a gtest filter). A call's parts must fit
 # its 10 minutes (H100: tests 7 min, suite 5, sanitize 4; two H200s: multi-GPU tests 5, multi parts 4-6).
 # Writes $OUT/log.txt and $OUT/results.tgz; scripts/record_run.py files them as a record.
 set -uo pipefail
@@ -78,7 +78,7 @@ for part in multi multi-mpi multi-weak multi-more; do
   has "$part" || continue
   nvidia-smi topo -m > "$res/topo.txt" 2>&1
   echo "== $(date -u +%T) $part: every problem's benches over $gpus GPU(s)"
-  gpulab showcase --out "$res" --parts "$part"
+  gpulab showcase --out "$res" --parts "$part" ${MULTI_PROBLEMS:-}
   echo "$part exit code: $?"
 done
 if has multi; then
