@@ -78,7 +78,7 @@ for part in multi multi-mpi multi-weak multi-more; do
   has "$part" || continue
   nvidia-smi topo -m > "$res/topo.txt" 2>&1
   echo "== $(date -u +%T) $part: every problem's benches over $gpus GPU(s)"
-  gpulab showcase --out "$res" --parts "$part" ${MULTI_PROBLEMS:-}
+  gpulab showcase --out "$res" ${MULTI_PROBLEMS:-} --parts "$part"
   echo "$part exit code: $?"
 done
 if has multi; then
