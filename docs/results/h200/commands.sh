@@ -1,11 +1,5 @@
-# The call of this record, on the GPU machine with the build of ea11aee carried (build/device.tar.xz)
-# and this script, run as: timeout 560 bash call_g.sh 2>&1 | tee $OUT/log.txt
-set -u
-B=build/device
-mkdir -p "$OUT/g"
-tar xJf build/device.tar.xz -C build
-echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: build/call_g.sh (transpose rungs 6 and 7 on packed odd widths, small to large, twice)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-for r in 1 2; do
-$B/gpulab bench transpose -s 257x255,513x515,1000x999,1025x1023,2047x2049,3001x2999,4095x4097,8191x8193,16383x16385,16384x16385 --layout packed --variants 6,7,library,vendor --no-cpu --json $OUT/g/transpose_sweep$r.json --md $OUT/g/transpose_sweep$r.md > /dev/null; echo "transpose $r exit $?"
-done
-tar czf $OUT/g.tgz -C $OUT g && rm -rf $OUT/g; echo "== done $(date -u +%FT%TZ)"
+# The calls of this record, each on the GPU machine with the build of e222c3b carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+# the same call, after device_run.sh (extras_log.txt):
+timeout 90 build/device/gpulab bench histogram -n 2^24,2^26,2^28 -m 2^17,2^20,2^24 -d uniform,narrow,degenerate --variants hot_cached_global,range_partitioned,library --no-cpu --reps 10 --json $OUT/extras/hist_sampled.json --md $OUT/extras/hist_sampled.md
+timeout 40 build/device/gpulab bench conv -s 12345x6789,7680x4320,3841x2161 --layout packed --variants shared_tile,library,vendor --no-cpu --json $OUT/extras/conv_staged.json --md $OUT/extras/conv_staged.md
