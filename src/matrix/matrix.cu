@@ -147,10 +147,10 @@ __device__ __forceinline__ unsigned floats_past_boundary(const float* p) {
   return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p) / sizeof(float)) & 3u;
 }
 
-/// One 16-byte store to a 16-byte-aligned p. Written as PTX because, beside the element-by-element
-/// fallback below it, nvcc 13 merged the two paths into four predicated 4-byte stores (SASS: 32
-/// STG.E, no STG.E.128): on the H200 (ncu, 16383 × 16385 packed) twice the L2 write requests of rung
-/// 6 and 47% more write sectors than b's bytes, with the L2 at 90% of its throughput.
+/// One 16-byte store to a 16-byte-aligned p. Written as PTX because, where a plain float4 store sat
+/// beside its element-by-element fallback (rung 7's store phase), nvcc 13 merged the two paths into
+/// four predicated 4-byte stores (SASS: 32 STG.E, no STG.E.128): on the H200 (ncu, 16383 × 16385
+/// packed) 1.4× the L2 write requests of the fixed form and 47% more write sectors than b's bytes.
 __device__ __forceinline__ void store_whole(float* p, float4 v) {
   asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
 }
