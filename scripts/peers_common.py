@@ -1,6 +1,18 @@
 """Shared by the peers scripts: sizes as gpulab writes them, and timing like gpulab times (CUDA
 events around each call, warm-up first, median of the repetitions)."""
+import argparse
 import statistics
+
+
+def parse_arguments(doc, reps, **options):
+    """The command line of a peers script: its own options (name=default: --name, a string),
+    --reps (default `reps`) and --json; the description is the first line of `doc`."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    for name, default in options.items():
+        ap.add_argument(f"--{name}", default=default)
+    ap.add_argument("--reps", type=int, default=reps)
+    ap.add_argument("--json")
+    return ap.parse_args()
 
 
 def parse_size(text):

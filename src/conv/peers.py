@@ -6,22 +6,17 @@ replicate pad -> depthwise conv2d -> round half away from zero -> clamp -> uint8
 
     python3 src/conv/peers.py [--sizes 7680x4320,...] [--kernel 0,-1,0,-1,5,-1,0,-1,0/1] [--reps 20] [--json OUT]
 """
-import argparse
 import pathlib
 import sys
 
 # The helpers every peers script shares (scripts/peers_common.py).
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-from peers_common import report, time_ms, torch_timing
+from peers_common import parse_arguments, report, time_ms, torch_timing
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="1920x1080,3840x2160,7680x4320,15360x8640")
-    ap.add_argument("--kernel", default="0,-1,0,-1,5,-1,0,-1,0/1", help="nine integers / divisor (sharpen)")
-    ap.add_argument("--reps", type=int, default=20)
-    ap.add_argument("--json")
-    args = ap.parse_args()
+    # --kernel: nine integers / divisor (sharpen by default)
+    args = parse_arguments(__doc__, 20, sizes="1920x1080,3840x2160,7680x4320,15360x8640", kernel="0,-1,0,-1,5,-1,0,-1,0/1")
     timing = torch_timing()
     if timing is None:
         return 1

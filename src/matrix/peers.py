@@ -6,21 +6,16 @@ gpulab times, so that their rows can be set beside `gpulab bench` from one devic
 
     python3 src/matrix/peers.py [--shapes 16384x16384,4096x4096] [--reps 20] [--json OUT]
 """
-import argparse
 import pathlib
 import sys
 
 # The helpers every peers script shares (scripts/peers_common.py).
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-from peers_common import parse_size, report, time_ms, torch_timing
+from peers_common import parse_arguments, parse_size, report, time_ms, torch_timing
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shapes", default="16384x16384,16383x16385,4096x4096")
-    ap.add_argument("--reps", type=int, default=20)
-    ap.add_argument("--json")
-    args = ap.parse_args()
+    args = parse_arguments(__doc__, 20, shapes="16384x16384,16383x16385,4096x4096")
     timing = torch_timing()
     if timing is None:
         return 1

@@ -5,21 +5,16 @@ that their rows can be set beside `gpulab bench scan` from the same device run.
 
     python3 src/scan/peers.py [--n 2^28] [--reps 30] [--json OUT]
 """
-import argparse
 import pathlib
 import sys
 
 # The helpers every peers script shares (scripts/peers_common.py).
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-from peers_common import parse_size, report, time_ms
+from peers_common import parse_arguments, parse_size, report, time_ms
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", default="2^28")
-    ap.add_argument("--reps", type=int, default=30)
-    ap.add_argument("--json")
-    args = ap.parse_args()
+    args = parse_arguments(__doc__, 30, n="2^28")
     n = parse_size(args.n)
     rows = []
     try:

@@ -6,21 +6,16 @@ against a float64 product on a sample of rows, beside gpulab's own check column.
 
     python3 src/sgemm/peers.py [--shapes 4096,5000x3000x700] [--reps 10] [--json OUT]
 """
-import argparse
 import pathlib
 import sys
 
 # The helpers every peers script shares (scripts/peers_common.py).
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-from peers_common import parse_size, report, time_ms, torch_timing
+from peers_common import parse_arguments, parse_size, report, time_ms, torch_timing
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shapes", default="1024,4096,8192,4097,5000x3000x700,64x64x2^20,2^16x64x64,1x4096x4096")
-    ap.add_argument("--reps", type=int, default=10)
-    ap.add_argument("--json")
-    args = ap.parse_args()
+    args = parse_arguments(__doc__, 10, shapes="1024,4096,8192,4097,5000x3000x700,64x64x2^20,2^16x64x64,1x4096x4096")
     timing = torch_timing()
     if timing is None:
         return 1
