@@ -71,24 +71,31 @@ constexpr std::size_t kMaxSide = std::size_t{1} << 20;
 // takes 0.537 ms and 4097×4097 0.139 (the tile 0.217); smaller images are not yet measured so.
 constexpr std::size_t kStagedMinPixels = std::size_t{1} << 24;
 
+/// The kernel for rows on 16-byte boundaries, by size. Measured on the H100 (docs/conv.md): the lanes
+/// beat the tile from 512x512 up (1080p 0.012 ms against 0.031) and tie at 64x64 and 256x256;
+/// below, the tile's single light block wins (1x1 0.005 ms against 0.007). The one-channel window
+/// (weights too large for the lanes) needs 2^22 pixels (1080p: 0.038 against 0.031).
+void run_aligned(const conv_device::ConvArgs& a, cudaStream_t stream) {
+  const std::size_t pixels = static_cast<std::size_t>(a.width) * static_cast<std::size_t>(a.height);
+  if (conv_detail::lanes_fit(a) && pixels >= (std::size_t{1} << 16))
+    conv_detail::run_lanes(a, stream);
+  else if (pixels >= (std::size_t{1} << 22))
+    conv_detail::run_sliding_window(a, stream);
+  else
+    conv_detail::run_shared_tile(a, stream);
+}
+
 /// The staged run; false (nothing enqueued) where the pool cannot hold the two copies.
 bool run_staged(const conv_device::ConvArgs& a, cudaStream_t stream) {
   const std::size_t row = 3 * static_cast<std::size_t>(a.width), pitch = align_up(row, 16);
   const auto height = static_cast<std::size_t>(a.height);
   std::optional<StreamScratch> staged_images;  // the input's copy, then the output's
-  try {
-    staged_images.emplace(2 * pitch * height, stream);
-  } catch (const OutOfMemoryError&) {
-    return false;
-  }
+  if (!take_scratch(staged_images, 2 * pitch * height, stream)) return false;
   std::uint8_t* in_rows = staged_images->as<std::uint8_t>();
   std::uint8_t* out_rows = in_rows + pitch * height;
   copy_rows(a.in, a.in_pitch, in_rows, pitch, row, height, stream);
   const conv_device::ConvArgs staged = conv_device::conv_args(in_rows, pitch, out_rows, pitch, a.width, a.height, a.filter, a.border);
-  if (conv_detail::lanes_fit(staged))
-    conv_detail::run_lanes(staged, stream);
-  else
-    conv_detail::run_sliding_window(staged, stream);
+  run_aligned(staged, stream);
   copy_rows(out_rows, pitch, a.out, a.out_pitch, row, height, stream);
   return true;
 }
@@ -113,15 +120,9 @@ void conv3x3(const std::uint8_t* in, std::size_t in_pitch, std::uint8_t* out, st
           "in and out overlap");
   const conv_device::ConvArgs a = conv_device::conv_args(in, in_pitch, out, out_pitch, static_cast<int>(width),
                                                          static_cast<int>(height), filter, border);
-  // Measured on the H100 (docs/conv.md): the lanes beat the tile from 512x512 up (1080p 0.012 ms
-  // against 0.031) and tie at 64x64 and 256x256; below, the tile's single light block wins (1x1
-  // 0.005 ms against 0.007). The one-channel window needs 2^22 pixels (1080p: 0.038 against 0.031).
-  const bool aligned = conv_detail::rows_aligned16(a);
-  if (aligned && conv_detail::lanes_fit(a) && width * height >= (std::size_t{1} << 16))
-    conv_detail::run_lanes(a, stream);
-  else if (aligned && width * height >= (std::size_t{1} << 22))
-    conv_detail::run_sliding_window(a, stream);
-  else if (aligned || width * height < kStagedMinPixels || !run_staged(a, stream))
+  if (conv_detail::rows_aligned16(a))
+    run_aligned(a, stream);
+  else if (width * height < kStagedMinPixels || !run_staged(a, stream))
     conv_detail::run_shared_tile(a, stream);
 }
 

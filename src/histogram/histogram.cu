@@ -878,9 +878,7 @@ void launch_sample(const std::int32_t* values, std::size_t n, BinRule rule, std:
 void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, cudaStream_t stream) {
   check_arguments(values, n, m, counts);
   std::optional<StreamScratch> temp;
-  try {
-    temp.emplace(kPickBytes + temp_bytes(Path::range_partitioned, n, m), stream);
-  } catch (const OutOfMemoryError&) {
+  if (!take_scratch(temp, kPickBytes + temp_bytes(Path::range_partitioned, n, m), stream)) {
     run(Path::hot_cached_global, values, n, m, counts, nullptr, 0, stream);
     return;
   }

@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <optional>
 
 namespace gpulab {
 
@@ -38,5 +39,16 @@ class StreamScratch {
   void* data_ = nullptr;
   cudaStream_t stream_;
 };
+
+/// Fills `slot` with `bytes` from scratch_pool() on `stream`; false, `slot` left empty, where the
+/// pool cannot grow (the caller then runs a path without the storage).
+inline bool take_scratch(std::optional<StreamScratch>& slot, std::size_t bytes, cudaStream_t stream) {
+  try {
+    slot.emplace(bytes, stream);
+    return true;
+  } catch (const OutOfMemoryError&) {  // (the throw already cleared the thread's last error)
+    return false;
+  }
+}
 
 }  // namespace gpulab

@@ -646,12 +646,7 @@ void realign_rows(const float*& data, std::size_t& ld, int rows, int cols, std::
   if (sgemm_detail::rows_aligned16(data, ld)) return;
   const std::size_t padded = (static_cast<std::size_t>(cols) + 3) / 4 * 4;
   const std::size_t bytes = static_cast<std::size_t>(rows) * padded * sizeof(float);
-  if (bytes > sgemm_detail::kRealignMaxBytes) return;
-  try {
-    copy.emplace(bytes, stream);
-  } catch (const OutOfMemoryError&) {  // (the throw already cleared the thread's last error)
-    return;
-  }
+  if (bytes > sgemm_detail::kRealignMaxBytes || !take_scratch(copy, bytes, stream)) return;
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * sizeof(float), pitch = padded * sizeof(float);
   GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(copy->as<float>(), pitch, data, ld * sizeof(float), row_bytes, static_cast<std::size_t>(rows),
                                       cudaMemcpyDeviceToDevice, stream));

@@ -338,12 +338,9 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
   const int splits = splits_for(g, tiles, kMinSplitSlice);
   // Both freed in stream order, after the product.
   std::optional<StreamScratch> split, partials;
-  try {
-    split.emplace(F::kParts * (a_floats + b_floats) * sizeof(float), stream);
-    partials.emplace(splits > 1 ? static_cast<std::size_t>(splits) * g.m * g.n * sizeof(float) : 0, stream);
-  } catch (const OutOfMemoryError&) {  // (the throw already cleared the thread's last error)
+  if (!take_scratch(split, F::kParts * (a_floats + b_floats) * sizeof(float), stream) ||
+      !take_scratch(partials, splits > 1 ? static_cast<std::size_t>(splits) * g.m * g.n * sizeof(float) : 0, stream))
     return false;
-  }
   SplitMaps maps{};
   if (g.k > 0) {
     float* a_big = split->as<float>();
