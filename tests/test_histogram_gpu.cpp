@@ -110,23 +110,25 @@ TEST(Histogram, RefusesBadArguments) {
   EXPECT_NO_THROW(histogram(nullptr, 0, 8, counts.data()));
 }
 
-// range_partitioned's temporary storage: asked for by n and m, refused with a message when missing
-// or short, and not needed by the paths without one.
-TEST(Histogram, RangePartitionedRefusesTooLittleTemporaryStorage) {
+// The partitions' temporary storage: asked for by n and m, refused with a message when missing or
+// short, and not needed by the paths without one; range_ranked's thread counters stop at 64 ranges.
+TEST(Histogram, RangePartitionsRefuseTooLittleTemporaryStorage) {
   using histogram_detail::Path;
   const std::size_t n = 100003;
   const std::uint32_t m = (1u << 20) + 7;
-  if (!histogram_detail::supports(Path::range_partitioned, m)) GTEST_SKIP() << "range_partitioned does not fit this device";
   EXPECT_EQ(histogram_detail::temp_bytes(Path::hot_cached_global, n, m), 0u);
-  const std::size_t bytes = histogram_detail::temp_bytes(Path::range_partitioned, n, m);
-  EXPECT_GE(bytes, n * sizeof(std::uint16_t));  // a 16-bit place for every value
-  DeviceBuffer<std::int32_t> values(n);
-  DeviceBuffer<std::uint32_t> counts(m);
-  DeviceBuffer<std::byte> temp(bytes);
-  EXPECT_THROW(histogram_detail::run(Path::range_partitioned, values.data(), n, m, counts.data(), nullptr, 0, nullptr), Error);
-  EXPECT_THROW(histogram_detail::run(Path::range_partitioned, values.data(), n, m, counts.data(), temp.data(), bytes - 1, nullptr),
-               Error);
+  for (Path path : {Path::range_partitioned, Path::range_ranked}) {
+    if (!histogram_detail::supports(path, m)) continue;
+    const std::size_t bytes = histogram_detail::temp_bytes(path, n, m);
+    EXPECT_GE(bytes, n * sizeof(std::uint16_t));  // a 16-bit place for every value
+    DeviceBuffer<std::int32_t> values(n);
+    DeviceBuffer<std::uint32_t> counts(m);
+    DeviceBuffer<std::byte> temp(bytes);
+    EXPECT_THROW(histogram_detail::run(path, values.data(), n, m, counts.data(), nullptr, 0, nullptr), Error);
+    EXPECT_THROW(histogram_detail::run(path, values.data(), n, m, counts.data(), temp.data(), bytes - 1, nullptr), Error);
+  }
   EXPECT_FALSE(histogram_detail::supports(Path::range_partitioned, 0xFFFFFFFFu));  // past 2^26 bins
+  EXPECT_FALSE(histogram_detail::supports(Path::range_ranked, (1u << 21) + 1));   // 65 ranges
 }
 
 TEST(Histogram, PicksItsPathByBinsAndValues) {
@@ -150,9 +152,11 @@ TEST(Histogram, PicksItsPathByBinsAndValues) {
     for (std::uint32_t m : {1u << 18, 1u << 22}) EXPECT_EQ(histogram_path_name(values, m), "hot_cached_global");
   for (std::size_t values : {std::size_t{1} << 24, std::size_t{1} << 28})
     for (std::uint32_t m : {1u << 18, 1u << 22})
-      EXPECT_EQ(histogram_path_name(values, m), histogram_detail::supports(histogram_detail::Path::range_partitioned, m)
-                                                     ? "sampled: range_partitioned or hot_cached_global"
-                                                     : "hot_cached_global");
+      EXPECT_EQ(histogram_path_name(values, m),
+                !histogram_detail::supports(histogram_detail::Path::range_partitioned, m) ? "hot_cached_global"
+                : m <= (1u << 21) && histogram_detail::supports(histogram_detail::Path::range_ranked, m)
+                    ? "sampled: range_ranked or hot_cached_global"
+                    : "sampled: range_partitioned or hot_cached_global");
   EXPECT_EQ(histogram_path_name(n, 0xFFFFFFFFu), "hot_cached_global");  // any device, any m
 }
 
@@ -166,7 +170,9 @@ TEST(HistogramLibrary, TheSamplePicksThePartitionForSpreadValuesOnly) {
   if (!histogram_detail::supports(Path::range_partitioned, m)) GTEST_SKIP() << "range_partitioned does not fit this device";
   DeviceBuffer<std::int32_t> values(n + 1);
   DeviceBuffer<std::uint32_t> counts(m);
-  for (auto [dist, expected] : {std::pair{HistogramDistribution::uniform, Path::range_partitioned},
+  EXPECT_EQ(histogram_detail::partition_path(m), histogram_detail::supports(Path::range_ranked, m) ? Path::range_ranked
+                                                                                                    : Path::range_partitioned);
+  for (auto [dist, expected] : {std::pair{HistogramDistribution::uniform, histogram_detail::partition_path(m)},
                                 std::pair{HistogramDistribution::narrow, Path::hot_cached_global},
                                 std::pair{HistogramDistribution::degenerate, Path::hot_cached_global}}) {
     const auto input = input_for(dist, n);

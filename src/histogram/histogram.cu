@@ -1,12 +1,12 @@
-// The library's histogram (include/gpulab/histogram.hpp): eight paths, each one rung of the ladder
-// (6–13), and the choice among them (the top rung, 14). What each adds is said at its kernel.
+// The library's histogram (include/gpulab/histogram.hpp): nine paths, each one rung of the ladder
+// (6–14), and the choice among them (the top rung, 15). What each adds is said at its kernel.
 //
 // Shared by the first seven: a resident grid (as many blocks as fit on the device at once, fewer
 // for small n), each thread streaming 16-byte vectors of four values with four loads in flight
 // (lib/tile_stream.cuh, the access pattern of the read ceiling). Shared by all eight: the bin
-// computed without a division (bin_rule.hpp). The eighth, range_partitioned, needs temporary
-// storage: the library takes it from gpulab's pool, and picks between it and hot_cached_global on
-// the device, by a sample of the values (sample_kernel, histogram()).
+// computed without a division (bin_rule.hpp). The last two, range_partitioned and range_ranked, need
+// temporary storage: the library takes it from gpulab's pool, and picks between one of them and
+// hot_cached_global on the device, by a sample of the values (sample_kernel, histogram()).
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
@@ -22,6 +22,7 @@
 #include <gpulab/histogram.hpp>
 
 #include <cooperative_groups.h>
+#include <cub/block/block_radix_rank.cuh>
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
@@ -350,18 +351,49 @@ struct SegmentLength {
 
 using PartitionScan = cub::BlockScan<std::uint32_t, kPartitionBlock>;
 
+/// How partition_tile finds each value's place among its tile's values of the same range.
+enum class Ranking {
+  ballots,          // range_partitioned: one ballot per bit of the range, one shared atomic per group of equal lanes
+  thread_counters,  // range_ranked: CUB's BlockRadixRank, a private 16-bit counter per range and thread
+};
+/// BlockRadixRank keeps 2^(bits − 1) + 1 words a thread: 34 KiB at 5 bits (32 ranges, m ≤ 2^20),
+/// 66 KiB at 6; from 7 bits a block of kPartitionBlock threads would leave the SM a single block.
+constexpr unsigned kMaxCounterBits = 6;
+template <unsigned kBits>
+using ThreadCounterRank = cub::BlockRadixRank<kPartitionBlock, kBits, false>;
+struct RangeOfBin {
+  __device__ std::uint32_t Digit(std::uint32_t bin) const { return bin >> kRangeBits; }
+};
+
+/// Bytes of partition_tile's working storage after its sorted piece: the ranks (ballots) or
+/// BlockRadixRank's counters, whichever the tiles of a kernel need, 16-byte aligned.
+template <unsigned kBits, Ranking kRanking>
+constexpr std::size_t rank_storage_bytes() {
+  std::size_t bytes = kTile * sizeof(std::uint16_t);  // the ballots' ranks (also the last tile's)
+  if constexpr (kRanking == Ranking::thread_counters) bytes = std::max(bytes, sizeof(typename ThreadCounterRank<kBits>::TempStorage));
+  return align_up(bytes, 16);
+}
+/// partition_kernel's dynamic shared memory: the sorted piece, the rank storage, one word per
+/// possible range and one past them.
+template <unsigned kBits, Ranking kRanking>
+constexpr std::size_t partition_smem_bytes() {
+  return kTile * sizeof(std::uint16_t) + rank_storage_bytes<kBits, kRanking>() + ((std::size_t{1} << kBits) + 1) * sizeof(std::uint32_t);
+}
+
 /// One tile of partition_kernel: kBits, the bits of a range number (0 … 11, ranges ≤ 2^kBits), is
 /// a constant so that the ballots per bit unroll; kFull, whether the tile holds kTile values (every
-/// tile but the last), spares the checks of each value against the tile's end.
-template <unsigned kBits, bool kFull>
+/// tile but the last), spares the checks of each value against the tile's end. The last tile, if
+/// short, always ranks with ballots (thread counters would rank its missing values too).
+template <unsigned kBits, bool kFull, Ranking kRanking>
 __device__ __forceinline__ void partition_tile(const std::int32_t* __restrict__ values, std::uint32_t tile, std::size_t first,
                                                unsigned length, BinRule rule, std::uint32_t ranges, std::uint32_t tiles,
                                                std::uint16_t* __restrict__ places, std::uint32_t* __restrict__ segments,
                                                PartitionScan::TempStorage& scan_storage) {
   extern __shared__ uint4 partition_shared[];
-  auto* sorted = reinterpret_cast<std::uint16_t*>(partition_shared);     // [kTile], 16-byte aligned
-  std::uint16_t* rank = sorted + kTile;                                   // [kTile]: a value's rank in its range
-  auto* range_count = reinterpret_cast<std::uint32_t*>(rank + kTile);    // [ranges]: counts, then starts
+  auto* sorted = reinterpret_cast<std::uint16_t*>(partition_shared);  // [kTile], 16-byte aligned
+  std::byte* rank_storage = reinterpret_cast<std::byte*>(sorted + kTile);
+  // [2^kBits + 1]: counts, then starts
+  auto* range_count = reinterpret_cast<std::uint32_t*>(rank_storage + rank_storage_bytes<kBits, kRanking>());
 
   // All loads in flight before the first is used.
   std::uint32_t bin[kPartitionPerThread];
@@ -370,57 +402,85 @@ __device__ __forceinline__ void partition_tile(const std::int32_t* __restrict__ 
     const unsigned i = k * kPartitionBlock + threadIdx.x;
     bin[k] = kFull || i < length ? static_cast<std::uint32_t>(values[first + i]) : 0;
   }
-  for (std::uint32_t r = threadIdx.x; r < ranges; r += kPartitionBlock) range_count[r] = 0;
 #pragma unroll
   for (unsigned k = 0; k < kPartitionPerThread; ++k) bin[k] = rule(static_cast<std::int32_t>(bin[k]));
-  __syncthreads();
 
-  // Each value's rank among the tile's values of its range. The lanes of a warp with equal ranges
-  // find each other with one ballot per bit of the range (match.any costs a pass per distinct value:
-  // 0.98 ms for this kernel at 32 ranges, uniform, on an H100) and take one atomic between them,
-  // their leader's, whatever the distribution.
-  const unsigned lane = threadIdx.x % kWarp;
+  // position[k]: where value k goes in the tile's sorted piece.
+  unsigned position[kPartitionPerThread];
+  if constexpr (kFull && kRanking == Ranking::thread_counters) {
+    // Adds over the ballots: each thread counts its own values per range in private 16-bit counters,
+    // a scan over all threads' counters gives each value its position and each range its start
+    // (CUB's BlockRadixRank, one pass of kBits bits): no ballot, no atomic per value.
+    using Rank = ThreadCounterRank<kBits>;
+    int rank[kPartitionPerThread];
+    int range_start[Rank::BINS_TRACKED_PER_THREAD];
+    Rank(*reinterpret_cast<typename Rank::TempStorage*>(rank_storage)).RankKeys(bin, rank, RangeOfBin{}, range_start);
 #pragma unroll
-  for (unsigned k = 0; k < kPartitionPerThread; ++k) {
-    const unsigned slot = k * kPartitionBlock + threadIdx.x;
-    const std::uint32_t range = bin[k] >> kRangeBits;
-    unsigned peers = kFull ? kFullMask : __ballot_sync(kFullMask, slot < length);
+    for (unsigned k = 0; k < kPartitionPerThread; ++k) position[k] = static_cast<unsigned>(rank[k]);
 #pragma unroll
-    for (unsigned b = kBits; b-- > 0;) {
-      const bool one = (range >> b) & 1u;
-      const unsigned ones = __ballot_sync(kFullMask, one);
-      peers &= one ? ones : ~ones;
+    for (unsigned j = 0; j < Rank::BINS_TRACKED_PER_THREAD; ++j) {
+      const unsigned r = threadIdx.x * Rank::BINS_TRACKED_PER_THREAD + j;
+      if (r < (1u << kBits)) range_count[r] = static_cast<std::uint32_t>(range_start[j]);
     }
-    const bool valid = kFull || slot < length;
-    const unsigned leader = valid ? __ffs(peers) - 1 : lane;
-    std::uint32_t before = 0;
-    if (valid && lane == leader) before = atomicAdd(&range_count[range], __popc(peers));
-    before = __shfl_sync(kFullMask, before, leader);
-    if (valid) rank[slot] = static_cast<std::uint16_t>(before + __popc(peers & ((1u << lane) - 1)));
-  }
-  __syncthreads();
+    if (threadIdx.x == 0) range_count[1u << kBits] = kTile;
+    __syncthreads();
+    for (std::uint32_t r = threadIdx.x; r < ranges; r += kPartitionBlock)
+      segments[std::size_t{r} * tiles + tile] = segment_entry(range_count[r], range_count[r + 1] - range_count[r]);
+  } else {
+    auto* rank = reinterpret_cast<std::uint16_t*>(rank_storage);  // [kTile]: a value's rank in its range
+    for (std::uint32_t r = threadIdx.x; r < ranges; r += kPartitionBlock) range_count[r] = 0;
+    __syncthreads();
 
-  // Where each range starts in the tile's sorted piece (thread t scans ranges [t·per, (t + 1)·per)),
-  // written to the table and kept in place of the counts.
-  const std::uint32_t per_thread = (ranges + kPartitionBlock - 1) / kPartitionBlock;
-  const std::uint32_t mine = threadIdx.x * per_thread;
-  std::uint32_t sum = 0;
-  for (std::uint32_t j = 0; j < per_thread && mine + j < ranges; ++j) sum += range_count[mine + j];
-  std::uint32_t start = 0;
-  PartitionScan(scan_storage).ExclusiveSum(sum, start);
-  for (std::uint32_t j = 0; j < per_thread && mine + j < ranges; ++j) {
-    const std::uint32_t r = mine + j, count = range_count[r];
-    segments[std::size_t{r} * tiles + tile] = segment_entry(start, count);
-    range_count[r] = start;
-    start += count;
+    // Each value's rank among the tile's values of its range. The lanes of a warp with equal ranges
+    // find each other with one ballot per bit of the range (match.any costs a pass per distinct value:
+    // 0.98 ms for this kernel at 32 ranges, uniform, on an H100) and take one atomic between them,
+    // their leader's, whatever the distribution.
+    const unsigned lane = threadIdx.x % kWarp;
+#pragma unroll
+    for (unsigned k = 0; k < kPartitionPerThread; ++k) {
+      const unsigned slot = k * kPartitionBlock + threadIdx.x;
+      const std::uint32_t range = bin[k] >> kRangeBits;
+      unsigned peers = kFull ? kFullMask : __ballot_sync(kFullMask, slot < length);
+#pragma unroll
+      for (unsigned b = kBits; b-- > 0;) {
+        const bool one = (range >> b) & 1u;
+        const unsigned ones = __ballot_sync(kFullMask, one);
+        peers &= one ? ones : ~ones;
+      }
+      const bool valid = kFull || slot < length;
+      const unsigned leader = valid ? __ffs(peers) - 1 : lane;
+      std::uint32_t before = 0;
+      if (valid && lane == leader) before = atomicAdd(&range_count[range], __popc(peers));
+      before = __shfl_sync(kFullMask, before, leader);
+      if (valid) rank[slot] = static_cast<std::uint16_t>(before + __popc(peers & ((1u << lane) - 1)));
+    }
+    __syncthreads();
+
+    // Where each range starts in the tile's sorted piece (thread t scans ranges [t·per, (t + 1)·per)),
+    // written to the table and kept in place of the counts.
+    const std::uint32_t per_thread = (ranges + kPartitionBlock - 1) / kPartitionBlock;
+    const std::uint32_t mine = threadIdx.x * per_thread;
+    std::uint32_t sum = 0;
+    for (std::uint32_t j = 0; j < per_thread && mine + j < ranges; ++j) sum += range_count[mine + j];
+    std::uint32_t start = 0;
+    PartitionScan(scan_storage).ExclusiveSum(sum, start);
+    for (std::uint32_t j = 0; j < per_thread && mine + j < ranges; ++j) {
+      const std::uint32_t r = mine + j, count = range_count[r];
+      segments[std::size_t{r} * tiles + tile] = segment_entry(start, count);
+      range_count[r] = start;
+      start += count;
+    }
+    __syncthreads();
+#pragma unroll
+    for (unsigned k = 0; k < kPartitionPerThread; ++k) {
+      const unsigned slot = k * kPartitionBlock + threadIdx.x;
+      if (kFull || slot < length) position[k] = range_count[bin[k] >> kRangeBits] + rank[slot];
+    }
   }
-  __syncthreads();
 
 #pragma unroll
-  for (unsigned k = 0; k < kPartitionPerThread; ++k) {
-    const unsigned slot = k * kPartitionBlock + threadIdx.x;
-    if (kFull || slot < length) sorted[range_count[bin[k] >> kRangeBits] + rank[slot]] = static_cast<std::uint16_t>(bin[k] & (kRangeBins - 1));
-  }
+  for (unsigned k = 0; k < kPartitionPerThread; ++k)
+    if (kFull || k * kPartitionBlock + threadIdx.x < length) sorted[position[k]] = static_cast<std::uint16_t>(bin[k] & (kRangeBins - 1));
   __syncthreads();
 
   // The sorted piece to the tile's place in `places` (16 KiB apart: 16-byte vectors, then the tail).
@@ -432,8 +492,13 @@ __device__ __forceinline__ void partition_tile(const std::int32_t* __restrict__ 
     for (unsigned i = vectors * 8 + threadIdx.x; i < length; i += kPartitionBlock) piece[i] = sorted[i];
 }
 
-template <unsigned kBits>
-__global__ void __launch_bounds__(kPartitionBlock)
+/// Blocks of partition_kernel an SM should hold: thread counters need fewer registers than the
+/// ballots, and a second block loads its tile while the first ranks.
+template <Ranking kRanking>
+constexpr unsigned kPartitionBlocksPerSm = kRanking == Ranking::thread_counters ? 2 : 0;
+
+template <unsigned kBits, Ranking kRanking>
+__global__ void __launch_bounds__(kPartitionBlock, kPartitionBlocksPerSm<kRanking>)
 partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, std::uint32_t ranges,
                  std::uint32_t tiles, std::uint16_t* __restrict__ places, std::uint32_t* __restrict__ segments,
                  PickedIf picked) {
@@ -444,10 +509,10 @@ partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule
   for (std::uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const std::size_t first = std::size_t{tile} * kTile;
     if (n - first >= kTile)
-      partition_tile<kBits, true>(values, tile, first, kTile, rule, ranges, tiles, places, segments, scan_storage);
+      partition_tile<kBits, true, kRanking>(values, tile, first, kTile, rule, ranges, tiles, places, segments, scan_storage);
     else
-      partition_tile<kBits, false>(values, tile, first, static_cast<unsigned>(n - first), rule, ranges, tiles, places, segments,
-                                   scan_storage);
+      partition_tile<kBits, false, kRanking>(values, tile, first, static_cast<unsigned>(n - first), rule, ranges, tiles, places,
+                                             segments, scan_storage);
     __syncthreads();  // the next tile reuses the shared arrays
   }
 }
@@ -587,6 +652,20 @@ sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule ru
   if (threadIdx.x == 0) *pick = 2 * singletons > kSamples ? kPickPartitioned : kPickHotCached;
 }
 
+/// partition_kernel for ranges of `range_bits` bits ranked by kRanking, and its dynamic shared memory.
+struct PartitionKernel {
+  void (*kernel)(const std::int32_t*, std::size_t, BinRule, std::uint32_t, std::uint32_t, std::uint16_t*, std::uint32_t*, PickedIf);
+  std::size_t smem;
+};
+template <Ranking kRanking>
+PartitionKernel partition_kernel_for(std::size_t range_bits) {
+  constexpr unsigned kBitsMax = kRanking == Ranking::thread_counters ? kMaxCounterBits : kMaxRangeBits;
+  return [&]<std::size_t... kBits>(std::index_sequence<kBits...>) {
+    constexpr PartitionKernel kernels[] = {{&partition_kernel<kBits, kRanking>, partition_smem_bytes<kBits, kRanking>()}...};
+    return kernels[range_bits];
+  }(std::make_index_sequence<kBitsMax + 1>{});
+}
+
 // ---- host side --------------------------------------------------------------------------------------
 
 /// What the paths need to know about a device, read once per device.
@@ -630,6 +709,11 @@ DeviceLimits query_device_limits() {
   GPULAB_CUDA_CHECK(cudaFuncSetAttribute(replicated_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
   GPULAB_CUDA_CHECK(cudaFuncSetAttribute(halfword_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
   constexpr int kCountSmem = kRangeBins * sizeof(std::uint32_t);  // the kernel's static word comes on top
+  for (std::size_t bits = 0; bits <= kMaxCounterBits; ++bits) {  // 51–84 KiB: past the default 48
+    const PartitionKernel partition = partition_kernel_for<Ranking::thread_counters>(bits);
+    if (partition.smem <= d.smem_optin)
+      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(partition.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(partition.smem)));
+  }
   if (smem_optin > kCountSmem) {
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(count_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kCountSmem));
     d.count_resident = resident_blocks(reinterpret_cast<const void*>(count_kernel), kCountBlock, kCountSmem);
@@ -730,6 +814,7 @@ struct PartitionPlan {
 };
 
 /// `temp` holds PartitionPlan(n, m).bytes (run() checked it).
+template <Ranking kRanking>
 void launch_range_partitioned(const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* counts, void* temp,
                               const DeviceLimits& d, cudaStream_t stream, PickedIf picked) {
   const PartitionPlan plan(n, rule.bins());
@@ -738,17 +823,15 @@ void launch_range_partitioned(const std::int32_t* values, std::size_t n, BinRule
   auto* places = reinterpret_cast<std::uint16_t*>(base + plan.places_at);
   auto* segments = reinterpret_cast<std::uint32_t*>(base + plan.segments_at);
   auto* starts = reinterpret_cast<std::uint32_t*>(base + plan.starts_at);
-  const std::size_t partition_smem = 2 * kTile * sizeof(std::uint16_t) + std::size_t{plan.ranges} * sizeof(std::uint32_t);
-  const std::size_t range_bits = log2_ceil(plan.ranges);
-  const auto partition = [&]<std::size_t... kBits>(std::index_sequence<kBits...>) {
-    constexpr decltype(&partition_kernel<0>) kernels[] = {&partition_kernel<kBits>...};
-    return kernels[range_bits];
-  }(std::make_index_sequence<kMaxRangeBits + 1>{});
+  const auto [partition, partition_smem] = partition_kernel_for<kRanking>(log2_ceil(plan.ranges));
   const unsigned partition_blocks =
       std::min(plan.tiles, resident_blocks(reinterpret_cast<const void*>(partition), kPartitionBlock, partition_smem));
   launch("partition_by_range", partition, {partition_blocks, kPartitionBlock, partition_smem}, stream, values, n, rule, plan.ranges,
          plan.tiles, places, segments, picked)
-      .work([&] { return count_of(kTile, "value") + " sorted into " + count_of(plan.ranges, "range") + " per block"; });
+      .work([&] {
+        return count_of(kTile, "value") + " sorted into " + count_of(plan.ranges, "range") + " per block" +
+               (kRanking == Ranking::thread_counters ? ", ranked by thread counters" : "");
+      });
   std::size_t scan_bytes = plan.scan_bytes;
   GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(base + plan.scan_at, scan_bytes, segment_lengths(segments, picked), starts,
                                                   static_cast<std::int64_t>(plan.entries), stream));
@@ -761,7 +844,7 @@ void launch_range_partitioned(const std::int32_t* values, std::size_t n, BinRule
 }  // namespace
 
 std::size_t temp_bytes(Path path, std::size_t n, std::uint32_t m) {
-  if (path != Path::range_partitioned || m == 0) return 0;
+  if ((path != Path::range_partitioned && path != Path::range_ranked) || m == 0) return 0;
   return PartitionPlan(n, m).bytes;
 }
 
@@ -777,9 +860,14 @@ bool supports(Path path, std::uint32_t m) {
     case Path::global_runs: return true;
     case Path::hot_cached_global: return true;
     case Path::range_partitioned: return d.count_resident > 0 && ranges_for(m) <= kMaxRanges;
+    case Path::range_ranked:
+      return d.count_resident > 0 && ranges_for(m) <= (1u << kMaxCounterBits) &&
+             partition_kernel_for<Ranking::thread_counters>(log2_ceil(ranges_for(m))).smem <= d.smem_optin;
   }
   return false;
 }
+
+Path partition_path(std::uint32_t m) { return supports(Path::range_ranked, m) ? Path::range_ranked : Path::range_partitioned; }
 
 // Past one block's shared memory the cluster paths make one pass over the input per range of bins
 // a cluster holds (about 465 K on an H100), global atomics pay per value and most on few hot bins
@@ -851,7 +939,10 @@ void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule r
           .work([] { return count_of(kHotSlots, "shared slot") + " for the sampled bins per block"; });
       break;
     case Path::range_partitioned:
-      launch_range_partitioned(values, n, rule, counts, temp, d, stream, picked);
+      launch_range_partitioned<Ranking::ballots>(values, n, rule, counts, temp, d, stream, picked);
+      break;
+    case Path::range_ranked:
+      launch_range_partitioned<Ranking::thread_counters>(values, n, rule, counts, temp, d, stream, picked);
       break;
   }
 }
@@ -878,7 +969,7 @@ void launch_sample(const std::int32_t* values, std::size_t n, BinRule rule, std:
 void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, cudaStream_t stream) {
   check_arguments(values, n, m, counts);
   std::optional<StreamScratch> temp;
-  if (!take_scratch(temp, kPickBytes + temp_bytes(Path::range_partitioned, n, m), stream)) {
+  if (!take_scratch(temp, kPickBytes + temp_bytes(partition_path(m), n, m), stream)) {
     run(Path::hot_cached_global, values, n, m, counts, nullptr, 0, stream);
     return;
   }
@@ -887,7 +978,7 @@ void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std
   GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
   launch_sample(values, n, rule, pick, stream);
   launch_path(Path::hot_cached_global, values, n, rule, counts, nullptr, stream, {pick, kPickHotCached});
-  launch_path(Path::range_partitioned, values, n, rule, counts, temp->as<std::byte>() + kPickBytes, stream, {pick, kPickPartitioned});
+  launch_path(partition_path(m), values, n, rule, counts, temp->as<std::byte>() + kPickBytes, stream, {pick, kPickPartitioned});
 }
 
 }  // namespace
@@ -899,7 +990,7 @@ Path sampled_pick(const std::int32_t* values, std::size_t n, std::uint32_t m, cu
   std::uint32_t picked = 0;
   GPULAB_CUDA_CHECK(cudaMemcpyAsync(&picked, pick.as<std::uint32_t>(), sizeof picked, cudaMemcpyDeviceToHost, stream));
   GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return picked == kPickPartitioned ? Path::range_partitioned : Path::hot_cached_global;
+  return picked == kPickPartitioned ? partition_path(m) : Path::hot_cached_global;
 }
 
 void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, void* temp,
@@ -926,7 +1017,10 @@ void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::
 }
 
 std::string_view histogram_path_name(std::size_t n, std::uint32_t m) {
-  if (m > 0 && histogram_detail::takes_sample(n, m)) return "sampled: range_partitioned or hot_cached_global";
+  if (m > 0 && histogram_detail::takes_sample(n, m))
+    return histogram_detail::partition_path(m) == histogram_detail::Path::range_ranked
+               ? "sampled: range_ranked or hot_cached_global"
+               : "sampled: range_partitioned or hot_cached_global";
   switch (histogram_detail::choose(n, m)) {
     case histogram_detail::Path::packed_registers: return "packed_registers";
     case histogram_detail::Path::replicated_shared: return "replicated_shared";
@@ -936,6 +1030,7 @@ std::string_view histogram_path_name(std::size_t n, std::uint32_t m) {
     case histogram_detail::Path::global_runs: return "global_runs";
     case histogram_detail::Path::hot_cached_global: return "hot_cached_global";
     case histogram_detail::Path::range_partitioned: return "range_partitioned";
+    case histogram_detail::Path::range_ranked: return "range_ranked";
   }
   return "?";
 }

@@ -145,7 +145,7 @@ struct ByBlock {
   }
 };
 
-// ---- rungs 6–13: the library's paths -----------------------------------------------------------
+// ---- rungs 6–14: the library's paths -----------------------------------------------------------
 
 template <histogram_detail::Path kPath>
 struct LibraryPath {
@@ -241,9 +241,12 @@ constexpr HistogramRung kRungs[] = {
     rung<LibraryPath<Path::range_partitioned>, LibraryPath<Path::range_partitioned>::supports,
          LibraryPath<Path::range_partitioned>::workspace_bytes>("range_partitioned",
         "values sorted by range of 2^15 bins in tiles first, then each range counted in one block's shared memory: no global atomic per value", "dram dram_bytes", Role::rung, false),
+    rung<LibraryPath<Path::range_ranked>, LibraryPath<Path::range_ranked>::supports,
+         LibraryPath<Path::range_ranked>::workspace_bytes>("range_ranked",
+        "m <= 2^21: each value's place in its tile from thread-private counters per range (CUB's BlockRadixRank), not ballots and atomics", "instructions dram", Role::rung, false),
     rung<Library>("gpulab::histogram",
         "the library: packed_registers, replicated_resident or halfword_shared by m and device; past them hot_cached_global, "
-        "or from 2^24 values range_partitioned where a sample finds the values spread", "dram",
+        "or from 2^24 values range_ranked (range_partitioned past 2^21 bins) where a sample finds the values spread", "dram",
         Role::library, false),
     rung<Cub, Cub::supports, Cub::workspace_bytes>("cub::DeviceHistogram::HistogramEven",
         "the vendor library (CUB) over the bins (transform iterator)", "dram", Role::vendor, false),

@@ -1,5 +1,5 @@
 // The library's histogram paths, each callable on its own so that the ladder can time every one
-// (rungs 6–13) and the library's histogram() (the top rung) picks among them by m, n and device.
+// (rungs 6–14) and the library's histogram() (the top rung) picks among them by m, n and device.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,6 +18,7 @@ enum class Path {
   global_runs,        // global atomics, runs of equal bins combined in registers first
   hot_cached_global,  // global_runs with the bins a sample finds counted in shared memory
   range_partitioned,  // values partitioned by range of bins first, each range counted in one block
+  range_ranked,       // the same with each value's place in its tile from thread-private counters (m ≤ 2^21)
 };
 
 /// Whether `path` can run m bins on the current device.
@@ -36,8 +37,12 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
 
 /// The path histogram() takes for n values into m bins, where it needs no look at the values.
 /// Past shared memory and from 2^24 values histogram() samples them on the device first and takes
-/// range_partitioned or hot_cached_global (see sampled_pick()).
+/// partition_path(m) or hot_cached_global (see sampled_pick()).
 Path choose(std::size_t n, std::uint32_t m);
+
+/// The partition histogram() takes for m bins where its sample finds the values spread: range_ranked
+/// where it supports m, range_partitioned beyond.
+Path partition_path(std::uint32_t m);
 
 /// What histogram()'s sample of values[0, n) picks (synchronises `stream`; for tests and tools).
 Path sampled_pick(const std::int32_t* values, std::size_t n, std::uint32_t m, cudaStream_t stream);
