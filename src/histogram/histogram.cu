@@ -405,8 +405,6 @@ __device__ __forceinline__ void partition_tile(const std::int32_t* __restrict__ 
 #pragma unroll
   for (unsigned k = 0; k < kPartitionPerThread; ++k) bin[k] = rule(static_cast<std::int32_t>(bin[k]));
 
-  // position[k]: where value k goes in the tile's sorted piece.
-  unsigned position[kPartitionPerThread];
   if constexpr (kFull && kRanking == Ranking::thread_counters) {
     // Adds over the ballots: each thread counts its own values per range in private 16-bit counters,
     // a scan over all threads' counters gives each value its position and each range its start
@@ -416,7 +414,7 @@ __device__ __forceinline__ void partition_tile(const std::int32_t* __restrict__ 
     int range_start[Rank::BINS_TRACKED_PER_THREAD];
     Rank(*reinterpret_cast<typename Rank::TempStorage*>(rank_storage)).RankKeys(bin, rank, RangeOfBin{}, range_start);
 #pragma unroll
-    for (unsigned k = 0; k < kPartitionPerThread; ++k) position[k] = static_cast<unsigned>(rank[k]);
+    for (unsigned k = 0; k < kPartitionPerThread; ++k) sorted[rank[k]] = static_cast<std::uint16_t>(bin[k] & (kRangeBins - 1));
 #pragma unroll
     for (unsigned j = 0; j < Rank::BINS_TRACKED_PER_THREAD; ++j) {
       const unsigned r = threadIdx.x * Rank::BINS_TRACKED_PER_THREAD + j;
@@ -474,13 +472,10 @@ __device__ __forceinline__ void partition_tile(const std::int32_t* __restrict__ 
 #pragma unroll
     for (unsigned k = 0; k < kPartitionPerThread; ++k) {
       const unsigned slot = k * kPartitionBlock + threadIdx.x;
-      if (kFull || slot < length) position[k] = range_count[bin[k] >> kRangeBits] + rank[slot];
+      if (kFull || slot < length)
+        sorted[range_count[bin[k] >> kRangeBits] + rank[slot]] = static_cast<std::uint16_t>(bin[k] & (kRangeBins - 1));
     }
   }
-
-#pragma unroll
-  for (unsigned k = 0; k < kPartitionPerThread; ++k)
-    if (kFull || k * kPartitionBlock + threadIdx.x < length) sorted[position[k]] = static_cast<std::uint16_t>(bin[k] & (kRangeBins - 1));
   __syncthreads();
 
   // The sorted piece to the tile's place in `places` (16 KiB apart: 16-byte vectors, then the tail).
