@@ -8,6 +8,7 @@
 // temporary storage: the library takes it from gpulab's pool, and picks between one of them and
 // hot_cached_global on the device, by a sample of the values (sample_kernel, histogram()).
 #include "lib/arith.hpp"
+#include "lib/async_copy.cuh"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
@@ -360,7 +361,7 @@ enum class Ranking {
 /// 66 KiB at 6; from 7 bits a block of kPartitionBlock threads would leave the SM a single block.
 constexpr unsigned kMaxCounterBits = 6;
 template <unsigned kBits>
-using ThreadCounterRank = cub::BlockRadixRank<kPartitionBlock, kBits, false>;
+using ThreadCounterRank = cub::BlockRadixRank<kPartitionBlock, kBits, false, false>;  // not memoized: fewer registers
 struct RangeOfBin {
   __device__ std::uint32_t Digit(std::uint32_t bin) const { return bin >> kRangeBits; }
 };
@@ -373,11 +374,28 @@ constexpr std::size_t rank_storage_bytes() {
   if constexpr (kRanking == Ranking::thread_counters) bytes = std::max(bytes, sizeof(typename ThreadCounterRank<kBits>::TempStorage));
   return align_up(bytes, 16);
 }
-/// partition_kernel's dynamic shared memory: the sorted piece, the rank storage, one word per
-/// possible range and one past them.
+/// Where partition_kernel keeps its tiles in dynamic shared memory, each part 16-byte aligned: the
+/// next tile's values while they arrive (thread counters only), the sorted piece, the rank storage,
+/// and one word per possible range and one past them.
+extern __shared__ uint4 partition_shared[];
 template <unsigned kBits, Ranking kRanking>
-constexpr std::size_t partition_smem_bytes() {
-  return kTile * sizeof(std::uint16_t) + rank_storage_bytes<kBits, kRanking>() + ((std::size_t{1} << kBits) + 1) * sizeof(std::uint32_t);
+struct PartitionSmem {
+  static constexpr std::size_t sorted_at = kRanking == Ranking::thread_counters ? kTile * sizeof(std::int32_t) : 0;
+  static constexpr std::size_t rank_at = sorted_at + kTile * sizeof(std::uint16_t);
+  static constexpr std::size_t count_at = rank_at + rank_storage_bytes<kBits, kRanking>();
+  static constexpr std::size_t bytes = count_at + ((std::size_t{1} << kBits) + 1) * sizeof(std::uint32_t);
+};
+
+/// values[first + k·kPartitionBlock + threadIdx.x] for k < kPartitionPerThread, all loads in flight
+/// before the first is used; 0 past `length` unless kFull.
+template <bool kFull>
+__device__ __forceinline__ void load_tile(const std::int32_t* __restrict__ values, std::size_t first, unsigned length,
+                                          std::int32_t (&value)[kPartitionPerThread]) {
+#pragma unroll
+  for (unsigned k = 0; k < kPartitionPerThread; ++k) {
+    const unsigned i = k * kPartitionBlock + threadIdx.x;
+    value[k] = kFull || i < length ? values[first + i] : 0;
+  }
 }
 
 /// One tile of partition_kernel: kBits, the bits of a range number (0 … 11, ranges ≤ 2^kBits), is
@@ -385,25 +403,19 @@ constexpr std::size_t partition_smem_bytes() {
 /// tile but the last), spares the checks of each value against the tile's end. The last tile, if
 /// short, always ranks with ballots (thread counters would rank its missing values too).
 template <unsigned kBits, bool kFull, Ranking kRanking>
-__device__ __forceinline__ void partition_tile(const std::int32_t* __restrict__ values, std::uint32_t tile, std::size_t first,
-                                               unsigned length, BinRule rule, std::uint32_t ranges, std::uint32_t tiles,
-                                               std::uint16_t* __restrict__ places, std::uint32_t* __restrict__ segments,
-                                               PartitionScan::TempStorage& scan_storage) {
-  extern __shared__ uint4 partition_shared[];
-  auto* sorted = reinterpret_cast<std::uint16_t*>(partition_shared);  // [kTile], 16-byte aligned
-  std::byte* rank_storage = reinterpret_cast<std::byte*>(sorted + kTile);
+__device__ __forceinline__ void partition_tile(const std::int32_t (&value)[kPartitionPerThread], std::uint32_t tile,
+                                               std::size_t first, unsigned length, BinRule rule, std::uint32_t ranges,
+                                               std::uint32_t tiles, std::uint16_t* __restrict__ places,
+                                               std::uint32_t* __restrict__ segments, PartitionScan::TempStorage& scan_storage) {
+  using Smem = PartitionSmem<kBits, kRanking>;
+  auto* sorted = reinterpret_cast<std::uint16_t*>(reinterpret_cast<std::byte*>(partition_shared) + Smem::sorted_at);  // [kTile]
+  std::byte* rank_storage = reinterpret_cast<std::byte*>(partition_shared) + Smem::rank_at;
   // [2^kBits + 1]: counts, then starts
-  auto* range_count = reinterpret_cast<std::uint32_t*>(rank_storage + rank_storage_bytes<kBits, kRanking>());
+  auto* range_count = reinterpret_cast<std::uint32_t*>(reinterpret_cast<std::byte*>(partition_shared) + Smem::count_at);
 
-  // All loads in flight before the first is used.
   std::uint32_t bin[kPartitionPerThread];
 #pragma unroll
-  for (unsigned k = 0; k < kPartitionPerThread; ++k) {
-    const unsigned i = k * kPartitionBlock + threadIdx.x;
-    bin[k] = kFull || i < length ? static_cast<std::uint32_t>(values[first + i]) : 0;
-  }
-#pragma unroll
-  for (unsigned k = 0; k < kPartitionPerThread; ++k) bin[k] = rule(static_cast<std::int32_t>(bin[k]));
+  for (unsigned k = 0; k < kPartitionPerThread; ++k) bin[k] = rule(value[k]);
 
   if constexpr (kFull && kRanking == Ranking::thread_counters) {
     // Adds over the ballots: each thread counts its own values per range in private 16-bit counters,
@@ -499,16 +511,64 @@ partition_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule
                  PickedIf picked) {
   __shared__ PartitionScan::TempStorage scan_storage;
   if (picked.skipped()) return;
+  const auto length_of = [&](std::uint32_t tile) {
+    return static_cast<unsigned>(std::min<std::size_t>(kTile, n - std::size_t{tile} * kTile));
+  };
+  const auto partition = [&](std::uint32_t tile, const std::int32_t (&value)[kPartitionPerThread]) {
+    const std::size_t first = std::size_t{tile} * kTile;
+    const unsigned length = length_of(tile);
+    if (length == kTile)
+      partition_tile<kBits, true, kRanking>(value, tile, first, kTile, rule, ranges, tiles, places, segments, scan_storage);
+    else
+      partition_tile<kBits, false, kRanking>(value, tile, first, length, rule, ranges, tiles, places, segments, scan_storage);
+  };
   // A resident grid walks the tiles: a launch whose pick is the other path then costs one wave of
   // blocks that return, not a block a tile (32768 at n = 2^28: 0.05 ms).
-  for (std::uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const std::size_t first = std::size_t{tile} * kTile;
-    if (n - first >= kTile)
-      partition_tile<kBits, true, kRanking>(values, tile, first, kTile, rule, ranges, tiles, places, segments, scan_storage);
-    else
-      partition_tile<kBits, false, kRanking>(values, tile, first, static_cast<unsigned>(n - first), rule, ranges, tiles, places,
-                                             segments, scan_storage);
-    __syncthreads();  // the next tile reuses the shared arrays
+  if constexpr (kRanking == Ranking::ballots) {
+    for (std::uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      std::int32_t value[kPartitionPerThread];
+      if (length_of(tile) == kTile)
+        load_tile<true>(values, std::size_t{tile} * kTile, kTile, value);
+      else
+        load_tile<false>(values, std::size_t{tile} * kTile, length_of(tile), value);
+      partition(tile, value);
+      __syncthreads();  // the next tile reuses the shared arrays
+    }
+  } else {
+    // Adds over loading each tile when its turn comes: the next tile's values are copied into shared
+    // memory (cp.async) while this one is ranked and written, so the loads of a block never wait for
+    // its own ranking.
+    auto* staged = reinterpret_cast<std::int32_t*>(partition_shared);  // [kTile]
+    const bool vectors = reinterpret_cast<std::uintptr_t>(values) % 16 == 0;
+    const auto stage = [&](std::uint32_t tile) {
+      const std::int32_t* from = values + std::size_t{tile} * kTile;
+      const unsigned length = length_of(tile);
+      if (vectors && length == kTile) {
+#pragma unroll
+        for (unsigned k = 0; k < kPartitionPerThread / 4; ++k) {
+          const unsigned v = 4 * (k * kPartitionBlock + threadIdx.x);
+          cp_async16(staged + v, from + v, 16);
+        }
+      } else {
+        for (unsigned k = 0; k < kPartitionPerThread; ++k) {
+          const unsigned i = k * kPartitionBlock + threadIdx.x;
+          cp_async4(staged + i, from + (i < length ? i : 0), i < length);
+        }
+      }
+      cp_async_commit();
+    };
+    if (blockIdx.x < tiles) stage(blockIdx.x);
+    for (std::uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      cp_async_wait<0>();
+      __syncthreads();  // every thread's copies have landed
+      std::int32_t value[kPartitionPerThread];
+#pragma unroll
+      for (unsigned k = 0; k < kPartitionPerThread; ++k) value[k] = staged[k * kPartitionBlock + threadIdx.x];
+      __syncthreads();  // every thread has its values: the next tile may come in
+      if (tile + gridDim.x < tiles) stage(tile + gridDim.x);
+      partition(tile, value);
+      __syncthreads();  // the next tile reuses the shared arrays
+    }
   }
 }
 
@@ -573,11 +633,7 @@ count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __re
   for (std::uint32_t e = next_entry; starts[e] < hi;) {
     const std::uint32_t range = e / tiles;
     const std::uint32_t range_end = (range + 1) * tiles;
-    // A warp a segment, in batches of kWarp · kCountUnroll values.
-    for (std::uint32_t f = e + warp; f < range_end; f += warps) {
-      const std::uint32_t at = starts[f];
-      if (at >= hi) break;
-      const std::uint32_t entry = segments[f];
+    const auto count_segment = [&](std::uint32_t f, std::uint32_t at, std::uint32_t entry) {
       const std::uint32_t from = lo > at ? lo - at : 0;
       const std::uint32_t to = min(entry >> 16, hi - at);
       const std::uint16_t* segment = places + std::size_t{f - range * tiles} * kTile + (entry & 0xFFFFu);
@@ -585,6 +641,21 @@ count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __re
       for (; batch + kWarp * kCountUnroll <= to; batch += kWarp * kCountUnroll)
         count_batch<true>(segment + batch, kWarp * kCountUnroll, range_counts);
       if (batch < to) count_batch<false>(segment + batch, to - batch, range_counts);
+    };
+    // A warp a segment (warp w: e + w, e + w + warps, …), in batches of kWarp · kCountUnroll values.
+    // Where its next kWarp segments start and how long they are come in one load a lane, so the
+    // loads of a segment's values wait for no other load.
+    bool past_share = false;
+    for (std::uint32_t base = e + warp; base < range_end && !past_share; base += warps * kWarp) {
+      const std::uint32_t mine = base + lane * warps;
+      const std::uint32_t my_at = mine < range_end ? starts[mine] : hi;  // hi: none of the share
+      const std::uint32_t my_entry = mine < range_end ? segments[mine] : 0;
+#pragma unroll 1
+      for (unsigned j = 0; j < kWarp && !past_share; ++j) {
+        const std::uint32_t at = __shfl_sync(kFullMask, my_at, j);
+        past_share = at >= hi;  // starts ascend: the segments after are past the share too
+        if (!past_share) count_segment(base + j * warps, at, __shfl_sync(kFullMask, my_entry, j));
+      }
     }
     __syncthreads();
     const std::uint32_t first_bin = range * kRangeBins;
@@ -656,7 +727,7 @@ template <Ranking kRanking>
 PartitionKernel partition_kernel_for(std::size_t range_bits) {
   constexpr unsigned kBitsMax = kRanking == Ranking::thread_counters ? kMaxCounterBits : kMaxRangeBits;
   return [&]<std::size_t... kBits>(std::index_sequence<kBits...>) {
-    constexpr PartitionKernel kernels[] = {{&partition_kernel<kBits, kRanking>, partition_smem_bytes<kBits, kRanking>()}...};
+    constexpr PartitionKernel kernels[] = {{&partition_kernel<kBits, kRanking>, PartitionSmem<kBits, kRanking>::bytes}...};
     return kernels[range_bits];
   }(std::make_index_sequence<kBitsMax + 1>{});
 }

@@ -3,6 +3,7 @@
 // the library instantiate.
 #pragma once
 
+#include "lib/async_copy.cuh"
 #include "sgemm/sgemm_args.hpp"
 
 #include <cuda_runtime.h>
@@ -66,26 +67,6 @@ __device__ __forceinline__ float4 load4_or_zero(const float* p, std::size_t ld, 
   const float* row = p + static_cast<std::size_t>(i) * ld + j;
   if (j + 3 < cols) return *reinterpret_cast<const float4*>(row);
   return {row[0], j + 1 < cols ? row[1] : 0.f, j + 2 < cols ? row[2] : 0.f, 0.f};
-}
-
-// ---- asynchronous copies (sm_80+): global → shared without a register, zero-filled -----------------
-
-__device__ __forceinline__ unsigned shared_address(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-/// 4 bytes, or zeros when !valid (src-size 0 reads nothing).
-__device__ __forceinline__ void cp_async4(float* dst, const float* src, bool valid) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(dst)), "l"(src),
-               "r"(valid ? 4 : 0));
-}
-/// 16 bytes of which the first `bytes` are read and the rest zero-filled.
-__device__ __forceinline__ void cp_async16(float* dst, const float* src, int bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(dst)), "l"(src), "r"(bytes));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int kPending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
 }
 
 /// One tile copy, either plain (load, then store to shared) or asynchronous (cp.async).
