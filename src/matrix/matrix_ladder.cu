@@ -55,8 +55,6 @@ void tile_4_per_thread(const MatrixArgs& m, cudaStream_t s) {
 }
 void tiled_vectors(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_tiled(m.a, m.out, s); }
 void realigned(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_tiles(m.a, m.out, s); }
-void realigned_wide(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_wide(m.a, m.out, s); }
-void realigned_min4(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_min4(m.a, m.out, s); }
 void in_place(const MatrixArgs& m, cudaStream_t s) {
   transpose(m.out, m.out, s);
 }
@@ -130,8 +128,6 @@ constexpr MatrixRung kTranspose[] = {
         tiled_vectors),
     row("tile_realigned", "unaligned rows (packed odd widths): b's rows stored as 16-byte vectors on their own boundaries, a 4-row halo of a", "store_sectors instructions dram",
         realigned),
-    row("tile_realigned_min4", "EXPERIMENT: rung 7 compiled with __launch_bounds__(256, 4)", "issue", realigned_min4),
-    row("tile_realigned_512", "EXPERIMENT: rung 7 with 512 threads a block, 9 loads a thread: twice the warps", "issue dram", realigned_wide),
     row("library", "gpulab::transpose: rung 6, or rung 7 where b's rows are unaligned and b outgrows the L2; vectors (1xN, Nx1) as copies", "dram", library_transpose, Role::library),
     row("in_place_square", "gpulab::transpose in place: tile pairs swapped through shared memory (square only)", "dram_bytes dram", in_place,
         Role::rung, true),
