@@ -621,16 +621,19 @@ struct CountBatch {
   }
 };
 
-/// Segments a warp of count_kernel walks side by side: the loads of each one's next batch are in
-/// flight together before the atomics of any (one segment at a time left the warp waiting on its
-/// loads for 6 of every 14 cycles: ncu, H100, 2026-11-25).
-constexpr unsigned kCountStreams = 2;
-static_assert(kWarp % kCountStreams == 0);
+/// count_kernel's warps walk kStreams segments side by side, the loads of each one's next batch in
+/// flight together before the atomics of any. Where segments are short (more than kOneStreamRanges
+/// ranges: 128 values a segment on average, or fewer) one segment at a time left a warp waiting on
+/// its loads; where they are long, the shared atomics bound the kernel and a second stream only adds
+/// instructions (ncu and both forms timed on the H100, 2026-11-25, docs/histogram.md).
+constexpr std::uint32_t kOneStreamRanges = 32;
 
+template <unsigned kCountStreams>
 __global__ void __launch_bounds__(kCountBlock)
 count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __restrict__ segments,
              const std::uint32_t* __restrict__ starts, std::uint32_t entries, std::uint32_t tiles, std::uint32_t n,
              std::uint32_t* __restrict__ counts, PickedIf picked) {
+  static_assert(kWarp % kCountStreams == 0);
   if (picked.skipped()) return;
   extern __shared__ std::uint32_t range_counts[];  // [kRangeBins]
   __shared__ std::uint32_t next_entry;
@@ -810,8 +813,10 @@ DeviceLimits query_device_limits() {
       GPULAB_CUDA_CHECK(cudaFuncSetAttribute(partition.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(partition.smem)));
   }
   if (smem_optin > kCountSmem) {
-    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(count_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kCountSmem));
-    d.count_resident = resident_blocks(reinterpret_cast<const void*>(count_kernel), kCountBlock, kCountSmem);
+    for (auto kernel : {count_kernel<1>, count_kernel<2>})
+      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kCountSmem));
+    d.count_resident = std::min(resident_blocks(reinterpret_cast<const void*>(count_kernel<1>), kCountBlock, kCountSmem),
+                                resident_blocks(reinterpret_cast<const void*>(count_kernel<2>), kCountBlock, kCountSmem));
   }
   if (d.cc_major >= 9) {
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel<kPortableCluster>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
@@ -931,7 +936,8 @@ void launch_range_partitioned(const std::int32_t* values, std::size_t n, BinRule
   GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(base + plan.scan_at, scan_bytes, segment_lengths(segments, picked), starts,
                                                   static_cast<std::int64_t>(plan.entries), stream));
   const unsigned blocks = std::min(plan.tiles, d.count_resident);  // supports() made sure count_resident ≥ 1
-  launch("count_ranges", count_kernel, {blocks, kCountBlock, kRangeBins * sizeof(std::uint32_t)}, stream, places, segments, starts,
+  const auto count = plan.ranges > kOneStreamRanges ? count_kernel<2> : count_kernel<1>;
+  launch("count_ranges", count, {blocks, kCountBlock, kRangeBins * sizeof(std::uint32_t)}, stream, places, segments, starts,
          plan.entries, plan.tiles, static_cast<std::uint32_t>(n), counts, picked)
       .work([&] { return count_of(kRangeBins, "counter") + " per block, an even share of the values"; });
 }
