@@ -596,27 +596,30 @@ struct CountBatch {
   std::uint16_t place[kCountUnroll];
   std::uint32_t length = 0;  // places in the batch (0: none)
 
+  /// kWhole: count is kWarp · kCountUnroll, so no place needs a check against it.
+  template <bool kWhole>
   __device__ __forceinline__ void load(const std::uint16_t* __restrict__ from, std::uint32_t count) {
     const unsigned lane = threadIdx.x % kWarp;
     length = count;
 #pragma unroll
-    for (unsigned u = 0; u < kCountUnroll; ++u) place[u] = u * kWarp + lane < count ? from[u * kWarp + lane] : 0;
+    for (unsigned u = 0; u < kCountUnroll; ++u) place[u] = kWhole || u * kWarp + lane < count ? from[u * kWarp + lane] : 0;
   }
   /// Adds the batch to a block's range counters. A batch whose places are all one bin (a degenerate
   /// input, a long run) takes one atomic, not 256 on one word.
+  template <bool kWhole>
   __device__ __forceinline__ void add_to(std::uint32_t* range_counts) const {
-    if (length == 0) return;
+    if (!kWhole && length == 0) return;
     const unsigned lane = threadIdx.x % kWarp;
     const std::uint32_t first = __shfl_sync(kFullMask, place[0], 0);  // lane 0's first is in the batch
     bool same = true;
 #pragma unroll
-    for (unsigned u = 0; u < kCountUnroll; ++u) same &= u * kWarp + lane >= length || place[u] == first;
+    for (unsigned u = 0; u < kCountUnroll; ++u) same &= (!kWhole && u * kWarp + lane >= length) || place[u] == first;
     if (__all_sync(kFullMask, same)) {
       if (lane == 0) atomicAdd(&range_counts[first], length);
     } else {
 #pragma unroll
       for (unsigned u = 0; u < kCountUnroll; ++u)
-        if (u * kWarp + lane < length) atomicAdd(&range_counts[place[u]], 1u);
+        if (kWhole || u * kWarp + lane < length) atomicAdd(&range_counts[place[u]], 1u);
     }
   }
 };
@@ -653,6 +656,7 @@ count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __re
     // A warp a segment (warp w: e + w, e + w + warps, …), kCountStreams at once, in batches of
     // kWarp · kCountUnroll values. Where its next kWarp segments start and how long they are come in
     // one load a lane, so the loads of a segment's values wait for no other load.
+    constexpr std::uint32_t kBatch = kWarp * kCountUnroll;
     bool past_share = false;
     for (std::uint32_t base = e + warp; base < range_end && !past_share; base += warps * kWarp) {
       const std::uint32_t mine = base + lane * warps;
@@ -673,19 +677,29 @@ count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __re
           const std::uint32_t f = base + (j + t) * warps;
           next[t] = places + std::size_t{f - range * tiles} * kTile + (entry & 0xFFFFu) + from;
         }
-        for (bool more = true; more;) {
-          CountBatch batch[kCountStreams];
-          more = false;
-#pragma unroll
-          for (unsigned t = 0; t < kCountStreams; ++t) {
-            const std::uint32_t count = min(left[t], kWarp * kCountUnroll);
-            batch[t].load(next[t], count);
-            next[t] += count;
-            left[t] -= count;
-            more |= left[t] > 0;
+        if constexpr (kCountStreams == 1) {
+          CountBatch batch;
+          for (; left[0] >= kBatch; left[0] -= kBatch, next[0] += kBatch) {
+            batch.load<true>(next[0], kBatch);
+            batch.add_to<true>(range_counts);
           }
+          batch.load<false>(next[0], left[0]);
+          batch.add_to<false>(range_counts);
+        } else {
+          for (bool more = true; more;) {
+            CountBatch batch[kCountStreams];
+            more = false;
 #pragma unroll
-          for (unsigned t = 0; t < kCountStreams; ++t) batch[t].add_to(range_counts);
+            for (unsigned t = 0; t < kCountStreams; ++t) {
+              const std::uint32_t count = min(left[t], kBatch);
+              batch[t].load<false>(next[t], count);
+              next[t] += count;
+              left[t] -= count;
+              more |= left[t] > 0;
+            }
+#pragma unroll
+            for (unsigned t = 0; t < kCountStreams; ++t) batch[t].add_to<false>(range_counts);
+          }
         }
       }
     }
