@@ -1,12 +1,25 @@
-# The call of this record, on the GPU machine with the build of 87532e4 carried (build/device.tar.xz)
-# and this script, run as: timeout 560 bash call_h5.sh 2>&1 | tee $OUT/log.txt
+# The call of this record, on the GPU machine with the build of 800057c carried (build/device.tar.xz)
+# and this script, run as: timeout 560 bash call_h6.sh 2>&1 | tee $OUT/log.txt
 set -u
 B=build/device
-mkdir -p "$OUT/h"
-[ -x $B/gpulab ] || tar xJf build/device.tar.xz -C build
-echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: build/call_h5.sh (ncu stall reasons of range_ranked's kernels)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-for k in partition_kernel count_kernel; do
-timeout 120 /usr/local/cuda/bin/ncu --clock-control none -k regex:$k --launch-count 1 --metrics smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio,smsp__average_warps_issue_stalled_selected_per_issue_active.ratio,smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio,smsp__average_warps_issue_stalled_membar_per_issue_active.ratio,smsp__average_warps_issue_stalled_drain_per_issue_active.ratio,smsp__average_warps_issue_stalled_no_instruction_per_issue_active.ratio,smsp__average_warps_issue_stalled_branch_resolving_per_issue_active.ratio,smsp__average_warps_issue_stalled_tex_throttle_per_issue_active.ratio,smsp__inst_executed_op_shared_atom.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__inst_executed.sum $B/gpulab bench histogram -n 2^26 -m 2^20 -d uniform --variants range_ranked --no-cpu --no-ceilings --reps 1 --warmup 0 --e2e-reps 1 > $OUT/h/ncu_stalls_$k.txt 2>&1; echo "ncu $k exit $?"
-grep -E "stalled|inst_executed|bank|wavefronts" $OUT/h/ncu_stalls_$k.txt | sed -e 's/smsp__average_warps_issue_stalled_//' -e 's/_per_issue_active.ratio//' -e 's/  */ /g'
-done
-echo "== done $(date -u +%FT%TZ)"
+mkdir -p "$OUT/h" build/s4
+tar xJf build/device.tar.xz -C build
+tar xJf build/device_s4.tar.xz -C build/s4
+[ -d build/s4/device/devlibs ] && cp -r build/s4/device/devlibs build/s4/ 2>/dev/null
+echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: build/call_h6.sh (count_kernel: 2 segments a warp; $(cat build/s4/device/COMMIT) beside it)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+echo "== tests"
+timeout 240 $B/tests/gpulab_gpu_tests --gtest_filter='Histogram*:*HistogramLadder*:*MatrixLadder*transpose*tile_realigned*:MatrixLibrary.*' --gtest_brief=1 --gtest_output=json:$OUT/h/gpu_tests.json 2>&1 | tail -4
+echo "tests exit ${PIPESTATUS[0]}"
+echo "== sanitize"
+timeout 100 $B/gpulab sanitize histogram --md $OUT/h/sanitize.md 2>&1 | tail -2; echo "sanitize exit ${PIPESTATUS[0]}"
+echo "== benches"
+H="histogram -n 2^22,2^24,2^26,2^28 -m 2^17,2^20,2^21,2^24 -d uniform,narrow,degenerate --variants hot_cached_global,range_partitioned,range_ranked,library --no-cpu --reps 10"
+timeout 120 $B/gpulab bench $H --json $OUT/h/hist_s2.json --md $OUT/h/hist_s2.md > /dev/null; echo "histogram s2 exit $?"
+timeout 120 build/s4/device/gpulab bench $H --json $OUT/h/hist_s4.json --md $OUT/h/hist_s4.md > /dev/null; echo "histogram s4 exit $?"
+timeout 60 $B/gpulab bench histogram -n 2^24,2^26 -m 256,2^20 -d uniform --variants range_partitioned,range_ranked,library,vendor --no-cpu --reps 20 --json $OUT/h/hist_vendor.json --md $OUT/h/hist_vendor.md > /dev/null; echo "vendor exit $?"
+echo "== profile"
+timeout 90 $B/gpulab profile histogram -n 2^26 -m 2^20 -d uniform --variants range_partitioned,range_ranked --md $OUT/h/profile.md > $OUT/h/profile.txt 2>&1; echo "profile exit $?"
+grep -E "partition_kernel|count_kernel" $OUT/h/profile.md | cut -c1-60
+timeout 60 /usr/local/cuda/bin/ncu --clock-control none -k regex:count_kernel --launch-count 1 --metrics gpu__time_duration.sum,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,dram__throughput.avg.pct_of_peak_sustained_elapsed build/s4/device/gpulab bench histogram -n 2^26 -m 2^20 -d uniform --variants range_ranked --no-cpu --no-ceilings --reps 1 --warmup 0 --e2e-reps 1 > $OUT/h/ncu_count_s4.txt 2>&1; echo "ncu s4 exit $?"
+grep -E "duration|long_score|dram__" $OUT/h/ncu_count_s4.txt
+tar czf $OUT/h.tgz -C $OUT h && rm -rf $OUT/h; echo "== done $(date -u +%FT%TZ)"
