@@ -4,6 +4,7 @@
 #include "gpu_test_support.hpp"
 
 #include "core/memory.hpp"
+#include "core/random.hpp"
 #include "histogram/histogram_paths.hpp"
 #include "histogram/histogram_problem.hpp"
 
@@ -160,9 +161,20 @@ TEST(Histogram, PicksItsPathByBinsAndValues) {
   EXPECT_EQ(histogram_path_name(n, 0xFFFFFFFFu), "hot_cached_global");  // any device, any m
 }
 
-// The library's sample (from 2^24 values past shared memory): values spread over 2^20 bins go to
-// the partition, values in 256 bins or one to the hot bins; each time the counts are exact, on an
-// input that does not start on a 16-byte boundary.
+/// n values drawn evenly from `pool` random int32 values (each value's pick hashed from its index).
+std::vector<std::int32_t> drawn_from(std::size_t pool, std::size_t n) {
+  std::vector<std::int32_t> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t which = hash64(7, i) % pool;
+    out[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(hash64(11, which) >> 32));
+  }
+  return out;
+}
+
+// The library's sample (from 2^24 values past shared memory): values spread over 2^20 bins or
+// drawn from 4096 values go to the partition; values in 256 bins, drawn from 64 values or all in one
+// bin go to the hot bins; each time the counts are exact, on an input that does not start on a
+// 16-byte boundary.
 TEST(HistogramLibrary, TheSamplePicksThePartitionForSpreadValuesOnly) {
   using histogram_detail::Path;
   const std::size_t n = (std::size_t{1} << 24) + 3;
@@ -170,14 +182,17 @@ TEST(HistogramLibrary, TheSamplePicksThePartitionForSpreadValuesOnly) {
   if (!histogram_detail::supports(Path::range_partitioned, m)) GTEST_SKIP() << "range_partitioned does not fit this device";
   DeviceBuffer<std::int32_t> values(n + 1);
   DeviceBuffer<std::uint32_t> counts(m);
-  EXPECT_EQ(histogram_detail::partition_path(m), histogram_detail::supports(Path::range_ranked, m) ? Path::range_ranked
-                                                                                                    : Path::range_partitioned);
-  for (auto [dist, expected] : {std::pair{HistogramDistribution::uniform, histogram_detail::partition_path(m)},
-                                std::pair{HistogramDistribution::narrow, Path::hot_cached_global},
-                                std::pair{HistogramDistribution::degenerate, Path::hot_cached_global}}) {
-    const auto input = input_for(dist, n);
+  const Path partition = histogram_detail::partition_path(m);
+  EXPECT_EQ(partition, histogram_detail::supports(Path::range_ranked, m) ? Path::range_ranked : Path::range_partitioned);
+  const auto drawn_64 = drawn_from(64, n), drawn_4096 = drawn_from(4096, n);
+  const std::vector<std::tuple<std::string, std::span<const std::int32_t>, Path>> inputs = {
+      {"uniform", input_for(HistogramDistribution::uniform, n), partition},
+      {"drawn from 4096 values", drawn_4096, partition},
+      {"drawn from 64 values", drawn_64, Path::hot_cached_global},
+      {"narrow", input_for(HistogramDistribution::narrow, n), Path::hot_cached_global},
+      {"degenerate", input_for(HistogramDistribution::degenerate, n), Path::hot_cached_global}};
+  for (const auto& [name, input, expected] : inputs) {
     GPULAB_CUDA_CHECK(cudaMemcpy(values.data() + 1, input.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
-    const char* name = histogram_distribution_name(dist).data();
     EXPECT_EQ(histogram_detail::sampled_pick(values.data() + 1, n, m, nullptr), expected) << name;
     GPULAB_CUDA_CHECK(cudaMemset(counts.data(), 0xFF, m * sizeof(std::uint32_t)));
     histogram(values.data() + 1, n, m, counts.data());

@@ -726,28 +726,30 @@ count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __re
 
 // ---- the library's choice between the two, on the device ---------------------------------------------
 // hot_cached_global counts the bins its blocks' samples find in shared memory and every other value
-// with an L2 atomic; range_partitioned costs about the same whatever the values. So the partition
-// pays where most values fall in bins too rare to be sampled: 2.1× faster at n = 2^26, m = 2^20,
-// uniform, but 3.2× slower on a degenerate input (docs/histogram.md). One block samples kSamples
-// values spread evenly over the input, sorts their bins and counts the singletons (bins drawn
-// once): by Good and Turing's estimate the share of the values in bins a sample of this size does
-// not repeat. More than half: the partition; otherwise hot_cached_global.
+// with an L2 atomic; the partition costs about the same whatever the values. So the partition pays
+// where the values spread over more bins than the hot slots catch: on the H100 at n = 2^26 (inputs
+// drawn from k random values, docs/histogram.md) hot_cached_global was 2.1–2.9× faster up to k =
+// 256 and 1.6–2.1× slower from k = 1024, 2.8–3.6× on uniform values. One block samples kSamples
+// values spread evenly over the input, sorts their bins and counts the distinct ones (k = 256
+// gives about 256 of 2048, k = 1024 about 885, uniform values about 2046). More than
+// kPartitionFromDistinct: the partition; otherwise hot_cached_global.
 constexpr unsigned kSampleBlock = 1024, kSamplesPerThread = 2, kSamples = kSampleBlock * kSamplesPerThread;
 constexpr std::size_t kPickBytes = 256;  // the pick's word, ahead of the partition's storage
+constexpr unsigned kPartitionFromDistinct = kSamples / 4;  // k ≈ 530: between the two measured
 
 __global__ void __launch_bounds__(kSampleBlock)
 sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, int bin_bits, std::uint32_t* pick) {
   using Sort = cub::BlockRadixSort<std::uint32_t, kSampleBlock, kSamplesPerThread>;
   __shared__ typename Sort::TempStorage sort_storage;
   __shared__ std::uint32_t sorted[kSamples];
-  __shared__ unsigned singletons;
+  __shared__ unsigned distinct;
   std::uint32_t bin[kSamplesPerThread];
 #pragma unroll
   for (unsigned k = 0; k < kSamplesPerThread; ++k) {
     const std::size_t j = threadIdx.x * kSamplesPerThread + k;
     bin[k] = rule(values[j * n / kSamples]);
   }
-  if (threadIdx.x == 0) singletons = 0;
+  if (threadIdx.x == 0) distinct = 0;
   Sort(sort_storage).Sort(bin, 0, bin_bits);  // thread t holds sorted places 2t, 2t + 1
 #pragma unroll
   for (unsigned k = 0; k < kSamplesPerThread; ++k) sorted[threadIdx.x * kSamplesPerThread + k] = bin[k];
@@ -756,12 +758,12 @@ sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule ru
 #pragma unroll
   for (unsigned k = 0; k < kSamplesPerThread; ++k) {
     const unsigned j = threadIdx.x * kSamplesPerThread + k;
-    mine += (j == 0 || sorted[j - 1] != sorted[j]) && (j + 1 == kSamples || sorted[j + 1] != sorted[j]);
+    mine += j == 0 || sorted[j - 1] != sorted[j];  // the first of its bin
   }
   mine = __reduce_add_sync(kFullMask, mine);
-  if (threadIdx.x % kWarp == 0) atomicAdd(&singletons, mine);
+  if (threadIdx.x % kWarp == 0) atomicAdd(&distinct, mine);
   __syncthreads();
-  if (threadIdx.x == 0) *pick = 2 * singletons > kSamples ? kPickPartitioned : kPickHotCached;
+  if (threadIdx.x == 0) *pick = distinct > kPartitionFromDistinct ? kPickPartitioned : kPickHotCached;
 }
 
 /// partition_kernel for ranges of `range_bits` bits ranked by kRanking, and its dynamic shared memory.
@@ -1076,7 +1078,10 @@ bool takes_sample(std::size_t n, std::uint32_t m) {
 /// sample_kernel over values[0, n) into `pick`.
 void launch_sample(const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* pick, cudaStream_t stream) {
   launch("sample_for_path", sample_kernel, {1, kSampleBlock}, stream, values, n, rule, static_cast<int>(log2_ceil(rule.bins())), pick)
-      .work([] { return count_of(kSamples, "value") + " sampled: range_partitioned if most are alone in their bin"; });
+      .work([] {
+        return count_of(kSamples, "value") + " sampled: the partition if they fall in more than " +
+               std::to_string(kPartitionFromDistinct) + " bins";
+      });
 }
 
 /// The library's run where takes_sample(): the sample, then both paths' launches (the one not
