@@ -826,7 +826,8 @@ DeviceLimits query_device_limits() {
   for (std::size_t bits = 0; bits <= kMaxCounterBits; ++bits) {  // 51–84 KiB: past the default 48
     const PartitionKernel partition = partition_kernel_for<Ranking::thread_counters>(bits);
     if (partition.smem <= d.smem_optin)
-      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(partition.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(partition.smem)));
+      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(partition.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(partition.smem)));
   }
   if (smem_optin > kCountSmem) {
     for (auto kernel : {count_kernel<1>, count_kernel<2>})
