@@ -71,7 +71,14 @@ def test_report_page_shows_every_case_its_charts_and_flags(tmp_path):
     assert len(rows) == sum(len(c["variants"]) for c in report["cases"])
     noisy = sum(v["noisy"] for c in report["cases"] for v in c["variants"])
     assert sum("noisy" in extra for _, extra in rows) == noisy
-    assert (f"{noisy} of" in text) if noisy else ("every check passed" in text)
+    # The box on top lists each row that failed its check, is invalid or stayed noisy, once.
+    flagged = sum(not v["check"]["ok"] or bool(v.get("invalid")) or v["noisy"] for c in report["cases"] for v in c["variants"])
+    checked = sum(len(c["variants"]) for c in report["cases"])
+    assert (f"{flagged} of {checked} rows need a second look" in text) if flagged else ("every check passed" in text)
+    for c in report["cases"]:
+        for v in c["variants"]:
+            if v.get("invalid"):
+                assert f"INVALID: {v['invalid']}" in text
     # Charts inline: the summary, the sweeps and one a case, drawn by the browser.
     assert html.count("<svg") >= len(report["cases"]) + 1
     assert not re.search(r'(src|href)\s*=\s*"(https?:)?//', html), "the page fetches something from a network"
