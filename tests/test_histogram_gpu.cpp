@@ -172,8 +172,8 @@ std::vector<std::int32_t> drawn_from(std::size_t pool, std::size_t n) {
 }
 
 // The library's sample (from 2^24 values past shared memory): values spread over 2^20 bins or
-// drawn from 4096 values go to the partition; values in 256 bins, drawn from 64 values or all in one
-// bin go to the hot bins; each time the counts are exact, on an input that does not start on a
+// drawn from 4096 values go to the partition; values in 256 bins, drawn from 64 or 1024 values or
+// all in one bin go to the hot bins; each time the counts are exact, on an input that does not start on a
 // 16-byte boundary.
 TEST(HistogramLibrary, TheSamplePicksThePartitionForSpreadValuesOnly) {
   using histogram_detail::Path;
@@ -184,11 +184,12 @@ TEST(HistogramLibrary, TheSamplePicksThePartitionForSpreadValuesOnly) {
   DeviceBuffer<std::uint32_t> counts(m);
   const Path partition = histogram_detail::partition_path(m);
   EXPECT_EQ(partition, histogram_detail::supports(Path::range_ranked, m) ? Path::range_ranked : Path::range_partitioned);
-  const auto drawn_64 = drawn_from(64, n), drawn_4096 = drawn_from(4096, n);
+  const auto drawn_64 = drawn_from(64, n), drawn_1024 = drawn_from(1024, n), drawn_4096 = drawn_from(4096, n);
   const std::vector<std::tuple<std::string, std::span<const std::int32_t>, Path>> inputs = {
       {"uniform", input_for(HistogramDistribution::uniform, n), partition},
       {"drawn from 4096 values", drawn_4096, partition},
       {"drawn from 64 values", drawn_64, Path::hot_cached_global},
+      {"drawn from 1024 values", drawn_1024, Path::hot_cached_global},
       {"narrow", input_for(HistogramDistribution::narrow, n), Path::hot_cached_global},
       {"degenerate", input_for(HistogramDistribution::degenerate, n), Path::hot_cached_global}};
   for (const auto& [name, input, expected] : inputs) {

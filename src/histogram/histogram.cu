@@ -734,17 +734,17 @@ count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __re
 }
 
 // ---- the library's choice between the two, on the device ---------------------------------------------
-// hot_cached_global counts the bins its blocks' samples find in shared memory and every other value
-// with an L2 atomic; the partition costs about the same whatever the values. So the partition pays
-// where the values spread over more bins than the hot slots catch: on the H100 at n = 2^26 (inputs
-// drawn from k random values, docs/histogram.md) hot_cached_global was 2.1–2.9× faster up to k =
-// 256 and 1.6–2.1× slower from k = 1024, 2.8–3.6× on uniform values. One block samples kSamples
-// values spread evenly over the input, sorts their bins and counts the distinct ones (k = 256
-// gives about 256 of 2048, k = 1024 about 885, uniform values about 2046). More than
+// hot_cached_global counts the bins its blocks find in shared memory and every other value with an
+// L2 atomic; the partition costs about the same whatever the values. So the partition pays where
+// the values spread over more bins than the hot slots hold well: on the H100 at n = 2^24 and 2^26
+// (inputs drawn from k random values, docs/histogram.md) hot_cached_global was 1.1–2× faster up to
+// k = 1024 and 1.1–1.3× slower at k = 2048, 1.3–2.9× from k = 4096. One block samples kSamples
+// values spread evenly over the input, sorts their bins and counts the distinct ones (about
+// k(1 − e^(−2048/k)): 885 at k = 1024, 1295 at k = 2048, 2046 for uniform values). More than
 // kPartitionFromDistinct: the partition; otherwise hot_cached_global.
 constexpr unsigned kSampleBlock = 1024, kSamplesPerThread = 2, kSamples = kSampleBlock * kSamplesPerThread;
 constexpr std::size_t kPickBytes = 256;  // the pick's word, ahead of the partition's storage
-constexpr unsigned kPartitionFromDistinct = kSamples / 4;  // k ≈ 530: between the two measured
+constexpr unsigned kPartitionFromDistinct = kSamples / 2;  // k ≈ 1400: between the two measured
 
 __global__ void __launch_bounds__(kSampleBlock)
 sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, int bin_bits, std::uint32_t* pick) {
