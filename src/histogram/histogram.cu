@@ -260,11 +260,12 @@ struct PickedIf {
 // atomic queues behind others on its address; runs do not help). Each block first samples 1024
 // values of the part of the input it reads first and claims a shared slot for each sampled bin
 // (a hashed slot or its neighbour, the first to come keeps it); then each run of equal bins goes to
-// its bin's slot if the bin holds one, to global memory otherwise; at the end the block adds its
-// slots to the global counts. A hot bin is almost surely sampled (a bin that takes a fraction f of
-// the input is missed by a block's 1024 samples with probability (1 − f)^1024: e^−4 at f = 1/256),
-// a cold one costs a lookup in shared memory and the same global atomic as before. The input's
-// distribution need not be known.
+// its bin's slot if the bin holds one (a bin the sample missed claims its slot on first sight while
+// the slot is free), to global memory otherwise; at the end the block adds its slots to the global
+// counts. A hot bin is almost surely sampled (a bin that takes a fraction f of the input is missed
+// by a block's 1024 samples with probability (1 − f)^1024: e^−4 at f = 1/256), and claims its slot
+// anyway if not; a cold one costs a lookup in shared memory and the same global atomic as before.
+// The input's distribution need not be known.
 constexpr unsigned kHotSlotBits = 12;
 constexpr unsigned kHotSlots = 1u << kHotSlotBits;  // 4096 tags and 4096 counts: 32 KiB a block
 constexpr unsigned kHotSamples = 2;                   // values a thread samples before counting

@@ -237,7 +237,7 @@ constexpr HistogramRung kRungs[] = {
     rung<LibraryPath<Path::global_runs>>("global_runs",
         "any m, any device: global atomics, runs of equal bins added once", "instructions", Role::rung, false),
     rung<LibraryPath<Path::hot_cached_global>>("hot_cached_global",
-        "global_runs with the bins a sample of the input finds counted in shared memory: hot bins off the global atomics", "dram", Role::rung, false),
+        "global_runs with the bins a sample of the input finds (or a free slot meets first) counted in shared memory: hot bins off the global atomics", "dram", Role::rung, false),
     rung<LibraryPath<Path::range_partitioned>, LibraryPath<Path::range_partitioned>::supports,
          LibraryPath<Path::range_partitioned>::workspace_bytes>("range_partitioned",
         "values sorted by range of 2^15 bins in tiles first, then each range counted in one block's shared memory: no global atomic per value", "dram dram_bytes", Role::rung, false),
