@@ -5,11 +5,12 @@ import statistics
 
 
 def parse_arguments(doc, reps, **options):
-    """The command line of a peers script: its own options (name=default: --name, a string),
-    --reps (default `reps`) and --json; the description is the first line of `doc`."""
+    """The command line of a peers script: its own options (name=default, or name=(default, help):
+    --name, a string), --reps (default `reps`) and --json; the description is the first line of `doc`."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
-    for name, default in options.items():
-        ap.add_argument(f"--{name}", default=default)
+    for name, value in options.items():
+        default, help_text = value if isinstance(value, tuple) else (value, None)
+        ap.add_argument(f"--{name}", default=default, help=help_text)
     ap.add_argument("--reps", type=int, default=reps)
     ap.add_argument("--json")
     return ap.parse_args()

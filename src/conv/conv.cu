@@ -3,9 +3,9 @@
 // allow, from 2^16 pixels; one a register from 2^22), a shared-memory tile otherwise.
 #include "conv/conv_device.cuh"
 #include "conv/conv_paths.hpp"
-#include "lib/launch.cuh"
 #include "lib/arith.hpp"
 #include "lib/copy_rows.hpp"
+#include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/memory_layout.hpp"
 #include "lib/stream_scratch.hpp"

@@ -15,8 +15,8 @@ from peers_common import parse_arguments, report, time_ms, torch_timing
 
 
 def main():
-    # --kernel: nine integers / divisor (sharpen by default)
-    args = parse_arguments(__doc__, 20, sizes="1920x1080,3840x2160,7680x4320,15360x8640", kernel="0,-1,0,-1,5,-1,0,-1,0/1")
+    args = parse_arguments(__doc__, 20, sizes="1920x1080,3840x2160,7680x4320,15360x8640",
+                           kernel=("0,-1,0,-1,5,-1,0,-1,0/1", "nine integers / divisor (sharpen)"))
     timing = torch_timing()
     if timing is None:
         return 1
