@@ -79,6 +79,11 @@ __global__ void fma_kernel(float* __restrict__ out, float a, float b) {
 
 }  // namespace
 
+void read_through(const void* data, std::size_t bytes, float* sink, unsigned blocks, cudaStream_t stream) {
+  launch("read_through", read_stream_kernel, {blocks, kStreamBlock}, stream, static_cast<const float4*>(data), bytes / sizeof(float4),
+         sink);
+}
+
 Ceilings measure_ceilings(const DeviceFacts& device, int reps) {
   std::size_t free_bytes = 0, total_bytes = 0;
   GPULAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));

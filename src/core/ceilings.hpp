@@ -20,6 +20,10 @@ struct Ceilings {
   TimingStats copy, read, write, add, fma, l2_read;
 };
 
+/// The read ceiling's kernel over `bytes` (a multiple of 16) of `data`: `blocks` blocks of 256
+/// threads, block b adding what it read into sink[b] (the L2 flush of GpuTimer).
+void read_through(const void* data, std::size_t bytes, float* sink, unsigned blocks, cudaStream_t stream);
+
 /// Measures the four ceilings with buffers of up to 1 GiB (less on a small card).
 Ceilings measure_ceilings(const DeviceFacts& device, int reps = 20);
 

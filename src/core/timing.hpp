@@ -52,13 +52,15 @@ class GpuTimer {
   GpuTimer(cudaStream_t stream, std::size_t l2_bytes);
   /// `launch` issues the work on the stream it is given; it must be repeatable.
   TimingStats time(const std::function<void(cudaStream_t)>& launch, const TimingOptions& opt);
-  /// Writes a buffer twice the L2's size, evicting whatever was cached.
+  /// Reads a buffer twice the L2's size, evicting whatever was cached and leaving no dirty line.
   void flush_l2();
 
  private:
   cudaStream_t stream_;
   std::size_t l2_bytes_;
   DeviceBuffer<unsigned char> flush_buffer_;
+  DeviceBuffer<float> flush_sink_;  // what the flush's reads add up to, so that they are not dropped
+  unsigned flush_blocks_ = 0;
 };
 
 /// Times host work with a steady clock: the median of `reps` runs after one warm-up. `before_each`
