@@ -24,7 +24,6 @@
 
 #include <cooperative_groups.h>
 #include <cub/block/block_radix_rank.cuh>
-#include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -740,18 +739,20 @@ count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __re
 // the values spread over more bins than the hot slots hold well: on the H100 at n = 2^24 and 2^26
 // (inputs drawn from k random values, docs/histogram.md) hot_cached_global was 1.1–2× faster up to
 // k = 1024 and 1.1–1.3× slower at k = 2048, 1.3–2.9× from k = 4096. One block samples kSamples
-// values spread evenly over the input, sorts their bins and counts the distinct ones (about
-// k(1 − e^(−2048/k)): 885 at k = 1024, 1295 at k = 2048, 2046 for uniform values). More than
-// kPartitionFromDistinct: the partition; otherwise hot_cached_global.
+// values spread evenly over the input and counts the distinct bins among them (about
+// k(1 − e^(−2048/k)): 885 at k = 1024, 1295 at k = 2048, 2046 for uniform values), each bin
+// entered once in a hash set in shared memory. More than kPartitionFromDistinct: the partition;
+// otherwise hot_cached_global. (Sorting the sample with CUB's BlockRadixSort took 13.9 µs of the
+// path not picked at n = 2^24 on an H100: more than the partition's three skipped launches.)
 constexpr unsigned kSampleBlock = 1024, kSamplesPerThread = 2, kSamples = kSampleBlock * kSamplesPerThread;
 constexpr std::size_t kPickBytes = 256;  // the pick's word, ahead of the partition's storage
 constexpr unsigned kPartitionFromDistinct = kSamples / 2;  // k ≈ 1400: between the two measured
 
 __global__ void __launch_bounds__(kSampleBlock)
-sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, int bin_bits, std::uint32_t* pick) {
-  using Sort = cub::BlockRadixSort<std::uint32_t, kSampleBlock, kSamplesPerThread>;
-  __shared__ typename Sort::TempStorage sort_storage;
-  __shared__ std::uint32_t sorted[kSamples];
+sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, std::uint32_t* pick) {
+  constexpr unsigned kEntries = kHotSlots;  // 4096 for 2048 bins: linear probing stays short
+  static_assert(kEntries >= 2 * kSamples);
+  __shared__ std::uint32_t entered[kEntries];
   __shared__ unsigned distinct;
   std::uint32_t bin[kSamplesPerThread];
 #pragma unroll
@@ -759,16 +760,17 @@ sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule ru
     const std::size_t j = threadIdx.x * kSamplesPerThread + k;
     bin[k] = rule(values[j * n / kSamples]);
   }
+  histogram_common::fill_shared(entered, kEntries, kNoBin);
   if (threadIdx.x == 0) distinct = 0;
-  Sort(sort_storage).Sort(bin, 0, bin_bits);  // thread t holds sorted places 2t, 2t + 1
-#pragma unroll
-  for (unsigned k = 0; k < kSamplesPerThread; ++k) sorted[threadIdx.x * kSamplesPerThread + k] = bin[k];
   __syncthreads();
-  unsigned mine = 0;
+  unsigned mine = 0;  // the bins this thread entered first
 #pragma unroll
   for (unsigned k = 0; k < kSamplesPerThread; ++k) {
-    const unsigned j = threadIdx.x * kSamplesPerThread + k;
-    mine += j == 0 || sorted[j - 1] != sorted[j];  // the first of its bin
+    for (unsigned e = hot_slot(bin[k]);; e = (e + 1) % kEntries) {
+      const std::uint32_t was = atomicCAS(&entered[e], kNoBin, bin[k]);
+      if (was == kNoBin) ++mine;
+      if (was == kNoBin || was == bin[k]) break;
+    }
   }
   mine = __reduce_add_sync(kFullMask, mine);
   if (threadIdx.x % kWarp == 0) atomicAdd(&distinct, mine);
@@ -1088,7 +1090,7 @@ bool takes_sample(std::size_t n, std::uint32_t m) {
 
 /// sample_kernel over values[0, n) into `pick`.
 void launch_sample(const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* pick, cudaStream_t stream) {
-  launch("sample_for_path", sample_kernel, {1, kSampleBlock}, stream, values, n, rule, static_cast<int>(log2_ceil(rule.bins())), pick)
+  launch("sample_for_path", sample_kernel, {1, kSampleBlock}, stream, values, n, rule, pick)
       .work([] {
         return count_of(kSamples, "value") + " sampled: the partition if they fall in more than " +
                std::to_string(kPartitionFromDistinct) + " bins";
