@@ -290,6 +290,7 @@ hot_cached_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRul
     const std::size_t i = blockIdx.x * tile_values + (threadIdx.x * kHotSamples + k) * sample_step;
     if (i >= n) break;
     const std::uint32_t bin = rule(values[i]);
+    if (!first_of_its_key(bin, __activemask())) continue;  // one lane a bin: equal bins do not queue on a tag
     const unsigned slot = hot_slot(bin);
     const std::uint32_t was = atomicCAS(&tags[slot], kNoBin, bin);
     if (was != kNoBin && was != bin) atomicCAS(&tags[slot ^ 1u], kNoBin, bin);
@@ -739,12 +740,14 @@ count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __re
 // the values spread over more bins than the hot slots hold well: on the H100 at n = 2^24 and 2^26
 // (inputs drawn from k random values, docs/histogram.md) hot_cached_global was 1.1–2× faster up to
 // k = 1024 and 1.1–1.3× slower at k = 2048, 1.3–2.9× from k = 4096. One block samples kSamples
-// values spread evenly over the input and counts the distinct bins among them (about
-// k(1 − e^(−2048/k)): 885 at k = 1024, 1295 at k = 2048, 2046 for uniform values), each bin
-// entered once in a hash set in shared memory. More than kPartitionFromDistinct: the partition;
-// otherwise hot_cached_global. (Sorting the sample with CUB's BlockRadixSort took 13.9 µs of the
-// path not picked at n = 2^24 on an H100: more than the partition's three skipped launches.)
+// values in 256 runs of 8 (a 32-byte sector each) spread evenly over the input, and counts the
+// distinct bins among them (for values drawn independently from k, about k(1 − e^(−2048/k)): 885 at
+// k = 1024, 1295 at k = 2048, 2046 for uniform values), each bin entered once in a hash set in
+// shared memory. More than kPartitionFromDistinct: the partition; otherwise hot_cached_global.
+// (Sorting 2048 values spread one by one took 13.9 µs at n = 2^24 on an H100, the hash set 7.7–9.9:
+// a sector a value from one SM.)
 constexpr unsigned kSampleBlock = 1024, kSamplesPerThread = 2, kSamples = kSampleBlock * kSamplesPerThread;
+constexpr unsigned kSampleRun = 8;
 constexpr std::size_t kPickBytes = 256;  // the pick's word, ahead of the partition's storage
 constexpr unsigned kPartitionFromDistinct = kSamples / 2;  // k ≈ 1400: between the two measured
 
@@ -754,11 +757,12 @@ sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule ru
   static_assert(kEntries >= 2 * kSamples);
   __shared__ std::uint32_t entered[kEntries];
   __shared__ unsigned distinct;
+  const std::size_t run_stride = n / (kSamples / kSampleRun);
   std::uint32_t bin[kSamplesPerThread];
 #pragma unroll
   for (unsigned k = 0; k < kSamplesPerThread; ++k) {
-    const std::size_t j = threadIdx.x * kSamplesPerThread + k;
-    bin[k] = rule(values[j * n / kSamples]);
+    const unsigned s = threadIdx.x + k * kSampleBlock;  // consecutive lanes, consecutive values of a run
+    bin[k] = rule(values[std::min(s / kSampleRun * run_stride + s % kSampleRun, n - 1)]);
   }
   histogram_common::fill_shared(entered, kEntries, kNoBin);
   if (threadIdx.x == 0) distinct = 0;
@@ -766,6 +770,7 @@ sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule ru
   unsigned mine = 0;  // the bins this thread entered first
 #pragma unroll
   for (unsigned k = 0; k < kSamplesPerThread; ++k) {
+    if (!first_of_its_key(bin[k], kFullMask)) continue;  // one lane a bin: equal bins do not queue on one entry
     for (unsigned e = hot_slot(bin[k]);; e = (e + 1) % kEntries) {
       const std::uint32_t was = atomicCAS(&entered[e], kNoBin, bin[k]);
       if (was == kNoBin) ++mine;

@@ -36,4 +36,11 @@ __device__ __forceinline__ A warp_inclusive_scan(A v) {
   return v;
 }
 
+/// Whether this lane is the lowest of the lanes in `active` holding `key`: true in one lane per
+/// distinct key (every lane of `active` must call it).
+__device__ __forceinline__ bool first_of_its_key(unsigned key, unsigned active) {
+  const unsigned peers = __match_any_sync(active, key);
+  return (peers & ((1u << (threadIdx.x % kWarp)) - 1u)) == 0;
+}
+
 }  // namespace gpulab
