@@ -742,20 +742,20 @@ count_kernel(const std::uint16_t* __restrict__ places, const std::uint32_t* __re
 // k = 1024 and 1.1–1.3× slower at k = 2048, 1.3–2.9× from k = 4096. One block samples kSamples
 // values in 256 runs of 8 (a 32-byte sector each) spread evenly over the input, and counts the
 // distinct bins among them (for values drawn independently from k, about k(1 − e^(−2048/k)): 885 at
-// k = 1024, 1295 at k = 2048, 2046 for uniform values), each bin entered once in a hash set in
-// shared memory. More than kPartitionFromDistinct: the partition; otherwise hot_cached_global.
-// (Sorting 2048 values spread one by one took 13.9 µs at n = 2^24 on an H100, the hash set 7.7–9.9:
-// a sector a value from one SM.)
+// k = 1024, 1295 at k = 2048, 2046 for uniform values) as the bits they set in a 2^16-bit map of
+// their hashes in shared memory (two of 2048 distinct bins share a bit about 32 times: the count
+// errs low by ~1.6% there, by 0.8% at the bound). More than kPartitionFromDistinct: the partition;
+// otherwise hot_cached_global. (Sorting 2048 values spread one by one took 13.9 µs at n = 2^24 on an
+// H100; a hash set filled by atomicCAS 9 µs on uniform values.)
 constexpr unsigned kSampleBlock = 1024, kSamplesPerThread = 2, kSamples = kSampleBlock * kSamplesPerThread;
-constexpr unsigned kSampleRun = 8;
+constexpr unsigned kSampleRun = 8, kSampleMapBits = 16;
 constexpr std::size_t kPickBytes = 256;  // the pick's word, ahead of the partition's storage
 constexpr unsigned kPartitionFromDistinct = kSamples / 2;  // k ≈ 1400: between the two measured
 
 __global__ void __launch_bounds__(kSampleBlock)
 sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, std::uint32_t* pick) {
-  constexpr unsigned kEntries = kHotSlots;  // 4096 for 2048 bins: linear probing stays short
-  static_assert(kEntries >= 2 * kSamples);
-  __shared__ std::uint32_t entered[kEntries];
+  constexpr unsigned kWords = (1u << kSampleMapBits) / 32;
+  __shared__ std::uint32_t seen[kWords];
   __shared__ unsigned distinct;
   const std::size_t run_stride = n / (kSamples / kSampleRun);
   std::uint32_t bin[kSamplesPerThread];
@@ -764,18 +764,16 @@ sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule ru
     const unsigned s = threadIdx.x + k * kSampleBlock;  // consecutive lanes, consecutive values of a run
     bin[k] = rule(values[std::min(s / kSampleRun * run_stride + s % kSampleRun, n - 1)]);
   }
-  histogram_common::fill_shared(entered, kEntries, kNoBin);
+  histogram_common::zero_shared(seen, kWords);
   if (threadIdx.x == 0) distinct = 0;
   __syncthreads();
-  unsigned mine = 0;  // the bins this thread entered first
+  unsigned mine = 0;  // the bits this thread set first
 #pragma unroll
   for (unsigned k = 0; k < kSamplesPerThread; ++k) {
-    if (!first_of_its_key(bin[k], kFullMask)) continue;  // one lane a bin: equal bins do not queue on one entry
-    for (unsigned e = hot_slot(bin[k]);; e = (e + 1) % kEntries) {
-      const std::uint32_t was = atomicCAS(&entered[e], kNoBin, bin[k]);
-      if (was == kNoBin) ++mine;
-      if (was == kNoBin || was == bin[k]) break;
-    }
+    if (!first_of_its_key(bin[k], kFullMask)) continue;  // one lane a bin: equal bins do not queue on one word
+    const unsigned hash = (bin[k] * 2654435761u) >> (32 - kSampleMapBits);
+    const std::uint32_t bit = 1u << (hash % 32);
+    mine += (atomicOr(&seen[hash / 32], bit) & bit) == 0;
   }
   mine = __reduce_add_sync(kFullMask, mine);
   if (threadIdx.x % kWarp == 0) atomicAdd(&distinct, mine);
