@@ -223,15 +223,23 @@ std::optional<TimingStats> time_size_copy(GpuTimer& timer, double bytes, const T
   try {
     const DeviceBuffer<unsigned char> from(half), to(half);
     GPULAB_CUDA_CHECK(cudaMemset(from.data(), 0, half));
+    TimingOptions copy_opt = opt;
+    copy_opt.written_bytes = half;
     return time_row(timer, [&](cudaStream_t st) {
       GPULAB_CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), half, cudaMemcpyDeviceToDevice, st));
-    }, opt).stats;
+    }, copy_opt).stats;
   } catch (const OutOfMemoryError&) {
     return std::nullopt;
   }
 }
 
 }  // namespace
+
+std::size_t written_bytes(const BenchCase& c) {
+  std::size_t bytes = 0;
+  for (const auto& spec : c.outputs()) bytes += spec.bytes;
+  return bytes;
+}
 
 void require_case_fits(const BenchCase& c, std::span<const std::size_t> rungs, std::size_t l2_bytes) {
   std::size_t workspace = 0;
@@ -274,7 +282,8 @@ CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& dev
   Stream stream;
   GpuTimer timer(stream.get(), device.l2_bytes);
   const DeviceArrays arrays(c, stream.get());
-  const TimingOptions opt{.warmup = s.warmup, .reps = s.reps, .working_set_bytes = work.working_set_bytes};
+  const TimingOptions opt{
+      .warmup = s.warmup, .reps = s.reps, .working_set_bytes = work.working_set_bytes, .written_bytes = written_bytes(c)};
   for (std::size_t r : rungs) {
     const RungInfo& info = s.ladder[r];
     progress.rung(rung_id(s.ladder, r), std::string(info.name));

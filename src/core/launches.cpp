@@ -14,12 +14,13 @@ TimingStats print_launches(const BenchCase& c, std::size_t rung, const RungInfo&
   TimingOptions opt;
   opt.reps = reps;
   opt.working_set_bytes = c.work().working_set_bytes;
+  opt.written_bytes = written_bytes(c);
   const TimingStats whole = timer.time([&](cudaStream_t s) { c.launch(rung, arrays.arrays(), ws, s); }, opt);
 
   std::vector<LaunchNote> notes;
   std::vector<std::vector<double>> kernel_ms;
   for (int r = 0; r < reps; ++r) {
-    timer.flush_l2();
+    timer.flush_l2(opt.written_bytes);
     const LaunchLog log(stream);
     c.launch(rung, arrays.arrays(), ws, stream);
     GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));

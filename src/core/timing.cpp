@@ -30,11 +30,14 @@ TimingStats summarize(std::vector<double> samples_ms) {
 GpuTimer::GpuTimer(cudaStream_t stream, std::size_t l2_bytes)
     : stream_(stream), l2_bytes_(l2_bytes) {}
 
-// The flush reads: after it the L2 holds clean lines of the flush buffer only. Writing the buffer
-// (cudaMemsetAsync, as before 2026-11-26) left the L2 full of dirty lines, and the timed work paid
-// their write-back while it read: 14–29% of the time of an int32 reduce of 2^20–2^24 elements on
-// an H100, and as much of a same-size copy's (docs/notes.md). ncu times from a clean L2 too.
-void GpuTimer::flush_l2() {
+// The L2 a run starts from: none of its data, and as many dirty lines as the run itself will leave
+// behind (its written bytes, up to the L2's size), so that it pays for as much write-back as it
+// causes, as a kernel among others in a stream does. The flush reads a buffer twice the L2's size,
+// then writes the first `dirty_bytes` of it again. Writing the whole buffer (as before 2026-11-26)
+// left the L2 full of dirty lines whatever the run: a reduce paid an L2 of write-back it never
+// caused (14–29% of its time at 2^20–2^24 elements on an H100); reading only let a run leave an L2
+// of its output unwritten (the 4096² add at 103% of the add ceiling). docs/notes.md has the runs.
+void GpuTimer::flush_l2(std::size_t dirty_bytes) {
   if (flush_buffer_.size() == 0) {
     flush_buffer_ = DeviceBuffer<unsigned char>(2 * l2_bytes_ / 16 * 16);
     GPULAB_CUDA_CHECK(cudaMemsetAsync(flush_buffer_.data(), 0, flush_buffer_.size(), stream_));  // once: defined bytes
@@ -45,6 +48,8 @@ void GpuTimer::flush_l2() {
     flush_sink_ = DeviceBuffer<float>(flush_blocks_);
   }
   read_through(flush_buffer_.data(), flush_buffer_.size(), flush_sink_.data(), flush_blocks_, stream_);
+  const std::size_t dirty = std::min(dirty_bytes, l2_bytes_);
+  if (dirty > 0) GPULAB_CUDA_CHECK(cudaMemsetAsync(flush_buffer_.data(), 0, dirty, stream_));
 }
 
 TimingStats GpuTimer::time(const std::function<void(cudaStream_t)>& launch,
@@ -54,7 +59,7 @@ TimingStats GpuTimer::time(const std::function<void(cudaStream_t)>& launch,
   // Warm-up; the last warm-up run also estimates how many repetitions fit the time budget.
   double estimate_ms = 0.0;
   for (int i = 0; i < std::max(1, opt.warmup); ++i) {
-    if (flush) flush_l2();
+    if (flush) flush_l2(opt.written_bytes);
     start.record(stream_);
     launch(stream_);
     stop.record(stream_);
@@ -71,7 +76,7 @@ TimingStats GpuTimer::time(const std::function<void(cudaStream_t)>& launch,
   // once at the end, so no host round trip lands inside a measurement.
   std::vector<Event> starts(static_cast<std::size_t>(reps)), stops(static_cast<std::size_t>(reps));
   for (int i = 0; i < reps; ++i) {
-    if (flush) flush_l2();
+    if (flush) flush_l2(opt.written_bytes);
     starts[static_cast<std::size_t>(i)].record(stream_);
     launch(stream_);
     stops[static_cast<std::size_t>(i)].record(stream_);

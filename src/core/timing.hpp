@@ -35,6 +35,8 @@ struct TimingOptions {
   /// Bytes the timed work touches: below 4 × L2 the L2 is flushed before every repetition,
   /// so that a small problem is not timed out of the cache.
   std::size_t working_set_bytes = 0;
+  /// Bytes one run writes: the flush leaves that many dirty lines in the L2 (up to its size).
+  std::size_t written_bytes = 0;
 
   /// The same timing for the end-to-end runs (input copied in, result copied out around the
   /// work): one warm-up, `end_to_end_reps` runs.
@@ -52,8 +54,9 @@ class GpuTimer {
   GpuTimer(cudaStream_t stream, std::size_t l2_bytes);
   /// `launch` issues the work on the stream it is given; it must be repeatable.
   TimingStats time(const std::function<void(cudaStream_t)>& launch, const TimingOptions& opt);
-  /// Reads a buffer twice the L2's size, evicting whatever was cached and leaving no dirty line.
-  void flush_l2();
+  /// Evicts whatever was cached (reads a buffer twice the L2's size), then leaves `dirty_bytes` of
+  /// dirty lines (up to the L2's size): as many as the timed run will leave behind.
+  void flush_l2(std::size_t dirty_bytes);
 
  private:
   cudaStream_t stream_;
