@@ -1,18 +1,18 @@
-# The calls of this record, each on the GPU machine with the build of 1ac6835 carried (scripts/test.sh's build/device.tar.xz)
-GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
-bash build/extras.sh > $OUT/extras_log.txt 2>&1  # the same call, after device_run.sh: build/extras.sh below
-# extras.sh: set -u
-# extras.sh: B=build/device
-# extras.sh: mkdir -p "$OUT/extras" build/b875
-# extras.sh: [ -x build/b875/device/gpulab ] || tar xJf build/device_875.tar.xz -C build/b875
-# extras.sh: echo "== $(date -u +%T) extras: tests and sanitize of histogram and transpose; histogram grid beside $(cat build/b875/device/COMMIT)"
-# extras.sh: timeout 150 $B/tests/gpulab_gpu_tests --gtest_filter='Histogram*:*HistogramLadder*:*MatrixLadder*transpose*:MatrixLibrary.*' --gtest_brief=1 --gtest_output=json:$OUT/extras/gpu_tests.json 2>&1 | tail -3
-# extras.sh: echo "tests exit ${PIPESTATUS[0]}"
-# extras.sh: timeout 100 $B/gpulab sanitize histogram transpose --md $OUT/extras/sanitize.md > /dev/null 2>&1; echo "sanitize exit $?"
-# extras.sh: H="histogram -n 2^22,2^24,2^26,2^28 -m 2^17,2^20,2^21,2^24 -d uniform,narrow,degenerate --variants hot_cached_global,range_partitioned,range_ranked,library --no-cpu --reps 10"
-# extras.sh: timeout 120 $B/gpulab bench $H --json $OUT/extras/hist_ranked.json --md $OUT/extras/hist_ranked.md > /dev/null; echo "histogram exit $?"
-# extras.sh: timeout 120 build/b875/device/gpulab bench $H --json $OUT/extras/hist_875.json --md $OUT/extras/hist_875.md > /dev/null; echo "histogram 875 exit $?"
-# extras.sh: timeout 60 $B/gpulab bench histogram -n 2^24,2^26 -m 256,2^20 -d uniform --variants range_partitioned,range_ranked,library,vendor --no-cpu --reps 20 --json $OUT/extras/hist_vendor.json --md $OUT/extras/hist_vendor.md > /dev/null; echo "vendor exit $?"
-# extras.sh: timeout 60 $B/gpulab bench transpose -s 16383x16385,16385x16383,8191x8193,4095x4097 --layout packed --variants 6,7,library,vendor --no-cpu --json $OUT/extras/transpose_odd.json --md $OUT/extras/transpose_odd.md > /dev/null; echo "transpose exit $?"
-# extras.sh: tar czf $OUT/extras.tgz -C $OUT extras && rm -rf $OUT/extras; echo "== extras done $(date -u +%FT%TZ)"
-GPULAB_BIN=build/device bash scripts/device_run.sh tests
+# The call of this record, on the GPU machine with the build of 3a5465d carried (build/device.tar.xz)
+# and this script, run as: timeout 560 bash call_s1.sh 2>&1 | tee $OUT/log.txt
+set -u
+B=build/device
+mkdir -p "$OUT/f"
+tar xJf build/device.tar.xz -C build
+echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: build/call_s1.sh (L2 flush by writing or reading; the sampled histogram's kernels)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for mode in write read write2 read2; do
+  export GPULAB_FLUSH=${mode%2}
+  timeout 60 $B/gpulab bench reduce -n 2^20,2^22,2^24 -t int32,float64 --variants library,vendor --no-cpu --json $OUT/f/reduce_$mode.json > /dev/null; echo "reduce $mode exit $?"
+  timeout 60 $B/gpulab bench scan -n 2^20,2^22,2^24 -t int32 --variants library,vendor --no-cpu --json $OUT/f/scan_$mode.json > /dev/null; echo "scan $mode exit $?"
+  timeout 60 $B/gpulab bench histogram -n 2^22,2^24 -m 256,2^20 -d uniform,degenerate --variants hot_cached_global,range_ranked,library,vendor --no-cpu --json $OUT/f/hist_$mode.json > /dev/null; echo "hist $mode exit $?"
+  timeout 60 $B/gpulab bench sgemm --shapes 1x4096x4096,4096x1x4096,1000x1000x1000 --variants library,vendor --no-cpu --json $OUT/f/sgemm_$mode.json > /dev/null; echo "sgemm $mode exit $?"
+done
+unset GPULAB_FLUSH
+which nsys && timeout 90 nsys profile -o /tmp/hs --force-overwrite true $B/gpulab bench histogram -n 2^24 -m 2^20 -d degenerate,uniform --variants library --no-cpu --no-ceilings --reps 10 > /dev/null 2>&1 && nsys stats --report cuda_gpu_trace --format csv -o $OUT/f/nsys /tmp/hs.nsys-rep > /dev/null 2>&1; echo "nsys exit $?"
+timeout 120 ncu --metrics gpu__time_duration.sum --csv -k regex:'sample|hot_cached|partition|Scan|count' $B/gpulab bench histogram -n 2^24 -m 2^20 -d degenerate,uniform --variants library --no-cpu --no-ceilings --reps 3 > $OUT/f/ncu_hist.csv 2>/dev/null; echo "ncu exit $?"
+tar czf $OUT/f.tgz -C $OUT f && rm -rf $OUT/f; echo "== done $(date -u +%FT%TZ)"
