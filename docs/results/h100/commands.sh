@@ -1,10 +1,10 @@
-# The call of this record, on the GPU machine with the build of 5b162ee carried (build/device.tar.xz)
-# and this script, run as: timeout 560 bash call_s2.sh 2>&1 | tee $OUT/log.txt
+# The call of this record, on the GPU machine with the build of f02139e carried (build/device.tar.xz)
+# and this script, run as: timeout 560 bash call_s3.sh 2>&1 | tee $OUT/log.txt
 set -u
 B=build/device
 mkdir -p "$OUT/h"
 tar xJf build/device.tar.xz -C build
-echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: build/call_s2.sh (the sample by a hash set; the L2 flush by reading)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: build/call_s3.sh (the sample in runs of 8 values, equal bins entered by one lane)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 timeout 150 $B/tests/gpulab_gpu_tests --gtest_filter='Histogram*:*HistogramLadder*' --gtest_brief=1 --gtest_output=json:$OUT/h/gpu_tests.json 2>&1 | tail -3
 echo "tests exit ${PIPESTATUS[0]}"
 timeout 100 $B/gpulab sanitize histogram --md $OUT/h/sanitize.md > /dev/null 2>&1; echo "sanitize exit $?"
