@@ -1,18 +1,24 @@
-# The calls of this record, each on the GPU machine with the build of 1ac6835 carried (scripts/test.sh's build/device.tar.xz)
-GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
-bash build/extras.sh > $OUT/extras_log.txt 2>&1  # the same call, after device_run.sh: build/extras.sh below
-# extras.sh: set -u
-# extras.sh: B=build/device
-# extras.sh: mkdir -p "$OUT/extras" build/b875
-# extras.sh: [ -x build/b875/device/gpulab ] || tar xJf build/device_875.tar.xz -C build/b875
-# extras.sh: echo "== $(date -u +%T) extras: tests and sanitize of histogram and transpose; histogram grid beside $(cat build/b875/device/COMMIT)"
-# extras.sh: timeout 150 $B/tests/gpulab_gpu_tests --gtest_filter='Histogram*:*HistogramLadder*:*MatrixLadder*transpose*:MatrixLibrary.*' --gtest_brief=1 --gtest_output=json:$OUT/extras/gpu_tests.json 2>&1 | tail -3
-# extras.sh: echo "tests exit ${PIPESTATUS[0]}"
-# extras.sh: timeout 100 $B/gpulab sanitize histogram transpose --md $OUT/extras/sanitize.md > /dev/null 2>&1; echo "sanitize exit $?"
-# extras.sh: H="histogram -n 2^22,2^24,2^26,2^28 -m 2^17,2^20,2^21,2^24 -d uniform,narrow,degenerate --variants hot_cached_global,range_partitioned,range_ranked,library --no-cpu --reps 10"
-# extras.sh: timeout 120 $B/gpulab bench $H --json $OUT/extras/hist_ranked.json --md $OUT/extras/hist_ranked.md > /dev/null; echo "histogram exit $?"
-# extras.sh: timeout 120 build/b875/device/gpulab bench $H --json $OUT/extras/hist_875.json --md $OUT/extras/hist_875.md > /dev/null; echo "histogram 875 exit $?"
-# extras.sh: timeout 60 $B/gpulab bench histogram -n 2^24,2^26 -m 256,2^20 -d uniform --variants range_partitioned,range_ranked,library,vendor --no-cpu --reps 20 --json $OUT/extras/hist_vendor.json --md $OUT/extras/hist_vendor.md > /dev/null; echo "vendor exit $?"
-# extras.sh: timeout 60 $B/gpulab bench transpose -s 16383x16385,16385x16383,8191x8193,4095x4097 --layout packed --variants 6,7,library,vendor --no-cpu --json $OUT/extras/transpose_odd.json --md $OUT/extras/transpose_odd.md > /dev/null; echo "transpose exit $?"
-# extras.sh: tar czf $OUT/extras.tgz -C $OUT extras && rm -rf $OUT/extras; echo "== extras done $(date -u +%FT%TZ)"
+# The calls of this record, each on the GPU machine with the build of 79de50c carried (scripts/test.sh's build/device.tar.xz)
+bash build/call_s5.sh  # one call: the lines below, then the device_run.sh line that ends it
+# call_s5.sh: set -u
+# call_s5.sh: B=build/device
+# call_s5.sh: mkdir -p "$OUT/f" build/b96
+# call_s5.sh: tar xJf build/device.tar.xz -C build
+# call_s5.sh: tar xJf build/device_96ac727.tar.xz -C build/b96
+# call_s5.sh: {
+# call_s5.sh: echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: build/call_s5.sh (the flush: read-only as at $(cat build/b96/device/COMMIT), or leaving the run's written bytes dirty), then device_run.sh notests suite"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+# call_s5.sh: for round in 1 2; do
+# call_s5.sh: for build in b96/device device; do
+# call_s5.sh:   G=build/$build/gpulab; tag=$(cat build/$build/COMMIT | cut -c1-7)_$round
+# call_s5.sh:   timeout 60 $G bench reduce -n 2^20,2^22,2^24 -t int32 --variants library,vendor --no-cpu --json $OUT/f/reduce_$tag.json > /dev/null; echo "reduce $tag exit $?"
+# call_s5.sh:   timeout 60 $G bench scan -n 2^22,2^24 -t int32 --variants library,vendor --no-cpu --json $OUT/f/scan_$tag.json > /dev/null; echo "scan $tag exit $?"
+# call_s5.sh:   timeout 60 $G bench add -s 2048x2048,4096x4096 --variants library,vendor --no-cpu --json $OUT/f/add_$tag.json > /dev/null; echo "add $tag exit $?"
+# call_s5.sh:   timeout 60 $G bench sgemm --shapes 1x4096x4096,4096x1x4096 --variants library,vendor --no-cpu --json $OUT/f/sgemm_$tag.json > /dev/null; echo "sgemm $tag exit $?"
+# call_s5.sh:   timeout 60 $G bench histogram -n 2^24 -m 256 -d uniform --variants library,vendor --no-cpu --json $OUT/f/hist_$tag.json > /dev/null; echo "hist $tag exit $?"
+# call_s5.sh: done
+# call_s5.sh: done
+# call_s5.sh: echo "== $(date -u +%FT%TZ) flush parts done"
+# call_s5.sh: } 2>&1 | tee $OUT/f/log.txt
+# call_s5.sh: tar czf $OUT/f.tgz -C $OUT f && rm -rf $OUT/f
+# call_s5.sh: GPULAB_BIN=$B bash scripts/device_run.sh notests suite
 GPULAB_BIN=build/device bash scripts/device_run.sh tests
