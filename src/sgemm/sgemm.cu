@@ -64,39 +64,18 @@ __device__ __forceinline__ void accumulate_few_rows(const GemmArgs& g, int j, in
       acc[i][3] = fmaf(a[i], b.w, acc[i][3]);
     }
   };
-  float4 b[kBatch];
-  float a[kBatch][kRows];
-  auto load_batch = [&](int at, float4 (&to_b)[kBatch], float (&to_a)[kBatch][kRows]) {
+  int p = first;
+  for (; p + (kBatch - 1) * step < end; p += kBatch * step) {
+    float4 b[kBatch];
+    float a[kBatch][kRows];
 #pragma unroll
     for (int u = 0; u < kBatch; ++u) {
-      to_b[u] = load_b(at + u * step);
+      b[u] = load_b(p + u * step);
 #pragma unroll
-      for (int i = 0; i < kRows; ++i) to_a[u][i] = load_a(i, at + u * step);
+      for (int i = 0; i < kRows; ++i) a[u][i] = load_a(i, p + u * step);
     }
-  };
-  int p = first;
-  // Two batches in flight: the next batch's loads are issued before this batch's multiply-adds,
-  // so a warp waits for one round trip to memory, not one a batch (a warp's slice of k is only
-  // 8 batches deep at 1×4096×4096). The multiply-adds keep their order: the same bits.
-  if (p + (kBatch - 1) * step < end) {
-    load_batch(p, b, a);
-    for (;;) {
-      const int next = p + kBatch * step;
-      const bool more = next + (kBatch - 1) * step < end;
-      float4 next_b[kBatch];
-      float next_a[kBatch][kRows];
-      if (more) load_batch(next, next_b, next_a);
 #pragma unroll
-      for (int u = 0; u < kBatch; ++u) add(b[u], a[u]);
-      p = next;
-      if (!more) break;
-#pragma unroll
-      for (int u = 0; u < kBatch; ++u) {
-        b[u] = next_b[u];
-#pragma unroll
-        for (int i = 0; i < kRows; ++i) a[u][i] = next_a[u][i];
-      }
-    }
+    for (int u = 0; u < kBatch; ++u) add(b[u], a[u]);
   }
   for (; p < end; p += step) {
     float a[kRows];
