@@ -64,38 +64,18 @@ __device__ __forceinline__ void accumulate_few_rows(const GemmArgs& g, int j, in
       acc[i][3] = fmaf(a[i], b.w, acc[i][3]);
     }
   };
-  auto load_batch = [&](int at, float4 (&to_b)[kBatch], float (&to_a)[kBatch][kRows]) {
+  int p = first;
+  for (; p + (kBatch - 1) * step < end; p += kBatch * step) {
+    float4 b[kBatch];
+    float a[kBatch][kRows];
 #pragma unroll
     for (int u = 0; u < kBatch; ++u) {
-      to_b[u] = load_b(at + u * step);
+      b[u] = load_b(p + u * step);
 #pragma unroll
-      for (int i = 0; i < kRows; ++i) to_a[u][i] = load_a(i, at + u * step);
+      for (int i = 0; i < kRows; ++i) a[u][i] = load_a(i, p + u * step);
     }
-  };
-  auto add_batch = [&](const float4 (&from_b)[kBatch], const float (&from_a)[kBatch][kRows]) {
 #pragma unroll
-    for (int u = 0; u < kBatch; ++u) add(from_b[u], from_a[u]);
-  };
-  // Two batches in flight, in two register sets used in turn: the next batch's loads are issued
-  // before this batch's multiply-adds. The multiply-adds keep their order: the same bits.
-  int p = first;
-  auto whole = [&](int at) { return at + (kBatch - 1) * step < end; };
-  if (whole(p)) {
-    float4 b0[kBatch], b1[kBatch];
-    float a0[kBatch][kRows], a1[kBatch][kRows];
-    load_batch(p, b0, a0);
-    for (;;) {
-      p += kBatch * step;
-      const bool more = whole(p);
-      if (more) load_batch(p, b1, a1);
-      add_batch(b0, a0);
-      if (!more) break;
-      p += kBatch * step;
-      const bool again = whole(p);
-      if (again) load_batch(p, b0, a0);
-      add_batch(b1, a1);
-      if (!again) break;
-    }
+    for (int u = 0; u < kBatch; ++u) add(b[u], a[u]);
   }
   for (; p < end; p += step) {
     float a[kRows];
