@@ -30,8 +30,6 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
-#include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -754,16 +752,8 @@ constexpr unsigned kSampleRun = 8, kSampleMapBits = 16;
 constexpr std::size_t kPickBytes = 256;  // the pick's word, ahead of the partition's storage
 constexpr unsigned kPartitionFromDistinct = kSamples / 2;  // k ≈ 1400: between the two measured
 
-/// Where sample_kernel puts its pick: a word the kernels of both paths read (PickedIf), and/or the
-/// condition of a graph's conditional node (run_sampled's graph: non-zero runs the partition).
-struct PickOut {
-  std::uint32_t* word = nullptr;
-  bool to_graph = false;
-  cudaGraphConditionalHandle graph_if = 0;
-};
-
 __global__ void __launch_bounds__(kSampleBlock)
-sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, PickOut out) {
+sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, std::uint32_t* pick) {
   constexpr unsigned kWords = (1u << kSampleMapBits) / 32;
   __shared__ std::uint32_t seen[kWords];
   __shared__ unsigned distinct;
@@ -788,11 +778,7 @@ sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule ru
   mine = __reduce_add_sync(kFullMask, mine);
   if (threadIdx.x % kWarp == 0) atomicAdd(&distinct, mine);
   __syncthreads();
-  if (threadIdx.x == 0) {
-    const std::uint32_t pick = distinct > kPartitionFromDistinct ? kPickPartitioned : kPickHotCached;
-    if (out.word != nullptr) *out.word = pick;
-    if (out.to_graph) cudaGraphSetConditional(out.graph_if, pick == kPickPartitioned);
-  }
+  if (threadIdx.x == 0) *pick = distinct > kPartitionFromDistinct ? kPickPartitioned : kPickHotCached;
 }
 
 /// partition_kernel for ranges of `range_bits` bits ranked by kRanking, and its dynamic shared memory.
@@ -1095,11 +1081,10 @@ void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule r
 }
 
 /// Values from which the library samples its choice between hot_cached_global and range_partitioned.
-/// Where launched on a stream, the path not picked still launches (the partition's two kernels
-/// return at once, CUB's scan runs over zeros): with the sample, 18.7 µs at n = 2^24 on an H100
-/// where hot_cached_global is picked, 15 of them the skipped launches (SampledGraph runs the picked
-/// path alone). The partition must save more than the sample: it ran at 0.35–0.81× hot_cached_global
-/// at n = 2^20, 0.90–1.42× at 2^22 and 0.98–2.4× at 2^24 on uniform values (docs/histogram.md).
+/// The path not picked still launches (the partition's two kernels return at once, CUB's scan runs
+/// over zeros): with the sample, 18.7 µs at n = 2^24 on an H100 where hot_cached_global is picked
+/// (15 of them the skipped launches). The partition must save more than that: it ran at 0.35–0.81× hot_cached_global at n = 2^20, 0.90–1.42× at 2^22 and 0.98–2.4×
+/// at 2^24 on uniform values (docs/histogram.md).
 constexpr std::size_t kSampledMinValues = std::size_t{1} << 24;
 
 bool takes_sample(std::size_t n, std::uint32_t m) {
@@ -1107,106 +1092,16 @@ bool takes_sample(std::size_t n, std::uint32_t m) {
 }
 
 /// sample_kernel over values[0, n) into `pick`.
-void launch_sample(const std::int32_t* values, std::size_t n, BinRule rule, PickOut out, cudaStream_t stream) {
-  launch("sample_for_path", sample_kernel, {1, kSampleBlock}, stream, values, n, rule, out)
+void launch_sample(const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* pick, cudaStream_t stream) {
+  launch("sample_for_path", sample_kernel, {1, kSampleBlock}, stream, values, n, rule, pick)
       .work([] {
         return count_of(kSamples, "value") + " sampled: the partition if they fall in more than " +
                std::to_string(kPartitionFromDistinct) + " bins";
       });
 }
 
-/// Ends a stream capture that an exception would otherwise leave open.
-class CaptureInto {
- public:
-  CaptureInto(cudaStream_t stream, cudaGraph_t graph) : stream_(stream), graph_(graph) {
-    GPULAB_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, graph, nullptr, nullptr, 0, cudaStreamCaptureModeThreadLocal));
-  }
-  CaptureInto(const CaptureInto&) = delete;
-  CaptureInto& operator=(const CaptureInto&) = delete;
-  ~CaptureInto() {
-    if (stream_ != nullptr) cudaStreamEndCapture(stream_, &graph_);
-  }
-  void end() {
-    GPULAB_CUDA_CHECK(cudaStreamEndCapture(std::exchange(stream_, nullptr), &graph_));
-  }
-
- private:
-  cudaStream_t stream_;
-  cudaGraph_t graph_;
-};
-
-/// The sampled run as a CUDA graph whose conditional node runs the picked path alone: the sample
-/// kernel sets the node's condition (1: the partition, 0: hot_cached_global), so the path not
-/// picked costs no launch. Built on first use for one set of arguments (device, pointers, sizes)
-/// and kept for the calls that repeat them; other arguments build it again (tens of µs of host
-/// time, about one instantiation).
-class SampledGraph {
- public:
-  struct Arguments {
-    const std::int32_t* values = nullptr;
-    std::size_t n = 0;
-    std::uint32_t m = 0;
-    std::uint32_t* counts = nullptr;
-    std::byte* temp = nullptr;
-    bool operator==(const Arguments&) const = default;
-  };
-  SampledGraph() = default;
-  SampledGraph(const SampledGraph&) = delete;
-  SampledGraph& operator=(const SampledGraph&) = delete;
-  ~SampledGraph() { drop(); }  // at thread exit, perhaps after the context: errors ignored
-
-  void launch_on(const Arguments& args, cudaStream_t stream) {
-    if (exec_ == nullptr || !(args == args_)) build(args);
-    GPULAB_CUDA_CHECK(cudaGraphLaunch(exec_, stream));
-  }
-
- private:
-  void drop() {
-    if (exec_ != nullptr) cudaGraphExecDestroy(std::exchange(exec_, nullptr));
-  }
-  void build(const Arguments& args) {
-    drop();
-    cudaGraph_t graph = nullptr;
-    GPULAB_CUDA_CHECK(cudaGraphCreate(&graph, 0));
-    const std::unique_ptr<CUgraph_st, decltype(&cudaGraphDestroy)> owned(graph, &cudaGraphDestroy);
-    cudaGraphConditionalHandle condition = 0;
-    GPULAB_CUDA_CHECK(cudaGraphConditionalHandleCreate(&condition, graph, 0, cudaGraphCondAssignDefault));
-    const BinRule rule(args.m);
-    {
-      CaptureInto capture(builder_.get(), graph);
-      launch_sample(args.values, args.n, rule, {.to_graph = true, .graph_if = condition}, builder_.get());
-      capture.end();
-    }
-    cudaGraphNode_t sample = nullptr;
-    std::size_t nodes = 1;
-    GPULAB_CUDA_CHECK(cudaGraphGetNodes(graph, &sample, &nodes));
-    cudaGraphNodeParams params{};
-    params.type = cudaGraphNodeTypeConditional;
-    params.conditional.handle = condition;
-    params.conditional.type = cudaGraphCondTypeIf;
-    params.conditional.size = 2;  // bodies: [0] where the condition is non-zero, [1] else
-    cudaGraphNode_t picked = nullptr;
-    GPULAB_CUDA_CHECK(cudaGraphAddNode(&picked, graph, &sample, nullptr, 1, &params));
-    const Path paths[2] = {partition_path(args.m), Path::hot_cached_global};
-    for (int body = 0; body < 2; ++body) {
-      CaptureInto capture(builder_.get(), params.conditional.phGraph_out[body]);
-      launch_path(paths[body], args.values, args.n, rule, args.counts, args.temp, builder_.get());
-      capture.end();
-    }
-    GPULAB_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph, 0));
-    args_ = args;
-  }
-
-  Stream builder_;  // the stream the graph's launches are captured from
-  cudaGraphExec_t exec_ = nullptr;
-  Arguments args_;
-};
-
-/// The library's run where takes_sample(): the sample, then the picked path. On a stream that is
-/// not being captured (and with no LaunchLog listening, whose events a conditional body cannot
-/// hold) through this thread's SampledGraph for the device; otherwise the sample, then both paths'
-/// launches, those of the path not picked returning at once. Without the pool's storage for the
-/// partition, hot_cached_global alone.
+/// The library's run where takes_sample(): the sample, then both paths' launches (the one not
+/// picked returns at once). Without the pool's storage for the partition, hot_cached_global alone.
 void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, cudaStream_t stream) {
   check_arguments(values, n, m, counts);
   std::optional<StreamScratch> temp;
@@ -1215,18 +1110,9 @@ void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std
     return;
   }
   const BinRule rule(m);
-  GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
-  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-  GPULAB_CUDA_CHECK(cudaStreamIsCapturing(stream, &capturing));
-  if (capturing == cudaStreamCaptureStatusNone && !launch_log_listening()) {
-    static thread_local std::map<int, std::unique_ptr<SampledGraph>> graphs;  // by device
-    std::unique_ptr<SampledGraph>& graph = graphs[current_device()];
-    if (graph == nullptr) graph = std::make_unique<SampledGraph>();
-    graph->launch_on({values, n, m, counts, temp->as<std::byte>() + kPickBytes}, stream);
-    return;
-  }
   auto* pick = temp->as<std::uint32_t>();
-  launch_sample(values, n, rule, {.word = pick}, stream);
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
+  launch_sample(values, n, rule, pick, stream);
   launch_path(Path::hot_cached_global, values, n, rule, counts, nullptr, stream, {pick, kPickHotCached});
   launch_path(partition_path(m), values, n, rule, counts, temp->as<std::byte>() + kPickBytes, stream, {pick, kPickPartitioned});
 }
@@ -1236,7 +1122,7 @@ void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std
 Path sampled_pick(const std::int32_t* values, std::size_t n, std::uint32_t m, cudaStream_t stream) {
   if (values == nullptr || n == 0 || m == 0) throw Error("histogram: a sample needs values and bins");
   StreamScratch pick(sizeof(std::uint32_t), stream);
-  launch_sample(values, n, BinRule(m), {.word = pick.as<std::uint32_t>()}, stream);
+  launch_sample(values, n, BinRule(m), pick.as<std::uint32_t>(), stream);
   std::uint32_t picked = 0;
   GPULAB_CUDA_CHECK(cudaMemcpyAsync(&picked, pick.as<std::uint32_t>(), sizeof picked, cudaMemcpyDeviceToHost, stream));
   GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));

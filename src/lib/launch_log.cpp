@@ -33,8 +33,6 @@ std::vector<double> LaunchLog::kernel_ms() const {
   return ms;
 }
 
-bool launch_log_listening() { return listening != nullptr; }
-
 LaunchNote* note_launch(const void* kernel, const char* name, const LaunchShape& shape, cudaStream_t stream) {
   if (listening == nullptr) return nullptr;
   const unsigned threads = shape.block.x * shape.block.y * shape.block.z;

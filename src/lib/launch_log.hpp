@@ -50,9 +50,6 @@ class LaunchLog {
   std::vector<Event> after_;
 };
 
-/// Whether a LaunchLog listens on this thread.
-bool launch_log_listening();
-
 /// Reports a launch just issued on `stream` to the listening log; nullptr when none listens.
 LaunchNote* note_launch(const void* kernel, const char* name, const LaunchShape& shape, cudaStream_t stream);
 
