@@ -203,6 +203,39 @@ TEST(HistogramLibrary, TheSamplePicksThePartitionForSpreadValuesOnly) {
   }
 }
 
+// Sampled calls one after another on a stream, with other arguments each time (another size,
+// another output, another pick), and on the legacy default stream: each counts what it was given.
+TEST(HistogramLibrary, SampledCallsInARowCountWhatEachWasGiven) {
+  using histogram_detail::Path;
+  const std::size_t n = (std::size_t{1} << 24) + 5;
+  const std::uint32_t m = (1u << 20) + 3;
+  if (!histogram_detail::supports(Path::range_partitioned, m)) GTEST_SKIP() << "range_partitioned does not fit this device";
+  const auto uniform = input_for(HistogramDistribution::uniform, n);
+  const auto degenerate = input_for(HistogramDistribution::degenerate, n);
+  DeviceBuffer<std::int32_t> a(n), b(n);
+  DeviceBuffer<std::uint32_t> counts_a(m), counts_b(m);
+  GPULAB_CUDA_CHECK(cudaMemcpy(a.data(), uniform.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+  GPULAB_CUDA_CHECK(cudaMemcpy(b.data(), degenerate.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+  Stream stream;
+  const auto counted = [&](const DeviceBuffer<std::uint32_t>& counts) {
+    std::vector<std::uint32_t> got(m);
+    GPULAB_CUDA_CHECK(cudaMemcpy(got.data(), counts.data(), m * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    return got;
+  };
+  for (int round = 0; round < 2; ++round) {
+    GPULAB_CUDA_CHECK(cudaMemset(counts_a.data(), 0xFF, m * sizeof(std::uint32_t)));
+    GPULAB_CUDA_CHECK(cudaMemset(counts_b.data(), 0xFF, m * sizeof(std::uint32_t)));
+    histogram(a.data(), n, m, counts_a.data(), stream.get());
+    histogram(b.data(), n - 1, m, counts_b.data(), stream.get());
+    stream.synchronize();
+    EXPECT_EQ(counted(counts_a), histogram_reference(uniform, m)) << "round " << round;
+    EXPECT_EQ(counted(counts_b), histogram_reference(degenerate.first(n - 1), m)) << "round " << round;
+  }
+  histogram(b.data(), n, m, counts_a.data());  // the legacy default stream
+  GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(counted(counts_a), histogram_reference(degenerate, m));
+}
+
 // Under stream capture the sampled path records its pool allocation, its sample and both paths'
 // kernels; the graph replayed twice counts right each time.
 TEST(HistogramLibrary, TheSampledPathReplaysFromAGraph) {
