@@ -752,8 +752,16 @@ constexpr unsigned kSampleRun = 8, kSampleMapBits = 16;
 constexpr std::size_t kPickBytes = 256;  // the pick's word, ahead of the partition's storage
 constexpr unsigned kPartitionFromDistinct = kSamples / 2;  // k ≈ 1400: between the two measured
 
+/// Block 0 samples; the other blocks zero `counts[0, m)` meanwhile (a cudaMemsetAsync would run
+/// before the sample, one launch after the other).
 __global__ void __launch_bounds__(kSampleBlock)
-sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, std::uint32_t* pick) {
+sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule, std::uint32_t* pick,
+              std::uint32_t* __restrict__ counts, std::uint32_t m) {
+  if (blockIdx.x > 0) {
+    const std::size_t stride = std::size_t{gridDim.x - 1} * blockDim.x;
+    for (std::size_t i = std::size_t{blockIdx.x - 1} * blockDim.x + threadIdx.x; i < m; i += stride) counts[i] = 0;
+    return;
+  }
   constexpr unsigned kWords = (1u << kSampleMapBits) / 32;
   __shared__ std::uint32_t seen[kWords];
   __shared__ unsigned distinct;
@@ -1093,12 +1101,16 @@ bool takes_sample(std::size_t n, std::uint32_t m) {
   return choose(n, m) == Path::hot_cached_global && n >= kSampledMinValues && supports(Path::range_partitioned, m);
 }
 
-/// sample_kernel over values[0, n) into `pick`.
-void launch_sample(const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* pick, cudaStream_t stream) {
-  launch("sample_for_path", sample_kernel, {1, kSampleBlock}, stream, values, n, rule, pick)
+/// sample_kernel over values[0, n) into `pick`, zeroing counts[0, rule.bins()) unless counts is null.
+void launch_sample(const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* pick, std::uint32_t* counts,
+                   cudaStream_t stream) {
+  const std::size_t zero_blocks =
+      counts == nullptr ? 0 : std::min<std::size_t>(ceil_div(rule.bins(), kSampleBlock * 8), 2 * device_limits().sms);
+  launch("sample_for_path", sample_kernel, {static_cast<unsigned>(1 + zero_blocks), kSampleBlock}, stream, values, n, rule, pick,
+         counts, rule.bins())
       .work([] {
-        return count_of(kSamples, "value") + " sampled: the partition if they fall in more than " +
-               std::to_string(kPartitionFromDistinct) + " bins";
+        return "block 0: " + count_of(kSamples, "value") + " sampled, the partition if they fall in more than " +
+               std::to_string(kPartitionFromDistinct) + " bins; the others zero the counts";
       });
 }
 
@@ -1113,8 +1125,7 @@ void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std
   }
   const BinRule rule(m);
   auto* pick = temp->as<std::uint32_t>();
-  GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
-  launch_sample(values, n, rule, pick, stream);
+  launch_sample(values, n, rule, pick, counts, stream);  // zeroes the counts too
   launch_path(Path::hot_cached_global, values, n, rule, counts, nullptr, stream, {pick, kPickHotCached});
   launch_path(partition_path(m), values, n, rule, counts, temp->as<std::byte>() + kPickBytes, stream, {pick, kPickPartitioned});
 }
@@ -1124,7 +1135,7 @@ void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std
 Path sampled_pick(const std::int32_t* values, std::size_t n, std::uint32_t m, cudaStream_t stream) {
   if (values == nullptr || n == 0 || m == 0) throw Error("histogram: a sample needs values and bins");
   StreamScratch pick(sizeof(std::uint32_t), stream);
-  launch_sample(values, n, BinRule(m), pick.as<std::uint32_t>(), stream);
+  launch_sample(values, n, BinRule(m), pick.as<std::uint32_t>(), nullptr, stream);
   std::uint32_t picked = 0;
   GPULAB_CUDA_CHECK(cudaMemcpyAsync(&picked, pick.as<std::uint32_t>(), sizeof picked, cudaMemcpyDeviceToHost, stream));
   GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream));
