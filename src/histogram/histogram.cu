@@ -1090,7 +1090,7 @@ void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule r
 
 /// Values from which the library samples its choice between hot_cached_global and range_partitioned.
 /// The path not picked still launches (the partition's two kernels return at once, CUB's scan runs
-/// over zeros): with the sample, 18.7 µs at n = 2^24 on an H100 where hot_cached_global is picked.
+/// over zeros): with the sample, 16.4 µs at n = 2^24 on an H100 where hot_cached_global is picked.
 /// (A CUDA graph whose conditional node ran the picked path alone saved 0.5–10.8 µs there and cost
 /// 1.4–3.8 µs where the partition is picked: not kept, docs/histogram.md.) The partition must save
 /// more than that: it ran at 0.35–0.81× hot_cached_global at n = 2^20, 0.90–1.42× at 2^22 and
