@@ -290,6 +290,7 @@ hot_cached_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRul
     const std::size_t i = blockIdx.x * tile_values + (threadIdx.x * kHotSamples + k) * sample_step;
     if (i >= n) break;
     const std::uint32_t bin = rule(values[i]);
+    if (!first_of_its_key(bin, __activemask())) continue;  // one lane a bin: equal bins do not queue on a tag
     const unsigned slot = hot_slot(bin);
     const std::uint32_t was = atomicCAS(&tags[slot], kNoBin, bin);
     if (was != kNoBin && was != bin) atomicCAS(&tags[slot ^ 1u], kNoBin, bin);
