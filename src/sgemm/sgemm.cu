@@ -113,18 +113,13 @@ __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* 
 
 // Few rows of C (m ≤ 8) and enough columns to fill the GPU with clusters (the GEMV of a row
 // vector): B is read once, at the rate of a copy. A block owns 128 columns (a warp reads 512
-// contiguous bytes of a row of B, a lane 16) and 1/ranks of k; its warps take every kWarps-th row
-// of that range: 16 for up to 4 rows of C, 8 above (their sums' shared memory). The grid is only
-// about two blocks an SM, so the warps a block has are what hides memory's latency (ncu at
-// 1×4096×4096 with 8: 25% occupancy, no eligible warp in 93% of cycles, DRAM at 73%). The warps' sums go through shared memory, then the cluster's blocks' sums through
+// contiguous bytes of a row of B, a lane 16) and 1/ranks of k; its 8 warps take every 8th row of
+// that range. The warps' sums go through shared memory, then the cluster's blocks' sums through
 // distributed shared memory, each added in a fixed order: one launch, no partial sums in global
 // memory and no second kernel (the split-K path's), the same bits every run.
-template <int kRows>
-constexpr int kFewRowsClusterWarps = kRows <= 4 ? 16 : 8;
-
 template <int kRows, bool kVectorB>
-__global__ void __launch_bounds__(kFewRowsClusterWarps<kRows> * 32) few_rows_cluster(GemmArgs g, int k_slice) {
-  constexpr int kWarps = kFewRowsClusterWarps<kRows>, kCols = 128, kThreads = kWarps * 32;
+__global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice) {
+  constexpr int kWarps = 8, kCols = 128;
   __shared__ float4 warp_sums[kWarps][kRows][32];
   __shared__ float4 block_sums[kRows][32];
   cg::cluster_group cluster = cg::this_cluster();
@@ -155,7 +150,7 @@ __global__ void __launch_bounds__(kFewRowsClusterWarps<kRows> * 32) few_rows_clu
   }
   cluster.sync();  // every block's sums are written
   // The cluster's sum: this block finishes every ranks-th entry, adding the blocks' sums in order.
-  for (int e = t * ranks + rank; e < kRows * 32; e += kThreads * ranks) {
+  for (int e = t * ranks + rank; e < kRows * 32; e += 256 * ranks) {
     float4 sum = *cluster.map_shared_rank(&block_sums[e / 32][e % 32], 0);
     for (int r = 1; r < ranks; ++r) {
       sum = plus(sum, *cluster.map_shared_rank(&block_sums[e / 32][e % 32], r));
@@ -389,7 +384,7 @@ void launch_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream) 
   const bool vector_b = rows_aligned16(g.b, g.ldb);
   const int k_slice = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), ranks));
   const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128);
-  LaunchShape shape{dim3(checked_grid(groups * ranks, "gpulab::sgemm")), dim3(kFewRowsClusterWarps<kRows> * 32)};
+  LaunchShape shape{dim3(checked_grid(groups * ranks, "gpulab::sgemm")), dim3(256)};
   shape.cluster = static_cast<unsigned>(ranks);
   launch(vector_b ? "few_rows_cluster<vector>" : "few_rows_cluster<scalar>",
          vector_b ? few_rows_cluster<kRows, true> : few_rows_cluster<kRows, false>, shape, stream, g, k_slice)
