@@ -1,22 +1,24 @@
-# The call of this record, on the GPU machine with the build of 3ca2be8 carried (build/device.tar.xz)
-# and this script, run as: timeout 560 bash call_s17.sh 2>&1 | tee $OUT/log.txt
-set -u
-B=build/device
-mkdir -p "$OUT/g" build/b79
-tar xJf build/device.tar.xz -C build
-tar xJf build/device_79de50c.tar.xz -C build/b79
-{
-echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: build/call_s17.sh (the few-rows cluster kernel with 16 warps a block, beside $(cat build/b79/device/COMMIT))"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-timeout 200 $B/tests/gpulab_gpu_tests --gtest_filter='*Sgemm*' --gtest_brief=1 --gtest_output=json:$OUT/g/gpu_tests.json 2>&1 | tail -3
-echo "tests exit ${PIPESTATUS[0]}"
-S="sgemm --shapes 1x4096x4096,2x4096x4096,4x4096x4096,8x4096x4096,1x16384x16384,1x1024x1024,3x4097x4097,4096x1x4096 --variants library,vendor --no-cpu"
-for round in 1 2; do
-  for build in b79/device device; do
-    tag=$(cut -c1-7 build/$build/COMMIT)_$round
-    timeout 90 build/$build/gpulab bench $S --json $OUT/g/gemv_$tag.json --md $OUT/g/gemv_$tag.md > /dev/null; echo "gemv $tag exit $?"
-  done
-done
-echo "== done $(date -u +%FT%TZ)"
-} 2>&1 | tee $OUT/g/log.txt
-cp $OUT/g/log.txt $OUT/log.txt
-tar czf $OUT/g.tgz -C $OUT g && rm -rf $OUT/g
+# The calls of this record, each on the GPU machine with the build of 79de50c carried (scripts/test.sh's build/device.tar.xz)
+bash build/call_s5.sh  # one call: the lines below, then the device_run.sh line that ends it
+# call_s5.sh: set -u
+# call_s5.sh: B=build/device
+# call_s5.sh: mkdir -p "$OUT/f" build/b96
+# call_s5.sh: tar xJf build/device.tar.xz -C build
+# call_s5.sh: tar xJf build/device_96ac727.tar.xz -C build/b96
+# call_s5.sh: {
+# call_s5.sh: echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: build/call_s5.sh (the flush: read-only as at $(cat build/b96/device/COMMIT), or leaving the run's written bytes dirty), then device_run.sh notests suite"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+# call_s5.sh: for round in 1 2; do
+# call_s5.sh: for build in b96/device device; do
+# call_s5.sh:   G=build/$build/gpulab; tag=$(cat build/$build/COMMIT | cut -c1-7)_$round
+# call_s5.sh:   timeout 60 $G bench reduce -n 2^20,2^22,2^24 -t int32 --variants library,vendor --no-cpu --json $OUT/f/reduce_$tag.json > /dev/null; echo "reduce $tag exit $?"
+# call_s5.sh:   timeout 60 $G bench scan -n 2^22,2^24 -t int32 --variants library,vendor --no-cpu --json $OUT/f/scan_$tag.json > /dev/null; echo "scan $tag exit $?"
+# call_s5.sh:   timeout 60 $G bench add -s 2048x2048,4096x4096 --variants library,vendor --no-cpu --json $OUT/f/add_$tag.json > /dev/null; echo "add $tag exit $?"
+# call_s5.sh:   timeout 60 $G bench sgemm --shapes 1x4096x4096,4096x1x4096 --variants library,vendor --no-cpu --json $OUT/f/sgemm_$tag.json > /dev/null; echo "sgemm $tag exit $?"
+# call_s5.sh:   timeout 60 $G bench histogram -n 2^24 -m 256 -d uniform --variants library,vendor --no-cpu --json $OUT/f/hist_$tag.json > /dev/null; echo "hist $tag exit $?"
+# call_s5.sh: done
+# call_s5.sh: done
+# call_s5.sh: echo "== $(date -u +%FT%TZ) flush parts done"
+# call_s5.sh: } 2>&1 | tee $OUT/f/log.txt
+# call_s5.sh: tar czf $OUT/f.tgz -C $OUT f && rm -rf $OUT/f
+# call_s5.sh: GPULAB_BIN=$B bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
