@@ -235,10 +235,10 @@ std::optional<TimingStats> time_size_copy(GpuTimer& timer, double bytes, const T
 
 }  // namespace
 
-std::size_t written_bytes(const BenchCase& c) {
-  std::size_t bytes = 0;
-  for (const auto& spec : c.outputs()) bytes += spec.bytes;
-  return bytes;
+TimingOptions case_timing(const BenchCase& c, int warmup, int reps) {
+  TimingOptions opt{.warmup = warmup, .reps = reps, .working_set_bytes = c.work().working_set_bytes};
+  for (const auto& spec : c.outputs()) opt.written_bytes += spec.bytes;
+  return opt;
 }
 
 void require_case_fits(const BenchCase& c, std::span<const std::size_t> rungs, std::size_t l2_bytes) {
@@ -282,8 +282,7 @@ CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& dev
   Stream stream;
   GpuTimer timer(stream.get(), device.l2_bytes);
   const DeviceArrays arrays(c, stream.get());
-  const TimingOptions opt{
-      .warmup = s.warmup, .reps = s.reps, .working_set_bytes = work.working_set_bytes, .written_bytes = written_bytes(c)};
+  const TimingOptions opt = case_timing(c, s.warmup, s.reps);
   for (std::size_t r : rungs) {
     const RungInfo& info = s.ladder[r];
     progress.rung(rung_id(s.ladder, r), std::string(info.name));

@@ -149,8 +149,9 @@ class OwnedWorkspace {
 /// L2-flush buffer do not fit the device's free memory.
 void require_case_fits(const BenchCase& c, std::span<const std::size_t> rungs, std::size_t l2_bytes);
 
-/// The bytes of a case's outputs: what one run writes (the L2 flush leaves as many dirty lines).
-std::size_t written_bytes(const BenchCase& c);
+/// How a case's runs are timed: what one run touches (decides the L2 flush) and writes (its outputs'
+/// bytes: the flush leaves as many dirty lines), with `warmup` and `reps`.
+TimingOptions case_timing(const BenchCase& c, int warmup, int reps);
 
 /// Outputs as a rung's run expects them: poisoned, or for an in-place rung output 0 a copy of input 0.
 void prepare_outputs(const BenchCase& c, std::size_t rung, const DeviceArrays& arrays, cudaStream_t stream);

@@ -11,10 +11,7 @@ namespace gpulab {
 TimingStats print_launches(const BenchCase& c, std::size_t rung, const RungInfo& info, const DeviceArrays& arrays,
                            Workspace ws, int reps, std::size_t l2_bytes, cudaStream_t stream, std::ostream& out) {
   GpuTimer timer(stream, l2_bytes);
-  TimingOptions opt;
-  opt.reps = reps;
-  opt.working_set_bytes = c.work().working_set_bytes;
-  opt.written_bytes = written_bytes(c);
+  const TimingOptions opt = case_timing(c, TimingOptions{}.warmup, reps);
   const TimingStats whole = timer.time([&](cudaStream_t s) { c.launch(rung, arrays.arrays(), ws, s); }, opt);
 
   std::vector<LaunchNote> notes;

@@ -270,8 +270,11 @@ constexpr unsigned kHotSlots = 1u << kHotSlotBits;  // 4096 tags and 4096 counts
 constexpr unsigned kHotSamples = 2;                   // values a thread samples before counting
 constexpr std::uint32_t kNoBin = ~0u;
 
-/// The slot a bin hashes to (Fibonacci hashing: the top bits of the product spread nearby bins).
-__device__ __forceinline__ unsigned hot_slot(std::uint32_t bin) { return (bin * 2654435761u) >> (32 - kHotSlotBits); }
+/// A bin's kBits-bit hash (Fibonacci hashing: the top bits of the product spread nearby bins).
+template <unsigned kBits>
+__device__ __forceinline__ unsigned fibonacci_hash(std::uint32_t bin) { return (bin * 2654435761u) >> (32 - kBits); }
+/// The slot a bin hashes to.
+__device__ __forceinline__ unsigned hot_slot(std::uint32_t bin) { return fibonacci_hash<kHotSlotBits>(bin); }
 
 __global__ void __launch_bounds__(kBlock)
 hot_cached_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
@@ -779,7 +782,7 @@ sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule ru
 #pragma unroll
   for (unsigned k = 0; k < kSamplesPerThread; ++k) {
     if (!first_of_its_key(bin[k], kFullMask)) continue;  // one lane a bin: equal bins do not queue on one word
-    const unsigned hash = (bin[k] * 2654435761u) >> (32 - kSampleMapBits);
+    const unsigned hash = fibonacci_hash<kSampleMapBits>(bin[k]);
     const std::uint32_t bit = 1u << (hash % 32);
     mine += (atomicOr(&seen[hash / 32], bit) & bit) == 0;
   }

@@ -6,6 +6,7 @@
 
 namespace gpulab {
 
+/// The shared-memory address PTX takes for a generic pointer into shared memory (cp.async, mbarriers).
 __device__ __forceinline__ unsigned shared_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }

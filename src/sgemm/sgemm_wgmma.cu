@@ -15,6 +15,7 @@
 //   cuBLAS's error when every product of K stayed in their accumulator), so at most 12 products'
 //   additions of a slice are truncated before an exact-rounding add takes over.
 #include "lib/arith.hpp"
+#include "lib/async_copy.cuh"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
@@ -100,19 +101,15 @@ __global__ void split_operand(const float* src, std::size_t ld, int rows, int co
 
 // ---- PTX wrappers: mbarriers, TMA, wgmma ---------------------------------------------------------
 
-__device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
-
 __device__ __forceinline__ void barrier_init(std::uint64_t* bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
 }
 __device__ __forceinline__ void barrier_arrive(std::uint64_t* bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(bar)) : "memory");
 }
 /// Arrives and tells the barrier to wait for `bytes` more from the copy engine.
 __device__ __forceinline__ void barrier_expect_bytes(std::uint64_t* bar, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes) : "memory");
 }
 /// Waits until the barrier's phase of this parity has completed.
 __device__ __forceinline__ void barrier_wait(std::uint64_t* bar, unsigned parity) {
@@ -121,7 +118,7 @@ __device__ __forceinline__ void barrier_wait(std::uint64_t* bar, unsigned parity
     asm volatile(
         "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
         : "=r"(done)
-        : "r"(smem_addr(bar)), "r"(parity)
+        : "r"(shared_address(bar)), "r"(parity)
         : "memory");
   }
 }
@@ -131,8 +128,8 @@ __device__ __forceinline__ void barrier_wait(std::uint64_t* bar, unsigned parity
 __device__ __forceinline__ void tma_load(const CUtensorMap& map, void* dst, std::uint64_t* bar, int x, int y) {
   asm volatile(
       "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(
-          smem_addr(dst)),
-      "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(smem_addr(bar)), "r"(x), "r"(y)
+          shared_address(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(shared_address(bar)), "r"(x), "r"(y)
       : "memory");
 }
 
@@ -140,7 +137,7 @@ __device__ __forceinline__ void tma_load(const CUtensorMap& map, void* dst, std:
 /// 128 bytes, groups of 8 rows 1024 bytes apart (the stride offset); the leading offset is unused
 /// in this layout (1 by convention). Advancing along K by 8 TF32 values adds 32 bytes to the start.
 __device__ __forceinline__ std::uint64_t smem_descriptor(const void* tile) {
-  const std::uint64_t start = (smem_addr(tile) & 0x3FFFF) >> 4;
+  const std::uint64_t start = (shared_address(tile) & 0x3FFFF) >> 4;
   return start | (std::uint64_t{1} << 16) | (std::uint64_t{1024 >> 4} << 32) | (std::uint64_t{1} << 62);
 }
 
