@@ -12,7 +12,6 @@
 #include <gpulab/matrix.hpp>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdint>
 #include <string>
 
@@ -152,12 +151,8 @@ __device__ __forceinline__ unsigned floats_past_boundary(const float* p) {
 /// beside its element-by-element fallback (rung 7's store phase), nvcc 13 merged the two paths into
 /// four predicated 4-byte stores (SASS: 32 STG.E, no STG.E.128): on the H200 (ncu, 16383 × 16385
 /// packed) 1.4× the L2 write requests of the fixed form and 47% more write sectors than b's bytes.
-template <bool kStreaming = false>
 __device__ __forceinline__ void store_whole(float* p, float4 v) {
-  if constexpr (kStreaming)
-    asm volatile("st.global.cs.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
-  else
-    asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+  asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
 }
 
 /// Word index of float f (0…70) of b row c in the shared tile. Float slot f / 4 of row c is XORed
@@ -179,7 +174,6 @@ __device__ __forceinline__ unsigned realigned_word(unsigned c, unsigned f) {
 /// Compiled for 4 blocks an SM (the 64 registers it took anyway): nvcc then orders the 17 loads and
 /// their stores differently, 672 SASS instructions against 688, and the kernel ran 1.08× faster on
 /// an H200 and 1.01× on an H100 in one run each (2026-11-25, docs/matrix.md).
-template <bool kStreaming>
 __global__ __launch_bounds__(kRealignThreads, 4) void transpose_realigned(MatrixView<const float> a, MatrixView<float> b,
                                                                            std::size_t tile_rows) {
   __shared__ float4 tile[kTile * kRealignRowQuads];
@@ -219,7 +213,7 @@ __global__ __launch_bounds__(kRealignThreads, 4) void transpose_realigned(Matrix
       const long long first = i0 - floats_past_boundary(out) + 4 * q;  // b's column of the slot's first float
       const float4 v = tile[realigned_word(c, kRealignHalo + 4 * q) / 4];
       if (first >= 0 && first + 4 <= static_cast<long long>(b.cols)) {
-        store_whole<kStreaming>(out + first, v);
+        store_whole(out + first, v);
       } else {
         const float* e = &v.x;
 #pragma unroll
@@ -470,8 +464,7 @@ void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, c
   // b's rows start up to 3 floats before their tile's column: one more tile reaches the last ones.
   const std::size_t tile_rows = ceil_div(a.rows + kRealignHalo - 1, kTile);
   const dim3 grid(checked_grid(ceil_div(a.cols, kTile), "transpose"), capped_grid_y(tile_rows));
-  static const bool streaming = std::getenv("GPULAB_TRANSPOSE_CS") != nullptr;  // EXPERIMENT
-  launch("transpose_realigned", streaming ? transpose_realigned<true> : transpose_realigned<false>, {grid, kRealignThreads}, stream, a, b, tile_rows)
+  launch("transpose_realigned", transpose_realigned, {grid, kRealignThreads}, stream, a, b, tile_rows)
       .work([] { return std::string("64 rows of b per block, each row's tile on its own 16-byte boundary"); });
 }
 

@@ -209,7 +209,7 @@ using Segment = WarpSegment<acc_t<scan_result_t<In>>, TileShape<In>::kRounds, Ti
 /// the alignment); otherwise element by element, bounds checked.
 template <class In>
 __device__ __forceinline__ void load_tile(const In* in, std::size_t n, unsigned long long tile, bool full,
-                                          Segment<In>& seg, bool streaming = false) {
+                                          Segment<In>& seg) {
   using Out = scan_result_t<In>;
   using A = acc_t<Out>;
   constexpr unsigned kItems = TileShape<In>::kItems, kRounds = TileShape<In>::kRounds;
@@ -217,16 +217,7 @@ __device__ __forceinline__ void load_tile(const In* in, std::size_t n, unsigned 
     using V = Vec<In, kItems>;
     V v[kRounds];
 #pragma unroll
-    for (unsigned r = 0; r < kRounds; ++r) {
-      if constexpr (sizeof(V) == 16) {
-        if (streaming) {
-          const int4 bits = __ldcs(reinterpret_cast<const int4*>(in + run_begin<In>(tile, r)));
-          memcpy(&v[r], &bits, sizeof(bits));
-          continue;
-        }
-      }
-      v[r] = *reinterpret_cast<const V*>(in + run_begin<In>(tile, r));
-    }
+    for (unsigned r = 0; r < kRounds; ++r) v[r] = *reinterpret_cast<const V*>(in + run_begin<In>(tile, r));
 #pragma unroll
     for (unsigned r = 0; r < kRounds; ++r)
 #pragma unroll
@@ -338,7 +329,7 @@ __device__ __forceinline__ void prefetch_l2(const void* at, unsigned bytes) {
 template <class In, bool kVectors>
 __global__ void __launch_bounds__(kBlock)
 scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
-            TileStatus status, unsigned prefetch_ahead, unsigned streaming_mode) {
+            TileStatus status, unsigned prefetch_ahead, bool streaming) {
   using A = acc_t<scan_result_t<In>>;
   using S = TileShape<In>;
   __shared__ unsigned long long drawn[2];  // this block's tile, the call's first ticket
@@ -351,15 +342,14 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   if (prefetch_ahead > 0 && threadIdx.x % kWarp == 0 && is_full(guess + prefetch_ahead))
     prefetch_l2(in + run_begin<In>(guess + prefetch_ahead, 0), static_cast<unsigned>(S::kSegment * sizeof(In)));
   Segment<In> seg;
-  const bool streaming_loads = streaming_mode & 2, streaming = streaming_mode & 1;
-  if (is_full(guess)) load_tile<In>(in, n, guess, true, seg, streaming_loads);
+  if (is_full(guess)) load_tile<In>(in, n, guess, true, seg);
   if (threadIdx.x == 0) {
     draw_tile(status, drawn);
   }
   __syncthreads();
   const unsigned long long tile = drawn[0], first_ticket = drawn[1];
   const bool full = is_full(tile);
-  if (tile != guess || !full) load_tile<In>(in, n, tile, full, seg, streaming_loads);
+  if (tile != guess || !full) load_tile<In>(in, n, tile, full, seg);
   seg.scan();
   const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, warp_totals,
                                                               &tile_prefix, kept);
@@ -509,7 +499,7 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
   const auto kernel = aligned ? scan_kernel<In, true> : scan_kernel<In, false>;
   static const unsigned resident = resident_blocks(reinterpret_cast<const void*>(scan_kernel<In, true>), kBlock);
   static const char* const env = std::getenv("GPULAB_SCAN_PREFETCH");
-  static const unsigned streaming = (std::getenv("GPULAB_SCAN_CS") != nullptr ? 1u : 0u) | (std::getenv("GPULAB_SCAN_LDCS") != nullptr ? 2u : 0u);
+  static const bool streaming = std::getenv("GPULAB_SCAN_CS") != nullptr;
   unsigned prefetch_ahead = 0;
   if (env && aligned && address(in) % 16 == 0) prefetch_ahead = resident * static_cast<unsigned>(std::atoi(env)) / 100;
   launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, out, n, inclusive, offset, TileStatus::in(temp),
