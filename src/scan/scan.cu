@@ -278,7 +278,7 @@ __device__ __forceinline__ acc_t<scan_result_t<In>> segment_offset_after_look_ba
 template <class In, class RescanRound>
 __device__ __forceinline__ void store_tile(scan_result_t<In>* out, std::size_t n, bool inclusive, unsigned long long tile,
                                            bool full, Segment<In>& seg, acc_t<scan_result_t<In>> segment_offset,
-                                           RescanRound&& rescan_round, bool streaming = false) {
+                                           RescanRound&& rescan_round) {
   using Out = scan_result_t<In>;
   using A = acc_t<Out>;
   constexpr unsigned kItems = TileShape<In>::kItems, kRounds = TileShape<In>::kRounds;
@@ -291,13 +291,7 @@ __device__ __forceinline__ void store_tile(scan_result_t<In>* out, std::size_t n
       W w;
 #pragma unroll
       for (unsigned k = 0; k < kItems; ++k) w.v[k] = static_cast<Out>(seg.output(r, k, run_base, inclusive));
-      if (streaming) {
-        int4 bits;
-        memcpy(&bits, &w, sizeof(bits));
-        __stcs(reinterpret_cast<int4*>(out + run_begin<In>(tile, r)), bits);
-      } else {
-        *reinterpret_cast<W*>(out + run_begin<In>(tile, r)) = w;
-      }
+      *reinterpret_cast<W*>(out + run_begin<In>(tile, r)) = w;
     }
   } else {
 #pragma unroll
@@ -329,7 +323,7 @@ __device__ __forceinline__ void prefetch_l2(const void* at, unsigned bytes) {
 template <class In, bool kVectors>
 __global__ void __launch_bounds__(kBlock)
 scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
-            TileStatus status, unsigned prefetch_ahead, bool streaming) {
+            TileStatus status, unsigned prefetch_ahead) {
   using A = acc_t<scan_result_t<In>>;
   using S = TileShape<In>;
   __shared__ unsigned long long drawn[2];  // this block's tile, the call's first ticket
@@ -353,7 +347,7 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   seg.scan();
   const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, warp_totals,
                                                               &tile_prefix, kept);
-  store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [](unsigned) {}, streaming);
+  store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [](unsigned) {});
 }
 
 template <class In>
@@ -499,11 +493,10 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
   const auto kernel = aligned ? scan_kernel<In, true> : scan_kernel<In, false>;
   static const unsigned resident = resident_blocks(reinterpret_cast<const void*>(scan_kernel<In, true>), kBlock);
   static const char* const env = std::getenv("GPULAB_SCAN_PREFETCH");
-  static const bool streaming = std::getenv("GPULAB_SCAN_CS") != nullptr;
   unsigned prefetch_ahead = 0;
   if (env && aligned && address(in) % 16 == 0) prefetch_ahead = resident * static_cast<unsigned>(std::atoi(env)) / 100;
   launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, out, n, inclusive, offset, TileStatus::in(temp),
-         prefetch_ahead, streaming)
+         prefetch_ahead)
       .work([&] {
         return count_of(TileShape<In>::kTile, "element") + " per tile" + (aligned ? ", vector loads and stores" : ", unaligned: element by element");
       });
