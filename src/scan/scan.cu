@@ -37,7 +37,6 @@
 #include <cuda/ptx>
 
 #include <algorithm>
-#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -312,18 +311,10 @@ __device__ __forceinline__ void store_tile(scan_result_t<In>* out, std::size_t n
 /// so a block starts loading the tile it will most likely draw (the hardware starts blocks about
 /// in index order, so usually its own index) and loads again only if the ticket says otherwise.
 /// The block that draws the last ticket of the call moves `first` on for the next call.
-/// Starts a bulk prefetch of `bytes` (a multiple of 16, 16-byte aligned) into the L2: no registers,
-/// nothing to wait for.
-__device__ __forceinline__ void prefetch_l2(const void* at, unsigned bytes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(at), "r"(bytes) : "memory");
-#endif
-}
-
 template <class In, bool kVectors>
 __global__ void __launch_bounds__(kBlock)
 scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
-            TileStatus status, unsigned prefetch_ahead) {
+            TileStatus status) {
   using A = acc_t<scan_result_t<In>>;
   using S = TileShape<In>;
   __shared__ unsigned long long drawn[2];  // this block's tile, the call's first ticket
@@ -333,8 +324,6 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   auto is_full = [n](unsigned long long tile) { return kVectors && (tile + 1) * S::kTile <= n; };
 
   const unsigned long long guess = blockIdx.x;
-  if (prefetch_ahead > 0 && threadIdx.x % kWarp == 0 && is_full(guess + prefetch_ahead))
-    prefetch_l2(in + run_begin<In>(guess + prefetch_ahead, 0), static_cast<unsigned>(S::kSegment * sizeof(In)));
   Segment<In> seg;
   if (is_full(guess)) load_tile<In>(in, n, guess, true, seg);
   if (threadIdx.x == 0) {
@@ -491,12 +480,7 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
   constexpr std::size_t kInVector = sizeof(In) * TileShape<In>::kItems;
   const bool aligned = address(in) % kInVector == 0 && address(out) % 16 == 0;
   const auto kernel = aligned ? scan_kernel<In, true> : scan_kernel<In, false>;
-  static const unsigned resident = resident_blocks(reinterpret_cast<const void*>(scan_kernel<In, true>), kBlock);
-  static const char* const env = std::getenv("GPULAB_SCAN_PREFETCH");
-  unsigned prefetch_ahead = 0;
-  if (env && aligned && address(in) % 16 == 0) prefetch_ahead = resident * static_cast<unsigned>(std::atoi(env)) / 100;
-  launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, out, n, inclusive, offset, TileStatus::in(temp),
-         prefetch_ahead)
+  launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, out, n, inclusive, offset, TileStatus::in(temp))
       .work([&] {
         return count_of(TileShape<In>::kTile, "element") + " per tile" + (aligned ? ", vector loads and stores" : ", unaligned: element by element");
       });
