@@ -1,5 +1,7 @@
 #include "lib/launch_limits.hpp"
 
+#include "lib/per_device.hpp"
+
 #include <limits>
 #include <string>
 
@@ -12,6 +14,11 @@ int current_device_attribute(cudaDeviceAttr attribute) {
   GPULAB_CUDA_CHECK(cudaGetDevice(&device));
   GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
   return value;
+}
+
+std::size_t current_l2_bytes() {
+  static PerDevice<std::size_t> bytes;
+  return bytes.get([] { return static_cast<std::size_t>(current_device_attribute(cudaDevAttrL2CacheSize)); });
 }
 
 unsigned resident_blocks(const void* kernel, unsigned block, std::size_t dynamic_smem) {

@@ -11,6 +11,9 @@ namespace gpulab {
 /// An attribute of the current device (cudaDeviceGetAttribute, errors thrown).
 int current_device_attribute(cudaDeviceAttr attribute);
 
+/// The current device's L2 cache in bytes (asked once per device).
+std::size_t current_l2_bytes();
+
 /// Blocks of `kernel` the current device holds at once with this block size and dynamic shared
 /// memory: the occupancy per SM (registers, threads, shared memory) times the SMs. 0 when a
 /// block does not fit an SM at all.

@@ -526,9 +526,7 @@ void transpose(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stre
   // at a time, partial sectors that cost DRAM time once they leave the L2 (16383 x 16385: 1.19x
   // faster). While b stays in the L2 the L2 merges them, and rung 6's lighter loads win (3001 x
   // 2999: rung 7 0.97x). Where b's rows are aligned, rung 6 stores whole vectors or runs.
-  static PerDevice<std::size_t> l2_bytes;
-  const std::size_t l2 = l2_bytes.get([] { return static_cast<std::size_t>(current_device_attribute(cudaDevAttrL2CacheSize)); });
-  if (!rows_aligned16(b) && b.rows * b.pitch_bytes > l2)
+  if (!rows_aligned16(b) && b.rows * b.pitch_bytes > current_l2_bytes())
     transpose_realigned_tiles(a, b, stream);
   else
     transpose_tiled(a, b, stream);

@@ -271,13 +271,28 @@ __device__ __forceinline__ acc_t<scan_result_t<In>> segment_offset_after_look_ba
   return *tile_prefix + warp_offset;
 }
 
+/// One 16-byte store of `w` to a 16-byte-aligned `at`; `evict_first`: marked for the L2 to evict
+/// first (st.global.cs, "streaming": written once, not read again soon).
+template <class W>
+__device__ __forceinline__ void store_vector(W* at, const W& w, bool evict_first) {
+  static_assert(sizeof(W) == 16);
+  if (!evict_first) {
+    *at = w;
+    return;
+  }
+  int4 bits;
+  memcpy(&bits, &w, sizeof(bits));
+  __stcs(reinterpret_cast<int4*>(at), bits);
+}
+
 /// The thread's outputs of tile `tile`, from `seg` (scanned within the lanes' runs) and what
-/// precedes its warp segment. `full`: 16-byte vector stores; otherwise element by element.
-/// `rescan_round(r)`, where the scanned runs were not kept, redoes round r's run first.
+/// precedes its warp segment. `full`: 16-byte vector stores (`evict_first`: see store_vector);
+/// otherwise element by element. `rescan_round(r)`, where the scanned runs were not kept, redoes
+/// round r's run first.
 template <class In, class RescanRound>
 __device__ __forceinline__ void store_tile(scan_result_t<In>* out, std::size_t n, bool inclusive, unsigned long long tile,
                                            bool full, Segment<In>& seg, acc_t<scan_result_t<In>> segment_offset,
-                                           RescanRound&& rescan_round) {
+                                           RescanRound&& rescan_round, bool evict_first = false) {
   using Out = scan_result_t<In>;
   using A = acc_t<Out>;
   constexpr unsigned kItems = TileShape<In>::kItems, kRounds = TileShape<In>::kRounds;
@@ -290,7 +305,7 @@ __device__ __forceinline__ void store_tile(scan_result_t<In>* out, std::size_t n
       W w;
 #pragma unroll
       for (unsigned k = 0; k < kItems; ++k) w.v[k] = static_cast<Out>(seg.output(r, k, run_base, inclusive));
-      *reinterpret_cast<W*>(out + run_begin<In>(tile, r)) = w;
+      store_vector(reinterpret_cast<W*>(out + run_begin<In>(tile, r)), w, evict_first);
     }
   } else {
 #pragma unroll
@@ -311,10 +326,11 @@ __device__ __forceinline__ void store_tile(scan_result_t<In>* out, std::size_t n
 /// so a block starts loading the tile it will most likely draw (the hardware starts blocks about
 /// in index order, so usually its own index) and loads again only if the ticket says otherwise.
 /// The block that draws the last ticket of the call moves `first` on for the next call.
+/// `evict_first_stores` (rung 7): the outputs leave the L2 first (see store_vector).
 template <class In, bool kVectors>
 __global__ void __launch_bounds__(kBlock)
 scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
-            TileStatus status) {
+            TileStatus status, bool evict_first_stores) {
   using A = acc_t<scan_result_t<In>>;
   using S = TileShape<In>;
   __shared__ unsigned long long drawn[2];  // this block's tile, the call's first ticket
@@ -336,7 +352,7 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   seg.scan();
   const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, warp_totals,
                                                               &tile_prefix, kept);
-  store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [](unsigned) {});
+  store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [](unsigned) {}, evict_first_stores);
 }
 
 template <class In>
@@ -466,8 +482,13 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
   const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
   const bool aligned16 = address(in) % 16 == 0 && address(out) % 16 == 0;
   // The library stages 8-bit inputs only: there rung 6 is 1.05x rung 5 at 2^28 on the H100; for
-  // 4- and 8-byte inputs it is 0.89-0.96x (docs/scan.md).
-  if (path == ScanPath::library) path = sizeof(In) == 1 ? ScanPath::staged : ScanPath::one_tile_a_block;
+  // 4- and 8-byte inputs it is 0.89-0.96x (docs/scan.md). The rest take rung 5, with evict-first
+  // stores (rung 7) where the output outgrows the L2 and so cannot stay there for a next reader
+  // anyway: int32 2^28 1.02-1.03x, 2^24 1.02-1.05x on the H100 and the H200; doubles unchanged.
+  if (path == ScanPath::library) {
+    if (sizeof(In) == 1) path = ScanPath::staged;
+    else path = n * sizeof(scan_result_t<In>) >= current_l2_bytes() ? ScanPath::evict_first : ScanPath::one_tile_a_block;
+  }
   // Bulk copies need 16-byte aligned addresses and Hopper: otherwise rung 5 does the work.
   if (path == ScanPath::staged && !(aligned16 && staged_resident_blocks<In>() > 0)) path = ScanPath::one_tile_a_block;
 
@@ -480,9 +501,13 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
   constexpr std::size_t kInVector = sizeof(In) * TileShape<In>::kItems;
   const bool aligned = address(in) % kInVector == 0 && address(out) % 16 == 0;
   const auto kernel = aligned ? scan_kernel<In, true> : scan_kernel<In, false>;
-  launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, out, n, inclusive, offset, TileStatus::in(temp))
+  const bool evict_first = path == ScanPath::evict_first;
+  launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, out, n, inclusive, offset, TileStatus::in(temp),
+         evict_first)
       .work([&] {
-        return count_of(TileShape<In>::kTile, "element") + " per tile" + (aligned ? ", vector loads and stores" : ", unaligned: element by element");
+        return count_of(TileShape<In>::kTile, "element") + " per tile" +
+               (aligned ? ", vector loads and stores" : ", unaligned: element by element") +
+               (evict_first && aligned ? ", stored evict-first" : "");
       });
 }
 

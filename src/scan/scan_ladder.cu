@@ -170,7 +170,18 @@ struct Staged : OneTileABlock<In> {  // the same workspace and the same chain of
   }
 };
 
-// ---- the library function: rung 5 or 6 ----------------------------------------------------------------
+// ---- rung 7: rung 5 with evict-first stores (scan.cu) ------------------------------------------------
+
+template <class In>
+struct EvictFirst : OneTileABlock<In> {  // the same tiles, chain and workspace
+  static void run(const In* in, scan_result_t<In>* out, std::size_t n, ScanKind kind, void* ws, std::size_t ws_bytes,
+                  unsigned, cudaStream_t stream) {
+    scan_detail::scan_by_path(scan_detail::ScanPath::evict_first, in, out, n, kind == ScanKind::inclusive, ws, ws_bytes,
+                              stream);
+  }
+};
+
+// ---- the library function: rung 5, 6 or 7 -------------------------------------------------------------
 
 template <class In>
 struct Library : OneTileABlock<In> {
@@ -238,8 +249,12 @@ constexpr ScanRung<In> kRungs[] = {
         "the tile bulk-copied into shared memory and read twice, not held in registers across the look-back: "
         "4 blocks an SM, not 3 (16-byte aligned pointers on Hopper; otherwise rung 5)",
         "occupancy registers", Role::rung, false),
+    rung<In, EvictFirst<In>>("evict_first_stores",
+        "rung 5 with its output stores marked evict-first (st.global.cs): written lines leave the L2 before the rest",
+        "dram", Role::rung, false),
     rung<In, Library<In>>("library",
-        "gpulab::inclusive_scan: rung 6 for 8-bit inputs where it can run, else rung 5", "dram", Role::library, false),
+        "gpulab::inclusive_scan: rung 6 for 8-bit inputs where it can run; else rung 7 where the output outgrows the L2, "
+        "rung 5 where it fits", "dram", Role::library, false),
     rung<In, Cub<In>>("cub::DeviceScan", "the vendor library (CUB InclusiveSum / ExclusiveSum)", "dram", Role::vendor, false),
 };
 
