@@ -30,7 +30,6 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <utility>
@@ -412,8 +411,6 @@ __device__ __forceinline__ void load_tile(const std::int32_t* __restrict__ value
   }
 }
 
-__device__ bool g_places_evict_first = false;  // EXPERIMENT (GPULAB_HIST_CS)
-
 /// One tile of partition_kernel: kBits, the bits of a range number (0 … 11, ranges ≤ 2^kBits), is
 /// a constant so that the ballots per bit unroll; kFull, whether the tile holds kTile values (every
 /// tile but the last), spares the checks of each value against the tile's end. The last tile, if
@@ -509,12 +506,8 @@ __device__ __forceinline__ void partition_tile(const std::int32_t (&value)[kPart
   // The sorted piece to the tile's place in `places` (16 KiB apart: 16-byte vectors, then the tail).
   std::uint16_t* piece = places + first;
   const unsigned vectors = length / 8;
-  for (unsigned v = threadIdx.x; v < vectors; v += kPartitionBlock) {
-    if (g_places_evict_first)  // EXPERIMENT
-      __stcs(reinterpret_cast<uint4*>(piece) + v, reinterpret_cast<const uint4*>(sorted)[v]);
-    else
-      reinterpret_cast<uint4*>(piece)[v] = reinterpret_cast<const uint4*>(sorted)[v];
-  }
+  for (unsigned v = threadIdx.x; v < vectors; v += kPartitionBlock)
+    reinterpret_cast<uint4*>(piece)[v] = reinterpret_cast<const uint4*>(sorted)[v];
   if (!kFull)
     for (unsigned i = vectors * 8 + threadIdx.x; i < length; i += kPartitionBlock) piece[i] = sorted[i];
 }
@@ -969,12 +962,6 @@ void launch_range_partitioned(const std::int32_t* values, std::size_t n, BinRule
                               const DeviceLimits& d, cudaStream_t stream, PickedIf picked) {
   const PartitionPlan plan(n, rule.bins());
   if (n == 0) return;
-  static const bool evict_first_set = [] {  // EXPERIMENT
-    const bool on = std::getenv("GPULAB_HIST_CS") != nullptr;
-    GPULAB_CUDA_CHECK(cudaMemcpyToSymbol(g_places_evict_first, &on, sizeof(on)));
-    return on;
-  }();
-  (void)evict_first_set;
   auto* base = static_cast<std::byte*>(temp);
   auto* places = reinterpret_cast<std::uint16_t*>(base + plan.places_at);
   auto* segments = reinterpret_cast<std::uint32_t*>(base + plan.segments_at);
