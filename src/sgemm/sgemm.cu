@@ -216,25 +216,12 @@ __global__ void __launch_bounds__(256) few_cols(GemmArgs g) {
       if (c < g.n) store_c(g, row, c, acc[c]);
 }
 
-/// Split-K's second step: C(e) from the slices' raw sums, added in slice order (the same bits
-/// whatever the batching). The loads of kSliceBatch slices are issued before their additions:
-/// the few outputs of a deep split (64×64×2^20: 4096 elements, 264 slices) leave each thread a
-/// long chain of L2 round trips, and nvcc's own unrolling kept 16 in flight.
-constexpr int kSliceBatch = 32;
 __global__ void add_slices(GemmArgs g, int splits, const float* partials) {
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   for (std::size_t e = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; e < elements;
        e += std::size_t{gridDim.x} * blockDim.x) {
     float sum = partials[e];
-    int z = 1;
-    for (; z + kSliceBatch <= splits; z += kSliceBatch) {
-      float slice[kSliceBatch];
-#pragma unroll
-      for (int k = 0; k < kSliceBatch; ++k) slice[k] = partials[static_cast<std::size_t>(z + k) * elements + e];
-#pragma unroll
-      for (int k = 0; k < kSliceBatch; ++k) sum += slice[k];
-    }
-    for (; z < splits; ++z) sum += partials[static_cast<std::size_t>(z) * elements + e];
+    for (int z = 1; z < splits; ++z) sum += partials[z * elements + e];
     store_c(g, static_cast<int>(e / g.n), static_cast<int>(e % g.n), sum);
   }
 }
@@ -355,8 +342,7 @@ std::span<const TileConfig> tile_configs() {
 /// Split-K's second step, after either path.
 void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStream_t stream) {
   if (splits <= 1) return;
-  // Small blocks: the few outputs of a deep split spread over more SMs (4096 elements: 64 SMs).
-  constexpr unsigned kBlock = 64;
+  constexpr unsigned kBlock = 256;
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   launch("add_slices", add_slices, {checked_grid(std::min<std::size_t>(ceil_div(elements, kBlock), 65536), "gpulab::sgemm"), kBlock},
          stream, g, splits, partials)
