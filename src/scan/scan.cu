@@ -481,16 +481,19 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
                 " bytes is too small; scan_temp_bytes() says " + std::to_string(needed));
   const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
   const bool aligned16 = address(in) % 16 == 0 && address(out) % 16 == 0;
-  // The library stages 8-bit inputs only: there rung 6 is 1.05x rung 5 at 2^28 on the H100; for
-  // 4- and 8-byte inputs it is 0.89-0.96x (docs/scan.md). The rest take rung 5, with evict-first
-  // stores (rung 7) where the output outgrows the L2 and so cannot stay there for a next reader
-  // anyway: int32 2^28 1.02-1.03x, 2^24 1.02-1.05x on the H100 and the H200; doubles unchanged.
-  if (path == ScanPath::library) {
-    if (sizeof(In) == 1) path = ScanPath::staged;
-    else path = n * sizeof(scan_result_t<In>) >= current_l2_bytes() ? ScanPath::evict_first : ScanPath::one_tile_a_block;
-  }
+  // The library stages 8-bit inputs where they are at least twice the L2: rung 6 is 1.03x rung 7
+  // at 2^27 and 2^28 on the H100, level at 2^25 and 2^26, 0.97x at 2^24; for 4- and 8-byte inputs
+  // it is 0.89-0.96x (docs/scan.md). The rest take rung 5, with evict-first stores (rung 7) where
+  // the output outgrows the L2 and so cannot stay there for a next reader anyway: 1.01-1.03x for
+  // 4-byte values at 2^24 and 2^28 on the H100 and the H200, doubles within 1%.
   // Bulk copies need 16-byte aligned addresses and Hopper: otherwise rung 5 does the work.
-  if (path == ScanPath::staged && !(aligned16 && staged_resident_blocks<In>() > 0)) path = ScanPath::one_tile_a_block;
+  const bool can_stage = aligned16 && staged_resident_blocks<In>() > 0;
+  if (path == ScanPath::library) {
+    const std::size_t l2 = current_l2_bytes();
+    if (sizeof(In) == 1 && n * sizeof(In) >= 2 * l2 && can_stage) path = ScanPath::staged;
+    else path = n * sizeof(scan_result_t<In>) >= l2 ? ScanPath::evict_first : ScanPath::one_tile_a_block;
+  }
+  if (path == ScanPath::staged && !can_stage) path = ScanPath::one_tile_a_block;
 
   if (path == ScanPath::staged) {
     launch(name, scan_staged_kernel<In>, {static_cast<unsigned>(tiles), kBlock, kStageBytes<In>}, stream, in, out, n,

@@ -253,8 +253,8 @@ constexpr ScanRung<In> kRungs[] = {
         "rung 5 with its output stores marked evict-first (st.global.cs): written lines leave the L2 before the rest",
         "dram", Role::rung, false),
     rung<In, Library<In>>("library",
-        "gpulab::inclusive_scan: rung 6 for 8-bit inputs where it can run; else rung 7 where the output outgrows the L2, "
-        "rung 5 where it fits", "dram", Role::library, false),
+        "gpulab::inclusive_scan: rung 6 for 8-bit inputs of twice the L2 or more; else rung 7 where the output "
+        "outgrows the L2, rung 5 where it fits", "dram", Role::library, false),
     rung<In, Cub<In>>("cub::DeviceScan", "the vendor library (CUB InclusiveSum / ExclusiveSum)", "dram", Role::vendor, false),
 };
 

@@ -11,8 +11,8 @@
 namespace gpulab::scan_detail {
 
 enum class ScanPath {
-  library,           // the library's choice: staged for 8-bit inputs; else evict_first where the
-                     // output outgrows the L2, one_tile_a_block where it fits
+  library,           // the library's choice: staged for 8-bit inputs of twice the L2 or more; else
+                     // evict_first where the output outgrows the L2, one_tile_a_block where it fits
   one_tile_a_block,  // rung 5: a block a tile, loaded into registers (any alignment, any GPU)
   staged,            // rung 6: a block a tile, bulk-copied into shared memory; rung 5 where the
                      // pointers are not 16-byte aligned or the GPU is older than Hopper
