@@ -4,7 +4,6 @@
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
-#include "lib/stream_scratch.hpp"
 #include "sgemm/sgemm_kernels.cuh"
 #include "sgemm/sgemm_ladder.hpp"
 #include "sgemm/sgemm_ozaki.hpp"
@@ -94,15 +93,6 @@ void run_tf32x3(const GemmArgs& g, cudaStream_t s) {
       : (vb ? launch_tf32x3<false, true> : launch_tf32x3<false, false>))(g, s);
 }
 
-// EXPERIMENT (reverted after the call): the few-rows split-K kernel, 1024 columns a block (4 KB
-// runs of each row of B), k in kSplits slices, forced.
-template <int kSplits>
-void run_gemv_split(const GemmArgs& g, cudaStream_t s) {
-  if (g.m > 8) throw Error("gemv_split: m <= 8 only");
-  StreamScratch partials(static_cast<std::size_t>(kSplits) * g.m * g.n * sizeof(float), s);
-  sgemm_detail::run_few_rows(g, kSplits, partials.as<float>(), s);
-}
-
 /// A leading dimension as cuBLAS takes it (an int, at least 1).
 int blas_ld(std::size_t ld) {
   if (ld > static_cast<std::size_t>(INT_MAX)) throw Error("cuBLAS takes int leading dimensions: " + std::to_string(ld));
@@ -167,9 +157,6 @@ constexpr SgemmRung kRungs[] = {
         run_wgmma<sgemm_detail::wgmma_tf32>, Role::rung, SgemmMath::tf32, false, true),
     row("cublas_tf32", "TENSOR CORES, vendor: cuBLAS with TF32 (10-bit mantissas: NOT FP32 accuracy)", "fma instructions", run_cublas_tf32,
         Role::rung, SgemmMath::tf32),
-    row("gemv_split32", "EXPERIMENT", "dram", run_gemv_split<32>),
-    row("gemv_split64", "EXPERIMENT", "dram", run_gemv_split<64>),
-    row("gemv_split128", "EXPERIMENT", "dram", run_gemv_split<128>),
     row("cublasSgemm", "the vendor library (cuBLAS), FP32 on the CUDA cores", "fma", run_cublas, Role::vendor),
 };
 
