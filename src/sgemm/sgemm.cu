@@ -85,8 +85,8 @@ __device__ __forceinline__ void accumulate_few_rows(const GemmArgs& g, int j, in
   }
 }
 
-// Few rows of C (m ≤ 8), split-K form (too few columns for clusters): the product is B read
-// once, m multiply-adds per element of B. A thread owns 4 columns and all m rows of them; the
+// Few rows of C (m ≤ 8), split-K form (too few columns for clusters, or more than 4 rows): the
+// product is B read once, m multiply-adds per element of B. A thread owns 4 columns and all m rows of them; the
 // block's 256 threads 1024 columns; blockIdx.y a slice of k, whose raw sums go to `partials` for
 // add_slices. The warp-tiled kernel would spend a 64-row tile on each row.
 template <int kRows, bool kVectorB>
@@ -111,8 +111,8 @@ __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* 
   }
 }
 
-// Few rows of C (m ≤ 8) and enough columns to fill the GPU with clusters (the GEMV of a row
-// vector): B is read once, at the rate of a copy. A block owns 128 columns (a warp reads 512
+// Few rows of C (the library sends m ≤ 4 here) and enough columns to fill the GPU with clusters
+// (the GEMV of a row vector): B is read once, at the rate of a copy. A block owns 128 columns (a warp reads 512
 // contiguous bytes of a row of B, a lane 16) and 1/ranks of k; its 8 warps take every 8th row of
 // that range. The warps' sums go through shared memory, then the cluster's blocks' sums through
 // distributed shared memory, each added in a fixed order: one launch, no partial sums in global
@@ -413,9 +413,12 @@ void run_config(std::size_t config, const GemmArgs& g, int splits, float* partia
 }
 
 int few_rows_splits(const GemmArgs& g) {
-  // Eight blocks per SM (enough loads in flight to stream B), slices at least 32 deep.
+  // Two blocks per SM, slices at least 32 deep. Each slice more is m·n partial sums for add_slices
+  // to add in order: with eight blocks per SM, 8×4096×4096 took 128 slices and 0.0450 ms, with 64
+  // 0.0362; over m = 5…8 and n = 2048…16384 the fastest of 32, 64 and 128 slices was the one
+  // nearest two blocks per SM (H100, docs/sgemm.md).
   const std::size_t column_blocks = ceil_div(static_cast<std::size_t>(g.n), 1024);
-  return capped_splits(g, std::min(ceil_div(8 * static_cast<std::size_t>(sm_count()), column_blocks),
+  return capped_splits(g, std::min(ceil_div(2 * static_cast<std::size_t>(sm_count()), column_blocks),
                                    std::max<std::size_t>(1, static_cast<std::size_t>(g.k) / 32)));
 }
 
@@ -428,9 +431,12 @@ void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t s
 
 int few_rows_cluster_ranks(const GemmArgs& g) {
   // Blocks of a cluster along k until the grid holds two blocks an SM; none when even eight
-  // (the portable cluster size) leave most SMs idle: the split-K form takes those shapes.
+  // (the portable cluster size) leave most SMs idle: the split-K form takes those shapes. None for
+  // more than 4 rows either: there the split-K form, whose blocks read 4 KB of each row of B
+  // where the cluster's read 512 bytes, was 1.06-1.35x faster on every shape measured (m = 5…8;
+  // at m ≤ 4 the cluster form won: 3×4096×4096 0.0308 against 0.0366 ms; H100, docs/sgemm.md).
   const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128), sms = static_cast<std::size_t>(sm_count());
-  if (groups * kMaxClusterRanks < sms) return 0;
+  if (g.m > 4 || groups * kMaxClusterRanks < sms) return 0;
   int ranks = 1;
   while (ranks < kMaxClusterRanks && groups * ranks < 2 * sms) ranks *= 2;
   return ranks;
