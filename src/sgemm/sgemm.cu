@@ -413,13 +413,14 @@ void run_config(std::size_t config, const GemmArgs& g, int splits, float* partia
 }
 
 int few_rows_splits(const GemmArgs& g) {
-  // Two blocks per SM, slices at least 32 deep. Each slice more is m·n partial sums for add_slices
-  // to add in order: with eight blocks per SM, 8×4096×4096 took 128 slices and 0.0450 ms, with 64
-  // 0.0362; over m = 5…8 and n = 2048…16384 the fastest of 32, 64 and 128 slices was the one
-  // nearest two blocks per SM (H100, docs/sgemm.md).
+  // Two blocks per SM and at least 32 slices, each at least 32 deep. Each slice more is m·n
+  // partial sums for add_slices to add in order: with eight blocks per SM, 8×4096×4096 took 128
+  // slices and 0.0450 ms, with 64 0.0362; over m = 5…8 and n = 2048…16384 the fastest of 32, 64
+  // and 128 slices was the one nearest two blocks per SM, and at n = 16384 32 slices (0.1083 ms at
+  // 6×16384×4096) where 17 took 0.1405 (H100, docs/sgemm.md).
   const std::size_t column_blocks = ceil_div(static_cast<std::size_t>(g.n), 1024);
-  return capped_splits(g, std::min(ceil_div(2 * static_cast<std::size_t>(sm_count()), column_blocks),
-                                   std::max<std::size_t>(1, static_cast<std::size_t>(g.k) / 32)));
+  const std::size_t wanted = std::max<std::size_t>(32, ceil_div(2 * static_cast<std::size_t>(sm_count()), column_blocks));
+  return capped_splits(g, std::min(wanted, std::max<std::size_t>(1, static_cast<std::size_t>(g.k) / 32)));
 }
 
 void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
