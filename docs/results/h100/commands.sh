@@ -1,4 +1,4 @@
-# The call of this record, on the GPU machine with the build of bf2d9f4 carried (build/device.tar.xz)
+# The call of this record, on the GPU machine with the build of d1b31f1 carried (build/device.tar.xz)
 # and this script, run as: bash build/call_w10.sh
 set -u
 B=build/device
@@ -13,7 +13,7 @@ timeout 120 $B/gpulab sanitize sgemm --tools memcheck --md $OUT/w/sanitize_sgemm
 for i in 1 2; do
   for G in build/old/device build/device; do
     tag=$(cut -c1-7 $G/COMMIT)_$i
-    timeout 100 $G/gpulab bench sgemm -s 1x4096x4096,4x4096x4096,8x4096x4096,5x8192x8192,6x16384x4096,8x2048x8192,1x2048x8192,1x1024x65536,2x1024x1024,8x1024x1024,8x4096x16384 --variants library,vendor --no-cpu --reps 20 --json $OUT/w/sgemm_$tag.json > /dev/null 2>&1; echo "sgemm $tag exit $?"
+    timeout 100 $G/gpulab bench sgemm -s 1x4096x4096,4x4096x4096,8x4096x4096,5x8192x8192,6x16384x4096,8x16384x4096,8x2048x8192,1x2048x8192,1x1024x65536,8x1024x1024,8x4096x16384 --variants library,vendor --no-cpu --reps 20 --json $OUT/w/sgemm_$tag.json > /dev/null 2>&1; echo "sgemm $tag exit $?"
     timeout 100 $G/gpulab bench scan -t int8 -n 2^20,2^24,2^28 --variants library,vendor --no-cpu --reps 20 --json $OUT/w/scan_$tag.json > /dev/null 2>&1; echo "scan $tag exit $?"
   done
 done
