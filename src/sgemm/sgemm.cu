@@ -434,7 +434,7 @@ int few_rows_cluster_ranks(const GemmArgs& g) {
   // Blocks of a cluster along k until the grid holds two blocks an SM; none when even eight
   // (the portable cluster size) leave most SMs idle: the split-K form takes those shapes. None for
   // more than 4 rows either: there the split-K form, whose blocks read 4 KB of each row of B
-  // where the cluster's read 512 bytes, was 1.06-1.35x faster on every shape measured (m = 5…8;
+  // where the cluster's read 512 bytes, was 1.09-1.35x faster on every shape measured (m = 5…8;
   // at m ≤ 4 the cluster form won: 3×4096×4096 0.0308 against 0.0366 ms; H100, docs/sgemm.md).
   const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128), sms = static_cast<std::size_t>(sm_count());
   if (g.m > 4 || groups * kMaxClusterRanks < sms) return 0;
