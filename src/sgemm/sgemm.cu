@@ -86,9 +86,10 @@ __device__ __forceinline__ void accumulate_few_rows(const GemmArgs& g, int j, in
 }
 
 // Few rows of C (m ≤ 8), split-K form (too few columns for clusters, or more than 4 rows): the
-// product is B read once, m multiply-adds per element of B. A thread owns 4 columns and all m rows of them; the
-// block's 256 threads 1024 columns; blockIdx.y a slice of k, whose raw sums go to `partials` for
-// add_slices. The warp-tiled kernel would spend a 64-row tile on each row.
+// product is B read once, m multiply-adds per element of B. A thread owns 4 columns and all m
+// rows of them; the block's 256 threads 1024 columns (4 KB of each row of B); blockIdx.y a slice
+// of k, whose raw sums go to `partials` for add_slices. The warp-tiled kernel would spend a
+// 64-row tile on each row.
 template <int kRows, bool kVectorB>
 __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* partials) {
   const int j = (static_cast<int>(blockIdx.x) * 256 + static_cast<int>(threadIdx.x)) * 4;
@@ -112,9 +113,9 @@ __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* 
 }
 
 // Few rows of C (the library sends m ≤ 4 here) and enough columns to fill the GPU with clusters
-// (the GEMV of a row vector): B is read once, at the rate of a copy. A block owns 128 columns (a warp reads 512
-// contiguous bytes of a row of B, a lane 16) and 1/ranks of k; its 8 warps take every 8th row of
-// that range. The warps' sums go through shared memory, then the cluster's blocks' sums through
+// (the GEMV of a row vector): B is read once, at the rate of a copy. A block owns 128 columns (a
+// warp reads 512 contiguous bytes of a row of B, a lane 16) and 1/ranks of k; its 8 warps take
+// every 8th row of that range. The warps' sums go through shared memory, then the cluster's blocks' sums through
 // distributed shared memory, each added in a fixed order: one launch, no partial sums in global
 // memory and no second kernel (the split-K path's), the same bits every run.
 template <int kRows, bool kVectorB>
