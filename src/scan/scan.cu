@@ -45,7 +45,7 @@ namespace {
 
 using namespace scan_detail;
 
-constexpr unsigned kBlock = 384;
+constexpr unsigned kBlock = 256;
 constexpr unsigned kWarps = kBlock / kWarp;
 // Elements a thread: as many as registers allow while 3-5 blocks stay resident, because every
 // tile pays a ticket, a barrier and a look-back round trip whatever its size. Measured on the H100
