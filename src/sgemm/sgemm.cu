@@ -496,11 +496,9 @@ void run_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream) {
 }
 
 bool shallow_k_fits(const GemmArgs& g) {
-  // C at least the L2's size, where its stores stream to DRAM: on the H100 3000×5000×7 1.05× the
-  // tiles, 4096×4096×8 1.05×, 16384×16384×4 1.02×; where C stays in the L2 the tiles won
-  // (2048×2048×16 0.91×, 1024×1024×7 0.59×: 32 blocks of 1024 columns leave most SMs idle).
+  // C of 2^20 elements or more: below, the tiles' launches and the shallow kernel's cost the same.
   return g.k <= kShallowK && g.m > kFewRows && g.n > kFewCols &&
-         static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n) * sizeof(float) >= current_l2_bytes();
+         static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n) >= (std::size_t{1} << 20);
 }
 
 void run_shallow_k(const GemmArgs& g, cudaStream_t stream) {

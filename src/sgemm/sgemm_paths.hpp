@@ -67,8 +67,8 @@ bool few_cols_fits(const GemmArgs& g);
 /// The few-columns path (g.n ≤ kFewCols, any m).
 void run_few_cols(const GemmArgs& g, cudaStream_t stream);
 
-/// Products of at most this depth whose C outgrows the L2 take the shallow path: C's stores are
-/// the work; B's k × 4 values a thread in registers, A's rows a block in shared memory.
+/// Products of at most this depth, with many rows and columns, take the shallow path: C's stores
+/// are the work; B's k × 4 values a thread in registers, A's rows a block in shared memory.
 constexpr int kShallowK = 16;
 constexpr int kShallowRows = 32;
 /// Whether the library takes the shallow path for this shape.
