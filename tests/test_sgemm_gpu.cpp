@@ -189,16 +189,6 @@ TEST(SgemmLibrary, FewColsPathIsRightForEveryColumnCount) {
                           [](const sgemm_detail::GemmArgs& g) { sgemm_detail::run_few_cols(g, nullptr); });
 }
 
-// Every depth up to the bound, columns that end inside a thread's 4 and a block's 1024, rows that
-// end inside a block's 32, B's and C's rows aligned or not, alpha and beta.
-TEST(SgemmLibrary, ShallowPathIsRightForEveryDepth) {
-  for (std::size_t k = 0; k <= sgemm_detail::kShallowK; ++k)
-    for (SgemmShape s : {SgemmShape{1, 1, k}, SgemmShape{33, 1027, k}, SgemmShape{70, 2053, k}})
-      for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3})
-        expect_path_right(input_for(s, v), fmt::format("{} {}", sgemm_shape_name(s), variant_name(v)),
-                          [](const sgemm_detail::GemmArgs& g) { sgemm_detail::run_shallow_k(g, nullptr); });
-}
-
 /// `issue(stream)` captured in a CUDA graph on a stream of its own, then the graph launched once and
 /// waited for.
 template <class Issue>

@@ -217,50 +217,6 @@ __global__ void __launch_bounds__(256) few_cols(GemmArgs g) {
       if (c < g.n) store_c(g, row, c, acc[c]);
 }
 
-// A shallow product (k ≤ kShallowK, many rows and columns): C is most of the bytes, so the kernel
-// is a stream of C's stores. A thread owns 4 columns: it keeps B's k × 4 values of them in
-// registers, loaded once; the block's 256 threads own 1024 columns and walk kShallowRows rows, A's
-// k values of each read from shared memory (loaded once a block). Each output is its k products
-// added in order, the same bits every run.
-template <bool kVectorB>
-__global__ void __launch_bounds__(256) shallow_k(GemmArgs g) {
-  constexpr int kK = sgemm_detail::kShallowK, kRows = sgemm_detail::kShallowRows;
-  __shared__ float a_rows[kRows][kK];
-  const int j = (static_cast<int>(blockIdx.x) * 256 + static_cast<int>(threadIdx.x)) * 4;
-  float4 b[kK];
-#pragma unroll
-  for (int p = 0; p < kK; ++p) {
-    if (kVectorB) {
-      b[p] = load4_or_zero(g.b, g.ldb, p, j, g.k, g.n);
-    } else {
-      b[p] = {load_or_zero(g.b, g.ldb, p, j, g.k, g.n), load_or_zero(g.b, g.ldb, p, j + 1, g.k, g.n),
-              load_or_zero(g.b, g.ldb, p, j + 2, g.k, g.n), load_or_zero(g.b, g.ldb, p, j + 3, g.k, g.n)};
-    }
-  }
-  // Row blocks past gridDim.y (65535) are walked by the same blocks.
-  for (int i0 = static_cast<int>(blockIdx.y) * kRows; i0 < g.m; i0 += static_cast<int>(gridDim.y) * kRows) {
-    __syncthreads();  // the previous rows of A are used up
-    for (int e = static_cast<int>(threadIdx.x); e < kRows * kK; e += 256) {
-      const int r = e / kK, p = e % kK;
-      a_rows[r][p] = load_or_zero(g.a, g.lda, i0 + r, p, g.m, g.k);
-    }
-    __syncthreads();
-    if (j >= g.n) continue;
-    const int rows = min(kRows, g.m - i0);
-    for (int r = 0; r < rows; ++r) {
-      float4 acc = {0.f, 0.f, 0.f, 0.f};
-#pragma unroll
-      for (int p = 0; p < kK; ++p) {
-        if (p < g.k) {
-          const float a = a_rows[r][p];
-          acc = {fmaf(a, b[p].x, acc.x), fmaf(a, b[p].y, acc.y), fmaf(a, b[p].z, acc.z), fmaf(a, b[p].w, acc.w)};
-        }
-      }
-      store_c4(g, i0 + r, j, acc);
-    }
-  }
-}
-
 __global__ void add_slices(GemmArgs g, int splits, const float* partials) {
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   for (std::size_t e = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; e < elements;
@@ -493,22 +449,6 @@ void run_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream) {
   if (g.m > kFewRows) throw Error("gpulab::sgemm: the few-rows path takes at most 8 rows");
   if (ranks < 1 || ranks > kMaxClusterRanks) throw Error("gpulab::sgemm: a cluster of 1 to 8 blocks");
   by_count(g.m, [&](auto rows) { launch_few_rows_cluster<decltype(rows)::value>(g, ranks, stream); });
-}
-
-bool shallow_k_fits(const GemmArgs& g) {
-  // C of 2^20 elements or more: below, the tiles' launches and the shallow kernel's cost the same.
-  return g.k <= kShallowK && g.m > kFewRows && g.n > kFewCols &&
-         static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n) >= (std::size_t{1} << 20);
-}
-
-void run_shallow_k(const GemmArgs& g, cudaStream_t stream) {
-  if (g.m == 0 || g.n == 0) return;
-  if (g.k > kShallowK) throw Error("gpulab::sgemm: the shallow path takes k of at most 16");
-  const bool vector_b = rows_aligned16(g.b, g.ldb);
-  const dim3 grid = tile_grid(static_cast<std::size_t>(g.n), 1024, static_cast<std::size_t>(g.m), kShallowRows, "gpulab::sgemm");
-  launch(vector_b ? "shallow_k<vector>" : "shallow_k<scalar>", vector_b ? shallow_k<true> : shallow_k<false>, {grid, 256},
-         stream, g)
-      .work([&] { return "1024 columns x " + std::to_string(kShallowRows) + " rows, k = " + std::to_string(g.k); });
 }
 
 bool few_cols_fits(const GemmArgs& g) {
@@ -776,10 +716,6 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
   }
   if (sgemm_detail::few_cols_fits(g)) {
     sgemm_detail::run_few_cols(g, stream);
-    return;
-  }
-  if (sgemm_detail::shallow_k_fits(g)) {
-    sgemm_detail::run_shallow_k(g, stream);
     return;
   }
   std::optional<StreamScratch> aligned_a, aligned_b;  // declared before partials: freed after the product

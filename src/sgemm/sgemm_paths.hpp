@@ -67,15 +67,6 @@ bool few_cols_fits(const GemmArgs& g);
 /// The few-columns path (g.n ≤ kFewCols, any m).
 void run_few_cols(const GemmArgs& g, cudaStream_t stream);
 
-/// Products of at most this depth, with many rows and columns, take the shallow path: C's stores
-/// are the work; B's k × 4 values a thread in registers, A's rows a block in shared memory.
-constexpr int kShallowK = 16;
-constexpr int kShallowRows = 32;
-/// Whether the library takes the shallow path for this shape.
-bool shallow_k_fits(const GemmArgs& g);
-/// The shallow path (g.k ≤ kShallowK, any m and n).
-void run_shallow_k(const GemmArgs& g, cudaStream_t stream);
-
 /// The last rows and columns of C that the library leaves out of its tiles, for the few-rows and
 /// few-columns paths. A last row (or column) of tiles that holds 1 to 8 rows costs as much as a
 /// full one, and can cost a whole wave: 4097³ is 33 × 33 tiles of 128 × 128 (5 waves of 264 on
