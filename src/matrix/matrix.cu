@@ -174,7 +174,7 @@ __device__ __forceinline__ unsigned realigned_word(unsigned c, unsigned f) {
 /// Compiled for 4 blocks an SM (the 64 registers it took anyway): nvcc then orders the 17 loads and
 /// their stores differently, 672 SASS instructions against 688, and the kernel ran 1.08× faster on
 /// an H200 and 1.01× on an H100 in one run each (2026-11-25, docs/matrix.md).
-__global__ __launch_bounds__(kRealignThreads, 5) void transpose_realigned(MatrixView<const float> a, MatrixView<float> b,
+__global__ __launch_bounds__(kRealignThreads, 4) void transpose_realigned(MatrixView<const float> a, MatrixView<float> b,
                                                                            std::size_t tile_rows) {
   __shared__ float4 tile[kTile * kRealignRowQuads];
   float* words = reinterpret_cast<float*>(tile);
