@@ -115,9 +115,9 @@ __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* 
 // Few rows of C (the library sends m ≤ 4 here) and enough columns to fill the GPU with clusters
 // (the GEMV of a row vector): B is read once, at the rate of a copy. A block owns 128 columns (a
 // warp reads 512 contiguous bytes of a row of B, a lane 16) and 1/ranks of k; its 8 warps take
-// every 8th row of that range. The warps' sums go through shared memory, then the cluster's blocks' sums through
-// distributed shared memory, each added in a fixed order: one launch, no partial sums in global
-// memory and no second kernel (the split-K path's), the same bits every run.
+// every 8th row of that range. The warps' sums go through shared memory, then the cluster's blocks'
+// sums through distributed shared memory, each added in a fixed order: one launch, no partial sums
+// in global memory and no second kernel (the split-K path's), the same bits every run.
 template <int kRows, bool kVectorB>
 __global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice) {
   constexpr int kWarps = 8, kCols = 128;
