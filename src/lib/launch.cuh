@@ -7,6 +7,7 @@
 //       .work([&] { return count_of(8, "line") + " per block"; });
 #pragma once
 
+#include "lib/launch_limits.hpp"
 #include "lib/launch_log.hpp"
 
 #include <gpulab/error.hpp>
@@ -31,16 +32,33 @@ class Launched {
   LaunchNote* note_;
 };
 
+/// In a kernel launched with LaunchShape::follows: waits until the grid before it on the stream
+/// has finished and its writes are visible (a no-op for a kernel launched without it).
+__device__ __forceinline__ void wait_for_prior_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+/// In the kernel before one launched with LaunchShape::follows: lets that kernel be scheduled once
+/// every block of this grid has called it (otherwise once they have all exited).
+__device__ __forceinline__ void allow_dependent_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 /// Launches `kernel` with `shape` on `stream`, checks the launch and reports it under `name`.
-/// Cooperative and cluster launches go through cudaLaunchKernelEx, the others through <<<...>>>.
+/// Cooperative, cluster and dependent launches go through cudaLaunchKernelEx, the others through <<<...>>>.
 template <class... Params, class... Args>
 Launched launch(const char* name, void (*kernel)(Params...), const LaunchShape& shape, cudaStream_t stream,
                 Args&&... args) {
-  if (shape.cluster == 0 && !shape.cooperative) {
+  const bool follows = shape.follows && current_device_follows();
+  if (shape.cluster == 0 && !shape.cooperative && !follows) {
     kernel<<<shape.grid, shape.block, shape.smem, stream>>>(std::forward<Args>(args)...);
     GPULAB_CHECK_LAUNCH();
   } else {
-    cudaLaunchAttribute attributes[2]{};
+    cudaLaunchAttribute attributes[3]{};
     unsigned count = 0;
     if (shape.cluster > 0) {
       attributes[count].id = cudaLaunchAttributeClusterDimension;
@@ -52,6 +70,11 @@ Launched launch(const char* name, void (*kernel)(Params...), const LaunchShape& 
     if (shape.cooperative) {
       attributes[count].id = cudaLaunchAttributeCooperative;
       attributes[count].val.cooperative = 1;
+      ++count;
+    }
+    if (follows) {
+      attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      attributes[count].val.programmaticStreamSerializationAllowed = 1;
       ++count;
     }
     cudaLaunchConfig_t config{};

@@ -21,6 +21,11 @@ std::size_t current_l2_bytes() {
   return bytes.get([] { return static_cast<std::size_t>(current_device_attribute(cudaDevAttrL2CacheSize)); });
 }
 
+bool current_device_follows() {
+  static PerDevice<bool> follows;
+  return follows.get([] { return current_device_attribute(cudaDevAttrComputeCapabilityMajor) >= 9; });
+}
+
 unsigned resident_blocks(const void* kernel, unsigned block, std::size_t dynamic_smem) {
   int per_sm = 0;
   GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(block), dynamic_smem));

@@ -14,6 +14,10 @@ int current_device_attribute(cudaDeviceAttr attribute);
 /// The current device's L2 cache in bytes (asked once per device).
 std::size_t current_l2_bytes();
 
+/// Whether the current device takes programmatic dependent launches (compute capability 9.0+;
+/// asked once per device).
+bool current_device_follows();
+
 /// Blocks of `kernel` the current device holds at once with this block size and dynamic shared
 /// memory: the occupancy per SM (registers, threads, shared memory) times the SMs. 0 when a
 /// block does not fit an SM at all.

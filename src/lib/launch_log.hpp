@@ -21,6 +21,10 @@ struct LaunchShape {
   std::size_t smem = 0;      // dynamic shared memory per block
   unsigned cluster = 0;      // > 0: blocks per thread-block cluster (along x)
   bool cooperative = false;  // the kernel synchronises its whole grid
+  // Programmatic dependent launch (compute capability 9.0+; ignored before): the kernel may be
+  // scheduled while the kernel before it on the stream finishes, and waits in `wait_for_prior_grid`
+  // (lib/launch.cuh) before it reads that kernel's results.
+  bool follows = false;
 };
 
 struct LaunchNote {

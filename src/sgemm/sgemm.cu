@@ -92,6 +92,7 @@ __device__ __forceinline__ void accumulate_few_rows(const GemmArgs& g, int j, in
 // 64-row tile on each row.
 template <int kRows, bool kVectorB>
 __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* partials) {
+  allow_dependent_grid();  // add_slices may be scheduled now; it waits for this grid's sums
   const int j = (static_cast<int>(blockIdx.x) * 256 + static_cast<int>(threadIdx.x)) * 4;
   if (j >= g.n) return;
   const int k_begin = static_cast<int>(blockIdx.y) * k_slice, k_end = min(g.k, k_begin + k_slice);
@@ -218,6 +219,7 @@ __global__ void __launch_bounds__(256) few_cols(GemmArgs g) {
 }
 
 __global__ void add_slices(GemmArgs g, int splits, const float* partials) {
+  wait_for_prior_grid();  // launched as a dependent of the kernel that wrote `partials`
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   for (std::size_t e = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; e < elements;
        e += std::size_t{gridDim.x} * blockDim.x) {
@@ -345,8 +347,10 @@ void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStr
   if (splits <= 1) return;
   constexpr unsigned kBlock = 256;
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
-  launch("add_slices", add_slices, {checked_grid(std::min<std::size_t>(ceil_div(elements, kBlock), 65536), "gpulab::sgemm"), kBlock},
-         stream, g, splits, partials)
+  // A dependent launch: scheduled while the slices' kernel finishes, so its launch is not a gap.
+  LaunchShape shape{checked_grid(std::min<std::size_t>(ceil_div(elements, kBlock), 65536), "gpulab::sgemm"), kBlock};
+  shape.follows = true;
+  launch("add_slices", add_slices, shape, stream, g, splits, partials)
       .work([&] { return std::to_string(splits) + " slices added in order"; });
 }
 
