@@ -486,14 +486,15 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
   // it is 0.89-0.96x (docs/scan.md). The rest take rung 5, with evict-first stores (rung 7) where
   // the output outgrows the L2 and so cannot stay there for a next reader anyway: 1.01-1.03x for
   // 4-byte values at 2^24 and 2^28 on the H100 and the H200, doubles within 1%.
-  // Bulk copies need 16-byte aligned addresses and Hopper: otherwise rung 5 does the work.
-  const bool can_stage = aligned16 && staged_resident_blocks<In>() > 0;
+  // Bulk copies need 16-byte aligned addresses and Hopper: otherwise rung 5 does the work. (Asked
+  // only where the staged path is wanted: the first ask sets the staged kernel's attributes.)
+  const auto can_stage = [&] { return aligned16 && staged_resident_blocks<In>() > 0; };
   if (path == ScanPath::library) {
     const std::size_t l2 = current_l2_bytes();
-    if (sizeof(In) == 1 && n * sizeof(In) >= 2 * l2 && can_stage) path = ScanPath::staged;
+    if (sizeof(In) == 1 && n * sizeof(In) >= 2 * l2 && can_stage()) path = ScanPath::staged;
     else path = n * sizeof(scan_result_t<In>) >= l2 ? ScanPath::evict_first : ScanPath::one_tile_a_block;
   }
-  if (path == ScanPath::staged && !can_stage) path = ScanPath::one_tile_a_block;
+  if (path == ScanPath::staged && !can_stage()) path = ScanPath::one_tile_a_block;
 
   if (path == ScanPath::staged) {
     launch(name, scan_staged_kernel<In>, {static_cast<unsigned>(tiles), kBlock, kStageBytes<In>}, stream, in, out, n,

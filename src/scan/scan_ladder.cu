@@ -143,48 +143,26 @@ struct ReduceThenScan {
   }
 };
 
-// ---- rung 5: a block a tile, one pass with decoupled look-back (scan.cu) ----------------------------
+// ---- rungs 5-7: one pass with decoupled look-back, by path (scan.cu) --------------------------------
+// Rung 5 a tile in registers, rung 6 the tile bulk-copied into shared memory, rung 7 rung 5 with
+// evict-first stores: the same tiles, workspace and chain of additions as the library's scan.
 
-template <class In>
-struct OneTileABlock {
+template <class In, scan_detail::ScanPath kPath>
+struct OnePath {
   static std::size_t workspace_bytes(std::size_t n, unsigned) { return scan_temp_bytes<In>(n); }
   static void run(const In* in, scan_result_t<In>* out, std::size_t n, ScanKind kind, void* ws, std::size_t ws_bytes,
                   unsigned, cudaStream_t stream) {
-    scan_detail::scan_by_path(scan_detail::ScanPath::one_tile_a_block, in, out, n, kind == ScanKind::inclusive, ws,
-                              ws_bytes, stream);
+    scan_detail::scan_by_path(kPath, in, out, n, kind == ScanKind::inclusive, ws, ws_bytes, stream);
   }
-  // The same tiles and the same chain as the library's scan.
   static ScanDepth depth(std::size_t, unsigned) {
     return {scan_accumulation_depth<In>(0), 1, scan_tile_elements<In>()};
-  }
-};
-
-// ---- rung 6: the tile bulk-copied into shared memory (scan.cu) -------------------------------------
-
-template <class In>
-struct Staged : OneTileABlock<In> {  // the same workspace and the same chain of additions
-  static void run(const In* in, scan_result_t<In>* out, std::size_t n, ScanKind kind, void* ws, std::size_t ws_bytes,
-                  unsigned, cudaStream_t stream) {
-    scan_detail::scan_by_path(scan_detail::ScanPath::staged, in, out, n, kind == ScanKind::inclusive, ws, ws_bytes,
-                              stream);
-  }
-};
-
-// ---- rung 7: rung 5 with evict-first stores (scan.cu) ------------------------------------------------
-
-template <class In>
-struct EvictFirst : OneTileABlock<In> {  // the same tiles, chain and workspace
-  static void run(const In* in, scan_result_t<In>* out, std::size_t n, ScanKind kind, void* ws, std::size_t ws_bytes,
-                  unsigned, cudaStream_t stream) {
-    scan_detail::scan_by_path(scan_detail::ScanPath::evict_first, in, out, n, kind == ScanKind::inclusive, ws, ws_bytes,
-                              stream);
   }
 };
 
 // ---- the library function: rung 5, 6 or 7 -------------------------------------------------------------
 
 template <class In>
-struct Library : OneTileABlock<In> {
+struct Library : OnePath<In, scan_detail::ScanPath::library> {  // its workspace and depth
   static void run(const In* in, scan_result_t<In>* out, std::size_t n, ScanKind kind, void* ws, std::size_t ws_bytes,
                   unsigned, cudaStream_t stream) {
     if (kind == ScanKind::inclusive) inclusive_scan(in, out, n, ws, ws_bytes, stream);
@@ -243,13 +221,13 @@ constexpr ScanRung<In> kRungs[] = {
         "tile sums, one scan of them, tiles scanned from their offsets: output written once, input read twice "
         "(blocks of at most 512)", "dram_bytes dram",
         Role::rung, true),
-    rung<In, OneTileABlock<In>>("decoupled_lookback",
+    rung<In, OnePath<In, scan_detail::ScanPath::one_tile_a_block>>("decoupled_lookback",
         "one pass, deterministic look-back, 16-byte loads and stores", "dram_bytes load_sectors store_sectors", Role::rung, false),
-    rung<In, Staged<In>>("staged",
+    rung<In, OnePath<In, scan_detail::ScanPath::staged>>("staged",
         "the tile bulk-copied into shared memory and read twice, not held in registers across the look-back: "
         "4 blocks an SM, not 3 (16-byte aligned pointers on Hopper; otherwise rung 5)",
         "occupancy registers", Role::rung, false),
-    rung<In, EvictFirst<In>>("evict_first_stores",
+    rung<In, OnePath<In, scan_detail::ScanPath::evict_first>>("evict_first_stores",
         "rung 5 with its output stores marked evict-first (st.global.cs): written lines leave the L2 before the rest",
         "dram", Role::rung, false),
     rung<In, Library<In>>("library",

@@ -54,7 +54,7 @@ void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t s
 /// Clusters of up to this many blocks share k in the few-rows path's one-launch form.
 constexpr int kMaxClusterRanks = 8;
 /// The blocks a cluster of the one-launch few-rows form splits k into for this shape on the
-/// current device; 0 where the columns are too few for it (the split-K form then).
+/// current device; 0 where the columns are too few for it or m > 4 (the split-K form then).
 int few_rows_cluster_ranks(const GemmArgs& g);
 /// The few-rows path in one launch (g.m ≤ kFewRows): k split over `ranks` blocks of a cluster.
 void run_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream);
