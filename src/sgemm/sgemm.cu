@@ -442,7 +442,7 @@ int few_rows_cluster_ranks(const GemmArgs& g) {
   // where the cluster's read 512 bytes, was 1.09-1.35x faster on every shape measured (m = 5…8;
   // at m ≤ 4 the cluster form won: 3×4096×4096 0.0308 against 0.0366 ms; H100, docs/sgemm.md).
   const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128), sms = static_cast<std::size_t>(sm_count());
-  if (g.m > 0 || groups * kMaxClusterRanks < sms) return 0;  // EXPERIMENT: split-K form for every m
+  if (g.m > 4 || groups * kMaxClusterRanks < sms) return 0;
   int ranks = 1;
   while (ranks < kMaxClusterRanks && groups * ranks < 2 * sms) ranks *= 2;
   return ranks;
