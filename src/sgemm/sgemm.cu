@@ -218,14 +218,33 @@ __global__ void __launch_bounds__(256) few_cols(GemmArgs g) {
       if (c < g.n) store_c(g, row, c, acc[c]);
 }
 
-__global__ void add_slices(GemmArgs g, int splits, const float* partials) {
+// Split-K's second step: each element of C is its slices' sums added in a fixed order. A block
+// of 8 warps takes 32 elements per group of `depth` warps (depth 1, 2, 4 or 8, at most the slice
+// count): warp w of a group adds slices w, w + depth, ... in order, then the group's first warp
+// adds the warps' sums in order. Deep slicings of few elements (a GEMV's 66 slices of 4096 sums,
+// 64×64×2^20's 264) spread over many warps, where a thread that walks every slice waits on
+// splits / 16 round trips to the L2.
+__global__ void __launch_bounds__(256) add_slices(GemmArgs g, int splits, int depth, const float* partials) {
+  __shared__ float sums[8][32];
   wait_for_prior_grid();  // launched as a dependent of the kernel that wrote `partials`
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
-  for (std::size_t e = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; e < elements;
-       e += std::size_t{gridDim.x} * blockDim.x) {
-    float sum = partials[e];
-    for (int z = 1; z < splits; ++z) sum += partials[z * elements + e];
-    store_c(g, static_cast<int>(e / g.n), static_cast<int>(e % g.n), sum);
+  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+  const int group = warp / depth, first = warp % depth, groups = 8 / depth;
+  for (std::size_t base = std::size_t{blockIdx.x} * groups * 32; base < elements; base += std::size_t{gridDim.x} * groups * 32) {
+    const std::size_t e = base + static_cast<std::size_t>(group) * 32 + lane;
+    if (e < elements) {
+      float sum = partials[first * elements + e];
+#pragma unroll 8
+      for (int z = first + depth; z < splits; z += depth) sum += partials[z * elements + e];
+      sums[warp][lane] = sum;
+    }
+    __syncthreads();
+    if (first == 0 && e < elements) {
+      float total = sums[warp][lane];
+      for (int w = 1; w < depth; ++w) total += sums[warp + w][lane];
+      store_c(g, static_cast<int>(e / g.n), static_cast<int>(e % g.n), total);
+    }
+    __syncthreads();  // the sums are read before the next elements overwrite them
   }
 }
 
@@ -345,13 +364,18 @@ std::span<const TileConfig> tile_configs() {
 /// Split-K's second step, after either path.
 void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStream_t stream) {
   if (splits <= 1) return;
-  constexpr unsigned kBlock = 256;
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
+  // Warps along the slices until a block's 8 warps are all used, at least 4 slices a warp, so
+  // that each warp's loads still overlap.
+  int depth = 1;
+  while (depth < 8 && 4 * 2 * depth <= splits) depth *= 2;
+  if (const char* x = std::getenv("GPULAB_X_DEPTH")) depth = std::atoi(x);  // EXPERIMENT
+  const std::size_t per_block = 32 * static_cast<std::size_t>(8 / depth);
   // A dependent launch: scheduled while the slices' kernel finishes, so its launch is not a gap.
-  LaunchShape shape{checked_grid(std::min<std::size_t>(ceil_div(elements, kBlock), 65536), "gpulab::sgemm"), kBlock};
+  LaunchShape shape{checked_grid(std::min<std::size_t>(ceil_div(elements, per_block), 65536), "gpulab::sgemm"), 256};
   shape.follows = true;
-  launch("add_slices", add_slices, shape, stream, g, splits, partials)
-      .work([&] { return std::to_string(splits) + " slices added in order"; });
+  launch("add_slices", add_slices, shape, stream, g, splits, depth, partials)
+      .work([&] { return std::to_string(splits) + " slices added in order, " + std::to_string(depth) + " warps deep"; });
 }
 
 /// Partial sums within 256 MiB, at most 65535 slices.
@@ -391,6 +415,9 @@ void launch_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream) 
   const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128);
   LaunchShape shape{dim3(checked_grid(groups * ranks, "gpulab::sgemm")), dim3(256)};
   shape.cluster = static_cast<unsigned>(ranks);
+  if (ranks > kMaxClusterRanks)  // EXPERIMENT
+    for (auto* kernel : {few_rows_cluster<kRows, true>, few_rows_cluster<kRows, false>})
+      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   launch(vector_b ? "few_rows_cluster<vector>" : "few_rows_cluster<scalar>",
          vector_b ? few_rows_cluster<kRows, true> : few_rows_cluster<kRows, false>, shape, stream, g, k_slice)
       .work([&] { return "128 columns x " + std::to_string(g.m) + " rows, k in " + std::to_string(ranks) + " blocks of a cluster"; });
@@ -451,7 +478,7 @@ int few_rows_cluster_ranks(const GemmArgs& g) {
 void run_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return;
   if (g.m > kFewRows) throw Error("gpulab::sgemm: the few-rows path takes at most 8 rows");
-  if (ranks < 1 || ranks > kMaxClusterRanks) throw Error("gpulab::sgemm: a cluster of 1 to 8 blocks");
+  if (ranks < 1 || ranks > 2 * kMaxClusterRanks) throw Error("gpulab::sgemm: a cluster of 1 to 8 blocks");  // EXPERIMENT: 16
   by_count(g.m, [&](auto rows) { launch_few_rows_cluster<decltype(rows)::value>(g, ranks, stream); });
 }
 
@@ -675,6 +702,17 @@ void realign_rows(const float*& data, std::size_t& ld, int rows, int cols, std::
 /// The few-rows path (g.m ≤ kFewRows) as the library runs it: one launch of clusters where the
 /// columns fill the GPU, else split-K with its partial sums in scratch memory.
 void few_rows_product(const GemmArgs& g, cudaStream_t stream) {
+  if (const char* form = std::getenv("GPULAB_X_FORM")) {  // EXPERIMENT
+    const char* count = std::getenv("GPULAB_X_COUNT");
+    if (std::string(form) == "cluster") {
+      sgemm_detail::run_few_rows_cluster(g, count ? std::atoi(count) : 8, stream);
+      return;
+    }
+    const int splits = count ? std::atoi(count) : sgemm_detail::few_rows_splits(g);
+    StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * g.m * g.n * sizeof(float) : 0, stream);
+    sgemm_detail::run_few_rows(g, splits, partials.as<float>(), stream);
+    return;
+  }
   if (const int ranks = sgemm_detail::few_rows_cluster_ranks(g); ranks > 0) {
     sgemm_detail::run_few_rows_cluster(g, ranks, stream);
     return;
