@@ -161,20 +161,22 @@ TEST(SgemmLibrary, FewRowsPathIsRightForEveryRowCountAndSlicing) {
   for (std::size_t m = 1; m <= sgemm_detail::kFewRows; ++m)
     for (SgemmShape s : {SgemmShape{m, 1, 5}, SgemmShape{m, 1027, 300}, SgemmShape{m, 3, 0}})
       for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3})
-        for (int splits : {1, 3}) {
+        for (int splits : {1, 3, 70}) {  // 70: add_slices spreads the slices over 8 warps
           DeviceBuffer<float> partials(static_cast<std::size_t>(splits) * s.m * s.n);
           expect_path_right(input_for(s, v), fmt::format("{} {} splits {}", sgemm_shape_name(s), variant_name(v), splits),
                             [&](const sgemm_detail::GemmArgs& g) { sgemm_detail::run_few_rows(g, splits, partials.data(), nullptr); });
         }
 }
 
-// The one-launch form: k over 1 to 8 blocks of a cluster, columns that end inside a warp's 128,
-// rows of B that are and are not 16-byte aligned.
+// The one-launch form: k over 1 to 16 blocks of a cluster (16 where the device holds it), columns
+// that end inside a warp's 128, rows of B that are and are not 16-byte aligned.
 TEST(SgemmLibrary, FewRowsClusterPathIsRightForEveryRowCountAndClusterSize) {
+  std::vector<int> sizes{1, 3, 8};
+  if (sgemm_detail::few_rows_max_cluster_ranks() > 8) sizes.push_back(sgemm_detail::few_rows_max_cluster_ranks());
   for (std::size_t m = 1; m <= sgemm_detail::kFewRows; ++m)
     for (SgemmShape s : {SgemmShape{m, 1, 5}, SgemmShape{m, 1027, 300}, SgemmShape{m, 129, 2049}, SgemmShape{m, 3, 0}})
       for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3})
-        for (int ranks : {1, 3, 8})
+        for (int ranks : sizes)
           expect_path_right(input_for(s, v), fmt::format("{} {} ranks {}", sgemm_shape_name(s), variant_name(v), ranks),
                             [&](const sgemm_detail::GemmArgs& g) { sgemm_detail::run_few_rows_cluster(g, ranks, nullptr); });
 }

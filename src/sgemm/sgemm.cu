@@ -113,8 +113,8 @@ __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* 
   }
 }
 
-// Few rows of C (the library sends m ≤ 4 here) and enough columns to fill the GPU with clusters
-// (the GEMV of a row vector): B is read once, at the rate of a copy. A block owns 128 columns (a
+// Few rows of C (m ≤ 4, or up to 8 where the split-K form's grid would not fill the GPU; the GEMV
+// of a row vector at m = 1): B is read once, at the rate of a copy. A block owns 128 columns (a
 // warp reads 512 contiguous bytes of a row of B, a lane 16) and 1/ranks of k; its 8 warps take
 // every 8th row of that range. The warps' sums go through shared memory, then the cluster's blocks'
 // sums through distributed shared memory, each added in a fixed order: one launch, no partial sums
@@ -365,10 +365,11 @@ std::span<const TileConfig> tile_configs() {
 void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStream_t stream) {
   if (splits <= 1) return;
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
-  // Warps along the slices until a block's 8 warps are all used, at least 4 slices a warp, so
-  // that each warp's loads still overlap.
+  // Warps along the slices while there are fewer than 8 warps an SM, up to a block's 8 and at
+  // least 4 slices a warp, so that each warp's loads still overlap.
+  const std::size_t warps = ceil_div(elements, 32), enough = 8 * static_cast<std::size_t>(sm_count());
   int depth = 1;
-  while (depth < 8 && 4 * 2 * depth <= splits) depth *= 2;
+  while (depth < 8 && 4 * 2 * depth <= splits && warps * static_cast<std::size_t>(depth) < enough) depth *= 2;
   if (const char* x = std::getenv("GPULAB_X_DEPTH")) depth = std::atoi(x);  // EXPERIMENT
   const std::size_t per_block = 32 * static_cast<std::size_t>(8 / depth);
   // A dependent launch: scheduled while the slices' kernel finishes, so its launch is not a gap.
@@ -415,9 +416,6 @@ void launch_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream) 
   const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128);
   LaunchShape shape{dim3(checked_grid(groups * ranks, "gpulab::sgemm")), dim3(256)};
   shape.cluster = static_cast<unsigned>(ranks);
-  if (ranks > kMaxClusterRanks)  // EXPERIMENT
-    for (auto* kernel : {few_rows_cluster<kRows, true>, few_rows_cluster<kRows, false>})
-      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   launch(vector_b ? "few_rows_cluster<vector>" : "few_rows_cluster<scalar>",
          vector_b ? few_rows_cluster<kRows, true> : few_rows_cluster<kRows, false>, shape, stream, g, k_slice)
       .work([&] { return "128 columns x " + std::to_string(g.m) + " rows, k in " + std::to_string(ranks) + " blocks of a cluster"; });
@@ -462,23 +460,50 @@ void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t s
   add_slices_of(g, splits, partials, stream);
 }
 
+int few_rows_max_cluster_ranks() {
+  static PerDevice<int> ranks;
+  return ranks.get([] {
+    // Clusters of 16 are past the portable size: allowed per kernel, and taken only where the
+    // device can hold one of the largest form (8 rows: 36 KB of shared memory a block).
+    for (auto* kernel : {few_rows_cluster<1, true>, few_rows_cluster<1, false>, few_rows_cluster<2, true>, few_rows_cluster<2, false>,
+                         few_rows_cluster<4, true>, few_rows_cluster<4, false>, few_rows_cluster<8, true>, few_rows_cluster<8, false>})
+      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim = {static_cast<unsigned>(kMaxClusterRanks), 1, 1};
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(kMaxClusterRanks);
+    config.blockDim = dim3(256);
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    int clusters = 0;
+    GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, few_rows_cluster<8, true>, &config));
+    return clusters >= 1 ? kMaxClusterRanks : kMaxClusterRanks / 2;
+  });
+}
+
 int few_rows_cluster_ranks(const GemmArgs& g) {
-  // Blocks of a cluster along k until the grid holds two blocks an SM; none when even eight
-  // (the portable cluster size) leave most SMs idle: the split-K form takes those shapes. None for
-  // more than 4 rows either: there the split-K form, whose blocks read 4 KB of each row of B
-  // where the cluster's read 512 bytes, was 1.09-1.35x faster on every shape measured (m = 5…8;
-  // at m ≤ 4 the cluster form won: 3×4096×4096 0.0308 against 0.0366 ms; H100, docs/sgemm.md).
+  // Clusters of 8 blocks along k; of 16 where 8 would leave more than half the SMs idle (n ≤ 1024
+  // on 132 SMs); none where even 16 would (the split-K form then). More than 4 rows take the
+  // split-K form where its grid fills the GPU: its blocks read 4 KB of each row of B where the
+  // cluster's read 512 bytes, 1.09-1.35x faster on every such shape measured (m = 5…8); where it
+  // does not (8×1024×1024: 32 blocks) the one launch wins, 0.0104 against 0.0154 ms. At m ≤ 4 the
+  // clusters won (3×4096×4096 0.0308 against 0.0366 ms; 1×2048×8192 0.0280 against 0.0315; 8
+  // ranks against 4 at 1×16384×16384 0.3563 against 0.3624; H100, docs/sgemm.md).
   const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128), sms = static_cast<std::size_t>(sm_count());
-  if (g.m > 4 || groups * kMaxClusterRanks < sms) return 0;
-  int ranks = 1;
-  while (ranks < kMaxClusterRanks && groups * ranks < 2 * sms) ranks *= 2;
-  return ranks;
+  if (g.m > 4) {
+    const std::size_t split_blocks = ceil_div(static_cast<std::size_t>(g.n), 1024) * static_cast<std::size_t>(few_rows_splits(g));
+    if (split_blocks >= sms) return 0;
+  }
+  const int ranks = 2 * groups * (kMaxClusterRanks / 2) < sms ? few_rows_max_cluster_ranks() : kMaxClusterRanks / 2;
+  return 2 * groups * static_cast<std::size_t>(ranks) < sms ? 0 : ranks;
 }
 
 void run_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return;
   if (g.m > kFewRows) throw Error("gpulab::sgemm: the few-rows path takes at most 8 rows");
-  if (ranks < 1 || ranks > 2 * kMaxClusterRanks) throw Error("gpulab::sgemm: a cluster of 1 to 8 blocks");  // EXPERIMENT: 16
+  if (ranks < 1 || ranks > few_rows_max_cluster_ranks())
+    throw Error("gpulab::sgemm: a cluster of 1 to " + std::to_string(few_rows_max_cluster_ranks()) + " blocks on this device");
   by_count(g.m, [&](auto rows) { launch_few_rows_cluster<decltype(rows)::value>(g, ranks, stream); });
 }
 
@@ -537,7 +562,8 @@ Fringe fringe_of(const GemmArgs& g) {
 int split_count(const GemmArgs& g) {
   // Counted in the smallest tiles: below one tile per SM the GPU idles unless k is cut. Shorter
   // slices than 512 spend more on partial sums than they gain.
-  return splits_for(g, tile_count(g.m, g.n, 64, 64), 512);
+  const char* x = std::getenv("GPULAB_X_MINSLICE");  // EXPERIMENT
+  return splits_for(g, tile_count(g.m, g.n, 64, 64), x ? std::atoi(x) : 512);
 }
 
 void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream) {

@@ -51,12 +51,17 @@ constexpr int kFewRows = 8;
 int few_rows_splits(const GemmArgs& g);
 /// The few-rows path (g.m ≤ kFewRows); `partials` holds splits·m·n floats when splits > 1.
 void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t stream);
-/// Clusters of up to this many blocks share k in the few-rows path's one-launch form.
-constexpr int kMaxClusterRanks = 8;
+/// Clusters of up to this many blocks share k in the few-rows path's one-launch form (16, past
+/// the portable 8, where the device can hold such a cluster: few_rows_max_cluster_ranks()).
+constexpr int kMaxClusterRanks = 16;
+/// The largest cluster the one-launch few-rows form may use on the current device: 16 or 8.
+int few_rows_max_cluster_ranks();
 /// The blocks a cluster of the one-launch few-rows form splits k into for this shape on the
-/// current device; 0 where the columns are too few for it or m > 4 (the split-K form then).
+/// current device; 0 where the split-K form is taken (too few columns for clusters, or more than
+/// 4 rows and enough blocks for the split-K form to fill the GPU).
 int few_rows_cluster_ranks(const GemmArgs& g);
-/// The few-rows path in one launch (g.m ≤ kFewRows): k split over `ranks` blocks of a cluster.
+/// The few-rows path in one launch (g.m ≤ kFewRows): k split over `ranks` blocks of a cluster
+/// (1 to few_rows_max_cluster_ranks()).
 void run_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream);
 
 /// Outputs of at most this many columns and enough rows take the few-columns path: A read once,
