@@ -233,9 +233,17 @@ __global__ void __launch_bounds__(256) add_slices(GemmArgs g, int splits, int de
   for (std::size_t base = std::size_t{blockIdx.x} * groups * 32; base < elements; base += std::size_t{gridDim.x} * groups * 32) {
     const std::size_t e = base + static_cast<std::size_t>(group) * 32 + lane;
     if (e < elements) {
+      // Batches of 16 loads issued before their adds (a plain loop kept 2 or 3 in flight).
+      constexpr int kBatch = 16;
       float sum = partials[first * elements + e];
-#pragma unroll 8
-      for (int z = first + depth; z < splits; z += depth) sum += partials[z * elements + e];
+      for (int z0 = first + depth; z0 < splits; z0 += kBatch * depth) {
+        float slice[kBatch];
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u) slice[u] = z0 + u * depth < splits ? partials[(z0 + u * depth) * elements + e] : 0.f;
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u)
+          if (z0 + u * depth < splits) sum += slice[u];  // (not += 0: a -0 sum stays -0)
+      }
       sums[warp][lane] = sum;
     }
     __syncthreads();
