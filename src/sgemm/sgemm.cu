@@ -224,7 +224,7 @@ __global__ void __launch_bounds__(256) few_cols(GemmArgs g) {
 // adds the warps' sums in order. Deep slicings of few elements (a GEMV's 66 slices of 4096 sums,
 // 64×64×2^20's 264) spread over many warps, where a thread that walks every slice waits on
 // splits / 16 round trips to the L2.
-__global__ void __launch_bounds__(256) add_slices(GemmArgs g, int splits, int depth, const float* partials) {
+__global__ void __launch_bounds__(256, 8) add_slices(GemmArgs g, int splits, int depth, const float* partials) {
   __shared__ float sums[8][32];
   wait_for_prior_grid();  // launched as a dependent of the kernel that wrote `partials`
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
@@ -378,7 +378,6 @@ void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStr
   const std::size_t warps = ceil_div(elements, 32), enough = 8 * static_cast<std::size_t>(sm_count());
   int depth = 1;
   while (depth < 8 && 4 * 2 * depth <= splits && warps * static_cast<std::size_t>(depth) < enough) depth *= 2;
-  if (const char* x = std::getenv("GPULAB_X_DEPTH")) depth = std::atoi(x);  // EXPERIMENT
   const std::size_t per_block = 32 * static_cast<std::size_t>(8 / depth);
   // A dependent launch: scheduled while the slices' kernel finishes, so its launch is not a gap.
   LaunchShape shape{checked_grid(std::min<std::size_t>(ceil_div(elements, per_block), 65536), "gpulab::sgemm"), 256};
@@ -568,10 +567,11 @@ Fringe fringe_of(const GemmArgs& g) {
 }
 
 int split_count(const GemmArgs& g) {
-  // Counted in the smallest tiles: below one tile per SM the GPU idles unless k is cut. Shorter
-  // slices than 512 spend more on partial sums than they gain.
-  const char* x = std::getenv("GPULAB_X_MINSLICE");  // EXPERIMENT
-  return splits_for(g, tile_count(g.m, g.n, 64, 64), x ? std::atoi(x) : 512);
+  // Counted in the smallest tiles: below one tile per SM the GPU idles unless k is cut, into
+  // slices of at least 64. Since add_slices spreads deep slicings over its warps, slices of 64
+  // beat 512 wherever k allows more: 64×64×5000 0.0282 → 0.0115 ms, 128×128×8192 0.0275 → 0.0178,
+  // 100×100×10000 0.0284 → 0.0204 (H100, docs/sgemm.md).
+  return splits_for(g, tile_count(g.m, g.n, 64, 64), 64);
 }
 
 void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream) {
