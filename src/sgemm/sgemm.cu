@@ -218,22 +218,29 @@ __global__ void __launch_bounds__(256) few_cols(GemmArgs g) {
       if (c < g.n) store_c(g, row, c, acc[c]);
 }
 
-// Split-K's second step: each element of C is its slices' sums added in a fixed order. A block
-// of 8 warps takes 32 elements per group of `depth` warps (depth 1, 2, 4 or 8, at most the slice
-// count): warp w of a group adds slices w, w + depth, ... in order, then the group's first warp
-// adds the warps' sums in order. Deep slicings of few elements (a GEMV's 66 slices of 4096 sums,
-// 64×64×2^20's 264) spread over many warps, where a thread that walks every slice waits on
-// splits / 16 round trips to the L2.
+// Split-K's second step: each element of C is its slices' sums added in a fixed order. With
+// `depth` 1 a thread adds an element's slices in order (nvcc keeps 16 loads in flight). Deep
+// slicings of few elements (a 64×64 tile's 4096 sums in 264 slices) would leave most SMs idle so:
+// there a block of 8 warps takes 32 elements per group of `depth` warps (2, 4 or 8), warp w of a
+// group adds slices w, w + depth, ... in order, 16 loads issued before their adds, then the
+// group's first warp adds the warps' sums in order.
 __global__ void __launch_bounds__(256, 8) add_slices(GemmArgs g, int splits, int depth, const float* partials) {
   __shared__ float sums[8][32];
   wait_for_prior_grid();  // launched as a dependent of the kernel that wrote `partials`
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
+  if (depth == 1) {
+    for (std::size_t e = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; e < elements; e += std::size_t{gridDim.x} * blockDim.x) {
+      float sum = partials[e];
+      for (int z = 1; z < splits; ++z) sum += partials[z * elements + e];
+      store_c(g, static_cast<int>(e / g.n), static_cast<int>(e % g.n), sum);
+    }
+    return;
+  }
   const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
   const int group = warp / depth, first = warp % depth, groups = 8 / depth;
   for (std::size_t base = std::size_t{blockIdx.x} * groups * 32; base < elements; base += std::size_t{gridDim.x} * groups * 32) {
     const std::size_t e = base + static_cast<std::size_t>(group) * 32 + lane;
     if (e < elements) {
-      // Batches of 16 loads issued before their adds (a plain loop kept 2 or 3 in flight).
       constexpr int kBatch = 16;
       float sum = partials[first * elements + e];
       for (int z0 = first + depth; z0 < splits; z0 += kBatch * depth) {
@@ -373,12 +380,16 @@ std::span<const TileConfig> tile_configs() {
 void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStream_t stream) {
   if (splits <= 1) return;
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
-  // Warps along the slices while there are fewer than 8 warps an SM, up to a block's 8 and at
-  // least 4 slices a warp, so that each warp's loads still overlap.
-  const std::size_t warps = ceil_div(elements, 32), enough = 8 * static_cast<std::size_t>(sm_count());
+  // Warps along the slices only where the elements give fewer than 2 warps an SM, up to a block's
+  // 8 and at least 4 slices a warp (64×64×2^20, 264 slices: 1.03× faster with 8). With more
+  // elements, one thread an element was faster in every form tried: 8×4096×4096 (1024 warps of
+  // elements, 64 slices) 0.0356 ms against 0.0361–0.0440 with 2 to 8 warps deep (H100,
+  // docs/sgemm.md).
+  const std::size_t warps = ceil_div(elements, 32), few = 2 * static_cast<std::size_t>(sm_count());
   int depth = 1;
-  while (depth < 8 && 4 * 2 * depth <= splits && warps * static_cast<std::size_t>(depth) < enough) depth *= 2;
-  const std::size_t per_block = 32 * static_cast<std::size_t>(8 / depth);
+  if (warps < few)
+    while (depth < 8 && 4 * 2 * depth <= splits) depth *= 2;
+  const std::size_t per_block = depth == 1 ? 256 : 32 * static_cast<std::size_t>(8 / depth);
   // A dependent launch: scheduled while the slices' kernel finishes, so its launch is not a gap.
   LaunchShape shape{checked_grid(std::min<std::size_t>(ceil_div(elements, per_block), 65536), "gpulab::sgemm"), 256};
   shape.follows = true;
@@ -492,16 +503,17 @@ int few_rows_max_cluster_ranks() {
 int few_rows_cluster_ranks(const GemmArgs& g) {
   // Clusters of 8 blocks along k; of 16 where 8 would leave more than half the SMs idle (n ≤ 1024
   // on 132 SMs); none where even 16 would (the split-K form then). More than 4 rows take the
-  // split-K form where its grid fills the GPU: its blocks read 4 KB of each row of B where the
-  // cluster's read 512 bytes, 1.09-1.35x faster on every such shape measured (m = 5…8); where it
-  // does not (8×1024×1024: 32 blocks) the one launch wins, 0.0104 against 0.0154 ms. At m ≤ 4 the
-  // clusters won (3×4096×4096 0.0308 against 0.0366 ms; 1×2048×8192 0.0280 against 0.0315; 8
-  // ranks against 4 at 1×16384×16384 0.3563 against 0.3624; H100, docs/sgemm.md).
+  // split-K form where its grid fills the GPU over two or more ranges of 1024 columns: its blocks
+  // read 4 KB of each row of B where the cluster's read 512 bytes, 1.09-1.35× faster on such
+  // shapes (8×4096×4096 0.0356 against 0.0416 ms); with 1024 columns or fewer, or too few blocks,
+  // the one launch wins (8×1024×8192 0.0244 against 0.0278, 8×1024×1024 0.0102 against 0.0155,
+  // 5×2048×2048 0.0161 against 0.0176). At m ≤ 4 the clusters won on every shape measured
+  // (1×2048×8192 0.0280 against 0.0315 ms; 8 ranks, not 4, at 1×16384×16384: 0.3563 against 0.3624;
+  // H100, docs/sgemm.md).
   const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128), sms = static_cast<std::size_t>(sm_count());
-  if (g.m > 4) {
-    const std::size_t split_blocks = ceil_div(static_cast<std::size_t>(g.n), 1024) * static_cast<std::size_t>(few_rows_splits(g));
-    if (split_blocks >= sms) return 0;
-  }
+  if (const std::size_t column_blocks = ceil_div(static_cast<std::size_t>(g.n), 1024);
+      g.m > 4 && column_blocks >= 2 && column_blocks * static_cast<std::size_t>(few_rows_splits(g)) >= sms)
+    return 0;
   const int ranks = 2 * groups * (kMaxClusterRanks / 2) < sms ? few_rows_max_cluster_ranks() : kMaxClusterRanks / 2;
   return 2 * groups * static_cast<std::size_t>(ranks) < sms ? 0 : ranks;
 }
