@@ -225,7 +225,7 @@ __global__ void __launch_bounds__(256) few_cols(GemmArgs g) {
 // group adds slices w, w + depth, ... in order, 16 loads issued before their adds, then the
 // group's first warp adds the warps' sums in order.
 __global__ void __launch_bounds__(256, 8) add_slices(GemmArgs g, int splits, int depth, const float* partials) {
-  __shared__ float sums[8][32];
+  extern __shared__ float sums[];  // [8][32], only with depth > 1 (see add_slices_of)
   wait_for_prior_grid();  // launched as a dependent of the kernel that wrote `partials`
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   if (depth == 1) {
@@ -251,12 +251,12 @@ __global__ void __launch_bounds__(256, 8) add_slices(GemmArgs g, int splits, int
         for (int u = 0; u < kBatch; ++u)
           if (z0 + u * depth < splits) sum += slice[u];  // (not += 0: a -0 sum stays -0)
       }
-      sums[warp][lane] = sum;
+      sums[warp * 32 + lane] = sum;
     }
     __syncthreads();
     if (first == 0 && e < elements) {
-      float total = sums[warp][lane];
-      for (int w = 1; w < depth; ++w) total += sums[warp + w][lane];
+      float total = sums[warp * 32 + lane];
+      for (int w = 1; w < depth; ++w) total += sums[(warp + w) * 32 + lane];
       store_c(g, static_cast<int>(e / g.n), static_cast<int>(e % g.n), total);
     }
     __syncthreads();  // the sums are read before the next elements overwrite them
@@ -377,21 +377,23 @@ std::span<const TileConfig> tile_configs() {
 }
 
 /// Split-K's second step, after either path.
-void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStream_t stream) {
+void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStream_t stream, bool after_tiles) {
   if (splits <= 1) return;
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
-  // Warps along the slices only where the elements give fewer than 2 warps an SM, up to a block's
-  // 8 and at least 4 slices a warp (64×64×2^20, 264 slices: 1.03× faster with 8). With more
-  // elements, one thread an element was faster in every form tried: 8×4096×4096 (1024 warps of
-  // elements, 64 slices) 0.0356 ms against 0.0361–0.0440 with 2 to 8 warps deep (H100,
-  // docs/sgemm.md).
-  const std::size_t warps = ceil_div(elements, 32), few = 2 * static_cast<std::size_t>(sm_count());
+  // Warps along the slices where the elements give few warps, up to a block's 8 and at least 4
+  // slices a warp: after the tiles below 8 warps an SM (64×64×2^20, 264 slices: 1.03× faster;
+  // 128×128×8192 and 100×100×10000 1.11×). Only below 2 after the few-rows kernel: it runs without
+  // shared memory, and a block that asks for some cannot wait beside its blocks on an SM (its
+  // carveout would change) but only behind them: 8×4096×4096 0.0356 ms with one thread an element
+  // and no shared memory, 0.0369 with 1 KB of it, 0.0402 with 2 warps deep (H100, docs/sgemm.md).
+  const std::size_t warps = ceil_div(elements, 32), sms = static_cast<std::size_t>(sm_count());
   int depth = 1;
-  if (warps < few)
+  if (warps < (after_tiles ? 8 : 2) * sms)
     while (depth < 8 && 4 * 2 * depth <= splits) depth *= 2;
   const std::size_t per_block = depth == 1 ? 256 : 32 * static_cast<std::size_t>(8 / depth);
+  LaunchShape shape{checked_grid(std::min<std::size_t>(ceil_div(elements, per_block), 65536), "gpulab::sgemm"), 256,
+                    depth == 1 ? 0 : 8 * 32 * sizeof(float)};
   // A dependent launch: scheduled while the slices' kernel finishes, so its launch is not a gap.
-  LaunchShape shape{checked_grid(std::min<std::size_t>(ceil_div(elements, per_block), 65536), "gpulab::sgemm"), 256};
   shape.follows = true;
   launch("add_slices", add_slices, shape, stream, g, splits, depth, partials)
       .work([&] { return std::to_string(splits) + " slices added in order, " + std::to_string(depth) + " warps deep"; });
@@ -457,7 +459,7 @@ int sm_count() {
 void run_config(std::size_t config, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return;
   run_with(kConfigs[config], g, splits, splits > 1 ? partials : nullptr, stream);
-  add_slices_of(g, splits, partials, stream);
+  add_slices_of(g, splits, partials, stream, true);
 }
 
 int few_rows_splits(const GemmArgs& g) {
@@ -475,7 +477,7 @@ void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t s
   if (g.m == 0 || g.n == 0) return;
   if (g.m > kFewRows) throw Error("gpulab::sgemm: the few-rows path takes at most 8 rows");
   by_count(g.m, [&](auto rows) { launch_few_rows<decltype(rows)::value>(g, splits, splits > 1 ? partials : nullptr, stream); });
-  add_slices_of(g, splits, partials, stream);
+  add_slices_of(g, splits, partials, stream, false);
 }
 
 int few_rows_max_cluster_ranks() {

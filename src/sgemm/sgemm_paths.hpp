@@ -81,8 +81,10 @@ struct Fringe {
 };
 Fringe fringe_of(const GemmArgs& g);
 
-/// Split-K's second step: c = alpha·(the slices' partial sums added in slice order) + beta·c.
-void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStream_t stream);
+/// Split-K's second step: c = alpha·(the slices' partial sums added in a fixed order) + beta·c.
+/// `after_tiles`: the kernel that wrote `partials` uses shared memory (the tiled paths), not the
+/// few-rows kernel.
+void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStream_t stream, bool after_tiles);
 /// `splits` cut to what 256 MiB of partial sums allows, and to [1, 65535].
 int capped_splits(const GemmArgs& g, std::size_t splits);
 

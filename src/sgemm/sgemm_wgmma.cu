@@ -361,7 +361,7 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
                (kProducts == 3 ? "12 wgmma a slice into a fresh accumulator" : "4 wgmma a slice") +
                (splits > 1 ? ", k in " + std::to_string(splits) + " slices" : "");
       });
-  add_slices_of(g, splits, partials->as<float>(), stream);
+  add_slices_of(g, splits, partials->as<float>(), stream, true);
   return true;
 }
 
