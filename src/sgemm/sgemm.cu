@@ -263,6 +263,17 @@ __global__ void __launch_bounds__(256, 8) add_slices(GemmArgs g, int splits, int
   }
 }
 
+__global__ void add_slices_one(GemmArgs g, int splits, const float* partials) {  // EXPERIMENT: 0807959's kernel
+  wait_for_prior_grid();
+  const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
+  for (std::size_t e = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; e < elements;
+       e += std::size_t{gridDim.x} * blockDim.x) {
+    float sum = partials[e];
+    for (int z = 1; z < splits; ++z) sum += partials[z * elements + e];
+    store_c(g, static_cast<int>(e / g.n), static_cast<int>(e % g.n), sum);
+  }
+}
+
 }  // namespace sgemm_device
 
 namespace sgemm_detail {
@@ -395,6 +406,12 @@ void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStr
                     depth == 1 ? 0 : 8 * 32 * sizeof(float)};
   // A dependent launch: scheduled while the slices' kernel finishes, so its launch is not a gap.
   shape.follows = true;
+  if (depth == 1 && std::getenv("GPULAB_X_OLD")) {  // EXPERIMENT
+    LaunchShape one{checked_grid(std::min<std::size_t>(ceil_div(elements, 256), 65536), "gpulab::sgemm"), 256};
+    one.follows = true;
+    launch("add_slices_one", add_slices_one, one, stream, g, splits, partials);
+    return;
+  }
   launch("add_slices", add_slices, shape, stream, g, splits, depth, partials)
       .work([&] { return std::to_string(splits) + " slices added in order, " + std::to_string(depth) + " warps deep"; });
 }
