@@ -218,24 +218,27 @@ __global__ void __launch_bounds__(256) few_cols(GemmArgs g) {
       if (c < g.n) store_c(g, row, c, acc[c]);
 }
 
-// Split-K's second step: each element of C is its slices' sums added in a fixed order. With
-// `depth` 1 a thread adds an element's slices in order (nvcc keeps 16 loads in flight). Deep
-// slicings of few elements (a 64×64 tile's 4096 sums in 264 slices) would leave most SMs idle so:
-// there a block of 8 warps takes 32 elements per group of `depth` warps (2, 4 or 8), warp w of a
-// group adds slices w, w + depth, ... in order, 16 loads issued before their adds, then the
-// group's first warp adds the warps' sums in order.
-__global__ void __launch_bounds__(256, 8) add_slices(GemmArgs g, int splits, int depth, const float* partials) {
-  extern __shared__ float sums[];  // [8][32], only with depth > 1 (see add_slices_of)
+// Split-K's second step: each element of C is its slices' sums added in slice order, one thread
+// an element (nvcc keeps 16 loads in flight).
+__global__ void add_slices(GemmArgs g, int splits, const float* partials) {
   wait_for_prior_grid();  // launched as a dependent of the kernel that wrote `partials`
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
-  if (depth == 1) {
-    for (std::size_t e = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; e < elements; e += std::size_t{gridDim.x} * blockDim.x) {
-      float sum = partials[e];
-      for (int z = 1; z < splits; ++z) sum += partials[z * elements + e];
-      store_c(g, static_cast<int>(e / g.n), static_cast<int>(e % g.n), sum);
-    }
-    return;
+  for (std::size_t e = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; e < elements;
+       e += std::size_t{gridDim.x} * blockDim.x) {
+    float sum = partials[e];
+    for (int z = 1; z < splits; ++z) sum += partials[z * elements + e];
+    store_c(g, static_cast<int>(e / g.n), static_cast<int>(e % g.n), sum);
   }
+}
+
+// add_slices for deep slicings of few elements (a 64×64 tile's 4096 sums in 264 slices), which
+// one thread an element would spread over a few SMs: a block of 8 warps takes 32 elements per
+// group of `depth` warps (2, 4 or 8); warp w of a group adds slices w, w + depth, ... in order, 16
+// loads issued before their adds, then the group's first warp adds the warps' sums in order.
+__global__ void __launch_bounds__(256) add_slices_deep(GemmArgs g, int splits, int depth, const float* partials) {
+  extern __shared__ float sums[];  // [8 warps][32 lanes]
+  wait_for_prior_grid();
+  const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
   const int group = warp / depth, first = warp % depth, groups = 8 / depth;
   for (std::size_t base = std::size_t{blockIdx.x} * groups * 32; base < elements; base += std::size_t{gridDim.x} * groups * 32) {
@@ -260,17 +263,6 @@ __global__ void __launch_bounds__(256, 8) add_slices(GemmArgs g, int splits, int
       store_c(g, static_cast<int>(e / g.n), static_cast<int>(e % g.n), total);
     }
     __syncthreads();  // the sums are read before the next elements overwrite them
-  }
-}
-
-__global__ void add_slices_one(GemmArgs g, int splits, const float* partials) {  // EXPERIMENT: 0807959's kernel
-  wait_for_prior_grid();
-  const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
-  for (std::size_t e = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; e < elements;
-       e += std::size_t{gridDim.x} * blockDim.x) {
-    float sum = partials[e];
-    for (int z = 1; z < splits; ++z) sum += partials[z * elements + e];
-    store_c(g, static_cast<int>(e / g.n), static_cast<int>(e % g.n), sum);
   }
 }
 
@@ -394,25 +386,25 @@ void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStr
   // Warps along the slices where the elements give few warps, up to a block's 8 and at least 4
   // slices a warp: after the tiles below 8 warps an SM (64×64×2^20, 264 slices: 1.03× faster;
   // 128×128×8192 and 100×100×10000 1.11×). Only below 2 after the few-rows kernel: it runs without
-  // shared memory, and a block that asks for some cannot wait beside its blocks on an SM (its
-  // carveout would change) but only behind them: 8×4096×4096 0.0356 ms with one thread an element
-  // and no shared memory, 0.0369 with 1 KB of it, 0.0402 with 2 warps deep (H100, docs/sgemm.md).
+  // shared memory, and a block that asks for some waits behind its blocks, not beside them
+  // (8×4096×4096: 0.0402 ms with 2 warps deep, 0.0356 with add_slices; H100, docs/sgemm.md).
   const std::size_t warps = ceil_div(elements, 32), sms = static_cast<std::size_t>(sm_count());
   int depth = 1;
   if (warps < (after_tiles ? 8 : 2) * sms)
     while (depth < 8 && 4 * 2 * depth <= splits) depth *= 2;
-  const std::size_t per_block = depth == 1 ? 256 : 32 * static_cast<std::size_t>(8 / depth);
-  LaunchShape shape{checked_grid(std::min<std::size_t>(ceil_div(elements, per_block), 65536), "gpulab::sgemm"), 256,
-                    depth == 1 ? 0 : 8 * 32 * sizeof(float)};
-  // A dependent launch: scheduled while the slices' kernel finishes, so its launch is not a gap.
-  shape.follows = true;
-  if (depth == 1 && std::getenv("GPULAB_X_OLD")) {  // EXPERIMENT
-    LaunchShape one{checked_grid(std::min<std::size_t>(ceil_div(elements, 256), 65536), "gpulab::sgemm"), 256};
-    one.follows = true;
-    launch("add_slices_one", add_slices_one, one, stream, g, splits, partials);
+  // Dependent launches: scheduled while the slices' kernel finishes, so the launch is not a gap.
+  if (depth == 1) {
+    LaunchShape shape{checked_grid(std::min<std::size_t>(ceil_div(elements, 256), 65536), "gpulab::sgemm"), 256};
+    shape.follows = true;
+    launch("add_slices", add_slices, shape, stream, g, splits, partials)
+        .work([&] { return std::to_string(splits) + " slices added in order"; });
     return;
   }
-  launch("add_slices", add_slices, shape, stream, g, splits, depth, partials)
+  const std::size_t per_block = 32 * static_cast<std::size_t>(8 / depth);
+  LaunchShape shape{checked_grid(std::min<std::size_t>(ceil_div(elements, per_block), 65536), "gpulab::sgemm"), 256,
+                    8 * 32 * sizeof(float)};
+  shape.follows = true;
+  launch("add_slices_deep", add_slices_deep, shape, stream, g, splits, depth, partials)
       .work([&] { return std::to_string(splits) + " slices added in order, " + std::to_string(depth) + " warps deep"; });
 }
 
@@ -522,16 +514,17 @@ int few_rows_max_cluster_ranks() {
 int few_rows_cluster_ranks(const GemmArgs& g) {
   // Clusters of 8 blocks along k; of 16 where 8 would leave more than half the SMs idle (n ≤ 1024
   // on 132 SMs); none where even 16 would (the split-K form then). More than 4 rows take the
-  // split-K form where its grid fills the GPU over two or more ranges of 1024 columns: its blocks
-  // read 4 KB of each row of B where the cluster's read 512 bytes, 1.09-1.35× faster on such
-  // shapes (8×4096×4096 0.0356 against 0.0416 ms); with 1024 columns or fewer, or too few blocks,
-  // the one launch wins (8×1024×8192 0.0244 against 0.0278, 8×1024×1024 0.0102 against 0.0155,
-  // 5×2048×2048 0.0161 against 0.0176). At m ≤ 4 the clusters won on every shape measured
-  // (1×2048×8192 0.0280 against 0.0315 ms; 8 ranks, not 4, at 1×16384×16384: 0.3563 against 0.3624;
-  // H100, docs/sgemm.md).
+  // split-K form where B holds 64 MiB or more and its grid fills the GPU: its blocks read 4 KB of
+  // each row of B where the cluster's read 512 bytes (8×4096×4096 0.0356 against 0.0416 ms,
+  // 8×1024×16384 0.0397 against 0.0406); on less the one launch wins (8×1024×8192 0.0244 against
+  // 0.0278, 8×3072×4096 0.0310 against 0.0319, 8×1024×1024 0.0102 against 0.0155). At m ≤ 4 the
+  // clusters won on every shape measured (1×2048×8192 0.0280 against 0.0315 ms; 8 ranks, not 4, at
+  // 1×16384×16384: 0.3563 against 0.3624; H100, docs/sgemm.md).
+  constexpr std::size_t kSplitMinBytes = std::size_t{64} << 20;
   const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128), sms = static_cast<std::size_t>(sm_count());
-  if (const std::size_t column_blocks = ceil_div(static_cast<std::size_t>(g.n), 1024);
-      g.m > 4 && column_blocks >= 2 && column_blocks * static_cast<std::size_t>(few_rows_splits(g)) >= sms)
+  const std::size_t b_bytes = static_cast<std::size_t>(g.n) * static_cast<std::size_t>(g.k) * sizeof(float);
+  if (g.m > 4 && b_bytes >= kSplitMinBytes &&
+      ceil_div(static_cast<std::size_t>(g.n), 1024) * static_cast<std::size_t>(few_rows_splits(g)) >= sms)
     return 0;
   const int ranks = 2 * groups * (kMaxClusterRanks / 2) < sms ? few_rows_max_cluster_ranks() : kMaxClusterRanks / 2;
   return 2 * groups * static_cast<std::size_t>(ranks) < sms ? 0 : ranks;
