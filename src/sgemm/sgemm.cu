@@ -760,17 +760,6 @@ void realign_rows(const float*& data, std::size_t& ld, int rows, int cols, std::
 /// The few-rows path (g.m ≤ kFewRows) as the library runs it: one launch of clusters where the
 /// columns fill the GPU, else split-K with its partial sums in scratch memory.
 void few_rows_product(const GemmArgs& g, cudaStream_t stream) {
-  if (const char* form = std::getenv("GPULAB_X_FORM")) {  // EXPERIMENT
-    const char* count = std::getenv("GPULAB_X_COUNT");
-    if (std::string(form) == "cluster") {
-      sgemm_detail::run_few_rows_cluster(g, count ? std::atoi(count) : 8, stream);
-      return;
-    }
-    const int splits = count ? std::atoi(count) : sgemm_detail::few_rows_splits(g);
-    StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * g.m * g.n * sizeof(float) : 0, stream);
-    sgemm_detail::run_few_rows(g, splits, partials.as<float>(), stream);
-    return;
-  }
   if (const int ranks = sgemm_detail::few_rows_cluster_ranks(g); ranks > 0) {
     sgemm_detail::run_few_rows_cluster(g, ranks, stream);
     return;
