@@ -1,19 +1,24 @@
-# The call of this record, on the GPU machine with the build of b69e007 carried (build/device.tar.xz)
-# and this script, run as: bash build/call_x1.sh
+# The call of this record, on the GPU machine with the build of 839b5cc carried (build/device.tar.xz)
+# and this script, run as: bash build/call_x2.sh
 set -u
 mkdir -p "$OUT/w" build/old
 tar xJf build/device.tar.xz -C build
 tar xJf build/device_0807959.tar.xz -C build/old
 {
-echo "== $(date -u +%FT%TZ) commit $(cat build/device/COMMIT), parts: build/call_x1.sh (split-K for every m beside $(cat build/old/device/COMMIT))"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+echo "== $(date -u +%FT%TZ) commit $(cat build/device/COMMIT), parts: build/call_x2.sh (add_slices over warps beside $(cat build/old/device/COMMIT); forced few-rows forms)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+S=8x4096x4096,8x1024x1024,2x1024x1024,1x2048x8192,1x1024x65536,64x64x2^20,5x8192x8192,6x16384x4096,64x64x5000,1x4096x4096
 for i in 1 2; do
   for G in build/old/device build/device; do
     tag=$(cut -c1-7 $G/COMMIT)_$i
-    timeout 100 $G/gpulab bench sgemm -s 1x4096x4096,2x4096x4096,3x4096x4096,4x4096x4096,1x8192x8192,1x16384x16384,1x4096x16384,2x1024x1024 --variants library,vendor --no-cpu --no-ceilings --reps 20 --json $OUT/w/sgemm_$tag.json > /dev/null 2>&1; echo "sgemm $tag exit $?"
+    timeout 100 $G/gpulab bench sgemm -s $S --variants library,vendor --no-cpu --no-ceilings --reps 20 --json $OUT/w/sgemm_$tag.json > /dev/null 2>&1; echo "sgemm $tag exit $?"
   done
 done
 G=build/device
-timeout 120 ncu --kernel-name regex:'few_rows|add_slices|gemv|Kernel' --launch-skip 0 --launch-count 6 --section SpeedOfLight $G/gpulab bench sgemm -s 1x4096x4096 --variants library,vendor --no-cpu --no-ceilings --reps 1 --warmup 0 > $OUT/w/ncu_split_m1.txt 2>&1; echo "ncu exit $?"
+for f in split:16 split:32 split:66 split:128 cluster:8 cluster:16; do
+  GPULAB_X_FORM=${f%:*} GPULAB_X_COUNT=${f#*:} timeout 100 $G/gpulab bench sgemm -s 1x4096x4096,1x8192x8192,1x16384x16384,1x2048x8192,1x1024x65536,1x1024x1024,2x1024x1024,8x1024x1024,4x4096x4096 --variants library,vendor --no-cpu --no-ceilings --reps 20 --json $OUT/w/forced_${f/:/_}.json > /dev/null 2>&1; echo "forced $f exit $?"
+done
+timeout 240 $G/tests/gpulab_gpu_tests --gtest_filter='*Sgemm*' --gtest_brief=1 --gtest_output=json:$OUT/w/gpu_tests.json 2>&1 | tail -3
+echo "tests exit ${PIPESTATUS[0]}"
 echo "== done $(date -u +%FT%TZ)"
 } 2>&1 | tee $OUT/w/log.txt
 cp $OUT/w/log.txt $OUT/log.txt
