@@ -1,11 +1,11 @@
-# The call of this record, on the GPU machine with the build of 87fd834 carried (build/device.tar.xz)
-# and this script, run as: bash build/call_x3.sh
+# The call of this record, on the GPU machine with the build of a82d3ad carried (build/device.tar.xz)
+# and this script, run as: bash build/call_x4.sh
 set -u
 mkdir -p "$OUT/w" build/old
 tar xJf build/device.tar.xz -C build
 tar xJf build/device_0807959.tar.xz -C build/old
 {
-echo "== $(date -u +%FT%TZ) commit $(cat build/device/COMMIT), parts: build/call_x3.sh (few-rows rule and add_slices beside $(cat build/old/device/COMMIT); shortest slice swept)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+echo "== $(date -u +%FT%TZ) commit $(cat build/device/COMMIT), parts: build/call_x4.sh (few-rows rule and add_slices beside $(cat build/old/device/COMMIT); shortest slice swept)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 S=1x4096x4096,2x4096x4096,4x4096x4096,8x4096x4096,1x1024x1024,2x1024x1024,8x1024x1024,1x2048x8192,1x1024x65536,1x8192x8192,1x16384x16384,5x8192x8192,6x16384x4096,8x2048x8192,1x512x8192,3x700x3000,64x64x2^20,64x64x5000
 for i in 1 2; do
   for G in build/old/device build/device; do
@@ -14,7 +14,7 @@ for i in 1 2; do
   done
 done
 G=build/device
-for ms in 512 256 128 64 32; do
+for ms in 512 128 64; do
   GPULAB_X_MINSLICE=$ms timeout 100 $G/gpulab bench sgemm -s 64x64x5000,64x64x2^20,128x128x8192,256x256x4096,100x100x10000,512x256x2048,200x300x3000 --variants library,vendor --no-cpu --no-ceilings --reps 20 --json $OUT/w/minslice_$ms.json > /dev/null 2>&1; echo "minslice $ms exit $?"
 done
 timeout 240 $G/tests/gpulab_gpu_tests --gtest_filter='*Sgemm*' --gtest_brief=1 --gtest_output=json:$OUT/w/gpu_tests.json 2>&1 | tail -3
