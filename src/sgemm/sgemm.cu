@@ -595,6 +595,7 @@ int split_count(const GemmArgs& g) {
   // slices of at least 64. Since add_slices spreads deep slicings over its warps, slices of 64
   // beat 512 wherever k allows more: 64×64×5000 0.0282 → 0.0115 ms, 128×128×8192 0.0275 → 0.0178,
   // 100×100×10000 0.0284 → 0.0204 (H100, docs/sgemm.md).
+  if (const char* x = std::getenv("GPULAB_X_SPLITS")) return capped_splits(g, std::atoi(x));  // EXPERIMENT
   return splits_for(g, tile_count(g.m, g.n, 64, 64), 64);
 }
 
