@@ -591,12 +591,27 @@ Fringe fringe_of(const GemmArgs& g) {
 }
 
 int split_count(const GemmArgs& g) {
-  // Counted in the smallest tiles: below one tile per SM the GPU idles unless k is cut, into
-  // slices of at least 64. Since add_slices spreads deep slicings over its warps, slices of 64
-  // beat 512 wherever k allows more: 64×64×5000 0.0282 → 0.0115 ms, 128×128×8192 0.0275 → 0.0178,
-  // 100×100×10000 0.0284 → 0.0204 (H100, docs/sgemm.md).
-  if (const char* x = std::getenv("GPULAB_X_SPLITS")) return capped_splits(g, std::atoi(x));  // EXPERIMENT
-  return splits_for(g, tile_count(g.m, g.n, 64, 64), 64);
+  // The slice count whose busiest SM does the least, counted in 64×64 tiles (the smallest): an
+  // SM's work is its blocks (ceil(tiles·s / SMs)) times a slice's depth (k / s), and each slice
+  // more adds m·n partial sums, costed as 1/10700 of a tile's 64-deep step each (a 768×768
+  // slice's sums 1.8 µs on the H100, a tile's step 0.033 µs). Candidates: no split, and slice
+  // counts that give every SM two blocks or more (an SM with one block runs it little faster than
+  // two: 512×512×4096 in 2 slices 0.0824 ms, in 4 0.0690), of at least 64 deep. Measured on the
+  // H100 (docs/sgemm.md): 768×768×768 0.0505 ms unsplit, 0.0399 in 4; 512×512×4096 0.0788 in 5 (the
+  // rule before: two blocks an SM), 0.0689 in 6; 1024×1024×1024 unsplit 0.0653, 0.0658–0.0786 in 2–8.
+  const std::size_t tiles = tile_count(g.m, g.n, 64, 64), sms = static_cast<std::size_t>(sm_count());
+  const std::size_t k = static_cast<std::size_t>(g.k), deepest = std::max<std::size_t>(1, k / 64);
+  const double sums_cost = static_cast<double>(g.m) * static_cast<double>(g.n) / 10700.0;
+  auto cost = [&](std::size_t s) {
+    return static_cast<double>(ceil_div(tiles * s, sms) * ceil_div(k, s)) + (s > 1 ? static_cast<double>(s) * sums_cost : 0.0);
+  };
+  if (tiles >= 8 * sms) return 1;  // large products: the tuner's larger tiles, not 64×64's waves, decide
+  const std::size_t fewest = ceil_div(2 * sms, tiles);  // slices for two blocks an SM
+  if (fewest > deepest) return capped_splits(g, deepest);  // as many as k allows
+  std::size_t best = 1;
+  for (std::size_t s = std::max<std::size_t>(2, fewest); s <= std::min(deepest, 4 * fewest + 16); ++s)
+    if (cost(s) < cost(best)) best = s;
+  return capped_splits(g, best);
 }
 
 void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream) {
