@@ -598,7 +598,8 @@ int split_count(const GemmArgs& g) {
   // counts that give every SM two blocks or more (an SM with one block runs it little faster than
   // two: 512×512×4096 in 2 slices 0.0824 ms, in 4 0.0690), of at least 64 deep. Measured on the
   // H100 (docs/sgemm.md): 768×768×768 0.0505 ms unsplit, 0.0399 in 4; 512×512×4096 0.0788 in 5 (the
-  // rule before: two blocks an SM), 0.0689 in 6; 1024×1024×1024 unsplit 0.0653, 0.0658–0.0786 in 2–8.
+  // rule before: two blocks an SM), 0.0689 in 6; 896×896×2048 0.1248 unsplit, 0.0998 in the
+  // count's pick; 1024×1024×1024 unsplit 0.0653, 0.0658–0.0786 in 2–8.
   const std::size_t tiles = tile_count(g.m, g.n, 64, 64), sms = static_cast<std::size_t>(sm_count());
   const std::size_t k = static_cast<std::size_t>(g.k), deepest = std::max<std::size_t>(1, k / 64);
   const double sums_cost = static_cast<double>(g.m) * static_cast<double>(g.n) / 10700.0;
@@ -608,6 +609,9 @@ int split_count(const GemmArgs& g) {
   if (tiles >= 8 * sms) return 1;  // large products: the tuner's larger tiles, not 64×64's waves, decide
   const std::size_t fewest = ceil_div(2 * sms, tiles);  // slices for two blocks an SM
   if (fewest > deepest) return capped_splits(g, deepest);  // as many as k allows
+  // Below an eighth of the SMs in tiles the count's cost did not predict the time: 256×256×4096
+  // (16 tiles) in 24 slices 0.0258 ms, in 17 (two blocks an SM) 0.0246; with 20 tiles and more it did.
+  if (8 * tiles < sms) return capped_splits(g, fewest);
   std::size_t best = 1;
   for (std::size_t s = std::max<std::size_t>(2, fewest); s <= std::min(deepest, 4 * fewest + 16); ++s)
     if (cost(s) < cost(best)) best = s;
