@@ -298,10 +298,10 @@ void launch_tiles(const char* name, const GemmArgs& g, int splits, float* partia
 }
 
 /// The big-tile kernel (16-byte loads or 4-byte; it needs no guarded form: its loads are plain).
-template <int kChunksM, bool kVector>
+template <int kChunksM, bool kVector, int kBlockRows>
 void launch_big(const char* name, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
-  using T = BigTiles<kChunksM>;
-  launch_tiled<T>(name, big_tiles<kChunksM, kVector>, 0,
+  using T = BigTiles<kChunksM, kBlockRows>;
+  launch_tiled<T>(name, big_tiles<kChunksM, kVector, kBlockRows>, 0,
                   std::to_string(T::kRows) + "x" + std::to_string(T::kCols) + " per thread, fragments double-buffered", g,
                   splits, partials, stream);
 }
@@ -325,10 +325,11 @@ constexpr Config config(std::string_view name) {
           "warp_tiles"};
 }
 
-template <int kChunksM>
+template <int kChunksM, int kBlockRows = 128>
 constexpr Config big_config(std::string_view name) {
-  return {{name, BigTiles<kChunksM>::kBM, BigTiles<kChunksM>::kBN},
-          {launch_big<kChunksM, false>, launch_big<kChunksM, true>, launch_big<kChunksM, true>},
+  using T = BigTiles<kChunksM, kBlockRows>;
+  return {{name, T::kBM, T::kBN},
+          {launch_big<kChunksM, false, kBlockRows>, launch_big<kChunksM, true, kBlockRows>, launch_big<kChunksM, true, kBlockRows>},
           "big_tiles"};
 }
 
@@ -351,6 +352,7 @@ constexpr Config kConfigs[] = {
     config<4, 2, 4, 2, 3>("256x128x3"),  // 16 × 8 a thread: cuBLAS's shape for this problem
     big_config<4>("128x256_fragments"),
     big_config<2>("128x128_fragments"),
+    big_config<2, 64>("64x128_fragments"),
 };
 constexpr std::size_t kDefault = 0, kSmall = 3, kBig = 6;
 

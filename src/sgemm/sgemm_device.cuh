@@ -373,12 +373,14 @@ __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, 
 // transposing stores (rows t/2, k groups t%2) fall in 32 distinct banks.
 // kVector: 16-byte global loads (rows 16-byte aligned); otherwise 4 bytes at a time. Plain loads
 // read only valid elements, so no guarded form is needed.
-template <int kChunksM>
+// kBlockRows 64 (with 8 × 8 a thread): 64 × 128 tiles of 4 warps, cuBLAS's tile for products of a
+// few hundred tiles (1000³ and the like), four blocks an SM at 128 registers.
+template <int kChunksM, int kBlockRows = 128>
 struct BigTiles {
   static constexpr int kRows = 4 * kChunksM, kCols = 8;  // a thread's
-  static constexpr int kWM = 16 * kChunksM, kWN = 64, kBM = 128, kBK = 8, kThreads = 256;
+  static constexpr int kWM = 16 * kChunksM, kWN = 64, kBM = kBlockRows, kBK = 8, kThreads = 2 * kBM;
   static constexpr int kWarpsM = kBM / kWM, kBN = kThreads / 32 / kWarpsM * kWN;
-  static constexpr int kMinBlocks = kChunksM == 2 ? 2 : 1;
+  static constexpr int kMinBlocks = kChunksM == 4 ? 1 : 256 / kThreads * 2;
   static constexpr int kAStride = kBM + 4;
   // B's copies: kBPer float4 a thread, rows kBRowStep apart.
   static constexpr int kBUnits = kBN / 4, kBPer = kBK * kBUnits / kThreads, kBRowStep = kThreads / kBUnits;
@@ -400,10 +402,10 @@ __device__ __forceinline__ float4 load4_first(const float* p, int count) {
   return {count > 0 ? p[0] : 0.f, count > 1 ? p[1] : 0.f, count > 2 ? p[2] : 0.f, count > 3 ? p[3] : 0.f};
 }
 
-template <int kChunksM, bool kVector>
-__global__ void __launch_bounds__(BigTiles<kChunksM>::kThreads, BigTiles<kChunksM>::kMinBlocks)
+template <int kChunksM, bool kVector, int kBlockRows = 128>
+__global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigTiles<kChunksM, kBlockRows>::kMinBlocks)
     big_tiles(GemmArgs g, int k_slice, float* partials) {
-  using T = BigTiles<kChunksM>;
+  using T = BigTiles<kChunksM, kBlockRows>;
   __shared__ __align__(16) float as[2][T::kBK][T::kAStride];
   __shared__ __align__(16) float bs[2][T::kBK][T::kBN];
 
