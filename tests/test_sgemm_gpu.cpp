@@ -161,7 +161,7 @@ TEST(SgemmLibrary, FewRowsPathIsRightForEveryRowCountAndSlicing) {
   for (std::size_t m = 1; m <= sgemm_detail::kFewRows; ++m)
     for (SgemmShape s : {SgemmShape{m, 1, 5}, SgemmShape{m, 1027, 300}, SgemmShape{m, 3, 0}})
       for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3})
-        for (int splits : {1, 3, 70}) {  // 70: add_slices spreads the slices over 8 warps
+        for (int splits : {1, 3, 70}) {  // 70: add_slices_deep, 8 warps an element
           DeviceBuffer<float> partials(static_cast<std::size_t>(splits) * s.m * s.n);
           expect_path_right(input_for(s, v), fmt::format("{} {} splits {}", sgemm_shape_name(s), variant_name(v), splits),
                             [&](const sgemm_detail::GemmArgs& g) { sgemm_detail::run_few_rows(g, splits, partials.data(), nullptr); });

@@ -85,11 +85,11 @@ __device__ __forceinline__ void accumulate_few_rows(const GemmArgs& g, int j, in
   }
 }
 
-// Few rows of C (m ≤ 8), split-K form (too few columns for clusters, or more than 4 rows): the
-// product is B read once, m multiply-adds per element of B. A thread owns 4 columns and all m
-// rows of them; the block's 256 threads 1024 columns (4 KB of each row of B); blockIdx.y a slice
-// of k, whose raw sums go to `partials` for add_slices. The warp-tiled kernel would spend a
-// 64-row tile on each row.
+// Few rows of C (m ≤ 8), split-K form (too few columns for clusters, or more than 4 rows and 64
+// MiB of B or more): the product is B read once, m multiply-adds per element of B. A thread owns 4
+// columns and all m rows of them; the block's 256 threads 1024 columns (4 KB of each row of B);
+// blockIdx.y a slice of k, whose raw sums go to `partials` for add_slices. The warp-tiled kernel
+// would spend a 64-row tile on each row.
 template <int kRows, bool kVectorB>
 __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* partials) {
   allow_dependent_grid();  // add_slices may be scheduled now; it waits for this grid's sums
@@ -603,12 +603,12 @@ int split_count(const GemmArgs& g) {
   // rule before: two blocks an SM), 0.0689 in 6; 896×896×2048 0.1248 unsplit, 0.0998 in the
   // count's pick; 1024×1024×1024 unsplit 0.0653, 0.0658–0.0786 in 2–8.
   const std::size_t tiles = tile_count(g.m, g.n, 64, 64), sms = static_cast<std::size_t>(sm_count());
+  if (tiles >= 8 * sms) return 1;  // large products: the tuner's larger tiles, not 64×64's waves, decide
   const std::size_t k = static_cast<std::size_t>(g.k), deepest = std::max<std::size_t>(1, k / 64);
   const double sums_cost = static_cast<double>(g.m) * static_cast<double>(g.n) / 10700.0;
   auto cost = [&](std::size_t s) {
     return static_cast<double>(ceil_div(tiles * s, sms) * ceil_div(k, s)) + (s > 1 ? static_cast<double>(s) * sums_cost : 0.0);
   };
-  if (tiles >= 8 * sms) return 1;  // large products: the tuner's larger tiles, not 64×64's waves, decide
   const std::size_t fewest = ceil_div(2 * sms, tiles);  // slices for two blocks an SM
   if (fewest > deepest) return capped_splits(g, deepest);  // as many as k allows
   // Below an eighth of the SMs in tiles the count's cost did not predict the time: 256×256×4096

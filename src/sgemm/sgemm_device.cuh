@@ -513,6 +513,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
 
 /// Split-K's second step: c = alpha·Σ_z partials[z] + beta·c, the slices added in order.
 __global__ void add_slices(GemmArgs g, int splits, const float* partials);
+/// The same for deep slicings of few elements: `depth` warps share an element's slices.
 __global__ void add_slices_deep(GemmArgs g, int splits, int depth, const float* partials);
 
 }  // namespace gpulab::sgemm_device
