@@ -26,6 +26,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <vector>
 
 namespace gpulab {
 
@@ -744,18 +745,26 @@ std::optional<std::size_t> measure_configs(GemmArgs g, int splits, float* partia
     g.c = scratch_c->as<float>(), g.ldc = static_cast<std::size_t>(g.n), g.beta = 0.f;
   }
   const Event start, stop;
-  std::size_t best = 0;
-  float best_ms = 0.f;
-  for (std::size_t i = 0; i < sgemm_detail::tile_configs().size(); ++i) {
-    sgemm_detail::run_config(i, g, splits, partials, stream);
+  auto time_config = [&](std::size_t config, int reps) {  // ms a run, `reps` runs back to back
     start.record(stream);
-    for (int rep = 0; rep < 2; ++rep) sgemm_detail::run_config(i, g, splits, partials, stream);
+    for (int rep = 0; rep < reps; ++rep) sgemm_detail::run_config(config, g, splits, partials, stream);
     stop.record(stream);
     GPULAB_CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    const float ms = stop.ms_since(start);
-    if (i == 0 || ms < best_ms) best = i, best_ms = ms;
+    return stop.ms_since(start) / static_cast<float>(reps);
+  };
+  const std::size_t configs = sgemm_detail::tile_configs().size();
+  std::vector<float> ms(configs);
+  for (std::size_t i = 0; i < configs; ++i) {
+    sgemm_detail::run_config(i, g, splits, partials, stream);  // warm-up
+    ms[i] = time_config(i, 2);
   }
-  return best;
+  // Short products are timed a second time, every configuration after all have run, each keeping
+  // its faster time: one round picked by noise among near-equal tiles (64×64×5000 ran 0.0121 ms in
+  // one process and 0.0150–0.0180 in others with the same build; H100, docs/sgemm.md).
+  constexpr float kRetimeBelowMs = 1.f;
+  if (*std::min_element(ms.begin(), ms.end()) < kRetimeBelowMs)
+    for (std::size_t i = 0; i < configs; ++i) ms[i] = std::min(ms[i], time_config(i, 4));
+  return static_cast<std::size_t>(std::min_element(ms.begin(), ms.end()) - ms.begin());
 }
 
 /// Points `data`/`ld` (a rows × cols operand) at a copy with 16-byte-aligned rows held in `copy`,
