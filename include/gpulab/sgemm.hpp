@@ -13,8 +13,9 @@
 // - beta = 0: C is not read (it may hold NaNs or garbage), as in BLAS.
 // - Arithmetic is FP32 on the CUDA cores (no tensor cores, no TF32): every C element is one
 //   thread's fused multiply-add chain over k in order, then c = fma(alpha, acc, beta·c), except
-//   when the output has too few tiles to fill the GPU and k is long: then k is cut into a fixed
-//   number of slices whose partial sums are added in slice order (split-K). C of at most 8 rows
+//   when the output has too few tiles to keep the GPU's SMs evenly busy and k is long enough: then
+//   k is cut into slices (their count fixed by the shape and the device) whose partial sums are
+//   added in a fixed order (split-K). C of at most 8 rows
 //   (or at most 8 columns and many rows) takes a path that reads B (or A) once: k is cut among
 //   the threads of a block or a cluster and their partial sums are added in a fixed order; so do
 //   the last 1–8 rows (or columns) of a larger product (k ≥ 64) where leaving them out of the
