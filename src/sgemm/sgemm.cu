@@ -115,22 +115,21 @@ __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* 
 }
 
 // Few rows of C (m ≤ 4, or up to 8 where the split-K form's grid would not fill the GPU; the GEMV
-// of a row vector at m = 1): B is read once, at the rate of a copy. A block owns 128·kSpan columns
-// (kSpan warps side by side read 512·kSpan contiguous bytes of a row of B, a lane 16) and 1/ranks
-// of k; its 8 / kSpan groups of warps take every (8 / kSpan)th row of that range. The warps' sums
-// go through shared memory, then the cluster's blocks' sums through distributed shared memory,
-// each added in a fixed order: one launch, no partial sums in global memory and no second kernel
-// (the split-K path's), the same bits every run.
-template <int kRows, bool kVectorB, int kSpan>
+// of a row vector at m = 1): B is read once, at the rate of a copy. A block owns 128 columns (a
+// warp reads 512 contiguous bytes of a row of B, a lane 16) and 1/ranks of k; its 8 warps take
+// every 8th row of that range. The warps' sums go through shared memory, then the cluster's blocks'
+// sums through distributed shared memory, each added in a fixed order: one launch, no partial sums
+// in global memory and no second kernel (the split-K path's), the same bits every run.
+template <int kRows, bool kVectorB>
 __global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice) {
-  constexpr int kWarps = 8, kRowGroups = kWarps / kSpan, kCols = 128 * kSpan, kSlots = 32 * kSpan;
+  constexpr int kWarps = 8, kCols = 128;
   __shared__ float4 warp_sums[kWarps][kRows][32];
-  __shared__ float4 block_sums[kRows][kSlots];
+  __shared__ float4 block_sums[kRows][32];
   cg::cluster_group cluster = cg::this_cluster();
   const int rank = static_cast<int>(cluster.block_rank()), ranks = static_cast<int>(cluster.num_blocks());
   const int group = static_cast<int>(blockIdx.x) / ranks;
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-  const int j = group * kCols + warp % kSpan * 128 + lane * 4;
+  const int j = group * kCols + lane * 4;
   const int k_begin = rank * k_slice, k_end = min(g.k, k_begin + k_slice);
 
   float acc[kRows][4] = {};
@@ -138,31 +137,28 @@ __global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice)
   // last columns is made once, outside the loop, so that each batch's loads are all issued
   // before its first multiply-add (a branch per load kept one load in flight a warp: 1.37 TB/s).
   if (kVectorB && j + 3 < g.n)
-    accumulate_few_rows<kRows, true>(g, j, k_begin + warp / kSpan, k_end, kRowGroups, acc);
+    accumulate_few_rows<kRows, true>(g, j, k_begin + warp, k_end, kWarps, acc);
   else if (j < g.n)
-    accumulate_few_rows<kRows, false>(g, j, k_begin + warp / kSpan, k_end, kRowGroups, acc);
+    accumulate_few_rows<kRows, false>(g, j, k_begin + warp, k_end, kWarps, acc);
 #pragma unroll
   for (int i = 0; i < kRows; ++i) warp_sums[warp][i][lane] = {acc[i][0], acc[i][1], acc[i][2], acc[i][3]};
   __syncthreads();
   const int t = static_cast<int>(threadIdx.x);
-  // The block's sum of (row i, slot c: columns 4c … 4c + 3 of the block's): its row groups in order.
-  for (int e = t; e < kRows * kSlots; e += 256) {
-    const int i = e / kSlots, c = e % kSlots;
-    float4 sum = warp_sums[c / 32][i][c % 32];
-    for (int r = 1; r < kRowGroups; ++r) {
-      sum = plus(sum, warp_sums[r * kSpan + c / 32][i][c % 32]);
+  if (t < kRows * 32) {  // the block's sum of (row t / 32, lane t % 32): warps in order
+    float4 sum = warp_sums[0][t / 32][t % 32];
+    for (int w = 1; w < kWarps; ++w) {
+      sum = plus(sum, warp_sums[w][t / 32][t % 32]);
     }
-    block_sums[i][c] = sum;
+    block_sums[t / 32][t % 32] = sum;
   }
   cluster.sync();  // every block's sums are written
   // The cluster's sum: this block finishes every ranks-th entry, adding the blocks' sums in order.
-  for (int e = t * ranks + rank; e < kRows * kSlots; e += 256 * ranks) {
-    const int i = e / kSlots, c = e % kSlots;
-    float4 sum = *cluster.map_shared_rank(&block_sums[i][c], 0);
+  for (int e = t * ranks + rank; e < kRows * 32; e += 256 * ranks) {
+    float4 sum = *cluster.map_shared_rank(&block_sums[e / 32][e % 32], 0);
     for (int r = 1; r < ranks; ++r) {
-      sum = plus(sum, *cluster.map_shared_rank(&block_sums[i][c], r));
+      sum = plus(sum, *cluster.map_shared_rank(&block_sums[e / 32][e % 32], r));
     }
-    store_c4(g, i, group * kCols + c * 4, sum);
+    store_c4(g, e / 32, group * kCols + e % 32 * 4, sum);
   }
   cluster.sync();  // no block leaves while another still reads its sums
 }
@@ -445,19 +441,16 @@ void launch_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_
       });
 }
 
-template <int kRows, int kSpan>
+template <int kRows>
 void launch_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream) {
   const bool vector_b = rows_aligned16(g.b, g.ldb);
   const int k_slice = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), ranks));
-  const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128 * kSpan);
+  const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128);
   LaunchShape shape{dim3(checked_grid(groups * ranks, "gpulab::sgemm")), dim3(256)};
   shape.cluster = static_cast<unsigned>(ranks);
   launch(vector_b ? "few_rows_cluster<vector>" : "few_rows_cluster<scalar>",
-         vector_b ? few_rows_cluster<kRows, true, kSpan> : few_rows_cluster<kRows, false, kSpan>, shape, stream, g, k_slice)
-      .work([&] {
-        return std::to_string(128 * kSpan) + " columns x " + std::to_string(g.m) + " rows, k in " + std::to_string(ranks) +
-               " blocks of a cluster";
-      });
+         vector_b ? few_rows_cluster<kRows, true> : few_rows_cluster<kRows, false>, shape, stream, g, k_slice)
+      .work([&] { return "128 columns x " + std::to_string(g.m) + " rows, k in " + std::to_string(ranks) + " blocks of a cluster"; });
 }
 
 template <int kCols>
@@ -504,12 +497,8 @@ int few_rows_max_cluster_ranks() {
   return ranks.get([] {
     // Clusters of 16 are past the portable size: allowed per kernel, and taken only where the
     // device can hold one of the largest form (8 rows: 36 KB of shared memory a block).
-    for (auto* kernel : {few_rows_cluster<1, true, 1>, few_rows_cluster<1, false, 1>, few_rows_cluster<2, true, 1>,
-                         few_rows_cluster<2, false, 1>, few_rows_cluster<4, true, 1>, few_rows_cluster<4, false, 1>,
-                         few_rows_cluster<8, true, 1>, few_rows_cluster<8, false, 1>, few_rows_cluster<1, true, 2>,
-                         few_rows_cluster<1, false, 2>, few_rows_cluster<2, true, 2>, few_rows_cluster<2, false, 2>,
-                         few_rows_cluster<4, true, 2>, few_rows_cluster<4, false, 2>, few_rows_cluster<8, true, 2>,
-                         few_rows_cluster<8, false, 2>})
+    for (auto* kernel : {few_rows_cluster<1, true>, few_rows_cluster<1, false>, few_rows_cluster<2, true>, few_rows_cluster<2, false>,
+                         few_rows_cluster<4, true>, few_rows_cluster<4, false>, few_rows_cluster<8, true>, few_rows_cluster<8, false>})
       GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaLaunchAttribute attribute{};
     attribute.id = cudaLaunchAttributeClusterDimension;
@@ -520,7 +509,7 @@ int few_rows_max_cluster_ranks() {
     config.attrs = &attribute;
     config.numAttrs = 1;
     int clusters = 0;
-    GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, few_rows_cluster<8, true, 2>, &config));
+    GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, few_rows_cluster<8, true>, &config));
     return clusters >= 1 ? kMaxClusterRanks : kMaxClusterRanks / 2;
   });
 }
@@ -549,11 +538,7 @@ void run_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream) {
   if (g.m > kFewRows) throw Error("gpulab::sgemm: the few-rows path takes at most 8 rows");
   if (ranks < 1 || ranks > few_rows_max_cluster_ranks())
     throw Error("gpulab::sgemm: a cluster of 1 to " + std::to_string(few_rows_max_cluster_ranks()) + " blocks on this device");
-  const char* x = std::getenv("GPULAB_X_SPAN");  // EXPERIMENT
-  if (x && std::atoi(x) == 2)
-    by_count(g.m, [&](auto rows) { launch_few_rows_cluster<decltype(rows)::value, 2>(g, ranks, stream); });
-  else
-    by_count(g.m, [&](auto rows) { launch_few_rows_cluster<decltype(rows)::value, 1>(g, ranks, stream); });
+  by_count(g.m, [&](auto rows) { launch_few_rows_cluster<decltype(rows)::value>(g, ranks, stream); });
 }
 
 bool few_cols_fits(const GemmArgs& g) {
@@ -806,10 +791,6 @@ void realign_rows(const float*& data, std::size_t& ld, int rows, int cols, std::
 /// The few-rows path (g.m ≤ kFewRows) as the library runs it: one launch of clusters where the
 /// columns fill the GPU, else split-K with its partial sums in scratch memory.
 void few_rows_product(const GemmArgs& g, cudaStream_t stream) {
-  if (const char* x = std::getenv("GPULAB_X_RANKS")) {  // EXPERIMENT
-    sgemm_detail::run_few_rows_cluster(g, std::atoi(x), stream);
-    return;
-  }
   if (const int ranks = sgemm_detail::few_rows_cluster_ranks(g); ranks > 0) {
     sgemm_detail::run_few_rows_cluster(g, ranks, stream);
     return;
