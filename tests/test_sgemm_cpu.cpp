@@ -3,6 +3,7 @@
 // an error in a row the sampled check does not see (the randomized products catch it).
 #include "sgemm/sgemm_cpu.hpp"
 #include "sgemm/sgemm_ozaki.hpp"
+#include "sgemm/sgemm_paths.hpp"
 
 #include <gtest/gtest.h>
 
@@ -243,4 +244,36 @@ TEST(SgemmCheck, BoundsGrowWithDepthAndArithmetic) {
   EXPECT_LT(sgemm_error_factor(SgemmMath::fp32, 1000), sgemm_error_factor(SgemmMath::tf32x3, 1000));
   EXPECT_LT(sgemm_error_factor(SgemmMath::tf32x3, 1000), sgemm_error_factor(SgemmMath::tf32, 1000));
   EXPECT_NEAR(sgemm_error_factor(SgemmMath::fp32, 0), 2 * 0x1p-24, 1e-20 + 1e-6 * 2 * 0x1p-24);  // γ(2)
+}
+
+// The library's slicing and cluster rules, pure functions of the shape and the SM count, pinned
+// on an H100's 132 SMs at the shapes their measurements chose (docs/sgemm.md): a change to a rule
+// shows here, to be measured again, instead of moving the library's speed unseen.
+TEST(SgemmRules, SplitCountTakesTheBusiestSmsLeastWork) {
+  constexpr std::size_t kSms = 132;
+  EXPECT_EQ(sgemm_detail::split_count_for(1024, 1024, 1024, kSms), 1u);   // 256 tiles: two an SM already
+  EXPECT_EQ(sgemm_detail::split_count_for(4097, 4097, 4097, kSms), 1u);   // large: the tuner's tiles decide
+  EXPECT_EQ(sgemm_detail::split_count_for(768, 768, 768, kSms), 4u);      // 144 tiles: 12 SMs had two
+  EXPECT_EQ(sgemm_detail::split_count_for(1536, 1536, 1536, kSms), 2u);
+  EXPECT_EQ(sgemm_detail::split_count_for(512, 512, 4096, kSms), 6u);
+  EXPECT_EQ(sgemm_detail::split_count_for(256, 256, 4096, kSms), 17u);    // 16 tiles: two blocks an SM
+  EXPECT_EQ(sgemm_detail::split_count_for(64, 64, 5000, kSms), 78u);      // as many 64-deep slices as k holds
+  EXPECT_EQ(sgemm_detail::split_count_for(64, 64, 1 << 20, kSms), 264u);  // two blocks an SM
+  EXPECT_EQ(sgemm_detail::split_count_for(64, 64, 100, kSms), 1u);        // too shallow to cut
+  EXPECT_EQ(sgemm_detail::split_count_for(0, 64, 4096, kSms), 1u);        // nothing to tile
+}
+
+TEST(SgemmRules, FewRowsTakeClustersUnlessSplitKFillsTheGpuOnALargeB) {
+  constexpr std::size_t kSms = 132;
+  EXPECT_EQ(sgemm_detail::few_rows_cluster_ranks_for(1, 4096, 4096, kSms, 16), 8);
+  EXPECT_EQ(sgemm_detail::few_rows_cluster_ranks_for(1, 16384, 16384, kSms, 16), 8);
+  EXPECT_EQ(sgemm_detail::few_rows_cluster_ranks_for(2, 1024, 1024, kSms, 16), 16);  // 8 groups of columns
+  EXPECT_EQ(sgemm_detail::few_rows_cluster_ranks_for(2, 1024, 1024, kSms, 8), 0);    // no clusters of 16: split-K
+  EXPECT_EQ(sgemm_detail::few_rows_cluster_ranks_for(1, 512, 8192, kSms, 16), 0);    // even 16 leave SMs idle
+  EXPECT_EQ(sgemm_detail::few_rows_cluster_ranks_for(8, 4096, 4096, kSms, 16), 0);   // 64 MiB of B: split-K
+  EXPECT_EQ(sgemm_detail::few_rows_cluster_ranks_for(8, 1024, 8192, kSms, 16), 16);  // 32 MiB: one launch
+  EXPECT_EQ(sgemm_detail::few_rows_cluster_ranks_for(8, 3072, 4096, kSms, 16), 8);
+  EXPECT_EQ(sgemm_detail::few_rows_splits_for(4096, 4096, kSms), 66u);              // two blocks an SM
+  EXPECT_EQ(sgemm_detail::few_rows_splits_for(16384, 4096, kSms), 32u);             // at least 32
+  EXPECT_EQ(sgemm_detail::few_rows_splits_for(1024, 300, kSms), 9u);                // each at least 32 deep
 }

@@ -474,15 +474,19 @@ void run_config(std::size_t config, const GemmArgs& g, int splits, float* partia
   add_slices_of(g, splits, partials, stream, true);
 }
 
-int few_rows_splits(const GemmArgs& g) {
+std::size_t few_rows_splits_for(std::size_t n, std::size_t k, std::size_t sms) {
   // Two blocks per SM and at least 32 slices, each at least 32 deep. Each slice more is m·n
   // partial sums for add_slices to add in order: with eight blocks per SM, 8×4096×4096 took 128
   // slices and 0.0450 ms, with 64 0.0362; over m = 5…8 and n = 2048…16384 the fastest of 32, 64
   // and 128 slices was the one nearest two blocks per SM, and at n = 16384 32 slices (0.1083 ms at
   // 6×16384×4096) where 17 took 0.1405 (H100, docs/sgemm.md).
-  const std::size_t column_blocks = ceil_div(static_cast<std::size_t>(g.n), 1024);
-  const std::size_t wanted = std::max<std::size_t>(32, ceil_div(2 * static_cast<std::size_t>(sm_count()), column_blocks));
-  return capped_splits(g, std::min(wanted, std::max<std::size_t>(1, static_cast<std::size_t>(g.k) / 32)));
+  const std::size_t wanted = std::max<std::size_t>(32, ceil_div(2 * sms, ceil_div(n, 1024)));
+  return std::min(wanted, std::max<std::size_t>(1, k / 32));
+}
+
+int few_rows_splits(const GemmArgs& g) {
+  return capped_splits(g, few_rows_splits_for(static_cast<std::size_t>(g.n), static_cast<std::size_t>(g.k),
+                                              static_cast<std::size_t>(sm_count())));
 }
 
 void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
@@ -514,7 +518,7 @@ int few_rows_max_cluster_ranks() {
   });
 }
 
-int few_rows_cluster_ranks(const GemmArgs& g) {
+int few_rows_cluster_ranks_for(std::size_t m, std::size_t n, std::size_t k, std::size_t sms, int max_ranks) {
   // Clusters of 8 blocks along k; of 16 where 8 would leave more than half the SMs idle (n ≤ 1024
   // on 132 SMs); none where even 16 would (the split-K form then). More than 4 rows take the
   // split-K form where B holds 64 MiB or more and its grid fills the GPU: its blocks read 4 KB of
@@ -524,13 +528,19 @@ int few_rows_cluster_ranks(const GemmArgs& g) {
   // clusters won on every shape measured (1×2048×8192 0.0280 against 0.0315 ms; 8 ranks, not 4, at
   // 1×16384×16384: 0.3563 against 0.3624; H100, docs/sgemm.md).
   constexpr std::size_t kSplitMinBytes = std::size_t{64} << 20;
-  const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128), sms = static_cast<std::size_t>(sm_count());
-  const std::size_t b_bytes = static_cast<std::size_t>(g.n) * static_cast<std::size_t>(g.k) * sizeof(float);
-  if (g.m > 4 && b_bytes >= kSplitMinBytes &&
-      ceil_div(static_cast<std::size_t>(g.n), 1024) * static_cast<std::size_t>(few_rows_splits(g)) >= sms)
-    return 0;
-  const int ranks = 2 * groups * (kMaxClusterRanks / 2) < sms ? few_rows_max_cluster_ranks() : kMaxClusterRanks / 2;
+  const std::size_t groups = ceil_div(n, 128);
+  if (m > 4 && n * k * sizeof(float) >= kSplitMinBytes && ceil_div(n, 1024) * few_rows_splits_for(n, k, sms) >= sms) return 0;
+  const int ranks = 2 * groups * 8 < sms ? max_ranks : 8;  // 8: the portable cluster size
   return 2 * groups * static_cast<std::size_t>(ranks) < sms ? 0 : ranks;
+}
+
+int few_rows_cluster_ranks(const GemmArgs& g) {
+  // The device is asked whether it holds clusters of 16 only where the rule wants them.
+  const auto m = static_cast<std::size_t>(g.m), n = static_cast<std::size_t>(g.n), k = static_cast<std::size_t>(g.k);
+  const auto sms = static_cast<std::size_t>(sm_count());
+  const int ranks = few_rows_cluster_ranks_for(m, n, k, sms, kMaxClusterRanks);
+  if (ranks <= kMaxClusterRanks / 2 || few_rows_max_cluster_ranks() >= ranks) return ranks;
+  return few_rows_cluster_ranks_for(m, n, k, sms, few_rows_max_cluster_ranks());
 }
 
 void run_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream) {
@@ -593,7 +603,7 @@ Fringe fringe_of(const GemmArgs& g) {
   return best;
 }
 
-int split_count(const GemmArgs& g) {
+std::size_t split_count_for(std::size_t m, std::size_t n, std::size_t k, std::size_t sms) {
   // The slice count whose busiest SM does the least, counted in 64×64 tiles (the smallest): an
   // SM's work is its blocks (ceil(tiles·s / SMs)) times a slice's depth (k / s), and each slice
   // more adds m·n partial sums, costed as 1/10700 of a tile's 64-deep step each (a 768×768
@@ -603,22 +613,27 @@ int split_count(const GemmArgs& g) {
   // H100 (docs/sgemm.md): 768×768×768 0.0505 ms unsplit, 0.0399 in 4; 512×512×4096 0.0788 in 5 (the
   // rule before: two blocks an SM), 0.0689 in 6; 896×896×2048 0.1248 unsplit, 0.0998 in the
   // count's pick; 1024×1024×1024 unsplit 0.0653, 0.0658–0.0786 in 2–8.
-  const std::size_t tiles = tile_count(g.m, g.n, 64, 64), sms = static_cast<std::size_t>(sm_count());
-  if (tiles >= 8 * sms) return 1;  // large products: the tuner's larger tiles, not 64×64's waves, decide
-  const std::size_t k = static_cast<std::size_t>(g.k), deepest = std::max<std::size_t>(1, k / 64);
-  const double sums_cost = static_cast<double>(g.m) * static_cast<double>(g.n) / 10700.0;
+  const std::size_t tiles = ceil_div(m, 64) * ceil_div(n, 64);
+  if (tiles == 0 || tiles >= 8 * sms) return 1;  // large products: the tuner's larger tiles, not 64×64's waves, decide
+  const std::size_t deepest = std::max<std::size_t>(1, k / 64);
+  const double sums_cost = static_cast<double>(m) * static_cast<double>(n) / 10700.0;
   auto cost = [&](std::size_t s) {
     return static_cast<double>(ceil_div(tiles * s, sms) * ceil_div(k, s)) + (s > 1 ? static_cast<double>(s) * sums_cost : 0.0);
   };
   const std::size_t fewest = ceil_div(2 * sms, tiles);  // slices for two blocks an SM
-  if (fewest > deepest) return capped_splits(g, deepest);  // as many as k allows
+  if (fewest > deepest) return deepest;                 // as many as k allows
   // Below an eighth of the SMs in tiles the count's cost did not predict the time: 256×256×4096
   // (16 tiles) in 24 slices 0.0258 ms, in 17 (two blocks an SM) 0.0246; with 20 tiles and more it did.
-  if (8 * tiles < sms) return capped_splits(g, fewest);
+  if (8 * tiles < sms) return fewest;
   std::size_t best = 1;
   for (std::size_t s = std::max<std::size_t>(2, fewest); s <= std::min(deepest, 4 * fewest + 16); ++s)
     if (cost(s) < cost(best)) best = s;
-  return capped_splits(g, best);
+  return best;
+}
+
+int split_count(const GemmArgs& g) {
+  return capped_splits(g, split_count_for(static_cast<std::size_t>(g.m), static_cast<std::size_t>(g.n),
+                                          static_cast<std::size_t>(g.k), static_cast<std::size_t>(sm_count())));
 }
 
 void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream) {

@@ -49,6 +49,11 @@ void run_config(std::size_t config, const GemmArgs& g, int splits, float* partia
 constexpr int kFewRows = 8;
 /// The slices of k of the few-rows path for this shape on the current device (1: none).
 int few_rows_splits(const GemmArgs& g);
+/// The rules' pure forms (before the 256 MiB cap on partial sums), for a device of `sms` SMs that
+/// holds clusters of up to `max_ranks` blocks; tests/test_sgemm_cpu.cpp pins their choices.
+std::size_t few_rows_splits_for(std::size_t n, std::size_t k, std::size_t sms);
+int few_rows_cluster_ranks_for(std::size_t m, std::size_t n, std::size_t k, std::size_t sms, int max_ranks);
+std::size_t split_count_for(std::size_t m, std::size_t n, std::size_t k, std::size_t sms);
 /// The few-rows path (g.m ≤ kFewRows); `partials` holds splits·m·n floats when splits > 1.
 void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t stream);
 /// Clusters of up to this many blocks share k in the few-rows path's one-launch form (16, past
