@@ -388,9 +388,10 @@ void add_slices_of(const GemmArgs& g, int splits, const float* partials, cudaStr
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   // Warps along the slices where the elements give few warps, up to a block's 8 and at least 4
   // slices a warp: after the tiles below 8 warps an SM (64×64×2^20, 264 slices: 1.03× faster;
-  // 128×128×8192 and 100×100×10000 1.11×). Only below 2 after the few-rows kernel: it runs without
-  // shared memory, and a block that asks for some waits behind its blocks, not beside them
-  // (8×4096×4096: 0.0402 ms with 2 warps deep, 0.0356 with add_slices; H100, docs/sgemm.md).
+  // 128×128×8192 and 100×100×10000 1.11×). Only below 2 after the few-rows kernel, which leaves
+  // room on an SM for add_slices' blocks to wait beside its own (32 registers, no shared memory)
+  // and perhaps not for the deep kernel's (8×4096×4096: 0.0402 ms with 2 warps deep, 0.0356 with
+  // add_slices; H100, docs/sgemm.md).
   const std::size_t warps = ceil_div(elements, 32), sms = static_cast<std::size_t>(sm_count());
   int depth = 1;
   if (warps < (after_tiles ? 8 : 2) * sms)
