@@ -141,7 +141,7 @@ constexpr SgemmRung kRungs[] = {
         "128x256 tiles, 16x8 a thread, A transposed: 6 shared loads per 128 FMAs; next step's fragments and slice in flight; "
         "the FMAs two rows of A at a time",
         "instructions issue", run_big_tiles),
-    row("library", "gpulab::sgemm: tile size measured per shape and device; split-K (ordered) for too few tiles", "fma",
+    row("library", "gpulab::sgemm: tiles measured per shape and device; split-K (fixed order) where tiles leave SMs idle", "fma",
         run_library, Role::library),
     row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync", "fma instructions",
         run_tf32x3, Role::rung, SgemmMath::tf32x3),
