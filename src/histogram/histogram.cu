@@ -821,23 +821,6 @@ struct DeviceLimits {
   bool large_cluster = false;    // a cluster of kLargeCluster blocks with the whole opt-in memory fits
 };
 
-/// Clusters of `ranks` blocks of kBlock threads, each with `smem` bytes, that `kernel` can have
-/// resident at once on the current device (0: not even one fits).
-int active_clusters(const void* kernel, unsigned ranks, std::size_t smem) {
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim = {ranks, 1, 1};
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(ranks);
-  config.blockDim = dim3(kBlock);
-  config.dynamicSmemBytes = smem;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  int clusters = 0;
-  GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
-  return clusters;
-}
-
 DeviceLimits query_device_limits() {
   DeviceLimits d;
   d.sms = static_cast<unsigned>(current_device_attribute(cudaDevAttrMultiProcessorCount));
@@ -865,7 +848,7 @@ DeviceLimits query_device_limits() {
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel<kPortableCluster>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel<kLargeCluster>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel<kLargeCluster>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    d.large_cluster = active_clusters(reinterpret_cast<const void*>(cluster_shared_kernel<kLargeCluster>), kLargeCluster, d.smem_optin) >= 1;
+    d.large_cluster = resident_clusters(reinterpret_cast<const void*>(cluster_shared_kernel<kLargeCluster>), kBlock, kLargeCluster, d.smem_optin) >= 1;
   }
   d.packed_resident = resident_blocks(reinterpret_cast<const void*>(packed_registers_kernel), kBlock);
   d.global_resident = resident_blocks(reinterpret_cast<const void*>(global_runs_kernel), kBlock);
@@ -917,7 +900,7 @@ void launch_cluster(const char* name, const std::int32_t* values, std::size_t n,
                     const DeviceLimits& d, cudaStream_t stream) {
   const ClusterPlan plan = cluster_plan(rule.bins(), kRanks, d);
   const auto kernel = cluster_shared_kernel<kRanks>;
-  const int clusters = active_clusters(reinterpret_cast<const void*>(kernel), kRanks, plan.smem_bytes);
+  const int clusters = resident_clusters(reinterpret_cast<const void*>(kernel), kBlock, kRanks, plan.smem_bytes);
   if (clusters < 1) throw Error("histogram: no cluster of " + std::to_string(kRanks) + " blocks fits on this device");
   const unsigned blocks = grid_for(n, d.sms);  // never more clusters than the input has tiles
   const unsigned wanted_clusters = (blocks + kRanks - 1) / kRanks;

@@ -32,6 +32,21 @@ unsigned resident_blocks(const void* kernel, unsigned block, std::size_t dynamic
   return static_cast<unsigned>(per_sm * current_device_attribute(cudaDevAttrMultiProcessorCount));
 }
 
+int resident_clusters(const void* kernel, unsigned block, unsigned ranks, std::size_t dynamic_smem) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim = {ranks, 1, 1};
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(ranks);
+  config.blockDim = dim3(block);
+  config.dynamicSmemBytes = dynamic_smem;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  int clusters = 0;
+  GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  return clusters;
+}
+
 unsigned checked_grid(std::size_t blocks, const char* who) {
   if (blocks > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     throw Error(std::string(who) + ": " + std::to_string(blocks) + " blocks exceed the grid limit; use a larger block");

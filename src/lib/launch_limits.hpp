@@ -23,6 +23,11 @@ bool current_device_follows();
 /// block does not fit an SM at all.
 unsigned resident_blocks(const void* kernel, unsigned block, std::size_t dynamic_smem = 0);
 
+/// Clusters of `ranks` blocks of `block` threads, each with `dynamic_smem` bytes, that `kernel` can
+/// have resident at once on the current device (0: not even one fits; past 8 ranks the kernel must
+/// allow non-portable cluster sizes first).
+int resident_clusters(const void* kernel, unsigned block, unsigned ranks, std::size_t dynamic_smem = 0);
+
 /// `blocks` as a grid's x dimension; throws gpulab::Error naming `who` past 2^31 − 1 blocks.
 unsigned checked_grid(std::size_t blocks, const char* who);
 

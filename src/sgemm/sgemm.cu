@@ -505,17 +505,8 @@ int few_rows_max_cluster_ranks() {
     for (auto* kernel : {few_rows_cluster<1, true>, few_rows_cluster<1, false>, few_rows_cluster<2, true>, few_rows_cluster<2, false>,
                          few_rows_cluster<4, true>, few_rows_cluster<4, false>, few_rows_cluster<8, true>, few_rows_cluster<8, false>})
       GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim = {static_cast<unsigned>(kMaxClusterRanks), 1, 1};
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(kMaxClusterRanks);
-    config.blockDim = dim3(256);
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-    int clusters = 0;
-    GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, few_rows_cluster<8, true>, &config));
-    return clusters >= 1 ? kMaxClusterRanks : kMaxClusterRanks / 2;
+    const void* largest = reinterpret_cast<const void*>(few_rows_cluster<8, true>);
+    return resident_clusters(largest, 256, kMaxClusterRanks) >= 1 ? kMaxClusterRanks : kMaxClusterRanks / 2;
   });
 }
 
@@ -775,8 +766,8 @@ std::optional<std::size_t> measure_configs(GemmArgs g, int splits, float* partia
     ms[i] = time_config(i, 2);
   }
   // Short products are timed a second time, every configuration after all have run, each keeping
-  // its faster time: one round picked by noise among near-equal tiles (64×64×5000 ran 0.0121 ms in
-  // one process and 0.0150–0.0180 in others with the same build; H100, docs/sgemm.md).
+  // its faster time: one round picked by noise among near-equal tiles (300×260×700 ran 0.0167–0.0193
+  // ms over three processes of one build, 0.0159–0.0160 with two rounds; H100, docs/sgemm.md).
   constexpr float kRetimeBelowMs = 1.f;
   if (*std::min_element(ms.begin(), ms.end()) < kRetimeBelowMs)
     for (std::size_t i = 0; i < configs; ++i) ms[i] = std::min(ms[i], time_config(i, 4));
