@@ -193,12 +193,11 @@ __device__ __forceinline__ void draw_tile(const TileStatus& status, unsigned lon
   drawn[1] = first;
 }
 
-/// Where the thread's run of round r starts in tile `tile`. A tile is scanned by kBlock threads: a
-/// block (rungs 5-7) or one of the groups of a ring's block (rung 8).
+/// Where the thread's run of round r starts in tile `tile`.
 template <class In>
 __device__ __forceinline__ std::size_t run_begin(unsigned long long tile, unsigned r) {
   using S = TileShape<In>;
-  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x % kBlock / kWarp;
+  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   return tile * S::kTile + std::size_t{warp} * S::kSegment + (std::size_t{r} * kWarp + lane) * S::kItems;
 }
 
@@ -235,17 +234,16 @@ __device__ __forceinline__ void load_tile(const In* in, std::size_t n, unsigned 
 
 /// What precedes the thread's warp segment once `seg` is scanned: publishes the tile's aggregate,
 /// looks back, publishes its inclusive prefix. `offset` (null for a plain scan): a value every
-/// output gets added first, as tile 0's prefix. Two barriers of the kBlock threads that scan the
-/// tile (`sync`: __syncthreads where they are the block).
-template <class In, class Sync>
+/// output gets added first, as tile 0's prefix. Two barriers.
+template <class In>
 __device__ __forceinline__ acc_t<scan_result_t<In>> segment_offset_after_look_back(
     const scan_result_t<In>* offset, const TileStatus& status, unsigned long long first_ticket, unsigned long long tile,
     Segment<In>& seg, acc_t<scan_result_t<In>>* warp_totals, acc_t<scan_result_t<In>>* tile_prefix,
-    acc_t<scan_result_t<In>>* kept, Sync&& sync) {
+    acc_t<scan_result_t<In>>* kept) {
   using A = acc_t<scan_result_t<In>>;
-  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x % kBlock / kWarp;
+  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   if (lane == 0) warp_totals[warp] = seg.total;
-  sync();
+  __syncthreads();
   // The tile's aggregate and this warp's offset within the tile: warp totals added in order.
   A aggregate = warp_totals[0], warp_offset = 0;
 #pragma unroll
@@ -269,7 +267,7 @@ __device__ __forceinline__ acc_t<scan_result_t<In>> segment_offset_after_look_ba
     }
     if (lane == 0) *tile_prefix = prefix;
   }
-  sync();
+  __syncthreads();
   return *tile_prefix + warp_offset;
 }
 
@@ -353,7 +351,7 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   if (tile != guess || !full) load_tile<In>(in, n, tile, full, seg);
   seg.scan();
   const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, warp_totals,
-                                                              &tile_prefix, kept, [] { __syncthreads(); });
+                                                              &tile_prefix, kept);
   store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [](unsigned) {}, evict_first_stores);
 }
 
@@ -451,7 +449,7 @@ scan_staged_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inc
   auto load_round = [&](unsigned r) { load_staged_round<In>(stage, r, seg); };
   seg.scan(load_round);
   const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, warp_totals,
-                                                              &tile_prefix, kept, [] { __syncthreads(); });
+                                                              &tile_prefix, kept);
   store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [&](unsigned r) {
     load_round(r);
     seg.scan_run(r);
@@ -474,44 +472,45 @@ unsigned staged_resident_blocks() {
   });
 }
 
-// ---- rung 8: resident blocks fed by a ring of staged tiles --------------------------------------------
+// ---- rung 8: resident blocks, a ring of staged tiles, the look-back beside the scan ------------------
 //
 // What it adds over rung 7: rungs 5-7 load a tile, scan it, wait for its prefix and store it, one
-// tile a block; while a block waits, its SM loads nothing for it, and the DRAM sits at 67% of its
+// tile a block; while a block waits, its SM streams nothing for it, and the DRAM sits at 67% of its
 // peak on the H200 (79% on the H100). Here a grid that fits on the GPU at once keeps each SM's
-// loads going: a copy warp draws tickets and bulk-copies tiles into a ring of shared-memory stages,
-// as far ahead as the ring holds, and two groups of eight warps take the tiles in turn, each as
-// rung 7's block does, but from the ring: a group frees its stage as soon as the tile is in its
-// registers, so its look-back no longer holds up the loads. Tickets are drawn by running blocks
-// only, so no block waits for one that has not started. Same tiles, same scan, same chain: the
-// same bits as rungs 5-7. Outputs stored evict-first, as rung 7's.
+// loads going: a copy warp draws tickets and bulk-copies the tiles into a ring of shared-memory
+// stages, as far ahead as the ring holds; eight scanning warps scan tile j and publish its
+// aggregate, then store tile j − 1, whose prefix a look-back warp has found meanwhile. Tickets are
+// drawn by running blocks only, so no block waits for one that has not started. Same tiles, same
+// scan, same chain: the same bits as rungs 5-7. Outputs stored evict-first, as rung 7's.
 
 template <class In>
 constexpr unsigned kRingStages = static_cast<unsigned>(std::min<std::size_t>(8, 200 * 1024 / kStageBytes<In>));
-constexpr unsigned kRingGroups = 2;  // groups of kBlock threads, each scanning a tile at a time
-constexpr unsigned kCopyWarp = kRingGroups * kWarps;
-constexpr unsigned kRingBlock = kRingGroups * kBlock + kWarp;
+constexpr unsigned kLookBackWarp = kWarps, kCopyWarp = kWarps + 1;
+constexpr unsigned kRingBlock = (kWarps + 2) * kWarp;
 
 /// The ring's bookkeeping, beside the stages (dynamic shared memory).
 template <class In>
 struct Ring {
   using A = acc_t<scan_result_t<In>>;
   static constexpr unsigned kStages = kRingStages<In>;
-  std::uint64_t filled[kStages];        // a stage's tile has landed (or: no tile left)
-  std::uint64_t emptied[kStages];       // the group that took a stage has its tile in registers
-  unsigned long long tile_of[kStages];  // the tile in each stage; `tiles` or more: none left
+  std::uint64_t filled[kStages];           // a stage's tile has landed (or: no tile left)
+  std::uint64_t emptied[kStages];          // the scanning warps are done with a stage (one arrival a warp)
+  std::uint64_t aggregated[2];             // tile j's aggregate is published (slot j % 2)
+  std::uint64_t prefixed[2];               // tile j's prefix is known
+  unsigned long long tile_of[kStages];     // the tile in each stage; `tiles` or more: none left
+  unsigned long long aggregated_tile[2];   // the tile of slot j % 2, for the look-back warp
   unsigned long long first_ticket;
-  struct Group {  // what rung 5's block keeps in shared memory
-    A warp_totals[kWarps];
-    A tile_prefix;
-    A kept[kMaxWindows * kWarp];
-  } group[kRingGroups];
+  A warp_totals[2][kWarps];
+  A aggregate[2];
+  A prefix[2];
+  A kept[kMaxWindows * kWarp];
 };
 
 __device__ __forceinline__ void wait_parity(std::uint64_t* barrier, unsigned parity) {
   while (!cuda::ptx::mbarrier_try_wait_parity(barrier, parity)) {
   }
 }
+__device__ __forceinline__ void sync_scanning_warps() { asm volatile("bar.sync 1, %0;" ::"n"(kBlock) : "memory"); }
 
 template <class In>
 __global__ void __launch_bounds__(kRingBlock, 1)
@@ -526,11 +525,16 @@ scan_ring_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclu
   auto& ring = *reinterpret_cast<Ring<In>*>(ring_memory + kStages * kStageBytes<In>);
   const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   auto is_full = [n](unsigned long long tile) { return (tile + 1) * S::kTile <= n; };
+  auto stage_of = [&](unsigned j) { return stages + std::size_t{j % kStages} * S::kTile; };
 
   if (threadIdx.x == kCopyWarp * kWarp) {  // the thread that will draw the tickets reads `first` first
     for (unsigned s = 0; s < kStages; ++s) {
       cuda::ptx::mbarrier_init(&ring.filled[s], 1);
       cuda::ptx::mbarrier_init(&ring.emptied[s], std::uint32_t{kWarps});
+    }
+    for (unsigned s = 0; s < 2; ++s) {
+      cuda::ptx::mbarrier_init(&ring.aggregated[s], 1);
+      cuda::ptx::mbarrier_init(&ring.prefixed[s], 1);
     }
     cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // the copy engine sees the initialised barriers
     ring.first_ticket = Counter(*status.first).load(cuda::memory_order_relaxed);
@@ -539,35 +543,23 @@ scan_ring_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclu
   const unsigned long long first_ticket = ring.first_ticket;
 
   if (warp == kCopyWarp) {
-    // Slot j of the ring goes to stage j % kStages and to group j % kRingGroups. Each block draws
-    // until its first ticket past the end (tiles + gridDim.x draws in all; the last of them moves
-    // `first` on for the next call), then tells each group that no tile is left.
-    auto take_stage = [&](unsigned j) {
-      if (j >= kStages) wait_parity(&ring.emptied[j % kStages], (j / kStages - 1) % 2);
-    };
+    // Each block draws until its first ticket past the end: tiles + gridDim.x draws in all, and the
+    // last of them moves `first` (and so the counter's origin) on for the next call.
     for (unsigned j = 0;; ++j) {
       const unsigned s = j % kStages;
-      take_stage(j);
+      if (j >= kStages) wait_parity(&ring.emptied[s], (j / kStages - 1) % 2);
       unsigned long long tile = 0;
-      if (lane == 0) {
-        // The first draw orders the read of `first` before it; later draws need no ordering.
-        tile = (j == 0 ? Counter(*status.counter).fetch_add(1, cuda::memory_order_acq_rel)
-                       : Counter(*status.counter).fetch_add(1, cuda::memory_order_relaxed)) - first_ticket;
-      }
+      if (lane == 0) tile = Counter(*status.counter).fetch_add(1, cuda::memory_order_acq_rel) - first_ticket;
       tile = __shfl_sync(kFullMask, tile, 0);
       if (tile >= tiles) {
-        if (lane == 0 && tile == tiles + gridDim.x - 1)
-          Counter(*status.first).store(first_ticket + tiles + gridDim.x, cuda::memory_order_relaxed);
-        for (unsigned g = 0; g < kRingGroups; ++g) {
-          if (g > 0) take_stage(j + g);
-          if (lane == 0) {
-            ring.tile_of[(j + g) % kStages] = tiles;
-            cuda::ptx::mbarrier_arrive(&ring.filled[(j + g) % kStages]);
-          }
+        if (lane == 0) {
+          if (tile == tiles + gridDim.x - 1) Counter(*status.first).store(first_ticket + tiles + gridDim.x, cuda::memory_order_relaxed);
+          ring.tile_of[s] = tile;
+          cuda::ptx::mbarrier_arrive(&ring.filled[s]);
         }
         return;
       }
-      In* const stage = stages + std::size_t{s} * S::kTile;
+      In* const stage = stage_of(j);
       if (is_full(tile)) {
         if (lane == 0) {
           ring.tile_of[s] = tile;
@@ -590,25 +582,73 @@ scan_ring_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclu
     }
   }
 
-  // A group: rung 7's block, its tile taken from the ring.
-  const unsigned group = warp / kWarps;
-  auto& mine = ring.group[group];
-  const auto sync_group = [group] { asm volatile("bar.sync %0, %1;" ::"r"(group + 1), "n"(kBlock) : "memory"); };
-  Segment<In> seg;
-  for (unsigned j = group;; j += kRingGroups) {
-    const unsigned s = j % kStages;
-    wait_parity(&ring.filled[s], j / kStages % 2);
-    const unsigned long long tile = ring.tile_of[s];
-    if (tile >= tiles) return;
-    const In* stage = stages + std::size_t{s} * S::kTile;
+  if (warp == kLookBackWarp) {
+    for (unsigned j = 0;; ++j) {
+      wait_parity(&ring.aggregated[j % 2], j / 2 % 2);
+      const unsigned long long tile = ring.aggregated_tile[j % 2];
+      if (tile >= tiles) return;
+      A prefix = 0;
+      if (tile == 0) {
+        if (offset != nullptr) prefix = static_cast<A>(*offset);  // tile 0 published its inclusive prefix itself
+      } else {
+        prefix = look_back(status, first_ticket, tile, ring.kept);
+        if (lane == 0) publish(status, tile, first_ticket + tile, kInclusive, prefix + ring.aggregate[j % 2]);
+      }
+      if (lane == 0) {
+        ring.prefix[j % 2] = prefix;
+        cuda::ptx::mbarrier_arrive(&ring.prefixed[j % 2]);
+      }
+    }
+  }
+
+  // The scanning warps: tile j's scan and aggregate, then tile j − 1's outputs.
+  Segment<In> seg, before;  // before: tile j − 1's lane bases, its items rescanned from its stage
+  A warp_offset = 0, warp_offset_before = 0;
+  unsigned long long tile_before = 0;
+  for (unsigned j = 0;; ++j) {
+    wait_parity(&ring.filled[j % kStages], j / kStages % 2);
+    const unsigned long long tile = ring.tile_of[j % kStages];
+    const bool done = tile >= tiles;
+    if (!done) {
+      const In* stage = stage_of(j);
+      seg.scan([&](unsigned r) { load_staged_round<In>(stage, r, seg); });
+      if (lane == 0) ring.warp_totals[j % 2][warp] = seg.total;
+      sync_scanning_warps();
+      A aggregate = ring.warp_totals[j % 2][0];
+      warp_offset = 0;
 #pragma unroll
-    for (unsigned r = 0; r < S::kRounds; ++r) load_staged_round<In>(stage, r, seg);
-    __syncwarp();
-    if (lane == 0) cuda::ptx::mbarrier_arrive(&ring.emptied[s]);
-    seg.scan();
-    const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, mine.warp_totals,
-                                                                &mine.tile_prefix, mine.kept, sync_group);
-    store_tile<In>(out, n, inclusive, tile, is_full(tile), seg, segment_offset, [](unsigned) {}, true);
+      for (unsigned w = 1; w < kWarps; ++w) {
+        if (w == warp) warp_offset = aggregate;
+        aggregate = aggregate + ring.warp_totals[j % 2][w];
+      }
+      if (threadIdx.x == 0) {
+        // Tile 0 starts the chain (rung 5's segment_offset_after_look_back): its inclusive prefix at once.
+        if (tile == 0) publish(status, tile, first_ticket, kInclusive, offset != nullptr ? static_cast<A>(*offset) + aggregate : aggregate);
+        else publish(status, tile, first_ticket + tile, kAggregate, aggregate);
+        ring.aggregate[j % 2] = aggregate;
+      }
+    }
+    if (threadIdx.x == 0) {
+      ring.aggregated_tile[j % 2] = tile;
+      cuda::ptx::mbarrier_arrive(&ring.aggregated[j % 2]);
+    }
+    if (j > 0) {
+      const unsigned b = j - 1;
+      wait_parity(&ring.prefixed[b % 2], b / 2 % 2);
+      const In* stage = stage_of(b);
+      store_tile<In>(out, n, inclusive, tile_before, is_full(tile_before), before, ring.prefix[b % 2] + warp_offset_before,
+                     [&](unsigned r) {
+                       load_staged_round<In>(stage, r, before);
+                       before.scan_run(r);
+                     },
+                     true);
+      __syncwarp();
+      if (lane == 0) cuda::ptx::mbarrier_arrive(&ring.emptied[b % kStages]);
+    }
+    if (done) return;
+    before = seg;
+    warp_offset_before = warp_offset;
+    tile_before = tile;
   }
 #else
   __trap();  // launched only on compute capability 9.0 and later (ring_resident_blocks says 0)
