@@ -374,16 +374,6 @@ std::size_t tiles_for(std::size_t n) {
 
 template <class In>
 constexpr std::size_t kStageBytes = TileShape<In>::kTile * sizeof(In);
-
-/// Round r of the thread's values from a tile staged in shared memory, into seg.item[r].
-template <class In>
-__device__ __forceinline__ void load_staged_round(const In* stage, unsigned r, Segment<In>& seg) {
-  using S = TileShape<In>;
-  using V = Vec<In, S::kItems>;
-  const V v = *reinterpret_cast<const V*>(stage + run_begin<In>(0, r));
-#pragma unroll
-  for (unsigned k = 0; k < S::kItems; ++k) seg.item[r][k] = to_acc<scan_result_t<In>>(v.v[k]);
-}
 template <class In>
 constexpr unsigned kStagedBlocksPerSm = 228 * 1024 / (kStageBytes<In> + 2048);  // ≤ an H100's shared memory
 
@@ -446,7 +436,12 @@ scan_staged_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inc
   // outputs, since keeping them across the look-back would bound the blocks by registers again.
   // The same additions give the same bits.
   Segment<In> seg;
-  auto load_round = [&](unsigned r) { load_staged_round<In>(stage, r, seg); };
+  auto load_round = [&](unsigned r) {
+    using V = Vec<In, S::kItems>;
+    const V v = *reinterpret_cast<const V*>(stage + run_begin<In>(0, r));
+#pragma unroll
+    for (unsigned k = 0; k < S::kItems; ++k) seg.item[r][k] = to_acc<scan_result_t<In>>(v.v[k]);
+  };
   seg.scan(load_round);
   const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, warp_totals,
                                                               &tile_prefix, kept);
@@ -469,205 +464,6 @@ unsigned staged_resident_blocks() {
     const auto kernel = scan_staged_kernel<In>;
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kStageBytes<In>)));
     return resident_blocks(reinterpret_cast<const void*>(kernel), kBlock, kStageBytes<In>);
-  });
-}
-
-// ---- rung 8: resident blocks, a ring of staged tiles, the look-back beside the scan ------------------
-//
-// What it adds over rung 7: rungs 5-7 load a tile, scan it, wait for its prefix and store it, one
-// tile a block; while a block waits, its SM streams nothing for it, and the DRAM sits at 67% of its
-// peak on the H200 (79% on the H100). Here a grid that fits on the GPU at once keeps each SM's
-// loads going: a copy warp draws tickets and bulk-copies the tiles into a ring of shared-memory
-// stages, as far ahead as the ring holds; eight scanning warps scan tile j and publish its
-// aggregate, then store tile j − 1, whose prefix a look-back warp has found meanwhile. Tickets are
-// drawn by running blocks only, so no block waits for one that has not started. Same tiles, same
-// scan, same chain: the same bits as rungs 5-7. Outputs stored evict-first, as rung 7's.
-
-template <class In>
-constexpr unsigned kRingStages = static_cast<unsigned>(std::min<std::size_t>(8, 200 * 1024 / kStageBytes<In>));
-constexpr unsigned kLookBackWarp = kWarps, kCopyWarp = kWarps + 1;
-constexpr unsigned kRingBlock = (kWarps + 2) * kWarp;
-
-/// The ring's bookkeeping, beside the stages (dynamic shared memory).
-template <class In>
-struct Ring {
-  using A = acc_t<scan_result_t<In>>;
-  static constexpr unsigned kStages = kRingStages<In>;
-  std::uint64_t filled[kStages];           // a stage's tile has landed (or: no tile left)
-  std::uint64_t emptied[kStages];          // the scanning warps are done with a stage (one arrival a warp)
-  std::uint64_t aggregated[2];             // tile j's aggregate is published (slot j % 2)
-  std::uint64_t prefixed[2];               // tile j's prefix is known
-  unsigned long long tile_of[kStages];     // the tile in each stage; `tiles` or more: none left
-  unsigned long long aggregated_tile[2];   // the tile of slot j % 2, for the look-back warp
-  unsigned long long first_ticket;
-  A warp_totals[2][kWarps];
-  A aggregate[2];
-  A prefix[2];
-  A kept[kMaxWindows * kWarp];
-};
-
-__device__ __forceinline__ void wait_parity(std::uint64_t* barrier, unsigned parity) {
-  while (!cuda::ptx::mbarrier_try_wait_parity(barrier, parity)) {
-  }
-}
-__device__ __forceinline__ void sync_scanning_warps() { asm volatile("bar.sync 1, %0;" ::"n"(kBlock) : "memory"); }
-
-template <class In>
-__global__ void __launch_bounds__(kRingBlock, 1)
-scan_ring_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
-                 TileStatus status, unsigned long long tiles) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  using A = acc_t<scan_result_t<In>>;
-  using S = TileShape<In>;
-  constexpr unsigned kStages = kRingStages<In>;
-  extern __shared__ __align__(128) unsigned char ring_memory[];
-  In* const stages = reinterpret_cast<In*>(ring_memory);
-  auto& ring = *reinterpret_cast<Ring<In>*>(ring_memory + kStages * kStageBytes<In>);
-  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  auto is_full = [n](unsigned long long tile) { return (tile + 1) * S::kTile <= n; };
-  auto stage_of = [&](unsigned j) { return stages + std::size_t{j % kStages} * S::kTile; };
-
-  if (threadIdx.x == kCopyWarp * kWarp) {  // the thread that will draw the tickets reads `first` first
-    for (unsigned s = 0; s < kStages; ++s) {
-      cuda::ptx::mbarrier_init(&ring.filled[s], 1);
-      cuda::ptx::mbarrier_init(&ring.emptied[s], std::uint32_t{kWarps});
-    }
-    for (unsigned s = 0; s < 2; ++s) {
-      cuda::ptx::mbarrier_init(&ring.aggregated[s], 1);
-      cuda::ptx::mbarrier_init(&ring.prefixed[s], 1);
-    }
-    cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // the copy engine sees the initialised barriers
-    ring.first_ticket = Counter(*status.first).load(cuda::memory_order_relaxed);
-  }
-  __syncthreads();
-  const unsigned long long first_ticket = ring.first_ticket;
-
-  if (warp == kCopyWarp) {
-    // Each block draws until its first ticket past the end: tiles + gridDim.x draws in all, and the
-    // last of them moves `first` (and so the counter's origin) on for the next call.
-    for (unsigned j = 0;; ++j) {
-      const unsigned s = j % kStages;
-      if (j >= kStages) wait_parity(&ring.emptied[s], (j / kStages - 1) % 2);
-      unsigned long long tile = 0;
-      if (lane == 0) tile = Counter(*status.counter).fetch_add(1, cuda::memory_order_acq_rel) - first_ticket;
-      tile = __shfl_sync(kFullMask, tile, 0);
-      if (tile >= tiles) {
-        if (lane == 0) {
-          if (tile == tiles + gridDim.x - 1) Counter(*status.first).store(first_ticket + tiles + gridDim.x, cuda::memory_order_relaxed);
-          ring.tile_of[s] = tile;
-          cuda::ptx::mbarrier_arrive(&ring.filled[s]);
-        }
-        return;
-      }
-      In* const stage = stage_of(j);
-      if (is_full(tile)) {
-        if (lane == 0) {
-          ring.tile_of[s] = tile;
-          cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared,
-                                               &ring.filled[s], static_cast<std::uint32_t>(kStageBytes<In>));
-          cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, stage, in + tile * S::kTile,
-                                   static_cast<std::uint32_t>(kStageBytes<In>), &ring.filled[s]);
-        }
-      } else {  // the partial last tile: the warp fills the stage, zeros past n
-        for (std::size_t e = lane; e < S::kTile; e += kWarp) {
-          const std::size_t i = tile * S::kTile + e;
-          stage[e] = i < n ? in[i] : In(0);
-        }
-        __syncwarp();
-        if (lane == 0) {
-          ring.tile_of[s] = tile;
-          cuda::ptx::mbarrier_arrive(&ring.filled[s]);
-        }
-      }
-    }
-  }
-
-  if (warp == kLookBackWarp) {
-    for (unsigned j = 0;; ++j) {
-      wait_parity(&ring.aggregated[j % 2], j / 2 % 2);
-      const unsigned long long tile = ring.aggregated_tile[j % 2];
-      if (tile >= tiles) return;
-      A prefix = 0;
-      if (tile == 0) {
-        if (offset != nullptr) prefix = static_cast<A>(*offset);  // tile 0 published its inclusive prefix itself
-      } else {
-        prefix = look_back(status, first_ticket, tile, ring.kept);
-        if (lane == 0) publish(status, tile, first_ticket + tile, kInclusive, prefix + ring.aggregate[j % 2]);
-      }
-      if (lane == 0) {
-        ring.prefix[j % 2] = prefix;
-        cuda::ptx::mbarrier_arrive(&ring.prefixed[j % 2]);
-      }
-    }
-  }
-
-  // The scanning warps: tile j's scan and aggregate, then tile j − 1's outputs.
-  Segment<In> seg, before;  // before: tile j − 1's lane bases, its items rescanned from its stage
-  A warp_offset = 0, warp_offset_before = 0;
-  unsigned long long tile_before = 0;
-  for (unsigned j = 0;; ++j) {
-    wait_parity(&ring.filled[j % kStages], j / kStages % 2);
-    const unsigned long long tile = ring.tile_of[j % kStages];
-    const bool done = tile >= tiles;
-    if (!done) {
-      const In* stage = stage_of(j);
-      seg.scan([&](unsigned r) { load_staged_round<In>(stage, r, seg); });
-      if (lane == 0) ring.warp_totals[j % 2][warp] = seg.total;
-      sync_scanning_warps();
-      A aggregate = ring.warp_totals[j % 2][0];
-      warp_offset = 0;
-#pragma unroll
-      for (unsigned w = 1; w < kWarps; ++w) {
-        if (w == warp) warp_offset = aggregate;
-        aggregate = aggregate + ring.warp_totals[j % 2][w];
-      }
-      if (threadIdx.x == 0) {
-        // Tile 0 starts the chain (rung 5's segment_offset_after_look_back): its inclusive prefix at once.
-        if (tile == 0) publish(status, tile, first_ticket, kInclusive, offset != nullptr ? static_cast<A>(*offset) + aggregate : aggregate);
-        else publish(status, tile, first_ticket + tile, kAggregate, aggregate);
-        ring.aggregate[j % 2] = aggregate;
-      }
-    }
-    if (threadIdx.x == 0) {
-      ring.aggregated_tile[j % 2] = tile;
-      cuda::ptx::mbarrier_arrive(&ring.aggregated[j % 2]);
-    }
-    if (j > 0) {
-      const unsigned b = j - 1;
-      wait_parity(&ring.prefixed[b % 2], b / 2 % 2);
-      const In* stage = stage_of(b);
-      store_tile<In>(out, n, inclusive, tile_before, is_full(tile_before), before, ring.prefix[b % 2] + warp_offset_before,
-                     [&](unsigned r) {
-                       load_staged_round<In>(stage, r, before);
-                       before.scan_run(r);
-                     },
-                     true);
-      __syncwarp();
-      if (lane == 0) cuda::ptx::mbarrier_arrive(&ring.emptied[b % kStages]);
-    }
-    if (done) return;
-    before = seg;
-    warp_offset_before = warp_offset;
-    tile_before = tile;
-  }
-#else
-  __trap();  // launched only on compute capability 9.0 and later (ring_resident_blocks says 0)
-#endif
-}
-
-template <class In>
-constexpr std::size_t kRingBytes = kRingStages<In> * kStageBytes<In> + sizeof(Ring<In>);
-
-/// Blocks of the ring kernel for In that the current device holds at once; 0 where it cannot run
-/// it (before compute capability 9.0). Raises the kernel's shared-memory limit once.
-template <class In>
-unsigned ring_resident_blocks() {
-  static PerDevice<unsigned> cache;
-  return cache.get([] {
-    if (current_device_attribute(cudaDevAttrComputeCapabilityMajor) < 9) return 0u;
-    const auto kernel = scan_ring_kernel<In>;
-    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kRingBytes<In>)));
-    return resident_blocks(reinterpret_cast<const void*>(kernel), kRingBlock, kRingBytes<In>);
   });
 }
 
@@ -699,20 +495,6 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
     else path = n * sizeof(scan_result_t<In>) >= l2 ? ScanPath::evict_first : ScanPath::one_tile_a_block;
   }
   if (path == ScanPath::staged && !can_stage()) path = ScanPath::one_tile_a_block;
-  if (path == ScanPath::ring && !(aligned16 && ring_resident_blocks<In>() > 0)) path = ScanPath::evict_first;
-
-  if (path == ScanPath::ring) {
-    const std::size_t resident =
-        std::size_t{ring_resident_blocks<In>()} * static_cast<unsigned>(current_device_attribute(cudaDevAttrMultiProcessorCount));
-    const auto grid = static_cast<unsigned>(std::min(tiles, resident));
-    launch(name, scan_ring_kernel<In>, {grid, kRingBlock, kRingBytes<In>}, stream, in, out, n, inclusive, offset,
-           TileStatus::in(temp), static_cast<unsigned long long>(tiles))
-        .work([&] {
-          return count_of(TileShape<In>::kTile, "element") + " per tile, " + std::to_string(kRingStages<In>) +
-                 " stages an SM, stored evict-first";
-        });
-    return;
-  }
 
   if (path == ScanPath::staged) {
     launch(name, scan_staged_kernel<In>, {static_cast<unsigned>(tiles), kBlock, kStageBytes<In>}, stream, in, out, n,

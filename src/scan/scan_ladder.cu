@@ -143,10 +143,9 @@ struct ReduceThenScan {
   }
 };
 
-// ---- rungs 5-8: one pass with decoupled look-back, by path (scan.cu) --------------------------------
+// ---- rungs 5-7: one pass with decoupled look-back, by path (scan.cu) --------------------------------
 // Rung 5 a tile in registers, rung 6 the tile bulk-copied into shared memory, rung 7 rung 5 with
-// evict-first stores, rung 8 a ring of staged tiles: the same tiles, workspace and chain of
-// additions as the library's scan.
+// evict-first stores: the same tiles, workspace and chain of additions as the library's scan.
 
 template <class In, scan_detail::ScanPath kPath>
 struct OnePath {
@@ -230,10 +229,6 @@ constexpr ScanRung<In> kRungs[] = {
         "occupancy registers", Role::rung, false),
     rung<In, OnePath<In, scan_detail::ScanPath::evict_first>>("evict_first_stores",
         "rung 5 with its output stores marked evict-first (st.global.cs): written lines leave the L2 before the rest",
-        "dram", Role::rung, false),
-    rung<In, OnePath<In, scan_detail::ScanPath::ring>>("ring",
-        "a resident grid: a copy warp bulk-copies tiles into a ring of shared-memory stages ahead of the scan, a "
-        "look-back warp finds tile j's prefix while the block scans tile j + 1 (Hopper, 16-byte aligned; else rung 7)",
         "dram", Role::rung, false),
     rung<In, Library<In>>("library",
         "gpulab::inclusive_scan: rung 6 for 8-bit inputs of twice the L2 or more; else rung 7 where the output "

@@ -17,9 +17,6 @@ enum class ScanPath {
   staged,            // rung 6: a block a tile, bulk-copied into shared memory; rung 5 where the
                      // pointers are not 16-byte aligned or the GPU is older than Hopper
   evict_first,       // rung 7: rung 5 with its 16-byte output stores marked evict-first in the L2
-  ring,              // rung 8: resident blocks, tiles bulk-copied into a ring of stages ahead of the
-                     // scan, the look-back in a warp of its own; rung 7 where the pointers are not
-                     // 16-byte aligned or the GPU is older than Hopper
 };
 
 /// The inclusive or exclusive scan by `path`, with the contract of gpulab/scan.hpp.
