@@ -23,9 +23,6 @@
 //   then      one 16-byte status word a tile: (ticket << 2) | state, and the value. A word written
 //             by an earlier call carries an older ticket and reads as "not yet published"
 //             (tickets never repeat: 2^62 of them).
-#ifndef GPULAB_SCAN_WINDOWS
-#define GPULAB_SCAN_WINDOWS 4
-#endif
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
@@ -127,7 +124,6 @@ __device__ __forceinline__ void publish(const TileStatus& status, unsigned long 
 }
 
 constexpr unsigned kMaxWindows = 8;  // windows of 32 predecessors a look-back keeps before it waits
-constexpr unsigned kWindowsAtOnce = GPULAB_SCAN_WINDOWS;  // windows whose words are loaded together
 
 /// Warp 0 of tile t > 0: the inclusive prefix of tile t − 1, as the chain of tiles defines it
 /// (see the top of the file). The warp reads 32 predecessors at once, newest in lane 0; once all
@@ -140,34 +136,23 @@ template <class A>
 __device__ __forceinline__ A look_back(const TileStatus& status, unsigned long long first_ticket,
                                        unsigned long long t, A* kept) {
   const unsigned lane = threadIdx.x % kWarp;
-  auto decode = [&](long long tile, const StatusWord& w, unsigned& state, A& value) {
+  auto read = [&](long long tile, unsigned& state, A& value) {
+    const StatusWord w = load_status(&status.words[tile]);
     state = (w.tag >> 2) == first_ticket + static_cast<unsigned long long>(tile) ? static_cast<unsigned>(w.tag & 3) : kInvalid;
     value = from_bits<A>(w.bits);
   };
-  auto read = [&](long long tile, unsigned& state, A& value) { decode(tile, load_status(&status.words[tile]), state, value); };
   int start = -1;  // index into `kept` of the inclusive prefix the chain starts from
-  for (unsigned w0 = 0; w0 < kMaxWindows && start < 0; w0 += kWindowsAtOnce) {
-    // The words of kWindowsAtOnce windows loaded at once: one L2 round trip for all of them.
-    StatusWord words[kWindowsAtOnce];
-    auto watched_in = [&](unsigned w) { return static_cast<long long>(t) - 1 - static_cast<long long>(w * kWarp + lane); };
-#pragma unroll
-    for (unsigned b = 0; b < kWindowsAtOnce; ++b)
-      if (watched_in(w0 + b) >= 0) words[b] = load_status(&status.words[watched_in(w0 + b)]);
-#pragma unroll
-    for (unsigned b = 0; b < kWindowsAtOnce; ++b) {
-      if (start >= 0) break;
-      const unsigned w = w0 + b;
-      const long long watched = watched_in(w);
-      unsigned state = kInclusive;  // lanes past tile 0 watch nothing
-      A value = 0;
-      if (watched >= 0) decode(watched, words[b], state, value);
-      while (__any_sync(kFullMask, state == kInvalid))
-        if (state == kInvalid) read(watched, state, value);
-      kept[w * kWarp + lane] = value;
-      // Tile 0 only ever publishes an inclusive prefix: the chain starts there at the latest.
-      const unsigned inclusive_lanes = __ballot_sync(kFullMask, state == kInclusive && watched >= 0);
-      if (inclusive_lanes != 0) start = static_cast<int>(w * kWarp) + __ffs(inclusive_lanes) - 1;
-    }
+  for (unsigned w = 0; w < kMaxWindows && start < 0; ++w) {
+    const long long watched = static_cast<long long>(t) - 1 - static_cast<long long>(w * kWarp + lane);
+    unsigned state = kInclusive;  // lanes past tile 0 watch nothing
+    A value = 0;
+    if (watched >= 0) read(watched, state, value);
+    while (__any_sync(kFullMask, state == kInvalid))
+      if (state == kInvalid) read(watched, state, value);
+    kept[w * kWarp + lane] = value;
+    // Tile 0 only ever publishes an inclusive prefix: the chain starts there at the latest.
+    const unsigned inclusive_lanes = __ballot_sync(kFullMask, state == kInclusive && watched >= 0);
+    if (inclusive_lanes != 0) start = static_cast<int>(w * kWarp) + __ffs(inclusive_lanes) - 1;
   }
   __syncwarp();  // every lane's kept values visible to lane 0
   A prefix = 0;
@@ -342,13 +327,8 @@ __device__ __forceinline__ void store_tile(scan_result_t<In>* out, std::size_t n
 /// in index order, so usually its own index) and loads again only if the ticket says otherwise.
 /// The block that draws the last ticket of the call moves `first` on for the next call.
 /// `evict_first_stores` (rung 7): the outputs leave the L2 first (see store_vector).
-/// Blocks of rung 5's kernel an SM holds: its registers' bound (80 for 4-byte outputs, 128 for
-/// doubles), kept by the compiler whatever the look-back's code asks for.
-template <class In>
-constexpr unsigned kTileBlocksPerSm = sizeof(scan_result_t<In>) == 8 ? 2 : 3;
-
 template <class In, bool kVectors>
-__global__ void __launch_bounds__(kBlock, kTileBlocksPerSm<In>)
+__global__ void __launch_bounds__(kBlock)
 scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
             TileStatus status, bool evict_first_stores) {
   using A = acc_t<scan_result_t<In>>;
