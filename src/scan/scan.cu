@@ -183,12 +183,17 @@ __device__ __forceinline__ A look_back(const TileStatus& status, unsigned long l
 
 /// Thread 0 of a block of a grid of a block a tile: draws the block's tile into drawn[0] and the
 /// call's first ticket into drawn[1]. The block that draws the call's last ticket moves `first` on.
+/// Both accesses are relaxed and need no fence: `first` moves from F to F + gridDim.x once in a
+/// call, when its last ticket is drawn, so a read of it sees F or F + gridDim.x, and the ticket (F ≤
+/// ticket < F + gridDim.x) tells which. (An ordering fence would wait for the tile's loads that the
+/// thread has just issued, and the block would wait for the fence.)
 __device__ __forceinline__ void draw_tile(const TileStatus& status, unsigned long long* drawn) {
-  // Read the call's first ticket before drawing one (the acq_rel draw orders the read before it,
-  // and so before the last draw of the call, which moves `first` on).
-  const unsigned long long first = Counter(*status.first).load(cuda::memory_order_relaxed);
-  const unsigned long long tile = Counter(*status.counter).fetch_add(1, cuda::memory_order_acq_rel) - first;
-  if (tile == gridDim.x - 1) Counter(*status.first).store(first + gridDim.x, cuda::memory_order_relaxed);
+  unsigned long long ticket, first;
+  asm volatile("atom.relaxed.gpu.global.add.u64 %0, [%1], 1;" : "=l"(ticket) : "l"(status.counter) : "memory");
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(first) : "l"(status.first) : "memory");
+  if (ticket - first >= gridDim.x) first -= gridDim.x;  // read after the last draw moved it on
+  const unsigned long long tile = ticket - first;
+  if (tile == gridDim.x - 1) asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(status.first), "l"(first + gridDim.x) : "memory");
   drawn[0] = tile;
   drawn[1] = first;
 }
