@@ -23,7 +23,6 @@
 //   then      one 16-byte status word a tile: (ticket << 2) | state, and the value. A word written
 //             by an earlier call carries an older ticket and reads as "not yet published"
 //             (tickets never repeat: 2^62 of them).
-#define GPULAB_SCAN_TIMELINE  // EXPERIMENT: per-tile timestamps
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
@@ -38,9 +37,6 @@
 #include <cuda/ptx>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
 #include <limits>
 #include <string>
 
@@ -127,17 +123,6 @@ __device__ __forceinline__ void publish(const TileStatus& status, unsigned long 
   store_status(&status.words[tile], (ticket << 2) | state, to_bits(value));
 }
 
-#ifdef GPULAB_SCAN_TIMELINE
-__device__ unsigned long long g_timeline[1 << 15][8];
-__device__ __forceinline__ unsigned long long now_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-#define TIMELINE(tile, k, value) g_timeline[(tile) & 0x7FFF][k] = (value)
-#else
-#define TIMELINE(tile, k, value)
-#endif
 constexpr unsigned kMaxWindows = 8;  // windows of 32 predecessors a look-back keeps before it waits
 
 /// Warp 0 of tile t > 0: the inclusive prefix of tile t − 1, as the chain of tiles defines it
@@ -156,18 +141,14 @@ __device__ __forceinline__ A look_back(const TileStatus& status, unsigned long l
     state = (w.tag >> 2) == first_ticket + static_cast<unsigned long long>(tile) ? static_cast<unsigned>(w.tag & 3) : kInvalid;
     value = from_bits<A>(w.bits);
   };
-  unsigned long long spins = 0, windows = 0;
   int start = -1;  // index into `kept` of the inclusive prefix the chain starts from
   for (unsigned w = 0; w < kMaxWindows && start < 0; ++w) {
     const long long watched = static_cast<long long>(t) - 1 - static_cast<long long>(w * kWarp + lane);
     unsigned state = kInclusive;  // lanes past tile 0 watch nothing
     A value = 0;
     if (watched >= 0) read(watched, state, value);
-    while (__any_sync(kFullMask, state == kInvalid)) {
+    while (__any_sync(kFullMask, state == kInvalid))
       if (state == kInvalid) read(watched, state, value);
-      ++spins;
-    }
-    ++windows;
     kept[w * kWarp + lane] = value;
     // Tile 0 only ever publishes an inclusive prefix: the chain starts there at the latest.
     const unsigned inclusive_lanes = __ballot_sync(kFullMask, state == kInclusive && watched >= 0);
@@ -182,7 +163,6 @@ __device__ __forceinline__ A look_back(const TileStatus& status, unsigned long l
       unsigned state = kInvalid;
       for (read(oldest, state, prefix); state != kInclusive; read(oldest, state, prefix)) __nanosleep(64);
       start = static_cast<int>(kMaxWindows * kWarp);
-      windows += 100;
     } else {
       prefix = kept[start];
     }
@@ -198,7 +178,6 @@ __device__ __forceinline__ A look_back(const TileStatus& status, unsigned long l
     }
     for (; i >= 0; --i) prefix = prefix + kept[i];
   }
-  if (lane == 0) TIMELINE(t, 7, (spins << 32) | (windows << 16) | static_cast<unsigned>(start));
   return __shfl_sync(kFullMask, prefix, 0);
 }
 
@@ -268,10 +247,8 @@ __device__ __forceinline__ acc_t<scan_result_t<In>> segment_offset_after_look_ba
     acc_t<scan_result_t<In>>* kept) {
   using A = acc_t<scan_result_t<In>>;
   const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  if (threadIdx.x == 0) TIMELINE(tile, 2, now_ns());
   if (lane == 0) warp_totals[warp] = seg.total;
   __syncthreads();
-  if (threadIdx.x == 0) TIMELINE(tile, 3, now_ns());
   // The tile's aggregate and this warp's offset within the tile: warp totals added in order.
   A aggregate = warp_totals[0], warp_offset = 0;
 #pragma unroll
@@ -291,13 +268,11 @@ __device__ __forceinline__ acc_t<scan_result_t<In>> segment_offset_after_look_ba
     } else {
       if (lane == 0) publish(status, tile, ticket, kAggregate, aggregate);
       prefix = look_back(status, first_ticket, tile, kept);
-      if (lane == 0) TIMELINE(tile, 4, now_ns());
       if (lane == 0) publish(status, tile, ticket, kInclusive, prefix + aggregate);
     }
     if (lane == 0) *tile_prefix = prefix;
   }
   __syncthreads();
-  if (threadIdx.x == 0) TIMELINE(tile, 5, now_ns());
   return *tile_prefix + warp_offset;
 }
 
@@ -358,7 +333,7 @@ __device__ __forceinline__ void store_tile(scan_result_t<In>* out, std::size_t n
 /// The block that draws the last ticket of the call moves `first` on for the next call.
 /// `evict_first_stores` (rung 7): the outputs leave the L2 first (see store_vector).
 template <class In, bool kVectors>
-__global__ void __launch_bounds__(kBlock, sizeof(scan_result_t<In>) == 8 ? 2 : 3)
+__global__ void __launch_bounds__(kBlock)
 scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
             TileStatus status, bool evict_first_stores) {
   using A = acc_t<scan_result_t<In>>;
@@ -370,15 +345,10 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   auto is_full = [n](unsigned long long tile) { return kVectors && (tile + 1) * S::kTile <= n; };
 
   const unsigned long long guess = blockIdx.x;
-#ifdef GPULAB_SCAN_TIMELINE
-  const unsigned long long started = now_ns();
-#endif
   Segment<In> seg;
   if (is_full(guess)) load_tile<In>(in, n, guess, true, seg);
   if (threadIdx.x == 0) {
     draw_tile(status, drawn);
-    TIMELINE(drawn[0], 0, started);
-    TIMELINE(drawn[0], 1, now_ns());
   }
   __syncthreads();
   const unsigned long long tile = drawn[0], first_ticket = drawn[1];
@@ -388,7 +358,6 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, warp_totals,
                                                               &tile_prefix, kept);
   store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [](unsigned) {}, evict_first_stores);
-  if (threadIdx.x == 0) TIMELINE(tile, 6, now_ns());
 }
 
 template <class In>
@@ -542,22 +511,6 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
   const bool aligned = address(in) % kInVector == 0 && address(out) % 16 == 0;
   const auto kernel = aligned ? scan_kernel<In, true> : scan_kernel<In, false>;
   const bool evict_first = path == ScanPath::evict_first;
-#ifdef GPULAB_SCAN_TIMELINE
-  struct Dump {
-    std::size_t tiles;
-    ~Dump() {
-      if (const char* file = std::getenv("GPULAB_SCAN_TIMELINE"); file != nullptr && tiles <= (1u << 15)) {
-        std::vector<unsigned long long> host(tiles * 8);
-        GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
-        GPULAB_CUDA_CHECK(cudaMemcpyFromSymbol(host.data(), g_timeline, host.size() * 8));
-        if (std::FILE* f = std::fopen(file, "wb")) {
-          std::fwrite(host.data(), 8, host.size(), f);
-          std::fclose(f);
-        }
-      }
-    }
-  } dump{tiles};
-#endif
   launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, out, n, inclusive, offset, TileStatus::in(temp),
          evict_first)
       .work([&] {
