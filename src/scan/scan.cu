@@ -125,46 +125,42 @@ __device__ __forceinline__ void publish(const TileStatus& status, unsigned long 
 
 constexpr unsigned kMaxWindows = 8;  // windows of 32 predecessors a look-back keeps before it waits
 
-/// The kBlock threads of tile t > 0: the inclusive prefix of tile t − 1, as the chain of tiles
-/// defines it (see the top of the file), in the group's thread 0. Warp w reads the w-th window of
-/// 32 predecessors (newest first), all warps at once: one L2 round trip for kMaxWindows windows,
-/// where CUB's look-back reads one window at a time and moves to the one before while none has an
-/// inclusive prefix (on the H200 the nearest was 48 tiles back at the median of a 2^28 scan, two to
-/// four windows). Each warp waits until all of its window has published; windows older than an
-/// inclusive prefix have. The nearest inclusive prefix starts the chain; where none of the
-/// predecessors read has one, thread 0 waits for the one before them. Then it adds the kept
-/// aggregates one at a time, oldest first: exactly the chain, whatever the timing. `kept`:
-/// 32·kMaxWindows values, `nearest`: kMaxWindows ints, in shared memory; `sync`: a barrier of the
-/// kBlock threads.
-template <class A, class Sync>
-__device__ __forceinline__ A look_back(const TileStatus& status, unsigned long long first_ticket, unsigned long long t,
-                                       A* kept, int* nearest, Sync&& sync) {
-  static_assert(kMaxWindows == kWarps, "a window a warp");
-  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x % kBlock / kWarp;
+/// Warp 0 of tile t > 0: the inclusive prefix of tile t − 1, as the chain of tiles defines it
+/// (see the top of the file). The warp reads 32 predecessors at once, newest in lane 0; once all
+/// have published, it keeps their values and, if none of them has an inclusive prefix yet, moves
+/// to the 32 before (CUB's look-back), up to kMaxWindows windows, after which it waits for the
+/// oldest one kept to become inclusive. Then lane 0 adds the kept aggregates to the nearest
+/// inclusive prefix one at a time, oldest first: exactly the chain, whatever the timing.
+/// `kept`: shared memory for 32·kMaxWindows values.
+template <class A>
+__device__ __forceinline__ A look_back(const TileStatus& status, unsigned long long first_ticket,
+                                       unsigned long long t, A* kept) {
+  const unsigned lane = threadIdx.x % kWarp;
   auto read = [&](long long tile, unsigned& state, A& value) {
     const StatusWord w = load_status(&status.words[tile]);
     state = (w.tag >> 2) == first_ticket + static_cast<unsigned long long>(tile) ? static_cast<unsigned>(w.tag & 3) : kInvalid;
     value = from_bits<A>(w.bits);
   };
-  const long long watched = static_cast<long long>(t) - 1 - static_cast<long long>(warp * kWarp + lane);
-  unsigned state = kInclusive;  // lanes past tile 0 watch nothing
-  A value = 0;
-  if (watched >= 0) read(watched, state, value);
-  while (__any_sync(kFullMask, state == kInvalid))
-    if (state == kInvalid) read(watched, state, value);
-  kept[warp * kWarp + lane] = value;
-  // Tile 0 only ever publishes an inclusive prefix: the chain starts there at the latest.
-  const unsigned inclusive_lanes = __ballot_sync(kFullMask, state == kInclusive && watched >= 0);
-  if (lane == 0) nearest[warp] = inclusive_lanes != 0 ? __ffs(inclusive_lanes) - 1 : -1;
-  sync();  // every warp's kept values and nearest inclusive visible to thread 0
+  int start = -1;  // index into `kept` of the inclusive prefix the chain starts from
+  for (unsigned w = 0; w < kMaxWindows && start < 0; ++w) {
+    const long long watched = static_cast<long long>(t) - 1 - static_cast<long long>(w * kWarp + lane);
+    unsigned state = kInclusive;  // lanes past tile 0 watch nothing
+    A value = 0;
+    if (watched >= 0) read(watched, state, value);
+    while (__any_sync(kFullMask, state == kInvalid))
+      if (state == kInvalid) read(watched, state, value);
+    kept[w * kWarp + lane] = value;
+    // Tile 0 only ever publishes an inclusive prefix: the chain starts there at the latest.
+    const unsigned inclusive_lanes = __ballot_sync(kFullMask, state == kInclusive && watched >= 0);
+    if (inclusive_lanes != 0) start = static_cast<int>(w * kWarp) + __ffs(inclusive_lanes) - 1;
+  }
+  __syncwarp();  // every lane's kept values visible to lane 0
   A prefix = 0;
-  if (threadIdx.x % kBlock == 0) {
-    int start = -1;  // index into `kept` of the inclusive prefix the chain starts from
-    for (unsigned w = 0; w < kMaxWindows && start < 0; ++w)
-      if (nearest[w] >= 0) start = static_cast<int>(w * kWarp) + nearest[w];
+  if (lane == 0) {
     if (start < 0) {
-      // Every predecessor read is an aggregate: wait for the inclusive prefix of the one before them.
+      // Every kept predecessor is an aggregate: wait for the inclusive prefix of the one before them.
       const long long oldest = static_cast<long long>(t) - 1 - static_cast<long long>(kMaxWindows * kWarp);
+      unsigned state = kInvalid;
       for (read(oldest, state, prefix); state != kInclusive; read(oldest, state, prefix)) __nanosleep(64);
       start = static_cast<int>(kMaxWindows * kWarp);
     } else {
@@ -182,7 +178,7 @@ __device__ __forceinline__ A look_back(const TileStatus& status, unsigned long l
     }
     for (; i >= 0; --i) prefix = prefix + kept[i];
   }
-  return prefix;
+  return __shfl_sync(kFullMask, prefix, 0);
 }
 
 /// Thread 0 of a block of a grid of a block a tile: draws the block's tile into drawn[0] and the
@@ -243,17 +239,16 @@ __device__ __forceinline__ void load_tile(const In* in, std::size_t n, unsigned 
 
 /// What precedes the thread's warp segment once `seg` is scanned: publishes the tile's aggregate,
 /// looks back, publishes its inclusive prefix. `offset` (null for a plain scan): a value every
-/// output gets added first, as tile 0's prefix. Three barriers (two for tile 0).
+/// output gets added first, as tile 0's prefix. Two barriers.
 template <class In>
 __device__ __forceinline__ acc_t<scan_result_t<In>> segment_offset_after_look_back(
     const scan_result_t<In>* offset, const TileStatus& status, unsigned long long first_ticket, unsigned long long tile,
     Segment<In>& seg, acc_t<scan_result_t<In>>* warp_totals, acc_t<scan_result_t<In>>* tile_prefix,
-    acc_t<scan_result_t<In>>* kept, int* nearest) {
+    acc_t<scan_result_t<In>>* kept) {
   using A = acc_t<scan_result_t<In>>;
   const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  const auto sync = [] { __syncthreads(); };
   if (lane == 0) warp_totals[warp] = seg.total;
-  sync();
+  __syncthreads();
   // The tile's aggregate and this warp's offset within the tile: warp totals added in order.
   A aggregate = warp_totals[0], warp_offset = 0;
 #pragma unroll
@@ -262,24 +257,22 @@ __device__ __forceinline__ acc_t<scan_result_t<In>> segment_offset_after_look_ba
     aggregate = aggregate + warp_totals[w];
   }
 
-  const unsigned long long ticket = first_ticket + tile;
-  if (tile == 0) {
-    // The chain starts at tile 0: from its aggregate, or from the offset plus its aggregate (one
-    // more addition in every element's chain). Without an offset, exactly the plain scan's bits.
-    if (threadIdx.x == 0) {
-      const A prefix = offset != nullptr ? static_cast<A>(*offset) : A(0);
-      publish(status, tile, ticket, kInclusive, offset != nullptr ? prefix + aggregate : aggregate);
-      *tile_prefix = prefix;
+  if (warp == 0) {
+    A prefix = 0;
+    const unsigned long long ticket = first_ticket + tile;
+    if (tile == 0) {
+      // The chain starts at tile 0: from its aggregate, or from the offset plus its aggregate (one
+      // more addition in every element's chain). Without an offset, exactly the plain scan's bits.
+      if (offset != nullptr) prefix = static_cast<A>(*offset);
+      if (lane == 0) publish(status, tile, ticket, kInclusive, offset != nullptr ? prefix + aggregate : aggregate);
+    } else {
+      if (lane == 0) publish(status, tile, ticket, kAggregate, aggregate);
+      prefix = look_back(status, first_ticket, tile, kept);
+      if (lane == 0) publish(status, tile, ticket, kInclusive, prefix + aggregate);
     }
-  } else {
-    if (threadIdx.x == 0) publish(status, tile, ticket, kAggregate, aggregate);
-    const A prefix = look_back(status, first_ticket, tile, kept, nearest, sync);
-    if (threadIdx.x == 0) {
-      publish(status, tile, ticket, kInclusive, prefix + aggregate);
-      *tile_prefix = prefix;
-    }
+    if (lane == 0) *tile_prefix = prefix;
   }
-  sync();
+  __syncthreads();
   return *tile_prefix + warp_offset;
 }
 
@@ -339,13 +332,8 @@ __device__ __forceinline__ void store_tile(scan_result_t<In>* out, std::size_t n
 /// in index order, so usually its own index) and loads again only if the ticket says otherwise.
 /// The block that draws the last ticket of the call moves `first` on for the next call.
 /// `evict_first_stores` (rung 7): the outputs leave the L2 first (see store_vector).
-/// Blocks of rung 5's kernel an SM holds, as registers allow (80 a thread for 4-byte outputs, 128
-/// for doubles): the bound the compiler keeps to.
-template <class In>
-constexpr unsigned kTileBlocksPerSm = sizeof(scan_result_t<In>) == 8 ? 2 : 3;
-
 template <class In, bool kVectors>
-__global__ void __launch_bounds__(kBlock, kTileBlocksPerSm<In>)
+__global__ void __launch_bounds__(kBlock)
 scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
             TileStatus status, bool evict_first_stores) {
   using A = acc_t<scan_result_t<In>>;
@@ -354,7 +342,6 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   __shared__ A warp_totals[kWarps];
   __shared__ A tile_prefix;
   __shared__ A kept[kMaxWindows * kWarp];  // the look-back's predecessors
-  __shared__ int nearest[kMaxWindows];      // each window's nearest inclusive prefix
   auto is_full = [n](unsigned long long tile) { return kVectors && (tile + 1) * S::kTile <= n; };
 
   const unsigned long long guess = blockIdx.x;
@@ -369,7 +356,7 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   if (tile != guess || !full) load_tile<In>(in, n, tile, full, seg);
   seg.scan();
   const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, warp_totals,
-                                                              &tile_prefix, kept, nearest);
+                                                              &tile_prefix, kept);
   store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [](unsigned) {}, evict_first_stores);
 }
 
@@ -408,7 +395,6 @@ scan_staged_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inc
   __shared__ A warp_totals[kWarps];
   __shared__ A tile_prefix;
   __shared__ A kept[kMaxWindows * kWarp];
-  __shared__ int nearest[kMaxWindows];
   In* const stage = reinterpret_cast<In*>(stage_memory);
   auto is_full = [n](unsigned long long tile) { return (tile + 1) * S::kTile <= n; };
   auto fill_stage = [&](unsigned long long tile) {  // thread 0: starts the bulk copy of a full tile
@@ -463,7 +449,7 @@ scan_staged_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inc
   };
   seg.scan(load_round);
   const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, warp_totals,
-                                                              &tile_prefix, kept, nearest);
+                                                              &tile_prefix, kept);
   store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [&](unsigned r) {
     load_round(r);
     seg.scan_run(r);
