@@ -1,13 +1,15 @@
-# The call of this record, on the GPU machine with the build of 8062460 carried (build/device.tar.xz)
-# and this script, run as: bash build/call_r5.sh
+# The call of this record, on the GPU machine with the build of 5349d1c carried (build/device.tar.xz)
+# and this script, run as: bash build/call_r6.sh
 set -u
 mkdir -p "$OUT/w"
 L=$OUT/w/log.txt
 {
-echo "== $(date -u +%FT%TZ) parts: build/call_r5.sh (scan rung 7's per-tile timeline: int32 2^24 and 2^28, float64 and int8 2^28)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-rm -rf build/tl && mkdir -p build/tl && tar xJf build/device_timeline.tar.xz -C build/tl; echo "commit $(cat build/tl/device/COMMIT)"
-for c in "int32 2^28" "int32 2^24" "float64 2^28" "int8 2^28" "float32 2^28"; do set -- $c
-GPULAB_SCAN_TIMELINE=$OUT/w/timeline_$1_$2.bin timeout 60 build/tl/device/gpulab bench scan -n $2 -t $1 --variants evict_first_stores --no-cpu --no-ceilings --reps 5 --warmup 1 --md $OUT/w/bench_$1_$2.md > /dev/null; echo "timeline $1 $2 exit $?"
-done
+echo "== $(date -u +%FT%TZ) parts: build/call_r6.sh (scan: the look-back a window a warp, beside 5dcc9f0 (the ticket without a fence); rungs 5, 6, 7, library, CUB, five types at 2^20, 2^24, 2^28; twice; scan GPU tests)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for t in draw warps; do rm -rf build/$t && mkdir -p build/$t && tar xJf build/device_$t.tar.xz -C build/$t; echo "$t: commit $(cat build/$t/device/COMMIT)"; done
+timeout 200 build/warps/device/tests/gpulab_gpu_tests --gtest_filter='*ScanLadder*decoupled*:*ScanLadder*staged*:*ScanLadder*evict*:*ScanLadder*library*:ScanLibrary.*:ScanLadderHuge.*' --gtest_brief=1 --gtest_output=json:$OUT/w/gpu_tests.json 2>&1 | tail -4
+echo "tests exit ${PIPESTATUS[0]}"
+for r in 1 2; do for t in draw warps; do
+timeout 120 build/$t/device/gpulab bench scan -n 2^20,2^24,2^28 -t all --variants decoupled_lookback,staged,evict_first_stores,library,vendor --no-cpu --no-ceilings --json $OUT/w/scan_${t}_$r.json --md $OUT/w/scan_${t}_$r.md > /dev/null; echo "bench $t $r exit $?"
+done; done
 } > $L 2>&1
 tar czf $OUT/w.tgz -C $OUT w && rm -rf $OUT/w
