@@ -1,15 +1,12 @@
-# The call of this record, on the GPU machine with the build of 5349d1c carried (build/device.tar.xz)
-# and this script, run as: bash build/call_r6.sh
+# The call of this record, on the GPU machine with the build of d7a1774 carried (build/device.tar.xz)
+# and this script, run as: bash build/call_r8.sh
 set -u
+B=build/device
 mkdir -p "$OUT/w"
+tar xJf build/device.tar.xz -C build
 L=$OUT/w/log.txt
 {
-echo "== $(date -u +%FT%TZ) parts: build/call_r6.sh (scan: the look-back a window a warp, beside 5dcc9f0 (the ticket without a fence); rungs 5, 6, 7, library, CUB, five types at 2^20, 2^24, 2^28; twice; scan GPU tests)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-for t in draw warps; do rm -rf build/$t && mkdir -p build/$t && tar xJf build/device_$t.tar.xz -C build/$t; echo "$t: commit $(cat build/$t/device/COMMIT)"; done
-timeout 200 build/warps/device/tests/gpulab_gpu_tests --gtest_filter='*ScanLadder*decoupled*:*ScanLadder*staged*:*ScanLadder*evict*:*ScanLadder*library*:ScanLibrary.*:ScanLadderHuge.*' --gtest_brief=1 --gtest_output=json:$OUT/w/gpu_tests.json 2>&1 | tail -4
-echo "tests exit ${PIPESTATUS[0]}"
-for r in 1 2; do for t in draw warps; do
-timeout 120 build/$t/device/gpulab bench scan -n 2^20,2^24,2^28 -t all --variants decoupled_lookback,staged,evict_first_stores,library,vendor --no-cpu --no-ceilings --json $OUT/w/scan_${t}_$r.json --md $OUT/w/scan_${t}_$r.md > /dev/null; echo "bench $t $r exit $?"
-done; done
+echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: build/call_r8.sh (scan with the ticket drawn without a fence: rungs 5, 7, library, CUB, five types at 2^20, 2^24, 2^28, with the ceilings and a copy of the same size)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 400 $B/gpulab bench scan -n 2^20,2^24,2^28 -t all --variants decoupled_lookback,evict_first_stores,library,vendor --no-cpu --json $OUT/w/scan_library.json --md $OUT/w/scan_library.md > /dev/null; echo "bench exit $?"
 } > $L 2>&1
 tar czf $OUT/w.tgz -C $OUT w && rm -rf $OUT/w
