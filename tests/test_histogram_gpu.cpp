@@ -236,13 +236,9 @@ TEST(HistogramLibrary, SampledCallsInARowCountWhatEachWasGiven) {
   EXPECT_EQ(counted(counts_a), histogram_reference(degenerate, m));
 }
 
-// Under stream capture the sampled path records its pool allocation, its sample and both paths'
-// kernels; the graph replayed twice counts right each time.
-TEST(HistogramLibrary, TheSampledPathReplaysFromAGraph) {
-  using histogram_detail::Path;
-  const std::size_t n = std::size_t{1} << 24;
-  const std::uint32_t m = 1u << 20;
-  if (!histogram_detail::supports(Path::range_partitioned, m)) GTEST_SKIP() << "range_partitioned does not fit this device";
+// histogram() captured into a graph for n values of the uniform input into m bins; the graph
+// replayed twice, over counts poisoned before each replay, counts right each time.
+void expect_graph_replays_count_right(std::size_t n, std::uint32_t m) {
   const auto input = input_for(HistogramDistribution::uniform, n);
   DeviceBuffer<std::int32_t> values(n);
   DeviceBuffer<std::uint32_t> counts(m);
@@ -261,10 +257,25 @@ TEST(HistogramLibrary, TheSampledPathReplaysFromAGraph) {
     GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
     std::vector<std::uint32_t> got(m);
     GPULAB_CUDA_CHECK(cudaMemcpy(got.data(), counts.data(), m * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-    EXPECT_EQ(got, expected) << "replay " << replay;
+    EXPECT_EQ(got, expected) << "m=" << m << " replay " << replay;
   }
   GPULAB_CUDA_CHECK(cudaGraphExecDestroy(exec));
   GPULAB_CUDA_CHECK(cudaGraphDestroy(graph));
+}
+
+// Under stream capture the sampled path records its pool allocation, its sample and both paths'
+// kernels.
+TEST(HistogramLibrary, TheSampledPathReplaysFromAGraph) {
+  using histogram_detail::Path;
+  const std::uint32_t m = 1u << 20;
+  if (!histogram_detail::supports(Path::range_partitioned, m)) GTEST_SKIP() << "range_partitioned does not fit this device";
+  expect_graph_replays_count_right(std::size_t{1} << 24, m);
+}
+
+// The paths for few bins count while a kernel zeroes the counts, launched after it as dependents
+// (programmatic dependent launch, recorded in the graph as such an edge).
+TEST(HistogramLibrary, TheFewBinPathsReplayFromAGraph) {
+  for (std::uint32_t m : {8u, 256u}) expect_graph_replays_count_right((std::size_t{1} << 22) + 3, m);
 }
 
 // CUB's HistogramEven offsets each sweep block's private counters in int: with many bins it wrote

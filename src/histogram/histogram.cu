@@ -78,6 +78,15 @@ __device__ __forceinline__ auto each_value(OnValue& on_value) {
   };
 }
 
+/// Zeroes counts[0, m) for a kernel launched after it as a dependent (LaunchShape::follows), which
+/// counts its values meanwhile and waits for this grid only before it adds to the counts: the
+/// zeroing's launch and run do not stand between the call and its first loads, as a
+/// cudaMemsetAsync before the kernel would.
+__global__ void zero_counts_kernel(std::uint32_t* __restrict__ counts, std::uint32_t m) {
+  allow_dependent_grid();
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < m; i += gridDim.x * blockDim.x) counts[i] = 0;
+}
+
 // ---- packed_registers (m ≤ 8) ---------------------------------------------------------------------
 // Adds over replicated_shared: no shared-memory atomic per value. Each thread counts in one 64-bit
 // register holding eight 8-bit counters (count bin k: add 1 << 8k, two instructions), unpacks
@@ -116,6 +125,7 @@ packed_registers_kernel(const std::int32_t* __restrict__ values, std::size_t n, 
     if (threadIdx.x % kWarp == 0 && s != 0) atomicAdd(&block_counts[k], s);
   }
   __syncthreads();
+  wait_for_prior_grid();  // the counts zeroed (launched as a dependent of zero_counts_kernel)
   if (threadIdx.x < rule.bins() && block_counts[threadIdx.x] != 0)
     atomicAdd(&counts[threadIdx.x], block_counts[threadIdx.x]);
 }
@@ -137,6 +147,7 @@ replicated_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n,
   const unsigned mine = threadIdx.x & (replicas - 1);
   auto count = [&](std::int32_t v) { atomicAdd(&sub[rule(v) * replicas + mine], 1u); };
   for_each_input(values, n, each_value(count), count);
+  wait_for_prior_grid();  // the counts zeroed (launched as a dependent of zero_counts_kernel)
   histogram_common::merge_replicas(sub, m, replicas, counts);
 }
 
@@ -1031,16 +1042,19 @@ void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule r
   const DeviceLimits& d = device_limits();
   const std::uint32_t m = rule.bins();
   switch (path) {
-    case Path::packed_registers:
-      launch("packed_registers", packed_registers_kernel, {grid_for(n, d.packed_resident), kBlock}, stream, values, n, rule,
-             counts);
+    case Path::packed_registers: {
+      LaunchShape shape{grid_for(n, d.packed_resident), kBlock};
+      shape.follows = true;  // after zero_counts_kernel
+      launch("packed_registers", packed_registers_kernel, shape, stream, values, n, rule, counts);
       break;
+    }
     case Path::replicated_shared: {
       const unsigned replicas = replicas_for(m, d);
       const std::size_t smem = std::size_t{m} * replicas * sizeof(std::uint32_t);
       const unsigned resident = resident_blocks(reinterpret_cast<const void*>(replicated_shared_kernel), kBlock, smem);
-      launch("replicated_shared", replicated_shared_kernel, {grid_for(n, resident), kBlock, smem}, stream, values, n, rule,
-             replicas, counts)
+      LaunchShape shape{grid_for(n, resident), kBlock, smem};
+      shape.follows = true;  // after zero_counts_kernel
+      launch("replicated_shared", replicated_shared_kernel, shape, stream, values, n, rule, replicas, counts)
           .work([&] { return count_of(replicas, "replica") + " of the bins per block"; });
       break;
     }
@@ -1137,7 +1151,12 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
   if (needed > 0 && (temp == nullptr || temp_capacity < needed))
     throw Error("histogram: this path needs " + std::to_string(needed) + " bytes of temporary storage for " + std::to_string(n) +
                 " values into " + std::to_string(m) + " bins, got " + std::to_string(temp == nullptr ? 0 : temp_capacity));
-  GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
+  // The two paths for few bins count while a kernel zeroes the counts (zero_counts_kernel); the
+  // others add to the counts from their first values on.
+  if (path == Path::packed_registers || path == Path::replicated_shared)
+    launch("zero_counts", zero_counts_kernel, {static_cast<unsigned>(ceil_div(m, kBlock)), kBlock}, stream, counts, m);
+  else
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
   launch_path(path, values, n, BinRule(m), counts, temp, stream);
 }
 
