@@ -272,8 +272,9 @@ TEST(HistogramLibrary, TheSampledPathReplaysFromAGraph) {
   expect_graph_replays_count_right(std::size_t{1} << 24, m);
 }
 
-// The paths for few bins count while a kernel zeroes the counts, launched after it as dependents
-// (programmatic dependent launch, recorded in the graph as such an edge).
+// The path for a few hundred bins counts while a kernel zeroes the counts, launched after it as a
+// dependent (programmatic dependent launch, an edge of that kind in the graph); m = 8 takes the
+// memset and packed_registers.
 TEST(HistogramLibrary, TheFewBinPathsReplayFromAGraph) {
   for (std::uint32_t m : {8u, 256u}) expect_graph_replays_count_right((std::size_t{1} << 22) + 3, m);
 }
