@@ -272,11 +272,11 @@ TEST(HistogramLibrary, TheSampledPathReplaysFromAGraph) {
   expect_graph_replays_count_right(std::size_t{1} << 24, m);
 }
 
-// The path for a few hundred bins counts while a kernel zeroes the counts, launched after it as a
-// dependent (programmatic dependent launch, an edge of that kind in the graph); m = 8 takes the
-// memset and packed_registers.
+// The paths for a few hundred and for 65536 bins count while a kernel zeroes the counts, launched
+// after it as dependents (programmatic dependent launch, an edge of that kind in the graph); m = 8
+// takes the memset and packed_registers.
 TEST(HistogramLibrary, TheFewBinPathsReplayFromAGraph) {
-  for (std::uint32_t m : {8u, 256u}) expect_graph_replays_count_right((std::size_t{1} << 22) + 3, m);
+  for (std::uint32_t m : {8u, 256u, 65536u}) expect_graph_replays_count_right((std::size_t{1} << 22) + 3, m);
 }
 
 // CUB's HistogramEven offsets each sweep block's private counters in int: with many bins it wrote

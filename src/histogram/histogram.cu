@@ -130,8 +130,8 @@ packed_registers_kernel(const std::int32_t* __restrict__ values, std::size_t n, 
 // The counts are zeroed by zero_counts_kernel, launched before it: the kernel follows it as a
 // dependent and waits for it only before it merges.
 
-/// Zeroes counts[0, m) for replicated_shared_kernel, launched after it as a dependent
-/// (LaunchShape::follows), which counts its values meanwhile: the zeroing's launch and run do not
+/// Zeroes counts[0, m) for replicated_shared_kernel or halfword_shared_kernel, launched after it as
+/// a dependent (LaunchShape::follows), which counts its values meanwhile: the zeroing's launch and run do not
 /// stand between the call and the first loads, as a cudaMemsetAsync before the kernel would.
 __global__ void zero_counts_kernel(std::uint32_t* __restrict__ counts, std::uint32_t m) {
   allow_dependent_grid();
@@ -187,11 +187,13 @@ halfword_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, B
     if (before + run < kSpill) return;
     const std::uint32_t to_global = before < kSpill ? kSpill : run;
     atomicSub(word, to_global << shift);
+    wait_for_prior_grid();  // the counts zeroed (a dependent of zero_counts_kernel; at once after the first time)
     atomicAdd(&counts[bin], to_global);
   });
   auto count = [&](std::int32_t v) { bin_runs.push(rule(v)); };
   for_each_input(values, n, each_value(count), count);
   bin_runs.finish();
+  wait_for_prior_grid();  // the counts zeroed
   __syncthreads();
 
   for (std::uint32_t b = threadIdx.x; b < m; b += blockDim.x) {
@@ -1060,8 +1062,9 @@ void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule r
     case Path::halfword_shared: {
       const std::size_t smem = halfword_bytes(m);
       const unsigned resident = resident_blocks(reinterpret_cast<const void*>(halfword_shared_kernel), kHalfwordBlock, smem);
-      launch("halfword_shared", halfword_shared_kernel, {grid_for(n, resident, kHalfwordBlock), kHalfwordBlock, smem}, stream,
-             values, n, rule, counts);
+      LaunchShape shape{grid_for(n, resident, kHalfwordBlock), kHalfwordBlock, smem};
+      shape.follows = true;  // after zero_counts_kernel
+      launch("halfword_shared", halfword_shared_kernel, shape, stream, values, n, rule, counts);
       break;
     }
     case Path::cluster_shared:
@@ -1150,10 +1153,11 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
   if (needed > 0 && (temp == nullptr || temp_capacity < needed))
     throw Error("histogram: this path needs " + std::to_string(needed) + " bytes of temporary storage for " + std::to_string(n) +
                 " values into " + std::to_string(m) + " bins, got " + std::to_string(temp == nullptr ? 0 : temp_capacity));
-  // replicated_shared counts while a kernel zeroes the counts (zero_counts_kernel): 1.02-1.11x
-  // faster from 2^20 to 2^24 values at m = 256 and 4096 on the H100. packed_registers (m <= 8)
-  // gained nothing so (0.97-1.01x), and the other paths add to the counts from their first values.
-  if (path == Path::replicated_shared)
+  // replicated_shared and halfword_shared count while a kernel zeroes the counts
+  // (zero_counts_kernel): replicated_shared 1.02-1.11x faster from 2^20 to 2^24 values at m = 256
+  // and 4096 on the H100. packed_registers (m <= 8) gained nothing so (0.97-1.01x), and the other
+  // paths add to the counts from their first values.
+  if (path == Path::replicated_shared || path == Path::halfword_shared)
     launch("zero_counts", zero_counts_kernel, {static_cast<unsigned>(ceil_div(m, kBlock)), kBlock}, stream, counts, m);
   else
     GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
