@@ -131,8 +131,8 @@ packed_registers_kernel(const std::int32_t* __restrict__ values, std::size_t n, 
 // dependent and waits for it only before it merges.
 
 /// Zeroes counts[0, m) for replicated_shared_kernel or halfword_shared_kernel, launched after it as
-/// a dependent (LaunchShape::follows), which counts its values meanwhile: the zeroing's launch and run do not
-/// stand between the call and the first loads, as a cudaMemsetAsync before the kernel would.
+/// a dependent (LaunchShape::follows), which counts its values meanwhile: the zeroing's launch and
+/// run do not stand between the call and the first loads, as a cudaMemsetAsync before would.
 __global__ void zero_counts_kernel(std::uint32_t* __restrict__ counts, std::uint32_t m) {
   allow_dependent_grid();
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < m; i += gridDim.x * blockDim.x) counts[i] = 0;
@@ -1154,9 +1154,9 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
     throw Error("histogram: this path needs " + std::to_string(needed) + " bytes of temporary storage for " + std::to_string(n) +
                 " values into " + std::to_string(m) + " bins, got " + std::to_string(temp == nullptr ? 0 : temp_capacity));
   // replicated_shared and halfword_shared count while a kernel zeroes the counts
-  // (zero_counts_kernel): replicated_shared 1.02-1.11x faster from 2^20 to 2^24 values at m = 256
-  // and 4096 on the H100. packed_registers (m <= 8) gained nothing so (0.97-1.01x), and the other
-  // paths add to the counts from their first values.
+  // (zero_counts_kernel): 1.02-1.11x faster from 2^20 to 2^24 values at m = 256 and 4096, 1.01-1.14x
+  // at m = 16384 and 65536 (H100 and H200, docs/histogram.md). packed_registers (m <= 8) gained
+  // nothing so (0.97-1.01x), and the other paths add to the counts from their first values.
   if (path == Path::replicated_shared || path == Path::halfword_shared)
     launch("zero_counts", zero_counts_kernel, {static_cast<unsigned>(ceil_div(m, kBlock)), kBlock}, stream, counts, m);
   else
