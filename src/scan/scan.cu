@@ -33,7 +33,6 @@
 #include <gpulab/error.hpp>
 #include <gpulab/scan.hpp>
 
-#include <cuda/atomic>
 #include <cuda/ptx>
 
 #include <algorithm>
@@ -115,8 +114,6 @@ struct TileStatus {
   }
 };
 
-using Counter = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
-
 template <class A>
 __device__ __forceinline__ void publish(const TileStatus& status, unsigned long long tile, unsigned long long ticket,
                                         unsigned state, A value) {
@@ -193,7 +190,8 @@ __device__ __forceinline__ void draw_tile(const TileStatus& status, unsigned lon
   asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(first) : "l"(status.first) : "memory");
   if (ticket - first >= gridDim.x) first -= gridDim.x;  // read after the last draw moved it on
   const unsigned long long tile = ticket - first;
-  if (tile == gridDim.x - 1) asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(status.first), "l"(first + gridDim.x) : "memory");
+  if (tile == gridDim.x - 1)
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(status.first), "l"(first + gridDim.x) : "memory");
   drawn[0] = tile;
   drawn[1] = first;
 }
