@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The inner loop of a kernel as SASS counts it: instructions, FFMAs, shared loads, reuse flags and
-the register reads an FFMA makes.
+"""The inner loop of a kernel as SASS counts it: instructions, FFMAs, shared loads, reuse flags,
+the register reads an FFMA makes, and the instructions by opcode.
 
     python3 scripts/sass_loop.py FILE FUNCTION [FUNCTION...]
 
@@ -73,6 +73,15 @@ def counts(body: list) -> dict:
             "register reads an FFMA": round(reads / ffma, 2), "two reads in one bank": f"{same_bank / ffma:.1%}"}
 
 
+def opcodes(body: list) -> str:
+    """The loop's instructions by opcode, most first: memory operations with their width and kind
+    (LDG.E.128, LDGSTS.E.LTC128B), the others by their base name."""
+    def key(ins: str) -> str:
+        op = ins.split()[0]
+        return op if op.split(".")[0] in ("LDS", "LDG", "STS", "LDGSTS") else op.split(".")[0]
+    return ", ".join(f"{op} {n}" for op, n in collections.Counter(key(ins) for ins in body).most_common())
+
+
 def main() -> int:
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -92,6 +101,7 @@ def main() -> int:
         print(name)
         for key, value in counts(body).items():
             print(f"  {key}: {value}")
+        print(f"  by opcode: {opcodes(body)}")
     return status
 
 
