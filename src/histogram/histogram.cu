@@ -1039,7 +1039,16 @@ void check_arguments(const std::int32_t* values, std::size_t n, std::uint32_t m,
     throw Error("histogram: n = " + std::to_string(n) + " values; counts are 32-bit, so n must be below 2^32");
 }
 
-/// The kernels of `path` (counts already zeroed); `picked`: see PickedIf.
+/// The paths that add to the counts only when they merge (halfword_shared also on a 16-bit
+/// counter's spill, which waits as the merge does): they count while zero_counts_kernel zeroes the
+/// counts, launched after it as dependents. 1.02-1.11x faster from 2^20 to 2^24 values at m = 256
+/// and 4096, 1.01-1.14x at m = 16384 and 65536 (H100 and H200, docs/histogram.md), against a
+/// cudaMemsetAsync before them. packed_registers (m <= 8) gained nothing so (0.97-1.01x); the other
+/// paths add to the counts from their first values on.
+constexpr bool counts_while_zeroing(Path path) { return path == Path::replicated_shared || path == Path::halfword_shared; }
+
+/// The kernels of `path` (counts already zeroed, or, where counts_while_zeroing, being zeroed by
+/// the kernel launched just before); `picked`: see PickedIf.
 void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* counts, void* temp,
                  cudaStream_t stream, PickedIf picked = {}) {
   const DeviceLimits& d = device_limits();
@@ -1054,7 +1063,7 @@ void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule r
       const std::size_t smem = std::size_t{m} * replicas * sizeof(std::uint32_t);
       const unsigned resident = resident_blocks(reinterpret_cast<const void*>(replicated_shared_kernel), kBlock, smem);
       LaunchShape shape{grid_for(n, resident), kBlock, smem};
-      shape.follows = true;  // after zero_counts_kernel
+      shape.follows = counts_while_zeroing(path);
       launch("replicated_shared", replicated_shared_kernel, shape, stream, values, n, rule, replicas, counts)
           .work([&] { return count_of(replicas, "replica") + " of the bins per block"; });
       break;
@@ -1063,7 +1072,7 @@ void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule r
       const std::size_t smem = halfword_bytes(m);
       const unsigned resident = resident_blocks(reinterpret_cast<const void*>(halfword_shared_kernel), kHalfwordBlock, smem);
       LaunchShape shape{grid_for(n, resident, kHalfwordBlock), kHalfwordBlock, smem};
-      shape.follows = true;  // after zero_counts_kernel
+      shape.follows = counts_while_zeroing(path);
       launch("halfword_shared", halfword_shared_kernel, shape, stream, values, n, rule, counts);
       break;
     }
@@ -1153,11 +1162,7 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
   if (needed > 0 && (temp == nullptr || temp_capacity < needed))
     throw Error("histogram: this path needs " + std::to_string(needed) + " bytes of temporary storage for " + std::to_string(n) +
                 " values into " + std::to_string(m) + " bins, got " + std::to_string(temp == nullptr ? 0 : temp_capacity));
-  // replicated_shared and halfword_shared count while a kernel zeroes the counts
-  // (zero_counts_kernel): 1.02-1.11x faster from 2^20 to 2^24 values at m = 256 and 4096, 1.01-1.14x
-  // at m = 16384 and 65536 (H100 and H200, docs/histogram.md). packed_registers (m <= 8) gained
-  // nothing so (0.97-1.01x), and the other paths add to the counts from their first values.
-  if (path == Path::replicated_shared || path == Path::halfword_shared)
+  if (counts_while_zeroing(path))
     launch("zero_counts", zero_counts_kernel, {static_cast<unsigned>(ceil_div(m, kBlock)), kBlock}, stream, counts, m);
   else
     GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));

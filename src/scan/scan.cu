@@ -183,7 +183,8 @@ __device__ __forceinline__ A look_back(const TileStatus& status, unsigned long l
 /// Both accesses are relaxed and need no fence: `first` moves from F to F + gridDim.x once in a
 /// call, when its last ticket is drawn, so a read of it sees F or F + gridDim.x, and the ticket (F ≤
 /// ticket < F + gridDim.x) tells which. (An ordering fence would wait for the tile's loads that the
-/// thread has just issued, and the block would wait for the fence.)
+/// thread has just issued, and the block would wait for the fence.) PTX's global forms, because
+/// cuda::atomic_ref on a generic pointer adds a test of the address space and a branch.
 __device__ __forceinline__ void draw_tile(const TileStatus& status, unsigned long long* drawn) {
   unsigned long long ticket, first;
   asm volatile("atom.relaxed.gpu.global.add.u64 %0, [%1], 1;" : "=l"(ticket) : "l"(status.counter) : "memory");
