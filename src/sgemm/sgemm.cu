@@ -298,13 +298,15 @@ void launch_tiles(const char* name, const GemmArgs& g, int splits, float* partia
                   g, splits, partials, stream);
 }
 
-/// The big-tile kernel (16-byte loads or 4-byte; it needs no guarded form: its loads are plain).
-template <int kChunksM, bool kVector, int kBlockRows>
+/// The big-tile kernel (16-byte loads or 4-byte; it needs no guarded form: its plain loads read
+/// only valid elements, its cp.async copies a partial vector 4 bytes at a time).
+template <int kChunksM, bool kVector, int kBlockRows, int kStages>
 void launch_big(const char* name, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   using T = BigTiles<kChunksM, kBlockRows>;
-  launch_tiled<T>(name, big_tiles<kChunksM, kVector, kBlockRows>, 0,
-                  std::to_string(T::kRows) + "x" + std::to_string(T::kCols) + " per thread, fragments double-buffered", g,
-                  splits, partials, stream);
+  launch_tiled<T>(name, big_tiles<kChunksM, kVector, kBlockRows, kStages>, 0,
+                  std::to_string(T::kRows) + "x" + std::to_string(T::kCols) + " per thread, fragments double-buffered" +
+                      (kStages > 0 ? ", cp.async " + std::to_string(kStages) + " stages" : ""),
+                  g, splits, partials, stream);
 }
 
 using Launcher = void (*)(const char*, const GemmArgs&, int, float*, cudaStream_t);
@@ -326,11 +328,12 @@ constexpr Config config(std::string_view name) {
           "warp_tiles"};
 }
 
-template <int kChunksM, int kBlockRows = 128>
+template <int kChunksM, int kBlockRows = 128, int kStages = 0>
 constexpr Config big_config(std::string_view name) {
   using T = BigTiles<kChunksM, kBlockRows>;
   return {{name, T::kBM, T::kBN},
-          {launch_big<kChunksM, false, kBlockRows>, launch_big<kChunksM, true, kBlockRows>, launch_big<kChunksM, true, kBlockRows>},
+          {launch_big<kChunksM, false, kBlockRows, kStages>, launch_big<kChunksM, true, kBlockRows, kStages>,
+           launch_big<kChunksM, true, kBlockRows, kStages>},
           "big_tiles"};
 }
 
@@ -354,6 +357,9 @@ constexpr Config kConfigs[] = {
     big_config<4>("128x256_fragments"),
     big_config<2>("128x128_fragments"),
     big_config<2, 64>("64x128_fragments"),
+    big_config<2, 64, 4>("64x128_fragments_async4"),
+    big_config<2, 128, 3>("128x128_fragments_async3"),
+    big_config<4, 128, 3>("128x256_fragments_async3"),
 };
 constexpr std::size_t kDefault = 0, kSmall = 3, kBig = 6;
 

@@ -402,12 +402,15 @@ __device__ __forceinline__ float4 load4_first(const float* p, int count) {
   return {count > 0 ? p[0] : 0.f, count > 1 ? p[1] : 0.f, count > 2 ? p[2] : 0.f, count > 3 ? p[3] : 0.f};
 }
 
-template <int kChunksM, bool kVector, int kBlockRows = 128>
+template <int kChunksM, bool kVector, int kBlockRows = 128, int kStages = 0>
 __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigTiles<kChunksM, kBlockRows>::kMinBlocks)
     big_tiles(GemmArgs g, int k_slice, float* partials) {
   using T = BigTiles<kChunksM, kBlockRows>;
-  __shared__ __align__(16) float as[2][T::kBK][T::kAStride];
-  __shared__ __align__(16) float bs[2][T::kBK][T::kBN];
+  constexpr bool kAsync = kStages > 0;
+  constexpr int kBuffers = kAsync ? kStages : 2;
+  static_assert(!kAsync || kStages >= 2, "cp.async needs a stage to fill beside the one read");
+  __shared__ __align__(16) float as[kBuffers][T::kBK][T::kAStride];
+  __shared__ __align__(16) float bs[kBuffers][T::kBK][T::kBN];
 
   const auto [m0, n0, k_begin, k_end, slices] = BlockWork::of<T>(g, k_slice);
 
@@ -453,6 +456,43 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
 #pragma unroll
     for (int r = 0; r < T::kBPer; ++r) *reinterpret_cast<float4*>(&bs[buf][b_row + T::kBRowStep * r][b_col]) = b_next[r];
   };
+  // kStages ≥ 2: slice s copied straight into `stage`, A's four values one 4-byte cp.async each to
+  // their transposed places, B's 16 bytes at a time (4 where its rows are not 16-byte aligned, or
+  // where a partial vector could address past the matrix's last row). Zeros past the edges.
+  auto copy_async = [&](int s, int stage) {
+    const int k0 = s * T::kBK;
+    const float* b_slice = b_src + static_cast<std::ptrdiff_t>(k0) * static_cast<std::ptrdiff_t>(g.ldb);
+    if (interior && k_begin + k0 + T::kBK <= k_end) {
+#pragma unroll
+      for (int q = 0; q < 4; ++q) cp_async4(&as[stage][a_k + q][a_row], a_src + k0 + q, true);
+#pragma unroll
+      for (int r = 0; r < T::kBPer; ++r) {
+        float* dst = &bs[stage][b_row + T::kBRowStep * r][b_col];
+        if constexpr (kVector) {
+          cp_async16(dst, b_slice + r * b_row_step, 16);
+        } else {
+#pragma unroll
+          for (int q = 0; q < 4; ++q) cp_async4(dst + q, b_slice + r * b_row_step + q, true);
+        }
+      }
+      return;
+    }
+    const int a_valid = a_row_in ? max(0, min(4, k_end - (k_begin + k0 + a_k))) : 0;
+#pragma unroll
+    for (int q = 0; q < 4; ++q) cp_async4(&as[stage][a_k + q][a_row], q < a_valid ? a_src + k0 + q : g.a, q < a_valid);
+#pragma unroll
+    for (int r = 0; r < T::kBPer; ++r) {
+      const int cols = k_begin + k0 + b_row + T::kBRowStep * r < k_end ? b_cols : 0;
+      const float* src = b_slice + r * b_row_step;
+      float* dst = &bs[stage][b_row + T::kBRowStep * r][b_col];
+      if (kVector && (cols == 4 || cols == 0)) {
+        cp_async16(dst, cols > 0 ? src : g.b, 4 * cols);
+      } else {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) cp_async4(dst + q, q < cols ? src + q : g.b, q < cols);
+      }
+    }
+  };
 
   float a[2][T::kRows], b[2][T::kCols];
   auto load_fragments = [&](int buf, int k, float (&fa)[T::kRows], float (&fb)[T::kCols]) {
@@ -465,27 +505,45 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   };
 
   float acc[T::kRows][T::kCols] = {};
-  if (slices > 0) {
+  // The stage read this slice and the one read next (kAsync: slice s in stage s % kStages).
+  int stage = 0, next = 1 % kBuffers;
+  if constexpr (kAsync) {
+#pragma unroll
+    for (int s = 0; s < kStages - 1; ++s) {
+      if (s < slices) copy_async(s, s);
+      cp_async_commit();  // an empty group keeps the count of pending groups uniform
+    }
+    cp_async_wait<kStages - 2>();
+    __syncthreads();
+  } else if (slices > 0) {
     load_global(0);
     store_shared(0);
     __syncthreads();
-    load_fragments(0, 0, a[0], b[0]);
   }
+  if (slices > 0) load_fragments(0, 0, a[0], b[0]);
   for (int s = 0; s < slices; ++s) {
-    const int buf = s & 1;
     const bool more = s + 1 < slices;
-    if (more) load_global(s + 1);  // in flight during this slice's FMAs
+    if constexpr (kAsync) {
+      // The stage of slice s − 1, last read before the barrier that ended it: free to fill.
+      const int ahead = s + kStages - 1;
+      if (ahead < slices) copy_async(ahead, stage == 0 ? kStages - 1 : stage - 1);
+      cp_async_commit();
+    } else if (more) {
+      load_global(s + 1);  // in flight during this slice's FMAs
+    }
 #pragma unroll
     for (int k = 0; k < T::kBK; ++k) {
       if (k == T::kBK - 1 && more) {
-        // The other buffer was last read before the previous slice's barrier: free to fill.
-        store_shared(buf ^ 1);
+        if constexpr (kAsync)
+          cp_async_wait<kStages - 2>();  // slice s + 1 has landed (for this thread)
+        else
+          store_shared(next);  // the other buffer was last read before the previous slice's barrier
         __syncthreads();
       }
       if (k < T::kBK - 1)
-        load_fragments(buf, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
+        load_fragments(stage, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
       else if (more)
-        load_fragments(buf ^ 1, 0, a[0], b[0]);
+        load_fragments(next, 0, a[0], b[0]);
       if constexpr (kPairedRows<kChunksM, kVector>) {
         // Two rows of A walked across the columns of B, the columns' direction reversed at each
         // pair: consecutive FMAs share their B value and both A values stay in the operand reuse
@@ -505,7 +563,10 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
           for (int j = 0; j < T::kCols; ++j) acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
       }
     }
+    stage = next;
+    next = next + 1 == kBuffers ? 0 : next + 1;
   }
+  if constexpr (kAsync) cp_async_wait<0>();
 
   // Rows consecutive in each 16-row band: ly·4 … ly·4 + 3.
   store_thread_tile(g, acc, [&](int c, int i) { return m0 + warp_m + c * 16 + ly * 4 + i; }, n0 + warp_n + lx * 4, partials);

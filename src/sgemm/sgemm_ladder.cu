@@ -62,6 +62,10 @@ void run_vectorized(const GemmArgs& g, cudaStream_t s) {
 void run_warp_tiles(const GemmArgs& g, cudaStream_t s) { sgemm_detail::warp_tiles_plain(g, s); }
 void run_pipelined(const GemmArgs& g, cudaStream_t s) { sgemm_detail::warp_tiles_pipelined(g, s); }
 void run_big_tiles(const GemmArgs& g, cudaStream_t s) { sgemm_detail::big_tiles_fragments(g, s); }
+template <std::size_t kConfig>
+void run_forced(const GemmArgs& g, cudaStream_t s) {  // EXPERIMENT: one tuner configuration, unsplit
+  sgemm_detail::run_config(kConfig, g, 1, nullptr, s);
+}
 void run_library(const GemmArgs& g, cudaStream_t s) {
   sgemm(g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, s);
 }
@@ -141,6 +145,12 @@ constexpr SgemmRung kRungs[] = {
         "128x256 tiles, 16x8 a thread, A transposed: 6 shared loads per 128 FMAs; next step's fragments and slice in flight; "
         "the FMAs two rows of A at a time",
         "instructions issue", run_big_tiles),
+    row("f128x256", "experiment", "fma", run_forced<6>),
+    row("f128x128", "experiment", "fma", run_forced<7>),
+    row("f64x128", "experiment", "fma", run_forced<8>),
+    row("a64x128", "experiment", "fma", run_forced<9>),
+    row("a128x128", "experiment", "fma", run_forced<10>),
+    row("a128x256", "experiment", "fma", run_forced<11>),
     row("library", "gpulab::sgemm: tiles measured per shape and device; split-K (fixed order) where tiles leave SMs idle", "fma",
         run_library, Role::library),
     row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync", "fma instructions",
