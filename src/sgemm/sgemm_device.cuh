@@ -456,15 +456,21 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
 #pragma unroll
     for (int r = 0; r < T::kBPer; ++r) *reinterpret_cast<float4*>(&bs[buf][b_row + T::kBRowStep * r][b_col]) = b_next[r];
   };
-  // kStages ≥ 2: slice s copied straight into `stage`, A's four values one 4-byte cp.async each to
-  // their transposed places, B's 16 bytes at a time (4 where its rows are not 16-byte aligned, or
-  // where a partial vector could address past the matrix's last row). Zeros past the edges.
+  // kStages ≥ 2: slice s copied straight into `stage`, A's values one 4-byte cp.async each to their
+  // transposed places, B's 16 bytes at a time (4 where its rows are not 16-byte aligned, or where a
+  // partial vector could address past the matrix's last row). Zeros past the edges. A thread copies
+  // A's k = t % 8 of rows t / 8 + q·kBM / 4: a warp's copy reads 4 rows' 32 bytes (4 sectors, not
+  // the 16 of a float4 a thread) and writes 32 distinct banks (row stride 4 mod 32).
+  const int ac_k = t % 8, ac_row = t / 8;
+  constexpr int kARowStep = T::kBM / 4;
+  const float* ac_src = g.a + static_cast<std::size_t>(min(m0 + ac_row, g.m - 1)) * g.lda + k_begin + ac_k;
+  const std::ptrdiff_t ac_step = static_cast<std::ptrdiff_t>(kARowStep) * static_cast<std::ptrdiff_t>(g.lda);
   auto copy_async = [&](int s, int stage) {
     const int k0 = s * T::kBK;
     const float* b_slice = b_src + static_cast<std::ptrdiff_t>(k0) * static_cast<std::ptrdiff_t>(g.ldb);
     if (interior && k_begin + k0 + T::kBK <= k_end) {
 #pragma unroll
-      for (int q = 0; q < 4; ++q) cp_async4(&as[stage][a_k + q][a_row], a_src + k0 + q, true);
+      for (int q = 0; q < 4; ++q) cp_async4(&as[stage][ac_k][ac_row + q * kARowStep], ac_src + k0 + q * ac_step, true);
 #pragma unroll
       for (int r = 0; r < T::kBPer; ++r) {
         float* dst = &bs[stage][b_row + T::kBRowStep * r][b_col];
@@ -477,9 +483,12 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       }
       return;
     }
-    const int a_valid = a_row_in ? max(0, min(4, k_end - (k_begin + k0 + a_k))) : 0;
+    const bool a_k_in = k_begin + k0 + ac_k < k_end;
 #pragma unroll
-    for (int q = 0; q < 4; ++q) cp_async4(&as[stage][a_k + q][a_row], q < a_valid ? a_src + k0 + q : g.a, q < a_valid);
+    for (int q = 0; q < 4; ++q) {
+      const bool valid = a_k_in && m0 + ac_row + q * kARowStep < g.m;
+      cp_async4(&as[stage][ac_k][ac_row + q * kARowStep], valid ? ac_src + k0 + q * ac_step : g.a, valid);
+    }
 #pragma unroll
     for (int r = 0; r < T::kBPer; ++r) {
       const int cols = k_begin + k0 + b_row + T::kBRowStep * r < k_end ? b_cols : 0;
