@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace gpulab::sgemm_device {
 
@@ -456,46 +457,52 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
 #pragma unroll
     for (int r = 0; r < T::kBPer; ++r) *reinterpret_cast<float4*>(&bs[buf][b_row + T::kBRowStep * r][b_col]) = b_next[r];
   };
-  // kStages ≥ 2: slice s copied straight into `stage`, A's values one 4-byte cp.async each to their
-  // transposed places, B's 16 bytes at a time (4 where its rows are not 16-byte aligned, or where a
-  // partial vector could address past the matrix's last row). Zeros past the edges. A thread copies
-  // A's k = t % 8 of rows t / 8 + q·kBM / 4: a warp's copy reads 4 rows' 32 bytes (4 sectors, not
-  // the 16 of a float4 a thread) and writes 32 distinct banks (row stride 4 mod 32).
+  // kStages ≥ 2: slices copied straight into their stage, A's values one 4-byte cp.async each to
+  // their transposed places, B's 16 bytes at a time (4 where its rows are not 16-byte aligned, or
+  // where a partial vector could address past the matrix's last row). A thread copies A's k = t % 8
+  // of rows t / 8 + q·kBM / 4: a warp's copy reads 4 rows' 32 bytes (4 sectors, not the 16 of a
+  // float4 a thread) and writes 32 distinct banks (row stride 4 mod 32). The slices are counted
+  // back from k_end: slice 0 holds the ragged part (from k_first, zeros below k_begin), so that in
+  // a tile inside the matrices every later slice is whole and copied without a test. The sums are
+  // the same bits: a thread adds its products in ascending k either way, and 0·0 changes none.
   const int ac_k = t % 8, ac_row = t / 8;
   constexpr int kARowStep = T::kBM / 4;
-  const float* ac_src = g.a + static_cast<std::size_t>(min(m0 + ac_row, g.m - 1)) * g.lda + k_begin + ac_k;
+  const int k_first = k_end - slices * T::kBK;
   const std::ptrdiff_t ac_step = static_cast<std::ptrdiff_t>(kARowStep) * static_cast<std::ptrdiff_t>(g.lda);
-  auto copy_async = [&](int s, int stage) {
-    const int k0 = s * T::kBK;
-    const float* b_slice = b_src + static_cast<std::ptrdiff_t>(k0) * static_cast<std::ptrdiff_t>(g.ldb);
-    if (interior && k_begin + k0 + T::kBK <= k_end) {
+  const float* ac_row_start = g.a + static_cast<std::size_t>(min(m0 + ac_row, g.m - 1)) * g.lda + ac_k;
+  const float* bc_col_start = g.b + n0 + b_col;  // + k·ldb (whole tiles only)
+  auto copy_whole = [&](int s, int stage) {
+    const int k = k_first + s * T::kBK;
 #pragma unroll
-      for (int q = 0; q < 4; ++q) cp_async4(&as[stage][ac_k][ac_row + q * kARowStep], ac_src + k0 + q * ac_step, true);
+    for (int q = 0; q < 4; ++q) cp_async4(&as[stage][ac_k][ac_row + q * kARowStep], ac_row_start + q * ac_step + k, true);
+    const float* b_slice = bc_col_start + static_cast<std::ptrdiff_t>(k + b_row) * static_cast<std::ptrdiff_t>(g.ldb);
 #pragma unroll
-      for (int r = 0; r < T::kBPer; ++r) {
-        float* dst = &bs[stage][b_row + T::kBRowStep * r][b_col];
-        if constexpr (kVector) {
-          cp_async16(dst, b_slice + r * b_row_step, 16);
-        } else {
+    for (int r = 0; r < T::kBPer; ++r) {
+      float* dst = &bs[stage][b_row + T::kBRowStep * r][b_col];
+      if constexpr (kVector) {
+        cp_async16(dst, b_slice + r * b_row_step, 16);
+      } else {
 #pragma unroll
-          for (int q = 0; q < 4; ++q) cp_async4(dst + q, b_slice + r * b_row_step + q, true);
-        }
+        for (int q = 0; q < 4; ++q) cp_async4(dst + q, b_slice + r * b_row_step + q, true);
       }
-      return;
     }
-    const bool a_k_in = k_begin + k0 + ac_k < k_end;
+  };
+  auto copy_checked = [&](int s, int stage) {
+    const int k = k_first + s * T::kBK;  // k + 7 < k_end
+    const bool a_k_in = k + ac_k >= k_begin;
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
       const bool valid = a_k_in && m0 + ac_row + q * kARowStep < g.m;
-      cp_async4(&as[stage][ac_k][ac_row + q * kARowStep], valid ? ac_src + k0 + q * ac_step : g.a, valid);
+      cp_async4(&as[stage][ac_k][ac_row + q * kARowStep], valid ? ac_row_start + q * ac_step + k : g.a, valid);
     }
 #pragma unroll
     for (int r = 0; r < T::kBPer; ++r) {
-      const int cols = k_begin + k0 + b_row + T::kBRowStep * r < k_end ? b_cols : 0;
-      const float* src = b_slice + r * b_row_step;
+      const int row = k + b_row + T::kBRowStep * r;
+      const int cols = row >= k_begin ? b_cols : 0;
+      const float* src = cols > 0 ? g.b + static_cast<std::size_t>(row) * g.ldb + n0 + b_col : g.b;
       float* dst = &bs[stage][b_row + T::kBRowStep * r][b_col];
       if (kVector && (cols == 4 || cols == 0)) {
-        cp_async16(dst, cols > 0 ? src : g.b, 4 * cols);
+        cp_async16(dst, src, 4 * cols);
       } else {
 #pragma unroll
         for (int q = 0; q < 4; ++q) cp_async4(dst + q, q < cols ? src + q : g.b, q < cols);
@@ -514,66 +521,85 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   };
 
   float acc[T::kRows][T::kCols] = {};
-  // The stage read this slice and the one read next (kAsync: slice s in stage s % kStages).
-  int stage = 0, next = 1 % kBuffers;
-  if constexpr (kAsync) {
-#pragma unroll
-    for (int s = 0; s < kStages - 1; ++s) {
-      if (s < slices) copy_async(s, s);
-      cp_async_commit();  // an empty group keeps the count of pending groups uniform
-    }
-    cp_async_wait<kStages - 2>();
-    __syncthreads();
-  } else if (slices > 0) {
-    load_global(0);
-    store_shared(0);
-    __syncthreads();
-  }
-  if (slices > 0) load_fragments(0, 0, a[0], b[0]);
-  for (int s = 0; s < slices; ++s) {
-    const bool more = s + 1 < slices;
+  // whole_tile (kAsync only): the tile is inside the matrices, so every slice past the first is
+  // copied without a test; a loop of its own, so that no branch splits the copies from the FMAs.
+  auto slice_loop = [&](auto whole_tile) {
+    [[maybe_unused]] constexpr bool kWhole = decltype(whole_tile)::value;
+    // The stage read this slice and the one read next (kAsync: slice s in stage s % kStages).
+    int stage = 0, next = 1 % kBuffers;
     if constexpr (kAsync) {
-      // The stage of slice s − 1, last read before the barrier that ended it: free to fill.
-      const int ahead = s + kStages - 1;
-      if (ahead < slices) copy_async(ahead, stage == 0 ? kStages - 1 : stage - 1);
-      cp_async_commit();
-    } else if (more) {
-      load_global(s + 1);  // in flight during this slice's FMAs
-    }
 #pragma unroll
-    for (int k = 0; k < T::kBK; ++k) {
-      if (k == T::kBK - 1 && more) {
-        if constexpr (kAsync)
-          cp_async_wait<kStages - 2>();  // slice s + 1 has landed (for this thread)
-        else
-          store_shared(next);  // the other buffer was last read before the previous slice's barrier
-        __syncthreads();
+      for (int s = 0; s < kStages - 1; ++s) {
+        if (kWhole && s > 0 && s < slices) copy_whole(s, s);
+        else if (s < slices) copy_checked(s, s);
+        cp_async_commit();  // an empty group keeps the count of pending groups uniform
       }
-      if (k < T::kBK - 1)
-        load_fragments(stage, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
-      else if (more)
-        load_fragments(next, 0, a[0], b[0]);
-      if constexpr (kPairedRows<kChunksM, kVector>) {
-        // Two rows of A walked across the columns of B, the columns' direction reversed at each
-        // pair: consecutive FMAs share their B value and both A values stay in the operand reuse
-        // cache (SASS: 1.99 register reads an FFMA, 12.6% same-bank pairs; docs/sgemm.md).
-#pragma unroll
-        for (int i = 0; i < T::kRows; i += 2)
-#pragma unroll
-          for (int r = 0; r < T::kCols; ++r) {
-            const int j = i / 2 % 2 ? T::kCols - 1 - r : r;
-            acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
-            acc[i + 1][j] = fmaf(a[k % 2][i + 1], b[k % 2][j], acc[i + 1][j]);
-          }
-      } else {
-#pragma unroll
-        for (int i = 0; i < T::kRows; ++i)
-#pragma unroll
-          for (int j = 0; j < T::kCols; ++j) acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
-      }
+      cp_async_wait<kStages - 2>();
+      __syncthreads();
+    } else if (slices > 0) {
+      load_global(0);
+      store_shared(0);
+      __syncthreads();
     }
-    stage = next;
-    next = next + 1 == kBuffers ? 0 : next + 1;
+    if (slices > 0) load_fragments(0, 0, a[0], b[0]);
+    for (int s = 0; s < slices; ++s) {
+      const bool more = s + 1 < slices;
+      if constexpr (kAsync) {
+        // The stage of slice s − 1, last read before the barrier that ended it: free to fill.
+        const int ahead = s + kStages - 1, free_stage = stage == 0 ? kStages - 1 : stage - 1;
+        if (ahead < slices) {
+          if constexpr (kWhole)
+            copy_whole(ahead, free_stage);
+          else
+            copy_checked(ahead, free_stage);
+        }
+        cp_async_commit();
+      } else if (more) {
+        load_global(s + 1);  // in flight during this slice's FMAs
+      }
+#pragma unroll
+      for (int k = 0; k < T::kBK; ++k) {
+        if (k == T::kBK - 1 && more) {
+          if constexpr (kAsync)
+            cp_async_wait<kStages - 2>();  // slice s + 1 has landed (for this thread)
+          else
+            store_shared(next);  // the other buffer was last read before the previous slice's barrier
+          __syncthreads();
+        }
+        if (k < T::kBK - 1)
+          load_fragments(stage, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
+        else if (more)
+          load_fragments(next, 0, a[0], b[0]);
+        if constexpr (kPairedRows<kChunksM, kVector>) {
+          // Two rows of A walked across the columns of B, the columns' direction reversed at each
+          // pair: consecutive FMAs share their B value and both A values stay in the operand reuse
+          // cache (SASS: 1.99 register reads an FFMA, 12.6% same-bank pairs; docs/sgemm.md).
+#pragma unroll
+          for (int i = 0; i < T::kRows; i += 2)
+#pragma unroll
+            for (int r = 0; r < T::kCols; ++r) {
+              const int j = i / 2 % 2 ? T::kCols - 1 - r : r;
+              acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
+              acc[i + 1][j] = fmaf(a[k % 2][i + 1], b[k % 2][j], acc[i + 1][j]);
+            }
+        } else {
+#pragma unroll
+          for (int i = 0; i < T::kRows; ++i)
+#pragma unroll
+            for (int j = 0; j < T::kCols; ++j) acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
+        }
+      }
+      stage = next;
+      next = next + 1 == kBuffers ? 0 : next + 1;
+    }
+  };
+  if constexpr (kAsync) {
+    if (interior)
+      slice_loop(std::true_type{});
+    else
+      slice_loop(std::false_type{});
+  } else {
+    slice_loop(std::false_type{});
   }
   if constexpr (kAsync) cp_async_wait<0>();
 
