@@ -470,20 +470,18 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   const int k_first = k_end - slices * T::kBK;
   const std::ptrdiff_t ac_step = static_cast<std::ptrdiff_t>(kARowStep) * static_cast<std::ptrdiff_t>(g.lda);
   const float* ac_row_start = g.a + static_cast<std::size_t>(min(m0 + ac_row, g.m - 1)) * g.lda + ac_k;
-  const float* bc_col_start = g.b + n0 + b_col;  // + k·ldb (whole tiles only)
-  auto copy_whole = [&](int s, int stage) {
-    const int k = k_first + s * T::kBK;
+  // Whole slices from running pointers: a_run at A's (row ac_row, k), b_run at B's (row k + b_row, col b_col).
+  auto copy_whole = [&](const float* a_run, const float* b_run, int stage) {
 #pragma unroll
-    for (int q = 0; q < 4; ++q) cp_async4(&as[stage][ac_k][ac_row + q * kARowStep], ac_row_start + q * ac_step + k, true);
-    const float* b_slice = bc_col_start + static_cast<std::ptrdiff_t>(k + b_row) * static_cast<std::ptrdiff_t>(g.ldb);
+    for (int q = 0; q < 4; ++q) cp_async4(&as[stage][ac_k][ac_row + q * kARowStep], a_run + q * ac_step, true);
 #pragma unroll
     for (int r = 0; r < T::kBPer; ++r) {
       float* dst = &bs[stage][b_row + T::kBRowStep * r][b_col];
       if constexpr (kVector) {
-        cp_async16(dst, b_slice + r * b_row_step, 16);
+        cp_async16(dst, b_run + r * b_row_step, 16);
       } else {
 #pragma unroll
-        for (int q = 0; q < 4; ++q) cp_async4(dst + q, b_slice + r * b_row_step + q, true);
+        for (int q = 0; q < 4; ++q) cp_async4(dst + q, b_run + r * b_row_step + q, true);
       }
     }
   };
@@ -527,11 +525,14 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
     [[maybe_unused]] constexpr bool kWhole = decltype(whole_tile)::value;
     // The stage read this slice and the one read next (kAsync: slice s in stage s % kStages).
     int stage = 0, next = 1 % kBuffers;
+    // kWhole: the next whole slice to copy, from slice kStages − 1 on (the prologue's are checked).
+    [[maybe_unused]] const float* a_run = ac_row_start + k_first + (kStages - 1) * T::kBK;
+    [[maybe_unused]] const float* b_run =
+        g.b + static_cast<std::ptrdiff_t>(k_first + (kStages - 1) * T::kBK + b_row) * static_cast<std::ptrdiff_t>(g.ldb) + n0 + b_col;
     if constexpr (kAsync) {
 #pragma unroll
       for (int s = 0; s < kStages - 1; ++s) {
-        if (kWhole && s > 0 && s < slices) copy_whole(s, s);
-        else if (s < slices) copy_checked(s, s);
+        if (s < slices) copy_checked(s, s);
         cp_async_commit();  // an empty group keeps the count of pending groups uniform
       }
       cp_async_wait<kStages - 2>();
@@ -547,11 +548,16 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       if constexpr (kAsync) {
         // The stage of slice s − 1, last read before the barrier that ended it: free to fill.
         const int ahead = s + kStages - 1, free_stage = stage == 0 ? kStages - 1 : stage - 1;
-        if (ahead < slices) {
-          if constexpr (kWhole)
-            copy_whole(ahead, free_stage);
-          else
-            copy_checked(ahead, free_stage);
+        if constexpr (kWhole) {
+          // No branch: past the last slice, the last is copied again into the free stage, which
+          // no later slice reads (the slices left hold fewer than kStages stages).
+          copy_whole(a_run, b_run, free_stage);
+          if (ahead < slices - 1) {
+            a_run += T::kBK;
+            b_run += T::kBK * static_cast<std::ptrdiff_t>(g.ldb);
+          }
+        } else if (ahead < slices) {
+          copy_checked(ahead, free_stage);
         }
         cp_async_commit();
       } else if (more) {
@@ -594,7 +600,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
     }
   };
   if constexpr (kAsync) {
-    if (interior)
+    if (interior && slices >= kStages)  // the copies past the last slice re-read slice slices − 1 ≥ kStages − 1
       slice_loop(std::true_type{});
     else
       slice_loop(std::false_type{});
