@@ -409,7 +409,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   using T = BigTiles<kChunksM, kBlockRows>;
   constexpr bool kAsync = kStages > 0;
   constexpr int kBuffers = kAsync ? kStages : 2;
-  static_assert(!kAsync || kStages >= 2, "cp.async needs a stage to fill beside the one read");
+  static_assert(!kAsync || kStages >= 3, "cp.async fills a stage beside the one read and the one read next");
   __shared__ __align__(16) float as[kBuffers][T::kBK][T::kAStride];
   __shared__ __align__(16) float bs[kBuffers][T::kBK][T::kBN];
 
@@ -546,7 +546,13 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
     for (int s = 0; s < slices; ++s) {
       const bool more = s + 1 < slices;
       if constexpr (kAsync) {
-        // The stage of slice s − 1, last read before the barrier that ended it: free to fill.
+        // The barrier a slice early: slice s + 1 has landed for every thread, so its first
+        // fragments can be loaded anywhere in this slice, far from their use (at the slice's end
+        // the compiler moved the last step's FMAs above the barrier, and the next slice's first
+        // FMAs waited on those loads: ncu's most sampled stall). After it, no thread reads the stage
+        // of slice s − 1.
+        cp_async_wait<kStages - 3>();
+        __syncthreads();
         const int ahead = s + kStages - 1, free_stage = stage == 0 ? kStages - 1 : stage - 1;
         if constexpr (kWhole) {
           // No branch: past the last slice, the last is copied again into the free stage, which
@@ -565,11 +571,8 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       }
 #pragma unroll
       for (int k = 0; k < T::kBK; ++k) {
-        if (k == T::kBK - 1 && more) {
-          if constexpr (kAsync)
-            cp_async_wait<kStages - 2>();  // slice s + 1 has landed (for this thread)
-          else
-            store_shared(next);  // the other buffer was last read before the previous slice's barrier
+        if (!kAsync && k == T::kBK - 1 && more) {
+          store_shared(next);  // the other buffer was last read before the previous slice's barrier
           __syncthreads();
         }
         if (k < T::kBK - 1)
