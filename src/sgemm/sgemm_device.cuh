@@ -545,32 +545,29 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
     if (slices > 0) load_fragments(0, 0, a[0], b[0]);
     for (int s = 0; s < slices; ++s) {
       const bool more = s + 1 < slices;
-      // kAsync: the barrier a slice early, after the slice's first fragment loads: slice s + 1 has
-      // landed for every thread, so its first fragments can be loaded anywhere in this slice, far
-      // from their use; at the slice's end the compiler moved the last step's FMAs above the
-      // barrier, and the next slice's first FMAs waited on those loads (ncu's most sampled stall).
-      // After it no thread reads the stage of slice s − 1: the copy of slice s + kStages − 1 goes there.
-      auto stage_ahead = [&] {
-        if constexpr (kAsync) {
-          cp_async_wait<kStages - 3>();
-          __syncthreads();
-          const int ahead = s + kStages - 1, free_stage = stage == 0 ? kStages - 1 : stage - 1;
-          if constexpr (kWhole) {
-            // No branch: past the last slice, the last is copied again into the free stage, which
-            // no later slice reads (the slices left hold fewer than kStages stages).
-            copy_whole(a_run, b_run, free_stage);
-            if (ahead < slices - 1) {
-              a_run += T::kBK;
-              b_run += T::kBK * static_cast<std::ptrdiff_t>(g.ldb);
-            }
-          } else if (ahead < slices) {
-            copy_checked(ahead, free_stage);
+      if constexpr (kAsync) {
+        // The barrier a slice early: slice s + 1 has landed for every thread, so its first
+        // fragments can be loaded anywhere in this slice, far from their use (at the slice's end
+        // the compiler moved the last step's FMAs above the barrier, and the next slice's first
+        // FMAs waited on those loads: ncu's most sampled stall). After it, no thread reads the stage
+        // of slice s − 1.
+        cp_async_wait<kStages - 3>();
+        __syncthreads();
+        const int ahead = s + kStages - 1, free_stage = stage == 0 ? kStages - 1 : stage - 1;
+        if constexpr (kWhole) {
+          // No branch: past the last slice, the last is copied again into the free stage, which
+          // no later slice reads (the slices left hold fewer than kStages stages).
+          copy_whole(a_run, b_run, free_stage);
+          if (ahead < slices - 1) {
+            a_run += T::kBK;
+            b_run += T::kBK * static_cast<std::ptrdiff_t>(g.ldb);
           }
-          cp_async_commit();
+        } else if (ahead < slices) {
+          copy_checked(ahead, free_stage);
         }
-      };
-      if constexpr (!kAsync) {
-        if (more) load_global(s + 1);  // in flight during this slice's FMAs
+        cp_async_commit();
+      } else if (more) {
+        load_global(s + 1);  // in flight during this slice's FMAs
       }
 #pragma unroll
       for (int k = 0; k < T::kBK; ++k) {
@@ -582,7 +579,6 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
           load_fragments(stage, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
         else if (more)
           load_fragments(next, 0, a[0], b[0]);
-        if (kAsync && k == 0) stage_ahead();
         if constexpr (kPairedRows<kChunksM, kVector>) {
           // Two rows of A walked across the columns of B, the columns' direction reversed at each
           // pair: consecutive FMAs share their B value and both A values stay in the operand reuse
