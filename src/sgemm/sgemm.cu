@@ -357,11 +357,11 @@ constexpr Config kConfigs[] = {
     big_config<4>("128x256_fragments"),
     big_config<2>("128x128_fragments"),
     big_config<2, 64>("64x128_fragments"),
-    big_config<2, 64, 4>("64x128_fragments_async4"),
-    big_config<2, 128, 3>("128x128_fragments_async3"),
-    big_config<4, 128, 3>("128x256_fragments_async3"),
+    big_config<4, 128, 3>("128x256_staged3"),
+    big_config<2, 128, 3>("128x128_staged3"),
+    big_config<2, 64, 4>("64x128_staged4"),
 };
-constexpr std::size_t kDefault = 0, kSmall = 3, kBig = 6;
+constexpr std::size_t kDefault = 0, kSmall = 3, kBig = 6, kStaged = 9;
 
 void run_with(const Config& c, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   const std::string name = std::string(c.kernel) + "_" + std::string(c.info.name);
@@ -644,6 +644,8 @@ void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream) {
 void warp_tiles_pipelined(const GemmArgs& g, cudaStream_t stream) { run_config(kDefault, g, 1, nullptr, stream); }
 
 void big_tiles_fragments(const GemmArgs& g, cudaStream_t stream) { run_config(kBig, g, 1, nullptr, stream); }
+
+void big_tiles_staged(const GemmArgs& g, cudaStream_t stream) { run_config(kStaged, g, 1, nullptr, stream); }
 
 // Rows that do not start on 16-byte boundaries (an odd packed k or n, an offset pointer) make
 // every tile configuration copy that operand 4 bytes at a time: 4097³ packed ran at 0.70× cuBLAS,

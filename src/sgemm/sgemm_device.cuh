@@ -359,9 +359,11 @@ __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, 
 //   blocks share an SM: 4 shared loads feed 64 FMAs, but a scheduler has 4 warps to choose from
 //   where the other has 2;
 // - A stored transposed in shared memory (as[k][m]), so a lane's 16 values of A at one k are
-//   4 float4 loads. cp.async cannot transpose, so the next slice's global loads wait in registers
-//   while the current slice's FMAs run, and are stored to the other of two shared buffers: one
-//   barrier a slice;
+//   4 float4 loads. kStages = 0: a 16-byte cp.async cannot transpose, so the next slice's global
+//   loads wait in registers while the current slice's FMAs run, and are stored to the other of two
+//   shared buffers: one barrier a slice. kStages ≥ 3 (the `staged` rung): 4-byte cp.async copies
+//   put each of A's values in its transposed place, as cuBLAS's SIMT kernels do, kStages − 1
+//   slices ahead, with no staging registers (below, at copy_whole);
 // - the fragments of step k + 1 loaded while step k's FMAs run (two register sets), so the FMAs
 //   wait on no shared load;
 // - tiles wholly inside the matrices load full slices without a bounds test: the edge path's

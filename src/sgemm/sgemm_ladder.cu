@@ -62,10 +62,7 @@ void run_vectorized(const GemmArgs& g, cudaStream_t s) {
 void run_warp_tiles(const GemmArgs& g, cudaStream_t s) { sgemm_detail::warp_tiles_plain(g, s); }
 void run_pipelined(const GemmArgs& g, cudaStream_t s) { sgemm_detail::warp_tiles_pipelined(g, s); }
 void run_big_tiles(const GemmArgs& g, cudaStream_t s) { sgemm_detail::big_tiles_fragments(g, s); }
-template <std::size_t kConfig>
-void run_forced(const GemmArgs& g, cudaStream_t s) {  // EXPERIMENT: one tuner configuration, unsplit
-  sgemm_detail::run_config(kConfig, g, 1, nullptr, s);
-}
+void run_staged(const GemmArgs& g, cudaStream_t s) { sgemm_detail::big_tiles_staged(g, s); }
 void run_library(const GemmArgs& g, cudaStream_t s) {
   sgemm(g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, s);
 }
@@ -127,7 +124,7 @@ constexpr SgemmRung row(std::string_view name, std::string_view adds, std::strin
   return {{name, adds, role, false, math != SgemmMath::fp32, claims}, {run, math, aligned, sm90a}};
 }
 
-// Read top to bottom: rungs 1-6 and the tensor-core rung in sgemm_kernels.cuh, 7-10 in sgemm.cu. Each
+// Read top to bottom: rungs 1-6 and the tensor-core rung in sgemm_kernels.cuh, 7-11 in sgemm.cu. Each
 // line: name, what it adds, the counters that says it changes (`gpulab profile`), launcher, role, math.
 constexpr SgemmRung kRungs[] = {
     row("naive", "a thread per element of C, threadIdx.x down the rows: A and C accessed a row apart", "load_sectors store_sectors", run_naive),
@@ -145,12 +142,10 @@ constexpr SgemmRung kRungs[] = {
         "128x256 tiles, 16x8 a thread, A transposed: 6 shared loads per 128 FMAs; next step's fragments and slice in flight; "
         "the FMAs two rows of A at a time",
         "instructions issue", run_big_tiles),
-    row("f128x256", "experiment", "fma", run_forced<6>),
-    row("f128x128", "experiment", "fma", run_forced<7>),
-    row("f64x128", "experiment", "fma", run_forced<8>),
-    row("a64x128", "experiment", "fma", run_forced<9>),
-    row("a128x128", "experiment", "fma", run_forced<10>),
-    row("a128x256", "experiment", "fma", run_forced<11>),
+    row("staged",
+        "cp.async 3 slices ahead, each of A's values copied (4 bytes) to its transposed place: no staging registers; "
+        "whole tiles copied without a test; the barrier a slice early",
+        "instructions issue", run_staged),
     row("library", "gpulab::sgemm: tiles measured per shape and device; split-K (fixed order) where tiles leave SMs idle", "fma",
         run_library, Role::library),
     row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync", "fma instructions",

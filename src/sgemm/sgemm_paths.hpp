@@ -109,6 +109,8 @@ void warp_tiles_plain(const GemmArgs& g, cudaStream_t stream);
 void warp_tiles_pipelined(const GemmArgs& g, cudaStream_t stream);
 /// Rung 9: 128 × 256 tiles, 16 × 8 a thread, A transposed, fragments double-buffered.
 void big_tiles_fragments(const GemmArgs& g, cudaStream_t stream);
+/// Rung 10: the same kernel fed by cp.async into 3 stages, A copied to its transposed places.
+void big_tiles_staged(const GemmArgs& g, cudaStream_t stream);
 
 /// Whether this device runs the wgmma paths (compute capability 9.0: sm_90a code runs nowhere else).
 bool wgmma_supported();
