@@ -521,17 +521,62 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   };
 
   float acc[T::kRows][T::kCols] = {};
-  // whole_tile (kAsync only): the tile is inside the matrices, so every slice past the first is
-  // copied without a test; a loop of its own, so that no branch splits the copies from the FMAs.
-  auto slice_loop = [&](auto whole_tile) {
-    [[maybe_unused]] constexpr bool kWhole = decltype(whole_tile)::value;
-    // The stage read this slice and the one read next (kAsync: slice s in stage s % kStages).
-    int stage = 0, next = 1 % kBuffers;
-    // kWhole: the next whole slice to copy, from slice kStages − 1 on (the prologue's are checked).
-    [[maybe_unused]] const float* a_run = ac_row_start + k_first + (kStages - 1) * T::kBK;
-    [[maybe_unused]] const float* b_run =
-        g.b + static_cast<std::ptrdiff_t>(k_first + (kStages - 1) * T::kBK + b_row) * static_cast<std::ptrdiff_t>(g.ldb) + n0 + b_col;
-    if constexpr (kAsync) {
+  // Step k's FMAs, on the fragments in register set k % 2.
+  auto multiply = [&](int k) {
+    if constexpr (kPairedRows<kChunksM, kVector>) {
+      // Two rows of A walked across the columns of B, the columns' direction reversed at each
+      // pair: consecutive FMAs share their B value and both A values stay in the operand reuse
+      // cache (SASS: 1.99 register reads an FFMA, 12.6% same-bank pairs; docs/sgemm.md).
+#pragma unroll
+      for (int i = 0; i < T::kRows; i += 2)
+#pragma unroll
+        for (int r = 0; r < T::kCols; ++r) {
+          const int j = i / 2 % 2 ? T::kCols - 1 - r : r;
+          acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
+          acc[i + 1][j] = fmaf(a[k % 2][i + 1], b[k % 2][j], acc[i + 1][j]);
+        }
+    } else {
+#pragma unroll
+      for (int i = 0; i < T::kRows; ++i)
+#pragma unroll
+        for (int j = 0; j < T::kCols; ++j) acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
+    }
+  };
+
+  if constexpr (!kAsync) {
+    if (slices > 0) {
+      load_global(0);
+      store_shared(0);
+      __syncthreads();
+      load_fragments(0, 0, a[0], b[0]);
+    }
+    for (int s = 0; s < slices; ++s) {
+      const int buf = s & 1;
+      const bool more = s + 1 < slices;
+      if (more) load_global(s + 1);  // in flight during this slice's FMAs
+#pragma unroll
+      for (int k = 0; k < T::kBK; ++k) {
+        if (k == T::kBK - 1 && more) {
+          // The other buffer was last read before the previous slice's barrier: free to fill.
+          store_shared(buf ^ 1);
+          __syncthreads();
+        }
+        if (k < T::kBK - 1)
+          load_fragments(buf, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
+        else if (more)
+          load_fragments(buf ^ 1, 0, a[0], b[0]);
+        multiply(k);
+      }
+    }
+  } else {
+    // whole_tile: the tile is inside the matrices and holds at least kStages slices, so every
+    // slice past the prologue's is copied without a test: a loop of its own, with no branch.
+    auto staged_loop = [&](auto whole_tile) {
+      [[maybe_unused]] constexpr bool kWhole = decltype(whole_tile)::value;
+      // whole_tile: the next slice to copy, slice kStages − 1 (the prologue's are checked).
+      [[maybe_unused]] const float* a_run = ac_row_start + k_first + (kStages - 1) * T::kBK;
+      [[maybe_unused]] const float* b_run =
+          g.b + static_cast<std::ptrdiff_t>(k_first + (kStages - 1) * T::kBK + b_row) * static_cast<std::ptrdiff_t>(g.ldb) + n0 + b_col;
 #pragma unroll
       for (int s = 0; s < kStages - 1; ++s) {
         if (s < slices) copy_checked(s, s);
@@ -539,80 +584,47 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       }
       cp_async_wait<kStages - 2>();
       __syncthreads();
-    } else if (slices > 0) {
-      load_global(0);
-      store_shared(0);
-      __syncthreads();
-    }
-    if (slices > 0) load_fragments(0, 0, a[0], b[0]);
-    for (int s = 0; s < slices; ++s) {
-      const bool more = s + 1 < slices;
-      if constexpr (kAsync) {
+      if (slices > 0) load_fragments(0, 0, a[0], b[0]);
+      int stage = 0;  // slice s's: s % kStages
+      for (int s = 0; s < slices; ++s) {
+        const bool more = s + 1 < slices;
+        const int next = stage + 1 == kStages ? 0 : stage + 1, free_stage = stage == 0 ? kStages - 1 : stage - 1;
         // The barrier a slice early: slice s + 1 has landed for every thread, so its first
         // fragments can be loaded anywhere in this slice, far from their use (at the slice's end
         // the compiler moved the last step's FMAs above the barrier, and the next slice's first
-        // FMAs waited on those loads: ncu's most sampled stall). After it, no thread reads the stage
-        // of slice s − 1.
+        // FMAs waited on those loads: ncu's most sampled stall). After it, no thread reads the
+        // stage of slice s − 1: slice s + kStages − 1 is copied there.
         cp_async_wait<kStages - 3>();
         __syncthreads();
-        const int ahead = s + kStages - 1, free_stage = stage == 0 ? kStages - 1 : stage - 1;
         if constexpr (kWhole) {
-          // No branch: past the last slice, the last is copied again into the free stage, which
-          // no later slice reads (the slices left hold fewer than kStages stages).
+          // No branch: past the last slice the last is copied again, into a stage that no later
+          // slice reads (the slices left hold fewer than kStages stages).
           copy_whole(a_run, b_run, free_stage);
-          if (ahead < slices - 1) {
+          if (s + kStages - 1 < slices - 1) {
             a_run += T::kBK;
             b_run += T::kBK * static_cast<std::ptrdiff_t>(g.ldb);
           }
-        } else if (ahead < slices) {
-          copy_checked(ahead, free_stage);
+        } else if (s + kStages - 1 < slices) {
+          copy_checked(s + kStages - 1, free_stage);
         }
         cp_async_commit();
-      } else if (more) {
-        load_global(s + 1);  // in flight during this slice's FMAs
-      }
 #pragma unroll
-      for (int k = 0; k < T::kBK; ++k) {
-        if (!kAsync && k == T::kBK - 1 && more) {
-          store_shared(next);  // the other buffer was last read before the previous slice's barrier
-          __syncthreads();
+        for (int k = 0; k < T::kBK; ++k) {
+          if (k < T::kBK - 1)
+            load_fragments(stage, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
+          else if (more)
+            load_fragments(next, 0, a[0], b[0]);
+          multiply(k);
         }
-        if (k < T::kBK - 1)
-          load_fragments(stage, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
-        else if (more)
-          load_fragments(next, 0, a[0], b[0]);
-        if constexpr (kPairedRows<kChunksM, kVector>) {
-          // Two rows of A walked across the columns of B, the columns' direction reversed at each
-          // pair: consecutive FMAs share their B value and both A values stay in the operand reuse
-          // cache (SASS: 1.99 register reads an FFMA, 12.6% same-bank pairs; docs/sgemm.md).
-#pragma unroll
-          for (int i = 0; i < T::kRows; i += 2)
-#pragma unroll
-            for (int r = 0; r < T::kCols; ++r) {
-              const int j = i / 2 % 2 ? T::kCols - 1 - r : r;
-              acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
-              acc[i + 1][j] = fmaf(a[k % 2][i + 1], b[k % 2][j], acc[i + 1][j]);
-            }
-        } else {
-#pragma unroll
-          for (int i = 0; i < T::kRows; ++i)
-#pragma unroll
-            for (int j = 0; j < T::kCols; ++j) acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
-        }
+        stage = next;
       }
-      stage = next;
-      next = next + 1 == kBuffers ? 0 : next + 1;
-    }
-  };
-  if constexpr (kAsync) {
-    if (interior && slices >= kStages)  // the copies past the last slice re-read slice slices − 1 ≥ kStages − 1
-      slice_loop(std::true_type{});
+      cp_async_wait<0>();
+    };
+    if (interior && slices >= kStages)
+      staged_loop(std::true_type{});
     else
-      slice_loop(std::false_type{});
-  } else {
-    slice_loop(std::false_type{});
+      staged_loop(std::false_type{});
   }
-  if constexpr (kAsync) cp_async_wait<0>();
 
   // Rows consecutive in each 16-row band: ly·4 … ly·4 + 3.
   store_thread_tile(g, acc, [&](int c, int i) { return m0 + warp_m + c * 16 + ly * 4 + i; }, n0 + warp_n + lx * 4, partials);
