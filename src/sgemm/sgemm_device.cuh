@@ -573,6 +573,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
     // slice past the prologue's is copied without a test: a loop of its own, with no branch.
     auto staged_loop = [&](auto whole_tile) {
       [[maybe_unused]] constexpr bool kWhole = decltype(whole_tile)::value;
+      int stage = 0, next = 1;  // slice s's stage, s % kStages, and slice s + 1's
       // whole_tile: the next slice to copy, slice kStages − 1 (the prologue's are checked).
       [[maybe_unused]] const float* a_run = ac_row_start + k_first + (kStages - 1) * T::kBK;
       [[maybe_unused]] const float* b_run =
@@ -585,10 +586,8 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       cp_async_wait<kStages - 2>();
       __syncthreads();
       if (slices > 0) load_fragments(0, 0, a[0], b[0]);
-      int stage = 0;  // slice s's: s % kStages
       for (int s = 0; s < slices; ++s) {
         const bool more = s + 1 < slices;
-        const int next = stage + 1 == kStages ? 0 : stage + 1, free_stage = stage == 0 ? kStages - 1 : stage - 1;
         // The barrier a slice early: slice s + 1 has landed for every thread, so its first
         // fragments can be loaded anywhere in this slice, far from their use (at the slice's end
         // the compiler moved the last step's FMAs above the barrier, and the next slice's first
@@ -596,16 +595,17 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
         // stage of slice s − 1: slice s + kStages − 1 is copied there.
         cp_async_wait<kStages - 3>();
         __syncthreads();
+        const int ahead = s + kStages - 1, free_stage = stage == 0 ? kStages - 1 : stage - 1;
         if constexpr (kWhole) {
           // No branch: past the last slice the last is copied again, into a stage that no later
           // slice reads (the slices left hold fewer than kStages stages).
           copy_whole(a_run, b_run, free_stage);
-          if (s + kStages - 1 < slices - 1) {
+          if (ahead < slices - 1) {
             a_run += T::kBK;
             b_run += T::kBK * static_cast<std::ptrdiff_t>(g.ldb);
           }
-        } else if (s + kStages - 1 < slices) {
-          copy_checked(s + kStages - 1, free_stage);
+        } else if (ahead < slices) {
+          copy_checked(ahead, free_stage);
         }
         cp_async_commit();
 #pragma unroll
@@ -617,13 +617,14 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
           multiply(k);
         }
         stage = next;
+        next = next + 1 == kStages ? 0 : next + 1;
       }
-      cp_async_wait<0>();
     };
     if (interior && slices >= kStages)
       staged_loop(std::true_type{});
     else
       staged_loop(std::false_type{});
+    cp_async_wait<0>();
   }
 
   // Rows consecutive in each 16-row band: ly·4 … ly·4 + 3.
