@@ -1,5 +1,5 @@
-# The call of this record, on the GPU machine with the build of ebed177 carried (build/device.tar.xz)
-# and this script, run as: bash build/call_s8.sh
+# The call of this record, on the GPU machine with the build of b913406 carried (build/device.tar.xz)
+# and this script, run as: bash build/call_s9.sh
 set -u
 B=build/device
 mkdir -p "$OUT/w"
@@ -8,7 +8,7 @@ mkdir -p build/base && tar xJf build/device_hz2.tar.xz -C build/base
 L=$OUT/w/log.txt
 S=4096,8192,4097,5000x3000x700,1x4096x4096,4096x1x4096,64x64x2^20,2^16x64x64,1000,3000x5000x7,2048x2048x512,1536,2048,6144x6144x2048
 {
-echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: build/call_s8.sh (sgemm rung 11 staged, the register-staged loop restored: GPU tests, memcheck, the library beside 88758de's build twice, ncu of the staged rung and cuBLAS at 4096^3)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: build/call_s9.sh (sgemm rung 11 staged (SASS of 1d215e1 for the staged kernels, of 88758de for the others): GPU tests, memcheck, the library beside 88758de's build twice, ncu of the staged rung and cuBLAS at 4096^3)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 timeout 300 $B/tests/gpulab_gpu_tests --gtest_filter='*Sgemm*' --gtest_brief=1 --gtest_output=json:$OUT/w/gpu_tests.json 2>&1 | tail -4; echo "tests exit ${PIPESTATUS[0]}"
 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 10 $B/tests/gpulab_gpu_tests --gtest_filter='SgemmLibrary.EveryTileConfiguration*:*SgemmLadder*small*staged*' --gtest_brief=1 2>&1 | tail -3; echo "memcheck exit ${PIPESTATUS[0]}"
 for r in 1 2; do
