@@ -459,7 +459,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
 #pragma unroll
     for (int r = 0; r < T::kBPer; ++r) *reinterpret_cast<float4*>(&bs[buf][b_row + T::kBRowStep * r][b_col]) = b_next[r];
   };
-  // kStages ≥ 2: slices copied straight into their stage, A's values one 4-byte cp.async each to
+  // kStages ≥ 3: slices copied straight into their stage, A's values one 4-byte cp.async each to
   // their transposed places, B's 16 bytes at a time (4 where its rows are not 16-byte aligned, or
   // where a partial vector could address past the matrix's last row). A thread copies A's k = t % 8
   // of rows t / 8 + q·kBM / 4: a warp's copy reads 4 rows' 32 bytes (4 sectors, not the 16 of a

@@ -143,7 +143,7 @@ constexpr SgemmRung kRungs[] = {
         "the FMAs two rows of A at a time",
         "instructions issue", run_big_tiles),
     row("staged",
-        "cp.async 3 slices ahead, each of A's values copied (4 bytes) to its transposed place: no staging registers; "
+        "cp.async into 3 stages, each of A's values copied (4 bytes) to its transposed place: no staging registers; "
         "whole tiles copied without a test; the barrier a slice early",
         "instructions issue", run_staged),
     row("library", "gpulab::sgemm: tiles measured per shape and device; split-K (fixed order) where tiles leave SMs idle", "fma",
