@@ -51,7 +51,7 @@ constexpr unsigned kWarps = kBlock / kWarp;
 // at 2^28 (docs/notes.md): 4-byte outputs 16 → 32 → 48 → 64 items took 0.995 → 0.845 → 0.81 →
 // 0.82 ms; doubles 16 → 32 → 48: 1.78 → 1.63 → 1.80 ms (198 registers at 48).
 template <class Out>
-constexpr unsigned kItemsPerThread = sizeof(Out) == 8 ? 32 : 32;
+constexpr unsigned kItemsPerThread = sizeof(Out) == 8 ? 32 : 48;
 constexpr std::size_t kHeaderBytes = 256;
 
 /// The shape of a tile for input type In: each lane's run is one 16-byte vector of the output
