@@ -145,7 +145,7 @@ constexpr SgemmRung kRungs[] = {
     row("staged",
         "cp.async into 3 stages, each of A's values copied (4 bytes) to its transposed place: no staging registers; "
         "whole tiles copied without a test; the barrier a slice early",
-        "instructions issue", run_staged),
+        "issue registers", run_staged),
     row("library", "gpulab::sgemm: tiles measured per shape and device; split-K (fixed order) where tiles leave SMs idle", "fma",
         run_library, Role::library),
     row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync", "fma instructions",
