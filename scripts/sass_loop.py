@@ -7,7 +7,8 @@ the register reads an FFMA makes, and the instructions by opcode.
 FILE is an object, cubin, executable or shared library; FUNCTION a (mangled) kernel name as
 `cuobjdump -sass` prints it. Needs cuobjdump (the CUDA toolkit's, or PyPI's
 `nvidia-cuda-cuobjdump`, on PATH). The loop is the body of the backward branch that holds the
-most FFMAs. "Register reads an FFMA" counts the source registers the operand reuse cache does not
+most FFMAs; where other loops hold as many (a kernel with a loop for whole tiles and one for edge
+tiles, as the staged SGEMM rung), each is printed with its addresses. "Register reads an FFMA" counts the source registers the operand reuse cache does not
 serve, taking one cache entry per operand slot and register bank (register number mod 2), filled
 by an operand's `.reuse` flag: a model, read off cuBLAS's flags, not a documented fact.
 """
@@ -36,15 +37,17 @@ def functions(path: str, names: list) -> dict:
     return found
 
 
-def inner_loop(code: list) -> list:
+def inner_loops(code: list) -> list:
+    """The bodies of the backward branches that hold the most FFMAs, as (first address, last
+    address, instructions without predicates), in address order."""
     at = {address: i for i, (address, _) in enumerate(code)}
     loops = [(at[int(m.group(1), 16)], i) for i, (address, ins) in enumerate(code)
              if (m := re.search(r"\bBRA\b.*?(0x[0-9a-f]+)", ins)) and int(m.group(1), 16) in at
              and int(m.group(1), 16) <= address]
-    if not loops:
-        return []
-    first, last = max(loops, key=lambda r: sum(" FFMA" in " " + code[j][1] for j in range(r[0], r[1] + 1)))
-    return [PREDICATE.sub("", ins) for _, ins in code[first:last + 1]]
+    ffmas = {r: sum(" FFMA" in " " + code[j][1] for j in range(r[0], r[1] + 1)) for r in loops}
+    most = max(ffmas.values(), default=0)
+    return [(code[first][0], code[last][0], [PREDICATE.sub("", ins) for _, ins in code[first:last + 1]])
+            for first, last in sorted(r for r in loops if most and ffmas[r] == most)]
 
 
 def counts(body: list) -> dict:
@@ -93,15 +96,18 @@ def main() -> int:
         sys.exit(f"sass_loop: cuobjdump failed: {e.stderr.strip()[:300]}")
     status = 0
     for name in sys.argv[2:]:
-        body = inner_loop(found.get(name, []))
-        if not body:
+        loops = inner_loops(found.get(name, []))
+        if not loops:
             print(f"{name}: not found, or no loop", file=sys.stderr)
             status = 1
             continue
         print(name)
-        for key, value in counts(body).items():
-            print(f"  {key}: {value}")
-        print(f"  by opcode: {opcodes(body)}")
+        for first, last, body in loops:
+            if len(loops) > 1:
+                print(f"  loop {first:#x}-{last:#x}:")
+            for key, value in counts(body).items():
+                print(f"  {key}: {value}")
+            print(f"  by opcode: {opcodes(body)}")
     return status
 
 
