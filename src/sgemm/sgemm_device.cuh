@@ -472,18 +472,19 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   const int k_first = k_end - slices * T::kBK;
   const std::ptrdiff_t ac_step = static_cast<std::ptrdiff_t>(kARowStep) * static_cast<std::ptrdiff_t>(g.lda);
   const float* ac_row_start = g.a + static_cast<std::size_t>(min(m0 + ac_row, g.m - 1)) * g.lda + ac_k;
+  using Copy = TileCopy<true>;  // the warp tiles' cp.async copies, zero-filled where not valid
   // Whole slices from running pointers: a_run at A's (row ac_row, k), b_run at B's (row k + b_row, col b_col).
   auto copy_whole = [&](const float* a_run, const float* b_run, int stage) {
 #pragma unroll
-    for (int q = 0; q < 4; ++q) cp_async4(&as[stage][ac_k][ac_row + q * kARowStep], a_run + q * ac_step, true);
+    for (int q = 0; q < 4; ++q) Copy::one_at(&as[stage][ac_k][ac_row + q * kARowStep], a_run + q * ac_step, true);
 #pragma unroll
     for (int r = 0; r < T::kBPer; ++r) {
       float* dst = &bs[stage][b_row + T::kBRowStep * r][b_col];
       if constexpr (kVector) {
-        cp_async16(dst, b_run + r * b_row_step, 16);
+        Copy::four_at(dst, b_run + r * b_row_step, 16);
       } else {
 #pragma unroll
-        for (int q = 0; q < 4; ++q) cp_async4(dst + q, b_run + r * b_row_step + q, true);
+        for (int q = 0; q < 4; ++q) Copy::one_at(dst + q, b_run + r * b_row_step + q, true);
       }
     }
   };
@@ -493,7 +494,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
       const bool valid = a_k_in && m0 + ac_row + q * kARowStep < g.m;
-      cp_async4(&as[stage][ac_k][ac_row + q * kARowStep], valid ? ac_row_start + q * ac_step + k : g.a, valid);
+      Copy::one_at(&as[stage][ac_k][ac_row + q * kARowStep], valid ? ac_row_start + q * ac_step + k : g.a, valid);
     }
 #pragma unroll
     for (int r = 0; r < T::kBPer; ++r) {
@@ -502,10 +503,10 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       const float* src = cols > 0 ? g.b + static_cast<std::size_t>(row) * g.ldb + n0 + b_col : g.b;
       float* dst = &bs[stage][b_row + T::kBRowStep * r][b_col];
       if (kVector && (cols == 4 || cols == 0)) {
-        cp_async16(dst, src, 4 * cols);
+        Copy::four_at(dst, src, 4 * cols);
       } else {
 #pragma unroll
-        for (int q = 0; q < 4; ++q) cp_async4(dst + q, q < cols ? src + q : g.b, q < cols);
+        for (int q = 0; q < 4; ++q) Copy::one_at(dst + q, q < cols ? src + q : g.b, q < cols);
       }
     }
   };
@@ -571,6 +572,8 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   } else {
     // whole_tile: the tile is inside the matrices and holds at least kStages slices, so every
     // slice past the prologue's is copied without a test: a loop of its own, with no branch.
+    // Not run_slices (the warp tiles' ring): its barrier comes when a slice's stage is needed,
+    // and here slice s + 1 must have landed a slice early, for its first fragments (below).
     auto staged_loop = [&](auto whole_tile) {
       [[maybe_unused]] constexpr bool kWhole = decltype(whole_tile)::value;
       int stage = 0, next = 1;  // slice s's stage, s % kStages, and slice s + 1's
