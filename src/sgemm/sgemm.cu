@@ -11,6 +11,7 @@
 #include "sgemm/sgemm_device.cuh"
 #include "sgemm/sgemm_paths.hpp"
 
+#include <cstdlib>
 #include <gpulab/device_buffer.hpp>
 #include <gpulab/error.hpp>
 #include <gpulab/sgemm.hpp>
@@ -853,9 +854,11 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
     return;
   }
   std::optional<StreamScratch> aligned_a, aligned_b;  // declared before partials: freed after the product
+  const char* exp_realign = std::getenv("GPULAB_EXP_REALIGN");  // EXPERIMENT: none, b, both
+  const std::string realign_mode = exp_realign ? exp_realign : "both";
   if (sgemm_detail::realigns_rows(g)) {
-    realign_rows(g.a, g.lda, g.m, g.k, aligned_a, stream);
-    realign_rows(g.b, g.ldb, g.k, g.n, aligned_b, stream);
+    if (realign_mode == "both") realign_rows(g.a, g.lda, g.m, g.k, aligned_a, stream);
+    if (realign_mode != "none") realign_rows(g.b, g.ldb, g.k, g.n, aligned_b, stream);
   }
   // The tiles take C but its fringe; the fringe's columns (beside the tiles) and rows (below them,
   // the corner too) go to the paths that stream A or B once.
@@ -869,6 +872,7 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
   const ChoiceKey key{current_device(), tiled.m, tiled.n, tiled.k, sgemm_detail::vector_rows(tiled)};
   std::size_t config = rule_config(tiled);
   bool known = false;
+  if (const char* forced = std::getenv("GPULAB_EXP_CONFIG")) config = std::stoul(forced), known = true;  // EXPERIMENT
   {
     std::lock_guard lock(choices_mutex);
     if (const auto it = choices.find(key); it != choices.end()) config = it->second, known = true;

@@ -472,19 +472,24 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   const int k_first = k_end - slices * T::kBK;
   const std::ptrdiff_t ac_step = static_cast<std::ptrdiff_t>(kARowStep) * static_cast<std::ptrdiff_t>(g.lda);
   const float* ac_row_start = g.a + static_cast<std::size_t>(min(m0 + ac_row, g.m - 1)) * g.lda + ac_k;
+  // B's 4-byte copies (rows not 16-byte aligned): a thread's 4 columns kBUnits apart, from
+  // bc_col = t % kBUnits, so that a warp's copy reads 128 consecutive bytes (4 from each of 32
+  // lanes' float4 places would span 512).
+  const int bc_col = kVector ? b_col : t % T::kBUnits;
+  constexpr int kBColStep = kVector ? 1 : T::kBUnits;
   using Copy = TileCopy<true>;  // the warp tiles' cp.async copies, zero-filled where not valid
-  // Whole slices from running pointers: a_run at A's (row ac_row, k), b_run at B's (row k + b_row, col b_col).
+  // Whole slices from running pointers: a_run at A's (row ac_row, k), b_run at B's (row k + b_row, col bc_col).
   auto copy_whole = [&](const float* a_run, const float* b_run, int stage) {
 #pragma unroll
     for (int q = 0; q < 4; ++q) Copy::one_at(&as[stage][ac_k][ac_row + q * kARowStep], a_run + q * ac_step, true);
 #pragma unroll
     for (int r = 0; r < T::kBPer; ++r) {
-      float* dst = &bs[stage][b_row + T::kBRowStep * r][b_col];
+      float* dst = &bs[stage][b_row + T::kBRowStep * r][bc_col];
       if constexpr (kVector) {
         Copy::four_at(dst, b_run + r * b_row_step, 16);
       } else {
 #pragma unroll
-        for (int q = 0; q < 4; ++q) Copy::one_at(dst + q, b_run + r * b_row_step + q, true);
+        for (int q = 0; q < 4; ++q) Copy::one_at(dst + q * kBColStep, b_run + r * b_row_step + q * kBColStep, true);
       }
     }
   };
@@ -499,6 +504,16 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
 #pragma unroll
     for (int r = 0; r < T::kBPer; ++r) {
       const int row = k + b_row + T::kBRowStep * r;
+      if constexpr (!kVector) {
+        float* dst = &bs[stage][b_row + T::kBRowStep * r][bc_col];
+        const float* src = g.b + static_cast<std::size_t>(max(row, 0)) * g.ldb + n0 + bc_col;
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          const bool valid = row >= k_begin && n0 + bc_col + q * kBColStep < g.n;
+          Copy::one_at(dst + q * kBColStep, valid ? src + q * kBColStep : g.b, valid);
+        }
+        continue;
+      }
       const int cols = row >= k_begin ? b_cols : 0;
       const float* src = cols > 0 ? g.b + static_cast<std::size_t>(row) * g.ldb + n0 + b_col : g.b;
       float* dst = &bs[stage][b_row + T::kBRowStep * r][b_col];
@@ -580,7 +595,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       // whole_tile: the next slice to copy, slice kStages − 1 (the prologue's are checked).
       [[maybe_unused]] const float* a_run = ac_row_start + k_first + (kStages - 1) * T::kBK;
       [[maybe_unused]] const float* b_run =
-          g.b + static_cast<std::ptrdiff_t>(k_first + (kStages - 1) * T::kBK + b_row) * static_cast<std::ptrdiff_t>(g.ldb) + n0 + b_col;
+          g.b + static_cast<std::ptrdiff_t>(k_first + (kStages - 1) * T::kBK + b_row) * static_cast<std::ptrdiff_t>(g.ldb) + n0 + bc_col;
 #pragma unroll
       for (int s = 0; s < kStages - 1; ++s) {
         if (s < slices) copy_checked(s, s);
