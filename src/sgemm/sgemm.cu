@@ -785,21 +785,22 @@ std::optional<std::size_t> measure_configs(GemmArgs g, int splits, float* partia
 /// Points `data`/`ld` (a rows × cols operand) at a copy with 16-byte-aligned rows held in `copy`,
 /// where its rows are not aligned and the copy fits kRealignMaxBytes; else leaves them. A pool out
 /// of memory leaves them too: the product then runs on the unaligned rows, only slower.
-void realign_rows(const float*& data, std::size_t& ld, int rows, int cols, std::optional<StreamScratch>& copy, cudaStream_t stream) {
-  if (sgemm_detail::rows_aligned16(data, ld)) return;
-  const std::size_t padded = (static_cast<std::size_t>(cols) + 3) / 4 * 4;
+void realign_rows(const float*& data, std::size_t& ld, int rows, int cols, std::optional<StreamScratch>& copy, cudaStream_t stream,
+                  std::size_t align = 4, std::size_t lead = 0) {
+  if (lead == 0 && align == 4 && sgemm_detail::rows_aligned16(data, ld)) return;
+  const std::size_t padded = (lead + static_cast<std::size_t>(cols) + align - 1) / align * align;
   const std::size_t bytes = static_cast<std::size_t>(rows) * padded * sizeof(float);
   if (bytes > sgemm_detail::kRealignMaxBytes || !take_scratch(copy, bytes, stream)) return;
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * sizeof(float), pitch = padded * sizeof(float);
-  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(copy->as<float>(), pitch, data, ld * sizeof(float), row_bytes, static_cast<std::size_t>(rows),
+  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(copy->as<float>() + lead, pitch, data, ld * sizeof(float), row_bytes, static_cast<std::size_t>(rows),
                                       cudaMemcpyDeviceToDevice, stream));
   // The padding is never used, but a row's last, partial vector is copied with a 16-byte cp.async
   // that reads only the valid bytes, and compute-sanitizer's initcheck counts all 16 as read: zero
   // it, so that a user's program under initcheck sees no report from memory gpulab made.
-  if (padded != static_cast<std::size_t>(cols))
-    GPULAB_CUDA_CHECK(cudaMemset2DAsync(copy->as<char>() + row_bytes, pitch, 0, pitch - row_bytes,
+  if (padded != lead + static_cast<std::size_t>(cols))
+    GPULAB_CUDA_CHECK(cudaMemset2DAsync(copy->as<char>() + lead * sizeof(float) + row_bytes, pitch, 0, pitch - lead * sizeof(float) - row_bytes,
                                         static_cast<std::size_t>(rows), stream));
-  data = copy->as<float>();
+  data = copy->as<float>() + lead;
   ld = padded;
 }
 
@@ -858,7 +859,8 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
   const std::string realign_mode = exp_realign ? exp_realign : "both";
   if (sgemm_detail::realigns_rows(g)) {
     if (realign_mode == "both") realign_rows(g.a, g.lda, g.m, g.k, aligned_a, stream);
-    if (realign_mode != "none") realign_rows(g.b, g.ldb, g.k, g.n, aligned_b, stream);
+    if (realign_mode == "both" || realign_mode == "b") realign_rows(g.b, g.ldb, g.k, g.n, aligned_b, stream);
+    if (realign_mode == "a8") realign_rows(g.a, g.lda, g.m, g.k, aligned_a, stream, 8, (8 - g.k % 8) % 8);
   }
   // The tiles take C but its fringe; the fringe's columns (beside the tiles) and rows (below them,
   // the corner too) go to the paths that stream A or B once.
