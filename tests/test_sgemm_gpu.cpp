@@ -261,26 +261,30 @@ SgemmInput with_aligned_rows(const SgemmInput& in) {
   return out;
 }
 
-// Odd packed k and n in a product large enough for the library to copy A and B to 16-byte rows
-// first: right, the same bits as the same values given in 16-byte rows, and the same again when
-// the call is captured in a graph (the copies and their memory become graph nodes).
-TEST(SgemmLibrary, OddRowsAreRealignedAndGiveTheBitsOfAlignedRows) {
-  const SgemmShape s{2049, 2047, 1025};  // the smallest products the library realigns: m·n·k ≥ 2^32
-  const SgemmInput packed = input_for(s, Variant::plain), aligned = with_aligned_rows(packed);
-  auto call = [&](const SgemmInput& in, DeviceGemm& d, cudaStream_t stream) {
-    sgemm(s.m, s.n, s.k, in.alpha, d.a.data(), in.lda, d.b.data(), in.ldb, in.beta, d.c.data(), in.ldc, stream);
-  };
-  DeviceGemm from_packed(packed), from_aligned(aligned), captured(packed);
-  ASSERT_TRUE(sgemm_detail::realigns_rows(from_packed.args(packed)));
-  ASSERT_FALSE(sgemm_detail::realigns_rows(from_aligned.args(aligned)));
-  call(aligned, from_aligned, nullptr);
-  call(packed, from_packed, nullptr);
-  run_captured([&](cudaStream_t stream) { call(packed, captured, stream); });
-  const std::vector<float> got = from_packed.result(), want = from_aligned.result(), in_graph = captured.result();
-  const CheckResult r = check_sgemm(got, packed, sgemm_reference(packed, 7), SgemmMath::fp32);
-  EXPECT_TRUE(r.ok) << r.detail;
-  EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0);
-  EXPECT_EQ(std::memcmp(got.data(), in_graph.data(), got.size() * sizeof(float)), 0);
+// Odd packed rows, in a product large enough for the library to copy them to 16-byte rows first
+// (1025×4096×1025: A's rows odd, B's aligned; m·n·k ≥ 3072 × A's elements) and in one where the
+// copies would cost more than they save (2049×2047×1025: both odd, the staged kernel copies them 4
+// bytes at a time): right, the same bits as the same values given in 16-byte rows, and the same
+// again when the call is captured in a graph (the copies and their memory become graph nodes).
+TEST(SgemmLibrary, OddRowsGiveTheBitsOfAlignedRowsCopiedOrNot) {
+  for (const auto& [s, copied] : {std::pair{SgemmShape{1025, 4096, 1025}, true}, std::pair{SgemmShape{2049, 2047, 1025}, false}}) {
+    SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k));
+    const SgemmInput packed = input_for(s, Variant::plain), aligned = with_aligned_rows(packed);
+    auto call = [&](const SgemmInput& in, DeviceGemm& d, cudaStream_t stream) {
+      sgemm(s.m, s.n, s.k, in.alpha, d.a.data(), in.lda, d.b.data(), in.ldb, in.beta, d.c.data(), in.ldc, stream);
+    };
+    DeviceGemm from_packed(packed), from_aligned(aligned), captured(packed);
+    EXPECT_EQ(sgemm_detail::realigns_rows(from_packed.args(packed)), copied);
+    ASSERT_FALSE(sgemm_detail::realigns_rows(from_aligned.args(aligned)));
+    call(aligned, from_aligned, nullptr);
+    call(packed, from_packed, nullptr);
+    run_captured([&](cudaStream_t stream) { call(packed, captured, stream); });
+    const std::vector<float> got = from_packed.result(), want = from_aligned.result(), in_graph = captured.result();
+    const CheckResult r = check_sgemm(got, packed, sgemm_reference(packed, 7), SgemmMath::fp32);
+    EXPECT_TRUE(r.ok) << r.detail;
+    EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0);
+    EXPECT_EQ(std::memcmp(got.data(), in_graph.data(), got.size() * sizeof(float)), 0);
+  }
 }
 
 /// The smallest square of t × t tiles of 128, plus 3 rows and 5 columns, whose fringe the library

@@ -11,7 +11,6 @@
 #include "sgemm/sgemm_device.cuh"
 #include "sgemm/sgemm_paths.hpp"
 
-#include <cstdlib>
 #include <gpulab/device_buffer.hpp>
 #include <gpulab/error.hpp>
 #include <gpulab/sgemm.hpp>
@@ -650,15 +649,20 @@ void big_tiles_staged(const GemmArgs& g, cudaStream_t stream) { run_config(kStag
 // Rows that do not start on 16-byte boundaries (an odd packed k or n, an offset pointer) make
 // every tile configuration copy that operand 4 bytes at a time: 4097³ packed ran at 0.70× cuBLAS,
 // the same product with leading dimensions of 4100 at 0.88× (264e5b8). Where each element of an
-// operand takes part in enough products, the operand is first copied once to rows padded to a
-// multiple of 4 floats (cudaMemcpy2DAsync into gpulab's pool, in stream order, freed in stream
-// order after the product), and the product runs on the copy. Same arithmetic, same bits.
-// Worth it where the copies are small beside the product: m·n / (m + n) ≥ 768 (192 flops or more
-// a byte the copies move) and m·n·k ≥ 2^32 (the copies' calls cost ~10 µs each whatever their
-// size). Measured on the H100: 2047×2049×2051 0.78 → 0.83× cuBLAS, 4097³ 0.77 → 0.86×, 8191³ 0.84
-// → 0.93×; but 1000×999×1001 0.78 → 0.71×, 1025×515×1031 0.53 → 0.49× (16ef33b, copies from
-// m·n / (m + n) ≥ 256) and 1537×1537×67 0.89 → 0.48× (6ab5996, 21 → 39 µs).
-constexpr std::size_t kRealignMinReuse = 768;
+// operand takes part in enough products, the operands with such rows are first copied once to
+// rows padded to a multiple of 4 floats (cudaMemcpy2DAsync into gpulab's pool, in stream order,
+// freed in stream order after the product), and the product runs on the copy. Same arithmetic,
+// same bits. The staged kernel reads A 4 bytes at a time anyway, and B so measured 4% slower than
+// with 16-byte copies (4097³'s tiles 2.99 ms on packed rows, 8192×8192×8193 22.78 against 22.19
+// ms with A copied), while the copies run at about half the copy ceiling (0.17 ms for 4097³'s two).
+// So they pay from m·n·k ≥ 3072 × the elements copied (4% of the product's time against the
+// copies' at 50 TFLOP/s and 1.5 TB/s: about 3300): 8193³ 0.94 → 0.95× cuBLAS, 8192×8193×8192
+// 0.89 → 0.90×, 8192×8192×8193 0.99 → 1.02× (m·n·k 4096× the elements copied); not at 4097³ (1.02
+// packed, 1.00 copied; 2048×), 2047×2049×2051 (1.00, 0.94) or 2049×2047×1025 (0.99, 0.89; 1024×)
+// (H100, docs/sgemm.md). Before the staged kernel, copies paid from 768× (2047×2049×2051 0.78 →
+// 0.83× cuBLAS, 4097³ 0.77 → 0.86×); never where m·n·k < 2^32: the copies' calls cost ~10 µs each
+// whatever their size (1537×1537×67 0.89 → 0.48×, 6ab5996).
+constexpr std::size_t kRealignMinReuse = 3072;
 constexpr std::size_t kRealignMinMacs = std::size_t{1} << 32;
 constexpr int kRealignMinDepth = 64;  // shallower products are bound by writing C, not by reading A and B
 // Per copy (the pool keeps what it held). 256 MiB left 8192×8192×8193 on 4-byte copies (A's copy
@@ -666,9 +670,11 @@ constexpr int kRealignMinDepth = 64;  // shallower products are bound by writing
 constexpr std::size_t kRealignMaxBytes = std::size_t{1} << 30;
 
 bool realigns_rows(const GemmArgs& g) {
-  const auto m = static_cast<std::size_t>(g.m), n = static_cast<std::size_t>(g.n);
-  return !vector_rows(g) && g.k >= kRealignMinDepth && m * n >= kRealignMinReuse * (m + n) &&
-         m * n * static_cast<std::size_t>(g.k) >= kRealignMinMacs && !few_cols_fits(g) && m > static_cast<std::size_t>(kFewRows);
+  if (vector_rows(g)) return false;
+  const auto m = static_cast<std::size_t>(g.m), n = static_cast<std::size_t>(g.n), k = static_cast<std::size_t>(g.k);
+  const std::size_t copied = (rows_aligned16(g.a, g.lda) ? 0 : m * k) + (rows_aligned16(g.b, g.ldb) ? 0 : k * n);
+  return g.k >= kRealignMinDepth && m * n * k >= kRealignMinReuse * copied && m * n * k >= kRealignMinMacs && !few_cols_fits(g) &&
+         m > static_cast<std::size_t>(kFewRows);
 }
 
 // The tensor-core paths split A and B first (12 bytes moved a value for 3xTF32) and then run at
@@ -785,22 +791,21 @@ std::optional<std::size_t> measure_configs(GemmArgs g, int splits, float* partia
 /// Points `data`/`ld` (a rows × cols operand) at a copy with 16-byte-aligned rows held in `copy`,
 /// where its rows are not aligned and the copy fits kRealignMaxBytes; else leaves them. A pool out
 /// of memory leaves them too: the product then runs on the unaligned rows, only slower.
-void realign_rows(const float*& data, std::size_t& ld, int rows, int cols, std::optional<StreamScratch>& copy, cudaStream_t stream,
-                  std::size_t align = 4, std::size_t lead = 0) {
-  if (lead == 0 && align == 4 && sgemm_detail::rows_aligned16(data, ld)) return;
-  const std::size_t padded = (lead + static_cast<std::size_t>(cols) + align - 1) / align * align;
+void realign_rows(const float*& data, std::size_t& ld, int rows, int cols, std::optional<StreamScratch>& copy, cudaStream_t stream) {
+  if (sgemm_detail::rows_aligned16(data, ld)) return;
+  const std::size_t padded = (static_cast<std::size_t>(cols) + 3) / 4 * 4;
   const std::size_t bytes = static_cast<std::size_t>(rows) * padded * sizeof(float);
   if (bytes > sgemm_detail::kRealignMaxBytes || !take_scratch(copy, bytes, stream)) return;
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * sizeof(float), pitch = padded * sizeof(float);
-  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(copy->as<float>() + lead, pitch, data, ld * sizeof(float), row_bytes, static_cast<std::size_t>(rows),
+  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(copy->as<float>(), pitch, data, ld * sizeof(float), row_bytes, static_cast<std::size_t>(rows),
                                       cudaMemcpyDeviceToDevice, stream));
   // The padding is never used, but a row's last, partial vector is copied with a 16-byte cp.async
   // that reads only the valid bytes, and compute-sanitizer's initcheck counts all 16 as read: zero
   // it, so that a user's program under initcheck sees no report from memory gpulab made.
-  if (padded != lead + static_cast<std::size_t>(cols))
-    GPULAB_CUDA_CHECK(cudaMemset2DAsync(copy->as<char>() + lead * sizeof(float) + row_bytes, pitch, 0, pitch - lead * sizeof(float) - row_bytes,
+  if (padded != static_cast<std::size_t>(cols))
+    GPULAB_CUDA_CHECK(cudaMemset2DAsync(copy->as<char>() + row_bytes, pitch, 0, pitch - row_bytes,
                                         static_cast<std::size_t>(rows), stream));
-  data = copy->as<float>() + lead;
+  data = copy->as<float>();
   ld = padded;
 }
 
@@ -855,12 +860,9 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
     return;
   }
   std::optional<StreamScratch> aligned_a, aligned_b;  // declared before partials: freed after the product
-  const char* exp_realign = std::getenv("GPULAB_EXP_REALIGN");  // EXPERIMENT: none, b, both
-  const std::string realign_mode = exp_realign ? exp_realign : "both";
   if (sgemm_detail::realigns_rows(g)) {
-    if (realign_mode == "both") realign_rows(g.a, g.lda, g.m, g.k, aligned_a, stream);
-    if (realign_mode == "both" || realign_mode == "b") realign_rows(g.b, g.ldb, g.k, g.n, aligned_b, stream);
-    if (realign_mode == "a8") realign_rows(g.a, g.lda, g.m, g.k, aligned_a, stream, 8, (8 - g.k % 8) % 8);
+    realign_rows(g.a, g.lda, g.m, g.k, aligned_a, stream);
+    realign_rows(g.b, g.ldb, g.k, g.n, aligned_b, stream);
   }
   // The tiles take C but its fringe; the fringe's columns (beside the tiles) and rows (below them,
   // the corner too) go to the paths that stream A or B once.
@@ -874,7 +876,6 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
   const ChoiceKey key{current_device(), tiled.m, tiled.n, tiled.k, sgemm_detail::vector_rows(tiled)};
   std::size_t config = rule_config(tiled);
   bool known = false;
-  if (const char* forced = std::getenv("GPULAB_EXP_CONFIG")) config = std::stoul(forced), known = true;  // EXPERIMENT
   {
     std::lock_guard lock(choices_mutex);
     if (const auto it = choices.find(key); it != choices.end()) config = it->second, known = true;
