@@ -1,24 +1,19 @@
-# The call of this record, on the GPU machine with the build of c5c6581 carried (build/device.tar.xz)
-# and this script, run as: bash build/call_o2.sh
+# The call of this record, on the GPU machine with the build of 07e67b1 carried (build/device.tar.xz)
+# and this script, run as: bash build/call_o3.sh
 set -u
-B=build/device
-mkdir -p "$OUT/w"
-tar xJf build/device.tar.xz -C build
+mkdir -p "$OUT/w" build/new build/oldmap
+tar xJf build/device_new1.tar.xz -C build/new; tar xJf build/device_oldmap.tar.xz -C build/oldmap
+N=build/new/device; O=build/oldmap/device
 L=$OUT/w/log.txt
-S=4097,2049x2047x1025,2047x2049x2051,8193,8192x8193x8192,8192x8192x8193
+S=4097,2049x2047x1025,2047x2049x2051,2051x2053x301,8193,8192x8193x8192,8192x8192x8193,4096,5000x3000x700
 {
-echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: build/call_o2.sh (sgemm odd rows: A alone copied to 32-byte rows, k windows on sectors; the staged kernel at 4096³ with rows padded by 0, 4, 8)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-GPULAB_EXP_REALIGN=a8 timeout 200 $B/tests/gpulab_gpu_tests --gtest_filter='SgemmLibrary.*' --gtest_brief=1 2>&1 | tail -3; echo "tests a8 exit ${PIPESTATUS[0]}"
-for tool in memcheck initcheck; do GPULAB_EXP_REALIGN=a8 timeout 120 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 10 $B/tests/gpulab_gpu_tests --gtest_filter='SgemmLibrary.Odd*' --gtest_brief=1 2>&1 | tail -2; echo "$tool exit ${PIPESTATUS[0]}"; done
+echo "== $(date -u +%FT%TZ) commit $(cat $N/COMMIT), parts: build/call_o3.sh (sgemm odd rows: the copies' new rule; B's 4-byte staged copies remapped, beside the build with 063cf71's mapping $(cat $O/COMMIT))"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 300 $N/tests/gpulab_gpu_tests --gtest_filter='*Sgemm*' --gtest_brief=1 2>&1 | tail -3; echo "tests exit ${PIPESTATUS[0]}"
+for tool in memcheck initcheck; do timeout 150 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 10 $N/tests/gpulab_gpu_tests --gtest_filter='SgemmLibrary.Odd*:SgemmLibrary.EveryTile*' --gtest_brief=1 2>&1 | tail -2; echo "$tool exit ${PIPESTATUS[0]}"; done
 for r in 1 2; do
- for mode in both none a8; do
-  GPULAB_EXP_REALIGN=$mode $B/gpulab bench sgemm -s $S --variants library,vendor --no-cpu --no-ceilings --reps 10 --json $OUT/w/${mode}_tuner_$r.json > /dev/null; echo "$mode tuner $r exit $?"
- done
- for c in 6 9; do
-  GPULAB_EXP_CONFIG=$c $B/gpulab bench sgemm -s 4096 --pad 0,4,8 --variants library --no-cpu --no-ceilings --reps 10 --json $OUT/w/pad_c${c}_$r.json > /dev/null; echo "pad c$c $r exit $?"
- done
+  $N/gpulab bench sgemm -s $S --variants library,vendor --no-cpu --no-ceilings --reps 10 --json $OUT/w/new_$r.json --md $OUT/w/new_$r.md > /dev/null; echo "new $r exit $?"
+  $O/gpulab bench sgemm -s $S --variants library,vendor --no-cpu --no-ceilings --reps 10 --json $OUT/w/oldmap_$r.json > /dev/null; echo "oldmap $r exit $?"
 done
-for mode in a8 none; do GPULAB_EXP_REALIGN=$mode $B/gpulab run sgemm --variant library -s 4097 --reps 3 2>&1 | tail -8; done
-GPULAB_EXP_REALIGN=a8 $B/gpulab run sgemm --variant library -s 8193 --reps 3 2>&1 | tail -8
+for s in 4097 2049x2047x1025 8193 2051x2053x301; do $N/gpulab run sgemm --variant library -s $s --reps 3 2>&1 | grep -v "^\* variant\|Check" | tail -6; done
 } > $L 2>&1
 tar czf $OUT/w.tgz -C $OUT w && rm -rf $OUT/w
