@@ -18,7 +18,6 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <climits>
 #include <cstdint>
 #include <map>
@@ -121,17 +120,16 @@ __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* 
 // every 8th row of that range. The warps' sums go through shared memory, then the cluster's blocks'
 // sums through distributed shared memory, each added in a fixed order: one launch, no partial sums
 // in global memory and no second kernel (the split-K path's), the same bits every run.
-template <int kRows, bool kVectorB, int kSpread = 1>
+template <int kRows, bool kVectorB>
 __global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice) {
-  constexpr int kWarps = 8, kCols = 128 * kSpread, kPhases = kWarps / kSpread;
+  constexpr int kWarps = 8, kCols = 128;
   __shared__ float4 warp_sums[kWarps][kRows][32];
-  __shared__ float4 block_sums[kRows][kSpread * 32];
+  __shared__ float4 block_sums[kRows][32];
   cg::cluster_group cluster = cg::this_cluster();
   const int rank = static_cast<int>(cluster.block_rank()), ranks = static_cast<int>(cluster.num_blocks());
   const int group = static_cast<int>(blockIdx.x) / ranks;
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-  const int chunk = warp % kSpread, phase = warp / kSpread;
-  const int j = group * kCols + chunk * 128 + lane * 4;
+  const int j = group * kCols + lane * 4;
   const int k_begin = rank * k_slice, k_end = min(g.k, k_begin + k_slice);
 
   float acc[kRows][4] = {};
@@ -139,31 +137,28 @@ __global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice)
   // last columns is made once, outside the loop, so that each batch's loads are all issued
   // before its first multiply-add (a branch per load kept one load in flight a warp: 1.37 TB/s).
   if (kVectorB && j + 3 < g.n)
-    accumulate_few_rows<kRows, true>(g, j, k_begin + phase, k_end, kPhases, acc);
+    accumulate_few_rows<kRows, true>(g, j, k_begin + warp, k_end, kWarps, acc);
   else if (j < g.n)
-    accumulate_few_rows<kRows, false>(g, j, k_begin + phase, k_end, kPhases, acc);
+    accumulate_few_rows<kRows, false>(g, j, k_begin + warp, k_end, kWarps, acc);
 #pragma unroll
   for (int i = 0; i < kRows; ++i) warp_sums[warp][i][lane] = {acc[i][0], acc[i][1], acc[i][2], acc[i][3]};
   __syncthreads();
   const int t = static_cast<int>(threadIdx.x);
-  constexpr int kEntries = kRows * kSpread * 32;  // (row, column chunk, lane)
-  for (int e = t; e < kEntries; e += 256) {  // the block's sum of entry e: the phases' warps in order
-    const int i = e / (kSpread * 32), c = e / 32 % kSpread, l = e % 32;
-    float4 sum = warp_sums[c][i][l];
-    for (int ph = 1; ph < kPhases; ++ph) {
-      sum = plus(sum, warp_sums[ph * kSpread + c][i][l]);
+  if (t < kRows * 32) {  // the block's sum of (row t / 32, lane t % 32): warps in order
+    float4 sum = warp_sums[0][t / 32][t % 32];
+    for (int w = 1; w < kWarps; ++w) {
+      sum = plus(sum, warp_sums[w][t / 32][t % 32]);
     }
-    block_sums[i][c * 32 + l] = sum;
+    block_sums[t / 32][t % 32] = sum;
   }
   cluster.sync();  // every block's sums are written
   // The cluster's sum: this block finishes every ranks-th entry, adding the blocks' sums in order.
-  for (int e = t * ranks + rank; e < kEntries; e += 256 * ranks) {
-    const int i = e / (kSpread * 32), col = e % (kSpread * 32);
-    float4 sum = *cluster.map_shared_rank(&block_sums[i][col], 0);
+  for (int e = t * ranks + rank; e < kRows * 32; e += 256 * ranks) {
+    float4 sum = *cluster.map_shared_rank(&block_sums[e / 32][e % 32], 0);
     for (int r = 1; r < ranks; ++r) {
-      sum = plus(sum, *cluster.map_shared_rank(&block_sums[i][col], r));
+      sum = plus(sum, *cluster.map_shared_rank(&block_sums[e / 32][e % 32], r));
     }
-    store_c4(g, i, group * kCols + col * 4, sum);
+    store_c4(g, e / 32, group * kCols + e % 32 * 4, sum);
   }
   cluster.sync();  // no block leaves while another still reads its sums
 }
@@ -452,28 +447,16 @@ void launch_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_
       });
 }
 
-template <int kRows, int kSpread>
-void launch_few_rows_cluster_spread(const GemmArgs& g, int ranks, cudaStream_t stream) {
-  const bool vector_b = rows_aligned16(g.b, g.ldb);
-  const int k_slice = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), ranks));
-  const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128 * kSpread);
-  LaunchShape shape{dim3(checked_grid(groups * ranks, "gpulab::sgemm")), dim3(256)};
-  shape.cluster = static_cast<unsigned>(ranks);
-  auto kernel = vector_b ? few_rows_cluster<kRows, true, kSpread> : few_rows_cluster<kRows, false, kSpread>;
-  GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));  // EXPERIMENT
-  launch(vector_b ? "few_rows_cluster<vector>" : "few_rows_cluster<scalar>", kernel, shape, stream, g, k_slice)
-      .work([&] { return std::to_string(128 * kSpread) + " columns x " + std::to_string(g.m) + " rows, k in " + std::to_string(ranks) + " blocks of a cluster"; });
-}
-
 template <int kRows>
 void launch_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream) {
-  const char* spread = std::getenv("GPULAB_EXP_SPREAD");  // EXPERIMENT
-  const char* forced = std::getenv("GPULAB_EXP_RANKS");
-  if (forced) ranks = std::atoi(forced);
-  const int s = spread ? std::atoi(spread) : 1;
-  if (s == 4) launch_few_rows_cluster_spread<kRows, 4>(g, ranks, stream);
-  else if (s == 2) launch_few_rows_cluster_spread<kRows, 2>(g, ranks, stream);
-  else launch_few_rows_cluster_spread<kRows, 1>(g, ranks, stream);
+  const bool vector_b = rows_aligned16(g.b, g.ldb);
+  const int k_slice = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), ranks));
+  const std::size_t groups = ceil_div(static_cast<std::size_t>(g.n), 128);
+  LaunchShape shape{dim3(checked_grid(groups * ranks, "gpulab::sgemm")), dim3(256)};
+  shape.cluster = static_cast<unsigned>(ranks);
+  launch(vector_b ? "few_rows_cluster<vector>" : "few_rows_cluster<scalar>",
+         vector_b ? few_rows_cluster<kRows, true> : few_rows_cluster<kRows, false>, shape, stream, g, k_slice)
+      .work([&] { return "128 columns x " + std::to_string(g.m) + " rows, k in " + std::to_string(ranks) + " blocks of a cluster"; });
 }
 
 template <int kCols>
