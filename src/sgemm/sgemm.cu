@@ -18,7 +18,6 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <climits>
 #include <cstdint>
 #include <map>
@@ -301,10 +300,10 @@ void launch_tiles(const char* name, const GemmArgs& g, int splits, float* partia
 
 /// The big-tile kernel (16-byte loads or 4-byte; it needs no guarded form: its plain loads read
 /// only valid elements, its cp.async copies a partial vector 4 bytes at a time).
-template <int kChunksM, bool kVector, int kBlockRows, int kStages, bool kOneBlock = false>
+template <int kChunksM, bool kVector, int kBlockRows, int kStages>
 void launch_big(const char* name, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   using T = BigTiles<kChunksM, kBlockRows>;
-  launch_tiled<T>(name, big_tiles<kChunksM, kVector, kBlockRows, kStages, kOneBlock>, 0,
+  launch_tiled<T>(name, big_tiles<kChunksM, kVector, kBlockRows, kStages>, 0,
                   std::to_string(T::kRows) + "x" + std::to_string(T::kCols) + " per thread, fragments double-buffered" +
                       (kStages > 0 ? ", cp.async " + std::to_string(kStages) + " stages" : ""),
                   g, splits, partials, stream);
@@ -329,12 +328,12 @@ constexpr Config config(std::string_view name) {
           "warp_tiles"};
 }
 
-template <int kChunksM, int kBlockRows = 128, int kStages = 0, bool kOneBlock = false>
+template <int kChunksM, int kBlockRows = 128, int kStages = 0>
 constexpr Config big_config(std::string_view name) {
   using T = BigTiles<kChunksM, kBlockRows>;
   return {{name, T::kBM, T::kBN},
-          {launch_big<kChunksM, false, kBlockRows, kStages, kOneBlock>, launch_big<kChunksM, true, kBlockRows, kStages, kOneBlock>,
-           launch_big<kChunksM, true, kBlockRows, kStages, kOneBlock>},
+          {launch_big<kChunksM, false, kBlockRows, kStages>, launch_big<kChunksM, true, kBlockRows, kStages>,
+           launch_big<kChunksM, true, kBlockRows, kStages>},
           "big_tiles"};
 }
 
@@ -360,9 +359,6 @@ constexpr Config kConfigs[] = {
     big_config<2, 64>("64x128_fragments"),
     big_config<4, 128, 3>("128x256_staged3"),
     big_config<2, 64, 4>("64x128_staged4"),  // the tuner's pick at 1536³ and 3000³ (H100); 128 × 128 staged never was
-    big_config<2, 64, 4, true>("64x128_staged4_one"),  // EXPERIMENT: one block an SM's registers
-    big_config<2, 64, 3, true>("64x128_staged3_one"),
-    big_config<2, 64, 0, true>("64x128_fragments_one"),
 };
 constexpr std::size_t kDefault = 0, kSmall = 3, kBig = 6, kStaged = 9;
 
@@ -880,7 +876,6 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
   const ChoiceKey key{current_device(), tiled.m, tiled.n, tiled.k, sgemm_detail::vector_rows(tiled)};
   std::size_t config = rule_config(tiled);
   bool known = false;
-  if (const char* forced = std::getenv("GPULAB_EXP_CONFIG")) config = std::stoul(forced), known = true;  // EXPERIMENT
   {
     std::lock_guard lock(choices_mutex);
     if (const auto it = choices.find(key); it != choices.end()) config = it->second, known = true;

@@ -405,8 +405,8 @@ __device__ __forceinline__ float4 load4_first(const float* p, int count) {
   return {count > 0 ? p[0] : 0.f, count > 1 ? p[1] : 0.f, count > 2 ? p[2] : 0.f, count > 3 ? p[3] : 0.f};
 }
 
-template <int kChunksM, bool kVector, int kBlockRows = 128, int kStages = 0, bool kOneBlock = false>
-__global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, kOneBlock ? 1 : BigTiles<kChunksM, kBlockRows>::kMinBlocks)
+template <int kChunksM, bool kVector, int kBlockRows = 128, int kStages = 0>
+__global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigTiles<kChunksM, kBlockRows>::kMinBlocks)
     big_tiles(GemmArgs g, int k_slice, float* partials) {
   using T = BigTiles<kChunksM, kBlockRows>;
   constexpr bool kAsync = kStages > 0;
