@@ -18,7 +18,6 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <climits>
 #include <cstdint>
 #include <map>
@@ -595,7 +594,6 @@ Fringe fringe_of(const GemmArgs& g) {
   // few-rows and few-columns paths' own rules take such products, or not).
   const int rows = g.m > kSide && g.m % kSide <= kFewRows ? g.m % kSide : 0;
   const int cols = g.n > kSide && g.n % kSide <= kFewCols ? g.n % kSide : 0;
-  if (std::getenv("GPULAB_EXP_FRINGE_ALL")) return Fringe{rows, cols};  // EXPERIMENT
   Fringe best{};
   for (const Fringe f : {Fringe{rows, 0}, Fringe{0, cols}, Fringe{rows, cols}})
     if (waves(f) < waves(best)) best = f;
