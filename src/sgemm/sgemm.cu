@@ -575,10 +575,13 @@ std::size_t waves_of(int m, int n) {
 
 }  // namespace
 
+constexpr std::size_t kFringeAlwaysMacs = std::size_t{1} << 34;
+
 Fringe fringe_of(const GemmArgs& g) {
-  // Waves counted for the two configurations the tuner picks on large products, added: the big
-  // tiles' 128 × 256 at one block an SM and 128 × 128 at two. A fringe is taken only where it saves waves,
-  // the fewest of rows and columns that do: each costs a launch and a pass over B (rows) or A
+  // Below 2^34 multiply-adds (larger products take every fringe, below), waves counted for the
+  // two configurations the tuner picks on large products, added: the big tiles' 128 × 256 at one
+  // block an SM and 128 × 128 at two. A fringe is taken only where it saves waves, the fewest of
+  // rows and columns that do: each costs a launch and a pass over B (rows) or A
   // (columns), 35 µs at 4097³. Counted in one form alone, the rule lost: 5000×3000×700 (4 waves
   // either way) 2% with 8 rows taken out (ee5dc0e); 4097³ with its last row out saves a wave of
   // 128 × 128 tiles but not of 128 × 256, and ran at 0.94× cuBLAS against 0.96× (9e755cb).
@@ -594,6 +597,14 @@ Fringe fringe_of(const GemmArgs& g) {
   // few-rows and few-columns paths' own rules take such products, or not).
   const int rows = g.m > kSide && g.m % kSide <= kFewRows ? g.m % kSide : 0;
   const int cols = g.n > kSide && g.n % kSide <= kFewCols ? g.n % kSide : 0;
+  // Large products take every fringe: a strip's launch and its pass over B or A cost about 1% of
+  // the product or less, and the tiles a fringe would leave (one to eight rows or columns, run
+  // over the whole of k) cost more than their share of waves says: 8192×8193×8192 1.040× faster
+  // with its one-column strip out (16 waves of 132 tiles either way), 8193³ 1.048×, 4097³ 1.016×;
+  // but 5000×3000×700 (m·n·k below 2^34, its strip of 8 rows 2% of the product) 0.974× (H100,
+  // docs/sgemm.md). Below, a fringe is taken where it saves waves.
+  const auto macs = static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n) * static_cast<std::size_t>(g.k);
+  if (macs >= kFringeAlwaysMacs) return Fringe{rows, cols};
   Fringe best{};
   for (const Fringe f : {Fringe{rows, 0}, Fringe{0, cols}, Fringe{rows, cols}})
     if (waves(f) < waves(best)) best = f;
