@@ -3,6 +3,7 @@
 // split-K with an ordered second pass where the output has too few tiles to fill the GPU; and
 // for C of at most 8 rows or 8 columns (GEMV-like), kernels that stream the large operand once.
 #include "lib/arith.hpp"
+#include "lib/copy_rows.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/memory_layout.hpp"
@@ -18,6 +19,7 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <climits>
 #include <cstdint>
 #include <map>
@@ -808,8 +810,11 @@ void realign_rows(const float*& data, std::size_t& ld, int rows, int cols, std::
   const std::size_t bytes = static_cast<std::size_t>(rows) * padded * sizeof(float);
   if (bytes > sgemm_detail::kRealignMaxBytes || !take_scratch(copy, bytes, stream)) return;
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * sizeof(float), pitch = padded * sizeof(float);
-  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(copy->as<float>(), pitch, data, ld * sizeof(float), row_bytes, static_cast<std::size_t>(rows),
-                                      cudaMemcpyDeviceToDevice, stream));
+  if (std::getenv("GPULAB_EXP_MEMCPY2D"))  // EXPERIMENT
+    GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(copy->as<float>(), pitch, data, ld * sizeof(float), row_bytes, static_cast<std::size_t>(rows),
+                                        cudaMemcpyDeviceToDevice, stream));
+  else
+    copy_rows(data, ld * sizeof(float), copy->as<float>(), pitch, row_bytes, static_cast<std::size_t>(rows), stream);
   // The padding is never used, but a row's last, partial vector is copied with a 16-byte cp.async
   // that reads only the valid bytes, and compute-sanitizer's initcheck counts all 16 as read: zero
   // it, so that a user's program under initcheck sees no report from memory gpulab made.
@@ -871,7 +876,8 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
     return;
   }
   std::optional<StreamScratch> aligned_a, aligned_b;  // declared before partials: freed after the product
-  if (sgemm_detail::realigns_rows(g)) {
+  const char* exp_realign = std::getenv("GPULAB_EXP_REALIGN");  // EXPERIMENT: force, never
+  if (exp_realign ? std::string(exp_realign) == "force" && !sgemm_detail::vector_rows(g) : sgemm_detail::realigns_rows(g)) {
     realign_rows(g.a, g.lda, g.m, g.k, aligned_a, stream);
     realign_rows(g.b, g.ldb, g.k, g.n, aligned_b, stream);
   }
