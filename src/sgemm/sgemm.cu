@@ -19,7 +19,6 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <climits>
 #include <cstdint>
 #include <map>
@@ -663,18 +662,19 @@ void big_tiles_staged(const GemmArgs& g, cudaStream_t stream) { run_config(kStag
 // every tile configuration copy that operand 4 bytes at a time: 4097³ packed ran at 0.70× cuBLAS,
 // the same product with leading dimensions of 4100 at 0.88× (264e5b8). Where each element of an
 // operand takes part in enough products, the operands with such rows are first copied once to
-// rows padded to a multiple of 4 floats (cudaMemcpy2DAsync into gpulab's pool, in stream order,
-// freed in stream order after the product), and the product runs on the copy. Same arithmetic,
-// same bits. The staged kernel reads A 4 bytes at a time anyway, and B so measured 4% slower than
-// with 16-byte copies (4097³'s tiles 2.99 ms on packed rows, 8192×8192×8193 22.78 against 22.19
-// ms with A copied), while the copies run at about half the copy ceiling (0.17 ms for 4097³'s two).
-// So they pay from m·n·k ≥ 3072 × the elements copied (4% of the product's time against the
-// copies' at 50 TFLOP/s and 1.5 TB/s: about 3300): 8193³ 0.94 → 0.95× cuBLAS, 8192×8193×8192
-// 0.89 → 0.90×, 8192×8192×8193 0.99 → 1.02× (m·n·k 4096× the elements copied); not at 4097³ (1.02
-// packed, 1.00 copied; 2048×), 2047×2049×2051 (1.00, 0.94) or 2049×2047×1025 (0.99, 0.89; 1024×)
-// (H100, docs/sgemm.md). Before the staged kernel, copies paid from 768× (2047×2049×2051 0.78 →
-// 0.83× cuBLAS, 4097³ 0.77 → 0.86×); never where m·n·k < 2^32: the copies' calls cost ~10 µs each
-// whatever their size (1537×1537×67 0.89 → 0.48×, 6ab5996).
+// rows padded to a multiple of 4 floats (copy_rows into gpulab's pool, in stream order, freed in
+// stream order after the product), and the product runs on the copy. Same arithmetic, same bits.
+// The staged kernel reads A 4 bytes at a time anyway, and B so measured 4% slower than with 16-byte
+// copies (4097³'s tiles 2.99 ms on packed rows, 8192×8192×8193 22.78 against 22.19 ms with A
+// copied). So the copies pay from m·n·k ≥ 3072 × the elements copied (4% of the product's time
+// against the copies' at 50 TFLOP/s and 1.5 TB/s, cudaMemcpy2DAsync's rate: about 3300):
+// 8193³ 0.94 → 0.95× cuBLAS, 8192×8193×8192 0.89 → 0.90×, 8192×8192×8193 0.99 → 1.02× (m·n·k 4096×
+// the elements copied); not at 4097³ (1.02 packed, 1.00 copied; 2048×), 2047×2049×2051 (1.00, 0.94)
+// or 2049×2047×1025 (0.99, 0.89; 1024×). copy_rows (aligned words funnel-shifted) copies faster than
+// cudaMemcpy2DAsync did and moves no bound: 4097³ 1.007 → 1.031× copied, 1.037× not; 8193³ 0.991 →
+// 1.003× copied, 0.997× not (H100, docs/sgemm.md). Before the staged kernel, copies paid from 768×
+// (2047×2049×2051 0.78 → 0.83× cuBLAS, 4097³ 0.77 → 0.86×); never where m·n·k < 2^32: the copies'
+// calls cost ~10 µs each whatever their size (1537×1537×67 0.89 → 0.48×, 6ab5996).
 constexpr std::size_t kRealignMinReuse = 3072;
 constexpr std::size_t kRealignMinMacs = std::size_t{1} << 32;
 constexpr int kRealignMinDepth = 64;  // shallower products are bound by writing C, not by reading A and B
@@ -810,11 +810,7 @@ void realign_rows(const float*& data, std::size_t& ld, int rows, int cols, std::
   const std::size_t bytes = static_cast<std::size_t>(rows) * padded * sizeof(float);
   if (bytes > sgemm_detail::kRealignMaxBytes || !take_scratch(copy, bytes, stream)) return;
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * sizeof(float), pitch = padded * sizeof(float);
-  if (std::getenv("GPULAB_EXP_MEMCPY2D"))  // EXPERIMENT
-    GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(copy->as<float>(), pitch, data, ld * sizeof(float), row_bytes, static_cast<std::size_t>(rows),
-                                        cudaMemcpyDeviceToDevice, stream));
-  else
-    copy_rows(data, ld * sizeof(float), copy->as<float>(), pitch, row_bytes, static_cast<std::size_t>(rows), stream);
+  copy_rows(data, ld * sizeof(float), copy->as<float>(), pitch, row_bytes, static_cast<std::size_t>(rows), stream);
   // The padding is never used, but a row's last, partial vector is copied with a 16-byte cp.async
   // that reads only the valid bytes, and compute-sanitizer's initcheck counts all 16 as read: zero
   // it, so that a user's program under initcheck sees no report from memory gpulab made.
@@ -876,8 +872,7 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
     return;
   }
   std::optional<StreamScratch> aligned_a, aligned_b;  // declared before partials: freed after the product
-  const char* exp_realign = std::getenv("GPULAB_EXP_REALIGN");  // EXPERIMENT: force, never
-  if (exp_realign ? std::string(exp_realign) == "force" && !sgemm_detail::vector_rows(g) : sgemm_detail::realigns_rows(g)) {
+  if (sgemm_detail::realigns_rows(g)) {
     realign_rows(g.a, g.lda, g.m, g.k, aligned_a, stream);
     realign_rows(g.b, g.ldb, g.k, g.n, aligned_b, stream);
   }
