@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <utility>
 
 using namespace gpulab;
 
@@ -276,4 +277,20 @@ TEST(SgemmRules, FewRowsTakeClustersUnlessSplitKFillsTheGpuOnALargeB) {
   EXPECT_EQ(sgemm_detail::few_rows_splits_for(4096, 4096, kSms), 66u);              // two blocks an SM
   EXPECT_EQ(sgemm_detail::few_rows_splits_for(16384, 4096, kSms), 32u);             // at least 32
   EXPECT_EQ(sgemm_detail::few_rows_splits_for(1024, 300, kSms), 9u);                // each at least 32 deep
+}
+
+// From 2^34 multiply-adds every fringe of 1-8 rows or columns leaves the tiles (no device asked:
+// the waves are counted only below that).
+TEST(SgemmRules, LargeProductsTakeEveryFringe) {
+  auto fringe = [](int m, int n, int k) {
+    sgemm_detail::GemmArgs g;
+    g.m = m, g.n = n, g.k = k;
+    const sgemm_detail::Fringe f = sgemm_detail::fringe_of(g);
+    return std::pair{f.rows, f.cols};
+  };
+  EXPECT_EQ(fringe(4097, 4097, 4097), std::pair(1, 1));
+  EXPECT_EQ(fringe(8192, 8193, 8192), std::pair(0, 1));
+  EXPECT_EQ(fringe(8200, 8196, 4096), std::pair(8, 4));
+  EXPECT_EQ(fringe(8201, 8192, 4096), std::pair(0, 0));  // 9 rows past the tiles: not a fringe
+  EXPECT_EQ(fringe(4097, 4097, 63), std::pair(0, 0));    // shallower than 64: bound by writing C
 }
