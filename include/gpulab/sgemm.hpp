@@ -31,10 +31,11 @@
 // - Work is issued on `stream`; a split-K call allocates its partial sums in stream order on that
 //   stream (cudaMallocFromPoolAsync, so concurrent calls on other streams are safe) from a memory
 //   pool of gpulab's own per device, which keeps what it holds for later calls. A large product
-//   (k ≥ 64, m·n/(m + n) ≥ 768, m·n·k ≥ 2^32) whose A or B rows do not start on 16-byte
-//   boundaries (an odd packed k or n) first copies that operand, in stream order, into rows padded
-//   to 16 bytes from the same pool (up to 1 GiB a copy; larger ones, or a pool out of memory, run
-//   on the rows as given, slower): the results are the same bits either way.
+//   (k ≥ 64, m·n·k ≥ 2^32 and at least 3072 times the elements of the operands concerned) whose A
+//   or B rows do not start on 16-byte boundaries (an odd packed k or n) first copies those
+//   operands, in stream order, into rows padded to 16 bytes from the same pool (up to 1 GiB a copy;
+//   larger ones, or a pool out of memory, run on the rows as given, slower): the results are the
+//   same bits either way.
 // - Precision (the last argument): SgemmPrecision::fp32, the default, is everything above.
 //   SgemmPrecision::fp32_tensor lets a large product run on Hopper's tensor cores as 3xTF32: each
 //   value x of A and B split once into big = tf32(x) and small = tf32(x − big) (in stream order, in
