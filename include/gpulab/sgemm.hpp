@@ -19,7 +19,8 @@
 //   (or at most 8 columns and many rows) takes a path that reads B (or A) once: k is cut among
 //   the threads of a block or a cluster and their partial sums are added in a fixed order; so do
 //   the last 1–8 rows (or columns) of a larger product (k ≥ 64) where leaving them out of the
-//   tiles saves a wave of tiles. The path depends on the shape and the device only, so results are
+//   tiles saves a wave of tiles, and always from m·n·k ≥ 2^34. The path depends on the shape and
+//   the device only, so results are
 //   bitwise reproducible on one device.
 //   Componentwise error: |ĉ − c| ≤ γ(k+2)·(|alpha|·|A|·|B| + |beta|·|C|), γ(j) = j·u/(1 − j·u).
 // - Tile sizes are chosen per shape and device by measurement: the first call of a new shape on
