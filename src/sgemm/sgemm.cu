@@ -19,7 +19,6 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <climits>
 #include <cstdint>
 #include <map>
@@ -317,8 +316,7 @@ using Launcher = void (*)(const char*, const GemmArgs&, int, float*, cudaStream_
 struct Config {
   TileConfig info;
   Launcher launchers[3];
-  std::string_view kernel;     // the launches' name: kernel_<configuration>
-  bool a_by_4_bytes = false;  // copies A 4 bytes at a time whatever its rows: 16-byte copies need only B's
+  std::string_view kernel;  // the launches' name: kernel_<configuration>
 };
 
 template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages>
@@ -337,15 +335,13 @@ constexpr Config big_config(std::string_view name) {
   return {{name, T::kBM, T::kBN},
           {launch_big<kChunksM, false, kBlockRows, kStages>, launch_big<kChunksM, true, kBlockRows, kStages>,
            launch_big<kChunksM, true, kBlockRows, kStages>},
-          "big_tiles",
-          kStages > 0};
+          "big_tiles"};
 }
 
-/// 16-byte copies where the operands they read allow them (both, or only B where A is copied 4
-/// bytes at a time anyway); guarded where a partial vector can occur (n or k not a multiple of 4,
-/// so a row's last vector is partial).
-Copies copies_for(const GemmArgs& g, bool a_by_4_bytes) {
-  if (!(a_by_4_bytes ? rows_aligned16(g.b, g.ldb) : vector_rows(g))) return Copies::scalar;
+/// 16-byte copies where both operands' rows allow them; guarded where a partial vector can occur
+/// (n or k not a multiple of 4, so a row's last vector is partial).
+Copies copies_for(const GemmArgs& g) {
+  if (!vector_rows(g)) return Copies::scalar;
   return g.n % 4 != 0 || g.k % 4 != 0 ? Copies::vector_guarded : Copies::vector;
 }
 
@@ -369,7 +365,7 @@ constexpr std::size_t kDefault = 0, kSmall = 3, kBig = 6, kStaged = 9;
 
 void run_with(const Config& c, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   const std::string name = std::string(c.kernel) + "_" + std::string(c.info.name);
-  c.launchers[static_cast<int>(copies_for(g, c.a_by_4_bytes))](name.c_str(), g, splits, partials, stream);
+  c.launchers[static_cast<int>(copies_for(g))](name.c_str(), g, splits, partials, stream);
 }
 
 }  // namespace
@@ -687,11 +683,10 @@ constexpr int kRealignMinDepth = 64;  // shallower products are bound by writing
 constexpr std::size_t kRealignMaxBytes = std::size_t{1} << 30;
 
 bool realigns_rows(const GemmArgs& g) {
-  if (rows_aligned16(g.b, g.ldb)) return false;
+  if (vector_rows(g)) return false;
   const auto m = static_cast<std::size_t>(g.m), n = static_cast<std::size_t>(g.n), k = static_cast<std::size_t>(g.k);
-  const char* reuse = std::getenv("GPULAB_EXP_REUSE");  // EXPERIMENT
-  const std::size_t min_reuse = reuse ? std::stoul(reuse) : kRealignMinReuse;
-  return g.k >= kRealignMinDepth && m >= min_reuse && m * n * k >= kRealignMinMacs && !few_cols_fits(g) &&
+  const std::size_t copied = (rows_aligned16(g.a, g.lda) ? 0 : m * k) + (rows_aligned16(g.b, g.ldb) ? 0 : k * n);
+  return g.k >= kRealignMinDepth && m * n * k >= kRealignMinReuse * copied && m * n * k >= kRealignMinMacs && !few_cols_fits(g) &&
          m > static_cast<std::size_t>(kFewRows);
 }
 
@@ -876,8 +871,11 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
     sgemm_detail::run_few_cols(g, stream);
     return;
   }
-  std::optional<StreamScratch> aligned_b;  // declared before partials: freed after the product
-  if (sgemm_detail::realigns_rows(g)) realign_rows(g.b, g.ldb, g.k, g.n, aligned_b, stream);
+  std::optional<StreamScratch> aligned_a, aligned_b;  // declared before partials: freed after the product
+  if (sgemm_detail::realigns_rows(g)) {
+    realign_rows(g.a, g.lda, g.m, g.k, aligned_a, stream);
+    realign_rows(g.b, g.ldb, g.k, g.n, aligned_b, stream);
+  }
   // The tiles take C but its fringe; the fringe's columns (beside the tiles) and rows (below them,
   // the corner too) go to the paths that stream A or B once.
   const sgemm_detail::Fringe fringe = sgemm_detail::fringe_of(g);
