@@ -332,7 +332,7 @@ __device__ __forceinline__ void store_tile(scan_result_t<In>* out, std::size_t n
 /// The block that draws the last ticket of the call moves `first` on for the next call.
 /// `evict_first_stores` (rung 7): the outputs leave the L2 first (see store_vector).
 template <class In, bool kVectors>
-__global__ void __launch_bounds__(kBlock, sizeof(scan_result_t<In>) == 8 ? 3 : 0)  // EXPERIMENT: 3 blocks of doubles
+__global__ void __launch_bounds__(kBlock)
 scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
             TileStatus status, bool evict_first_stores) {
   using A = acc_t<scan_result_t<In>>;
