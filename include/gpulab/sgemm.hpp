@@ -20,8 +20,7 @@
 //   the threads of a block or a cluster and their partial sums are added in a fixed order; so do
 //   the last 1–8 rows (or columns) of a larger product (k ≥ 64) where leaving them out of the
 //   tiles saves a wave of tiles, and always from m·n·k ≥ 2^34. The path depends on the shape and
-//   the device only, so results are
-//   bitwise reproducible on one device.
+//   the device only, so results are bitwise reproducible on one device.
 //   Componentwise error: |ĉ − c| ≤ γ(k+2)·(|alpha|·|A|·|B| + |beta|·|C|), γ(j) = j·u/(1 − j·u).
 // - Tile sizes are chosen per shape and device by measurement: the first call of a new shape on
 //   a stream that is not being captured times the candidates and waits for the stream once; later

@@ -579,10 +579,10 @@ std::size_t waves_of(int m, int n) {
 constexpr std::size_t kFringeAlwaysMacs = std::size_t{1} << 34;
 
 Fringe fringe_of(const GemmArgs& g) {
-  // Below 2^34 multiply-adds (larger products take every fringe, below), waves counted for the
-  // two configurations the tuner picks on large products, added: the big tiles' 128 × 256 at one
-  // block an SM and 128 × 128 at two. A fringe is taken only where it saves waves, the fewest of
-  // rows and columns that do: each costs a launch and a pass over B (rows) or A
+  // Products of 2^34 multiply-adds or more take every fringe (below). Smaller ones take a fringe
+  // only where it saves waves, counted for the two configurations the tuner picks on large
+  // products, added: the big tiles' 128 × 256 at one block an SM and 128 × 128 at two; the fewest
+  // of rows and columns that do: each costs a launch and a pass over B (rows) or A
   // (columns), 35 µs at 4097³. Counted in one form alone, the rule lost: 5000×3000×700 (4 waves
   // either way) 2% with 8 rows taken out (ee5dc0e); 4097³ with its last row out saves a wave of
   // 128 × 128 tiles but not of 128 × 256, and ran at 0.94× cuBLAS against 0.96× (9e755cb).
@@ -659,22 +659,16 @@ void big_tiles_fragments(const GemmArgs& g, cudaStream_t stream) { run_config(kB
 void big_tiles_staged(const GemmArgs& g, cudaStream_t stream) { run_config(kStaged, g, 1, nullptr, stream); }
 
 // Rows that do not start on 16-byte boundaries (an odd packed k or n, an offset pointer) make
-// every tile configuration copy that operand 4 bytes at a time: 4097³ packed ran at 0.70× cuBLAS,
-// the same product with leading dimensions of 4100 at 0.88× (264e5b8). Where each element of an
-// operand takes part in enough products, the operands with such rows are first copied once to
-// rows padded to a multiple of 4 floats (copy_rows into gpulab's pool, in stream order, freed in
-// stream order after the product), and the product runs on the copy. Same arithmetic, same bits.
-// The staged kernel reads A 4 bytes at a time anyway, and B so measured 4% slower than with 16-byte
-// copies (4097³'s tiles 2.99 ms on packed rows, 8192×8192×8193 22.78 against 22.19 ms with A
-// copied). So the copies pay from m·n·k ≥ 3072 × the elements copied (4% of the product's time
-// against the copies' at 50 TFLOP/s and 1.5 TB/s, cudaMemcpy2DAsync's rate: about 3300):
-// 8193³ 0.94 → 0.95× cuBLAS, 8192×8193×8192 0.89 → 0.90×, 8192×8192×8193 0.99 → 1.02× (m·n·k 4096×
-// the elements copied); not at 4097³ (1.02 packed, 1.00 copied; 2048×), 2047×2049×2051 (1.00, 0.94)
-// or 2049×2047×1025 (0.99, 0.89; 1024×). copy_rows (aligned words funnel-shifted) copies faster than
-// cudaMemcpy2DAsync did and moves no bound: 4097³ 1.007 → 1.031× copied, 1.037× not; 8193³ 0.991 →
-// 1.003× copied, 0.997× not (H100, docs/sgemm.md). Before the staged kernel, copies paid from 768×
-// (2047×2049×2051 0.78 → 0.83× cuBLAS, 4097³ 0.77 → 0.86×); never where m·n·k < 2^32: the copies'
-// calls cost ~10 µs each whatever their size (1537×1537×67 0.89 → 0.48×, 6ab5996).
+// every tile configuration copy that operand 4 bytes at a time. Where each of its elements takes
+// part in enough products, such operands are first copied once to rows padded to a multiple of 4
+// floats (copy_rows into gpulab's pool, in stream order, freed in stream order after the product)
+// and the product runs on the copy: same arithmetic, same bits. The staged kernel reads A 4 bytes
+// at a time anyway, and only its B copies narrow (4% slower: 8192×8192×8193 22.78 ms on packed
+// rows, 22.19 with A copied), so the copies pay from m·n·k ≥ 3072 × the elements copied (4% of the
+// product against the copies: about 3300): 8193³ and 8192×8192×8193 (4096×) are copied, 4097³
+// (2048×: 1.037× cuBLAS packed, 1.031× copied), 2047×2049×2051 and 2049×2047×1025 (1024×) not.
+// Never where m·n·k < 2^32: each copy's calls cost ~10 µs whatever its size (1537×1537×67 0.89 →
+// 0.48× cuBLAS, 6ab5996). H100, docs/sgemm.md.
 constexpr std::size_t kRealignMinReuse = 3072;
 constexpr std::size_t kRealignMinMacs = std::size_t{1} << 32;
 constexpr int kRealignMinDepth = 64;  // shallower products are bound by writing C, not by reading A and B

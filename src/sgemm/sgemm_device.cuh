@@ -504,6 +504,8 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
 #pragma unroll
     for (int r = 0; r < T::kBPer; ++r) {
       const int row = k + b_row + T::kBRowStep * r;
+      // 4-byte copies, then `continue`; the 16-byte form below is written as it was measured
+      // (an else, or its `kVector &&` dropped, changes that form's SASS; cuobjdump compared).
       if constexpr (!kVector) {
         float* dst = &bs[stage][b_row + T::kBRowStep * r][bc_col];
         const float* src = g.b + static_cast<std::size_t>(max(row, 0)) * g.ldb + n0 + bc_col;
