@@ -4,6 +4,7 @@
 #include "gpu_test_support.hpp"
 
 #include "conv/conv_batch.hpp"
+#include "conv/conv_cpu.hpp"
 #include "conv/conv_problem.hpp"
 #include "conv/filter.hpp"
 
@@ -12,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <tuple>
@@ -91,10 +93,10 @@ TEST(ConvLibrary, LargeAlignedImagesTakeTheWindowPathsAndMatch) {
     }
 }
 
-// From 2^24 pixels, images whose rows do not start on 16-byte boundaries are staged through
-// aligned copies in gpulab's pool: 4097 × 4097 packed (12291-byte rows), and 4096 × 4100 on rows one
-// byte longer than a packed row; both filter kinds, every border.
-TEST(ConvLibrary, LargeUnalignedImagesAreStagedAndMatch) {
+// Rows off 16-byte boundaries: the lanes realigned (gaussian) or, weights too large for them, from
+// 2^24 pixels the window on aligned copies in gpulab's pool: 4097 × 4097 packed (12291-byte rows),
+// and 4096 × 4100 on rows one byte longer than a packed row; both filter kinds, every border.
+TEST(ConvLibrary, LargeUnalignedImagesMatch) {
   for (auto [width, pitch] : {std::pair<std::size_t, std::size_t>{4097, 4097 * 3}, {4096, 4096 * 3 + 1}})
     for (const char* filter : {"1,2,1,2,4,2,1,2,1/16", "-3,7,-100,2,1,9,-1,-4,5/-7"})
       for (Border border : {Border::replicate, Border::zero, Border::mirror}) {
@@ -103,6 +105,42 @@ TEST(ConvLibrary, LargeUnalignedImagesAreStagedAndMatch) {
         const std::size_t library = find_rung(ladder_info(conv_rungs()), "library", "conv");
         const CheckResult r = run_checked(c, library);
         EXPECT_TRUE(r.ok) << width << " pitch " << pitch << " " << filter << " " << border_name(border) << ": " << r.detail;
+      }
+}
+
+// The realigned lanes with the input and the output each at its own offset and pitch (every row at
+// another alignment, the two images' alignments unrelated): every byte of each row as the CPU's,
+// nothing written before, between or after the rows.
+TEST(ConvLibrary, RowsAtAnyOffsetAndPitchMatch) {
+  constexpr std::size_t width = 1001, height = 200;  // 200 200 pixels: the lanes' size
+  constexpr std::uint8_t poison = 0xA5;
+  struct Layout {
+    std::size_t in_offset, in_pitch, out_offset, out_pitch;
+  };
+  const RgbImage image = generate_image(width, height, 17);
+  for (const Layout& l : {Layout{1, 3003, 6, 3011}, Layout{13, 3005, 0, 3003}, Layout{0, 3008, 3, 3003}, Layout{7, 3019, 9, 3013}})
+    for (const char* filter : {"sharpen", "1,2,1,2,4,2,1,2,1/16", "-8,-8,-8,-8,64,-8,-8,-8,-8/3"})
+      for (Border border : {Border::replicate, Border::zero, Border::mirror}) {
+        std::vector<std::uint8_t> in(l.in_offset + l.in_pitch * height, 0);
+        for (std::size_t y = 0; y < height; ++y) std::copy_n(image.row(y), 3 * width, in.data() + l.in_offset + y * l.in_pitch);
+        const std::size_t out_bytes = l.out_offset + l.out_pitch * height + 16;
+        DeviceBuffer<std::uint8_t> in_dev(in.size()), out_dev(out_bytes);
+        GPULAB_CUDA_CHECK(cudaMemcpy(in_dev.data(), in.data(), in.size(), cudaMemcpyHostToDevice));
+        GPULAB_CUDA_CHECK(cudaMemset(out_dev.data(), poison, out_bytes));
+        const Filter3x3 f = parse_filter(filter);
+        conv3x3(in_dev.data() + l.in_offset, l.in_pitch, out_dev.data() + l.out_offset, l.out_pitch, width, height, f, border);
+        std::vector<std::uint8_t> out(out_bytes);
+        GPULAB_CUDA_CHECK(cudaMemcpy(out.data(), out_dev.data(), out_bytes, cudaMemcpyDeviceToHost));
+        RgbImage want = make_image(width, height);
+        conv_cpu(image, want, f, border, true);
+        const auto what = fmt::format("in +{} pitch {}, out +{} pitch {}, {} {}", l.in_offset, l.in_pitch, l.out_offset, l.out_pitch,
+                                      filter, border_name(border));
+        const CheckResult r = check_image(std::span(out).subspan(l.out_offset, l.out_pitch * height), l.out_pitch, want, poison);
+        EXPECT_TRUE(r.ok) << what << ": " << r.detail;
+        EXPECT_TRUE(std::all_of(out.begin(), out.begin() + static_cast<long>(l.out_offset), [](std::uint8_t b) { return b == poison; }))
+            << what << ": bytes before the image were written";
+        EXPECT_TRUE(std::all_of(out.end() - 16, out.end(), [](std::uint8_t b) { return b == poison; }))
+            << what << ": bytes after the image were written";
       }
 }
 

@@ -71,13 +71,17 @@ constexpr std::size_t kMaxSide = std::size_t{1} << 20;
 // takes 0.537 ms and 4097×4097 0.139 (the tile 0.217); smaller images are not yet measured so.
 constexpr std::size_t kStagedMinPixels = std::size_t{1} << 24;
 
+/// The lanes' smallest image: below, the tile's single light block wins (on aligned rows 1x1 0.005 ms
+/// against 0.007; they tie at 64x64 and 256x256).
+constexpr std::size_t kLanesMinPixels = std::size_t{1} << 16;
+
 /// The kernel for rows on 16-byte boundaries, by size. Measured on the H100 (docs/conv.md): the lanes
 /// beat the tile from 512x512 up (1080p 0.012 ms against 0.031) and tie at 64x64 and 256x256;
 /// below, the tile's single light block wins (1x1 0.005 ms against 0.007). The one-channel window
 /// (weights too large for the lanes) needs 2^22 pixels (1080p: 0.038 against 0.031).
 void run_aligned(const conv_device::ConvArgs& a, cudaStream_t stream) {
   const std::size_t pixels = static_cast<std::size_t>(a.width) * static_cast<std::size_t>(a.height);
-  if (conv_detail::lanes_fit(a) && pixels >= (std::size_t{1} << 16))
+  if (conv_detail::lanes_fit(a) && pixels >= kLanesMinPixels)
     conv_detail::run_lanes(a, stream);
   else if (pixels >= (std::size_t{1} << 22))
     conv_detail::run_sliding_window(a, stream);
@@ -122,6 +126,8 @@ void conv3x3(const std::uint8_t* in, std::size_t in_pitch, std::uint8_t* out, st
                                                          static_cast<int>(height), filter, border);
   if (conv_detail::rows_aligned16(a))
     run_aligned(a, stream);
+  else if (conv_detail::lane_weights_fit(a) && width * height >= kLanesMinPixels)
+    conv_detail::run_lanes_realigned(a, stream);
   else if (width * height < kStagedMinPixels || !run_staged(a, stream))
     conv_detail::run_shared_tile(a, stream);
 }

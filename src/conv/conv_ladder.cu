@@ -113,6 +113,12 @@ std::optional<std::string> lanes_refuse(const ConvArgs& a) {
   return "two channels a register need 16-byte-aligned rows and weights whose magnitudes sum to at most 128";
 }
 
+void run_lanes_realigned(const ConvArgs& a, cudaStream_t s) { conv_detail::run_lanes_realigned(a, s); }
+std::optional<std::string> lanes_realigned_refuse(const ConvArgs& a) {
+  if (conv_detail::lane_weights_fit(a)) return std::nullopt;
+  return "two channels a register need weights whose magnitudes sum to at most 128";
+}
+
 void run_library(const ConvArgs& a, cudaStream_t s) {
   conv3x3(a.in, a.in_pitch, a.out, a.out_pitch, static_cast<std::size_t>(a.width), static_cast<std::size_t>(a.height),
           a.filter, a.border, s);
@@ -148,9 +154,12 @@ constexpr ConvRung kRungs[] = {
         run_sliding_window),
     row("lanes", "two channels in the 16-bit halves of each register (one multiply for two), the next row loaded during this one, 3-row bands", "instructions",
         run_lanes, Role::rung, lanes_refuse),
+    row("realigned_lanes", "the lanes on rows at any alignment: a run's words funnel-shifted out of five aligned 16-byte loads; "
+        "16-byte stores from each lane's first boundary, the next lane's first bytes by shuffle", "instructions store_sectors",
+        run_lanes_realigned, Role::rung, lanes_realigned_refuse),
     row("library",
-        "gpulab::conv3x3: on 16-byte-aligned rows the lanes (weights allowing, 2^16 pixels up) or the window (2^22 up); the shared "
-        "tile otherwise", "dram",
+        "gpulab::conv3x3: the lanes from 2^16 pixels where the weights allow (realigned on rows off 16-byte boundaries); else, on "
+        "aligned rows, the window from 2^22 pixels (unaligned ones staged through aligned copies from 2^24); the shared tile otherwise", "dram",
         run_library, Role::library),
     row("nppiFilterBorder", "the vendor library (NPP, loaded at run time; replicate border only)", "dram", run_npp, Role::vendor,
         npp_refuses),

@@ -14,8 +14,12 @@ void run_shared_tile(const conv_device::ConvArgs& a, cudaStream_t stream);
 void run_sliding_window(const conv_device::ConvArgs& a, cudaStream_t stream);
 /// The same window with two channels a register (conv_window.cu): needs lanes_fit.
 void run_lanes(const conv_device::ConvArgs& a, cudaStream_t stream);
+/// The lanes on rows at any alignment (16-byte accesses realigned in registers): needs lane_weights_fit.
+void run_lanes_realigned(const conv_device::ConvArgs& a, cudaStream_t stream);
 bool rows_aligned16(const conv_device::ConvArgs& a);
-/// Rows 16-byte aligned and the weights' magnitudes summing to at most 128.
+/// The weights' magnitudes summing to at most 128 (two channels fit a register).
+bool lane_weights_fit(const conv_device::ConvArgs& a);
+/// Rows 16-byte aligned and lane_weights_fit.
 bool lanes_fit(const conv_device::ConvArgs& a);
 
 }  // namespace gpulab::conv_detail

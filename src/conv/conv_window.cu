@@ -4,7 +4,9 @@
 //   sliding_window: one channel value per 32-bit register and multiply (any filter);
 //   lanes: two channels in the two 16-bit halves of each register, so one multiply serves both,
 //          and the next row loaded while this one is computed (filters whose weights' magnitudes
-//          sum to at most 128, which keeps every sum inside its half).
+//          sum to at most 128, which keeps every sum inside its half);
+//   realigned lanes: the lanes on rows that start anywhere (a packed image whose rows are not a
+//          multiple of 16 bytes), still with 16-byte loads and stores.
 #include "conv/conv_device.cuh"
 #include "conv/conv_paths.hpp"
 #include "lib/launch.cuh"
@@ -217,20 +219,137 @@ __device__ __forceinline__ unsigned lane_bytes(unsigned even, unsigned odd, cons
   }
 }
 
-template <bool kPowerOfTwo>
+// ---- rows at any alignment ------------------------------------------------------------------------
+//
+// A run starts 48 bytes after the one before, so all runs of a row share one offset from the 16-byte
+// boundaries: the row's. Loads take the five aligned vectors that hold the run's 56 bytes and
+// funnel-shift its 14 words out of them. Stores go from each lane's first 16-byte boundary: lane i
+// writes three aligned vectors holding the end of its run and the start of lane i + 1's (four words
+// by shuffle); lane 0 writes its own bytes before its boundary, lane 31 none of the next warp's, and
+// the bytes of partial vectors (those, and the row's ends) go in aligned pieces of 8, 4, 2 and 1.
+
+/// out[i] = the 4 bytes at byte `offset` + 4i of in[] (offset < 16). The word offset is the same
+/// for a whole row, so a warp takes one of the four unrolled cases.
+template <int kOut, int kIn>
+__device__ __forceinline__ void realign_words(const unsigned (&in)[kIn], unsigned offset, unsigned (&out)[kOut]) {
+  static_assert(kIn >= kOut + 4);
+  const unsigned shift = 8 * (offset & 3);
+  const auto take = [&]<int kWord>(std::integral_constant<int, kWord>) {
+#pragma unroll
+    for (int i = 0; i < kOut; ++i) out[i] = __funnelshift_r(in[kWord + i], in[kWord + i + 1], shift);
+  };
+  switch (offset >> 2) {
+    case 0: take(std::integral_constant<int, 0>{}); break;
+    case 1: take(std::integral_constant<int, 1>{}); break;
+    case 2: take(std::integral_constant<int, 2>{}); break;
+    default: take(std::integral_constant<int, 3>{}); break;
+  }
+}
+
+/// Row y (−1 ≤ y ≤ height) of the run from x0, rows at any alignment, the border rule applied.
+/// Runs whose five vectors would reach outside the row (its first and last) go byte by byte.
+__device__ __forceinline__ void load_lane_row_realigned(const ConvArgs& a, int x0, int y, LaneRow& r) {
+  const int yy = conv_math::border_index(y, a.height, a.border);
+  if (yy < 0 || x0 >= a.width) {  // the zero border's rows; lanes past the row's end only pass words on
+#pragma unroll
+    for (unsigned& w : r.w) w = 0;
+    return;
+  }
+  const std::uint8_t* row = a.in + static_cast<std::size_t>(yy) * a.in_pitch;
+  const std::uint8_t* first = row + 3 * static_cast<std::size_t>(x0) - 4;  // the run's 56 bytes from here
+  const auto offset = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(first) & 15u);
+  const auto* vectors = reinterpret_cast<const uint4*>(first - offset);
+  if (x0 > 0 && reinterpret_cast<const std::uint8_t*>(vectors + 5) <= row + 3 * static_cast<std::size_t>(a.width)) {
+    unsigned words[20];
+#pragma unroll
+    for (int v = 0; v < 5; ++v) {
+      const uint4 w = vectors[v];
+      words[4 * v] = w.x, words[4 * v + 1] = w.y, words[4 * v + 2] = w.z, words[4 * v + 3] = w.w;
+    }
+    realign_words(words, offset, r.w);
+  } else {
+    run_bytes(a, x0, y, r.w + 1);
+    r.w[0] = pixel_bytes(a, x0 - 1, y) << 8;
+    r.w[kRunWords + 1] = pixel_bytes(a, min(x0 + kRunPixels, a.width), y);
+  }
+}
+
+/// Bytes [lo, hi) of the 16 at `vector` (16-byte aligned), from its four words: the whole vector at
+/// once, else pieces of 8, 4, 2 and 1 bytes each on its own alignment.
+__device__ __forceinline__ void store_vector_bytes(std::uint8_t* vector, const unsigned* w, int lo, int hi) {
+  if (lo == 0 && hi == 16) {
+    *reinterpret_cast<uint4*>(vector) = {w[0], w[1], w[2], w[3]};
+    return;
+  }
+  const unsigned long long low = w[0] | static_cast<unsigned long long>(w[1]) << 32;
+  const unsigned long long high = w[2] | static_cast<unsigned long long>(w[3]) << 32;
+  for (int b = lo; b < hi;) {
+    int size = 8;
+    while (size > 1 && ((b & (size - 1)) != 0 || b + size > hi)) size >>= 1;
+    const unsigned long long bits = (b < 8 ? low : high) >> (8 * (b & 7));
+    std::uint8_t* p = vector + b;
+    if (size == 8)
+      *reinterpret_cast<unsigned long long*>(p) = bits;
+    else if (size == 4)
+      *reinterpret_cast<unsigned*>(p) = static_cast<unsigned>(bits);
+    else if (size == 2)
+      *reinterpret_cast<unsigned short*>(p) = static_cast<unsigned short>(bits);
+    else
+      *p = static_cast<std::uint8_t>(bits);
+    b += size;
+  }
+}
+
+/// Writes the run's 12 words to row y, rows at any alignment. Every lane of the warp calls it
+/// together (a shuffle), lanes past the row's end too.
+__device__ __forceinline__ void store_run_realigned(const ConvArgs& a, int x0, int y, const unsigned* out) {
+  std::uint8_t* row = a.out + static_cast<std::size_t>(y) * a.out_pitch;
+  std::uint8_t* mine = row + 3 * static_cast<std::size_t>(x0);
+  // Bytes from the run's start to its first 16-byte boundary: the same for every run of the row.
+  const auto head = static_cast<unsigned>(-reinterpret_cast<std::uintptr_t>(mine) & 15u);
+  unsigned words[20] = {};  // 16 bytes before the run (never written), the run, the next lane's first 16 bytes
+#pragma unroll
+  for (int w = 0; w < kRunWords; ++w) words[4 + w] = out[w];
+#pragma unroll
+  for (int w = 0; w < 4; ++w) words[16 + w] = __shfl_down_sync(0xFFFFFFFFu, out[w], 1);
+  unsigned vectors[16];  // the aligned vectors from the boundary − 16 on
+  realign_words(words, head, vectors);
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  std::uint8_t* first = mine + head - 16;
+  // What of the row each vector holds: [row, row + 3 * width) minus first.
+  const long row_lo = row - first, row_hi = row + 3 * static_cast<long>(a.width) - first;
+#pragma unroll
+  for (int v = 0; v < 4; ++v) {
+    int lo = 0, hi = 16;
+    if (v == 0) lo = lane == 0 ? 16 - static_cast<int>(head) : 16;  // the run's bytes before its boundary: lane 0's to write
+    if (v == 3 && lane == 31) hi = 16 - static_cast<int>(head);      // the next warp's run: its lane 0 writes it
+    lo = static_cast<int>(max(static_cast<long>(lo), row_lo - 16 * v));
+    hi = static_cast<int>(min(static_cast<long>(hi), row_hi - 16 * v));
+    if (lo < hi) store_vector_bytes(first + 16 * v, vectors + 4 * v, lo, hi);
+  }
+}
+
+template <bool kPowerOfTwo, bool kRealigned>
 __global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) lanes(ConvArgs a, LaneFilter f, int band_rows) {
   const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kRunPixels;
-  if (x0 >= a.width) return;
+  // Realigned, lanes past the row's end stay while their warp has a run: they pass words on by shuffle.
+  if ((kRealigned ? x0 - static_cast<int>(threadIdx.x % 32) * kRunPixels : x0) >= a.width) return;
+  const auto load = [&](int y, LaneRow& r) {
+    if constexpr (kRealigned)
+      load_lane_row_realigned(a, x0, y, r);
+    else
+      load_lane_row(a, x0, y, r);
+  };
   const int bands = (a.height + band_rows - 1) / band_rows;
   for (int band = static_cast<int>(blockIdx.y); band < bands; band += static_cast<int>(gridDim.y)) {
     const int y_begin = band * band_rows, y_end = min(a.height, y_begin + band_rows);
     LaneRow above, at, below;
-    load_lane_row(a, x0, y_begin - 1, above);
-    load_lane_row(a, x0, y_begin, at);
-    load_lane_row(a, x0, y_begin + 1, below);
+    load(y_begin - 1, above);
+    load(y_begin, at);
+    load(y_begin + 1, below);
     for (int y = y_begin; y < y_end; ++y) {
       LaneRow next = below;
-      if (y + 1 < y_end) load_lane_row(a, x0, y + 2, next);  // in flight while this row is computed
+      if (y + 1 < y_end) load(y + 2, next);  // in flight while this row is computed
       unsigned even[kRunWords], odd[kRunWords];
 #pragma unroll
       for (int w = 0; w < kRunWords; ++w) even[w] = odd[w] = kLaneBias;
@@ -240,7 +359,10 @@ __global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) lanes(ConvArgs a
       unsigned out[kRunWords];
 #pragma unroll
       for (int w = 0; w < kRunWords; ++w) out[w] = lane_bytes<kPowerOfTwo>(even[w], odd[w], f);
-      store_run<true>(a, x0, y, out);
+      if constexpr (kRealigned)
+        store_run_realigned(a, x0, y, out);
+      else
+        store_run<true>(a, x0, y, out);
       above = at;
       at = below;
       below = next;
@@ -262,10 +384,31 @@ LaneFilter lane_filter(const Filter3x3& filter) {
   return f;
 }
 
-/// Blocks of the lanes kernel the current device holds at once (asked once per device).
-unsigned per_device_resident_lanes(void (*kernel)(ConvArgs, LaneFilter, int)) {
-  static PerDevice<unsigned> resident[2];
-  return resident[kernel == lanes<true> ? 1 : 0].get([&] { return resident_blocks(reinterpret_cast<const void*>(kernel), kWindowBlock); });
+/// The four lanes kernels, by 2 · realigned + power of two (the divisor a shift), and their names.
+using LanesKernel = void (*)(ConvArgs, LaneFilter, int);
+constexpr LanesKernel kLanesKernels[] = {lanes<false, false>, lanes<true, false>, lanes<false, true>, lanes<true, true>};
+constexpr const char* kLanesNames[] = {"conv_lanes<divide>", "conv_lanes<shift>", "conv_lanes_realigned<divide>",
+                                       "conv_lanes_realigned<shift>"};
+
+/// Blocks of lanes kernel `which` the current device holds at once (asked once per device).
+unsigned per_device_resident_lanes(int which) {
+  static PerDevice<unsigned> resident[4];
+  return resident[which].get([&] { return resident_blocks(reinterpret_cast<const void*>(kLanesKernels[which]), kWindowBlock); });
+}
+
+/// Bands of kLaneBandRows rows, fewer where the whole image fits in one wave of blocks.
+void launch_lanes(const ConvArgs& a, cudaStream_t stream, bool realigned) {
+  const LaneFilter f = lane_filter(a.filter);
+  const int which = 2 * static_cast<int>(realigned) + static_cast<int>(f.ceiling != 0);
+  const int x_blocks = (a.width + static_cast<int>(kWindowBlock) * kRunPixels - 1) / (static_cast<int>(kWindowBlock) * kRunPixels);
+  const int y_blocks = std::max(1, static_cast<int>(per_device_resident_lanes(which)) / x_blocks);
+  const int band_rows = std::clamp((a.height + y_blocks - 1) / y_blocks, 1, kLaneBandRows);
+  const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), kWindowBlock * kRunPixels, static_cast<std::size_t>(a.height),
+                              static_cast<std::size_t>(band_rows), "gpulab::conv3x3");
+  launch(kLanesNames[which], kLanesKernels[which], {grid, kWindowBlock}, stream, a, f, band_rows).work([band_rows, realigned] {
+    return "16 pixels x " + std::to_string(band_rows) + " rows a thread, two channels a register, the next row in flight" +
+           (realigned ? ", rows at any alignment" : "");
+  });
 }
 
 dim3 window_grid(const ConvArgs& a) {
@@ -280,10 +423,12 @@ bool rows_aligned16(const ConvArgs& a) {
   return gpulab::rows_aligned16(a.in, a.in_pitch, rows) && gpulab::rows_aligned16(a.out, a.out_pitch, rows);
 }
 
-bool lanes_fit(const ConvArgs& a) {
+bool lanes_fit(const ConvArgs& a) { return lane_weights_fit(a) && rows_aligned16(a); }
+
+bool lane_weights_fit(const ConvArgs& a) {
   long weights = 0;
   for (int k : a.filter.k) weights += k < 0 ? -static_cast<long>(k) : k;
-  return weights <= kLaneWeightLimit && rows_aligned16(a);
+  return weights <= kLaneWeightLimit;
 }
 
 void run_sliding_window(const ConvArgs& a, cudaStream_t stream) {
@@ -295,19 +440,12 @@ void run_sliding_window(const ConvArgs& a, cudaStream_t stream) {
 
 void run_lanes(const ConvArgs& a, cudaStream_t stream) {
   if (!lanes_fit(a)) throw Error("conv lanes: needs 16-byte-aligned rows and weights whose magnitudes sum to at most 128");
-  const LaneFilter f = lane_filter(a.filter);
-  const bool power_of_two = f.ceiling != 0;
-  const auto kernel = power_of_two ? lanes<true> : lanes<false>;
-  // Bands of kLaneBandRows rows, fewer where the whole image fits in one wave of blocks.
-  const int x_blocks = (a.width + static_cast<int>(kWindowBlock) * kRunPixels - 1) / (static_cast<int>(kWindowBlock) * kRunPixels);
-  const int y_blocks = std::max(1, static_cast<int>(per_device_resident_lanes(kernel)) / x_blocks);
-  const int band_rows = std::clamp((a.height + y_blocks - 1) / y_blocks, 1, kLaneBandRows);
-  const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), kWindowBlock * kRunPixels, static_cast<std::size_t>(a.height),
-                              static_cast<std::size_t>(band_rows), "gpulab::conv3x3");
-  launch(power_of_two ? "conv_lanes<shift>" : "conv_lanes<divide>", kernel, {grid, kWindowBlock}, stream, a, f, band_rows)
-      .work([band_rows] {
-        return "16 pixels x " + std::to_string(band_rows) + " rows a thread, two channels a register, the next row in flight";
-      });
+  launch_lanes(a, stream, false);
+}
+
+void run_lanes_realigned(const ConvArgs& a, cudaStream_t stream) {
+  if (!lane_weights_fit(a)) throw Error("conv realigned lanes: needs weights whose magnitudes sum to at most 128");
+  launch_lanes(a, stream, true);
 }
 
 }  // namespace gpulab::conv_detail
