@@ -316,13 +316,22 @@ __device__ __forceinline__ void store_run_realigned(const ConvArgs& a, int x0, i
   realign_words(words, head, vectors);
   const int lane = static_cast<int>(threadIdx.x % 32);
   std::uint8_t* first = mine + head - 16;
-  // What of the row each vector holds: [row, row + 3 * width) minus first.
-  const long row_lo = row - first, row_hi = row + 3 * static_cast<long>(a.width) - first;
+  std::uint8_t* row_end = row + 3 * static_cast<std::size_t>(a.width);
+  if (first + 64 <= row_end) {  // vectors 1-3 inside the row (lanes after the row's first start past it): all runs but the last
+#pragma unroll
+    for (int v = 1; v < 3; ++v) *reinterpret_cast<uint4*>(first + 16 * v) = {vectors[4 * v], vectors[4 * v + 1], vectors[4 * v + 2], vectors[4 * v + 3]};
+    // Lane 31: not the next warp's bytes (its lane 0 writes them); lane 0: its bytes before its boundary.
+    store_vector_bytes(first + 48, vectors + 12, 0, lane == 31 ? 16 - static_cast<int>(head) : 16);
+    if (lane == 0 && head != 0) store_vector_bytes(first, vectors, 16 - static_cast<int>(head), 16);
+    return;
+  }
+  // The row's last runs: what of the row each vector holds, [row, row_end) minus first.
+  const long row_lo = row - first, row_hi = row_end - first;
 #pragma unroll
   for (int v = 0; v < 4; ++v) {
     int lo = 0, hi = 16;
-    if (v == 0) lo = lane == 0 ? 16 - static_cast<int>(head) : 16;  // the run's bytes before its boundary: lane 0's to write
-    if (v == 3 && lane == 31) hi = 16 - static_cast<int>(head);      // the next warp's run: its lane 0 writes it
+    if (v == 0) lo = lane == 0 ? 16 - static_cast<int>(head) : 16;
+    if (v == 3 && lane == 31) hi = 16 - static_cast<int>(head);
     lo = static_cast<int>(max(static_cast<long>(lo), row_lo - 16 * v));
     hi = static_cast<int>(min(static_cast<long>(hi), row_hi - 16 * v));
     if (lo < hi) store_vector_bytes(first + 16 * v, vectors + 4 * v, lo, hi);
