@@ -300,6 +300,29 @@ __device__ __forceinline__ void store_vector_bytes(std::uint8_t* vector, const u
   }
 }
 
+/// The 16-byte vector's bytes from byte b on, b a multiple of the piece taken from them (≤ 8).
+__device__ __forceinline__ unsigned long long vector_bits(const unsigned* w, unsigned b) {
+  const unsigned long long low = w[0] | static_cast<unsigned long long>(w[1]) << 32;
+  const unsigned long long high = w[2] | static_cast<unsigned long long>(w[3]) << 32;
+  return (b < 8 ? low : high) >> (8 * (b & 7));
+}
+
+/// Bytes [0, n) of the 16 at `vector` (16-byte aligned), n < 16: at most four pieces, no loop.
+__device__ __forceinline__ void store_vector_prefix(std::uint8_t* vector, const unsigned* w, unsigned n) {
+  if (n & 8) *reinterpret_cast<unsigned long long*>(vector) = vector_bits(w, 0);
+  if (n & 4) *reinterpret_cast<unsigned*>(vector + (n & 8)) = static_cast<unsigned>(vector_bits(w, n & 8));
+  if (n & 2) *reinterpret_cast<unsigned short*>(vector + (n & 12)) = static_cast<unsigned short>(vector_bits(w, n & 12));
+  if (n & 1) vector[n & 14] = static_cast<std::uint8_t>(vector_bits(w, n & 14));
+}
+
+/// Bytes [b, 16) of the 16 at `vector` (16-byte aligned), 0 < b < 16: at most four pieces, no loop.
+__device__ __forceinline__ void store_vector_suffix(std::uint8_t* vector, const unsigned* w, unsigned b) {
+  if (b & 1) vector[b] = static_cast<std::uint8_t>(vector_bits(w, b)), ++b;
+  if (b & 2) *reinterpret_cast<unsigned short*>(vector + b) = static_cast<unsigned short>(vector_bits(w, b)), b += 2;
+  if (b & 4) *reinterpret_cast<unsigned*>(vector + b) = static_cast<unsigned>(vector_bits(w, b)), b += 4;
+  if (b & 8) *reinterpret_cast<unsigned long long*>(vector + b) = vector_bits(w, b);
+}
+
 /// Writes the run's 12 words to row y, rows at any alignment. Every lane of the warp calls it
 /// together (a shuffle), lanes past the row's end too.
 __device__ __forceinline__ void store_run_realigned(const ConvArgs& a, int x0, int y, const unsigned* out) {
@@ -321,8 +344,11 @@ __device__ __forceinline__ void store_run_realigned(const ConvArgs& a, int x0, i
 #pragma unroll
     for (int v = 1; v < 3; ++v) *reinterpret_cast<uint4*>(first + 16 * v) = {vectors[4 * v], vectors[4 * v + 1], vectors[4 * v + 2], vectors[4 * v + 3]};
     // Lane 31: not the next warp's bytes (its lane 0 writes them); lane 0: its bytes before its boundary.
-    store_vector_bytes(first + 48, vectors + 12, 0, lane == 31 ? 16 - static_cast<int>(head) : 16);
-    if (lane == 0 && head != 0) store_vector_bytes(first, vectors, 16 - static_cast<int>(head), 16);
+    if (lane != 31 || head == 0)
+      *reinterpret_cast<uint4*>(first + 48) = {vectors[12], vectors[13], vectors[14], vectors[15]};
+    else
+      store_vector_prefix(first + 48, vectors + 12, 16 - head);
+    if (lane == 0 && head != 0) store_vector_suffix(first, vectors, 16 - head);
     return;
   }
   // The row's last runs: what of the row each vector holds, [row, row_end) minus first.
