@@ -228,22 +228,19 @@ __device__ __forceinline__ unsigned lane_bytes(unsigned even, unsigned odd, cons
 // by shuffle); lane 0 writes its own bytes before its boundary, lane 31 none of the next warp's, and
 // the bytes of partial vectors (those, and the row's ends) go in aligned pieces of 8, 4, 2 and 1.
 
-/// out[i] = the 4 bytes at byte `offset` + 4i of in[] (offset < 16). The word offset is the same
-/// for a whole row, so a warp takes one of the four unrolled cases.
+/// out[i] = the 4 bytes at byte `offset` + 4i of in[] (offset < 16): the word offset in two steps of
+/// selects (2 words, then 1), then the byte offset by funnel shifts; no branches.
 template <int kOut, int kIn>
 __device__ __forceinline__ void realign_words(const unsigned (&in)[kIn], unsigned offset, unsigned (&out)[kOut]) {
   static_assert(kIn >= kOut + 4);
-  const unsigned shift = 8 * (offset & 3);
-  const auto take = [&]<int kWord>(std::integral_constant<int, kWord>) {
+  unsigned by_two[kOut + 2], by_one[kOut + 1];
 #pragma unroll
-    for (int i = 0; i < kOut; ++i) out[i] = __funnelshift_r(in[kWord + i], in[kWord + i + 1], shift);
-  };
-  switch (offset >> 2) {
-    case 0: take(std::integral_constant<int, 0>{}); break;
-    case 1: take(std::integral_constant<int, 1>{}); break;
-    case 2: take(std::integral_constant<int, 2>{}); break;
-    default: take(std::integral_constant<int, 3>{}); break;
-  }
+  for (int i = 0; i < kOut + 2; ++i) by_two[i] = offset & 8 ? in[i + 2] : in[i];
+#pragma unroll
+  for (int i = 0; i < kOut + 1; ++i) by_one[i] = offset & 4 ? by_two[i + 1] : by_two[i];
+  const unsigned shift = 8 * (offset & 3);
+#pragma unroll
+  for (int i = 0; i < kOut; ++i) out[i] = __funnelshift_r(by_one[i], by_one[i + 1], shift);
 }
 
 /// Row y (−1 ≤ y ≤ height) of the run from x0, rows at any alignment, the border rule applied.
