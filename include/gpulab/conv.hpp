@@ -14,10 +14,13 @@
 //   from zero, clamped to [0, 255]. Pixels outside the image follow `border`: replicate (the edge
 //   pixel), zero, or mirror (reflect without repeating the edge: −1 → 1; a side of 1 pixel
 //   replicates). Results are exact: every rung and the CPU give the same bytes.
-// - In and out must not overlap. Work is issued on `stream`. Large images whose rows do not start
-//   on 16-byte boundaries are staged: copied to 16-byte-aligned rows in gpulab's stream-ordered
-//   pool, filtered there and copied back (two copies of the image's size, given back in stream
-//   order; if the pool cannot grow, the path without them). Nothing else is allocated.
+// - In and out must not overlap. Work is issued on `stream`. Rows may start at any byte (packed
+//   rows of any width, offset pointers); filters whose weights' magnitudes sum to at most 128 (every
+//   named filter) run on them at full width. Large images (2^24 pixels up) whose rows do not start
+//   on 16-byte boundaries, filtered by larger weights, are staged: copied to 16-byte-aligned rows
+//   in gpulab's stream-ordered pool, filtered there and copied back (two copies of the image's
+//   size, given back in stream order; if the pool cannot grow, the path without them). Nothing
+//   else is allocated.
 // - Throws gpulab::Error on a zero divisor, weights whose sums could overflow int32 (|k| summed
 //   over the nine above 2^22), a bad image (null data, pitch < 3·width, sides out of range),
 //   overlapping images, and on any CUDA error.

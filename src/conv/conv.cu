@@ -61,18 +61,17 @@ namespace {
 constexpr std::size_t kMaxSide = std::size_t{1} << 20;
 
 // Rows that do not start on 16-byte boundaries (a packed image whose rows are not a multiple of 16
-// bytes, an offset pointer) keep the window kernels from their 16-byte accesses: 12345×6789
-// packed took the shared tile, 1.053 ms on the H100, the same image on 128-byte rows 0.194 ms
-// (docs/conv.md). From kStagedMinPixels such images are staged: their rows copied to rows padded
-// to 16 bytes in gpulab's pool (copy_rows), filtered there by the window, and the result's rows
-// copied back. With cudaMemcpy2DAsync, whose copies of unaligned rows ran at about half the copy
-// ceiling on the H100, staging paid only on large images: 12345×6789 0.847 ms against the tile's
-// 1.053; 3841×2161 0.110 against 0.110; 1921×1081 0.040 against 0.032. Through copy_rows 12345×6789
-// takes 0.537 ms and 4097×4097 0.139 (the tile 0.217); smaller images are not yet measured so.
+// bytes, an offset pointer) keep the window kernels from their 16-byte accesses. The lanes realign
+// them in registers (realigned_lanes: 12345×6789 packed 0.287 ms on the H100, the shared tile
+// 1.053, docs/conv.md). Weights too large for the lanes take, from kStagedMinPixels, the
+// one-channel window on copies: the rows copied to rows padded to 16 bytes in gpulab's pool
+// (copy_rows), filtered there, and the result's rows copied back (12345×6789 with the lanes so:
+// 0.537 ms; with cudaMemcpy2DAsync's copies staging paid only on large images: 3841×2161 tied
+// with the tile).
 constexpr std::size_t kStagedMinPixels = std::size_t{1} << 24;
 
 /// The lanes' smallest image: below, the tile's single light block wins (on aligned rows 1x1 0.005 ms
-/// against 0.007; they tie at 64x64 and 256x256).
+/// against 0.007; they tie at 64x64 and 256x256; realigned, at 1001x333).
 constexpr std::size_t kLanesMinPixels = std::size_t{1} << 16;
 
 /// The kernel for rows on 16-byte boundaries, by size. Measured on the H100 (docs/conv.md): the lanes
