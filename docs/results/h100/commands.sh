@@ -1,12 +1,12 @@
-# The call of this record, on the GPU machine with the build of 69ddde0 carried (build/device.tar.xz)
-# and this script, run as: bash build/call_c3.sh
+# The call of this record, on the GPU machine with the build of 9e49826 carried (build/device.tar.xz)
+# and this script, run as: bash build/call_c4.sh
 set -u
 mkdir -p "$OUT/w" build/a
-tar xJf build/device_c.tar.xz -C build
-tar xJf build/device_b.tar.xz -C build/a
+tar xJf build/device_e.tar.xz -C build
+tar xJf build/device_c.tar.xz -C build/a
 G=build/device; A=build/a/device
 {
-echo "== $(date -u +%FT%TZ) commit $(cat $G/COMMIT) (beside: $(cat $A/COMMIT)), parts: build/call_c3.sh (conv realigned lanes, pieces without a loop)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+echo "== $(date -u +%FT%TZ) commit $(cat $G/COMMIT) (beside: $(cat $A/COMMIT)), parts: build/call_c4.sh (conv realigned lanes, word offset by selects)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 P=12345x6789,4097x4097,3841x2161,1921x1081,1001x333
 for i in 1 2; do
   for B in $G $A; do
