@@ -337,9 +337,11 @@ __device__ __forceinline__ void store_run_realigned(const ConvArgs& a, int x0, i
   const int lane = static_cast<int>(threadIdx.x % 32);
   std::uint8_t* first = mine + head - 16;
   std::uint8_t* row_end = row + 3 * static_cast<std::size_t>(a.width);
-  if (first + 64 <= row_end) {  // vectors 1-3 inside the row (lanes after the row's first start past it): all runs but the last
+  // Every run but the row's last: vectors 1-3 lie inside the row (they start at the run's boundary).
+  if (first + 64 <= row_end) {
 #pragma unroll
-    for (int v = 1; v < 3; ++v) *reinterpret_cast<uint4*>(first + 16 * v) = {vectors[4 * v], vectors[4 * v + 1], vectors[4 * v + 2], vectors[4 * v + 3]};
+    for (int v = 1; v < 3; ++v)
+      *reinterpret_cast<uint4*>(first + 16 * v) = {vectors[4 * v], vectors[4 * v + 1], vectors[4 * v + 2], vectors[4 * v + 3]};
     // Lane 31: not the next warp's bytes (its lane 0 writes them); lane 0: its bytes before its boundary.
     if (lane != 31 || head == 0)
       *reinterpret_cast<uint4*>(first + 48) = {vectors[12], vectors[13], vectors[14], vectors[15]};
