@@ -150,7 +150,7 @@ constexpr long kLaneWeightLimit = 128;         // Σ|k| ≤ 128: |s| ≤ 32640 <
 constexpr int kLaneMinBlocks = 5;
 /// Threads a block of the lanes: 128, realigned one warp (a row's last block holds one warp of
 /// runs, not four, so blocks that end a row leave fewer of an SM's resident slots idle).
-constexpr unsigned lane_block(bool) { return 32; }
+constexpr unsigned lane_block(bool realigned) { return realigned ? 32 : kWindowBlock; }
 constexpr int kLaneBandRows = 3;
 
 /// The filter as the lanes kernel takes it: divisor made positive (weights and divisor negated
