@@ -148,9 +148,6 @@ constexpr long kLaneWeightLimit = 128;         // Σ|k| ≤ 128: |s| ≤ 32640 <
 // 128 registers, bands of 3 rows against 2, 4, 8 and 16: 8K 0.079 ms against 0.089 for 4 blocks
 // and 8 rows, 16K 0.277 against 0.308 (more warps to hide the loads, a shorter last wave).
 constexpr int kLaneMinBlocks = 5;
-/// Threads a block of the lanes: 128, realigned one warp (a row's last block holds one warp of
-/// runs, not four, so blocks that end a row leave fewer of an SM's resident slots idle).
-constexpr unsigned lane_block(bool realigned) { return realigned ? 32 : kWindowBlock; }
 constexpr int kLaneBandRows = 3;
 
 /// The filter as the lanes kernel takes it: divisor made positive (weights and divisor negated
@@ -367,8 +364,7 @@ __device__ __forceinline__ void store_run_realigned(const ConvArgs& a, int x0, i
 }
 
 template <bool kPowerOfTwo, bool kRealigned>
-__global__ void __launch_bounds__(lane_block(kRealigned), kLaneMinBlocks * kWindowBlock / lane_block(kRealigned))
-    lanes(ConvArgs a, LaneFilter f, int band_rows) {
+__global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) lanes(ConvArgs a, LaneFilter f, int band_rows) {
   const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kRunPixels;
   // Realigned, lanes past the row's end stay while their warp has a run: they pass words on by shuffle.
   if ((kRealigned ? x0 - static_cast<int>(threadIdx.x % 32) * kRunPixels : x0) >= a.width) return;
@@ -431,20 +427,19 @@ constexpr const char* kLanesNames[] = {"conv_lanes<divide>", "conv_lanes<shift>"
 /// Blocks of lanes kernel `which` the current device holds at once (asked once per device).
 unsigned per_device_resident_lanes(int which) {
   static PerDevice<unsigned> resident[4];
-  return resident[which].get([&] { return resident_blocks(reinterpret_cast<const void*>(kLanesKernels[which]), lane_block(which >= 2)); });
+  return resident[which].get([&] { return resident_blocks(reinterpret_cast<const void*>(kLanesKernels[which]), kWindowBlock); });
 }
 
 /// Bands of kLaneBandRows rows, fewer where the whole image fits in one wave of blocks.
 void launch_lanes(const ConvArgs& a, cudaStream_t stream, bool realigned) {
   const LaneFilter f = lane_filter(a.filter);
   const int which = 2 * static_cast<int>(realigned) + static_cast<int>(f.ceiling != 0);
-  const unsigned block = lane_block(realigned);
-  const int x_blocks = (a.width + static_cast<int>(block) * kRunPixels - 1) / (static_cast<int>(block) * kRunPixels);
+  const int x_blocks = (a.width + static_cast<int>(kWindowBlock) * kRunPixels - 1) / (static_cast<int>(kWindowBlock) * kRunPixels);
   const int y_blocks = std::max(1, static_cast<int>(per_device_resident_lanes(which)) / x_blocks);
   const int band_rows = std::clamp((a.height + y_blocks - 1) / y_blocks, 1, kLaneBandRows);
-  const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), block * kRunPixels, static_cast<std::size_t>(a.height),
+  const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), kWindowBlock * kRunPixels, static_cast<std::size_t>(a.height),
                               static_cast<std::size_t>(band_rows), "gpulab::conv3x3");
-  launch(kLanesNames[which], kLanesKernels[which], {grid, block}, stream, a, f, band_rows).work([band_rows, realigned] {
+  launch(kLanesNames[which], kLanesKernels[which], {grid, kWindowBlock}, stream, a, f, band_rows).work([band_rows, realigned] {
     return "16 pixels x " + std::to_string(band_rows) + " rows a thread, two channels a register, the next row in flight" +
            (realigned ? ", rows at any alignment" : "");
   });
