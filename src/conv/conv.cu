@@ -62,7 +62,7 @@ constexpr std::size_t kMaxSide = std::size_t{1} << 20;
 
 // Rows that do not start on 16-byte boundaries (a packed image whose rows are not a multiple of 16
 // bytes, an offset pointer) keep the window kernels from their 16-byte accesses. The lanes realign
-// them in registers (realigned_lanes: 12345×6789 packed 0.287 ms on the H100, the shared tile
+// them in registers (realigned_lanes: 12345×6789 packed 0.283 ms on the H100, the shared tile
 // 1.053, docs/conv.md). Weights too large for the lanes take, from kStagedMinPixels, the
 // one-channel window on copies: the rows copied to rows padded to 16 bytes in gpulab's pool
 // (copy_rows), filtered there, and the result's rows copied back (12345×6789 with the lanes so:
