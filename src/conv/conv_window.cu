@@ -443,8 +443,8 @@ void launch_lanes(const ConvArgs& a, cudaStream_t stream, bool realigned) {
   const long resident = per_device_resident_lanes(which);  // 128-thread blocks
   const long y_blocks = std::max(1L, resident / x_blocks);
   const int band_rows = static_cast<int>(std::clamp((a.height + y_blocks - 1) / y_blocks, 1L, static_cast<long>(kLaneBandRows)));
-  const bool waves = band_rows == kLaneBandRows && x_blocks * ((a.height + kLaneBandRows - 1) / kLaneBandRows) > resident;
-  const unsigned block = waves ? kLaneWarpBlock : kWindowBlock;
+  const bool beyond_one_wave = band_rows == kLaneBandRows && x_blocks * ((a.height + kLaneBandRows - 1) / kLaneBandRows) > resident;
+  const unsigned block = beyond_one_wave ? kLaneWarpBlock : kWindowBlock;
   const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), block * kRunPixels, static_cast<std::size_t>(a.height),
                               static_cast<std::size_t>(band_rows), "gpulab::conv3x3");
   launch(kLanesNames[which], kLanesKernels[which], {grid, block}, stream, a, f, band_rows).work([band_rows, realigned, block] {
