@@ -124,8 +124,8 @@ TEST(ConvLibrary, RowsAtAnyOffsetAndPitchMatch) {
         std::vector<std::uint8_t> in(l.in_offset + l.in_pitch * height, 0);
         for (std::size_t y = 0; y < height; ++y) std::copy_n(image.row(y), 3 * width, in.data() + l.in_offset + y * l.in_pitch);
         const std::size_t out_bytes = l.out_offset + l.out_pitch * height + 16;
-        DeviceBuffer<std::uint8_t> in_dev(in.size()), out_dev(out_bytes);
-        GPULAB_CUDA_CHECK(cudaMemcpy(in_dev.data(), in.data(), in.size(), cudaMemcpyHostToDevice));
+        const DeviceBuffer<std::uint8_t> in_dev = test::upload(std::span<const std::uint8_t>(in));
+        DeviceBuffer<std::uint8_t> out_dev(out_bytes);
         GPULAB_CUDA_CHECK(cudaMemset(out_dev.data(), poison, out_bytes));
         const Filter3x3 f = parse_filter(filter);
         conv3x3(in_dev.data() + l.in_offset, l.in_pitch, out_dev.data() + l.out_offset, l.out_pitch, width, height, f, border);

@@ -1,6 +1,7 @@
-// gpulab::conv3x3 (include/gpulab/conv.hpp) and its paths: on 16-byte-aligned rows a register
-// sliding window with 16-byte accesses (conv_window.cu: two channels a register where the weights
-// allow, from 2^16 pixels; one a register from 2^22), a shared-memory tile otherwise.
+// gpulab::conv3x3 (include/gpulab/conv.hpp) and its paths: register sliding windows with 16-byte
+// accesses (conv_window.cu: two channels a register where the weights allow, from 2^16 pixels, on
+// rows at any alignment; one a register from 2^22, on 16-byte-aligned rows or aligned copies), a
+// shared-memory tile otherwise.
 #include "conv/conv_device.cuh"
 #include "conv/conv_paths.hpp"
 #include "lib/arith.hpp"
@@ -70,19 +71,16 @@ constexpr std::size_t kMaxSide = std::size_t{1} << 20;
 // with the tile).
 constexpr std::size_t kStagedMinPixels = std::size_t{1} << 24;
 
-/// The lanes' smallest image: below, the tile's single light block wins (on aligned rows 1x1 0.005 ms
-/// against 0.007; they tie at 64x64 and 256x256; realigned, at 1001x333).
+/// The lanes' smallest image. Measured on the H100 (docs/conv.md): on aligned rows they beat the
+/// tile from 512x512 up (1080p 0.012 ms against 0.031) and tie at 64x64 and 256x256 (realigned, at
+/// 1001x333); below, the tile's single light block wins (1x1 0.005 ms against 0.007).
 constexpr std::size_t kLanesMinPixels = std::size_t{1} << 16;
 
-/// The kernel for rows on 16-byte boundaries, by size. Measured on the H100 (docs/conv.md): the lanes
-/// beat the tile from 512x512 up (1080p 0.012 ms against 0.031) and tie at 64x64 and 256x256;
-/// below, the tile's single light block wins (1x1 0.005 ms against 0.007). The one-channel window
-/// (weights too large for the lanes) needs 2^22 pixels (1080p: 0.038 against 0.031).
-void run_aligned(const conv_device::ConvArgs& a, cudaStream_t stream) {
+/// Rows on 16-byte boundaries where the lanes do not run (weights too large, or a small image): the
+/// one-channel window from 2^22 pixels (1080p: 0.038 ms against the tile's 0.031, H100), the tile below.
+void run_aligned_one_channel(const conv_device::ConvArgs& a, cudaStream_t stream) {
   const std::size_t pixels = static_cast<std::size_t>(a.width) * static_cast<std::size_t>(a.height);
-  if (conv_detail::lanes_fit(a) && pixels >= kLanesMinPixels)
-    conv_detail::run_lanes(a, stream);
-  else if (pixels >= (std::size_t{1} << 22))
+  if (pixels >= (std::size_t{1} << 22))
     conv_detail::run_sliding_window(a, stream);
   else
     conv_detail::run_shared_tile(a, stream);
@@ -98,7 +96,7 @@ bool run_staged(const conv_device::ConvArgs& a, cudaStream_t stream) {
   std::uint8_t* out_rows = in_rows + pitch * height;
   copy_rows(a.in, a.in_pitch, in_rows, pitch, row, height, stream);
   const conv_device::ConvArgs staged = conv_device::conv_args(in_rows, pitch, out_rows, pitch, a.width, a.height, a.filter, a.border);
-  run_aligned(staged, stream);
+  run_aligned_one_channel(staged, stream);
   copy_rows(out_rows, pitch, a.out, a.out_pitch, row, height, stream);
   return true;
 }
@@ -116,19 +114,23 @@ void conv3x3(const std::uint8_t* in, std::size_t in_pitch, std::uint8_t* out, st
   require(in != nullptr && out != nullptr, "null image");
   require(in_pitch >= 3 * width && out_pitch >= 3 * width, "a pitch is smaller than a row of 3 bytes a pixel");
   require(filter.divisor != 0, "the divisor is 0");
-  long weights = 0;
-  for (int k : filter.k) weights += k < 0 ? -static_cast<long>(k) : k;
+  const long weights = conv_math::weight_magnitude(filter);
   require(weights <= (1L << 22), "weights summing to " + std::to_string(weights) + " in magnitude could overflow int32");
   require(!overlap(rows_span(in, height, 3 * width, in_pitch), rows_span(out, height, 3 * width, out_pitch)),
           "in and out overlap");
   const conv_device::ConvArgs a = conv_device::conv_args(in, in_pitch, out, out_pitch, static_cast<int>(width),
                                                          static_cast<int>(height), filter, border);
-  if (conv_detail::rows_aligned16(a))
-    run_aligned(a, stream);
-  else if (conv_detail::lane_weights_fit(a) && width * height >= kLanesMinPixels)
-    conv_detail::run_lanes_realigned(a, stream);
-  else if (width * height < kStagedMinPixels || !run_staged(a, stream))
+  const bool aligned = conv_detail::rows_aligned16(a);
+  if (conv_detail::lane_weights_fit(a) && width * height >= kLanesMinPixels) {
+    if (aligned)
+      conv_detail::run_lanes(a, stream);
+    else
+      conv_detail::run_lanes_realigned(a, stream);
+  } else if (aligned) {
+    run_aligned_one_channel(a, stream);
+  } else if (width * height < kStagedMinPixels || !run_staged(a, stream)) {
     conv_detail::run_shared_tile(a, stream);
+  }
 }
 
 }  // namespace gpulab

@@ -11,6 +11,13 @@
 
 namespace gpulab::conv_math {
 
+/// Σ|k| over the nine weights: what bounds every sum (|s| ≤ 255 · Σ|k|).
+inline long weight_magnitude(const Filter3x3& filter) {
+  long weights = 0;
+  for (int k : filter.k) weights += k < 0 ? -static_cast<long>(k) : k;
+  return weights;
+}
+
 /// The index that stands for i in [−1, n] on a side of n pixels; −1 when the border rule gives 0.
 GPULAB_HOST_DEVICE inline int border_index(int i, int n, Border border) {
   if (i >= 0 && i < n) return i;

@@ -467,11 +467,7 @@ bool rows_aligned16(const ConvArgs& a) {
 
 bool lanes_fit(const ConvArgs& a) { return lane_weights_fit(a) && rows_aligned16(a); }
 
-bool lane_weights_fit(const ConvArgs& a) {
-  long weights = 0;
-  for (int k : a.filter.k) weights += k < 0 ? -static_cast<long>(k) : k;
-  return weights <= kLaneWeightLimit;
-}
+bool lane_weights_fit(const ConvArgs& a) { return conv_math::weight_magnitude(a.filter) <= kLaneWeightLimit; }
 
 void run_sliding_window(const ConvArgs& a, cudaStream_t stream) {
   const bool vector = rows_aligned16(a);
