@@ -18,24 +18,11 @@ __device__ __forceinline__ void cp_async4(void* dst, const void* src, bool valid
 __device__ __forceinline__ void cp_async16(void* dst, const void* src, int bytes) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(dst)), "l"(src), "r"(bytes));
 }
-/// kBytes (4, 8 or 16; both addresses aligned to it), all read.
-template <int kBytes>
-__device__ __forceinline__ void cp_async(void* dst, const void* src) {
-  static_assert(kBytes == 4 || kBytes == 8 || kBytes == 16);
-  if constexpr (kBytes == 16)
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address(dst)), "l"(src) : "memory");
-  else
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(shared_address(dst)), "l"(src), "n"(kBytes) : "memory");
-}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 /// Waits until at most kPending of this thread's committed groups are still in flight.
 template <int kPending>
 __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
 }
-
-/// Waits for all of this thread's copies, and keeps its later reads of shared memory after them:
-/// enough, without a barrier, where a thread reads back only what it copied itself.
-__device__ __forceinline__ void cp_async_wait_own() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
 }  // namespace gpulab

@@ -23,7 +23,6 @@
 //   then      one 16-byte status word a tile: (ticket << 2) | state, and the value. A word written
 //             by an earlier call carries an older ticket and reads as "not yet published"
 //             (tickets never repeat: 2^62 of them).
-#include "lib/async_copy.cuh"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
@@ -115,21 +114,13 @@ struct TileStatus {
   }
 };
 
-template <class V>
+template <class A>
 __device__ __forceinline__ void publish(const TileStatus& status, unsigned long long tile, unsigned long long ticket,
-                                        unsigned state, V value) {
+                                        unsigned state, A value) {
   store_status(&status.words[tile], (ticket << 2) | state, to_bits(value));
 }
 
 constexpr unsigned kMaxWindows = 8;  // windows of 32 predecessors a look-back keeps before it waits
-
-/// What a tile publishes before its prefix is known: its aggregate, or, for a tile of kParts
-/// rung-5 tiles (rung 8), the aggregate of each part, which the chain adds one at a time. A tile's
-/// inclusive prefix is published in part[0].
-template <class A, unsigned kParts>
-struct Aggregates {
-  A part[kParts];
-};
 
 /// Warp 0 of tile t > 0: the inclusive prefix of tile t − 1, as the chain of tiles defines it
 /// (see the top of the file). The warp reads 32 predecessors at once, newest in lane 0; once all
@@ -138,22 +129,20 @@ struct Aggregates {
 /// oldest one kept to become inclusive. Then lane 0 adds the kept aggregates to the nearest
 /// inclusive prefix one at a time, oldest first: exactly the chain, whatever the timing.
 /// `kept`: shared memory for 32·kMaxWindows values.
-template <class A, unsigned kParts>
+template <class A>
 __device__ __forceinline__ A look_back(const TileStatus& status, unsigned long long first_ticket,
-                                       unsigned long long t, Aggregates<A, kParts>* kept) {
-  using Value = Aggregates<A, kParts>;
-  static_assert(sizeof(Value) <= sizeof(StatusWord::bits));
+                                       unsigned long long t, A* kept) {
   const unsigned lane = threadIdx.x % kWarp;
-  auto read = [&](long long tile, unsigned& state, Value& value) {
+  auto read = [&](long long tile, unsigned& state, A& value) {
     const StatusWord w = load_status(&status.words[tile]);
     state = (w.tag >> 2) == first_ticket + static_cast<unsigned long long>(tile) ? static_cast<unsigned>(w.tag & 3) : kInvalid;
-    value = from_bits<Value>(w.bits);
+    value = from_bits<A>(w.bits);
   };
   int start = -1;  // index into `kept` of the inclusive prefix the chain starts from
   for (unsigned w = 0; w < kMaxWindows && start < 0; ++w) {
     const long long watched = static_cast<long long>(t) - 1 - static_cast<long long>(w * kWarp + lane);
     unsigned state = kInclusive;  // lanes past tile 0 watch nothing
-    Value value{};
+    A value = 0;
     if (watched >= 0) read(watched, state, value);
     while (__any_sync(kFullMask, state == kInvalid))
       if (state == kInvalid) read(watched, state, value);
@@ -169,29 +158,22 @@ __device__ __forceinline__ A look_back(const TileStatus& status, unsigned long l
       // Every kept predecessor is an aggregate: wait for the inclusive prefix of the one before them.
       const long long oldest = static_cast<long long>(t) - 1 - static_cast<long long>(kMaxWindows * kWarp);
       unsigned state = kInvalid;
-      Value inclusive;
-      for (read(oldest, state, inclusive); state != kInclusive; read(oldest, state, inclusive)) __nanosleep(64);
-      prefix = inclusive.part[0];
+      for (read(oldest, state, prefix); state != kInclusive; read(oldest, state, prefix)) __nanosleep(64);
       start = static_cast<int>(kMaxWindows * kWarp);
     } else {
-      prefix = kept[start].part[0];
+      prefix = kept[start];
     }
-    // The chain, oldest first. Eight values loaded ahead of the additions: the adds wait on each
-    // other, the loads need not, so a step costs one addition's latency rather than a shared load's.
-    constexpr int kAhead = 8 / kParts;
+    // The chain, oldest first. Eight loads ahead of the additions: the adds wait on each other,
+    // the loads need not, so a step costs one addition's latency rather than a shared load's.
     int i = start - 1;
-    for (; i >= kAhead - 1; i -= kAhead) {
-      Value v[kAhead];
+    for (; i >= 7; i -= 8) {
+      A v[8];
 #pragma unroll
-      for (int k = 0; k < kAhead; ++k) v[k] = kept[i - k];
+      for (int k = 0; k < 8; ++k) v[k] = kept[i - k];
 #pragma unroll
-      for (int k = 0; k < kAhead; ++k)
-#pragma unroll
-        for (unsigned p = 0; p < kParts; ++p) prefix = prefix + v[k].part[p];
+      for (int k = 0; k < 8; ++k) prefix = prefix + v[k];
     }
-    for (; i >= 0; --i)
-#pragma unroll
-      for (unsigned p = 0; p < kParts; ++p) prefix = prefix + kept[i].part[p];
+    for (; i >= 0; --i) prefix = prefix + kept[i];
   }
   return __shfl_sync(kFullMask, prefix, 0);
 }
@@ -254,65 +236,43 @@ __device__ __forceinline__ void load_tile(const In* in, std::size_t n, unsigned 
   }
 }
 
-/// What precedes the thread's warp segment in each of the tile's kParts parts, given the
-/// segment's total in each: publishes the tile's aggregates, looks back, publishes its inclusive
-/// prefix. A part's prefix is the one before plus its aggregate, so a tile of two parts (rung 8)
-/// takes the same additions as two tiles of rung 5. `offset` (null for a plain scan): a value
-/// every output gets added first, as tile 0's prefix. Two barriers. Shared memory: `warp_totals`
-/// [kParts][kWarps], `tile_prefix`, `kept` (see look_back).
-template <class In, unsigned kParts>
-__device__ __forceinline__ void segment_offsets_after_look_back(
+/// What precedes the thread's warp segment once `seg` is scanned: publishes the tile's aggregate,
+/// looks back, publishes its inclusive prefix. `offset` (null for a plain scan): a value every
+/// output gets added first, as tile 0's prefix. Two barriers.
+template <class In>
+__device__ __forceinline__ acc_t<scan_result_t<In>> segment_offset_after_look_back(
     const scan_result_t<In>* offset, const TileStatus& status, unsigned long long first_ticket, unsigned long long tile,
-    const acc_t<scan_result_t<In>> (&segment_totals)[kParts], acc_t<scan_result_t<In>> (*warp_totals)[kWarps],
-    Aggregates<acc_t<scan_result_t<In>>, kParts>* tile_prefix, Aggregates<acc_t<scan_result_t<In>>, kParts>* kept,
-    acc_t<scan_result_t<In>> (&segment_offsets)[kParts]) {
+    Segment<In>& seg, acc_t<scan_result_t<In>>* warp_totals, acc_t<scan_result_t<In>>* tile_prefix,
+    acc_t<scan_result_t<In>>* kept) {
   using A = acc_t<scan_result_t<In>>;
   const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  if (lane == 0)
-#pragma unroll
-    for (unsigned p = 0; p < kParts; ++p) warp_totals[p][warp] = segment_totals[p];
+  if (lane == 0) warp_totals[warp] = seg.total;
   __syncthreads();
-  // Each part's aggregate and this warp's offset within the part: warp totals added in order.
-  Aggregates<A, kParts> aggregate, warp_offset;
+  // The tile's aggregate and this warp's offset within the tile: warp totals added in order.
+  A aggregate = warp_totals[0], warp_offset = 0;
 #pragma unroll
-  for (unsigned p = 0; p < kParts; ++p) {
-    aggregate.part[p] = warp_totals[p][0];
-    warp_offset.part[p] = 0;
-#pragma unroll
-    for (unsigned w = 1; w < kWarps; ++w) {
-      if (w == warp) warp_offset.part[p] = aggregate.part[p];
-      aggregate.part[p] = aggregate.part[p] + warp_totals[p][w];
-    }
+  for (unsigned w = 1; w < kWarps; ++w) {
+    if (w == warp) warp_offset = aggregate;
+    aggregate = aggregate + warp_totals[w];
   }
 
   if (warp == 0) {
-    Aggregates<A, kParts> prefix;  // before each part
+    A prefix = 0;
     const unsigned long long ticket = first_ticket + tile;
-    // Given the inclusive prefix after part 0, the later parts' prefixes, and the tile's published.
-    auto publish_inclusive = [&](A inclusive) {
-#pragma unroll
-      for (unsigned p = 1; p < kParts; ++p) {
-        prefix.part[p] = inclusive;
-        inclusive = inclusive + aggregate.part[p];
-      }
-      if (lane == 0) publish(status, tile, ticket, kInclusive, inclusive);
-    };
     if (tile == 0) {
       // The chain starts at tile 0: from its aggregate, or from the offset plus its aggregate (one
       // more addition in every element's chain). Without an offset, exactly the plain scan's bits.
-      prefix.part[0] = 0;
-      if (offset != nullptr) prefix.part[0] = static_cast<A>(*offset);
-      publish_inclusive(offset != nullptr ? prefix.part[0] + aggregate.part[0] : aggregate.part[0]);
+      if (offset != nullptr) prefix = static_cast<A>(*offset);
+      if (lane == 0) publish(status, tile, ticket, kInclusive, offset != nullptr ? prefix + aggregate : aggregate);
     } else {
       if (lane == 0) publish(status, tile, ticket, kAggregate, aggregate);
-      prefix.part[0] = look_back(status, first_ticket, tile, kept);
-      publish_inclusive(prefix.part[0] + aggregate.part[0]);
+      prefix = look_back(status, first_ticket, tile, kept);
+      if (lane == 0) publish(status, tile, ticket, kInclusive, prefix + aggregate);
     }
     if (lane == 0) *tile_prefix = prefix;
   }
   __syncthreads();
-#pragma unroll
-  for (unsigned p = 0; p < kParts; ++p) segment_offsets[p] = tile_prefix->part[p] + warp_offset.part[p];
+  return *tile_prefix + warp_offset;
 }
 
 /// One 16-byte store of `w` to a 16-byte-aligned `at`; `evict_first`: marked for the L2 to evict
@@ -378,9 +338,9 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   using A = acc_t<scan_result_t<In>>;
   using S = TileShape<In>;
   __shared__ unsigned long long drawn[2];  // this block's tile, the call's first ticket
-  __shared__ A warp_totals[1][kWarps];
-  __shared__ Aggregates<A, 1> tile_prefix;
-  __shared__ Aggregates<A, 1> kept[kMaxWindows * kWarp];  // the look-back's predecessors
+  __shared__ A warp_totals[kWarps];
+  __shared__ A tile_prefix;
+  __shared__ A kept[kMaxWindows * kWarp];  // the look-back's predecessors
   auto is_full = [n](unsigned long long tile) { return kVectors && (tile + 1) * S::kTile <= n; };
 
   const unsigned long long guess = blockIdx.x;
@@ -394,10 +354,9 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   const bool full = is_full(tile);
   if (tile != guess || !full) load_tile<In>(in, n, tile, full, seg);
   seg.scan();
-  A segment_offset[1];
-  segment_offsets_after_look_back<In, 1>(offset, status, first_ticket, tile, {seg.total}, warp_totals, &tile_prefix, kept,
-                                         segment_offset);
-  store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset[0], [](unsigned) {}, evict_first_stores);
+  const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, warp_totals,
+                                                              &tile_prefix, kept);
+  store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [](unsigned) {}, evict_first_stores);
 }
 
 template <class In>
@@ -432,9 +391,9 @@ scan_staged_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inc
   extern __shared__ __align__(16) unsigned char stage_memory[];  // the tile's input
   __shared__ std::uint64_t stage_filled;                         // mbarrier: the bulk copy's bytes arrived
   __shared__ unsigned long long drawn[2];
-  __shared__ A warp_totals[1][kWarps];
-  __shared__ Aggregates<A, 1> tile_prefix;
-  __shared__ Aggregates<A, 1> kept[kMaxWindows * kWarp];
+  __shared__ A warp_totals[kWarps];
+  __shared__ A tile_prefix;
+  __shared__ A kept[kMaxWindows * kWarp];
   In* const stage = reinterpret_cast<In*>(stage_memory);
   auto is_full = [n](unsigned long long tile) { return (tile + 1) * S::kTile <= n; };
   auto fill_stage = [&](unsigned long long tile) {  // thread 0: starts the bulk copy of a full tile
@@ -488,10 +447,9 @@ scan_staged_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inc
     for (unsigned k = 0; k < S::kItems; ++k) seg.item[r][k] = to_acc<scan_result_t<In>>(v.v[k]);
   };
   seg.scan(load_round);
-  A segment_offset[1];
-  segment_offsets_after_look_back<In, 1>(offset, status, first_ticket, tile, {seg.total}, warp_totals, &tile_prefix, kept,
-                                         segment_offset);
-  store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset[0], [&](unsigned r) {
+  const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, warp_totals,
+                                                              &tile_prefix, kept);
+  store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [&](unsigned r) {
     load_round(r);
     seg.scan_run(r);
   });
@@ -511,124 +469,6 @@ unsigned staged_resident_blocks() {
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kStageBytes<In>)));
     return resident_blocks(reinterpret_cast<const void*>(kernel), kBlock, kStageBytes<In>);
   });
-}
-
-// ---- rung 8: a tile of two parts, the second one staged in shared memory by cp.async -----------------
-//
-// What it adds over rung 7: half of each tile's life is its look-back, waiting for the newest
-// predecessors' aggregates with the tile idle in registers (the timeline above), and registers cap
-// an SM at 3 tiles of 48 KB. Shared memory, unused by rung 7, holds a second part of as many
-// elements: the thread copies its runs of it with cp.async (no registers on the way, no barrier:
-// it reads back only what it copied), so each tile, each ticket and each look-back covers twice the
-// elements and an SM has twice the bytes in flight. The two parts are two rung-5 tiles in a row
-// and the status word carries both aggregates, which the look-back adds one at a time: the same
-// chain of additions as rung 5, the same bits. For accumulators of 4 bytes (two fit the status
-// word's value); doubles take rung 7.
-
-template <class In>
-constexpr bool kTwoPartTiles = sizeof(acc_t<scan_result_t<In>>) == 4;
-template <class In>
-constexpr std::size_t kPartStageBytes = TileShape<In>::kTile * sizeof(In);  // the second part's input
-
-template <class In, unsigned kMinBlocks, bool kParkLaneBases>
-__global__ void __launch_bounds__(kBlock, kMinBlocks)
-scan_two_part_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
-                     TileStatus status, bool evict_first_stores) {
-  using A = acc_t<scan_result_t<In>>;
-  using S = TileShape<In>;
-  using V = Vec<In, S::kItems>;
-  extern __shared__ __align__(16) unsigned char stage_memory[];  // [round][thread]: the thread's runs of part 1
-  __shared__ unsigned long long drawn[2];
-  __shared__ A warp_totals[2][kWarps];
-  __shared__ Aggregates<A, 2> tile_prefix;
-  __shared__ Aggregates<A, 2> kept[kMaxWindows * kWarp];
-  V* const stage = reinterpret_cast<V*>(stage_memory) + threadIdx.x;
-  // Part p of tile t is rung 5's tile 2t + p.
-  auto is_full = [n](unsigned long long part) { return (part + 1) * S::kTile <= n; };
-  auto stage_part = [&](unsigned long long part) {
-#pragma unroll
-    for (unsigned r = 0; r < S::kRounds; ++r) cp_async<sizeof(V)>(stage + r * kBlock, in + run_begin<In>(part, r));
-  };
-
-  const unsigned long long guess = blockIdx.x;
-  const bool guess_staged = is_full(2 * guess + 1);  // then part 0 is full too
-  Segment<In> seg;  // part 0, in registers
-  if (guess_staged) {
-    load_tile<In>(in, n, 2 * guess, true, seg);
-    stage_part(2 * guess + 1);
-  }
-  if (threadIdx.x == 0) draw_tile(status, drawn);
-  __syncthreads();
-  const unsigned long long tile = drawn[0], first_ticket = drawn[1];
-  const bool full0 = is_full(2 * tile), full1 = is_full(2 * tile + 1);
-  if (tile != guess || !full1) {
-    if (guess_staged) cp_async_wait_own();  // the guess's copies land before the stage is written again
-    if (full1) stage_part(2 * tile + 1);
-    load_tile<In>(in, n, 2 * tile, full0, seg);
-  }
-  // Part 1 round by round, from the stage or, in the last tile, element by element.
-  Segment<In> staged;
-  auto load_staged_round = [&](unsigned r) {
-    if (full1) {
-      const V v = stage[r * kBlock];
-#pragma unroll
-      for (unsigned k = 0; k < S::kItems; ++k) staged.item[r][k] = to_acc<scan_result_t<In>>(v.v[k]);
-    } else {
-#pragma unroll
-      for (unsigned k = 0; k < S::kItems; ++k) {
-        const std::size_t i = run_begin<In>(2 * tile + 1, r) + k;
-        staged.item[r][k] = i < n ? to_acc<scan_result_t<In>>(in[i]) : A(0);
-      }
-    }
-  };
-  // Part 1's total first, while part 0's values are still unscanned: part 0's lane bases would
-  // otherwise be live beside it (spills at 80 registers). Both totals are needed before the tile
-  // publishes anything, so the order costs no time.
-  if (full1) cp_async_wait_own();
-  staged.scan(load_staged_round);  // for its total: the runs are scanned again for the outputs
-  seg.scan();
-  // EXPERIMENT: part 0's lane bases parked in shared memory across the look-back (each thread its own).
-  A* const parked = reinterpret_cast<A*>(stage_memory + kPartStageBytes<In>) + threadIdx.x;
-  if constexpr (kParkLaneBases)
-#pragma unroll
-    for (unsigned r = 0; r < S::kRounds; ++r) parked[r * kBlock] = seg.lane_base[r];
-  A segment_offset[2];
-  segment_offsets_after_look_back<In, 2>(offset, status, first_ticket, tile, {seg.total, staged.total}, warp_totals,
-                                         &tile_prefix, kept, segment_offset);
-  if constexpr (kParkLaneBases)
-#pragma unroll
-    for (unsigned r = 0; r < S::kRounds; ++r) seg.lane_base[r] = parked[r * kBlock];
-  store_tile<In>(out, n, inclusive, 2 * tile, full0, seg, segment_offset[0], [](unsigned) {}, evict_first_stores);
-  staged.scan(load_staged_round);  // the same additions: the same lane bases, not kept across the look-back
-  store_tile<In>(out, n, inclusive, 2 * tile + 1, full1, staged, segment_offset[1], [](unsigned) {}, evict_first_stores);
-}
-
-template <class In, bool kPark>
-constexpr std::size_t kTwoPartSharedBytes =
-    kPartStageBytes<In> + (kPark ? TileShape<In>::kRounds * kBlock * sizeof(acc_t<scan_result_t<In>>) : 0);
-
-/// Raises the two-part kernel's shared-memory limit for In, once per device.
-template <class In, unsigned kMinBlocks, bool kPark>
-void allow_two_part_stage() {
-  static PerDevice<bool> done;
-  done.get([] {
-    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(scan_two_part_kernel<In, kMinBlocks, kPark>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(kTwoPartSharedBytes<In, kPark>)));
-    return true;
-  });
-}
-
-// EXPERIMENT: the variant a path names.
-template <class In, unsigned kMinBlocks, bool kPark>
-void launch_two_part(const char* name, const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
-                     const scan_result_t<In>* offset, void* temp, std::size_t tiles, cudaStream_t stream) {
-  allow_two_part_stage<In, kMinBlocks, kPark>();
-  const std::size_t two_part_tiles = (tiles + 1) / 2;
-  launch(name, scan_two_part_kernel<In, kMinBlocks, kPark>,
-         {static_cast<unsigned>(two_part_tiles), kBlock, kTwoPartSharedBytes<In, kPark>}, stream, in, out, n, inclusive,
-         offset, TileStatus::in(temp), true)
-      .work([&] { return count_of(2 * TileShape<In>::kTile, "element") + " per tile, half of them staged in shared memory"; });
 }
 
 template <class In>
@@ -668,17 +508,8 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
   }
   constexpr std::size_t kInVector = sizeof(In) * TileShape<In>::kItems;
   const bool aligned = address(in) % kInVector == 0 && address(out) % 16 == 0;
-  const bool evict_first = path == ScanPath::evict_first || path == ScanPath::two_part ||
-                           path == ScanPath::two_part_parked || path == ScanPath::two_part_2;
-  if constexpr (kTwoPartTiles<In>) {
-    if (aligned && (path == ScanPath::two_part || path == ScanPath::two_part_parked || path == ScanPath::two_part_2)) {
-      if (path == ScanPath::two_part) launch_two_part<In, 3, false>(name, in, out, n, inclusive, offset, temp, tiles, stream);
-      if (path == ScanPath::two_part_parked) launch_two_part<In, 3, true>(name, in, out, n, inclusive, offset, temp, tiles, stream);
-      if (path == ScanPath::two_part_2) launch_two_part<In, 2, false>(name, in, out, n, inclusive, offset, temp, tiles, stream);
-      return;
-    }
-  }
   const auto kernel = aligned ? scan_kernel<In, true> : scan_kernel<In, false>;
+  const bool evict_first = path == ScanPath::evict_first;
   launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, out, n, inclusive, offset, TileStatus::in(temp),
          evict_first)
       .work([&] {

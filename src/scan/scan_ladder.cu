@@ -143,10 +143,9 @@ struct ReduceThenScan {
   }
 };
 
-// ---- rungs 5-8: one pass with decoupled look-back, by path (scan.cu) --------------------------------
+// ---- rungs 5-7: one pass with decoupled look-back, by path (scan.cu) --------------------------------
 // Rung 5 a tile in registers, rung 6 the tile bulk-copied into shared memory, rung 7 rung 5 with
-// evict-first stores, rung 8 two rung-5 tiles a block: the same workspace and chain of additions as
-// the library's scan.
+// evict-first stores: the same tiles, workspace and chain of additions as the library's scan.
 
 template <class In, scan_detail::ScanPath kPath>
 struct OnePath {
@@ -231,14 +230,6 @@ constexpr ScanRung<In> kRungs[] = {
     rung<In, OnePath<In, scan_detail::ScanPath::evict_first>>("evict_first_stores",
         "rung 5 with its output stores marked evict-first (st.global.cs): written lines leave the L2 before the rest",
         "dram", Role::rung, false),
-    rung<In, OnePath<In, scan_detail::ScanPath::two_part>>("two_part_tiles",
-        "a tile of two rung-5 tiles, the second copied into shared memory by cp.async: one ticket and look-back for "
-        "twice the elements, twice the bytes in flight an SM (4-byte accumulators; rung 7 otherwise)",
-        "dram occupancy", Role::rung, false),
-    rung<In, OnePath<In, scan_detail::ScanPath::two_part_parked>>("two_part_parked",
-        "EXPERIMENT: rung 8 with part 0's lane bases parked in shared memory", "dram", Role::rung, false),
-    rung<In, OnePath<In, scan_detail::ScanPath::two_part_2>>("two_part_2",
-        "EXPERIMENT: rung 8 compiled for 2 blocks an SM", "dram", Role::rung, false),
     rung<In, Library<In>>("library",
         "gpulab::inclusive_scan: rung 6 for 8-bit inputs of twice the L2 or more; else rung 7 where the output "
         "outgrows the L2, rung 5 where it fits", "dram", Role::library, false),

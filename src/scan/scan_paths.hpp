@@ -17,10 +17,6 @@ enum class ScanPath {
   staged,            // rung 6: a block a tile, bulk-copied into shared memory; rung 5 where the
                      // pointers are not 16-byte aligned or the GPU is older than Hopper
   evict_first,       // rung 7: rung 5 with its 16-byte output stores marked evict-first in the L2
-  two_part,          // rung 8: tiles of two rung-5 tiles, the second staged in shared memory by
-                     // cp.async, stores as rung 7's; rung 7 for doubles or unaligned pointers
-  two_part_parked,   // EXPERIMENT: part 0's lane bases in shared memory across the look-back
-  two_part_2,        // EXPERIMENT: compiled for 2 blocks an SM (no spills)
 };
 
 /// The inclusive or exclusive scan by `path`, with the contract of gpulab/scan.hpp.
