@@ -175,7 +175,7 @@ __device__ __forceinline__ unsigned realigned_word(unsigned c, unsigned f) {
 /// their stores differently, 672 SASS instructions against 688, and the kernel ran 1.08× faster on
 /// an H200 and 1.01× on an H100 in one run each (2026-11-25, docs/matrix.md).
 __global__ __launch_bounds__(kRealignThreads, 4) void transpose_realigned(MatrixView<const float> a, MatrixView<float> b,
-                                                                           std::size_t tile_rows, unsigned tiles_per_block) {
+                                                                           std::size_t tile_rows) {
   __shared__ float4 tile[kTile * kRealignRowQuads];
   float* words = reinterpret_cast<float*>(tile);
   const std::size_t j0 = std::size_t{blockIdx.x} * kTile;
@@ -185,52 +185,43 @@ __global__ __launch_bounds__(kRealignThreads, 4) void transpose_realigned(Matrix
   const unsigned load_shift = col_inside ? floats_past_boundary(row_of(b, j0 + col)) : 0;
   // Store phase: slot q of b rows row0, row0 + 16, row0 + 32, row0 + 48.
   const unsigned q = threadIdx.x % 16, row0 = threadIdx.x / 16;
-  // EXPERIMENT: a block walks `tiles_per_block` consecutive tiles down its column strip; a tile's
-  // halo (a's 4 rows before it) is the tile before's last load, v[16], kept in a register.
-  for (std::size_t first_tile = std::size_t{blockIdx.y} * tiles_per_block; first_tile < tile_rows;
-       first_tile += std::size_t{gridDim.y} * tiles_per_block) {
-    float carried = 0.f;
-    for (std::size_t ti = first_tile; ti < tile_rows && ti < first_tile + tiles_per_block; ++ti) {
-      const auto i0 = static_cast<long long>(ti * kTile);
-      if (col_inside) {
-        // All 17 loads first, then the shared stores: a store right behind its load would leave one
-        // load in flight a thread. Float f = r + s_c of b row c holds a's loaded row r; its window is
-        // f in [4, 68), the rest lands in the row's slack, so only a's first and last rows need a
-        // test (the same for a whole warp).
-        float v[kRealignLoads] = {};
-        const long long first_row = i0 - static_cast<long long>(kRealignHalo) + group;
-        const char* column = reinterpret_cast<const char*>(a.data + j0 + col);
-        const bool halo_kept = ti != first_tile;
+  for (std::size_t ti = blockIdx.y; ti < tile_rows; ti += gridDim.y) {
+    const auto i0 = static_cast<long long>(ti * kTile);
+    if (col_inside) {
+      // All 17 loads first, then the shared stores: a store right behind its load would leave one
+      // load in flight a thread. Float f = r + s_c of b row c holds a's loaded row r; its window is
+      // f in [4, 68), the rest lands in the row's slack, so only a's first and last rows need a
+      // test (the same for a whole warp).
+      float v[kRealignLoads] = {};
+      const long long first_row = i0 - static_cast<long long>(kRealignHalo) + group;
+      const char* column = reinterpret_cast<const char*>(a.data + j0 + col);
 #pragma unroll
-        for (unsigned k = 0; k < kRealignLoads; ++k) {
-          const long long i = first_row + kRealignGroups * k;
-          if (k == 0 && halo_kept) v[0] = carried;
-          else if (i >= 0 && i < static_cast<long long>(a.rows))
-            v[k] = *reinterpret_cast<const float*>(column + i * static_cast<long long>(a.pitch_bytes));
-        }
-        carried = v[kRealignLoads - 1];
-#pragma unroll
-        for (unsigned k = 0; k < kRealignLoads; ++k) words[realigned_word(col, group + kRealignGroups * k + load_shift)] = v[k];
+      for (unsigned k = 0; k < kRealignLoads; ++k) {
+        const long long i = first_row + kRealignGroups * k;
+        if (i >= 0 && i < static_cast<long long>(a.rows))
+          v[k] = *reinterpret_cast<const float*>(column + i * static_cast<long long>(a.pitch_bytes));
       }
-      __syncthreads();
 #pragma unroll
-      for (unsigned p = 0; p < 4; ++p) {
-        const unsigned c = row0 + 16 * p;
-        if (j0 + c >= b.rows) break;
-        float* out = row_of(b, j0 + c);
-        const long long first = i0 - floats_past_boundary(out) + 4 * q;  // b's column of the slot's first float
-        const float4 v = tile[realigned_word(c, kRealignHalo + 4 * q) / 4];
-        if (first >= 0 && first + 4 <= static_cast<long long>(b.cols)) {
-          store_whole(out + first, v);
-        } else {
-          const float* e = &v.x;
-#pragma unroll
-          for (unsigned k = 0; k < 4; ++k)
-            if (first + k >= 0 && first + k < static_cast<long long>(b.cols)) out[first + k] = e[k];
-        }
-      }
-      __syncthreads();
+      for (unsigned k = 0; k < kRealignLoads; ++k) words[realigned_word(col, group + kRealignGroups * k + load_shift)] = v[k];
     }
+    __syncthreads();
+#pragma unroll
+    for (unsigned p = 0; p < 4; ++p) {
+      const unsigned c = row0 + 16 * p;
+      if (j0 + c >= b.rows) break;
+      float* out = row_of(b, j0 + c);
+      const long long first = i0 - floats_past_boundary(out) + 4 * q;  // b's column of the slot's first float
+      const float4 v = tile[realigned_word(c, kRealignHalo + 4 * q) / 4];
+      if (first >= 0 && first + 4 <= static_cast<long long>(b.cols)) {
+        store_whole(out + first, v);
+      } else {
+        const float* e = &v.x;
+#pragma unroll
+        for (unsigned k = 0; k < 4; ++k)
+          if (first + k >= 0 && first + k < static_cast<long long>(b.cols)) out[first + k] = e[k];
+      }
+    }
+    __syncthreads();
   }
 }
 
@@ -468,12 +459,12 @@ void transpose_tiled(MatrixView<const float> a, MatrixView<float> b, cudaStream_
       .work([] { return std::string("a 64x64 tile per step, 4x4 per thread"); });
 }
 
-void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream, unsigned tiles_per_block) {
+void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream) {
   if (a.rows == 0 || a.cols == 0) return;
   // b's rows start up to 3 floats before their tile's column: one more tile reaches the last ones.
   const std::size_t tile_rows = ceil_div(a.rows + kRealignHalo - 1, kTile);
-  const dim3 grid(checked_grid(ceil_div(a.cols, kTile), "transpose"), capped_grid_y(ceil_div(tile_rows, tiles_per_block)));
-  launch("transpose_realigned", transpose_realigned, {grid, kRealignThreads}, stream, a, b, tile_rows, tiles_per_block)
+  const dim3 grid(checked_grid(ceil_div(a.cols, kTile), "transpose"), capped_grid_y(tile_rows));
+  launch("transpose_realigned", transpose_realigned, {grid, kRealignThreads}, stream, a, b, tile_rows)
       .work([] { return std::string("64 rows of b per block, each row's tile on its own 16-byte boundary"); });
 }
 

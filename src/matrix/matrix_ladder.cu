@@ -55,8 +55,6 @@ void tile_4_per_thread(const MatrixArgs& m, cudaStream_t s) {
 }
 void tiled_vectors(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_tiled(m.a, m.out, s); }
 void realigned(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_tiles(m.a, m.out, s); }
-template <unsigned kTiles>  // EXPERIMENT
-void realigned_walk(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_tiles(m.a, m.out, s, kTiles); }
 void in_place(const MatrixArgs& m, cudaStream_t s) {
   transpose(m.out, m.out, s);
 }
@@ -130,8 +128,6 @@ constexpr MatrixRung kTranspose[] = {
         tiled_vectors),
     row("tile_realigned", "unaligned rows (packed odd widths): b's rows stored as 16-byte vectors on their own boundaries, a 4-row halo of a", "store_sectors instructions dram",
         realigned),
-    row("tile_realigned_4", "EXPERIMENT: rung 7, 4 tiles a block down its strip, the halo carried in a register", "dram", realigned_walk<4>),
-    row("tile_realigned_8", "EXPERIMENT: rung 7, 8 tiles a block down its strip, the halo carried in a register", "dram", realigned_walk<8>),
     row("library", "gpulab::transpose: rung 6, or rung 7 where b's rows are unaligned and b outgrows the L2; vectors (1xN, Nx1) as copies", "dram", library_transpose, Role::library),
     row("in_place_square", "gpulab::transpose in place: tile pairs swapped through shared memory (square only)", "dram_bytes dram", in_place,
         Role::rung, true),
