@@ -1,15 +1,15 @@
-# The call of this record, on the GPU machine with the build of 0fa69d9 carried (build/device.tar.xz)
-# and this script, run as: bash build/call_t1.sh
+# The call of this record, on the GPU machine with the build of 2783a8a carried (build/device.tar.xz)
+# and this script, run as: bash build/call_t2.sh
 set -u
 mkdir -p "$OUT/w" build/n build/o
 tar xJf build/device.tar.xz -C build/n; tar xJf build/device_87de.tar.xz -C build/o
 {
-echo "== $(date -u +%FT%TZ) commit $(cat build/n/device/COMMIT), parts: build/call_t1.sh (transpose rung 7 walking 4 or 8 tiles a block, the halo carried), beside the build of $(cat build/o/device/COMMIT)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+echo "== $(date -u +%FT%TZ) commit $(cat build/n/device/COMMIT), parts: build/call_t2.sh (transpose rung 7, blocks in bands of tile rows), beside the build of $(cat build/o/device/COMMIT)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 for i in 1 2; do
   for b in o n; do
     B=build/$b/device; c=$(cut -c1-7 $B/COMMIT)
     V=tile_realigned,library,vendor
-    [ $b = n ] && V=tile_realigned,tile_realigned_4,tile_realigned_8,library,vendor
+    [ $b = n ] && V=tile_realigned,tile_realigned_b4,tile_realigned_b16,tile_realigned_b257,library,vendor
     timeout 150 $B/gpulab bench transpose -s 16383x16385,8191x8193,4095x4097 --layout packed --variants $V --no-cpu --reps 20 --json $OUT/w/tr_${c}_$i.json > /dev/null 2>&1; echo "$c transpose $i exit $?"
   done
 done
