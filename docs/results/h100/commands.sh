@@ -1,23 +1,3 @@
-# The call of this record, on the GPU machine with the build of f1d0b80 carried (build/device.tar.xz)
-# and this script, run as: bash build/call_t3.sh
-set -u
-mkdir -p "$OUT/w" build/n build/o
-tar xJf build/device.tar.xz -C build/n; tar xJf build/device_87de.tar.xz -C build/o
-{
-echo "== $(date -u +%FT%TZ) commit $(cat build/n/device/COMMIT), parts: build/call_t3.sh (transpose rungs 6 and 7 strip-major), beside the build of $(cat build/o/device/COMMIT)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-for i in 1 2; do
-  for b in o n; do
-    B=build/$b/device; c=$(cut -c1-7 $B/COMMIT)
-    V=tile_vector_4x4,tile_realigned,library,vendor
-    [ $b = n ] && V=tile_vector_4x4,tile_vector_strips,tile_realigned,tile_realigned_b16,tile_realigned_b257,library,vendor
-    timeout 150 $B/gpulab bench transpose -s 16383x16385,8191x8193,4095x4097,2047x2049 --layout packed --variants $V --no-cpu --reps 20 --json $OUT/w/tr_${c}_$i.json > /dev/null 2>&1; echo "$c packed $i exit $?"
-    timeout 150 $B/gpulab bench transpose -s 16384x16384,8192x8192,4096x4096,16383x16385,100000x7 --layout pitched --variants $V --no-cpu --reps 20 --json $OUT/w/trp_${c}_$i.json > /dev/null 2>&1; echo "$c pitched $i exit $?"
-    timeout 150 $B/gpulab bench transpose -s 16384x16384,4096x4096,2048x2048 --layout packed --variants $V --no-cpu --reps 20 --json $OUT/w/tra_${c}_$i.json > /dev/null 2>&1; echo "$c aligned packed $i exit $?"
-  done
-done
-timeout 300 build/n/device/tests/gpulab_gpu_tests --gtest_filter='*Matrix*' --gtest_brief=1 2>&1 | tail -3
-timeout 120 /usr/local/cuda/bin/compute-sanitizer --tool memcheck build/n/device/tests/gpulab_gpu_tests --gtest_filter='*small_transpose_tile_*' --gtest_brief=1 2>&1 | tail -3
-echo "== done $(date -u +%FT%TZ)"
-} 2>&1 | tee $OUT/w/log.txt
-cp $OUT/w/log.txt $OUT/log.txt
-tar czf $OUT/w.tgz -C $OUT w && rm -rf $OUT/w
+# The calls of this record, each on the GPU machine with the build of 87de7f7 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
