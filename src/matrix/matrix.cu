@@ -100,12 +100,11 @@ __device__ __forceinline__ void store4(MatrixView<float> m, std::size_t i, std::
 /// (the scalar store phase reads single floats: at most 2-way).
 template <bool kVector>
 __global__ __launch_bounds__(kTileThreads) void transpose_tiles(MatrixView<const float> a, MatrixView<float> b,
-                                                                 std::size_t tile_rows, bool strip_major) {
+                                                                 std::size_t tile_rows) {
   __shared__ float4 tile[kTile * kSlotsPerRow];
   const unsigned gx = threadIdx.x % kSlotsPerRow, gy = threadIdx.x / kSlotsPerRow;
-  // EXPERIMENT: strip_major: blockIdx.x walks the tile rows of strip blockIdx.y.
-  const std::size_t j0 = std::size_t{strip_major ? blockIdx.y : blockIdx.x} * kTile;
-  for (std::size_t ti = strip_major ? blockIdx.x : blockIdx.y; ti < tile_rows; ti += strip_major ? gridDim.x : gridDim.y) {
+  const std::size_t j0 = std::size_t{blockIdx.x} * kTile;
+  for (std::size_t ti = blockIdx.y; ti < tile_rows; ti += gridDim.y) {
     const std::size_t i0 = ti * kTile;
     float4 v[4];
 #pragma unroll
@@ -461,15 +460,14 @@ void require_valid_view(MatrixView<const float> v, const char* who) {
 
 bool rows_aligned16(MatrixView<const float> v) { return gpulab::rows_aligned16(v.data, v.pitch_bytes, v.rows); }
 
-void transpose_tiled(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream, bool strip_major) {
+void transpose_tiled(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream) {
   if (a.rows == 0 || a.cols == 0) return;
   const std::size_t tile_rows = ceil_div(a.rows, kTile);
-  dim3 grid(checked_grid(ceil_div(a.cols, kTile), "transpose"), capped_grid_y(tile_rows));
-  if (strip_major && grid.x <= 65535 && tile_rows <= 0x7FFFFFFFu) grid = dim3(static_cast<unsigned>(tile_rows), grid.x);
-  else strip_major = false;
+  const dim3 grid(checked_grid(ceil_div(a.cols, kTile), "transpose"),
+                  capped_grid_y(tile_rows));
   const bool vector = rows_aligned16(a) && rows_aligned16(b);
   launch(vector ? "transpose_tiles<vector>" : "transpose_tiles<scalar>",
-         vector ? transpose_tiles<true> : transpose_tiles<false>, {grid, kTileThreads}, stream, a, b, tile_rows, strip_major)
+         vector ? transpose_tiles<true> : transpose_tiles<false>, {grid, kTileThreads}, stream, a, b, tile_rows)
       .work([] { return std::string("a 64x64 tile per step, 4x4 per thread"); });
 }
 

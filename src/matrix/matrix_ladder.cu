@@ -54,7 +54,6 @@ void tile_4_per_thread(const MatrixArgs& m, cudaStream_t s) {
       .work([] { return std::string("a 32x32 tile, 4 elements per thread"); });
 }
 void tiled_vectors(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_tiled(m.a, m.out, s); }
-void tiled_strip_major(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_tiled(m.a, m.out, s, true); }  // EXPERIMENT
 void realigned(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_tiles(m.a, m.out, s); }
 template <unsigned kBand>  // EXPERIMENT
 void realigned_band(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_tiles(m.a, m.out, s, kBand); }
@@ -131,7 +130,6 @@ constexpr MatrixRung kTranspose[] = {
         tiled_vectors),
     row("tile_realigned", "unaligned rows (packed odd widths): b's rows stored as 16-byte vectors on their own boundaries, a 4-row halo of a", "store_sectors instructions dram",
         realigned),
-    row("tile_vector_strips", "EXPERIMENT: rung 6, blocks down a whole strip before the next", "dram", tiled_strip_major),
     row("tile_realigned_b4", "EXPERIMENT: rung 7, blocks down 4 tile rows of a strip before the next strip", "dram", realigned_band<4>),
     row("tile_realigned_b16", "EXPERIMENT: rung 7, blocks down 16 tile rows of a strip before the next strip", "dram", realigned_band<16>),
     row("tile_realigned_b257", "EXPERIMENT: rung 7, blocks down a whole strip before the next", "dram", realigned_band<4096>),

@@ -16,8 +16,7 @@ bool rows_aligned16(MatrixView<const float> v);
 
 /// Transpose rung 6: 64 × 64 tiles, a 4 × 4 block per thread transposed in registers, 16-byte
 /// loads and stores when both matrices' rows are 16-byte aligned, a swizzled shared tile.
-void transpose_tiled(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream,
-                     bool strip_major = false);
+void transpose_tiled(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream);
 
 /// Transpose rung 7: b's rows stored 16 bytes at a time on their own 16-byte boundaries, whatever
 /// the pitches (a 64-row tile of b per block, a's rows loaded with a halo of 4).
