@@ -175,29 +175,17 @@ __device__ __forceinline__ unsigned realigned_word(unsigned c, unsigned f) {
 /// their stores differently, 672 SASS instructions against 688, and the kernel ran 1.08× faster on
 /// an H200 and 1.01× on an H100 in one run each (2026-11-25, docs/matrix.md).
 __global__ __launch_bounds__(kRealignThreads, 4) void transpose_realigned(MatrixView<const float> a, MatrixView<float> b,
-                                                                           std::size_t tile_rows, unsigned band) {
+                                                                           std::size_t tile_rows) {
   __shared__ float4 tile[kTile * kRealignRowQuads];
   float* words = reinterpret_cast<float*>(tile);
-  // EXPERIMENT: with band > 0 (a grid of exactly strips × tile rows), consecutive blocks go down
-  // `band` tile rows of one strip before the next strip: a wave covers band tile rows of a few
-  // strips instead of one tile row of every strip.
-  unsigned strip = blockIdx.x, first_tile = blockIdx.y;
-  if (band > 0) {
-    const std::size_t linear = std::size_t{blockIdx.y} * gridDim.x + blockIdx.x;
-    const std::size_t band_blocks = std::size_t{band} * gridDim.x, band_index = linear / band_blocks;
-    const std::size_t within = linear % band_blocks;
-    const std::size_t rows_here = std::min<std::size_t>(band, tile_rows - band_index * band);
-    strip = static_cast<unsigned>(within / rows_here);
-    first_tile = static_cast<unsigned>(band_index * band + within % rows_here);
-  }
-  const std::size_t j0 = std::size_t{strip} * kTile;
+  const std::size_t j0 = std::size_t{blockIdx.x} * kTile;
   // Load phase: a's column j0 + col (b's row), rows group, group + 4, … of the 68 loaded.
   const unsigned col = threadIdx.x % kTile, group = threadIdx.x / kTile;
   const bool col_inside = j0 + col < a.cols;
   const unsigned load_shift = col_inside ? floats_past_boundary(row_of(b, j0 + col)) : 0;
   // Store phase: slot q of b rows row0, row0 + 16, row0 + 32, row0 + 48.
   const unsigned q = threadIdx.x % 16, row0 = threadIdx.x / 16;
-  for (std::size_t ti = first_tile; ti < tile_rows; ti += gridDim.y) {
+  for (std::size_t ti = blockIdx.y; ti < tile_rows; ti += gridDim.y) {
     const auto i0 = static_cast<long long>(ti * kTile);
     if (col_inside) {
       // All 17 loads first, then the shared stores: a store right behind its load would leave one
@@ -471,13 +459,12 @@ void transpose_tiled(MatrixView<const float> a, MatrixView<float> b, cudaStream_
       .work([] { return std::string("a 64x64 tile per step, 4x4 per thread"); });
 }
 
-void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream, unsigned band) {
+void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream) {
   if (a.rows == 0 || a.cols == 0) return;
   // b's rows start up to 3 floats before their tile's column: one more tile reaches the last ones.
   const std::size_t tile_rows = ceil_div(a.rows + kRealignHalo - 1, kTile);
   const dim3 grid(checked_grid(ceil_div(a.cols, kTile), "transpose"), capped_grid_y(tile_rows));
-  if (grid.y != tile_rows) band = 0;
-  launch("transpose_realigned", transpose_realigned, {grid, kRealignThreads}, stream, a, b, tile_rows, band)
+  launch("transpose_realigned", transpose_realigned, {grid, kRealignThreads}, stream, a, b, tile_rows)
       .work([] { return std::string("64 rows of b per block, each row's tile on its own 16-byte boundary"); });
 }
 

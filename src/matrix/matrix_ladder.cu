@@ -55,8 +55,6 @@ void tile_4_per_thread(const MatrixArgs& m, cudaStream_t s) {
 }
 void tiled_vectors(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_tiled(m.a, m.out, s); }
 void realigned(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_tiles(m.a, m.out, s); }
-template <unsigned kBand>  // EXPERIMENT
-void realigned_band(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_tiles(m.a, m.out, s, kBand); }
 void in_place(const MatrixArgs& m, cudaStream_t s) {
   transpose(m.out, m.out, s);
 }
@@ -130,9 +128,6 @@ constexpr MatrixRung kTranspose[] = {
         tiled_vectors),
     row("tile_realigned", "unaligned rows (packed odd widths): b's rows stored as 16-byte vectors on their own boundaries, a 4-row halo of a", "store_sectors instructions dram",
         realigned),
-    row("tile_realigned_b4", "EXPERIMENT: rung 7, blocks down 4 tile rows of a strip before the next strip", "dram", realigned_band<4>),
-    row("tile_realigned_b16", "EXPERIMENT: rung 7, blocks down 16 tile rows of a strip before the next strip", "dram", realigned_band<16>),
-    row("tile_realigned_b257", "EXPERIMENT: rung 7, blocks down a whole strip before the next", "dram", realigned_band<4096>),
     row("library", "gpulab::transpose: rung 6, or rung 7 where b's rows are unaligned and b outgrows the L2; vectors (1xN, Nx1) as copies", "dram", library_transpose, Role::library),
     row("in_place_square", "gpulab::transpose in place: tile pairs swapped through shared memory (square only)", "dram_bytes dram", in_place,
         Role::rung, true),
