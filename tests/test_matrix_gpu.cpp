@@ -160,9 +160,9 @@ TEST(MatrixLibrary, MisalignedDataTakesTheScalarPaths) {
   }
 }
 
-// Packed odd widths whose output outgrows the L2 take rung 7 (rows realigned to 16 bytes); the
-// ladder tests check that rung on small shapes, this one the library's path on a large one, with
-// the data also one float off a boundary.
+// Packed odd widths whose output outgrows the L2 take rung 8 (rows realigned to 16 bytes, blocks
+// strip by strip); the ladder tests check that rung on small shapes, this one the library's path on
+// a large one, with the data also one float off a boundary.
 TEST(MatrixLibrary, LargeOddWidthsTakeTheRealignedPath) {
   int device = 0, l2 = 0;
   GPULAB_CUDA_CHECK(cudaGetDevice(&device));
@@ -178,6 +178,20 @@ TEST(MatrixLibrary, LargeOddWidthsTakeTheRealignedPath) {
     GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
     EXPECT_TRUE(dt.check(at).ok) << rows << "x" << cols << ", offset " << offset << ": " << dt.check(at).detail;
   }
+}
+
+// Past 65535 strips of 64 columns (a grid row each, strip by strip) the realigned path keeps the
+// tile-row order: a 5 x 4 194 305 packed matrix, b (84 MB) past the L2 of an H100 or H200.
+TEST(MatrixLibrary, WideOddMatricesPastTheStripGridTranspose) {
+  const std::size_t rows = 5, cols = 65535 * 64 + 65;
+  const HostMatrix a = random_matrix({rows, cols}, cols * 4, 12);
+  HostMatrix at({cols, rows}, rows * 4);
+  transpose_cpu(a, at, false);
+  DeviceMatrix da(a, 1), dt(at, 0);
+  GPULAB_CUDA_CHECK(cudaMemset(dt.view.data, 0xFF, at.size_bytes()));
+  transpose(da.view, dt.view);
+  GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_TRUE(dt.check(at).ok) << rows << "x" << cols << ": " << dt.check(at).detail;
 }
 
 TEST(MatrixLibrary, AddInPlaceIntoEitherInput) {

@@ -174,18 +174,25 @@ __device__ __forceinline__ unsigned realigned_word(unsigned c, unsigned f) {
 /// Compiled for 4 blocks an SM (the 64 registers it took anyway): nvcc then orders the 17 loads and
 /// their stores differently, 672 SASS instructions against 688, and the kernel ran 1.08× faster on
 /// an H200 and 1.01× on an H100 in one run each (2026-11-25, docs/matrix.md).
+/// kStripMajor (rung 8): blockIdx.x walks the tile rows of strip blockIdx.y, so consecutive
+/// blocks go down one strip and a wave of blocks writes whole rows of b (a few strips' 64 rows
+/// each) instead of 256 bytes of every row of b (one tile row of every strip): 1.05–1.11× faster at
+/// 8191×8193 and 16383×16385 packed on the H100 and the H200 (docs/matrix.md). The reads of a
+/// are the ones then scattered, 256 bytes of every row; DRAM pays less for that than for
+/// scattered writes.
+template <bool kStripMajor>
 __global__ __launch_bounds__(kRealignThreads, 4) void transpose_realigned(MatrixView<const float> a, MatrixView<float> b,
                                                                            std::size_t tile_rows) {
   __shared__ float4 tile[kTile * kRealignRowQuads];
   float* words = reinterpret_cast<float*>(tile);
-  const std::size_t j0 = std::size_t{blockIdx.x} * kTile;
+  const std::size_t j0 = std::size_t{kStripMajor ? blockIdx.y : blockIdx.x} * kTile;
   // Load phase: a's column j0 + col (b's row), rows group, group + 4, … of the 68 loaded.
   const unsigned col = threadIdx.x % kTile, group = threadIdx.x / kTile;
   const bool col_inside = j0 + col < a.cols;
   const unsigned load_shift = col_inside ? floats_past_boundary(row_of(b, j0 + col)) : 0;
   // Store phase: slot q of b rows row0, row0 + 16, row0 + 32, row0 + 48.
   const unsigned q = threadIdx.x % 16, row0 = threadIdx.x / 16;
-  for (std::size_t ti = blockIdx.y; ti < tile_rows; ti += gridDim.y) {
+  for (std::size_t ti = kStripMajor ? blockIdx.x : blockIdx.y; ti < tile_rows; ti += kStripMajor ? gridDim.x : gridDim.y) {
     const auto i0 = static_cast<long long>(ti * kTile);
     if (col_inside) {
       // All 17 loads first, then the shared stores: a store right behind its load would leave one
@@ -459,13 +466,21 @@ void transpose_tiled(MatrixView<const float> a, MatrixView<float> b, cudaStream_
       .work([] { return std::string("a 64x64 tile per step, 4x4 per thread"); });
 }
 
-void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream) {
+void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream, bool strip_major) {
   if (a.rows == 0 || a.cols == 0) return;
   // b's rows start up to 3 floats before their tile's column: one more tile reaches the last ones.
-  const std::size_t tile_rows = ceil_div(a.rows + kRealignHalo - 1, kTile);
-  const dim3 grid(checked_grid(ceil_div(a.cols, kTile), "transpose"), capped_grid_y(tile_rows));
-  launch("transpose_realigned", transpose_realigned, {grid, kRealignThreads}, stream, a, b, tile_rows)
-      .work([] { return std::string("64 rows of b per block, each row's tile on its own 16-byte boundary"); });
+  const std::size_t tile_rows = ceil_div(a.rows + kRealignHalo - 1, kTile), strips = ceil_div(a.cols, kTile);
+  auto work = [] { return std::string("64 rows of b per block, each row's tile on its own 16-byte boundary"); };
+  // Strip-major takes a grid row per strip: up to 65535 strips (4 194 240 columns of a); wider
+  // matrices keep the tile-row order, in which a wave spans that many strips anyway.
+  if (strip_major && strips <= 65535) {
+    const dim3 grid(checked_grid(tile_rows, "transpose"), static_cast<unsigned>(strips));
+    launch("transpose_realigned<strip-major>", transpose_realigned<true>, {grid, kRealignThreads}, stream, a, b, tile_rows)
+        .work(work);
+    return;
+  }
+  const dim3 grid(checked_grid(strips, "transpose"), capped_grid_y(tile_rows));
+  launch("transpose_realigned", transpose_realigned<false>, {grid, kRealignThreads}, stream, a, b, tile_rows).work(work);
 }
 
 void transpose_square_in_place(MatrixView<float> m, cudaStream_t stream) {
@@ -522,12 +537,13 @@ void transpose(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stre
         .work([] { return std::string("elements a grid apart"); });
     return;
   }
-  // Rung 7 where b's rows are not 16-byte aligned and b outgrows the L2: rung 6 then stores 4 bytes
-  // at a time, partial sectors that cost DRAM time once they leave the L2 (16383 x 16385: 1.19x
-  // faster). While b stays in the L2 the L2 merges them, and rung 6's lighter loads win (3001 x
-  // 2999: rung 7 0.97x). Where b's rows are aligned, rung 6 stores whole vectors or runs.
+  // Rung 8 (rung 7 strip by strip) where b's rows are not 16-byte aligned and b outgrows the L2:
+  // rung 6 then stores 4 bytes at a time, partial sectors that cost DRAM time once they leave the
+  // L2 (16383 x 16385: rung 7 1.19x faster, rung 8 1.08-1.11x faster again). While b stays in the
+  // L2 the L2 merges them, and rung 6's lighter loads win (3001 x 2999: rung 7 0.97x). Where b's
+  // rows are aligned, rung 6 stores whole vectors or runs.
   if (!rows_aligned16(b) && b.rows * b.pitch_bytes > current_l2_bytes())
-    transpose_realigned_tiles(a, b, stream);
+    transpose_realigned_tiles(a, b, stream, true);
   else
     transpose_tiled(a, b, stream);
 }

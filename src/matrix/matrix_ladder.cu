@@ -54,7 +54,8 @@ void tile_4_per_thread(const MatrixArgs& m, cudaStream_t s) {
       .work([] { return std::string("a 32x32 tile, 4 elements per thread"); });
 }
 void tiled_vectors(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_tiled(m.a, m.out, s); }
-void realigned(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_tiles(m.a, m.out, s); }
+void realigned(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_tiles(m.a, m.out, s, false); }
+void realigned_strips(const MatrixArgs& m, cudaStream_t s) { matrix_detail::transpose_realigned_tiles(m.a, m.out, s, true); }
 void in_place(const MatrixArgs& m, cudaStream_t s) {
   transpose(m.out, m.out, s);
 }
@@ -128,7 +129,9 @@ constexpr MatrixRung kTranspose[] = {
         tiled_vectors),
     row("tile_realigned", "unaligned rows (packed odd widths): b's rows stored as 16-byte vectors on their own boundaries, a 4-row halo of a", "store_sectors instructions dram",
         realigned),
-    row("library", "gpulab::transpose: rung 6, or rung 7 where b's rows are unaligned and b outgrows the L2; vectors (1xN, Nx1) as copies", "dram", library_transpose, Role::library),
+    row("tile_realigned_strips", "rung 7 launched strip by strip: consecutive blocks go down one strip of a, so a wave writes whole rows of b, not 256 bytes of every row", "dram",
+        realigned_strips),
+    row("library", "gpulab::transpose: rung 6, or rung 8 where b's rows are unaligned and b outgrows the L2; vectors (1xN, Nx1) as copies", "dram", library_transpose, Role::library),
     row("in_place_square", "gpulab::transpose in place: tile pairs swapped through shared memory (square only)", "dram_bytes dram", in_place,
         Role::rung, true),
     row("cublasSgeam", "the vendor library (cuBLAS geam, op(A) = A^T)", "dram", geam_transpose, Role::vendor),

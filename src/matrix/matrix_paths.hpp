@@ -20,7 +20,7 @@ void transpose_tiled(MatrixView<const float> a, MatrixView<float> b, cudaStream_
 
 /// Transpose rung 7: b's rows stored 16 bytes at a time on their own 16-byte boundaries, whatever
 /// the pitches (a 64-row tile of b per block, a's rows loaded with a halo of 4).
-void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream);
+void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream, bool strip_major);
 
 /// Square in-place transpose: tiles (I, J) and (J, I) swapped through shared memory by one block.
 void transpose_square_in_place(MatrixView<float> m, cudaStream_t stream);

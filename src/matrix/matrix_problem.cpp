@@ -273,9 +273,9 @@ class MatrixProblem final : public Problem {
     runs.push_back({"profile_" + n, n + ": every rung under Nsight Compute, 4096 x 4096 packed",
                     {"profile", n, "-s", "4096x4096", "--layout", "packed"}, true, ShowcasePart::profiles});
     if (op_ == MatrixOp::transpose) {
-      runs.push_back({"profile_transpose_tiles", "transpose: the tiles' bank conflicts and bytes at 16384², and rungs 6-7 on packed odd widths",
+      runs.push_back({"profile_transpose_tiles", "transpose: the tiles' bank conflicts and bytes at 16384², and rungs 6-8 on packed odd widths",
                       {"profile", n, "-s", "16384x16384,16383x16385", "--layout", "packed", "--variants",
-                       "tile,tile_padded,tile_vector_4x4,tile_realigned"},
+                       "tile,tile_padded,tile_vector_4x4,tile_realigned,tile_realigned_strips"},
                       true, ShowcasePart::profiles});
       runs.push_back({"peers_matrix", "transpose, add, triangle: what users call instead (PyTorch), the same shapes", {"src/matrix/peers.py"},
                       true, ShowcasePart::peers});
