@@ -537,12 +537,13 @@ void transpose(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stre
         .work([] { return std::string("elements a grid apart"); });
     return;
   }
-  // Rung 8 (rung 7 strip by strip) where b's rows are not 16-byte aligned and b outgrows the L2:
-  // rung 6 then stores 4 bytes at a time, partial sectors that cost DRAM time once they leave the
-  // L2 (16383 x 16385: rung 7 1.19x faster, rung 8 1.08-1.11x faster again). While b stays in the
-  // L2 the L2 merges them, and rung 6's lighter loads win (3001 x 2999: rung 7 0.97x). Where b's
-  // rows are aligned, rung 6 stores whole vectors or runs.
-  if (!rows_aligned16(b) && b.rows * b.pitch_bytes > current_l2_bytes())
+  // Rung 8 (rung 7 strip by strip) where b's rows are not 16-byte aligned and b takes a quarter of
+  // the L2 or more: rung 6 then stores 4 bytes at a time, partial sectors that cost DRAM time once
+  // they leave the L2. Measured on the H100 and the H200 (docs/matrix.md), rung 8 ÷ rung 6: 16383 x
+  // 16385 1.4x, 3001 x 2999 1.16-1.21x, 2047 x 2049 (17 MB) 1.04-1.09x, level at 1500 x 1501 (9 MB),
+  // 0.94-1.0x below, where the L2 merges the partial sectors and rung 6's lighter loads win. Where
+  // b's rows are aligned, rung 6 stores whole vectors or runs.
+  if (!rows_aligned16(b) && 4 * b.rows * b.pitch_bytes >= current_l2_bytes())
     transpose_realigned_tiles(a, b, stream, true);
   else
     transpose_tiled(a, b, stream);

@@ -131,7 +131,7 @@ constexpr MatrixRung kTranspose[] = {
         realigned),
     row("tile_realigned_strips", "rung 7 launched strip by strip: consecutive blocks go down one strip of a, so a wave writes whole rows of b, not 256 bytes of every row", "dram",
         realigned_strips),
-    row("library", "gpulab::transpose: rung 6, or rung 8 where b's rows are unaligned and b outgrows the L2; vectors (1xN, Nx1) as copies", "dram", library_transpose, Role::library),
+    row("library", "gpulab::transpose: rung 6, or rung 8 where b's rows are unaligned and b takes a quarter of the L2 or more; vectors (1xN, Nx1) as copies", "dram", library_transpose, Role::library),
     row("in_place_square", "gpulab::transpose in place: tile pairs swapped through shared memory (square only)", "dram_bytes dram", in_place,
         Role::rung, true),
     row("cublasSgeam", "the vendor library (cuBLAS geam, op(A) = A^T)", "dram", geam_transpose, Role::vendor),
