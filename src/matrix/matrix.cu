@@ -176,7 +176,7 @@ __device__ __forceinline__ unsigned realigned_word(unsigned c, unsigned f) {
 /// an H200 and 1.01× on an H100 in one run each (2026-11-25, docs/matrix.md).
 /// kStripMajor (rung 8): blockIdx.x walks the tile rows of strip blockIdx.y, so consecutive
 /// blocks go down one strip and a wave of blocks writes whole rows of b (a few strips' 64 rows
-/// each) instead of 256 bytes of every row of b (one tile row of every strip): 1.05–1.11× faster at
+/// each) instead of 256 bytes of every row of b (one tile row of every strip): 1.10–1.17× faster at
 /// 8191×8193 and 16383×16385 packed on the H100 and the H200 (docs/matrix.md). The reads of a
 /// are the ones then scattered, 256 bytes of every row; DRAM pays less for that than for
 /// scattered writes.
@@ -540,7 +540,7 @@ void transpose(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stre
   // Rung 8 (rung 7 strip by strip) where b's rows are not 16-byte aligned and b takes a quarter of
   // the L2 or more: rung 6 then stores 4 bytes at a time, partial sectors that cost DRAM time once
   // they leave the L2. Measured on the H100 and the H200 (docs/matrix.md), rung 8 ÷ rung 6: 16383 x
-  // 16385 1.4x, 3001 x 2999 1.16-1.21x, 2047 x 2049 (17 MB) 1.04-1.09x, level at 1500 x 1501 (9 MB),
+  // 16385 1.4-1.5x, 3001 x 2999 1.16-1.21x, 2047 x 2049 (17 MB) 1.04-1.09x, level at 1500 x 1501 (9 MB),
   // 0.94-1.0x below, where the L2 merges the partial sectors and rung 6's lighter loads win. Where
   // b's rows are aligned, rung 6 stores whole vectors or runs.
   if (!rows_aligned16(b) && 4 * b.rows * b.pitch_bytes >= current_l2_bytes())
