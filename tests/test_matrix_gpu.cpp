@@ -160,9 +160,9 @@ TEST(MatrixLibrary, MisalignedDataTakesTheScalarPaths) {
   }
 }
 
-// Packed odd widths whose output takes a quarter of the L2 or more take rung 8 (rows realigned to 16 bytes, blocks
-// strip by strip); the ladder tests check that rung on small shapes, this one the library's path on
-// a large one, with the data also one float off a boundary.
+// Packed odd widths whose output takes a quarter of the L2 or more take rung 8 (rows realigned to
+// 16 bytes, blocks strip by strip); the ladder tests check that rung on small shapes, this one the
+// library's path on a large one, with the data also one float off a boundary.
 TEST(MatrixLibrary, LargeOddWidthsTakeTheRealignedPath) {
   int device = 0, l2 = 0;
   GPULAB_CUDA_CHECK(cudaGetDevice(&device));

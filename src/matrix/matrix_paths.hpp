@@ -19,7 +19,8 @@ bool rows_aligned16(MatrixView<const float> v);
 void transpose_tiled(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream);
 
 /// Transpose rung 7: b's rows stored 16 bytes at a time on their own 16-byte boundaries, whatever
-/// the pitches (a 64-row tile of b per block, a's rows loaded with a halo of 4).
+/// the pitches (a 64-row tile of b per block, a's rows loaded with a halo of 4); `strip_major`,
+/// rung 8: the blocks launched strip by strip, so that a wave of them writes whole rows of b.
 void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, cudaStream_t stream, bool strip_major);
 
 /// Square in-place transpose: tiles (I, J) and (J, I) swapped through shared memory by one block.
