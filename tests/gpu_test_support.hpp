@@ -1,4 +1,4 @@
-// Shared by the GPU tests: a device copy of host data, a cache of cases (their inputs and
+// Shared by the GPU tests: device copies of host data and back, a cache of cases (their inputs and
 // references are made once and reused by every rung) and a ladder test's body. Every rung is
 // checked through the harness's own step, run_checked (core/bench.hpp). Without a GPU, gpu_test_main.cpp skips them all.
 #pragma once
@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <span>
+#include <vector>
 
 namespace gpulab::test {
 
@@ -22,6 +23,14 @@ DeviceBuffer<T> upload(std::span<const T> host) {
   DeviceBuffer<T> d(host.size());
   if (!host.empty()) GPULAB_CUDA_CHECK(cudaMemcpy(d.data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
   return d;
+}
+
+/// A host copy of the `n` elements at `d`.
+template <class T>
+std::vector<T> download(const T* d, std::size_t n) {
+  std::vector<T> h(n);
+  if (n > 0) GPULAB_CUDA_CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
 }
 
 /// The case for `key`, made by `make` (reference computed) the first time it is asked for.

@@ -129,8 +129,7 @@ TEST(ConvLibrary, RowsAtAnyOffsetAndPitchMatch) {
         GPULAB_CUDA_CHECK(cudaMemset(out_dev.data(), poison, out_bytes));
         const Filter3x3 f = parse_filter(filter);
         conv3x3(in_dev.data() + l.in_offset, l.in_pitch, out_dev.data() + l.out_offset, l.out_pitch, width, height, f, border);
-        std::vector<std::uint8_t> out(out_bytes);
-        GPULAB_CUDA_CHECK(cudaMemcpy(out.data(), out_dev.data(), out_bytes, cudaMemcpyDeviceToHost));
+        const std::vector<std::uint8_t> out = test::download(out_dev.data(), out_bytes);
         RgbImage want = make_image(width, height);
         conv_cpu(image, want, f, border, true);
         const auto what = fmt::format("in +{} pitch {}, out +{} pitch {}, {} {}", l.in_offset, l.in_pitch, l.out_offset, l.out_pitch,

@@ -160,6 +160,21 @@ TEST(MatrixLibrary, MisalignedDataTakesTheScalarPaths) {
   }
 }
 
+/// gpulab::transpose of a random packed rows × cols matrix, a `a_offset` floats and its transpose
+/// `b_offset` floats past a 256-byte boundary, against the CPU's (b poisoned first).
+void expect_packed_transpose(std::size_t rows, std::size_t cols, std::size_t a_offset, std::size_t b_offset,
+                             std::uint64_t seed) {
+  const HostMatrix a = random_matrix({rows, cols}, cols * 4, seed);
+  HostMatrix at({cols, rows}, rows * 4);
+  transpose_cpu(a, at, false);
+  DeviceMatrix da(a, a_offset), dt(at, b_offset);
+  GPULAB_CUDA_CHECK(cudaMemset(dt.view.data, 0xFF, at.size_bytes()));
+  transpose(da.view, dt.view);
+  GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_TRUE(dt.check(at).ok) << rows << "x" << cols << ", offsets " << a_offset << ", " << b_offset << ": "
+                               << dt.check(at).detail;
+}
+
 // Packed odd widths whose output takes a quarter of the L2 or more take rung 8 (rows realigned to
 // 16 bytes, blocks strip by strip); the ladder tests check that rung on small shapes, this one the
 // library's path on a large one, with the data also one float off a boundary.
@@ -168,31 +183,12 @@ TEST(MatrixLibrary, LargeOddWidthsTakeTheRealignedPath) {
   GPULAB_CUDA_CHECK(cudaGetDevice(&device));
   GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
   const std::size_t rows = 4099, cols = static_cast<std::size_t>(l2) / (rows * 4) + 13;  // b just past the L2
-  const HostMatrix a = random_matrix({rows, cols}, cols * 4, 11);
-  HostMatrix at({cols, rows}, rows * 4);
-  transpose_cpu(a, at, false);
-  for (std::size_t offset : {0u, 1u}) {
-    DeviceMatrix da(a, offset), dt(at, offset + 2);
-    GPULAB_CUDA_CHECK(cudaMemset(dt.view.data, 0xFF, at.size_bytes()));
-    transpose(da.view, dt.view);
-    GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
-    EXPECT_TRUE(dt.check(at).ok) << rows << "x" << cols << ", offset " << offset << ": " << dt.check(at).detail;
-  }
+  for (std::size_t offset : {0u, 1u}) expect_packed_transpose(rows, cols, offset, offset + 2, 11);
 }
 
 // Past 65535 strips of 64 columns (a grid row each, strip by strip) the realigned path keeps the
 // tile-row order: a 5 x 4 194 305 packed matrix, b (84 MB) past the L2 of an H100 or H200.
-TEST(MatrixLibrary, WideOddMatricesPastTheStripGridTranspose) {
-  const std::size_t rows = 5, cols = 65535 * 64 + 65;
-  const HostMatrix a = random_matrix({rows, cols}, cols * 4, 12);
-  HostMatrix at({cols, rows}, rows * 4);
-  transpose_cpu(a, at, false);
-  DeviceMatrix da(a, 1), dt(at, 0);
-  GPULAB_CUDA_CHECK(cudaMemset(dt.view.data, 0xFF, at.size_bytes()));
-  transpose(da.view, dt.view);
-  GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
-  EXPECT_TRUE(dt.check(at).ok) << rows << "x" << cols << ": " << dt.check(at).detail;
-}
+TEST(MatrixLibrary, WideOddMatricesPastTheStripGridTranspose) { expect_packed_transpose(5, 65535 * 64 + 65, 1, 0, 12); }
 
 TEST(MatrixLibrary, AddInPlaceIntoEitherInput) {
   const MatrixShape s{129, 1001};

@@ -114,13 +114,6 @@ DeviceBuffer<unsigned char> zeroed_temp(std::size_t bytes) {
   return t;
 }
 
-template <class T>
-std::vector<T> download(const T* d, std::size_t n) {
-  std::vector<T> h(n);
-  if (n > 0) GPULAB_CUDA_CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return h;
-}
-
 /// Checks a library result on the host against the reference, with the library's own depth.
 template <class In>
 CheckResult check_library(std::span<const In> x, std::span<const scan_result_t<In>> got, ScanKind kind) {
@@ -158,11 +151,11 @@ TEST(ScanLibrary, DeterministicSameBitsEveryCall) {
     const std::size_t bytes = x.temp_bytes;
     auto temp_b = zeroed_temp(bytes);
     scan_with(kind, x.in.data(), x.out.data(), n, x.temp.data(), bytes);
-    const std::vector<float> first = download(x.out.data(), n);
+    const std::vector<float> first = test::download(x.out.data(), n);
     ASSERT_TRUE(check_library<float>(x.host, first, kind).ok);
     for (int i = 0; i < 20; ++i) {
       scan_with(kind, x.in.data(), x.out.data(), n, (i % 2 ? x.temp : temp_b).data(), bytes);
-      const std::vector<float> again = download(x.out.data(), n);
+      const std::vector<float> again = test::download(x.out.data(), n);
       ASSERT_EQ(std::memcmp(again.data(), first.data(), n * sizeof(float)), 0)
           << scan_kind_name(kind) << " run " << i << " differs from the first";
     }
@@ -187,7 +180,7 @@ TEST(ScanLibrary, EveryPathGivesTheSameBitsFromOneStorage) {
                             ScanPath::staged, ScanPath::evict_first}) {
         poison_device(x.out.data(), max_n * sizeof(float), 0xFF, nullptr);
         scan_detail::scan_by_path(path, x.in.data(), x.out.data(), n, inclusive, x.temp.data(), x.temp_bytes, nullptr);
-        got.push_back(download(x.out.data(), n));
+        got.push_back(test::download(x.out.data(), n));
       }
       const auto kind = inclusive ? ScanKind::inclusive : ScanKind::exclusive;
       ASSERT_TRUE(check_library<float>(x.first(n), got[0], kind).ok);
@@ -209,7 +202,7 @@ TEST(ScanLibrary, ReusesTemporaryStorageAcrossSizesAndStreams) {
     poison_device(x.out.data(), max_n * sizeof(double), 0xFF, s.get());
     scan_with(ScanKind::inclusive, x.in.data(), x.out.data(), n, x.temp.data(), x.temp_bytes, s.get());
     s.synchronize();
-    const auto got = download(x.out.data(), n);
+    const auto got = test::download(x.out.data(), n);
     const CheckResult r = check_library<double>(x.first(n), got, ScanKind::inclusive);
     EXPECT_TRUE(r.ok) << "n=" << n << ": " << r.detail;
   }
@@ -225,7 +218,7 @@ void check_in_place() {
     const std::size_t bytes = scan_temp_bytes<In>(n);
     auto temp = zeroed_temp(bytes);
     scan_with(kind, data.data(), data.data(), n, temp.data(), bytes);
-    const CheckResult r = check_library<In>(host, download(data.data(), n), kind);
+    const CheckResult r = check_library<In>(host, test::download(data.data(), n), kind);
     EXPECT_TRUE(r.ok) << dtype_name(dtype_of<In>()) << " " << scan_kind_name(kind) << " in place: " << r.detail;
   }
 }
@@ -254,7 +247,7 @@ TEST(ScanLibrary, FromAnOffsetIsThePlainScanPlusTheOffset) {
         scan_with(inclusive ? ScanKind::inclusive : ScanKind::exclusive, in.data() + shift, plain.data() + shift, n,
                   temp.data(), bytes);
         detail::scan_from(offset.data(), in.data() + shift, from.data() + shift, n, inclusive, temp.data(), bytes, nullptr);
-        const auto p = download(plain.data() + shift, n), f = download(from.data() + shift, n);
+        const auto p = test::download(plain.data() + shift, n), f = test::download(from.data() + shift, n);
         std::size_t wrong = 0;
         for (std::size_t i = 0; i < n; ++i)
           wrong += static_cast<std::uint32_t>(f[i]) != static_cast<std::uint32_t>(p[i]) + static_cast<std::uint32_t>(start);
@@ -276,7 +269,7 @@ TEST(ScanLibrary, MisalignedInputAndOutput) {
   auto temp = zeroed_temp(bytes);
   for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
     scan_with(kind, in.data() + 3, out.data() + 1, n, temp.data(), bytes);
-    const CheckResult r = check_library<std::int16_t>(host, download(out.data() + 1, n), kind);
+    const CheckResult r = check_library<std::int16_t>(host, test::download(out.data() + 1, n), kind);
     EXPECT_TRUE(r.ok) << scan_kind_name(kind) << ": " << r.detail;
   }
 }

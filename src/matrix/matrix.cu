@@ -470,18 +470,15 @@ void transpose_realigned_tiles(MatrixView<const float> a, MatrixView<float> b, c
   if (a.rows == 0 || a.cols == 0) return;
   // b's rows start up to 3 floats before their tile's column: one more tile reaches the last ones.
   const std::size_t tile_rows = ceil_div(a.rows + kRealignHalo - 1, kTile), strips = ceil_div(a.cols, kTile);
-  auto work = [] { return std::string("64 rows of b per block, each row's tile on its own 16-byte boundary"); };
   // Strip-major takes a grid row per strip: up to 65535 strips (4 194 240 columns of a). Wider
   // matrices keep rung 7's order: the same one where a has a single tile row (64 rows or fewer);
   // with more, a GiB or more of a, they lose rung 8's gain.
-  if (strip_major && strips <= 65535) {
-    const dim3 grid(checked_grid(tile_rows, "transpose"), static_cast<unsigned>(strips));
-    launch("transpose_realigned<strip-major>", transpose_realigned<true>, {grid, kRealignThreads}, stream, a, b, tile_rows)
-        .work(work);
-    return;
-  }
-  const dim3 grid(checked_grid(strips, "transpose"), capped_grid_y(tile_rows));
-  launch("transpose_realigned", transpose_realigned<false>, {grid, kRealignThreads}, stream, a, b, tile_rows).work(work);
+  strip_major = strip_major && strips <= 65535;
+  const dim3 grid = strip_major ? dim3(checked_grid(tile_rows, "transpose"), static_cast<unsigned>(strips))
+                                : dim3(checked_grid(strips, "transpose"), capped_grid_y(tile_rows));
+  launch(strip_major ? "transpose_realigned<strip-major>" : "transpose_realigned",
+         strip_major ? transpose_realigned<true> : transpose_realigned<false>, {grid, kRealignThreads}, stream, a, b, tile_rows)
+      .work([] { return std::string("64 rows of b per block, each row's tile on its own 16-byte boundary"); });
 }
 
 void transpose_square_in_place(MatrixView<float> m, cudaStream_t stream) {
