@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 namespace gpulab::conv_detail {
@@ -408,6 +409,70 @@ __global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) lanes(ConvArgs a
   }
 }
 
+// EXPERIMENT (issue 33, conv at 4K): every row of a band loaded at its start (kBand + 2 rows in
+// flight at once), then its kBand rows computed: one load latency a band instead of one a row.
+/// Row y of a run with both neighbours inside the row (x0 > 0, x0 + 18 ≤ width): five loads.
+__device__ __forceinline__ void load_lane_row_inside(const ConvArgs& a, int x0, int y, LaneRow& r) {
+  const int yy = conv_math::border_index(y, a.height, a.border);
+  const int safe = yy < 0 ? 0 : yy;
+  const auto* row = reinterpret_cast<const unsigned*>(a.in + static_cast<std::size_t>(safe) * a.in_pitch + 3 * static_cast<std::size_t>(x0));
+  const auto* v = reinterpret_cast<const uint4*>(row);
+  uint4 q[3];
+#pragma unroll
+  for (int i = 0; i < 3; ++i) q[i] = v[i];
+  const unsigned left = row[-1], right = row[kRunWords];
+  const bool zero = yy < 0;
+#pragma unroll
+  for (int i = 0; i < 3; ++i) {
+    r.w[1 + 4 * i] = zero ? 0u : q[i].x;
+    r.w[2 + 4 * i] = zero ? 0u : q[i].y;
+    r.w[3 + 4 * i] = zero ? 0u : q[i].z;
+    r.w[4 + 4 * i] = zero ? 0u : q[i].w;
+  }
+  r.w[0] = zero ? 0u : left;
+  r.w[kRunWords + 1] = zero ? 0u : right;
+}
+
+template <bool kPowerOfTwo, int kBand, class Load>
+__device__ __forceinline__ void lanes_band_rows(const ConvArgs& a, const LaneFilter& f, int x0, int y_begin, Load&& load) {
+  LaneRow rows[kBand + 2];
+#pragma unroll
+  for (int r = 0; r < kBand + 2; ++r) load(min(y_begin - 1 + r, a.height), rows[r]);
+#pragma unroll
+  for (int r = 0; r < kBand; ++r) {
+    const int y = y_begin + r;
+    if (y < a.height) {
+      unsigned even[kRunWords], odd[kRunWords];
+#pragma unroll
+      for (int w = 0; w < kRunWords; ++w) even[w] = odd[w] = kLaneBias;
+      add_lane_row(rows[r], f.k, even, odd);
+      add_lane_row(rows[r + 1], f.k + 3, even, odd);
+      add_lane_row(rows[r + 2], f.k + 6, even, odd);
+      unsigned out[kRunWords];
+#pragma unroll
+      for (int w = 0; w < kRunWords; ++w) out[w] = lane_bytes<kPowerOfTwo>(even[w], odd[w], f);
+      store_run<true>(a, x0, y, out);
+    }
+  }
+}
+
+template <bool kPowerOfTwo, int kBand>
+__global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) lanes_band(ConvArgs a, LaneFilter f) {
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kRunPixels;
+  if (x0 >= a.width) return;
+  const bool inside = x0 > 0 && x0 + kRunPixels + 2 <= a.width;
+  const int bands = (a.height + kBand - 1) / kBand;
+  for (int band = static_cast<int>(blockIdx.y); band < bands; band += static_cast<int>(gridDim.y)) {
+    if (inside)
+      lanes_band_rows<kPowerOfTwo, kBand>(a, f, x0, band * kBand, [&](int y, LaneRow& r) { load_lane_row_inside(a, x0, y, r); });
+    else
+      lanes_band_rows<kPowerOfTwo, 1>(a, f, x0, band * kBand, [&](int y, LaneRow& r) { load_lane_row(a, x0, y, r); }),
+      (kBand > 1 ? lanes_band_rows<kPowerOfTwo, 1>(a, f, x0, band * kBand + 1, [&](int y, LaneRow& r) { load_lane_row(a, x0, y, r); }) : void()),
+      (kBand > 2 ? lanes_band_rows<kPowerOfTwo, 1>(a, f, x0, band * kBand + 2, [&](int y, LaneRow& r) { load_lane_row(a, x0, y, r); }) : void()),
+      (kBand > 3 ? lanes_band_rows<kPowerOfTwo, 1>(a, f, x0, band * kBand + 3, [&](int y, LaneRow& r) { load_lane_row(a, x0, y, r); }) : void());
+  }
+}
+
 LaneFilter lane_filter(const Filter3x3& filter) {
   const int sign = filter.divisor < 0 ? -1 : 1;
   LaneFilter f{};
@@ -434,10 +499,26 @@ unsigned per_device_resident_lanes(int which) {
   return resident[which].get([&] { return resident_blocks(reinterpret_cast<const void*>(kLanesKernels[which]), kWindowBlock); });
 }
 
-/// Bands of kLaneBandRows rows, fewer where the whole image fits in one wave of 128-thread blocks;
-/// beyond one wave, one-warp blocks.
+template <int kBand>
+void launch_lanes_band(const ConvArgs& a, const LaneFilter& f, cudaStream_t stream, unsigned block) {
+  const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), block * kRunPixels, static_cast<std::size_t>(a.height),
+                              static_cast<std::size_t>(kBand), "gpulab::conv3x3");
+  if (f.ceiling != 0)
+    launch("conv_lanes_band<shift>", lanes_band<true, kBand>, {grid, block}, stream, a, f);
+  else
+    launch("conv_lanes_band<divide>", lanes_band<false, kBand>, {grid, block}, stream, a, f);
+}
+
 void launch_lanes(const ConvArgs& a, cudaStream_t stream, bool realigned) {
   const LaneFilter f = lane_filter(a.filter);
+  if (const char* x = std::getenv("GPULAB_X_BAND"); x != nullptr && !realigned) {  // EXPERIMENT
+    const int band = std::atoi(x);
+    const unsigned block = std::getenv("GPULAB_X_BLOCK") != nullptr ? static_cast<unsigned>(std::atoi(std::getenv("GPULAB_X_BLOCK"))) : kLaneWarpBlock;
+    if (band == 1) return launch_lanes_band<1>(a, f, stream, block);
+    if (band == 2) return launch_lanes_band<2>(a, f, stream, block);
+    if (band == 3) return launch_lanes_band<3>(a, f, stream, block);
+    if (band == 4) return launch_lanes_band<4>(a, f, stream, block);
+  }
   const int which = 2 * static_cast<int>(realigned) + static_cast<int>(f.ceiling != 0);
   const long x_blocks = (a.width + static_cast<long>(kWindowBlock) * kRunPixels - 1) / (static_cast<long>(kWindowBlock) * kRunPixels);
   const long resident = per_device_resident_lanes(which);  // 128-thread blocks
