@@ -411,8 +411,9 @@ __global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) lanes(ConvArgs a
 
 // EXPERIMENT (issue 33, conv at 4K): every row of a band loaded at its start (kBand + 2 rows in
 // flight at once), then its kBand rows computed: one load latency a band instead of one a row.
-/// Row y of a run with both neighbours inside the row (x0 > 0, x0 + 18 ≤ width): five loads.
-__device__ __forceinline__ void load_lane_row_inside(const ConvArgs& a, int x0, int y, LaneRow& r) {
+/// Row y of a whole run (x0 + 16 ≤ width): three vector loads, and the words either side, loaded
+/// where they lie inside the row and taken by the border rule byte by byte at its ends.
+__device__ __forceinline__ void load_lane_row_whole(const ConvArgs& a, int x0, int y, LaneRow& r) {
   const int yy = conv_math::border_index(y, a.height, a.border);
   const int safe = yy < 0 ? 0 : yy;
   const auto* row = reinterpret_cast<const unsigned*>(a.in + static_cast<std::size_t>(safe) * a.in_pitch + 3 * static_cast<std::size_t>(x0));
@@ -420,7 +421,9 @@ __device__ __forceinline__ void load_lane_row_inside(const ConvArgs& a, int x0, 
   uint4 q[3];
 #pragma unroll
   for (int i = 0; i < 3; ++i) q[i] = v[i];
-  const unsigned left = row[-1], right = row[kRunWords];
+  unsigned left = 0, right = 0;
+  if (x0 > 0) left = row[-1];
+  if (x0 + kRunPixels + 2 <= a.width) right = row[kRunWords];
   const bool zero = yy < 0;
 #pragma unroll
   for (int i = 0; i < 3; ++i) {
@@ -429,6 +432,8 @@ __device__ __forceinline__ void load_lane_row_inside(const ConvArgs& a, int x0, 
     r.w[3 + 4 * i] = zero ? 0u : q[i].z;
     r.w[4 + 4 * i] = zero ? 0u : q[i].w;
   }
+  if (x0 == 0) left = pixel_bytes(a, -1, y) << 8;
+  if (x0 + kRunPixels + 2 > a.width) right = pixel_bytes(a, min(x0 + kRunPixels, a.width), y);
   r.w[0] = zero ? 0u : left;
   r.w[kRunWords + 1] = zero ? 0u : right;
 }
@@ -460,16 +465,16 @@ template <bool kPowerOfTwo, int kBand>
 __global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) lanes_band(ConvArgs a, LaneFilter f) {
   const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kRunPixels;
   if (x0 >= a.width) return;
-  const bool inside = x0 > 0 && x0 + kRunPixels + 2 <= a.width;
+  const bool whole = x0 + kRunPixels <= a.width;
   const int bands = (a.height + kBand - 1) / kBand;
   for (int band = static_cast<int>(blockIdx.y); band < bands; band += static_cast<int>(gridDim.y)) {
-    if (inside)
-      lanes_band_rows<kPowerOfTwo, kBand>(a, f, x0, band * kBand, [&](int y, LaneRow& r) { load_lane_row_inside(a, x0, y, r); });
-    else
-      lanes_band_rows<kPowerOfTwo, 1>(a, f, x0, band * kBand, [&](int y, LaneRow& r) { load_lane_row(a, x0, y, r); }),
-      (kBand > 1 ? lanes_band_rows<kPowerOfTwo, 1>(a, f, x0, band * kBand + 1, [&](int y, LaneRow& r) { load_lane_row(a, x0, y, r); }) : void()),
-      (kBand > 2 ? lanes_band_rows<kPowerOfTwo, 1>(a, f, x0, band * kBand + 2, [&](int y, LaneRow& r) { load_lane_row(a, x0, y, r); }) : void()),
-      (kBand > 3 ? lanes_band_rows<kPowerOfTwo, 1>(a, f, x0, band * kBand + 3, [&](int y, LaneRow& r) { load_lane_row(a, x0, y, r); }) : void());
+    if (whole) {
+      lanes_band_rows<kPowerOfTwo, kBand>(a, f, x0, band * kBand, [&](int y, LaneRow& r) { load_lane_row_whole(a, x0, y, r); });
+    } else {
+#pragma unroll 1
+      for (int r = 0; r < kBand; ++r)
+        lanes_band_rows<kPowerOfTwo, 1>(a, f, x0, band * kBand + r, [&](int y, LaneRow& row) { load_lane_row(a, x0, y, row); });
+    }
   }
 }
 
