@@ -461,19 +461,48 @@ __device__ __forceinline__ void lanes_band_rows(const ConvArgs& a, const LaneFil
   }
 }
 
-template <bool kPowerOfTwo, int kBand>
+/// The original loop (the next row in flight while this one is computed), any loader.
+template <bool kPowerOfTwo, class Load>
+__device__ __forceinline__ void lanes_rolling_rows(const ConvArgs& a, const LaneFilter& f, int x0, int y_begin, int y_end, Load&& load) {
+  LaneRow above, at, below;
+  load(y_begin - 1, above);
+  load(y_begin, at);
+  load(y_begin + 1, below);
+#pragma unroll 1
+  for (int y = y_begin; y < y_end; ++y) {
+    LaneRow next = below;
+    if (y + 1 < y_end) load(y + 2, next);
+    unsigned even[kRunWords], odd[kRunWords];
+#pragma unroll
+    for (int w = 0; w < kRunWords; ++w) even[w] = odd[w] = kLaneBias;
+    add_lane_row(above, f.k, even, odd);
+    add_lane_row(at, f.k + 3, even, odd);
+    add_lane_row(below, f.k + 6, even, odd);
+    unsigned out[kRunWords];
+#pragma unroll
+    for (int w = 0; w < kRunWords; ++w) out[w] = lane_bytes<kPowerOfTwo>(even[w], odd[w], f);
+    store_run<true>(a, x0, y, out);
+    above = at;
+    at = below;
+    below = next;
+  }
+}
+
+template <bool kPowerOfTwo, int kBand, bool kRolling>
 __global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) lanes_band(ConvArgs a, LaneFilter f) {
   const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kRunPixels;
   if (x0 >= a.width) return;
   const bool whole = x0 + kRunPixels <= a.width;
   const int bands = (a.height + kBand - 1) / kBand;
   for (int band = static_cast<int>(blockIdx.y); band < bands; band += static_cast<int>(gridDim.y)) {
+    const int y_begin = band * kBand, y_end = min(a.height, y_begin + kBand);
     if (whole) {
-      lanes_band_rows<kPowerOfTwo, kBand>(a, f, x0, band * kBand, [&](int y, LaneRow& r) { load_lane_row_whole(a, x0, y, r); });
+      if constexpr (kRolling)
+        lanes_rolling_rows<kPowerOfTwo>(a, f, x0, y_begin, y_end, [&](int y, LaneRow& r) { load_lane_row_whole(a, x0, y, r); });
+      else
+        lanes_band_rows<kPowerOfTwo, kBand>(a, f, x0, y_begin, [&](int y, LaneRow& r) { load_lane_row_whole(a, x0, y, r); });
     } else {
-#pragma unroll 1
-      for (int r = 0; r < kBand; ++r)
-        lanes_band_rows<kPowerOfTwo, 1>(a, f, x0, band * kBand + r, [&](int y, LaneRow& row) { load_lane_row(a, x0, y, row); });
+      lanes_rolling_rows<kPowerOfTwo>(a, f, x0, y_begin, y_end, [&](int y, LaneRow& r) { load_lane_row(a, x0, y, r); });
     }
   }
 }
@@ -504,14 +533,14 @@ unsigned per_device_resident_lanes(int which) {
   return resident[which].get([&] { return resident_blocks(reinterpret_cast<const void*>(kLanesKernels[which]), kWindowBlock); });
 }
 
-template <int kBand>
+template <int kBand, bool kRolling>
 void launch_lanes_band(const ConvArgs& a, const LaneFilter& f, cudaStream_t stream, unsigned block) {
   const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), block * kRunPixels, static_cast<std::size_t>(a.height),
                               static_cast<std::size_t>(kBand), "gpulab::conv3x3");
   if (f.ceiling != 0)
-    launch("conv_lanes_band<shift>", lanes_band<true, kBand>, {grid, block}, stream, a, f);
+    launch("conv_lanes_band<shift>", lanes_band<true, kBand, kRolling>, {grid, block}, stream, a, f);
   else
-    launch("conv_lanes_band<divide>", lanes_band<false, kBand>, {grid, block}, stream, a, f);
+    launch("conv_lanes_band<divide>", lanes_band<false, kBand, kRolling>, {grid, block}, stream, a, f);
 }
 
 void launch_lanes(const ConvArgs& a, cudaStream_t stream, bool realigned) {
@@ -519,10 +548,12 @@ void launch_lanes(const ConvArgs& a, cudaStream_t stream, bool realigned) {
   if (const char* x = std::getenv("GPULAB_X_BAND"); x != nullptr && !realigned) {  // EXPERIMENT
     const int band = std::atoi(x);
     const unsigned block = std::getenv("GPULAB_X_BLOCK") != nullptr ? static_cast<unsigned>(std::atoi(std::getenv("GPULAB_X_BLOCK"))) : kLaneWarpBlock;
-    if (band == 1) return launch_lanes_band<1>(a, f, stream, block);
-    if (band == 2) return launch_lanes_band<2>(a, f, stream, block);
-    if (band == 3) return launch_lanes_band<3>(a, f, stream, block);
-    if (band == 4) return launch_lanes_band<4>(a, f, stream, block);
+    if (band == 1) return launch_lanes_band<1, false>(a, f, stream, block);
+    if (band == 2) return launch_lanes_band<2, false>(a, f, stream, block);
+    if (band == 3) return launch_lanes_band<3, false>(a, f, stream, block);
+    if (band == 13) return launch_lanes_band<3, true>(a, f, stream, block);
+    if (band == 14) return launch_lanes_band<4, true>(a, f, stream, block);
+    if (band == 16) return launch_lanes_band<6, true>(a, f, stream, block);
   }
   const int which = 2 * static_cast<int>(realigned) + static_cast<int>(f.ceiling != 0);
   const long x_blocks = (a.width + static_cast<long>(kWindowBlock) * kRunPixels - 1) / (static_cast<long>(kWindowBlock) * kRunPixels);
