@@ -6,7 +6,9 @@
 //          and the next row loaded while this one is computed (filters whose weights' magnitudes
 //          sum to at most 128, which keeps every sum inside its half);
 //   realigned lanes: the lanes on rows that start anywhere (a packed image whose rows are not a
-//          multiple of 16 bytes), still with 16-byte loads and stores.
+//          multiple of 16 bytes), still with 16-byte loads and stores;
+//   paired rows: the lanes in bands of two rows whose four input rows load at once, whole runs on
+//          a short path of their own.
 #include "conv/conv_device.cuh"
 #include "conv/conv_paths.hpp"
 #include "lib/launch.cuh"
@@ -409,28 +411,39 @@ __global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) lanes(ConvArgs a
   }
 }
 
-// EXPERIMENT (issue 33, conv at 4K): every row of a band loaded at its start (kBand + 2 rows in
-// flight at once), then its kBand rows computed: one load latency a band instead of one a row.
-/// Row y of a whole run (x0 + 16 ≤ width): three vector loads, and the words either side, loaded
-/// where they lie inside the row and taken by the border rule byte by byte at its ends.
-__device__ __forceinline__ void load_lane_row_whole(const ConvArgs& a, int x0, int y, LaneRow& r) {
+// ---- paired rows: two-row bands, their four rows loaded at once -------------------------------------
+//
+// What it adds over the lanes (rung 8). Nsight Compute at 4K (H200): the lanes' warps waited for
+// an instruction to be fetched 2.8 cycles an issue. Their loop holds, beside each row's three
+// vector loads, the byte-by-byte path of a run at the row's end and the border's pixels, all
+// inlined: ~9.5 K instructions, and the warps of a row run through different parts of them. Here
+// a run that is whole (x0 + 16 ≤ width: every run of a row but a ragged last one) takes a short
+// path: its band's four rows as 16-byte vectors, issued together (one load latency a band where the
+// lanes wait on the next row of each), the words beside the run loaded where they lie inside the
+// row and made by the border rule at its two ends. A ragged last run computes its rows one at a time
+// through rung 8's loader.
+
+/// Row y (−1 ≤ y ≤ height) of a whole run (x0 + 16 ≤ width), rows 16-byte aligned, the border rule
+/// applied: three vector loads, the word on either side loaded where it lies inside the row, made
+/// from the border's pixel where it does not.
+__device__ __forceinline__ void load_whole_lane_row(const ConvArgs& a, int x0, int y, LaneRow& r) {
   const int yy = conv_math::border_index(y, a.height, a.border);
-  const int safe = yy < 0 ? 0 : yy;
-  const auto* row = reinterpret_cast<const unsigned*>(a.in + static_cast<std::size_t>(safe) * a.in_pitch + 3 * static_cast<std::size_t>(x0));
-  const auto* v = reinterpret_cast<const uint4*>(row);
-  uint4 q[3];
+  const bool zero = yy < 0;  // the zero border's rows: the loads read row 0, the words are 0
+  const auto* row = reinterpret_cast<const unsigned*>(a.in + static_cast<std::size_t>(zero ? 0 : yy) * a.in_pitch +
+                                                      3 * static_cast<std::size_t>(x0));
+  const auto* vectors = reinterpret_cast<const uint4*>(row);
+  uint4 v[3];
 #pragma unroll
-  for (int i = 0; i < 3; ++i) q[i] = v[i];
+  for (int i = 0; i < 3; ++i) v[i] = vectors[i];
   unsigned left = 0, right = 0;
   if (x0 > 0) left = row[-1];
   if (x0 + kRunPixels + 2 <= a.width) right = row[kRunWords];
-  const bool zero = yy < 0;
 #pragma unroll
   for (int i = 0; i < 3; ++i) {
-    r.w[1 + 4 * i] = zero ? 0u : q[i].x;
-    r.w[2 + 4 * i] = zero ? 0u : q[i].y;
-    r.w[3 + 4 * i] = zero ? 0u : q[i].z;
-    r.w[4 + 4 * i] = zero ? 0u : q[i].w;
+    r.w[1 + 4 * i] = zero ? 0u : v[i].x;
+    r.w[2 + 4 * i] = zero ? 0u : v[i].y;
+    r.w[3 + 4 * i] = zero ? 0u : v[i].z;
+    r.w[4 + 4 * i] = zero ? 0u : v[i].w;
   }
   if (x0 == 0) left = pixel_bytes(a, -1, y) << 8;
   if (x0 + kRunPixels + 2 > a.width) right = pixel_bytes(a, min(x0 + kRunPixels, a.width), y);
@@ -438,13 +451,15 @@ __device__ __forceinline__ void load_lane_row_whole(const ConvArgs& a, int x0, i
   r.w[kRunWords + 1] = zero ? 0u : right;
 }
 
-template <bool kPowerOfTwo, int kBand, class Load>
-__device__ __forceinline__ void lanes_band_rows(const ConvArgs& a, const LaneFilter& f, int x0, int y_begin, Load&& load) {
-  LaneRow rows[kBand + 2];
+/// Rows y_begin … y_begin + kRows − 1 (those below height) of the run from x0: the kRows + 2 input
+/// rows loaded first, all of them, then each output row computed and stored.
+template <bool kPowerOfTwo, int kRows, class Load>
+__device__ __forceinline__ void lane_rows_loaded_at_once(const ConvArgs& a, const LaneFilter& f, int x0, int y_begin, Load&& load) {
+  LaneRow rows[kRows + 2];
 #pragma unroll
-  for (int r = 0; r < kBand + 2; ++r) load(min(y_begin - 1 + r, a.height), rows[r]);
+  for (int r = 0; r < kRows + 2; ++r) load(min(y_begin - 1 + r, a.height), rows[r]);  // past height: not used
 #pragma unroll
-  for (int r = 0; r < kBand; ++r) {
+  for (int r = 0; r < kRows; ++r) {
     const int y = y_begin + r;
     if (y < a.height) {
       unsigned even[kRunWords], odd[kRunWords];
@@ -461,48 +476,23 @@ __device__ __forceinline__ void lanes_band_rows(const ConvArgs& a, const LaneFil
   }
 }
 
-/// The original loop (the next row in flight while this one is computed), any loader.
-template <bool kPowerOfTwo, class Load>
-__device__ __forceinline__ void lanes_rolling_rows(const ConvArgs& a, const LaneFilter& f, int x0, int y_begin, int y_end, Load&& load) {
-  LaneRow above, at, below;
-  load(y_begin - 1, above);
-  load(y_begin, at);
-  load(y_begin + 1, below);
-#pragma unroll 1
-  for (int y = y_begin; y < y_end; ++y) {
-    LaneRow next = below;
-    if (y + 1 < y_end) load(y + 2, next);
-    unsigned even[kRunWords], odd[kRunWords];
-#pragma unroll
-    for (int w = 0; w < kRunWords; ++w) even[w] = odd[w] = kLaneBias;
-    add_lane_row(above, f.k, even, odd);
-    add_lane_row(at, f.k + 3, even, odd);
-    add_lane_row(below, f.k + 6, even, odd);
-    unsigned out[kRunWords];
-#pragma unroll
-    for (int w = 0; w < kRunWords; ++w) out[w] = lane_bytes<kPowerOfTwo>(even[w], odd[w], f);
-    store_run<true>(a, x0, y, out);
-    above = at;
-    at = below;
-    below = next;
-  }
-}
+constexpr int kPairedRows = 2;  // 3 rows a band: five rows in registers would spill at 96 (4K 0.0240 ms against 0.0219, H200)
 
-template <bool kPowerOfTwo, int kBand, bool kRolling>
-__global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) lanes_band(ConvArgs a, LaneFilter f) {
+template <bool kPowerOfTwo>
+__global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) paired_rows(ConvArgs a, LaneFilter f) {
   const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kRunPixels;
   if (x0 >= a.width) return;
   const bool whole = x0 + kRunPixels <= a.width;
-  const int bands = (a.height + kBand - 1) / kBand;
+  const int bands = (a.height + kPairedRows - 1) / kPairedRows;
   for (int band = static_cast<int>(blockIdx.y); band < bands; band += static_cast<int>(gridDim.y)) {
-    const int y_begin = band * kBand, y_end = min(a.height, y_begin + kBand);
+    const int y_begin = band * kPairedRows;
     if (whole) {
-      if constexpr (kRolling)
-        lanes_rolling_rows<kPowerOfTwo>(a, f, x0, y_begin, y_end, [&](int y, LaneRow& r) { load_lane_row_whole(a, x0, y, r); });
-      else
-        lanes_band_rows<kPowerOfTwo, kBand>(a, f, x0, y_begin, [&](int y, LaneRow& r) { load_lane_row_whole(a, x0, y, r); });
+      lane_rows_loaded_at_once<kPowerOfTwo, kPairedRows>(a, f, x0, y_begin,
+                                                         [&](int y, LaneRow& r) { load_whole_lane_row(a, x0, y, r); });
     } else {
-      lanes_rolling_rows<kPowerOfTwo>(a, f, x0, y_begin, y_end, [&](int y, LaneRow& r) { load_lane_row(a, x0, y, r); });
+#pragma unroll 1
+      for (int r = 0; r < kPairedRows; ++r)
+        lane_rows_loaded_at_once<kPowerOfTwo, 1>(a, f, x0, y_begin + r, [&](int y, LaneRow& row) { load_lane_row(a, x0, y, row); });
     }
   }
 }
@@ -533,28 +523,10 @@ unsigned per_device_resident_lanes(int which) {
   return resident[which].get([&] { return resident_blocks(reinterpret_cast<const void*>(kLanesKernels[which]), kWindowBlock); });
 }
 
-template <int kBand, bool kRolling>
-void launch_lanes_band(const ConvArgs& a, const LaneFilter& f, cudaStream_t stream, unsigned block) {
-  const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), block * kRunPixels, static_cast<std::size_t>(a.height),
-                              static_cast<std::size_t>(kBand), "gpulab::conv3x3");
-  if (f.ceiling != 0)
-    launch("conv_lanes_band<shift>", lanes_band<true, kBand, kRolling>, {grid, block}, stream, a, f);
-  else
-    launch("conv_lanes_band<divide>", lanes_band<false, kBand, kRolling>, {grid, block}, stream, a, f);
-}
-
+/// Bands of kLaneBandRows rows, fewer where the whole image fits in one wave of 128-thread blocks;
+/// beyond one wave, one-warp blocks.
 void launch_lanes(const ConvArgs& a, cudaStream_t stream, bool realigned) {
   const LaneFilter f = lane_filter(a.filter);
-  if (const char* x = std::getenv("GPULAB_X_BAND"); x != nullptr && !realigned) {  // EXPERIMENT
-    const int band = std::atoi(x);
-    const unsigned block = std::getenv("GPULAB_X_BLOCK") != nullptr ? static_cast<unsigned>(std::atoi(std::getenv("GPULAB_X_BLOCK"))) : kLaneWarpBlock;
-    if (band == 1) return launch_lanes_band<1, false>(a, f, stream, block);
-    if (band == 2) return launch_lanes_band<2, false>(a, f, stream, block);
-    if (band == 3) return launch_lanes_band<3, false>(a, f, stream, block);
-    if (band == 13) return launch_lanes_band<3, true>(a, f, stream, block);
-    if (band == 14) return launch_lanes_band<4, true>(a, f, stream, block);
-    if (band == 16) return launch_lanes_band<6, true>(a, f, stream, block);
-  }
   const int which = 2 * static_cast<int>(realigned) + static_cast<int>(f.ceiling != 0);
   const long x_blocks = (a.width + static_cast<long>(kWindowBlock) * kRunPixels - 1) / (static_cast<long>(kWindowBlock) * kRunPixels);
   const long resident = per_device_resident_lanes(which);  // 128-thread blocks
@@ -568,6 +540,21 @@ void launch_lanes(const ConvArgs& a, cudaStream_t stream, bool realigned) {
     return "16 pixels x " + std::to_string(band_rows) + " rows a thread, " + std::to_string(block) +
            " threads a block, two channels a register, the next row in flight" + (realigned ? ", rows at any alignment" : "");
   });
+}
+
+/// Paired rows: one-warp blocks (the lanes' finding beyond one wave; EXPERIMENT: GPULAB_X_BLOCK).
+void launch_paired_rows(const ConvArgs& a, cudaStream_t stream) {
+  const LaneFilter f = lane_filter(a.filter);
+  const char* x = std::getenv("GPULAB_X_BLOCK");
+  const unsigned block = x != nullptr ? static_cast<unsigned>(std::atoi(x)) : kLaneWarpBlock;
+  const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), block * kRunPixels, static_cast<std::size_t>(a.height),
+                              kPairedRows, "gpulab::conv3x3");
+  const bool shift = f.ceiling != 0;
+  launch(shift ? "conv_paired_rows<shift>" : "conv_paired_rows<divide>", shift ? paired_rows<true> : paired_rows<false>,
+         {grid, block}, stream, a, f)
+      .work([block] {
+        return "16 pixels x 2 rows a thread, their 4 rows loaded at once, " + std::to_string(block) + " threads a block";
+      });
 }
 
 dim3 window_grid(const ConvArgs& a) {
@@ -596,6 +583,11 @@ void run_sliding_window(const ConvArgs& a, cudaStream_t stream) {
 void run_lanes(const ConvArgs& a, cudaStream_t stream) {
   if (!lanes_fit(a)) throw Error("conv lanes: needs 16-byte-aligned rows and weights whose magnitudes sum to at most 128");
   launch_lanes(a, stream, false);
+}
+
+void run_paired_rows(const ConvArgs& a, cudaStream_t stream) {
+  if (!lanes_fit(a)) throw Error("conv paired rows: needs 16-byte-aligned rows and weights whose magnitudes sum to at most 128");
+  launch_paired_rows(a, stream);
 }
 
 void run_lanes_realigned(const ConvArgs& a, cudaStream_t stream) {
