@@ -49,8 +49,9 @@ class ConvLadder : public ::testing::TestWithParam<Case> {};
 TEST_P(ConvLadder, MatchesReferenceByteForByte) { test::expect_rung_passes(case_for(GetParam()), GetParam().rung); }
 
 std::vector<Case> all_cases() {
-  const std::pair<std::size_t, std::size_t> sizes[] = {{1, 1},  {1, 7},   {7, 1},    {2, 2},     {33, 9},
-                                                       {32, 8}, {4097, 3}, {3, 4097}, {1920, 1080}, {1001, 333}};
+  // 16 × 5: one run that starts and ends its row; 33: a whole run a pixel short of the row's end.
+  const std::pair<std::size_t, std::size_t> sizes[] = {{1, 1},  {1, 7},   {7, 1},    {2, 2},     {33, 9},      {32, 8},
+                                                       {16, 5}, {4097, 3}, {3, 4097}, {1920, 1080}, {1001, 333}};
   std::vector<Case> cases;
   for (std::size_t r = 0; r < conv_rungs().size(); ++r)
     for (const auto& [w, h] : sizes)
