@@ -38,17 +38,24 @@ __device__ __forceinline__ unsigned pixel_bytes(const ConvArgs& a, int x, int y)
 
 /// The 12 words of row y's run from pixel x0, byte by byte under the border rule; past a ragged
 /// right end, the pixel the border rule puts at x = width (only the last pixel's neighbour is used).
+/// A loop, not unrolled: the runs that take it are few (a row's ragged end), and unrolled, its 48
+/// bytes' code sat beside every vector load of the kernels that call it, 3–4 K instructions the
+/// warps' instruction fetches had to pass over (docs/conv.md). Its words go through a local array
+/// (a dynamic index), so the caller's registers keep static indices.
 __device__ __forceinline__ void run_bytes(const ConvArgs& a, int x0, int y, unsigned* words) {
-#pragma unroll
+  unsigned gathered[kRunWords];
+#pragma unroll 1
   for (int w = 0; w < kRunWords; ++w) {
     unsigned word = 0;
-#pragma unroll
+#pragma unroll 1
     for (int b = 0; b < 4; ++b) {
       const int q = 4 * w + b, x = min(x0 + q / 3, a.width);
       word |= static_cast<unsigned>(conv_device::neighbour(a, x, y, q % 3)) << (8 * b);
     }
-    words[w] = word;
+    gathered[w] = word;
   }
+#pragma unroll
+  for (int w = 0; w < kRunWords; ++w) words[w] = gathered[w];
 }
 
 /// The run as three 16-byte loads (row yy of the image, the run inside it, rows 16-byte aligned).
