@@ -123,7 +123,7 @@ void conv3x3(const std::uint8_t* in, std::size_t in_pitch, std::uint8_t* out, st
   const bool aligned = conv_detail::rows_aligned16(a);
   if (conv_detail::lane_weights_fit(a) && width * height >= kLanesMinPixels) {
     if (aligned)
-      conv_detail::run_paired_rows(a, stream);
+      conv_detail::run_lanes(a, stream);
     else
       conv_detail::run_lanes_realigned(a, stream);
   } else if (aligned) {

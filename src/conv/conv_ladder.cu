@@ -114,7 +114,6 @@ std::optional<std::string> lanes_refuse(const ConvArgs& a) {
 }
 
 void run_lanes_realigned(const ConvArgs& a, cudaStream_t s) { conv_detail::run_lanes_realigned(a, s); }
-void run_paired_rows(const ConvArgs& a, cudaStream_t s) { conv_detail::run_paired_rows(a, s); }
 std::optional<std::string> lanes_realigned_refuse(const ConvArgs& a) {
   if (conv_detail::lane_weights_fit(a)) return std::nullopt;
   return "two channels a register need weights whose magnitudes sum to at most 128";
@@ -158,9 +157,6 @@ constexpr ConvRung kRungs[] = {
     row("realigned_lanes", "the lanes on rows at any alignment: a run's words funnel-shifted out of five aligned 16-byte loads; "
         "16-byte stores from each lane's first boundary, the next lane's first bytes by shuffle", "instructions store_sectors",
         run_lanes_realigned, Role::rung, lanes_realigned_refuse),
-    row("paired_rows", "the lanes (rung 8) in two-row bands whose four rows load at once; whole runs on a short path of their own, "
-        "the words beside them made by the border rule at the row's ends (the lanes' warps waited on instruction fetches)", "instructions",
-        run_paired_rows, Role::rung, lanes_refuse),
     row("library",
         "gpulab::conv3x3: the lanes from 2^16 pixels where the weights allow (realigned on rows off 16-byte boundaries); else, on "
         "aligned rows, the window from 2^22 pixels (unaligned ones staged through aligned copies from 2^24); the shared tile otherwise", "dram",

@@ -6,9 +6,7 @@
 //          and the next row loaded while this one is computed (filters whose weights' magnitudes
 //          sum to at most 128, which keeps every sum inside its half);
 //   realigned lanes: the lanes on rows that start anywhere (a packed image whose rows are not a
-//          multiple of 16 bytes), still with 16-byte loads and stores;
-//   paired rows: the lanes in bands of two rows whose four input rows load at once, whole runs on
-//          a short path of their own.
+//          multiple of 16 bytes), still with 16-byte loads and stores.
 #include "conv/conv_device.cuh"
 #include "conv/conv_paths.hpp"
 #include "lib/launch.cuh"
@@ -38,24 +36,17 @@ __device__ __forceinline__ unsigned pixel_bytes(const ConvArgs& a, int x, int y)
 
 /// The 12 words of row y's run from pixel x0, byte by byte under the border rule; past a ragged
 /// right end, the pixel the border rule puts at x = width (only the last pixel's neighbour is used).
-/// A loop, not unrolled: the runs that take it are few (a row's ragged end), and unrolled, its 48
-/// bytes' code sat beside every vector load of the kernels that call it, 3–4 K instructions the
-/// warps' instruction fetches had to pass over (docs/conv.md). Its words go through a local array
-/// (a dynamic index), so the caller's registers keep static indices.
 __device__ __forceinline__ void run_bytes(const ConvArgs& a, int x0, int y, unsigned* words) {
-  unsigned gathered[kRunWords];
-#pragma unroll 1
+#pragma unroll
   for (int w = 0; w < kRunWords; ++w) {
     unsigned word = 0;
-#pragma unroll 1
+#pragma unroll
     for (int b = 0; b < 4; ++b) {
       const int q = 4 * w + b, x = min(x0 + q / 3, a.width);
       word |= static_cast<unsigned>(conv_device::neighbour(a, x, y, q % 3)) << (8 * b);
     }
-    gathered[w] = word;
+    words[w] = word;
   }
-#pragma unroll
-  for (int w = 0; w < kRunWords; ++w) words[w] = gathered[w];
 }
 
 /// The run as three 16-byte loads (row yy of the image, the run inside it, rows 16-byte aligned).
@@ -417,119 +408,6 @@ __global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) lanes(ConvArgs a
   }
 }
 
-// ---- paired rows: two-row bands, their four rows loaded at once -------------------------------------
-//
-// What it adds over the lanes (rung 8). Nsight Compute at 4K (H200): the lanes' warps waited for
-// an instruction to be fetched 2.8 cycles an issue. Their loop holds, beside each row's vector
-// loads, the byte-by-byte path of a run past the row's end and of the border's pixels, all inlined
-// (9.5 K instructions), and the warps of a row walk different parts of it. Here the runs whose 56
-// bytes (the run and a word either side) lie in the row or at its two ends take a path without a
-// branch: a band's four rows as 16-byte vectors issued together (one load latency a band, where the
-// lanes wait on each next row), the words beside the run loaded from a clamped address and, at the
-// row's ends, replaced by the border's pixel taken from the run's own words. The rest of a row (a
-// ragged run, and a whole one ending a pixel short of the row) goes to a block column of its own,
-// one run a thread on rung 8's loader, so that no warp of whole runs waits for it.
-
-/// Where a row's runs on the branch-free path end: width rounded down to 16 pixels, less the last
-/// whole run where one pixel follows it (its right word would reach past the row).
-__host__ __device__ constexpr int paired_whole_end(int width) {
-  const int end = width - width % kRunPixels;
-  return width % kRunPixels == 1 ? (end >= kRunPixels ? end - kRunPixels : 0) : end;
-}
-
-/// The 4 bytes before a run that starts the row (its upper 3: the pixel at x = −1 under the border
-/// rule), from the run's first words: pixel 0 (replicate), pixel 1 (mirror) or 0.
-__device__ __forceinline__ unsigned left_border_word(const LaneRow& r, Border border) {
-  const unsigned pixel = border == Border::mirror ? __funnelshift_r(r.w[1], r.w[2], 24) : r.w[1];
-  return border == Border::zero ? 0u : pixel << 8;
-}
-
-/// The 4 bytes after a run that ends the row (their lower 3: the pixel at x = width), from the
-/// run's last words: pixel 15 of the run (replicate), pixel 14 (mirror) or 0.
-__device__ __forceinline__ unsigned right_border_word(const LaneRow& r, Border border) {
-  const unsigned pixel = border == Border::mirror ? __funnelshift_r(r.w[kRunWords - 1], r.w[kRunWords], 16) & 0xFFFFFFu
-                                                  : r.w[kRunWords] >> 8;
-  return border == Border::zero ? 0u : pixel;
-}
-
-/// Row y (−1 ≤ y ≤ height) of a run on the branch-free path (x0 + 16 ≤ paired_whole_end(width)),
-/// rows 16-byte aligned, the border rule applied.
-__device__ __forceinline__ void load_paired_lane_row(const ConvArgs& a, int x0, int y, LaneRow& r) {
-  const int yy = conv_math::border_index(y, a.height, a.border);
-  const bool zero_row = yy < 0;  // the zero border's rows: row 0 is read, the words are 0
-  const bool starts_row = x0 == 0, ends_row = x0 + kRunPixels == a.width;
-  const auto* row = reinterpret_cast<const unsigned*>(a.in + static_cast<std::size_t>(zero_row ? 0 : yy) * a.in_pitch +
-                                                      3 * static_cast<std::size_t>(x0));
-  const auto* vectors = reinterpret_cast<const uint4*>(row);
-  uint4 v[3];
-#pragma unroll
-  for (int i = 0; i < 3; ++i) v[i] = vectors[i];
-  // At the row's ends these read a word of the run instead; it is replaced below.
-  const unsigned left = row[starts_row ? 0 : -1], right = row[ends_row ? kRunWords - 1 : kRunWords];
-#pragma unroll
-  for (int i = 0; i < 3; ++i) {
-    r.w[1 + 4 * i] = zero_row ? 0u : v[i].x;
-    r.w[2 + 4 * i] = zero_row ? 0u : v[i].y;
-    r.w[3 + 4 * i] = zero_row ? 0u : v[i].z;
-    r.w[4 + 4 * i] = zero_row ? 0u : v[i].w;
-  }
-  // (the border's words are 0 on a zero row: the run's words already are)
-  r.w[0] = starts_row ? left_border_word(r, a.border) : zero_row ? 0u : left;
-  r.w[kRunWords + 1] = ends_row ? right_border_word(r, a.border) : zero_row ? 0u : right;
-}
-
-/// Rows y_begin … y_begin + kRows − 1 (those below height) of the run from x0: the kRows + 2 input
-/// rows loaded first, all of them, then each output row computed and stored.
-template <bool kPowerOfTwo, int kRows, class Load>
-__device__ __forceinline__ void lane_rows_loaded_at_once(const ConvArgs& a, const LaneFilter& f, int x0, int y_begin, Load&& load) {
-  LaneRow rows[kRows + 2];
-#pragma unroll
-  for (int r = 0; r < kRows + 2; ++r) load(min(y_begin - 1 + r, a.height), rows[r]);  // past height: unused
-#pragma unroll
-  for (int r = 0; r < kRows; ++r) {
-    const int y = y_begin + r;
-    if (y < a.height) {  // (a `break` here spilled 144 bytes a thread)
-      unsigned even[kRunWords], odd[kRunWords];
-#pragma unroll
-      for (int w = 0; w < kRunWords; ++w) even[w] = odd[w] = kLaneBias;
-      add_lane_row(rows[r], f.k, even, odd);
-      add_lane_row(rows[r + 1], f.k + 3, even, odd);
-      add_lane_row(rows[r + 2], f.k + 6, even, odd);
-      unsigned out[kRunWords];
-#pragma unroll
-      for (int w = 0; w < kRunWords; ++w) out[w] = lane_bytes<kPowerOfTwo>(even[w], odd[w], f);
-      store_run<true>(a, x0, y, out);
-    }
-  }
-}
-
-// Two rows a band: with three, five rows in registers spilled at 96 registers (4K 0.0240 ms against
-// 0.0219 for two, H200, docs/conv.md).
-constexpr int kPairedRows = 2;
-
-/// Blocks 0 … whole_blocks − 1 take the runs up to paired_whole_end, one a thread; block column
-/// whole_blocks (if any) the rest of each row, one run a thread, row by row on rung 8's loader.
-template <bool kPowerOfTwo>
-__global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) paired_rows(ConvArgs a, LaneFilter f, int whole_blocks) {
-  const int whole_end = paired_whole_end(a.width);
-  const bool whole = static_cast<int>(blockIdx.x) < whole_blocks;
-  const int x0 = whole ? static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kRunPixels
-                       : whole_end + static_cast<int>(threadIdx.x) * kRunPixels;
-  if (whole ? x0 >= whole_end : x0 >= a.width) return;
-  const int bands = (a.height + kPairedRows - 1) / kPairedRows;
-  for (int band = static_cast<int>(blockIdx.y); band < bands; band += static_cast<int>(gridDim.y)) {
-    const int y_begin = band * kPairedRows;
-    if (whole) {
-      lane_rows_loaded_at_once<kPowerOfTwo, kPairedRows>(a, f, x0, y_begin,
-                                                         [&](int y, LaneRow& r) { load_paired_lane_row(a, x0, y, r); });
-    } else {
-#pragma unroll 1
-      for (int r = 0; r < kPairedRows; ++r)
-        lane_rows_loaded_at_once<kPowerOfTwo, 1>(a, f, x0, y_begin + r, [&](int y, LaneRow& row) { load_lane_row(a, x0, y, row); });
-    }
-  }
-}
-
 LaneFilter lane_filter(const Filter3x3& filter) {
   const int sign = filter.divisor < 0 ? -1 : 1;
   LaneFilter f{};
@@ -575,33 +453,6 @@ void launch_lanes(const ConvArgs& a, cudaStream_t stream, bool realigned) {
   });
 }
 
-/// Blocks of paired_rows the current device holds at once (asked once per device).
-unsigned per_device_resident_paired_rows(bool shift) {
-  static PerDevice<unsigned> resident[2];
-  return resident[shift].get([&] {
-    return resident_blocks(reinterpret_cast<const void*>(shift ? paired_rows<true> : paired_rows<false>), kWindowBlock);
-  });
-}
-
-/// Paired rows: 128-thread blocks where they fit in one wave, one-warp blocks beyond (as the lanes).
-void launch_paired_rows(const ConvArgs& a, cudaStream_t stream) {
-  const LaneFilter f = lane_filter(a.filter);
-  const bool shift = f.ceiling != 0;
-  const long whole_runs = paired_whole_end(a.width) / kRunPixels, bands = (a.height + kPairedRows - 1) / kPairedRows;
-  const bool ragged = paired_whole_end(a.width) < a.width;
-  const auto blocks_of = [&](long block) { return (whole_runs + block - 1) / block + (ragged ? 1 : 0); };
-  const unsigned block = blocks_of(kWindowBlock) * bands <= static_cast<long>(per_device_resident_paired_rows(shift)) ? kWindowBlock
-                                                                                                                  : kLaneWarpBlock;
-  const long whole_blocks = (whole_runs + block - 1) / block;
-  const dim3 grid(checked_grid(static_cast<std::size_t>(blocks_of(block)), "gpulab::conv3x3"),
-                  capped_grid_y(static_cast<std::size_t>(bands)));
-  launch(shift ? "conv_paired_rows<shift>" : "conv_paired_rows<divide>", shift ? paired_rows<true> : paired_rows<false>,
-         {grid, block}, stream, a, f, static_cast<int>(whole_blocks))
-      .work([block] {
-        return "16 pixels x 2 rows a thread, their 4 rows loaded at once, " + std::to_string(block) + " threads a block";
-      });
-}
-
 dim3 window_grid(const ConvArgs& a) {
   return tile_grid(static_cast<std::size_t>(a.width), kWindowBlock * kRunPixels, static_cast<std::size_t>(a.height), kWindowRows,
                    "gpulab::conv3x3");
@@ -628,11 +479,6 @@ void run_sliding_window(const ConvArgs& a, cudaStream_t stream) {
 void run_lanes(const ConvArgs& a, cudaStream_t stream) {
   if (!lanes_fit(a)) throw Error("conv lanes: needs 16-byte-aligned rows and weights whose magnitudes sum to at most 128");
   launch_lanes(a, stream, false);
-}
-
-void run_paired_rows(const ConvArgs& a, cudaStream_t stream) {
-  if (!lanes_fit(a)) throw Error("conv paired rows: needs 16-byte-aligned rows and weights whose magnitudes sum to at most 128");
-  launch_paired_rows(a, stream);
 }
 
 void run_lanes_realigned(const ConvArgs& a, cudaStream_t stream) {
