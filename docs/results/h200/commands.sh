@@ -1,29 +1,27 @@
-# The call of this record, on the GPU machine with the build of 84cf6bb carried (build/device.tar.xz)
-# and this script, run as: bash build/call_v3.sh
+# The call of this record, on the GPU machine with the build of 9f257f3 carried (build/device.tar.xz)
+# and this script, run as: bash build/call_v4.sh
 set -u
 mkdir -p "$OUT/w"
-rm -rf build/n && mkdir -p build/n && tar xJf build/device.tar.xz -C build/n
-G=build/n/device
+rm -rf build/n build/o && mkdir -p build/n build/o && tar xJf build/device.tar.xz -C build/n && tar xJf build/device_40c3.tar.xz -C build/o
+G=build/n/device; A=build/o/device
 {
-echo "== $(date -u +%FT%TZ) commit $(cat $G/COMMIT), parts: build/call_v3.sh (conv lanes_band experiment)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-S=3840x2160,7680x4320,1920x1080,2560x1440,15360x8640
+echo "== $(date -u +%FT%TZ) commit $(cat $G/COMMIT) beside the build of $(cat $A/COMMIT), parts: build/call_v4.sh (conv rung 10 paired_rows)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+S=1920x1080,2560x1440,3840x2160,7680x4320,15360x8640
+T=4097x4097,3841x2161,1001x333,256x256
 for i in 1 2; do
-  timeout 100 $G/gpulab bench conv -s $S --variants lanes,library,vendor --no-cpu --json $OUT/w/base_$i.json > /dev/null 2>&1; echo "base $i exit $?"
-  for v in 2:32 2:128 13:32 14:32 16:32 13:128; do
-    b=${v%:*}; blk=${v#*:}
-    GPULAB_X_BAND=$b GPULAB_X_BLOCK=$blk timeout 100 $G/gpulab bench conv -s $S --variants library --no-cpu --no-ceilings --json $OUT/w/band${b}_${blk}_$i.json > /dev/null 2>&1; echo "band $b block $blk $i exit $?"
-  done
+  timeout 120 $G/gpulab bench conv -s $S --variants lanes,paired_rows,library,vendor --no-cpu --json $OUT/w/new_$i.json > /dev/null 2>&1; echo "new $i exit $?"
+  GPULAB_X_BLOCK=128 timeout 120 $G/gpulab bench conv -s $S --variants paired_rows --no-cpu --no-ceilings --json $OUT/w/b128_$i.json > /dev/null 2>&1; echo "b128 $i exit $?"
+  timeout 120 $A/gpulab bench conv -s $S --variants library --no-cpu --no-ceilings --json $OUT/w/old_$i.json > /dev/null 2>&1; echo "old $i exit $?"
+  timeout 120 $G/gpulab bench conv -s $T --layout aligned --variants lanes,paired_rows,library,vendor --no-cpu --no-ceilings --json $OUT/w/odd_new_$i.json > /dev/null 2>&1; echo "odd new $i exit $?"
+  timeout 120 $A/gpulab bench conv -s $T --layout aligned --variants library --no-cpu --no-ceilings --json $OUT/w/odd_old_$i.json > /dev/null 2>&1; echo "odd old $i exit $?"
+  timeout 120 $G/gpulab bench conv -s 3840x2160,7680x4320 --border zero,mirror --kernel gaussian --variants lanes,paired_rows --no-cpu --no-ceilings --json $OUT/w/borders_$i.json > /dev/null 2>&1; echo "borders $i exit $?"
 done
-M=smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sectors_srcunit_tex_op_read.sum,dram__bytes_read.sum,dram__bytes_write.sum,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,smsp__average_warps_issue_stalled_no_instruction_per_issue_active.ratio,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio,launch__registers_per_thread,launch__grid_size,launch__block_size
-for b in 2 13; do
-  for s in 3840x2160 7680x4320; do
-    GPULAB_X_BAND=$b GPULAB_X_BLOCK=32 timeout 120 /usr/local/cuda/bin/ncu --clock-control none --metrics $M --kernel-name regex:lanes --launch-count 1 $G/gpulab bench conv -s $s --variants library --no-cpu --no-ceilings --reps 1 --warmup 0 --e2e-reps 1 > $OUT/w/ncu_band${b}_$s.txt 2>&1; echo "ncu band $b $s exit $?"
-  done
+M=smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,smsp__average_warps_issue_stalled_no_instruction_per_issue_active.ratio,smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio,launch__registers_per_thread,launch__grid_size,launch__block_size
+for s in 3840x2160 7680x4320; do
+  timeout 120 /usr/local/cuda/bin/ncu --clock-control none --metrics $M --kernel-name regex:lanes --launch-count 1 $G/gpulab bench conv -s $s --variants lanes --no-cpu --no-ceilings --reps 1 --warmup 0 --e2e-reps 1 > $OUT/w/ncu_lanes_$s.txt 2>&1; echo "ncu lanes $s exit $?"
+  timeout 120 /usr/local/cuda/bin/ncu --clock-control none --metrics $M --kernel-name regex:paired --launch-count 1 $G/gpulab bench conv -s $s --variants paired_rows --no-cpu --no-ceilings --reps 1 --warmup 0 --e2e-reps 1 > $OUT/w/ncu_paired_$s.txt 2>&1; echo "ncu paired $s exit $?"
 done
-timeout 120 /usr/local/cuda/bin/ncu --clock-control none --metrics $M --kernel-name regex:lanes --launch-count 1 $G/gpulab bench conv -s 7680x4320 --variants library --no-cpu --no-ceilings --reps 1 --warmup 0 --e2e-reps 1 > $OUT/w/ncu_band0_7680x4320.txt 2>&1; echo "ncu base 8k exit $?"
-for b in 2 13 14; do
-  GPULAB_X_BAND=$b timeout 200 $G/tests/gpulab_gpu_tests --gtest_filter='ConvLibrary*:ConvLadder*' --gtest_brief=1 2>&1 | tail -2; echo "tests band $b"
-done
+timeout 400 $G/tests/gpulab_gpu_tests --gtest_filter='*Conv*' --gtest_brief=1 > $OUT/w/tests.txt 2>&1; echo "conv tests exit $?"; tail -3 $OUT/w/tests.txt
 echo "== done $(date -u +%FT%TZ)"
 } 2>&1 | tee $OUT/w/log.txt
 cp $OUT/w/log.txt $OUT/log.txt
