@@ -36,7 +36,6 @@
 #include <cuda/ptx>
 
 #include <algorithm>
-#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -130,13 +129,10 @@ constexpr unsigned kMaxWindows = 8;  // windows of 32 predecessors a look-back k
 /// oldest one kept to become inclusive. Then lane 0 adds the kept aggregates to the nearest
 /// inclusive prefix one at a time, oldest first: exactly the chain, whatever the timing.
 /// `kept`: shared memory for 32·kMaxWindows values.
-__device__ unsigned g_x_sleep_ns;  // EXPERIMENT: a pause between the look-back's polls
-
 template <class A>
 __device__ __forceinline__ A look_back(const TileStatus& status, unsigned long long first_ticket,
                                        unsigned long long t, A* kept) {
   const unsigned lane = threadIdx.x % kWarp;
-  const unsigned sleep_ns = g_x_sleep_ns;
   auto read = [&](long long tile, unsigned& state, A& value) {
     const StatusWord w = load_status(&status.words[tile]);
     state = (w.tag >> 2) == first_ticket + static_cast<unsigned long long>(tile) ? static_cast<unsigned>(w.tag & 3) : kInvalid;
@@ -148,10 +144,8 @@ __device__ __forceinline__ A look_back(const TileStatus& status, unsigned long l
     unsigned state = kInclusive;  // lanes past tile 0 watch nothing
     A value = 0;
     if (watched >= 0) read(watched, state, value);
-    while (__any_sync(kFullMask, state == kInvalid)) {
-      if (sleep_ns != 0) __nanosleep(sleep_ns);
+    while (__any_sync(kFullMask, state == kInvalid))
       if (state == kInvalid) read(watched, state, value);
-    }
     kept[w * kWarp + lane] = value;
     // Tile 0 only ever publishes an inclusive prefix: the chain starts there at the latest.
     const unsigned inclusive_lanes = __ballot_sync(kFullMask, state == kInclusive && watched >= 0);
@@ -511,12 +505,6 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
            inclusive, offset, TileStatus::in(temp))
         .work([&] { return count_of(TileShape<In>::kTile, "element") + " per tile, bulk-copied into shared memory"; });
     return;
-  }
-  static bool x_sleep_set = false;  // EXPERIMENT: once a process (the warm-up call), one device
-  if (const char* x = std::getenv("GPULAB_X_SLEEP"); x != nullptr && !x_sleep_set) {
-    const unsigned ns = static_cast<unsigned>(std::atoi(x));
-    GPULAB_CUDA_CHECK(cudaMemcpyToSymbol(g_x_sleep_ns, &ns, sizeof(ns)));
-    x_sleep_set = true;
   }
   constexpr std::size_t kInVector = sizeof(In) * TileShape<In>::kItems;
   const bool aligned = address(in) % kInVector == 0 && address(out) % 16 == 0;
