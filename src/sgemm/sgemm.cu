@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -163,60 +162,6 @@ __global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice)
     store_c4(g, e / 32, group * kCols + e % 32 * 4, sum);
   }
   cluster.sync();  // no block leaves while another still reads its sums
-}
-
-// EXPERIMENT (issue 31, 1×4096×4096): m = 1, whole rows of B a block (16 KB runs at n = 4096): a
-// block takes k_slice rows, its threads 4 columns each per 1024; the cluster's blocks' sums added in
-// rank order through distributed shared memory, one partial row a cluster for add_slices.
-template <int kChunks>
-__global__ void __launch_bounds__(256) gemv_whole_rows(GemmArgs g, int k_slice, float* partials) {
-  allow_dependent_grid();
-  extern __shared__ float4 row_sums[];  // n / 4
-  cg::cluster_group cluster = cg::this_cluster();
-  const int rank = static_cast<int>(cluster.block_rank()), ranks = static_cast<int>(cluster.num_blocks());
-  const int t = static_cast<int>(threadIdx.x);
-  const int k_begin = static_cast<int>(blockIdx.x) * k_slice, k_end = min(g.k, k_begin + k_slice);
-  const int n4 = g.n / 4;
-  float4 acc[kChunks];
-#pragma unroll
-  for (int c = 0; c < kChunks; ++c) acc[c] = {0.f, 0.f, 0.f, 0.f};
-  auto add = [&](float a, const float4& b, float4& s) {
-    s.x = fmaf(a, b.x, s.x), s.y = fmaf(a, b.y, s.y), s.z = fmaf(a, b.z, s.z), s.w = fmaf(a, b.w, s.w);
-  };
-  constexpr int kBatch = 4;
-  int p = k_begin;
-  for (; p + kBatch <= k_end; p += kBatch) {
-    float4 b[kBatch][kChunks];
-    float a[kBatch];
-#pragma unroll
-    for (int u = 0; u < kBatch; ++u) {
-      a[u] = g.a[p + u];
-      const float4* row = reinterpret_cast<const float4*>(g.b + static_cast<std::size_t>(p + u) * g.ldb);
-#pragma unroll
-      for (int c = 0; c < kChunks; ++c) b[u][c] = row[t + 256 * c];  // n = 1024·kChunks
-    }
-#pragma unroll
-    for (int u = 0; u < kBatch; ++u)
-#pragma unroll
-      for (int c = 0; c < kChunks; ++c) add(a[u], b[u][c], acc[c]);
-  }
-  for (; p < k_end; ++p) {
-    const float4* row = reinterpret_cast<const float4*>(g.b + static_cast<std::size_t>(p) * g.ldb);
-#pragma unroll
-    for (int c = 0; c < kChunks; ++c)
-      if (t + 256 * c < n4) add(g.a[p], row[t + 256 * c], acc[c]);
-  }
-#pragma unroll
-  for (int c = 0; c < kChunks; ++c)
-    if (t + 256 * c < n4) row_sums[t + 256 * c] = acc[c];
-  cluster.sync();
-  const int per = (n4 + ranks - 1) / ranks, end = min(n4, (rank + 1) * per);
-  for (int e = rank * per + t; e < end; e += 256) {
-    float4 sum = *cluster.map_shared_rank(&row_sums[e], 0);
-    for (int r = 1; r < ranks; ++r) sum = plus(sum, *cluster.map_shared_rank(&row_sums[e], r));
-    reinterpret_cast<float4*>(partials + static_cast<std::size_t>(blockIdx.x / ranks) * g.n)[e] = sum;
-  }
-  cluster.sync();
 }
 
 // Few columns of C (n ≤ 8; the GEMV of a column vector when n = 1): row i of C is row i of A
@@ -873,23 +818,6 @@ void realign_rows(const float*& data, std::size_t& ld, int rows, int cols, std::
 /// The few-rows path (g.m ≤ kFewRows) as the library runs it: one launch of clusters where the
 /// columns fill the GPU, else split-K with its partial sums in scratch memory.
 void few_rows_product(const GemmArgs& g, cudaStream_t stream) {
-  if (const char* x = std::getenv("GPULAB_X_GEMV"); x != nullptr && g.m == 1 && g.n == 4096 &&
-                                                    sgemm_detail::rows_aligned16(g.b, g.ldb)) {  // EXPERIMENT
-    const int blocks = std::atoi(x), ranks = std::getenv("GPULAB_X_RANKS") ? std::atoi(std::getenv("GPULAB_X_RANKS")) : 16;
-    const int clusters = blocks / ranks;
-    const int k_slice = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), static_cast<std::size_t>(blocks)));
-    StreamScratch partials(static_cast<std::size_t>(clusters) * g.n * sizeof(float), stream);
-    static bool attributes_set = false;
-    if (!attributes_set) {
-      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(sgemm_device::gemv_whole_rows<4>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-      attributes_set = true;
-    }
-    LaunchShape shape{dim3(static_cast<unsigned>(blocks)), dim3(256), static_cast<std::size_t>(g.n) * sizeof(float)};
-    shape.cluster = static_cast<unsigned>(ranks);
-    launch("gemv_whole_rows", sgemm_device::gemv_whole_rows<4>, shape, stream, g, k_slice, partials.as<float>());
-    sgemm_detail::add_slices_of(g, clusters, partials.as<float>(), stream, false);
-    return;
-  }
   if (const int ranks = sgemm_detail::few_rows_cluster_ranks(g); ranks > 0) {
     sgemm_detail::run_few_rows_cluster(g, ranks, stream);
     return;
