@@ -110,9 +110,7 @@ TEST(Atax, UnalignedMatrix) {
     DeviceBuffer<float> y(s.cols);
     poison_device(y.data(), s.cols * sizeof(float), 0xFF, nullptr);
     atax(shifted.data() + 1, x.data(), s.rows, s.cols, y.data(), temp.data(), bytes);
-    std::vector<float> out(s.cols);
-    GPULAB_CUDA_CHECK(cudaMemcpy(out.data(), y.data(), s.cols * sizeof(float), cudaMemcpyDeviceToHost));
-    const CheckResult r = check_atax_any_order(out, atax_reference(in), s);
+    const CheckResult r = check_atax_any_order(test::download(y.data(), s.cols), atax_reference(in), s);
     EXPECT_TRUE(r.ok) << s.cols << "x" << s.rows << ": " << r.detail;
   }
 }

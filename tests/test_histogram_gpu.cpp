@@ -197,9 +197,7 @@ TEST(HistogramLibrary, TheSamplePicksThePartitionForSpreadValuesOnly) {
     EXPECT_EQ(histogram_detail::sampled_pick(values.data() + 1, n, m, nullptr), expected) << name;
     GPULAB_CUDA_CHECK(cudaMemset(counts.data(), 0xFF, m * sizeof(std::uint32_t)));
     histogram(values.data() + 1, n, m, counts.data());
-    std::vector<std::uint32_t> got(m);
-    GPULAB_CUDA_CHECK(cudaMemcpy(got.data(), counts.data(), m * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-    EXPECT_EQ(got, histogram_reference(input, m)) << name;
+    EXPECT_EQ(test::download(counts.data(), m), histogram_reference(input, m)) << name;
   }
 }
 
@@ -212,16 +210,10 @@ TEST(HistogramLibrary, SampledCallsInARowCountWhatEachWasGiven) {
   if (!histogram_detail::supports(Path::range_partitioned, m)) GTEST_SKIP() << "range_partitioned does not fit this device";
   const auto uniform = input_for(HistogramDistribution::uniform, n);
   const auto degenerate = input_for(HistogramDistribution::degenerate, n);
-  DeviceBuffer<std::int32_t> a(n), b(n);
+  const DeviceBuffer<std::int32_t> a = test::upload(uniform), b = test::upload(degenerate);
   DeviceBuffer<std::uint32_t> counts_a(m), counts_b(m);
-  GPULAB_CUDA_CHECK(cudaMemcpy(a.data(), uniform.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
-  GPULAB_CUDA_CHECK(cudaMemcpy(b.data(), degenerate.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
   Stream stream;
-  const auto counted = [&](const DeviceBuffer<std::uint32_t>& counts) {
-    std::vector<std::uint32_t> got(m);
-    GPULAB_CUDA_CHECK(cudaMemcpy(got.data(), counts.data(), m * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-    return got;
-  };
+  const auto counted = [&](const DeviceBuffer<std::uint32_t>& counts) { return test::download(counts.data(), m); };
   for (int round = 0; round < 2; ++round) {
     GPULAB_CUDA_CHECK(cudaMemset(counts_a.data(), 0xFF, m * sizeof(std::uint32_t)));
     GPULAB_CUDA_CHECK(cudaMemset(counts_b.data(), 0xFF, m * sizeof(std::uint32_t)));
@@ -240,9 +232,8 @@ TEST(HistogramLibrary, SampledCallsInARowCountWhatEachWasGiven) {
 // replayed twice, over counts poisoned before each replay, counts right each time.
 void expect_graph_replays_count_right(std::size_t n, std::uint32_t m) {
   const auto input = input_for(HistogramDistribution::uniform, n);
-  DeviceBuffer<std::int32_t> values(n);
+  const DeviceBuffer<std::int32_t> values = test::upload(input);
   DeviceBuffer<std::uint32_t> counts(m);
-  GPULAB_CUDA_CHECK(cudaMemcpy(values.data(), input.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
   Stream stream;
   cudaGraph_t graph = nullptr;
   GPULAB_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal));
@@ -255,9 +246,7 @@ void expect_graph_replays_count_right(std::size_t n, std::uint32_t m) {
     GPULAB_CUDA_CHECK(cudaMemset(counts.data(), 0xFF, m * sizeof(std::uint32_t)));
     GPULAB_CUDA_CHECK(cudaGraphLaunch(exec, stream.get()));
     GPULAB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-    std::vector<std::uint32_t> got(m);
-    GPULAB_CUDA_CHECK(cudaMemcpy(got.data(), counts.data(), m * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-    EXPECT_EQ(got, expected) << "m=" << m << " replay " << replay;
+    EXPECT_EQ(test::download(counts.data(), m), expected) << "m=" << m << " replay " << replay;
   }
   GPULAB_CUDA_CHECK(cudaGraphExecDestroy(exec));
   GPULAB_CUDA_CHECK(cudaGraphDestroy(graph));

@@ -111,10 +111,8 @@ struct DeviceGemm {
                                    in.beta, c.data(), in.ldc);
   }
   std::vector<float> result() const {
-    std::vector<float> host(c.size());
     GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
-    GPULAB_CUDA_CHECK(cudaMemcpy(host.data(), c.data(), c.size() * sizeof(float), cudaMemcpyDeviceToHost));
-    return host;
+    return test::download(c.data(), c.size());
   }
 };
 
