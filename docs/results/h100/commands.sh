@@ -1,2 +1,3 @@
-# The call of this record, on the GPU machine with the build of 4c8af19 carried (build/device.tar.xz)
-build/device/tests/gpulab_gpu_tests --gtest_filter='HistogramLibrary.*:SgemmLibrary.*:SgemmOzaki.*:Atax.*' --gtest_brief=1
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
