@@ -45,63 +45,124 @@ namespace nb = nanobind;
 namespace {
 
 using gpulab_python::DeviceScope;
-using Problem = std::optional<std::string>;  // the first thing wrong with a call's arguments
 
-/// A new contiguous tensor of `shape` and `dtype` on `like`'s device, from PyTorch's caching allocator
-/// on the current stream; straight from the CUDA backend's own factory rather than through the
-/// dispatcher (at::empty), which took 0.3–0.5 µs more a call on the H100's host (python_call_cost.py).
+/// The first thing wrong with a call's arguments: the Python exception it raises (TypeError for
+/// what is not a CUDA array of a supported dtype, ValueError for shapes, strides and values) and its
+/// message. Each message is, word for word, the one gpulab/__init__.py's general path raises for
+/// the same argument (gpulab/_arrays.py), in the same order of checks, so that a bad call raises
+/// the same exception on every route: the direct path, the operator under autograd, torch.compile.
+struct Problem {
+  bool type_error = false;
+  std::string message;
+};
+using MaybeProblem = std::optional<Problem>;
+Problem type_problem(std::string message) { return {true, std::move(message)}; }
+Problem value_problem(std::string message) { return {false, std::move(message)}; }
+
+/// As c10::TypeError / c10::ValueError, which PyTorch raises in Python as TypeError / ValueError.
+void raise_if(const MaybeProblem& problem) {
+  if (!problem) return;
+  if (problem->type_error) TORCH_CHECK_TYPE(false, problem->message);
+  TORCH_CHECK_VALUE(false, problem->message);
+}
+
 at::Tensor new_result(at::IntArrayRef shape, at::ScalarType dtype, const at::Tensor& like) {
+  // Straight from the CUDA backend's own factory rather than through the dispatcher (at::empty),
+  // which took 0.3–0.5 µs more a call on the H100's host (python_call_cost.py).
   return at::Tensor(at::detail::empty_cuda(shape, dtype, like.device(), std::nullopt));
 }
 
 cudaStream_t current_stream(const at::Tensor& t) { return c10::cuda::getCurrentCUDAStream(t.device().index()).stream(); }
 
-void raise_if(const Problem& problem) { TORCH_CHECK(!problem, *problem); }
-
-/// "(2, 3)": a shape for messages. Written out by hand, not with c10::str: an iostream in this
-/// module segfaulted in std::ostream::_M_insert<long> on the H100 machine (torch 2.11, GCC 13.3;
-/// the stream's locale facets, 2026-11-24).
-std::string shape_text(at::IntArrayRef shape) {
+/// "(2, 3)", "(5,)", "()": a shape or strides as Python prints a tuple. Written out by hand rather
+/// than with c10::str (an iostream in this module once crashed; see python/CMakeLists.txt).
+std::string tuple_text(at::IntArrayRef values) {
   std::string text = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) text += (i > 0 ? ", " : "") + std::to_string(shape[i]);
-  return text + (shape.size() == 1 ? ",)" : ")");
+  for (std::size_t i = 0; i < values.size(); ++i) text += (i > 0 ? ", " : "") + std::to_string(values[i]);
+  return text + (values.size() == 1 ? ",)" : ")");
 }
 
-/// Where `t` cannot be an operand of `what`: not on a CUDA device (or not the first operand's), or
-/// not one of `dtypes`.
-Problem operand_problem(const char* what, const char* name, const at::Tensor& t, std::initializer_list<at::ScalarType> dtypes,
-                        const at::Tensor* first = nullptr) {
-  if (!t.is_cuda()) return std::string(what) + ": " + name + " must be a CUDA tensor, got one on " + t.device().str();
-  if (first != nullptr && t.device() != first->device())
-    return std::string(what) + ": " + name + " is on " + t.device().str() + ", the input on " + first->device().str();
-  for (at::ScalarType d : dtypes)
+/// The dtype's name as gpulab/_arrays.py's Torch.names gives it ("float32"), else as Python prints
+/// it ("torch.complex64").
+std::string dtype_name(at::ScalarType dtype) {
+  switch (dtype) {
+    case at::kChar: return "int8";
+    case at::kShort: return "int16";
+    case at::kInt: return "int32";
+    case at::kLong: return "int64";
+    case at::kByte: return "uint8";
+    case at::kHalf: return "float16";
+    case at::kBFloat16: return "bfloat16";
+    case at::kFloat: return "float32";
+    case at::kDouble: return "float64";
+    case at::kBool: return "bool";
+    case at::kUInt16: return "uint16";
+    case at::kUInt32: return "uint32";
+    case at::kUInt64: return "uint64";
+    case at::kComplexHalf: return "torch.complex32";
+    case at::kComplexFloat: return "torch.complex64";
+    case at::kComplexDouble: return "torch.complex128";
+    default: return std::string("torch.") + c10::toString(dtype);
+  }
+}
+
+/// _arrays.view: a CUDA tensor (Torch.describe) of one of `dtypes` (names in the general path's
+/// order).
+MaybeProblem view_problem(const char* what, const at::Tensor& t, std::initializer_list<at::ScalarType> dtypes) {
+  if (!t.is_cuda())
+    return type_problem(std::string(what) + " takes CUDA arrays; got a torch.Tensor on " + t.device().str() + ": move it with x.cuda()");
+  std::string names;
+  for (at::ScalarType d : dtypes) {
     if (t.scalar_type() == d) return std::nullopt;
-  return std::string(what) + ": " + name + " has dtype " + std::string(c10::toString(t.scalar_type())) + ", which is not supported";
+    names += (names.empty() ? "" : ", ") + dtype_name(d);
+  }
+  return type_problem(std::string(what) + ": dtype " + dtype_name(t.scalar_type()) + " is not supported; use " + names);
 }
 
-Problem contiguous_problem(const char* what, const char* name, const at::Tensor& t) {
+/// _arrays.contiguous (an empty tensor is contiguous, as in PyTorch).
+MaybeProblem contiguous_problem(const char* what, const char* name, const at::Tensor& t) {
   if (t.is_contiguous()) return std::nullopt;
-  return std::string(what) + ": " + name + " must be contiguous";
+  return value_problem(std::string(what) + " needs " + name + " contiguous; got shape " + tuple_text(t.sizes()) + " with strides " +
+                       tuple_text(t.strides()) + " (elements): call .contiguous() (PyTorch) or cupy.ascontiguousarray()");
 }
 
-/// An out= tensor: on the input's device, of `dtype`, contiguous, of `shape` (a 0-d result may go
-/// into any one-element tensor).
-Problem out_problem(const char* what, const at::Tensor& out, const at::Tensor& input, at::ScalarType dtype, at::IntArrayRef shape) {
-  if (auto p = operand_problem(what, "out", out, {dtype}, &input)) return p;
-  if (auto p = contiguous_problem(what, "out", out)) return p;
+/// _arrays.same_device.
+MaybeProblem same_device_problem(const char* what, const at::Tensor& first, const at::Tensor& other) {
+  if (other.device() == first.device()) return std::nullopt;
+  return value_problem(std::string(what) + ": arrays on devices " + std::to_string(first.get_device()) + " and " +
+                       std::to_string(other.get_device()) + "; put them on one GPU");
+}
+
+/// _arrays.Call.output on a caller's out=: a CUDA tensor of `dtype`, contiguous unless
+/// `strided_rows`, of `shape` (a 0-d result may go into any one-element tensor), on the input's
+/// device.
+MaybeProblem out_problem(const char* what, const at::Tensor& out, const at::Tensor& input, at::ScalarType dtype, at::IntArrayRef shape,
+                         bool strided_rows = false) {
+  if (auto p = view_problem(what, out, {dtype})) return p;
+  if (!strided_rows)
+    if (auto p = contiguous_problem(what, "out", out)) return p;
   if (out.sizes() != shape && !(shape.empty() && out.numel() == 1))
-    return std::string(what) + ": out has shape " + shape_text(out.sizes()) + ", it must have " + shape_text(shape);
+    return value_problem(std::string(what) + ": out must have shape " + tuple_text(shape) + ", got " + tuple_text(out.sizes()));
+  if (out.device() != input.device())
+    return value_problem(std::string(what) + ": out is on device " + std::to_string(out.get_device()) + ", the input on " +
+                         std::to_string(input.get_device()));
   return std::nullopt;
 }
 
-/// A 2-D float32 matrix with contiguous rows (a slice of a wider one is fine): the library's view of
-/// it (pitch = the row stride).
-Problem matrix_problem(const char* what, const char* name, const at::Tensor& t, const at::Tensor* first = nullptr) {
-  if (auto p = operand_problem(what, name, t, {at::kFloat}, first)) return p;
-  if (t.dim() != 2) return std::string(what) + ": " + name + " must be 2-D, got " + std::to_string(t.dim()) + "-D";
+/// _arrays.rows_pitch: a 2-D matrix whose rows are each contiguous (a slice of a wider one is fine).
+MaybeProblem rows_problem(const char* what, const char* name, const at::Tensor& t) {
+  if (t.dim() != 2) return value_problem(std::string(what) + ": " + name + " must be 2-D, got shape " + tuple_text(t.sizes()));
+  if (t.numel() == 0) return std::nullopt;  // nothing is read or written: any strides will do
   if ((t.size(1) > 1 && t.stride(1) != 1) || (t.size(0) > 1 && t.stride(0) < t.size(1)))
-    return std::string(what) + ": " + name + " must have contiguous rows (strides (pitch, 1) with pitch >= columns)";
+    return value_problem(std::string(what) + ": " + name + " must have contiguous rows (strides (pitch, 1) with pitch >= columns); got strides " +
+                         tuple_text(t.strides()) + ": call .contiguous() first");
   return std::nullopt;
+}
+
+/// gpulab/__init__.py's _matrix: a float32 CUDA tensor with contiguous rows.
+MaybeProblem matrix_problem(const char* what, const char* name, const at::Tensor& t) {
+  if (auto p = view_problem(what, t, {at::kFloat})) return p;
+  return rows_problem(what, name, t);
 }
 
 template <class T>
@@ -111,11 +172,10 @@ gpulab::MatrixView<T> matrix(const at::Tensor& t) {
   return {static_cast<T*>(t.data_ptr()), rows, cols, std::max<std::size_t>(pitch, 1) * sizeof(float)};
 }
 
-Problem matrix_out_problem(const char* what, const at::Tensor& out, const at::Tensor& input, std::int64_t rows, std::int64_t cols) {
-  if (auto p = matrix_problem(what, "out", out, &input)) return p;
-  if (out.size(0) != rows || out.size(1) != cols)
-    return std::string(what) + ": out has shape " + shape_text(out.sizes()) + ", it must be " + shape_text({rows, cols});
-  return std::nullopt;
+/// gpulab/__init__.py's _output: a float32 out= of rows × cols whose rows may be strided.
+MaybeProblem matrix_out_problem(const char* what, const at::Tensor& out, const at::Tensor& input, std::int64_t rows, std::int64_t cols) {
+  if (auto p = out_problem(what, out, input, at::kFloat, {rows, cols}, true)) return p;
+  return rows_problem(what, "out", out);
 }
 
 // ---- each function: its checks, its call into the library, its result ---------------------------
@@ -126,10 +186,10 @@ Problem matrix_out_problem(const char* what, const at::Tensor& out, const at::Te
 // The operators and the direct path below are written once over this shape.
 
 struct Sum {
-  static constexpr const char* kWhat = "gpulab::sum";
-  static Problem problem(const at::Tensor& x, const at::Tensor* out) {
-    if (auto p = operand_problem(kWhat, "x", x, {at::kInt, at::kFloat, at::kDouble})) return p;
-    if (auto p = contiguous_problem(kWhat, "x", x)) return p;
+  static constexpr const char* kWhat = "gpulab.sum";
+  static MaybeProblem problem(const at::Tensor& x, const at::Tensor* out) {
+    if (auto p = view_problem(kWhat, x, {at::kInt, at::kFloat, at::kDouble})) return p;
+    if (auto p = contiguous_problem(kWhat, "the input", x)) return p;
     return out != nullptr ? out_problem(kWhat, *out, x, x.scalar_type(), {}) : std::nullopt;
   }
   static at::Tensor result(const at::Tensor& x) { return new_result({}, x.scalar_type(), x); }
@@ -146,14 +206,15 @@ struct Sum {
 };
 
 struct Histogram {
-  static constexpr const char* kWhat = "gpulab::histogram";
-  static Problem problem(const at::Tensor& values, std::int64_t bins, const at::Tensor* out) {
-    if (auto p = operand_problem(kWhat, "values", values, {at::kInt})) return p;
-    if (auto p = contiguous_problem(kWhat, "values", values)) return p;
+  static constexpr const char* kWhat = "gpulab.histogram";
+  static MaybeProblem problem(const at::Tensor& values, std::int64_t bins, const at::Tensor* out) {
     if (bins < 1 || bins >= (std::int64_t{1} << 32))
-      return std::string(kWhat) + ": bins must be from 1 to 2^32 - 1, got " + std::to_string(bins);
+      return value_problem(std::string(kWhat) + ": bins must be an integer from 1 to 2^32 - 1, got " + std::to_string(bins));
+    if (auto p = view_problem(kWhat, values, {at::kInt})) return p;
+    if (auto p = contiguous_problem(kWhat, "the input", values)) return p;
     if (values.numel() >= (std::int64_t{1} << 32))
-      return std::string(kWhat) + ": at most 2^32 - 1 values (a count could overflow uint32)";
+      return value_problem(std::string(kWhat) + ": " + std::to_string(values.numel()) +
+                           " values; at most 2^32 - 1 (a count could overflow uint32)");
     return out != nullptr ? out_problem(kWhat, *out, values, at::kUInt32, {bins}) : std::nullopt;
   }
   static at::Tensor result(const at::Tensor& values, std::int64_t bins) { return new_result({bins}, at::kUInt32, values); }
@@ -165,16 +226,19 @@ struct Histogram {
 };
 
 struct Atax {
-  static constexpr const char* kWhat = "gpulab::atax";
-  static Problem problem(const at::Tensor& a, const at::Tensor& x, const at::Tensor* out) {
-    if (auto p = operand_problem(kWhat, "A", a, {at::kFloat})) return p;
-    if (auto p = operand_problem(kWhat, "x", x, {at::kFloat}, &a)) return p;
+  static constexpr const char* kWhat = "gpulab.atax";
+  static MaybeProblem problem(const at::Tensor& a, const at::Tensor& x, const at::Tensor* out) {
+    if (auto p = view_problem(kWhat, a, {at::kFloat})) return p;
     if (auto p = contiguous_problem(kWhat, "A", a)) return p;
+    if (auto p = view_problem(kWhat, x, {at::kFloat})) return p;
     if (auto p = contiguous_problem(kWhat, "x", x)) return p;
+    if (auto p = same_device_problem(kWhat, a, x)) return p;
     if (a.dim() != 2 || a.size(0) < 1 || a.size(1) < 1 || a.size(0) >= (std::int64_t{1} << 31) || a.size(1) >= (std::int64_t{1} << 31))
-      return std::string(kWhat) + ": A must be a 2-D matrix with 1 to 2^31 - 1 rows and columns, got shape " + shape_text(a.sizes());
+      return value_problem(std::string(kWhat) + ": A must be a 2-D matrix with 1 to 2^31 - 1 rows and columns, got shape " +
+                           tuple_text(a.sizes()));
     if (x.dim() != 1 || x.size(0) != a.size(1))
-      return std::string(kWhat) + ": x must have shape " + shape_text({a.size(1)}) + ", got " + shape_text(x.sizes());
+      return value_problem(std::string(kWhat) + ": x must have shape " + tuple_text({a.size(1)}) + " for A of shape " + tuple_text(a.sizes()) +
+                           ", got " + tuple_text(x.sizes()));
     return out != nullptr ? out_problem(kWhat, *out, a, at::kFloat, {a.size(1)}) : std::nullopt;
   }
   static at::Tensor result(const at::Tensor& a, const at::Tensor&) { return new_result({a.size(1)}, at::kFloat, a); }
@@ -187,11 +251,11 @@ struct Atax {
 
 template <bool kInclusive>
 struct Scan {
-  static constexpr const char* kWhat = kInclusive ? "gpulab::inclusive_scan" : "gpulab::exclusive_scan";
+  static constexpr const char* kWhat = kInclusive ? "gpulab.inclusive_scan" : "gpulab.exclusive_scan";
   static at::ScalarType result_type(at::ScalarType in) { return at::isFloatingType(in) ? in : at::kInt; }
-  static Problem problem(const at::Tensor& x, const at::Tensor* out) {
-    if (auto p = operand_problem(kWhat, "x", x, {at::kChar, at::kShort, at::kInt, at::kFloat, at::kDouble})) return p;
-    if (auto p = contiguous_problem(kWhat, "x", x)) return p;
+  static MaybeProblem problem(const at::Tensor& x, const at::Tensor* out) {
+    if (auto p = view_problem(kWhat, x, {at::kChar, at::kShort, at::kInt, at::kFloat, at::kDouble})) return p;
+    if (auto p = contiguous_problem(kWhat, "the input", x)) return p;
     return out != nullptr ? out_problem(kWhat, *out, x, result_type(x.scalar_type()), x.sizes()) : std::nullopt;
   }
   static at::Tensor result(const at::Tensor& x) { return new_result(x.sizes(), result_type(x.scalar_type()), x); }
@@ -213,8 +277,8 @@ struct Scan {
 };
 
 struct Transpose {
-  static constexpr const char* kWhat = "gpulab::transpose";
-  static Problem problem(const at::Tensor& a, const at::Tensor* out) {
+  static constexpr const char* kWhat = "gpulab.transpose";
+  static MaybeProblem problem(const at::Tensor& a, const at::Tensor* out) {
     if (auto p = matrix_problem(kWhat, "a", a)) return p;
     return out != nullptr ? matrix_out_problem(kWhat, *out, a, a.size(1), a.size(0)) : std::nullopt;
   }
@@ -226,12 +290,13 @@ struct Transpose {
 };
 
 struct Add {
-  static constexpr const char* kWhat = "gpulab::add";
-  static Problem problem(const at::Tensor& a, const at::Tensor& b, double, double, const at::Tensor* out) {
+  static constexpr const char* kWhat = "gpulab.add";
+  static MaybeProblem problem(const at::Tensor& a, const at::Tensor& b, double, double, const at::Tensor* out) {
     if (auto p = matrix_problem(kWhat, "a", a)) return p;
-    if (auto p = matrix_problem(kWhat, "b", b, &a)) return p;
+    if (auto p = matrix_problem(kWhat, "b", b)) return p;
+    if (auto p = same_device_problem(kWhat, a, b)) return p;
     if (a.sizes() != b.sizes())
-      return std::string(kWhat) + ": a and b differ in shape: " + shape_text(a.sizes()) + " and " + shape_text(b.sizes());
+      return value_problem(std::string(kWhat) + ": a and b differ in shape: " + tuple_text(a.sizes()) + " and " + tuple_text(b.sizes()));
     return out != nullptr ? matrix_out_problem(kWhat, *out, a, a.size(0), a.size(1)) : std::nullopt;
   }
   static at::Tensor result(const at::Tensor& a, const at::Tensor&, double, double) { return new_result(a.sizes(), at::kFloat, a); }
@@ -245,14 +310,17 @@ struct Add {
 /// c = alpha·a·b + beta·c, for the new result (beta = 0) and for sgemm_ (c in place), at a precision
 /// named as gpulab.sgemm's precision=.
 struct Sgemm {
-  static constexpr const char* kWhat = "gpulab::sgemm";
+  static constexpr const char* kWhat = "gpulab.sgemm";
   static std::string_view name(c10::string_view precision) { return {precision.data(), precision.size()}; }
-  static Problem problem(const at::Tensor& a, const at::Tensor& b, double, c10::string_view precision, const at::Tensor* c) {
-    if (!gpulab_python::sgemm_precision(name(precision))) return gpulab_python::unknown_sgemm_precision(kWhat, name(precision));
+  static MaybeProblem problem(const at::Tensor& a, const at::Tensor& b, double, c10::string_view precision, const at::Tensor* c) {
+    if (!gpulab_python::sgemm_precision(name(precision)))
+      return value_problem(gpulab_python::unknown_sgemm_precision(kWhat, name(precision)));
     if (auto p = matrix_problem(kWhat, "a", a)) return p;
-    if (auto p = matrix_problem(kWhat, "b", b, &a)) return p;
+    if (auto p = matrix_problem(kWhat, "b", b)) return p;
+    if (auto p = same_device_problem(kWhat, a, b)) return p;
     if (a.size(1) != b.size(0))
-      return std::string(kWhat) + ": a is " + shape_text(a.sizes()) + " and b " + shape_text(b.sizes()) + ": the inner sizes differ";
+      return value_problem(std::string(kWhat) + ": a is " + std::to_string(a.size(0)) + " x " + std::to_string(a.size(1)) + " and b is " +
+                           std::to_string(b.size(0)) + " x " + std::to_string(b.size(1)) + ": the inner sizes differ");
     return c != nullptr ? matrix_out_problem(kWhat, *c, a, a.size(0), b.size(1)) : std::nullopt;
   }
   static at::Tensor result(const at::Tensor& a, const at::Tensor& b, double, c10::string_view) {
@@ -273,30 +341,34 @@ struct Sgemm {
 };
 
 struct Conv3x3 {
-  static constexpr const char* kWhat = "gpulab::conv3x3";
-  static Problem image_problem(const char* name, const at::Tensor& t, const at::Tensor* first) {
-    if (auto p = operand_problem(kWhat, name, t, {at::kByte}, first)) return p;
+  static constexpr const char* kWhat = "gpulab.conv3x3";
+  /// gpulab/__init__.py's _image.
+  static MaybeProblem image_problem(const char* name, const at::Tensor& t) {
     if (t.dim() != 3 || t.size(2) != 3 || t.size(0) < 1 || t.size(1) < 1)
-      return std::string(kWhat) + ": " + name + " must have shape (height, width, 3) of 8-bit RGB, got " + shape_text(t.sizes());
+      return value_problem(std::string(kWhat) + ": " + name + " must have shape (height, width, 3) of 8-bit RGB, got " + tuple_text(t.sizes()));
     if (t.stride(2) != 1 || t.stride(1) != 3 || (t.size(0) > 1 && t.stride(0) < 3 * t.size(1)))
-      return std::string(kWhat) + ": " + name + " must store each row's pixels contiguously (strides (pitch, 3, 1))";
+      return value_problem(std::string(kWhat) + ": " + name + " must store each row's pixels contiguously (strides (pitch, 3, 1)); got " +
+                           tuple_text(t.strides()) + ": call .contiguous() first");
     return std::nullopt;
   }
   static std::size_t pitch(const at::Tensor& t) { return static_cast<std::size_t>(t.size(0) > 1 ? t.stride(0) : 3 * t.size(1)); }
-  static Problem problem(const at::Tensor& image, at::IntArrayRef weights, std::int64_t divisor, c10::string_view border,
-                         const at::Tensor* out) {
-    if (auto p = image_problem("image", image, nullptr)) return p;
-    if (weights.size() != 9) return std::string(kWhat) + ": a 3x3 filter has 9 weights, got " + std::to_string(weights.size());
+  static MaybeProblem problem(const at::Tensor& image, at::IntArrayRef weights, std::int64_t divisor, c10::string_view border,
+                              const at::Tensor* out) {
+    // The filter's, the divisor's and the border's checks come first, as in gpulab.conv3x3 (which
+    // makes them before any route); an operator called directly may still get weights that do not
+    // fit the library's int.
+    if (weights.size() != 9) return value_problem(std::string(kWhat) + ": a 3x3 filter has 9 weights, got " + std::to_string(weights.size()));
     for (std::int64_t w : weights)
-      if (w < INT32_MIN || w > INT32_MAX) return std::string(kWhat) + ": a weight does not fit in int32";
-    if (divisor == 0 || divisor < INT32_MIN || divisor > INT32_MAX) return std::string(kWhat) + ": the divisor must be a nonzero int32";
+      if (w < INT32_MIN || w > INT32_MAX) return value_problem(std::string(kWhat) + ": a weight does not fit in int32");
+    if (divisor == 0) return value_problem(std::string(kWhat) + ": the divisor is 0");
+    if (divisor < INT32_MIN || divisor > INT32_MAX) return value_problem(std::string(kWhat) + ": the divisor does not fit in int32");
     if (!gpulab::parse_border(border))
-      return std::string(kWhat) + ": border must be replicate, zero or mirror, got '" + std::string(border) + "'";
+      return value_problem(std::string(kWhat) + ": border must be replicate, zero or mirror, got '" + std::string(border) + "'");
+    if (auto p = view_problem(kWhat, image, {at::kByte})) return p;
+    if (auto p = image_problem("image", image)) return p;
     if (out == nullptr) return std::nullopt;
-    if (auto p = image_problem("out", *out, &image)) return p;
-    if (out->sizes() != image.sizes())
-      return std::string(kWhat) + ": out has shape " + shape_text(out->sizes()) + ", it must have " + shape_text(image.sizes());
-    return std::nullopt;
+    if (auto p = out_problem(kWhat, *out, image, at::kByte, image.sizes(), true)) return p;
+    return image_problem("out", *out);
   }
   static at::Tensor result(const at::Tensor& image, at::IntArrayRef, std::int64_t, c10::string_view) {
     return new_result(image.sizes(), at::kByte, image);
@@ -314,12 +386,11 @@ struct Conv3x3 {
 
 /// zero_triangle_ has no result: it only writes m, in place.
 struct ZeroTriangle {
-  static constexpr const char* kWhat = "gpulab::zero_triangle_";
-  static Problem problem(const at::Tensor& m, c10::string_view part) {
-    if (auto p = matrix_problem(kWhat, "m", m)) return p;
+  static constexpr const char* kWhat = "gpulab.zero_triangle";
+  static MaybeProblem problem(const at::Tensor& m, c10::string_view part) {
     if (part != "upper" && part != "lower")
-      return std::string(kWhat) + ": part must be 'upper' or 'lower', got '" + std::string(part) + "'";
-    return std::nullopt;
+      return value_problem(std::string(kWhat) + ": part must be 'upper' or 'lower', got '" + std::string(part) + "'");
+    return matrix_problem(kWhat, "m", m);
   }
   static void run(const at::Tensor& m, c10::string_view part) {
     DeviceScope scope(m.device().index());
@@ -382,7 +453,10 @@ using Tensor = const at::Tensor&;
 using Weights = at::IntArrayRef;
 using Text = c10::string_view;
 
-TORCH_LIBRARY_IMPL(gpulab, CUDA, m) {
+/// The implementations, for CUDA tensors and for CPU ones: on a CPU tensor the checks raise the
+/// general path's TypeError ("takes CUDA arrays"), where a missing CPU kernel would raise
+/// NotImplementedError.
+void implement(torch::Library& m) {
   m.impl("sum", &functional_operator<Sum, Tensor>);
   m.impl("sum.out", &out_operator<Sum, Tensor>);
   m.impl("histogram", &functional_operator<Histogram, Tensor, std::int64_t>);
@@ -403,6 +477,9 @@ TORCH_LIBRARY_IMPL(gpulab, CUDA, m) {
   m.impl("conv3x3", &functional_operator<Conv3x3, Tensor, Weights, std::int64_t, Text>);
   m.impl("conv3x3.out", &out_operator<Conv3x3, Tensor, Weights, std::int64_t, Text>);
 }
+
+TORCH_LIBRARY_IMPL(gpulab, CUDA, m) { implement(m); }
+TORCH_LIBRARY_IMPL(gpulab, CPU, m) { implement(m); }
 
 // ---- gradients ---------------------------------------------------------------------------------
 // Where the derivative is another gpulab call or a broadcast: sum, the scans, transpose, add, sgemm.

@@ -34,6 +34,8 @@ class Array:
         return math.prod(self.shape)
 
     def is_contiguous(self):
+        if 0 in self.shape:  # no element: any strides will do (as in PyTorch)
+            return True
         expected = 1
         for extent, stride in zip(reversed(self.shape), reversed(self.strides)):
             if extent != 1 and stride != expected:
@@ -75,7 +77,8 @@ class Torch:
         if not x.is_cuda:
             raise TypeError(f"{what} takes CUDA arrays; got a torch.Tensor on {x.device}: move it with x.cuda()")
         dtype = self.names.get(x.dtype, str(x.dtype))
-        return Array(x.data_ptr(), x.shape, x.stride(), dtype, x.get_device(), self, x)
+        # the shape as a plain tuple, so that messages print (2, 3) as they do for CuPy and JAX
+        return Array(x.data_ptr(), tuple(x.shape), x.stride(), dtype, x.get_device(), self, x)
 
     def stream(self, device):
         return self.current_stream(device)
@@ -197,6 +200,8 @@ def rows_pitch(array, what, name):
         raise ValueError(f"{what}: {name} must be 2-D, got shape {array.shape}")
     rows, cols = array.shape
     row_stride, col_stride = array.strides
+    if rows == 0 or cols == 0:  # nothing is read or written: any strides will do
+        return max(cols, 1) * itemsize(array.dtype)
     if cols > 1 and col_stride != 1 or rows > 1 and row_stride < cols:
         raise ValueError(f"{what}: {name} must have contiguous rows (strides (pitch, 1) with pitch >= columns); got "
                          f"strides {array.strides}: call .contiguous() first")

@@ -108,7 +108,11 @@ def conv3x3(image, weights, divisor, border, out):
 
 # ---- what torch.compile and torch.export need: fake implementations ------------------------------
 # A fake gives the result's shape, dtype and device from the inputs' alone (symbolic sizes
-# included), so a compiled program can plan around the operator without running it.
+# included), so a compiled program can plan around the operator without running it. Fakes check
+# nothing: a bad argument is found when the operator runs, by the same checks as an eager call
+# (_ops.cpp), so that it raises the same exception (an error raised while tracing would come out of
+# torch.compile as its own TorchRuntimeError). Where the inputs' dimensions make no result, a fake
+# answers any tensor: the operator raises before it is used.
 
 def _register_fakes():
     fake = torch.library.register_fake
@@ -121,30 +125,18 @@ def _register_fakes():
         fake(f"gpulab::{name}")(nothing)
 
     fake("gpulab::sum")(lambda x: x.new_empty(()))
-    fake("gpulab::histogram")(lambda values, bins: values.new_empty((bins,), dtype=torch.uint32))
-
-    @fake("gpulab::atax")
-    def _(a, x):
-        torch._check(a.dim() == 2 and x.dim() == 1 and x.shape[0] == a.shape[1], lambda: "gpulab::atax: x must have A's columns")
-        return a.new_empty((a.shape[1],))
+    fake("gpulab::histogram")(lambda values, bins: values.new_empty((max(bins, 0),), dtype=torch.uint32))
+    fake("gpulab::atax")(lambda a, x: a.new_empty((a.shape[-1] if a.dim() > 0 else 0,)))
 
     def scan_result(x):
         return x.new_empty(x.shape, dtype=x.dtype if x.dtype.is_floating_point else torch.int32)
 
     fake("gpulab::inclusive_scan")(scan_result)
     fake("gpulab::exclusive_scan")(scan_result)
-    fake("gpulab::transpose")(lambda a: a.new_empty((a.shape[1], a.shape[0])))
-
-    @fake("gpulab::add")
-    def _(a, b, alpha=1.0, beta=1.0):
-        torch._check(a.shape == b.shape, lambda: f"gpulab::add: a and b differ in shape: {a.shape} and {b.shape}")
-        return a.new_empty(a.shape)
-
-    @fake("gpulab::sgemm")
-    def _(a, b, alpha=1.0, precision="fp32"):
-        torch._check(a.shape[1] == b.shape[0], lambda: f"gpulab::sgemm: a is {a.shape} and b {b.shape}: the inner sizes differ")
-        return a.new_empty((a.shape[0], b.shape[1]))
-
+    fake("gpulab::transpose")(lambda a: a.new_empty((a.shape[1], a.shape[0]) if a.dim() == 2 else (0, 0)))
+    fake("gpulab::add")(lambda a, b, alpha=1.0, beta=1.0: a.new_empty(a.shape))
+    fake("gpulab::sgemm")(lambda a, b, alpha=1.0, precision="fp32": a.new_empty(
+        (a.shape[0], b.shape[1]) if a.dim() == 2 and b.dim() == 2 else (0, 0)))
     fake("gpulab::conv3x3")(lambda image, weights, divisor, border="replicate": image.new_empty(image.shape))
 
 

@@ -224,11 +224,78 @@ def test_direct_path_declines_what_it_cannot_run():
 
 
 def test_operators_raise_on_bad_input():
-    with pytest.raises(RuntimeError, match="gpulab::sgemm: a is .* the inner sizes differ"):
+    """torch.ops.gpulab.* called directly raise the general path's exception types and messages."""
+    with pytest.raises(ValueError, match="gpulab.sgemm: a is 3 x 4 and b is 5 x 6: the inner sizes differ"):
         ops.sgemm(cuda(3, 4), cuda(5, 6))
-    with pytest.raises(RuntimeError, match="gpulab::sgemm: precision must be"):
+    with pytest.raises(ValueError, match="gpulab.sgemm: precision must be"):
         ops.sgemm(cuda(3, 4), cuda(4, 6), 1.0, "fp16")
-    with pytest.raises(RuntimeError, match="gpulab::sum: x has dtype Half"):
+    with pytest.raises(TypeError, match="gpulab.sum: dtype float16 is not supported; use int32, float32, float64"):
         ops.sum(cuda(10).to(torch.float16))
-    with pytest.raises(RuntimeError, match="gpulab::conv3x3: border must be"):
+    with pytest.raises(ValueError, match="gpulab.conv3x3: border must be"):
         ops.conv3x3(image(4, 4), SHARPEN, 1, "wrap")
+    with pytest.raises(TypeError, match=r"gpulab.sum takes CUDA arrays; got a torch.Tensor on cpu"):
+        ops.sum(torch.ones(3))  # a CPU tensor: the checks, not a missing kernel (NotImplementedError)
+
+
+# One bad argument each, as (name, call, whether the call can want a gradient): the same exception,
+# type and message, on every route (issue 61): the direct path's decline into the general path, the
+# operator under autograd, the operator inside torch.compile, and the general path on CuPy arrays.
+BAD_CALLS = [
+    ("sum on the CPU", lambda t: gpulab.sum(t(torch.ones(3))), True),
+    ("sum of float16", lambda t: gpulab.sum(t(cuda(10).half())), True),
+    ("sum of a strided view", lambda t: gpulab.sum(t(cuda(10, 10)[:, ::2])), True),
+    ("sum into a wrong out", lambda t: gpulab.sum(t(cuda(10)), out=torch.empty(2, device="cuda")), False),
+    ("histogram into a wrong out", lambda t: gpulab.histogram(cuda(10, dtype=torch.int32), 5,
+                                                              out=torch.empty(4, device="cuda", dtype=torch.uint32)), False),
+    ("atax of 5 x 0", lambda t: gpulab.atax(t(cuda(5, 0)), t(cuda(0))), True),
+    ("atax, x too short", lambda t: gpulab.atax(t(cuda(5, 4)), t(cuda(3))), True),
+    ("inclusive_scan of float16", lambda t: gpulab.inclusive_scan(t(cuda(10).half())), True),
+    ("exclusive_scan into float64", lambda t: gpulab.exclusive_scan(t(cuda(10)), out=torch.empty(10, device="cuda", dtype=torch.float64)), False),
+    ("transpose of 3-D", lambda t: gpulab.transpose(t(cuda(2, 3, 4))), True),
+    ("transpose of a transposed view", lambda t: gpulab.transpose(t(cuda(6, 5).t())), True),
+    ("transpose into a wrong out", lambda t: gpulab.transpose(t(cuda(6, 5)), out=torch.empty(6, 5, device="cuda")), False),
+    ("add of two shapes", lambda t: gpulab.add(t(cuda(3, 4)), t(cuda(4, 3))), True),
+    ("add of float64", lambda t: gpulab.add(t(cuda(3, 4)), t(cuda(3, 4, dtype=torch.float64))), True),
+    ("zero_triangle of 1-D", lambda t: gpulab.zero_triangle(cuda(7)), False),
+    ("sgemm of a transposed b", lambda t: gpulab.sgemm(t(cuda(8, 6)), t(cuda(9, 6).t())), True),
+    ("sgemm, inner sizes differ", lambda t: gpulab.sgemm(t(cuda(8, 6)), t(cuda(5, 9))), True),
+    ("sgemm into a wrong c", lambda t: gpulab.sgemm(cuda(8, 6), cuda(6, 9), cuda(8, 8), beta=1.0), False),
+    ("conv3x3 of 4 channels", lambda t: gpulab.conv3x3(cuda(4, 4, 4, dtype=torch.uint8, low=0, high=255)), False),
+]
+
+
+def _raised(call):
+    try:
+        call()
+    except Exception as error:  # noqa: BLE001 - the exception itself is what is compared
+        return type(error), str(error)
+    return None, "nothing raised"
+
+
+def _plain(t):
+    return t
+
+
+def _wanting_gradient(t):
+    return t.detach().requires_grad_() if t.dtype.is_floating_point else t
+
+
+@pytest.mark.parametrize("name, call, differentiable", BAD_CALLS, ids=[case[0] for case in BAD_CALLS])
+def test_bad_input_raises_the_same_on_every_route(name, call, differentiable):
+    expected = _raised(lambda: call(_plain))
+    assert expected[0] in (TypeError, ValueError), expected
+    if differentiable:
+        assert _raised(lambda: call(_wanting_gradient)) == expected
+    torch._dynamo.reset()
+    compiled = torch.compile(lambda: call(_plain))
+    assert _raised(compiled) == expected
+
+
+def test_bad_input_raises_the_same_for_cupy():
+    cupy = pytest.importorskip("cupy")
+    for name, call, _ in BAD_CALLS:
+        expected = _raised(lambda: call(_plain))
+        if "on cpu" in expected[1]:  # CuPy has no CPU arrays
+            continue
+        got = _raised(lambda: call(lambda t: cupy.from_dlpack(t) if t.is_cuda else t))
+        assert got == expected, name
