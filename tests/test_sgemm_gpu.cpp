@@ -17,6 +17,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <tuple>
 #include <vector>
 
@@ -386,6 +387,84 @@ TEST(SgemmLibrary, TensorCorePrecisionsAreWithinTheirBoundsAndReproducible) {
     sgemm(127, 129, 131, small.alpha, d->a.data(), small.lda, d->b.data(), small.ldb, small.beta, d->c.data(), small.ldc,
           nullptr, precision);
   EXPECT_EQ(fp32.result(), tensor.result());
+}
+
+// fp32_tensor on operands at the ends of FP32's range (issue 61): subnormal A times 2^100·B (the
+// split lost the bits below TF32's subnormal grid: 1.67× over the bound before the rows and columns
+// were scaled), tiny times tiny, huge times tiny; each within the 3xTF32 bound of the double
+// reference, as the fp32 path is within its own.
+TEST(SgemmLibrary, TensorCorePrecisionKeepsItsBoundOnSubnormalTinyAndHugeOperands) {
+  const SgemmShape s{1024, 1280, 1088};
+  for (auto [a_exponent, b_exponent] : {std::pair{-135, 100}, std::pair{-100, -20}, std::pair{120, -120}, std::pair{-140, 0}}) {
+    SgemmInput in = make_sgemm_input(s, 0, 1.f, 0.f, 61);
+    for (float& v : in.a) v = std::ldexp(v, a_exponent);
+    for (float& v : in.b) v = std::ldexp(v, b_exponent);
+    const SgemmReference ref = sgemm_reference(in, 7);
+    for (auto [precision, math] : {std::pair{SgemmPrecision::fp32_tensor, SgemmMath::tf32x3}, std::pair{SgemmPrecision::fp32, SgemmMath::fp32}}) {
+      // (the fp32 path's products of 2^−140 lie in FP32's subnormal range, where its bound, like
+      // any FP32 arithmetic's, does not hold: each operation there may add 2^−150)
+      if (precision == SgemmPrecision::fp32 && a_exponent + b_exponent < -126) continue;
+      DeviceGemm d(in);
+      if (precision == SgemmPrecision::fp32_tensor) {
+        EXPECT_EQ(sgemm_detail::takes_tensor_cores(d.args(in)), sgemm_detail::wgmma_supported());
+      }
+      sgemm(s.m, s.n, s.k, 1.f, d.a.data(), in.lda, d.b.data(), in.ldb, 0.f, d.c.data(), in.ldc, nullptr, precision);
+      const CheckResult r = check_sgemm(d.result(), in, ref, math);
+      EXPECT_TRUE(r.ok) << "A·2^" << a_exponent << " B·2^" << b_exponent << " precision " << static_cast<int>(precision) << ": " << r.detail;
+    }
+  }
+}
+
+// ±Inf and NaN in A and B reach C under fp32_tensor (and tf32) as under fp32: the same elements are
+// NaN, +Inf and −Inf (the split made an infinite value's small part NaN), and the others stay finite.
+TEST(SgemmLibrary, TensorCorePrecisionsPropagateInfAndNanAsFp32Does) {
+  const SgemmShape s{1024, 1100, 1030};
+  SgemmInput in = make_sgemm_input(s, 0, 1.f, 0.f, 62);
+  const float inf = std::numeric_limits<float>::infinity();
+  in.a[3 * in.lda + 5] = inf;      // row 3: ±Inf where B's row 5 is nonzero, NaN where it meets B's NaN column
+  in.a[700 * in.lda + 9] = -inf;   // row 700
+  in.a[701 * in.lda + 2] = std::nanf("");  // row 701: NaN everywhere
+  in.b[5 * in.ldb + 17] = 0.f;     // C[3][17]: Inf · 0 = NaN
+  in.b[11 * in.ldb + 40] = inf;    // column 40: +Inf, −Inf and NaN mixed by A's signs
+  in.b[12 * in.ldb + 41] = inf, in.b[13 * in.ldb + 41] = -inf;  // column 41: Inf − Inf = NaN
+  in.a[900 * in.lda + 11] = 0.f;   // C[900][40]: 0 · Inf = NaN
+  std::vector<float> fp32;
+  for (SgemmPrecision precision : {SgemmPrecision::fp32, SgemmPrecision::fp32_tensor, SgemmPrecision::tf32}) {
+    DeviceGemm d(in);
+    sgemm(s.m, s.n, s.k, 1.f, d.a.data(), in.lda, d.b.data(), in.ldb, 0.f, d.c.data(), in.ldc, nullptr, precision);
+    const std::vector<float> got = d.result();
+    if (precision == SgemmPrecision::fp32) {
+      fp32 = got;
+      EXPECT_TRUE(std::isnan(got[3 * in.ldc + 17]) && std::isnan(got[900 * in.ldc + 40]) && std::isnan(got[5 * in.ldc + 41]));
+      EXPECT_TRUE(std::isinf(got[3 * in.ldc + 0]) && std::isnan(got[701 * in.ldc + 0]));
+      continue;
+    }
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < s.m; ++i)
+      for (std::size_t j = 0; j < s.n; ++j) {
+        const float f = fp32[i * in.ldc + j], t = got[i * in.ldc + j];
+        const bool same = std::isnan(f) ? std::isnan(t) : std::isinf(f) ? t == f : std::isfinite(t);
+        if (!same && differ++ < 5) ADD_FAILURE() << "precision " << static_cast<int>(precision) << " C[" << i << "][" << j << "] = " << t << ", fp32 " << f;
+      }
+    EXPECT_EQ(differ, 0u);
+  }
+}
+
+// alpha = 0: C = beta·C and A and B are not read (BLAS): their NaN and Inf do not reach C, and
+// with beta = 0 too, C (poisoned with NaN) becomes zeros; on every precision.
+TEST(SgemmLibrary, AlphaZeroReadsNeitherAnorB) {
+  const SgemmShape s{1024, 1024, 1024};
+  for (SgemmPrecision precision : {SgemmPrecision::fp32, SgemmPrecision::fp32_tensor, SgemmPrecision::tf32})
+    for (float beta : {-2.f, 0.f}) {
+      SgemmInput in = make_sgemm_input(s, 0, 0.f, beta, 63);
+      in.a[10] = std::nanf(""), in.b[20] = std::numeric_limits<float>::infinity();
+      if (beta == 0.f) std::fill(in.c.begin(), in.c.end(), std::nanf(""));
+      DeviceGemm d(in);
+      sgemm(s.m, s.n, s.k, 0.f, d.a.data(), in.lda, d.b.data(), in.ldb, beta, d.c.data(), in.ldc, nullptr, precision);
+      std::vector<float> want = in.c;
+      for (float& v : want) v = beta == 0.f ? 0.f : beta * v;
+      EXPECT_EQ(d.result(), want) << "precision " << static_cast<int>(precision) << " beta " << beta;
+    }
 }
 
 TEST(SgemmLibrary, EmptyShapesDoNothingAndKZeroScalesC) {

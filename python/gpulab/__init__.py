@@ -169,7 +169,7 @@ def transpose(a, *, out=None, stream=None):
 
 def add(a, b, *, alpha: float = 1.0, beta: float = 1.0, out=None, stream=None):
     """alpha·a + beta·b, element by element, for two float32 matrices of one shape (rows may be
-    strided); one rounding per element (fma(alpha, a, beta·b)). out= may be a or b. Differentiable
+    strided); alpha and beta are taken as float32; fma(alpha, a, beta·b) (two roundings). out= may be a or b. Differentiable
     (PyTorch)."""
     what = "gpulab.add"
     if stream is None and _torch.available:
@@ -208,15 +208,19 @@ _SGEMM_PRECISIONS = ("fp32", "fp32_tensor", "tf32")
 
 
 def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, precision: str = "fp32", stream=None):
-    """alpha·(a @ b) + beta·c in float32: a is m × k, b k × n. Without c, a new m × n result (beta
-    must be 0); with c, c is updated in place and returned. Rows may be strided (leading
-    dimensions). Differentiable without c (PyTorch; the gradients at the same precision).
+    """alpha·(a @ b) + beta·c in float32 (alpha and beta taken as float32): a is m × k, b k × n.
+    Without c, a new m × n result (beta must be 0); with c, c is updated in place and returned.
+    Rows may be strided (leading dimensions). alpha = 0 reads neither a nor b (their NaN and Inf do
+    not reach the result), as in BLAS. Differentiable without c (PyTorch; the gradients at the
+    same precision).
 
     precision (include/gpulab/sgemm.hpp, docs/sgemm.md):
     - "fp32" (the default): the CUDA cores, no TF32. Each element is one FMA chain over k: within
       γ(k+2)·(|α||A||B| + |β||C|) and bitwise reproducible on one device.
     - "fp32_tensor": FP32-accurate 3xTF32 on Hopper's tensor cores where the shape makes that
-      faster (else "fp32"): within (γ(6k+4) + 2^−20)·(|α||A||B| + |β||C|), reproducible per device.
+      faster (else "fp32"): within (γ(6k+4) + 2^−20)·(|α||A||B| + |β||C|), reproducible per device;
+      each row of a and column of b scaled by a power of two first, so subnormal and huge values
+      keep the bound; ±Inf and NaN reach the result as with "fp32".
     - "tf32": one TF32 product on the tensor cores where faster (else "fp32"): 11 significant bits
       of each input, for speed, not FP32 accuracy."""
     what = "gpulab.sgemm"

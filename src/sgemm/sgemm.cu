@@ -850,6 +850,8 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
   require(precision == SgemmPrecision::fp32 || precision == SgemmPrecision::fp32_tensor || precision == SgemmPrecision::tf32,
           "unknown precision " + std::to_string(static_cast<int>(precision)));
   if (!validate(m, n, k, a, lda, b, ldb, c, ldc)) return;
+  // alpha = 0: C = beta·C without reading A or B, as in BLAS (their Inf and NaN do not reach C).
+  if (alpha == 0.f) k = 0;
   GemmArgs g = sgemm_device::gemm_args(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 
   if (precision != SgemmPrecision::fp32 && sgemm_detail::takes_tensor_cores(g)) {

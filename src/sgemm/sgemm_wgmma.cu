@@ -14,6 +14,14 @@
 //   rounding FP32 adds: the tensor cores truncate their own additions (issue 13 measured 12×
 //   cuBLAS's error when every product of K stayed in their accumulator), so at most 12 products'
 //   additions of a slice are truncated before an exact-rounding add takes over.
+// - Every row of A and column of B is scaled by a power of two before the split, its largest
+//   magnitude brought into [1, 2), and each sum scaled back in the epilogue: TF32 keeps FP32's
+//   exponent range but not its subnormal bits, so a subnormal or tiny operand would lose the bits
+//   below TF32's grid in its small part (issue 61: subnormal A times 2^100·B broke the bound
+//   1.67×), and a huge one could overflow a partial sum. Rows or columns holding ±Inf or NaN keep
+//   their values unscaled and their elements of C are FMA chains in FP32 (the split would make
+//   Inf − Inf = NaN of an infinite value's small part), so non-finite values propagate as in
+//   gpulab's FP32 path.
 #include "lib/arith.hpp"
 #include "lib/async_copy.cuh"
 #include "lib/launch.cuh"
@@ -61,14 +69,57 @@ struct Form {
   }
 };
 
+// ---- the scales: each row of A's and column of B's largest magnitude -----------------------------
+
+constexpr unsigned kNonFiniteBits = 0x7f800000u;  // |x|'s bits at or above these: ±Inf or NaN
+
+/// The largest |x| of each row (kPerColumn false) or column of a rows × cols matrix, as float bits
+/// (non-negative floats order as their bits, and NaN's lie above Inf's), atomically maxed into
+/// `max_bits` (zeroed before). 32 × 32 tiles, 32 × 8 threads, as the split pass.
+template <bool kPerColumn>
+__global__ void abs_max_bits(const float* src, std::size_t ld, int rows, int cols, unsigned* max_bits) {
+  __shared__ unsigned column_maxima[8][32];  // kPerColumn: each of the 8 row groups' maximum, then one atomic a column
+  const int col = static_cast<int>(blockIdx.x) * 32 + static_cast<int>(threadIdx.x);
+  unsigned column_max = 0;
+  for (int r0 = static_cast<int>(blockIdx.y) * 32; r0 < rows; r0 += static_cast<int>(gridDim.y) * 32) {
+    for (int r = static_cast<int>(threadIdx.y); r < 32; r += 8) {
+      const int row = r0 + r;  // one row a warp: the warp's branches agree
+      if (row >= rows) break;
+      const unsigned bits = col < cols ? __float_as_uint(src[static_cast<std::size_t>(row) * ld + col]) & 0x7fffffffu : 0u;
+      if constexpr (kPerColumn) {
+        column_max = max(column_max, bits);
+      } else {
+        const unsigned row_max = __reduce_max_sync(0xffffffffu, bits);
+        if (threadIdx.x == 0 && row_max != 0) atomicMax(&max_bits[row], row_max);
+      }
+    }
+  }
+  if constexpr (kPerColumn) {
+    column_maxima[threadIdx.y][threadIdx.x] = column_max;
+    __syncthreads();
+    if (threadIdx.y == 0) {
+      for (int y = 1; y < 8; ++y) column_max = max(column_max, column_maxima[y][threadIdx.x]);
+      if (col < cols && column_max != 0) atomicMax(&max_bits[col], column_max);
+    }
+  }
+}
+
+/// The exponent e that brings a row's (or column's) largest magnitude into [1, 2) by 2^−e; 0 for
+/// rows of zeros and for rows holding ±Inf or NaN (left unscaled).
+__device__ __forceinline__ int scale_exponent(unsigned max_bits) {
+  return max_bits == 0 || max_bits >= kNonFiniteBits ? 0 : ilogbf(__uint_as_float(max_bits));
+}
+
 // ---- the split pass ------------------------------------------------------------------------------
 
-/// big and small TF32 parts of a rows × cols matrix (leading dimension ld), written row-major with
-/// leading dimension out_ld (small: none when null); kTranspose writes them transposed (cols × rows). 32 × 32 tiles, 32 × 8
+/// big and small TF32 parts of a rows × cols matrix (leading dimension ld), each value first scaled
+/// by 2^−e of its row's (kTranspose: its column's) largest magnitude `max_bits`, written row-major
+/// with leading dimension out_ld (small: none when null); kTranspose writes them transposed (cols ×
+/// rows). A non-finite value is its own big part, with a small part of 0. 32 × 32 tiles, 32 × 8
 /// threads; the transposed form goes through shared memory so both sides stay coalesced.
 template <bool kTranspose>
-__global__ void split_operand(const float* src, std::size_t ld, int rows, int cols, float* big, float* small,
-                              std::size_t out_ld) {
+__global__ void split_operand(const float* src, std::size_t ld, int rows, int cols, const unsigned* max_bits, float* big,
+                              float* small, std::size_t out_ld) {
   __shared__ float tile_big[32][33], tile_small[32][33];
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
   const int c0 = static_cast<int>(blockIdx.x) * 32;
@@ -76,8 +127,9 @@ __global__ void split_operand(const float* src, std::size_t ld, int rows, int co
     for (int r = ty; r < 32; r += 8) {
       const int row = r0 + r, col = c0 + tx;
       if (row >= rows || col >= cols) continue;
-      unsigned hi, lo;
-      sgemm_device::split_tf32(src[static_cast<std::size_t>(row) * ld + col], hi, lo);
+      const float x = src[static_cast<std::size_t>(row) * ld + col];
+      unsigned hi = __float_as_uint(x), lo = 0;
+      if (isfinite(x)) sgemm_device::split_tf32(scalbnf(x, -scale_exponent(max_bits[kTranspose ? col : row])), hi, lo);
       if constexpr (kTranspose) {
         tile_big[r][tx] = __uint_as_float(hi), tile_small[r][tx] = __uint_as_float(lo);
       } else {
@@ -176,11 +228,29 @@ struct SplitMaps {
   CUtensorMap a_big, a_small, b_big, b_small;  // A: m × k, Bᵀ: n × k, boxes of 128 rows × 32
 };
 
+/// The largest magnitudes of A's rows (m) and B's columns (n), as float bits (abs_max_bits).
+struct Scales {
+  const unsigned* a_rows;
+  const unsigned* b_cols;
+};
+
+/// Element (i, j) of this block's sum (the scaled operands' product over its slice of k) as the
+/// unscaled operands' product; where row i of A or column j of B holds ±Inf or NaN, the FP32 FMA
+/// chain over the slice of the operands as given (rare: it reads a row and a column).
+__device__ __forceinline__ float unscaled(const GemmArgs& g, const Scales& scales, int i, int j, float sum, int k_begin, int k_end) {
+  const unsigned a_max = scales.a_rows[i], b_max = scales.b_cols[j];
+  if (a_max < kNonFiniteBits && b_max < kNonFiniteBits) return scalbnf(sum, scale_exponent(a_max) + scale_exponent(b_max));
+  float acc = 0.f;
+  for (int p = k_begin; p < k_end; ++p)
+    acc = fmaf(g.a[static_cast<std::size_t>(i) * g.lda + p], g.b[static_cast<std::size_t>(p) * g.ldb + j], acc);
+  return acc;
+}
+
 /// C's tile of this block, k from blockIdx.z · k_slice for k_slice; the raw sums go to `partials`
 /// (slice blockIdx.z of m × n) when it is not null, else c = alpha·sum + beta·c.
 template <int kProducts>
 __global__ void __launch_bounds__(kThreads, 1)
-    wgmma_product(const __grid_constant__ SplitMaps maps, GemmArgs g, int k_slice, float* partials) {
+    wgmma_product(const __grid_constant__ SplitMaps maps, GemmArgs g, Scales scales, int k_slice, float* partials) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using F = Form<kProducts>;
   constexpr int kStages = F::kStages;
@@ -272,7 +342,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int e = 0; e < 2; ++e) {
         const int i = row + 8 * half, col = n0 + j * 8 + 2 * (lane % 4) + e;
         if (i >= g.m || col >= g.n) continue;
-        const float v = sum[4 * j + 2 * half + e];
+        const float v = unscaled(g, scales, i, col, sum[4 * j + 2 * half + e], k_begin, k_end);
         if (slice_out != nullptr) slice_out[static_cast<std::size_t>(i) * g.n + col] = v;
         else sgemm_device::store_c(g, i, col, v);
       }
@@ -313,13 +383,19 @@ CUtensorMap tile_map(const float* data, int rows, int cols, std::size_t ld, int 
   return map;
 }
 
+/// The largest magnitude of each row of A (kTranspose false) or column of B (true) into `max_bits`,
+/// then the split of the operand scaled by them.
 template <bool kTranspose>
-void launch_split(const float* src, std::size_t ld, int rows, int cols, float* big, float* small, std::size_t out_ld,
-                  cudaStream_t stream) {
+void launch_split(const float* src, std::size_t ld, int rows, int cols, unsigned* max_bits, float* big, float* small,
+                  std::size_t out_ld, cudaStream_t stream) {
   const dim3 grid = tile_grid(static_cast<std::size_t>(cols), 32, static_cast<std::size_t>(rows), 32, "sgemm wgmma split");
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(max_bits, 0, static_cast<std::size_t>(kTranspose ? cols : rows) * sizeof(unsigned), stream));
+  launch(kTranspose ? "sgemm_column_max" : "sgemm_row_max", abs_max_bits<kTranspose>, {grid, dim3(32, 8)}, stream, src, ld, rows,
+         cols, max_bits)
+      .work([] { return std::string("a 32x32 tile: the largest |x| of each row or column, by atomicMax"); });
   launch(kTranspose ? "sgemm_split_tf32_transposed" : "sgemm_split_tf32", split_operand<kTranspose>, {grid, dim3(32, 8)},
-         stream, src, ld, rows, cols, big, small, out_ld)
-      .work([] { return std::string("a 32x32 tile: big = tf32(x), small = tf32(x - big)"); });
+         stream, src, ld, rows, cols, max_bits, big, small, out_ld)
+      .work([] { return std::string("a 32x32 tile: x scaled by its row's or column's power of two, big = tf32(x), small = tf32(x - big)"); });
 }
 
 /// False, with nothing enqueued, where gpulab's pool cannot hold the split operands.
@@ -335,17 +411,22 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
   const int splits = splits_for(g, tiles, kMinSplitSlice);
   // Both freed in stream order, after the product.
   std::optional<StreamScratch> split, partials;
-  if (!take_scratch(split, F::kParts * (a_floats + b_floats) * sizeof(float), stream) ||
+  // The split operands, then the rows' and columns' largest magnitudes (m + n words).
+  const std::size_t split_bytes = F::kParts * (a_floats + b_floats) * sizeof(float);
+  if (!take_scratch(split, split_bytes + (static_cast<std::size_t>(g.m) + g.n) * sizeof(unsigned), stream) ||
       !take_scratch(partials, splits > 1 ? static_cast<std::size_t>(splits) * g.m * g.n * sizeof(float) : 0, stream))
     return false;
   SplitMaps maps{};
+  unsigned* a_rows = reinterpret_cast<unsigned*>(split->as<unsigned char>() + split_bytes);
+  const Scales scales{a_rows, a_rows + g.m};
+  if (g.k == 0) GPULAB_CUDA_CHECK(cudaMemsetAsync(a_rows, 0, (static_cast<std::size_t>(g.m) + g.n) * sizeof(unsigned), stream));
   if (g.k > 0) {
     float* a_big = split->as<float>();
     float* b_big = a_big + a_floats;
     float* a_small = kProducts == 3 ? b_big + b_floats : nullptr;
     float* b_small = kProducts == 3 ? a_small + a_floats : nullptr;
-    launch_split<false>(g.a, g.lda, g.m, g.k, a_big, a_small, depth, stream);
-    launch_split<true>(g.b, g.ldb, g.k, g.n, b_big, b_small, depth, stream);
+    launch_split<false>(g.a, g.lda, g.m, g.k, a_rows, a_big, a_small, depth, stream);
+    launch_split<true>(g.b, g.ldb, g.k, g.n, a_rows + g.m, b_big, b_small, depth, stream);
     maps.a_big = tile_map(a_big, g.m, g.k, depth, kBM);
     maps.b_big = tile_map(b_big, g.n, g.k, depth, kBN);
     if (kProducts == 3) maps.a_small = tile_map(a_small, g.m, g.k, depth, kBM), maps.b_small = tile_map(b_small, g.n, g.k, depth, kBN);
@@ -354,7 +435,7 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
   allow_smem<kernel>(F::kSmemBytes);
   const int k_slice = static_cast<int>(align_up(ceil_div(static_cast<std::size_t>(g.k), splits), kBK));
   launch(kProducts == 3 ? "sgemm_wgmma_3xtf32" : "sgemm_wgmma_tf32", kernel,
-         {dim3(checked_grid(tiles, "sgemm"), 1, static_cast<unsigned>(splits)), kThreads, F::kSmemBytes}, stream, maps, g, k_slice,
+         {dim3(checked_grid(tiles, "sgemm"), 1, static_cast<unsigned>(splits)), kThreads, F::kSmemBytes}, stream, maps, g, scales, k_slice,
          splits > 1 ? partials->as<float>() : nullptr)
       .work([&] {
         return std::string("a 128x128 tile: TMA, ") + std::to_string(F::kStages) + " stages of 32; 2 warpgroups of 64x128, " +
