@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: unpack the build, run gpulab's commands, pack the results. What runs for
 # a problem is the problem's own `showcase()` (benches, profiles, peers, multi-GPU benches).
-#   scripts/device_run.sh [PROBLEM...] [notests|tests] [sanitize[-tests]] [suite] [python] [profiles] [multi[-mpi|-weak|-more|-tests]]
+#   scripts/device_run.sh [PROBLEM...] [notests|tests] [sanitize[-tests]] [suite] [python] [fuzz] [profiles] [multi[-mpi|-weak|-more|-tests]]
 # No argument: GPU tests, every problem's showcase, Python, suite. PROBLEM: its showcase (runs,
 # profiles, peers). tests (unless notests, always): the GPU tests, each sanitizer tool's known-wrong
 # rung; sanitize-tests: the four tools over the small tests ($SANITIZER_TOOLS picks some: on the H100
 # memcheck and part of racecheck took 225 s); sanitize: `gpulab sanitize`. profiles:
-# every problem's profiles alone. multi*: every problem's benches over this host's GPUs from one
+# every problem's profiles alone. fuzz: the Python fuzz run ($FUZZ_CALLS calls, default 100000; seed
+# $FUZZ_SEED) against independent references, its counts in fuzz.json. multi*: every problem's benches over this host's GPUs from one
 # process, one per GPU (MPI), weakly scaled, at more sizes ($MULTI_PROBLEMS: only these; multi: also the
 # errors that must end every rank); multi-tests: the multi-GPU tests ($MULTI_TESTS, a gtest filter). A call's parts must fit
 # its 10 minutes (H100: tests 7 min, suite 5, sanitize 4; two H200s: multi-GPU tests 5, multi parts 4-6).
@@ -28,7 +29,7 @@ problems=() parts=() tests=yes
 for a in "$@"; do
   case "$a" in
     notests) tests=no ;; tests) ;;
-    sanitize | sanitize-tests | suite | python | profiles | multi | multi-mpi | multi-weak | multi-more | multi-tests) parts+=("$a") ;;
+    sanitize | sanitize-tests | suite | python | fuzz | profiles | multi | multi-mpi | multi-weak | multi-more | multi-tests) parts+=("$a") ;;
     *) problems+=("$a") ;;
   esac
 done
@@ -87,14 +88,22 @@ if has multi; then
   timeout 120 mpirun -np "$gpus" "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20; echo "processes, --gpus differ: exit code $?"
   timeout 120 mpirun -np $((gpus + 1)) "$bin/gpulab" bench reduce --gpus $((gpus + 1)) -n 2^20; echo "two ranks, one GPU: exit code $?"
 fi
-if has python; then
-  echo "== $(date -u +%T) python: the module built against this build's installed library, its tests, the CMake package, peers"
+if has python || has fuzz; then
+  echo "== $(date -u +%T) python: the module built against this build's installed library"
   pyroot=/tmp/gpulab_python
   rm -rf "$pyroot" && python3 -m pip install -q --no-build-isolation --no-deps --target "$pyroot" -Ccmake.source-dir=python \
     -Ccmake.define.CMAKE_PREFIX_PATH="$PWD/$bin/prefix" . > "$res/python_build.txt" 2>&1
   echo "python build exit code: $?"
   # JAX would otherwise take 75% of the GPU's memory at its first array, beside PyTorch's.
   export XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONPATH="$pyroot"
+fi
+if has fuzz; then
+  echo "== $(date -u +%T) fuzz: random shapes, layouts, dtypes, routes and values against independent references"
+  python3 python/tests/fuzz.py --calls "${FUZZ_CALLS:-100000}" --seed "${FUZZ_SEED:-1}" --json "$res/fuzz.json" 2>&1 | tail -30
+  echo "fuzz exit code: ${PIPESTATUS[0]}"
+fi
+if has python; then
+  echo "== $(date -u +%T) python: its tests, the CMake package, peers"
   python3 -m pytest -q -rs -p no:cacheprovider python/tests --junitxml="$res/python_tests.xml" 2>&1 | tail -15
   echo "python tests exit code: ${PIPESTATUS[0]}"
   cmake -S examples/consumer -B /tmp/consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/$bin/prefix" > /dev/null &&

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import gpulab
+from references import conv_reference
 
 torch = pytest.importorskip("torch")
 if gpulab.device_count() == 0 or not torch.cuda.is_available():
@@ -263,25 +264,6 @@ def test_sgemm_precisions(m, n, k):
 
 
 # ---- conv ---------------------------------------------------------------------------------------
-
-def conv_reference(img, weights, divisor, border):
-    """The SPEC's arithmetic in NumPy: correlation, s/divisor rounded half away from zero, clamped."""
-    h, w, _ = img.shape
-    padded = img.astype(np.int64)
-    for axis, side in ((0, h), (1, w)):  # a side of one pixel has nothing to mirror: it replicates
-        mode = {"replicate": "edge", "zero": "constant", "mirror": "reflect" if side > 1 else "edge"}[border]
-        widths = [(0, 0)] * 3
-        widths[axis] = (1, 1)
-        padded = np.pad(padded, widths, mode=mode)
-    s = np.zeros((h, w, 3), np.int64)
-    for dy in range(3):
-        for dx in range(3):
-            s += weights[3 * dy + dx] * padded[dy:dy + h, dx:dx + w]
-    q = np.abs(s) * 2 + abs(divisor)
-    q //= 2 * abs(divisor)
-    q = np.sign(s) * np.sign(divisor) * q
-    return np.clip(q, 0, 255).astype(np.uint8)
-
 
 @pytest.mark.parametrize("h,w", [(1, 1), (1, 1000), (3, 4097), (67, 129), (1080, 1920)])
 @pytest.mark.parametrize("border", ["replicate", "zero", "mirror"])
