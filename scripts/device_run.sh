@@ -4,8 +4,9 @@
 #   scripts/device_run.sh [PROBLEM...] [notests|tests] [sanitize[-tests]] [suite] [python] [fuzz] [profiles] [multi[-mpi|-weak|-more|-tests]]
 # No argument: GPU tests, every problem's showcase, Python, suite. PROBLEM: its showcase (runs,
 # profiles, peers). tests (unless notests, always): the GPU tests, each sanitizer tool's known-wrong
-# rung; sanitize-tests: the four tools over the small tests ($SANITIZER_TOOLS picks some: on the H100
-# memcheck and part of racecheck took 225 s); sanitize: `gpulab sanitize`. profiles:
+# rung ($GPU_TESTS: a gtest filter, only these); sanitize-tests: the four tools over the small tests
+# ($SANITIZER_TOOLS picks some, $SANITIZER_TESTS other tests: on the H100 memcheck and part of
+# racecheck took 225 s); sanitize: `gpulab sanitize`. profiles:
 # every problem's profiles alone. fuzz: the Python fuzz run ($FUZZ_CALLS calls, default 100000; seed
 # $FUZZ_SEED) against independent references, its counts in fuzz.json. multi*: every problem's benches over this host's GPUs from one
 # process, one per GPU (MPI), weakly scaled, at more sizes ($MULTI_PROBLEMS: only these; multi: also the
@@ -43,8 +44,8 @@ gpulab info
 tests_bin=$bin/tests/gpulab_gpu_tests
 under() { compute-sanitizer --tool "$1" --error-exitcode 99 --print-limit 10 "$tests_bin" --gtest_filter="$2" --gtest_brief "${@:3}"; }
 if [ "$tests" = yes ]; then
-  echo "== $(date -u +%T) GPU tests (every problem)"
-  "$tests_bin" --gtest_output="json:$res/gpu_tests.json" --gtest_brief=1; echo "gpu tests exit code: $?"
+  echo "== $(date -u +%T) GPU tests (${GPU_TESTS:-every problem})"
+  "$tests_bin" --gtest_filter="${GPU_TESTS:-*}" --gtest_output="json:$res/gpu_tests.json" --gtest_brief=1; echo "gpu tests exit code: $?"
   for tool in memcheck racecheck synccheck initcheck; do  # must be caught: the output SanitizerPipeline reads
     echo "-- $tool on KnownWrongSanitizer.DISABLED_$tool (rung 1 must be reported, rung 0 not)"
     under "$tool" "KnownWrongSanitizer.DISABLED_$tool" --gtest_also_run_disabled_tests; echo "$tool known-wrong exit code: $?"
@@ -54,7 +55,7 @@ fi
 if has sanitize-tests; then
   echo "== $(date -u +%T) compute-sanitizer (the tests named small_*, the known-wrong rungs, the library's contracts)"
   for tool in ${SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
-    echo "-- $tool"; under "$tool" '*small_*:KnownWrong.*:*Refuses*'; echo "$tool exit code: $?"
+    echo "-- $tool"; under "$tool" "${SANITIZER_TESTS:-*small_*:KnownWrong.*:*Refuses*}"; echo "$tool exit code: $?"
   done > "$res/sanitizer.txt" 2>&1
   grep -E "exit code|ERROR SUMMARY" "$res/sanitizer.txt" | sort | uniq -c | head -20
 fi
