@@ -69,81 +69,127 @@ struct Form {
   }
 };
 
-// ---- the scales: each row of A's and column of B's largest magnitude -----------------------------
+// ---- the scales and the split: both operands in each of two launches ---------------------------
 
 constexpr unsigned kNonFiniteBits = 0x7f800000u;  // |x|'s bits at or above these: ±Inf or NaN
+// Rows and columns whose largest magnitude lies in [2^−50, 2^51) are left as they are: their TF32
+// small parts (2^−11 of a value and less) and the products of two such values neither underflow
+// nor overflow, so operands of ordinary magnitudes take no scaling (nor its cost in the epilogue).
+constexpr unsigned kCommonLowBits = (127u - 50u) << 23, kCommonHighBits = (127u + 51u) << 23;
 
-/// The largest |x| of each row (kPerColumn false) or column of a rows × cols matrix, as float bits
-/// (non-negative floats order as their bits, and NaN's lie above Inf's), atomically maxed into
-/// `max_bits` (zeroed before). 32 × 32 tiles, 32 × 8 threads, as the split pass.
-template <bool kPerColumn>
-__global__ void abs_max_bits(const float* src, std::size_t ld, int rows, int cols, unsigned* max_bits) {
-  __shared__ unsigned column_maxima[8][32];  // kPerColumn: each of the 8 row groups' maximum, then one atomic a column
-  const int col = static_cast<int>(blockIdx.x) * 32 + static_cast<int>(threadIdx.x);
-  unsigned column_max = 0;
-  for (int r0 = static_cast<int>(blockIdx.y) * 32; r0 < rows; r0 += static_cast<int>(gridDim.y) * 32) {
-    for (int r = static_cast<int>(threadIdx.y); r < 32; r += 8) {
-      const int row = r0 + r;  // one row a warp: the warp's branches agree
-      if (row >= rows) break;
-      const unsigned bits = col < cols ? __float_as_uint(src[static_cast<std::size_t>(row) * ld + col]) & 0x7fffffffu : 0u;
-      if constexpr (kPerColumn) {
-        column_max = max(column_max, bits);
-      } else {
-        const unsigned row_max = __reduce_max_sync(0xffffffffu, bits);
-        if (threadIdx.x == 0 && row_max != 0) atomicMax(&max_bits[row], row_max);
+/// |x|'s bits: non-negative floats order as their bits, and NaN's lie above Inf's.
+__device__ __forceinline__ unsigned magnitude_bits(float x) { return __float_as_uint(x) & 0x7fffffffu; }
+
+/// What the two passes cover: A (m × k, rows scaled) and B (k × n, columns scaled, split into Bᵀ).
+/// The maxima pass's blocks: A's in warps of a row's 1024 columns (8 rows a block), then B's of 32
+/// columns × 256 rows; the split's: 32 × 32 tiles of A, then of B. Each block does one at a time.
+struct SplitArgs {
+  const float* a;
+  std::size_t lda;
+  const float* b;
+  std::size_t ldb;
+  int m, n, k;
+  unsigned* a_rows;  // each row's largest |x| (magnitude_bits), zeroed before the maxima pass
+  unsigned* b_cols;  // each column's
+  float *a_big, *a_small, *b_big, *b_small;  // small: null for the one-product form
+  std::size_t depth;                         // the split operands' leading dimension (k padded)
+  long long a_blocks, b_blocks;              // this pass's blocks of A, then of B
+  int a_blocks_x, b_blocks_x;                // of them along the columns
+};
+
+/// Each row of A's and column of B's largest |x| as magnitude_bits, by atomicMax: a warp reads 1024
+/// columns of a row of A (32 independent loads a lane) and makes one atomic; a block of B reads 32
+/// columns × 256 rows, its 8 warps' maxima meeting in shared memory before one atomic a column.
+__global__ void operand_maxima(SplitArgs p) {
+  __shared__ unsigned partial[8][32];
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  for (long long t = blockIdx.x; t < p.a_blocks + p.b_blocks; t += gridDim.x) {  // (uniform in the block)
+    if (t < p.a_blocks) {
+      const int row = static_cast<int>(t / p.a_blocks_x) * 8 + ty, c0 = static_cast<int>(t % p.a_blocks_x) * 1024;
+      if (row >= p.m) continue;
+      const float* src = p.a + static_cast<std::size_t>(row) * p.lda;
+      unsigned m = 0;
+#pragma unroll
+      for (int i = 0; i < 32; ++i)
+        if (c0 + tx + 32 * i < p.k) m = max(m, magnitude_bits(src[c0 + tx + 32 * i]));
+      m = __reduce_max_sync(0xffffffffu, m);
+      if (tx == 0 && m != 0) atomicMax(&p.a_rows[row], m);
+    } else {
+      const long long u = t - p.a_blocks;
+      const int col = static_cast<int>(u % p.b_blocks_x) * 32 + tx, r0 = static_cast<int>(u / p.b_blocks_x) * 256;
+      unsigned m = 0;
+#pragma unroll
+      for (int i = 0; i < 32; ++i) {
+        const int row = r0 + ty + 8 * i;
+        if (row < p.k && col < p.n) m = max(m, magnitude_bits(p.b[static_cast<std::size_t>(row) * p.ldb + col]));
       }
-    }
-  }
-  if constexpr (kPerColumn) {
-    column_maxima[threadIdx.y][threadIdx.x] = column_max;
-    __syncthreads();
-    if (threadIdx.y == 0) {
-      for (int y = 1; y < 8; ++y) column_max = max(column_max, column_maxima[y][threadIdx.x]);
-      if (col < cols && column_max != 0) atomicMax(&max_bits[col], column_max);
+      partial[ty][tx] = m;
+      __syncthreads();
+      if (ty == 0) {
+        for (int y = 1; y < 8; ++y) m = max(m, partial[y][tx]);
+        if (col < p.n && m != 0) atomicMax(&p.b_cols[col], m);
+      }
+      __syncthreads();
     }
   }
 }
 
 /// The exponent e that brings a row's (or column's) largest magnitude into [1, 2) by 2^−e; 0 for
-/// rows of zeros and for rows holding ±Inf or NaN (left unscaled).
+/// rows of zeros, of common magnitudes, and holding ±Inf or NaN (left unscaled).
 __device__ __forceinline__ int scale_exponent(unsigned max_bits) {
-  return max_bits == 0 || max_bits >= kNonFiniteBits ? 0 : ilogbf(__uint_as_float(max_bits));
+  const bool unscaled = max_bits == 0 || max_bits >= kNonFiniteBits || (max_bits >= kCommonLowBits && max_bits < kCommonHighBits);
+  return unscaled ? 0 : ilogbf(__uint_as_float(max_bits));
 }
 
-// ---- the split pass ------------------------------------------------------------------------------
+/// scale_exponent, or kUnscaled for a row or column holding ±Inf or NaN: a sum of a row's and a
+/// column's is above kUnscaled / 2 exactly when either holds one (exponents lie within ±149; it
+/// fits 16 bits, in which the epilogue keeps its columns' two by two).
+constexpr int kUnscaled = 1 << 12;
+__device__ __forceinline__ int epilogue_exponent(unsigned max_bits) {
+  return max_bits >= kNonFiniteBits ? kUnscaled : scale_exponent(max_bits);
+}
 
-/// big and small TF32 parts of a rows × cols matrix (leading dimension ld), each value first scaled
-/// by 2^−e of its row's (kTranspose: its column's) largest magnitude `max_bits`, written row-major
-/// with leading dimension out_ld (small: none when null); kTranspose writes them transposed (cols ×
-/// rows). A non-finite value is its own big part, with a small part of 0. 32 × 32 tiles, 32 × 8
-/// threads; the transposed form goes through shared memory so both sides stay coalesced.
-template <bool kTranspose>
-__global__ void split_operand(const float* src, std::size_t ld, int rows, int cols, const unsigned* max_bits, float* big,
-                              float* small, std::size_t out_ld) {
+/// x scaled by 2^−e (e of its row or column), split: big = tf32(x), small = tf32(x − big); a
+/// non-finite x is its own big part, with a small part of 0.
+__device__ __forceinline__ void split_scaled(float x, unsigned max_bits, float& big, float& small) {
+  unsigned hi = __float_as_uint(x), lo = 0;
+  if (isfinite(x)) {
+    const int e = scale_exponent(max_bits);
+    sgemm_device::split_tf32(e == 0 ? x : scalbnf(x, -e), hi, lo);
+  }
+  big = __uint_as_float(hi), small = __uint_as_float(lo);
+}
+
+/// big and small TF32 parts of A (row-major, leading dimension depth) and of B written transposed
+/// (Bᵀ: n × k), 32 × 32 tiles of 32 × 8 threads; B's go through shared memory so that both its
+/// reads and its writes stay coalesced.
+__global__ void split_operands(SplitArgs p) {
   __shared__ float tile_big[32][33], tile_small[32][33];
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
-  const int c0 = static_cast<int>(blockIdx.x) * 32;
-  for (int r0 = static_cast<int>(blockIdx.y) * 32; r0 < rows; r0 += static_cast<int>(gridDim.y) * 32) {
-    for (int r = ty; r < 32; r += 8) {
-      const int row = r0 + r, col = c0 + tx;
-      if (row >= rows || col >= cols) continue;
-      const float x = src[static_cast<std::size_t>(row) * ld + col];
-      unsigned hi = __float_as_uint(x), lo = 0;
-      if (isfinite(x)) sgemm_device::split_tf32(scalbnf(x, -scale_exponent(max_bits[kTranspose ? col : row])), hi, lo);
-      if constexpr (kTranspose) {
-        tile_big[r][tx] = __uint_as_float(hi), tile_small[r][tx] = __uint_as_float(lo);
-      } else {
-        big[static_cast<std::size_t>(row) * out_ld + col] = __uint_as_float(hi);
-        if (small != nullptr) small[static_cast<std::size_t>(row) * out_ld + col] = __uint_as_float(lo);
+  for (long long t = blockIdx.x; t < p.a_blocks + p.b_blocks; t += gridDim.x) {  // (uniform in the block)
+    if (t < p.a_blocks) {
+      const int r0 = static_cast<int>(t / p.a_blocks_x) * 32, col = static_cast<int>(t % p.a_blocks_x) * 32 + tx;
+      for (int r = ty; r < 32; r += 8) {
+        const int row = r0 + r;
+        if (row >= p.m || col >= p.k) continue;
+        float big, small;
+        split_scaled(p.a[static_cast<std::size_t>(row) * p.lda + col], p.a_rows[row], big, small);
+        p.a_big[static_cast<std::size_t>(row) * p.depth + col] = big;
+        if (p.a_small != nullptr) p.a_small[static_cast<std::size_t>(row) * p.depth + col] = small;
       }
-    }
-    if constexpr (kTranspose) {
+    } else {
+      const long long u = t - p.a_blocks;
+      const int r0 = static_cast<int>(u / p.b_blocks_x) * 32, c0 = static_cast<int>(u % p.b_blocks_x) * 32;
+      for (int r = ty; r < 32; r += 8) {
+        const int row = r0 + r, col = c0 + tx;
+        if (row < p.k && col < p.n) split_scaled(p.b[static_cast<std::size_t>(row) * p.ldb + col], p.b_cols[col], tile_big[r][tx], tile_small[r][tx]);
+      }
       __syncthreads();
       for (int c = ty; c < 32; c += 8) {
-        const int out_row = c0 + c, out_col = r0 + tx;
-        if (out_row < cols && out_col < rows) {
-          big[static_cast<std::size_t>(out_row) * out_ld + out_col] = tile_big[tx][c];
-          if (small != nullptr) small[static_cast<std::size_t>(out_row) * out_ld + out_col] = tile_small[tx][c];
+        const int out_row = c0 + c, out_col = r0 + tx;  // Bᵀ's row = B's column
+        if (out_row < p.n && out_col < p.k) {
+          p.b_big[static_cast<std::size_t>(out_row) * p.depth + out_col] = tile_big[tx][c];
+          if (p.b_small != nullptr) p.b_small[static_cast<std::size_t>(out_row) * p.depth + out_col] = tile_small[tx][c];
         }
       }
       __syncthreads();
@@ -228,18 +274,15 @@ struct SplitMaps {
   CUtensorMap a_big, a_small, b_big, b_small;  // A: m × k, Bᵀ: n × k, boxes of 128 rows × 32
 };
 
-/// The largest magnitudes of A's rows (m) and B's columns (n), as float bits (abs_max_bits).
+/// The largest magnitudes of A's rows (m) and B's columns (n), as magnitude_bits.
 struct Scales {
   const unsigned* a_rows;
   const unsigned* b_cols;
 };
 
-/// Element (i, j) of this block's sum (the scaled operands' product over its slice of k) as the
-/// unscaled operands' product; where row i of A or column j of B holds ±Inf or NaN, the FP32 FMA
-/// chain over the slice of the operands as given (rare: it reads a row and a column).
-__device__ __forceinline__ float unscaled(const GemmArgs& g, const Scales& scales, int i, int j, float sum, int k_begin, int k_end) {
-  const unsigned a_max = scales.a_rows[i], b_max = scales.b_cols[j];
-  if (a_max < kNonFiniteBits && b_max < kNonFiniteBits) return scalbnf(sum, scale_exponent(a_max) + scale_exponent(b_max));
+/// Element (i, j) of the operands' product over k_begin..k_end as an FP32 FMA chain (rows or
+/// columns holding ±Inf or NaN, which are not scaled: rare, and it reads a row and a column).
+__device__ __noinline__ float fma_chain(const GemmArgs& g, int i, int j, int k_begin, int k_end) {
   float acc = 0.f;
   for (int p = k_begin; p < k_end; ++p)
     acc = fmaf(g.a[static_cast<std::size_t>(i) * g.lda + p], g.b[static_cast<std::size_t>(p) * g.ldb + j], acc);
@@ -334,6 +377,23 @@ __global__ void __launch_bounds__(kThreads, 1)
   // 8-column group j its columns 8j + 2·(lane % 4) and the next.
   const int row = m0 + consumer * 64 + warp * 16 + lane / 4;
   float* slice_out = partials == nullptr ? nullptr : partials + static_cast<std::size_t>(blockIdx.z) * g.m * g.n;
+  // The scales of this thread's 2 rows and 32 columns, all read before the first store (the
+  // compiler cannot tell that a store to C leaves them alone: read per element, each waited for
+  // the store before it, 2.5x the kernel's time at 1024^3).
+  int row_exponent[2];
+  unsigned col_exponents[kBN / 8];  // column pair j's two, 16 bits each (registers are scarce here)
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    const int i = row + 8 * half;
+    row_exponent[half] = epilogue_exponent(i < g.m ? scales.a_rows[i] : 0u);
+  }
+#pragma unroll
+  for (int j = 0; j < kBN / 8; ++j) {
+    const int col = n0 + j * 8 + 2 * (lane % 4);
+    const int first = epilogue_exponent(col < g.n ? scales.b_cols[col] : 0u);
+    const int second = epilogue_exponent(col + 1 < g.n ? scales.b_cols[col + 1] : 0u);
+    col_exponents[j] = (static_cast<unsigned>(first) & 0xffffu) | (static_cast<unsigned>(second) << 16);
+  }
 #pragma unroll
   for (int j = 0; j < kBN / 8; ++j) {
 #pragma unroll
@@ -342,7 +402,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int e = 0; e < 2; ++e) {
         const int i = row + 8 * half, col = n0 + j * 8 + 2 * (lane % 4) + e;
         if (i >= g.m || col >= g.n) continue;
-        const float v = unscaled(g, scales, i, col, sum[4 * j + 2 * half + e], k_begin, k_end);
+        const int exponent = row_exponent[half] + static_cast<short>(col_exponents[j] >> (16 * e));
+        float v = sum[4 * j + 2 * half + e];
+        if (exponent != 0) v = exponent < kUnscaled / 2 ? scalbnf(v, exponent) : fma_chain(g, i, col, k_begin, k_end);
         if (slice_out != nullptr) slice_out[static_cast<std::size_t>(i) * g.n + col] = v;
         else sgemm_device::store_c(g, i, col, v);
       }
@@ -383,19 +445,24 @@ CUtensorMap tile_map(const float* data, int rows, int cols, std::size_t ld, int 
   return map;
 }
 
-/// The largest magnitude of each row of A (kTranspose false) or column of B (true) into `max_bits`,
-/// then the split of the operand scaled by them.
-template <bool kTranspose>
-void launch_split(const float* src, std::size_t ld, int rows, int cols, unsigned* max_bits, float* big, float* small,
-                  std::size_t out_ld, cudaStream_t stream) {
-  const dim3 grid = tile_grid(static_cast<std::size_t>(cols), 32, static_cast<std::size_t>(rows), 32, "sgemm wgmma split");
-  GPULAB_CUDA_CHECK(cudaMemsetAsync(max_bits, 0, static_cast<std::size_t>(kTranspose ? cols : rows) * sizeof(unsigned), stream));
-  launch(kTranspose ? "sgemm_column_max" : "sgemm_row_max", abs_max_bits<kTranspose>, {grid, dim3(32, 8)}, stream, src, ld, rows,
-         cols, max_bits)
-      .work([] { return std::string("a 32x32 tile: the largest |x| of each row or column, by atomicMax"); });
-  launch(kTranspose ? "sgemm_split_tf32_transposed" : "sgemm_split_tf32", split_operand<kTranspose>, {grid, dim3(32, 8)},
-         stream, src, ld, rows, cols, max_bits, big, small, out_ld)
-      .work([] { return std::string("a 32x32 tile: x scaled by its row's or column's power of two, big = tf32(x), small = tf32(x - big)"); });
+/// The blocks a pass launches: at most this many, each looping over the pass's blocks of work.
+constexpr long long kMaxSplitBlocks = 1 << 20;
+
+/// The rows' and columns' largest magnitudes, then the split of both operands scaled by them.
+void launch_split(SplitArgs p, cudaStream_t stream) {
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(p.a_rows, 0, (static_cast<std::size_t>(p.m) + p.n) * sizeof(unsigned), stream));  // b_cols follows
+  const auto blocks = [](int items, int per) { return (items + per - 1) / per; };
+  p.a_blocks_x = blocks(p.k, 1024), p.a_blocks = static_cast<long long>(p.a_blocks_x) * blocks(p.m, 8);
+  p.b_blocks_x = blocks(p.n, 32), p.b_blocks = static_cast<long long>(p.b_blocks_x) * blocks(p.k, 256);
+  launch("sgemm_operand_maxima", operand_maxima,
+         {dim3(static_cast<unsigned>(std::min(p.a_blocks + p.b_blocks, kMaxSplitBlocks))), dim3(32, 8)}, stream, p)
+      .work([] { return std::string("A: a warp a row's 1024 columns; B: 32 columns x 256 rows; one atomicMax a row or column each"); });
+  p.a_blocks_x = blocks(p.k, 32), p.a_blocks = static_cast<long long>(p.a_blocks_x) * blocks(p.m, 32);
+  p.b_blocks_x = blocks(p.n, 32), p.b_blocks = static_cast<long long>(p.b_blocks_x) * blocks(p.k, 32);
+  launch("sgemm_split_tf32", split_operands, {dim3(static_cast<unsigned>(std::min(p.a_blocks + p.b_blocks, kMaxSplitBlocks))), dim3(32, 8)},
+         stream, p)
+      .work([] { return std::string("32x32 tiles of A, then of B (transposed): x scaled by its row's or column's power of two, "
+                                    "big = tf32(x), small = tf32(x - big)"); });
 }
 
 /// False, with nothing enqueued, where gpulab's pool cannot hold the split operands.
@@ -425,8 +492,8 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
     float* b_big = a_big + a_floats;
     float* a_small = kProducts == 3 ? b_big + b_floats : nullptr;
     float* b_small = kProducts == 3 ? a_small + a_floats : nullptr;
-    launch_split<false>(g.a, g.lda, g.m, g.k, a_rows, a_big, a_small, depth, stream);
-    launch_split<true>(g.b, g.ldb, g.k, g.n, a_rows + g.m, b_big, b_small, depth, stream);
+    launch_split({g.a, g.lda, g.b, g.ldb, g.m, g.n, g.k, a_rows, a_rows + g.m, a_big, a_small, b_big, b_small, depth, 0, 0, 0, 0},
+                 stream);
     maps.a_big = tile_map(a_big, g.m, g.k, depth, kBM);
     maps.b_big = tile_map(b_big, g.n, g.k, depth, kBN);
     if (kProducts == 3) maps.a_small = tile_map(a_small, g.m, g.k, depth, kBM), maps.b_small = tile_map(b_small, g.n, g.k, depth, kBN);
