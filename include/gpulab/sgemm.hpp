@@ -42,14 +42,15 @@
 //   value x of A and B split once into big = tf32(x) and small = tf32(x − big) (in stream order, in
 //   gpulab's pool: 8 bytes a value of A and of B), a·b ≈ big·big + big·small + small·big by wgmma,
 //   each 32-deep slice of k summed in a fresh tensor-core accumulator and added to the element's sum
-//   by a rounding FP32 add. Before the split each row of A and column of B is scaled by the power
-//   of two that brings its largest magnitude into [1, 2), and each sum scaled back (exactly, but
-//   for results in FP32's subnormal range): subnormal, tiny and near-overflow operands keep the
-//   bound. Bound: |ĉ − c| ≤ (γ(6k+4) + 2^−20)·(|alpha|·|A|·|B| + |beta|·|C|), wherever no product of
-//   two scaled elements falls below 2^−126 (an element 2^−60 of its row's largest times one 2^−60
-//   of its column's); measured errors are smaller than the FP32 path's (docs/sgemm.md). Rows of A
-//   and columns of B holding ±Inf or NaN are left unscaled and their elements of C computed as FP32
-//   FMA chains: Inf and NaN reach C as in the fp32 path. Taken only on a GPU of compute
+//   by a rounding FP32 add. Before the split, each row of A and column of B whose largest
+//   magnitude lies outside [2^−50, 2^51) is scaled by the power of two that brings it into [1, 2),
+//   and each sum scaled back (exactly, but for results in FP32's subnormal range): subnormal, tiny
+//   and near-overflow operands keep the bound. Bound: |ĉ − c| ≤ (γ(6k+4) + 2^−20)·(|alpha|·|A|·|B| +
+//   |beta|·|C|), wherever no nonzero product of two elements, as scaled, lies below 2^−100 (an
+//   element far smaller than its row's or column's largest, times another); measured errors are
+//   smaller than the FP32 path's (docs/sgemm.md). Rows of A and columns of B holding ±Inf or NaN are
+//   left unscaled and their elements of C computed as FP32 FMA chains: Inf and NaN reach C as in
+//   the fp32 path. Taken only on a GPU of compute
 //   capability 9.0 and where it is faster (m, n > 8, k ≥ 64, m·n/(m + n) ≥ 256, m·n·k ≥ 2^30 — a
 //   rule of the shape, so results are reproducible per device); elsewhere, and where the pool cannot
 //   hold the split operands, the call is the fp32 one. SgemmPrecision::tf32 takes the same path with

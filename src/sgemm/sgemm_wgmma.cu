@@ -14,14 +14,14 @@
 //   rounding FP32 adds: the tensor cores truncate their own additions (issue 13 measured 12×
 //   cuBLAS's error when every product of K stayed in their accumulator), so at most 12 products'
 //   additions of a slice are truncated before an exact-rounding add takes over.
-// - Every row of A and column of B is scaled by a power of two before the split, its largest
-//   magnitude brought into [1, 2), and each sum scaled back in the epilogue: TF32 keeps FP32's
-//   exponent range but not its subnormal bits, so a subnormal or tiny operand would lose the bits
-//   below TF32's grid in its small part (issue 61: subnormal A times 2^100·B broke the bound
-//   1.67×), and a huge one could overflow a partial sum. Rows or columns holding ±Inf or NaN keep
-//   their values unscaled and their elements of C are FMA chains in FP32 (the split would make
-//   Inf − Inf = NaN of an infinite value's small part), so non-finite values propagate as in
-//   gpulab's FP32 path.
+// - Rows of A and columns of B of uncommon magnitudes (largest outside [2^−50, 2^51)) are scaled by
+//   a power of two before the split, their largest brought into [1, 2), and each sum scaled back
+//   in the epilogue: TF32 keeps FP32's exponent range but not its subnormal bits, so a subnormal or
+//   tiny operand would lose the bits below TF32's grid in its small part (issue 61: subnormal A
+//   times 2^100·B broke the bound 1.67×), and a huge one could overflow a partial sum. Rows or
+//   columns holding ±Inf or NaN keep their values unscaled and their elements of C are FMA chains
+//   in FP32 (the split would make Inf − Inf = NaN of an infinite value's small part), so
+//   non-finite values propagate as in gpulab's FP32 path.
 #include "lib/arith.hpp"
 #include "lib/async_copy.cuh"
 #include "lib/launch.cuh"
