@@ -8,7 +8,8 @@
 # ($SANITIZER_TOOLS picks some, $SANITIZER_TESTS other tests: on the H100 memcheck and part of
 # racecheck took 225 s); sanitize: `gpulab sanitize`. profiles:
 # every problem's profiles alone. fuzz: the Python fuzz run ($FUZZ_CALLS calls, default 100000; seed
-# $FUZZ_SEED) against independent references, its counts in fuzz.json. multi*: every problem's benches over this host's GPUs from one
+# $FUZZ_SEED) against independent references, its counts in fuzz.json, then the C++ API's
+# ($CPP_FUZZ_CALLS, default 20000; fuzz_cpp.json). multi*: every problem's benches over this host's GPUs from one
 # process, one per GPU (MPI), weakly scaled, at more sizes ($MULTI_PROBLEMS: only these; multi: also the
 # errors that must end every rank); multi-tests: the multi-GPU tests ($MULTI_TESTS, a gtest filter). A call's parts must fit
 # its 10 minutes (H100: tests 7 min, suite 5, sanitize 4; two H200s: multi-GPU tests 5, multi parts 4-6).
@@ -102,6 +103,10 @@ if has fuzz; then
   echo "== $(date -u +%T) fuzz: random shapes, layouts, dtypes, routes and values against independent references"
   python3 python/tests/fuzz.py --calls "${FUZZ_CALLS:-100000}" --seed "${FUZZ_SEED:-1}" --json "$res/fuzz.json" 2>&1 | tail -30
   echo "fuzz exit code: ${PIPESTATUS[0]}"
+  echo "-- the C++ API: ${CPP_FUZZ_CALLS:-20000} calls (tests/test_fuzz_gpu.cpp)"
+  GPULAB_FUZZ_CALLS="${CPP_FUZZ_CALLS:-20000}" GPULAB_FUZZ_SEED="${FUZZ_SEED:-61}" "$tests_bin" --gtest_filter='Fuzz.*' \
+    --gtest_output="json:$res/fuzz_cpp.json" --gtest_brief=1 2>&1 | tail -30
+  echo "c++ fuzz exit code: ${PIPESTATUS[0]}"
 fi
 if has python; then
   echo "== $(date -u +%T) python: its tests, the CMake package, peers"
