@@ -169,8 +169,8 @@ def transpose(a, *, out=None, stream=None):
 
 def add(a, b, *, alpha: float = 1.0, beta: float = 1.0, out=None, stream=None):
     """alpha·a + beta·b, element by element, for two float32 matrices of one shape (rows may be
-    strided); alpha and beta are taken as float32; fma(alpha, a, beta·b) (two roundings). out= may be a or b. Differentiable
-    (PyTorch)."""
+    strided); alpha and beta are taken as float32, each element is fma(alpha, a, beta·b) (two
+    roundings). out= may be a or b. Differentiable (PyTorch)."""
     what = "gpulab.add"
     if stream is None and _torch.available:
         result = _torch.run(_torch.direct.add, _torch.add, a, b, float(alpha), float(beta), out)
