@@ -172,6 +172,7 @@ TEST(SgemmLibrary, FewRowsPathIsRightForEveryRowCountAndSlicing) {
 // The one-launch form: k over 1 to 16 blocks of a cluster (16 where the device holds it), columns
 // that end inside a warp's 128, rows of B that are and are not 16-byte aligned.
 TEST(SgemmLibrary, FewRowsClusterPathIsRightForEveryRowCountAndClusterSize) {
+  if (!sgemm_detail::cluster_launch()) GTEST_SKIP() << "clusters of blocks need a GPU of compute capability 9.0";
   std::vector<int> sizes{1, 3, 8};
   if (sgemm_detail::few_rows_max_cluster_ranks() > 8) sizes.push_back(sgemm_detail::few_rows_max_cluster_ranks());
   for (std::size_t m = 1; m <= sgemm_detail::kFewRows; ++m)

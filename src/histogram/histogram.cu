@@ -216,6 +216,9 @@ template <unsigned kRanks>
 __global__ void __launch_bounds__(kBlock)
 cluster_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
                       std::uint32_t bins_per_pass, std::uint32_t* __restrict__ counts) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // clusters need compute capability 9.0: supports() keeps this path from older GPUs
+#else
   extern __shared__ std::uint32_t slot_counts[];
   cg::cluster_group cluster = cg::this_cluster();
   const unsigned rank = cluster.block_rank();
@@ -242,6 +245,7 @@ cluster_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, Bi
     }
     __syncthreads();  // the slots are read before the next pass zeroes them
   }
+#endif
 }
 
 // ---- global_runs ------------------------------------------------------------------------------------
@@ -800,7 +804,7 @@ sample_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule ru
     const std::uint32_t bit = 1u << (hash % 32);
     mine += (atomicOr(&seen[hash / 32], bit) & bit) == 0;
   }
-  mine = __reduce_add_sync(kFullMask, mine);
+  mine = warp_sum_unsigned(mine);
   if (threadIdx.x % kWarp == 0) atomicAdd(&distinct, mine);
   __syncthreads();
   if (threadIdx.x == 0) *pick = distinct > kPartitionFromDistinct ? kPickPartitioned : kPickHotCached;

@@ -23,6 +23,16 @@ __device__ __forceinline__ A warp_sum_all(A v) {
   return v;
 }
 
+/// Sum of an unsigned over the 32 lanes, in every lane: one redux.sync on compute capability 8.0 and
+/// newer (__reduce_add_sync), the butterfly of shuffles before that.
+__device__ __forceinline__ unsigned warp_sum_unsigned(unsigned v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  return warp_sum_all(v);
+#else
+  return __reduce_add_sync(kFullMask, v);
+#endif
+}
+
 /// Inclusive prefix sum over the lanes of a warp (Kogge–Stone: five shuffle levels, each lane adding
 /// the value `offset` lanes below it). The association depends only on the lane: deterministic.
 template <class A>

@@ -123,6 +123,9 @@ __global__ void __launch_bounds__(256) few_rows(GemmArgs g, int k_slice, float* 
 // in global memory and no second kernel (the split-K path's), the same bits every run.
 template <int kRows, bool kVectorB>
 __global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // clusters need compute capability 9.0: few_rows_cluster_ranks gives 0 on older GPUs
+#else
   constexpr int kWarps = 8, kCols = 128;
   __shared__ float4 warp_sums[kWarps][kRows][32];
   __shared__ float4 block_sums[kRows][32];
@@ -162,6 +165,7 @@ __global__ void __launch_bounds__(256) few_rows_cluster(GemmArgs g, int k_slice)
     store_c4(g, e / 32, group * kCols + e % 32 * 4, sum);
   }
   cluster.sync();  // no block leaves while another still reads its sums
+#endif
 }
 
 // Few columns of C (n ≤ 8; the GEMV of a column vector when n = 1): row i of C is row i of A
@@ -475,6 +479,11 @@ int sm_count() {
   return count.get([] { return current_device_attribute(cudaDevAttrMultiProcessorCount); });
 }
 
+bool cluster_launch() {
+  static PerDevice<bool> supported;
+  return supported.get([] { return current_device_attribute(cudaDevAttrClusterLaunch) != 0; });
+}
+
 void run_config(std::size_t config, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return;
   run_with(kConfigs[config], g, splits, splits > 1 ? partials : nullptr, stream);
@@ -506,6 +515,8 @@ void run_few_rows(const GemmArgs& g, int splits, float* partials, cudaStream_t s
 int few_rows_max_cluster_ranks() {
   static PerDevice<int> ranks;
   return ranks.get([] {
+    // No clusters before compute capability 9.0: the few-rows path takes its split-K form there.
+    if (!cluster_launch()) return 0;
     // Clusters of 16 are past the portable size: allowed per kernel, and taken only where the
     // device can hold one of the largest form (8 rows: 36 KB of shared memory a block).
     for (auto* kernel : {few_rows_cluster<1, true>, few_rows_cluster<1, false>, few_rows_cluster<2, true>, few_rows_cluster<2, false>,
@@ -533,6 +544,7 @@ int few_rows_cluster_ranks_for(std::size_t m, std::size_t n, std::size_t k, std:
 }
 
 int few_rows_cluster_ranks(const GemmArgs& g) {
+  if (!cluster_launch()) return 0;  // the split-K form
   // The device is asked whether it holds clusters of 16 only where the rule wants them.
   const auto m = static_cast<std::size_t>(g.m), n = static_cast<std::size_t>(g.n), k = static_cast<std::size_t>(g.k);
   const auto sms = static_cast<std::size_t>(sm_count());

@@ -21,9 +21,16 @@ __device__ __forceinline__ float epilogue(const GemmArgs& g, float acc, const fl
 
 /// x rounded to TF32 (11 significant bits, to nearest, ties away), in a 32-bit container.
 __device__ __forceinline__ unsigned to_tf32(float x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  // No cvt to TF32 before compute capability 8.0: half a TF32 unit added to the magnitude, then
+  // the 13 low bits dropped (rna's rounding for finite x; NaN and Inf kept as they are).
+  const unsigned bits = __float_as_uint(x);
+  return isfinite(x) ? (bits + 0x1000u) & 0xffffe000u : bits;
+#else
   unsigned r;
   asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
   return r;
+#endif
 }
 /// The 3xTF32 split: big = tf32(x), small = tf32(x − big) (x − big is exact in FP32).
 __device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& small) {

@@ -120,8 +120,8 @@ void run_cublas(const GemmArgs& g, cudaStream_t s) {
 
 constexpr SgemmRung row(std::string_view name, std::string_view adds, std::string_view claims,
                         void (*run)(const GemmArgs&, cudaStream_t), Role role = Role::rung,
-                        SgemmMath math = SgemmMath::fp32, bool aligned = false, bool sm90a = false) {
-  return {{name, adds, role, false, math != SgemmMath::fp32, claims}, {run, math, aligned, sm90a}};
+                        SgemmMath math = SgemmMath::fp32, bool aligned = false, bool sm90a = false, bool tf32_mma = false) {
+  return {{name, adds, role, false, math != SgemmMath::fp32, claims}, {run, math, aligned, sm90a, tf32_mma}};
 }
 
 // Read top to bottom: rungs 1-6 and the tensor-core rung in sgemm_kernels.cuh, 7-11 in sgemm.cu. Each
@@ -149,7 +149,7 @@ constexpr SgemmRung kRungs[] = {
     row("library", "gpulab::sgemm: tiles measured per shape and device; split-K (fixed order) where tiles leave SMs idle", "fma",
         run_library, Role::library),
     row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync", "fma instructions",
-        run_tf32x3, Role::rung, SgemmMath::tf32x3),
+        run_tf32x3, Role::rung, SgemmMath::tf32x3, false, false, true),
     row("wgmma_3xtf32", "operands split once; TMA into swizzled stages, 2 warpgroups of wgmma, a fresh accumulator a 32-deep slice",
         "instructions fma", run_wgmma<sgemm_detail::wgmma_tf32x3>, Role::rung, SgemmMath::tf32x3, false, true),
     row("library_3xtf32", "gpulab::sgemm with SgemmPrecision::fp32_tensor: wgmma_3xtf32 where it pays, else the FP32 library",

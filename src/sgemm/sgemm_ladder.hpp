@@ -22,6 +22,7 @@ struct SgemmOps {
   SgemmMath math = SgemmMath::fp32;
   bool needs_aligned_rows = false;  // 16-byte loads of A and B: rows 16-byte aligned
   bool needs_sm90a = false;         // wgmma: a GPU of compute capability 9.0
+  bool needs_tf32_mma = false;      // mma.sync on TF32: compute capability 8.0 or newer
 };
 
 using SgemmRung = Rung<SgemmOps>;

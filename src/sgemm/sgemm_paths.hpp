@@ -95,6 +95,8 @@ int capped_splits(const GemmArgs& g, std::size_t splits);
 
 /// The SMs of the current device (cached).
 int sm_count();
+/// Whether the current device launches clusters of blocks (compute capability 9.0 and newer).
+bool cluster_launch();
 
 /// The slices of split-K the library uses for this shape on the current device (1: none).
 int split_count(const GemmArgs& g);

@@ -3,6 +3,7 @@
 #include "core/cli_options.hpp"
 #include "core/sizes.hpp"
 #include "multi/multi_bench.hpp"
+#include "lib/launch_limits.hpp"
 #include "sgemm/sgemm_paths.hpp"
 
 #include <gpulab/error.hpp>
@@ -62,6 +63,8 @@ std::optional<std::string> SgemmCase::unsupported(std::size_t rung) const {
     return "16-byte loads need leading dimensions that are multiples of 4";
   if (table_[rung].needs_sm90a && !sgemm_detail::wgmma_supported())
     return "wgmma needs a GPU of compute capability 9.0 (sm_90a)";
+  if (table_[rung].needs_tf32_mma && current_device_attribute(cudaDevAttrComputeCapabilityMajor) < 8)
+    return "mma.sync on TF32 needs a GPU of compute capability 8.0 or newer";
   return std::nullopt;
 }
 
