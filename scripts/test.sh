@@ -10,6 +10,12 @@ ctest --preset release -j "$(nproc)"
 # The GPU tests are one CTest entry; say how many of them were skipped (none run without a GPU).
 grep -ho "GPU tests skipped: no CUDA device ([0-9]* tests skipped)" build/release/Testing/Temporary/LastTest*.log | tail -1 || true
 
+# The oldest GPUs CUDA 13 supports (sm_75: T4, RTX 20xx): the library and the CLI must compile for
+# them too (clusters, TF32 mma and cp.async are guarded by the target's compute capability).
+cmake -S . -B build/sm75 -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=75 -DGPULAB_BUILD_TESTS=OFF > /dev/null
+cmake --build build/sm75 --target gpulab gpulab_nccl gpulab_exe > build/sm75.log 2>&1 || { tail -30 build/sm75.log; echo "the build for sm_75 failed" >&2; exit 1; }
+echo "the library and the CLI built for sm_75 too"
+
 # The CMake package: install it, then build a project of its own against it (find_package(gpulab)).
 rm -rf build/install build/consumer
 cmake --install build/release --prefix build/install > /dev/null
