@@ -53,4 +53,6 @@ __device__ __forceinline__ void cp_async_wait() {
 #endif
 }
 
+#undef GPULAB_SYNC_COPIES  // (the choice is this header's alone)
+
 }  // namespace gpulab
