@@ -7,6 +7,7 @@
 #include "gpu_test_support.hpp"
 
 #include "conv/conv_cpu.hpp"
+#include "histogram/histogram_cpu.hpp"
 
 #include <gpulab/atax.hpp>
 #include <gpulab/conv.hpp>
@@ -50,6 +51,14 @@ class Fuzz {
   std::size_t side(int small) {
     const double r = uniform(0, 1);
     return r < 0.05 ? 0 : r < 0.15 ? 1 : static_cast<std::size_t>(uniform_int(2, small));
+  }
+
+  /// n integers of T over its whole range.
+  template <class T>
+  std::vector<T> integers(std::size_t n) {
+    std::vector<T> v(n);
+    for (T& x : v) x = static_cast<T>(uniform_int(std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+    return v;
   }
 
   /// rows × cols values of T in a kind picked at random (rows: the unit of the "rows" kind).
@@ -105,12 +114,8 @@ class Fuzz {
   void sum() {
     const std::size_t n = side(5000);
     std::vector<T> x;
-    if constexpr (std::is_integral_v<T>) {
-      x.resize(n);
-      for (T& v : x) v = uniform_int(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
-    } else {
-      x = values<T>(1, n);
-    }
+    if constexpr (std::is_integral_v<T>) x = integers<T>(n);
+    else x = values<T>(1, n);
     const auto d = test::upload<T>(x);
     DeviceBuffer<T> out(1);
     const std::size_t temp_bytes = reduce_sum_temp_bytes<T>(n);
@@ -135,12 +140,8 @@ class Fuzz {
   void scan() {
     const std::size_t n = side(5000);
     std::vector<In> x;
-    if constexpr (std::is_integral_v<In>) {
-      x.resize(n);
-      for (In& v : x) v = static_cast<In>(uniform_int(std::numeric_limits<In>::min(), std::numeric_limits<In>::max()));
-    } else {
-      x = values<In>(1, n);
-    }
+    if constexpr (std::is_integral_v<In>) x = integers<In>(n);
+    else x = values<In>(1, n);
     using Out = scan_result_t<In>;
     const bool inclusive = uniform(0, 1) < 0.5;
     const auto d = test::upload<In>(x);
@@ -179,15 +180,13 @@ class Fuzz {
     const std::size_t n = side(5000);
     const int choices[] = {1, 2, 3, 7, 256, 1000, 4096, 65537, 1 << 20};
     const auto m = static_cast<std::uint32_t>(uniform(0, 1) < 0.2 ? uniform_int(1, 1 << 18) : choices[uniform_int(0, 8)]);
-    std::vector<std::int32_t> v(n);
-    const bool narrow = uniform(0, 1) < 0.5;
-    for (auto& x : v) x = narrow ? uniform_int(-100, 100) : uniform_int(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+    std::vector<std::int32_t> v = integers<std::int32_t>(n);
+    if (uniform(0, 1) < 0.5)
+      for (auto& x : v) x %= 101;  // narrow: -100..100
     const auto d = test::upload<std::int32_t>(v);
     DeviceBuffer<std::uint32_t> counts(m);
     histogram(d.data(), n, m, counts.data());
-    std::vector<std::uint32_t> want(m, 0);
-    for (std::int32_t x : v) ++want[static_cast<std::size_t>(((static_cast<std::int64_t>(x) % m) + m) % m)];
-    if (test::download(counts.data(), m) != want) fail(fmt::format("histogram of {} values in {} bins", n, m));
+    if (test::download(counts.data(), m) != histogram_reference(v, m)) fail(fmt::format("histogram of {} values in {} bins", n, m));
   }
 
   /// A rows × cols matrix with `pad` NaN floats after each row, on the device, and its view.

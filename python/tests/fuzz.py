@@ -26,7 +26,7 @@ import numpy as np
 import torch
 
 import gpulab
-from references import conv_reference
+from references import conv_reference, gamma
 
 try:
     import cupy
@@ -39,10 +39,6 @@ MAX = {torch.float32: float(np.finfo(np.float32).max), torch.float64: float(np.f
 NP = {torch.float32: np.float32, torch.float64: np.float64, torch.int8: np.int8, torch.int16: np.int16, torch.int32: np.int32,
       torch.uint8: np.uint8}
 KINDS = ["unit", "unit", "integers", "tiny", "subnormal", "huge", "rows", "elements", "zeros", "specials"]
-
-
-def gamma(k, u):
-    return k * u / (1 - k * u)
 
 
 class Failure(Exception):

@@ -2,6 +2,11 @@
 import numpy as np
 
 
+def gamma(k, u):
+    """γ(k) = k·u / (1 − k·u): the factor of an error bound of k roundings of unit u."""
+    return k * u / (1 - k * u)
+
+
 def conv_reference(img, weights, divisor, border):
     """The SPEC's arithmetic in NumPy: correlation, s/divisor rounded half away from zero, clamped."""
     h, w, _ = img.shape

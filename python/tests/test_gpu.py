@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import gpulab
-from references import conv_reference
+from references import conv_reference, gamma
 
 torch = pytest.importorskip("torch")
 if gpulab.device_count() == 0 or not torch.cuda.is_available():
@@ -15,10 +15,6 @@ if gpulab.device_count() == 0 or not torch.cuda.is_available():
 
 SIZES = [0, 1, 31, 1000, 2**20 + 3, 2**24 + 1]
 U = {torch.float32: 2.0**-24, torch.float64: 2.0**-53}
-
-
-def gamma(k, u):
-    return k * u / (1 - k * u)
 
 
 def rng(seed=1):
