@@ -81,6 +81,7 @@ for part in multi multi-mpi multi-weak multi-more; do
   has "$part" || continue
   nvidia-smi topo -m > "$res/topo.txt" 2>&1
   echo "== $(date -u +%T) $part: every problem's benches over $gpus GPU(s)"
+  [ "$part" = multi ] && { gpulab ceilings --gpus "$gpus" --json "$res/ceilings_gpus.json" --md "$res/ceilings_gpus.md" | tail -25; echo "ceilings --gpus exit code: ${PIPESTATUS[0]}"; }
   gpulab showcase --out "$res" ${MULTI_PROBLEMS:-} --parts "$part"
   echo "$part exit code: $?"
 done

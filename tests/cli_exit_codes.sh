@@ -52,6 +52,11 @@ expect 2 "not in" -- "$gpulab" bench reduce --gpus 2 --placement nowhere
 expect 2 "profile takes one GPU" -- "$gpulab" profile reduce --gpus 2
 expect 2 "goes with --gpus" -- "$gpulab" bench reduce --weak --n 2^20
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" bench reduce --gpus 2 --n 2^20
+expect 2 "not in range" -- "$gpulab" bench reduce --gpus 2,0 --n 2^20
+expect 2 "four not in range" -- "$gpulab" bench reduce --gpus 2,four --n 2^20
+expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" bench reduce --gpus 4,2 --n 2^20
+expect 2 "not in range" -- "$gpulab" ceilings --gpus 0
+expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" ceilings --gpus 4
 # Every problem's recorded runs (benches and profiles, one GPU and several) are commands the CLI
 # takes: without a device each ends with 3 (or 5 for a profile without ncu), never a usage error.
 expect 2 "nothing not in" -- "$gpulab" showcase --out /tmp/gpulab-showcase-test --parts nothing
@@ -67,5 +72,9 @@ while read -r first rest; do
   checked=$((checked + 1))
   [ "$got" -eq 3 ] || [ "$got" -eq 5 ] || { echo "FAIL: showcase's '$first $*' exited $got"; failures=$((failures + 1)); }
 done < "$cmds"
+# Over four GPUs, one process times 1, 2 and 4 (the scaling's course); MPI one process a GPU.
+"$gpulab" showcase --out /tmp/gpulab-showcase-test --parts multi,multi-mpi --gpus 4 --dry-run > "$cmds"
+grep -q -- "bench reduce .*--gpus 2,4" "$cmds" && grep -q -- "^mpirun -np 4 .*--gpus 4" "$cmds" &&
+  echo "ok: showcase over 4 GPUs times 2,4 (MPI: 4)" || { echo "FAIL: showcase --gpus 4"; cat "$cmds"; failures=$((failures + 1)); }
 [ "$checked" -ge 40 ] && echo "ok: $checked showcase commands parse" || { echo "FAIL: only $checked showcase commands"; failures=$((failures + 1)); }
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }

@@ -88,6 +88,34 @@ TEST(MultiCpu, TheReportKeepsEveryRowAndTheBusBandwidth) {
   EXPECT_TRUE(report_from_json(to_json(ladders)).multi_gpu == std::nullopt);
 }
 
+TEST(MultiCpu, RowsFromHostMemoryAreJudgedByWhatTheHostGaveAsManyGpus) {
+  MultiGpuRun run = sample_run();
+  run.host_links = {{1, 64 << 20, 50.0, 52.0}, {2, 64 << 20, 80.0, 90.0}};
+  MultiRow one = run.cases[0].rows[0], two = run.cases[0].rows[1];
+  one.placement = two.placement = "host";
+  one.host_bytes = two.host_bytes = 44e6;  // 44 MB in 2.0 ms (22 GB/s) and in 1.1 ms (40 GB/s)
+  run.cases[0].rows.insert(run.cases[0].rows.end(), {one, two});
+  const Table t = multi_case_table(run.cases[0], run.host_links);
+  const auto column = static_cast<std::size_t>(std::find(t.header.begin(), t.header.end(), "of host link") - t.header.begin());
+  ASSERT_LT(column, t.header.size());
+  EXPECT_EQ(t.rows[0][column], "—");  // resident: nothing copied in
+  EXPECT_EQ(t.rows[2][column], fmt_pct(22.0 / 50.0));
+  EXPECT_EQ(t.rows[3][column], fmt_pct(40.0 / 80.0));  // against what two GPUs got together, not one
+  run.host_links.pop_back();  // no link measured at two: no share claimed
+  EXPECT_EQ(multi_case_table(run.cases[0], run.host_links).rows[3][column], "—");
+  // The links and the rows' bytes go through the JSON; a report from before them reads as none.
+  auto j = multi_gpu_json(run);
+  EXPECT_EQ(multi_gpu_json(multi_gpu_from(j)).dump(), j.dump());
+  j.erase("host_links");
+  for (auto& row : j["cases"][0]["rows"]) row.erase("host_bytes"), row.erase("graph_joined");
+  const MultiGpuRun old = multi_gpu_from(j);
+  EXPECT_TRUE(old.host_links.empty());
+  EXPECT_EQ(old.cases[0].rows[3].host_bytes, 0.0);
+  std::ostringstream os;
+  print_multi(os, run);
+  EXPECT_NE(os.str().find("what the host gives the GPUs copying at once"), std::string::npos) << os.str();
+}
+
 TEST(MultiCpu, DifferentBitsFailTheRunToo) {
   MultiGpuRun run = sample_run();
   run.cases[0].rows[1].check.ok = true;
@@ -116,7 +144,7 @@ TEST(MultiCpu, TheTerminalSaysHowTheRanksRan) {
   std::ostringstream weak;
   print_multi(weak, run);
   EXPECT_NE(weak.str().find("2 GPUs, one MPI process each"), std::string::npos) << weak.str();
-  EXPECT_NE(weak.str().find("(weak scaling: per GPU; the 2-GPU rows run 2x the work)"), std::string::npos) << weak.str();
+  EXPECT_NE(weak.str().find("(weak scaling: per GPU; the rows of N GPUs run N times the work)"), std::string::npos) << weak.str();
   EXPECT_EQ(multi_gpu_json(run)["cases"][0]["scale"], 2);
 }
 
@@ -137,7 +165,8 @@ TEST(MultiCpu, MarkdownAndCsvHoldTheSameRows) {
   run.cases = {c};
   const std::string md = to_markdown(report_of(run));
   EXPECT_NE(md.find("## Several GPUs through NCCL: 2 GPUs driven by one process"), std::string::npos) << md;
-  EXPECT_NE(md.find("### histogram  n=2^31  m=256  (weak scaling: per GPU; the 2-GPU rows run 2x the work)"), std::string::npos) << md;
+  EXPECT_NE(md.find("### histogram  n=2^31  m=256  (weak scaling: per GPU; the rows of N GPUs run N times the work)"), std::string::npos)
+      << md;
   EXPECT_NE(md.find("| 8 B |"), std::string::npos) << md;
   EXPECT_NE(md.find("- FAILED on 2 GPU(s), resident: rank 1: counts differ, a|b"), std::string::npos) << md;  // a list, not a table
   const std::string csv = to_csv(report_of(run));

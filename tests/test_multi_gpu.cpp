@@ -39,19 +39,29 @@ MultiCaseResult expect_rows_pass(const MultiCaseMaker& make, const MultiSettings
     EXPECT_TRUE(row.identical) << row.gpus << " GPU(s), " << row.placement;
     // The tests' cases are small: resident through NCCL, each must replay from CUDA graphs (on two
     // GPUs in one thread this failed until the captures all ended before the first instantiation).
+    // Several GPUs of this process replay one graph over all of them (one launch).
     const bool through_loopback = s.loopback_ranks > 0 && row.gpus > 1;
     if (row.placement == "resident" && !through_loopback) {
       EXPECT_TRUE(row.graphed) << row.gpus << " GPU(s): not replayed from a graph: " << row.graph_failure;
+      EXPECT_EQ(row.graph_joined, row.gpus > 1) << row.gpus << " GPU(s): " << row.graph_failure;
     }
   }
   return r;
 }
 
-void expect_all_rows_pass(const MultiCaseMaker& make, int gpus) {
+/// The several-GPU counts of this host: 2, 4, … up to every GPU, and every GPU (none on one GPU).
+std::vector<int> gpu_counts_here() {
+  std::vector<int> counts;
+  for (int n = 2; n < device_count(); n *= 2) counts.push_back(n);
+  if (device_count() > 1) counts.push_back(device_count());
+  return counts;
+}
+
+void expect_all_rows_pass(const MultiCaseMaker& make) {
   MultiSettings s;
-  s.gpus = gpus;
+  s.gpus = gpu_counts_here();
   s.reps = 2;
-  expect_rows_pass(make, s, gpus > 1 ? 4u : 2u);
+  expect_rows_pass(make, s, 2 * (1 + s.gpus.size()));
 }
 
 /// The case over 2, 3 and 5 loopback ranks on GPU 0 (one GPU and the ranks, resident data).
@@ -67,27 +77,26 @@ void expect_loopback_ranks_pass(const MultiCaseMaker& make, bool weak = false) {
   }
 }
 
-int gpus_here() { return std::min(device_count(), 2); }
 
 TEST(MultiGpu, ReduceOfEveryTypeAndAwkwardSizes) {
   for (DType t : {DType::int32, DType::float32, DType::float64})
     for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{100'003}}) {
       SCOPED_TRACE(std::string(dtype_name(t)) + " n=" + std::to_string(n));
-      expect_all_rows_pass([&](std::size_t) { return make_reduce_multi(t, n, 7); }, gpus_here());
+      expect_all_rows_pass([&](std::size_t) { return make_reduce_multi(t, n, 7); });
     }
 }
 
 TEST(MultiGpu, HistogramOverThePaths) {
   for (std::uint32_t m : {1u, 8u, 256u, 5000u, (1u << 17) + 1})
     expect_all_rows_pass(
-        [&](std::size_t) { return make_histogram_multi(HistogramDistribution::uniform, 70'001, m, 7); }, gpus_here());
+        [&](std::size_t) { return make_histogram_multi(HistogramDistribution::uniform, 70'001, m, 7); });
   expect_all_rows_pass(
-      [&](std::size_t) { return make_histogram_multi(HistogramDistribution::degenerate, 70'001, 256, 7); }, gpus_here());
+      [&](std::size_t) { return make_histogram_multi(HistogramDistribution::degenerate, 70'001, 256, 7); });
 }
 
 TEST(MultiGpu, AtaxWithFewerRowsThanRanksToo) {
   for (AtaxShape s : {AtaxShape{33, 1}, AtaxShape{1000, 1001}, AtaxShape{16385, 5}})
-    expect_all_rows_pass([&](std::size_t) { return make_atax_multi(s, 7); }, gpus_here());
+    expect_all_rows_pass([&](std::size_t) { return make_atax_multi(s, 7); });
 }
 
 TEST(MultiGpu, ScanOfEveryTypeBothKinds) {
@@ -95,20 +104,20 @@ TEST(MultiGpu, ScanOfEveryTypeBothKinds) {
     for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive})
       for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{70'001}}) {
         SCOPED_TRACE(std::string(dtype_name(t)) + " " + std::string(scan_kind_name(kind)) + " n=" + std::to_string(n));
-        expect_all_rows_pass([&](std::size_t) { return make_scan_multi(t, kind, n, 7); }, gpus_here());
+        expect_all_rows_pass([&](std::size_t) { return make_scan_multi(t, kind, n, 7); });
       }
 }
 
 TEST(MultiGpu, SgemmRowsSplitAndGathered) {
   for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{17, 33, 65}, SgemmShape{129, 65, 257}, SgemmShape{3, 4096, 64}})
-    expect_all_rows_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 7); }, gpus_here());
+    expect_all_rows_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 7); });
 }
 
 TEST(MultiGpu, ConvBandsWithTheirNeighboursRows) {
   for (multi::Gather g : {multi::Gather::all, multi::Gather::none})
     for (auto [w, h] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 3}, {67, 35}, {1000, 7}})
       for (Border b : {Border::replicate, Border::zero, Border::mirror})
-        expect_all_rows_pass([&](std::size_t) { return make_conv_multi(w, h, *named_filter("sharpen"), b, 7, g); }, gpus_here());
+        expect_all_rows_pass([&](std::size_t) { return make_conv_multi(w, h, *named_filter("sharpen"), b, 7, g); });
 }
 
 TEST(MultiGpuLoopback, ReduceWithShardsOfNothing) {
@@ -209,7 +218,7 @@ class ThrowsWhileCaptured final : public MultiCase {
 
 TEST(MultiGpu, AFailedCaptureLeavesNothingBehindForTheNextCase) {
   MultiSettings s;
-  s.gpus = gpus_here();
+  s.gpus = gpu_counts_here();
   s.placements = {"resident"};
   s.reps = 2;
   const MultiCaseResult failed = run_multi_case([](std::size_t) { return std::make_unique<ThrowsWhileCaptured>(); }, s);
@@ -219,14 +228,14 @@ TEST(MultiGpu, AFailedCaptureLeavesNothingBehindForTheNextCase) {
     EXPECT_NE(row.graph_failure.find("thrown while captured"), std::string::npos) << row.graph_failure;
   }
   // The next case allocates, runs, captures and replays on the same thread as before.
-  expect_rows_pass([](std::size_t) { return make_reduce_multi(DType::float32, 100'003, 7); }, s, s.gpus > 1 ? 2u : 1u);
+  expect_rows_pass([](std::size_t) { return make_reduce_multi(DType::float32, 100'003, 7); }, s, 1 + s.gpus.size());
 }
 
 /// One stream on each GPU of the host, or two on the one GPU there is: what one thread drives.
 std::vector<std::pair<int, std::unique_ptr<Stream>>> streams_of_this_host() {
   std::vector<std::pair<int, std::unique_ptr<Stream>>> out;
-  for (int i = 0; i < std::max(2, gpus_here()); ++i) {
-    const int device = std::min(i, gpus_here() - 1);
+  for (int i = 0; i < std::max(2, device_count()); ++i) {
+    const int device = std::min(i, device_count() - 1);
     GPULAB_CUDA_CHECK(cudaSetDevice(device));
     out.emplace_back(device, std::make_unique<Stream>());
   }
@@ -293,6 +302,46 @@ TEST(StreamCaptures, EveryStreamOfTheThreadReplaysItsOwnGraph) {
   GPULAB_CUDA_CHECK(cudaSetDevice(0));
 }
 
+// One graph over every stream of the thread: one launch on the first stream runs each device's
+// part, and the first stream's work after it waits for all of them (the join).
+TEST(StreamCaptures, AJoinedCaptureReplaysEveryStreamFromOneLaunch) {
+  auto streams = streams_of_this_host();
+  std::vector<DeviceBuffer<std::uint8_t>> bytes;
+  std::vector<StreamOnDevice> on;
+  for (auto& [device, stream] : streams) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(device));
+    bytes.emplace_back(64);
+    GPULAB_CUDA_CHECK(cudaMemset(bytes.back().data(), 0, 64));
+    on.push_back({device, stream->get()});
+  }
+  GPULAB_CUDA_CHECK(cudaSetDevice(0));
+  StreamCaptures captures(on, CaptureForm::joined);
+  for (std::size_t i = 0; i < on.size(); ++i) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(on[i].device));
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(bytes[i].data(), static_cast<int>(i + 1), 64, on[i].stream));  // recorded, not run
+  }
+  GPULAB_CUDA_CHECK(cudaSetDevice(0));
+  std::vector<GraphExec> graphs = captures.finish();
+  ASSERT_EQ(graphs.size(), 1u);
+  for (std::size_t i = 0; i < on.size(); ++i) {
+    std::uint8_t first = 0xFF;
+    GPULAB_CUDA_CHECK(cudaMemcpy(&first, bytes[i].data(), 1, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(first, 0) << "stream " << i << ": the captured work ran before its replay";
+  }
+  graphs[0].launch(on[0].stream);
+  GPULAB_CUDA_CHECK(cudaStreamSynchronize(on[0].stream));  // the join: every stream's part has ended
+  for (std::size_t i = 0; i < on.size(); ++i) {
+    std::vector<std::uint8_t> got(64, 0xFF);
+    GPULAB_CUDA_CHECK(cudaMemcpy(got.data(), bytes[i].data(), 64, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got, std::vector<std::uint8_t>(64, static_cast<std::uint8_t>(i + 1))) << "stream " << i;
+  }
+  for (const StreamOnDevice& s : on) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusActive;
+    GPULAB_CUDA_CHECK(cudaStreamIsCapturing(s.stream, &status));
+    EXPECT_EQ(status, cudaStreamCaptureStatusNone);
+  }
+}
+
 TEST(StreamCaptures, AnAbandonedCaptureEndsWithItsScope) {
   auto streams = streams_of_this_host();
   std::vector<StreamOnDevice> on;
@@ -321,7 +370,7 @@ TEST(StreamCaptures, AnAbandonedCaptureEndsWithItsScope) {
 
 TEST(MultiGpu, MoreGpusThanThereAreIsAClearError) {
   MultiSettings s;
-  s.gpus = device_count() + 1;
+  s.gpus = {device_count() + 1};
   s.placements = {"resident"};
   try {
     run_multi_case([](std::size_t) { return make_reduce_multi(DType::float32, 1000, 1); }, s);

@@ -25,6 +25,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -137,7 +138,7 @@ void write_outputs(const Report& report, const OutputFiles& files, std::ostream&
 struct BenchOptions {
   std::string variants;
   int reps = 0, warmup = 3, end_to_end_reps = 3, loops = 0;
-  int gpus = 0;  // > 0: the problem's multi-GPU form on this many GPUs (and on one)
+  std::vector<int> gpus;  // not empty: the problem's multi-GPU form on these numbers of GPUs (and on one)
   bool weak = false;  // with gpus: the sizes are per GPU
   std::vector<std::string> placements{"resident", "host"};
   std::uint64_t seed = 1;
@@ -159,7 +160,9 @@ struct BenchOptions {
     files.add_to(app);
     app->add_option("--gpus", gpus,
                     "split each case over N GPUs of this host through NCCL (" + multi_gpu_problems + "): 1 and N GPUs "
-                    "timed in the same run, with NCCL's bus bandwidth")
+                    "timed in the same run, with NCCL's bus bandwidth and what the host gives them; a comma list (2,4) "
+                    "times each count in the same run")
+        ->delimiter(',')
         ->check(CLI::Range(1, 1024));
     app->add_option("--placement", placements,
                     "with --gpus: resident (each GPU holds its shard) and/or host (the data starts in host memory)")
@@ -394,37 +397,52 @@ int finish_report(Report& report, const OutputFiles& files, std::ostream& out, s
   return kExitOk;
 }
 
-/// `gpulab bench NAME --gpus N`: NCCL's bus bandwidth, then every case on one GPU and on N — all N
-/// from this process, or, under `mpirun -np N`, one rank per process — as a report (rank 0 prints
-/// and writes it; every process exits by the same rows).
+/// The sizes NCCL's bus bandwidth is measured at: latency (8 B) to bandwidth (1 GiB).
+const std::vector<std::size_t> kBusSizes{8, std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 26, std::size_t{1} << 30};
+
+/// The several-GPU counts of a run over up to `gpus` GPUs: the powers of two below it, and it (2, 4, 8).
+std::vector<int> gpu_counts_up_to(int gpus) {
+  std::vector<int> out;
+  for (int n = 2; n < gpus; n *= 2) out.push_back(n);
+  out.push_back(std::max(gpus, 1));
+  return out;
+}
+
+/// `gpulab bench NAME --gpus N[,M…]`: what the host gives the GPUs and NCCL's bus bandwidth, then
+/// every case on one GPU and on each count — all from this process, or, under `mpirun -np N`, one
+/// rank per process — as a report (rank 0 prints and writes it; every process exits by the same rows).
 int bench_multi_gpu(const ProblemCommand& cmd, const std::vector<std::string>& args, const DeviceFacts& device,
                     std::ostream& out, std::ostream& err) {
   const std::unique_ptr<World> world = launched_by_mpi() ? mpi_world() : single_process();
+  std::vector<int> counts = cmd.options.gpus;
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  const int most_gpus = counts.back();
   const auto fail = [&](const std::string& what, int code) {
     // Who speaks: an MPI rank, or the one process that drives every GPU.
     const std::string who = world->size() > 1 ? fmt::format("rank {} of {}", world->rank(), world->size())
-                                              : fmt::format("one process over {} GPU(s)", cmd.options.gpus);
+                                              : fmt::format("one process over {} GPU(s)", most_gpus);
     err << "gpulab (" << who << "): " << what << "\n" << std::flush;
     if (world->size() > 1) world->abort(code);  // never leave the other ranks waiting in a collective
     return code;
   };
-  if (world->size() > 1 && world->size() != cmd.options.gpus)
-    return fail(fmt::format("--gpus {} but the launcher started {} processes (one per GPU: mpirun -np {})", cmd.options.gpus,
-                            world->size(), cmd.options.gpus),
+  if (world->size() > 1 && (cmd.options.gpus.size() != 1 || world->size() != most_gpus))
+    return fail(fmt::format("--gpus {} but the launcher started {} processes (one per GPU: mpirun -np {}, and one number of GPUs)",
+                            fmt::join(cmd.options.gpus, ","), world->size(), most_gpus),
                 kExitUsage);
   try {
     MultiSettings s;  // more GPUs than the host has: the communicators refuse, before any case
-    s.gpus = cmd.options.gpus;
+    s.gpus = counts;
     s.world = world.get();
     s.placements = cmd.options.placements;
     s.reps = cmd.options.reps > 0 ? cmd.options.reps : cmd.problem->default_reps();
     s.weak = cmd.options.weak;
     Report report = new_report(args, device);
     MultiGpuRun& run = report.multi_gpu.emplace();
-    run.gpus = s.gpus;
+    run.gpus = most_gpus;
     run.processes = world->size();
-    run.bus = measure_bus_bandwidth(
-        s.gpus, {8, std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 26, std::size_t{1} << 30}, s.reps, world.get(), s.timeout_s);
+    run.host_links = measure_host_links(host_link_counts(s.gpus, world->size()), s.reps, world.get());
+    run.bus = measure_bus_bandwidth(most_gpus, kBusSizes, s.reps, world.get(), s.timeout_s);
     cmd.problem->for_each_multi_case(cmd.options.seed, [&](const MultiCaseMaker& make) {
       run.cases.push_back(run_multi_case(make, s));
       run.cases.back().problem = std::string(cmd.problem->name());
@@ -481,7 +499,11 @@ int run_showcase(const std::vector<std::unique_ptr<Problem>>& registry, const st
           if (const auto at = w.find("{tmp}"); at != std::string::npos) w.replace(at, 5, tmp);
           words.push_back(w);
         }
-        if (multi) words.insert(words.end(), {"--gpus", std::to_string(gpus)});
+        // The one-process benches time 2, 4, … GPUs up to every GPU, so that the charts show the
+        // scaling's course; MPI, weak scaling and the more shapes time every GPU alone (the time of a call).
+        if (multi)
+          words.insert(words.end(), {"--gpus", part == ShowcasePart::multi ? fmt::format("{}", fmt::join(gpu_counts_up_to(gpus), ","))
+                                                                           : std::to_string(gpus)});
         if (s.reports && part == ShowcasePart::peers) words.insert(words.end(), {"--json", report_path(s.name, "json")});
         else if (s.reports)
           for (const char* ext : {"json", "md", "csv"}) words.insert(words.end(), {std::string("--") + ext, report_path(s.name, ext)});
@@ -540,6 +562,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   auto* ceilings_cmd = app.add_subcommand("ceilings", "measure copy, read, write, L2 and FMA ceilings");
   int ceiling_reps = 20;
   ceilings_cmd->add_option("--reps", ceiling_reps, "repetitions per ceiling")->check(CLI::Range(1, 10000));
+  int ceiling_gpus = 0;
+  ceilings_cmd
+      ->add_option("--gpus", ceiling_gpus,
+                   "also what the host gives 1, 2, 4 … N GPUs copying at once (pinned) and NCCL's bus bandwidth over N")
+      ->check(CLI::Range(1, 1024));
   OutputFiles ceiling_files;
   ceiling_files.add_to(ceilings_cmd);
   auto* list = app.add_subcommand("list", "list the problems and their rungs");
@@ -681,9 +708,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       const auto ladder = c->problem->ladder();
       if (c == run_cmd) find_rung(ladder, run_variant, c->problem->name());
       else select_rungs(ladder, split_commas(c->options.variants), c->problem->name());
-      if (c->options.gpus > 0 && c == profile_cmd) throw UsageError("profile takes one GPU (no --gpus)");
-      if (c->options.weak && c->options.gpus == 0) throw UsageError("--weak goes with --gpus N (weak scaling over N GPUs)");
-      if (c->options.gpus > 0 && !c->problem->has_multi_gpu())
+      if (!c->options.gpus.empty() && c == profile_cmd) throw UsageError("profile takes one GPU (no --gpus)");
+      if (c->options.weak && c->options.gpus.empty()) throw UsageError("--weak goes with --gpus N (weak scaling over N GPUs)");
+      if (!c->options.gpus.empty() && !c->problem->has_multi_gpu())
         throw UsageError(std::string(c->problem->name()) + " has no multi-GPU form (--gpus: " + multi_gpu_problems + ")");
     }
     for (const auto* names : {&showcase_only, &sanitize_only})
@@ -767,10 +794,16 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (ceilings_cmd->parsed()) {
       Report report = new_report(args, device);
       report.ceilings = measure_ceilings(device, ceiling_reps);
+      if (ceiling_gpus > 0) {
+        MultiGpuRun& links = report.multi_gpu.emplace();
+        links.gpus = ceiling_gpus;
+        links.host_links = measure_host_links(host_link_counts(gpu_counts_up_to(ceiling_gpus), 1), ceiling_reps);
+        links.bus = measure_bus_bandwidth(ceiling_gpus, kBusSizes, ceiling_reps);
+      }
       return finish_report(report, ceiling_files, out, err);
     }
     if (run_cmd) return run_problem(*run_cmd, run_variant, run_reps, device, out);
-    if (bench_cmd && bench_cmd->options.gpus > 0) return bench_multi_gpu(*bench_cmd, args, device, out, err);
+    if (bench_cmd && !bench_cmd->options.gpus.empty()) return bench_multi_gpu(*bench_cmd, args, device, out, err);
     if (check_cmd) return check_problem(*check_cmd, device, out);
     if (sanitize->parsed()) {
       Report report = new_report(args, device);

@@ -26,11 +26,13 @@ struct MultiRow {
   std::string placement;
   TimingStats local, total;  // milliseconds, the slowest rank each repetition
   double speedup = 0.0, efficiency = 0.0, gbs = 0.0;
+  double host_bytes = 0.0;  // from host memory: the bytes every rank together copies in per run
   // Small cases, resident data: the local part and the whole function replayed from CUDA graphs
   // (captured once per rank), or why they could not be captured.
   bool graphed = false;
+  bool graph_joined = false;  // replayed from one graph over every GPU (one launch), not a graph per GPU
   TimingStats graph_local, graph_total;
-  std::string graph_failure;
+  std::string graph_failure;  // why a form could not be captured (graphed: the joined one)
   CheckResult check;
   bool identical = true;  // every rank, a repeated run and a replayed graph gave the same bits
 };
@@ -48,11 +50,19 @@ struct BusBandwidth {
   double time_us = 0.0, algbw_gbs = 0.0, busbw_gbs = 0.0;
 };
 
+/// What the host gives `gpus` GPUs copying at once, pinned memory, GB/s of all of them together.
+struct HostLink {
+  int gpus = 1;
+  std::size_t bytes_per_gpu = 0;
+  double to_gpus_gbs = 0.0, from_gpus_gbs = 0.0;
+};
+
 /// The several-GPU section of a report.
 struct MultiGpuRun {
   int gpus = 1;       // the several-GPU rows' number of GPUs
   int processes = 1;  // 1: one process drove every GPU; N: a process per GPU (MPI)
   std::vector<BusBandwidth> bus;
+  std::vector<HostLink> host_links;  // 1 GPU and each count of the run
   std::vector<MultiCaseResult> cases;
 };
 
@@ -70,7 +80,9 @@ MultiGpuRun multi_gpu_from(const nlohmann::ordered_json& j);
 /// "NAME  type=float32  n=2^31 …" (and the weak-scaling words where the rows ran more work).
 std::string multi_case_heading(const MultiCaseResult& c);
 Table bus_table(const std::vector<BusBandwidth>& bus);
-Table multi_case_table(const MultiCaseResult& c);
+Table host_link_table(const std::vector<HostLink>& links);
+/// The case's rows; a row from host memory also as a share of what the host gave its GPUs (`links`).
+Table multi_case_table(const MultiCaseResult& c, const std::vector<HostLink>& links);
 /// The rows that failed, in words ("on 2 GPU(s), resident: …"): a wrong result on a rank, or
 /// different bits across ranks or runs. Empty when every row passed; as failures() of a ladder case.
 std::vector<std::string> multi_case_failures(const MultiCaseResult& c);

@@ -164,11 +164,11 @@ std::string flags_box(const Report& r, int run) {
   return out + "</ul></div>\n";
 }
 
-/// A multi-GPU run: NCCL's bus bandwidth, the speed-up charts, each case's rows and notes.
+/// A multi-GPU run: NCCL's bus bandwidth, the host's links, the speed-up charts, each case's rows and notes.
 std::string multi_gpu_section(const MultiGpuRun& m, int run, const Plots& plots) {
   std::string out = fmt::format(
       "<section class=\"problem\" id=\"run{}-multi\">\n<h3>several GPUs through NCCL: {}</h3>\n<p class=\"sub\">"
-      "Each case on one GPU and on {}, in one run; speed-up: work per second over one GPU's (weak scaling: N times "
+      "Each case on one GPU and on several (up to {}), in one run; speed-up: work per second over one GPU's (weak scaling: N times "
       "the work on N GPUs); each time the slowest rank's, the median of the repetitions.</p>\n<div class=\"charts\">",
       run, escape(ranks_words(m.gpus, m.processes)), m.gpus);
   for (const auto& p : plots.plots)
@@ -176,8 +176,11 @@ std::string multi_gpu_section(const MultiGpuRun& m, int run, const Plots& plots)
   out += "</div>\n";
   if (!m.bus.empty())
     out += "<p class=\"sub\">NCCL's all-reduce bus bandwidth, the communication ceiling:</p>" + html_table(bus_table(m.bus), "bus");
+  if (!m.host_links.empty())
+    out += "<p class=\"sub\">What the host gives the GPUs copying at once, the ceiling of the rows from host memory:</p>" +
+           html_table(host_link_table(m.host_links), "bus");
   for (const auto& c : m.cases) {
-    out += "<h4>" + escape(multi_case_heading(c)) + "</h4>\n" + html_table(multi_case_table(c), "multi");
+    out += "<h4>" + escape(multi_case_heading(c)) + "</h4>\n" + html_table(multi_case_table(c, m.host_links), "multi");
     for (const auto& note : multi_case_notes(c)) out += "<p class=\"sub\">note: " + escape(note) + "</p>";
     for (const auto& f : multi_case_failures(c)) out += "<p class=\"box warn\">FAILED " + escape(f) + "</p>";
   }

@@ -128,7 +128,7 @@ struct RankState {
   DeviceBuffer<std::byte> out, temp;
   PinnedBuffer<std::byte> result;
   Event start, stop;
-  GraphExec local_graph, whole_graph;
+  GraphExec local_graph, whole_graph;  // joined (one graph over every GPU): rank 0's alone
   RankState(const MultiCase& c, int r, int ranks)
       : host_inputs(c.inputs(r, ranks)),
         out(c.output_bytes(r, ranks)),
@@ -194,54 +194,67 @@ class Ranks {
   }
 
   /// One run on every rank, all starting together: (the inputs copied in when `upload`), the
-  /// work, bracketed by each rank's events.
+  /// work, bracketed by each rank's events — or, replayed from one graph over every GPU, by rank
+  /// 0's, whose stream the graph's end joins every GPU's work back into.
   void run(Work work, bool upload) {
+    const bool graph = work == Work::local_graph || work == Work::whole_graph;
+    timed_ = graph && joined_ ? 1 : local_count();
     world_.barrier();
-    for (int i = 0; i < local_count(); ++i) {
+    for (int i = 0; i < timed_; ++i) {
       GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
       state(i).start.record(state(i).stream.get());
       if (upload) state(i).upload();
     }
-    if (work == Work::local || work == Work::whole) {
+    if (!graph) {
       issue(work == Work::local);
     } else {
-      for (int i = 0; i < local_count(); ++i) {
+      for (int i = 0; i < timed_; ++i) {
         GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
         (work == Work::local_graph ? state(i).local_graph : state(i).whole_graph).launch(state(i).stream.get());
       }
     }
-    for (int i = 0; i < local_count(); ++i) {
+    for (int i = 0; i < timed_; ++i) {
       GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
       state(i).stop.record(state(i).stream.get());
     }
     wait();
   }
 
-  /// Captures the local part and the whole function, each into a CUDA graph per rank (every launch
-  /// and NCCL call recorded once, then replayed without their CPU cost). Empty when every process
-  /// captured both; else why not (a case that cannot be captured is a finding, not a failure). A
-  /// failed capture leaves no stream capturing (multi/graphs.hpp).
+  /// Captures the local part and the whole function (every launch and NCCL call recorded once,
+  /// then replayed without their CPU cost): where this process drives several GPUs, into one graph
+  /// over all of them (joined), else — or where that cannot be captured — a graph per rank.
+  /// Returns why a form could not be captured (a finding, not a failure); `joined()` says which
+  /// form replays, `graphs()` whether any. A failed capture leaves no stream capturing
+  /// (multi/graphs.hpp).
   std::string capture() {
     std::string failure;
-    try {
-      for (bool local_only : {true, false}) {
-        StreamCaptures captures(streams_on_devices());
-        issue(local_only);
-        std::vector<GraphExec> graphs = captures.finish();
-        for (int i = 0; i < local_count(); ++i)
-          (local_only ? state(i).local_graph : state(i).whole_graph) = std::move(graphs[static_cast<std::size_t>(i)]);
+    const auto capture_in = [&](CaptureForm form) {
+      try {
+        for (bool local_only : {true, false}) {
+          StreamCaptures captures(streams_on_devices(), form);
+          issue(local_only);
+          std::vector<GraphExec> graphs = captures.finish();
+          for (std::size_t i = 0; i < graphs.size(); ++i)
+            (local_only ? state(static_cast<int>(i)).local_graph : state(static_cast<int>(i)).whole_graph) = std::move(graphs[i]);
+        }
+        return true;
+      } catch (const std::exception& e) {
+        failure += (failure.empty() ? "" : "; ") + std::string(form == CaptureForm::joined ? "one graph over the GPUs: " : "") + e.what();
+        return false;
       }
-    } catch (const std::exception& e) {
-      failure = e.what();
-    }
-    if (!world_.all(failure.empty()) && failure.empty()) failure = "another process could not capture its rank";
+    };
+    joined_ = local_count() > 1 && capture_in(CaptureForm::joined);
+    graphs_ = joined_ || capture_in(CaptureForm::per_stream);
+    if (!world_.all(graphs_) && graphs_) graphs_ = false, failure = "another process could not capture its rank";
     return failure;
   }
+  bool joined() const { return joined_; }
+  bool graphs() const { return graphs_; }
 
   /// The slowest rank's time of the last run, over the world.
   double slowest_ms() {
     double ms = 0.0;
-    for (const auto& s : states_) ms = std::max(ms, static_cast<double>(s->stop.ms_since(s->start)));
+    for (int i = 0; i < timed_; ++i) ms = std::max(ms, static_cast<double>(state(i).stop.ms_since(state(i).start)));
     return world_.max(ms);
   }
 
@@ -294,6 +307,8 @@ class Ranks {
   const World& world_;
   double timeout_s_;
   std::vector<std::unique_ptr<RankState>> states_;
+  int timed_ = 0;                         // the ranks whose events bracket the last run
+  bool joined_ = false, graphs_ = false;  // replayed from one graph over every GPU; from any graphs
   std::vector<HostRegistration> pinned_;  // released before the states: the case's memory outlives both
 };
 
@@ -317,6 +332,9 @@ MultiRow measure(MultiCase& c, Communicators& comms, const World& world, const s
   const bool upload = placement == "host";
   if (upload) ranks.pin_host_inputs();
   MultiRow row;
+  if (upload)  // every rank's inputs, this process's or not
+    for (int r = 0; r < comms.ranks(); ++r)
+      for (const auto& in : c.inputs(r, comms.ranks())) row.host_bytes += static_cast<double>(in.size());
   row.gpus = comms.ranks();
   row.placement = placement;
   ranks.run(Work::whole, false);
@@ -340,8 +358,9 @@ MultiRow measure(MultiCase& c, Communicators& comms, const World& world, const s
   identical = identical && ranks.outputs() == first;  // a repeated run: the same bits
   if (!upload && !comms.loopback() && c.bytes() <= kGraphBytes) {
     row.graph_failure = ranks.capture();
-    if (row.graph_failure.empty()) {
+    if (ranks.graphs()) {
       row.graphed = true;
+      row.graph_joined = ranks.joined();
       row.graph_local = time_runs(ranks, Work::local_graph, false, s.reps);
       row.graph_total = time_runs(ranks, Work::whole_graph, false, s.reps);
       identical = identical && ranks.outputs() == first;  // the replayed graph: the same bits
@@ -376,43 +395,49 @@ std::pair<std::size_t, std::size_t> shard_range(std::size_t n, int r, int ranks)
 MultiCaseResult run_multi_case(const MultiCaseMaker& make, const MultiSettings& s) {
   const std::unique_ptr<World> alone = single_process();
   const World& world = s.world ? *s.world : *alone;
-  const int ranks = s.loopback_ranks > 0 ? s.loopback_ranks : world.size() > 1 ? world.size() : s.gpus;
-  const bool several = ranks > 1 || world.size() > 1;
+  // The several-GPU counts: loopback ranks (tests), the world's processes (MPI), or the settings'.
+  std::vector<int> counts = s.loopback_ranks > 0 ? std::vector<int>{s.loopback_ranks}
+                            : world.size() > 1   ? std::vector<int>{world.size()}
+                                                 : s.gpus;
+  std::erase_if(counts, [](int n) { return n < 2; });
+  if (world.size() > 1 && counts.empty()) counts = {world.size()};
   MultiCaseResult result;
-  result.scale = s.weak ? static_cast<std::size_t>(ranks) : 1;
+  result.scale = s.weak && !counts.empty() ? static_cast<std::size_t>(counts.back()) : 1;
   std::unique_ptr<MultiCase> c = make(1);
   result.params = c->params();
   if (!world.same_everywhere(std::hash<std::string>{}(params_text(result.params) + " x" + std::to_string(result.scale))))
     throw Error("the ranks disagree on the case (" + params_text(result.params) + " here): every rank must be given the same options");
   c->compute_reference();
-  // One GPU first, each placement: this process alone, or process 0 while the others wait.
-  std::vector<MultiRow> ones;
-  for (const auto& placement : s.placements) {
+  // Per placement: one GPU first (this process alone, or process 0 while the others wait), then each count.
+  std::vector<std::vector<MultiRow>> rows(s.placements.size());
+  for (std::size_t p = 0; p < s.placements.size(); ++p) {
     MultiRow one;
     if (world.rank() == 0) {
       Communicators single(*alone, 1);
-      one = measure(*c, single, *alone, placement, s);
+      one = measure(*c, single, *alone, s.placements[p], s);
       one.speedup = one.efficiency = 1.0;
     }
-    ones.push_back(world.size() > 1 ? row_of_process_0(world, one) : one);
+    rows[p].push_back(world.size() > 1 ? row_of_process_0(world, one) : one);
   }
-  if (several && result.scale > 1) {  // weak scaling: N GPUs get N times the work
-    c.reset();
-    c = make(result.scale);
-    c->compute_reference();
-  }
-  for (std::size_t p = 0; p < s.placements.size(); ++p) {
-    result.rows.push_back(ones[p]);
-    if (!several) continue;
+  for (const int n : counts) {
+    const std::size_t scale = s.weak ? static_cast<std::size_t>(n) : 1;
+    if (scale > 1) {  // weak scaling: N GPUs get N times the work
+      c.reset();
+      c = make(scale);
+      c->compute_reference();
+    }
     std::optional<Communicators> comms;
-    if (s.loopback_ranks > 0) comms.emplace(Communicators::Loopback{s.loopback_ranks});
-    else comms.emplace(world, s.gpus);
-    MultiRow many = measure(*c, *comms, s.loopback_ranks > 0 ? *alone : world, s.placements[p], s);
-    // Work per second over one GPU's: the same work (strong) or N times it (weak).
-    many.speedup = static_cast<double>(result.scale) * ratio(ones[p].total.median_ms, many.total.median_ms);
-    many.efficiency = many.speedup / many.gpus;
-    result.rows.push_back(many);
+    if (s.loopback_ranks > 0) comms.emplace(Communicators::Loopback{n});
+    else comms.emplace(world, n);
+    for (std::size_t p = 0; p < s.placements.size(); ++p) {
+      MultiRow many = measure(*c, *comms, s.loopback_ranks > 0 ? *alone : world, s.placements[p], s);
+      // Work per second over one GPU's: the same work (strong) or N times it (weak).
+      many.speedup = static_cast<double>(scale) * ratio(rows[p].front().total.median_ms, many.total.median_ms);
+      many.efficiency = many.speedup / many.gpus;
+      rows[p].push_back(many);
+    }
   }
+  for (auto& placement_rows : rows) result.rows.insert(result.rows.end(), placement_rows.begin(), placement_rows.end());
   return result;
 }
 

@@ -75,12 +75,14 @@ using MultiCaseMaker = std::function<std::unique_ptr<MultiCase>(std::size_t scal
 class World;
 
 struct MultiSettings {
-  int gpus = 2;
+  // The several-GPU counts, ascending (e.g. {2, 4}: one run gives 1, 2 and 4 GPUs); under MPI the
+  // world's size alone.
+  std::vector<int> gpus{2};
   const World* world = nullptr;  // the processes (MPI: one rank each); none: this process drives every GPU
   std::vector<std::string> placements{"resident", "host"};
   int reps = 20;
-  // Weak scaling: the cases' sizes are per GPU; the N-GPU rows run the case made at scale N, the
-  // one-GPU rows at scale 1, and speed-up counts work per second (N·T(1)/T(N)).
+  // Weak scaling: the cases' sizes are per GPU; the N-GPU rows run the case made at scale N (for
+  // each N of `gpus`), the one-GPU rows at scale 1, and speed-up counts work per second (N·T(1)/T(N)).
   bool weak = false;
   double timeout_s = 60.0;  // a rank that does not finish by then: every communicator aborted
   // Tests on one GPU: the several-rank rows as this many ranks on GPU 0, their collectives done by
@@ -94,9 +96,17 @@ struct MultiSettings {
 std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std::size_t>& sizes, int reps,
                                                 const World* world = nullptr, double timeout_s = 60.0);
 
-/// Checks, then times, the case on 1 GPU and on settings.gpus GPUs (under MPI: the world's ranks,
-/// one per process; the one-GPU rows by process 0), each placement: made once (strong scaling), or
-/// at scale 1 and N (weak). Every process gets the same rows.
+/// The GPU counts whose host links a run measures: 1 and each of `gpus` (under MPI: the processes).
+std::vector<int> host_link_counts(const std::vector<int>& gpus, int processes);
+
+/// What the host gives each count of GPUs 0 … n − 1 copying at once from and to pinned host memory
+/// (under MPI: every process's GPU): the ceiling of the rows whose data starts in host memory.
+std::vector<HostLink> measure_host_links(const std::vector<int>& counts, int reps, const World* world = nullptr);
+
+/// Checks, then times, the case on 1 GPU and on each count of settings.gpus (under MPI: the world's
+/// ranks, one per process; the one-GPU rows by process 0), each placement: made once (strong
+/// scaling), or at scale 1 and at each count N (weak). Every process gets the same rows: per
+/// placement, one GPU first, then each count.
 MultiCaseResult run_multi_case(const MultiCaseMaker& make, const MultiSettings& settings);
 
 }  // namespace gpulab
