@@ -243,6 +243,30 @@ std::vector<std::pair<int, std::unique_ptr<Stream>>> streams_of_this_host() {
   return out;
 }
 
+/// A stream on each GPU of the host (streams_of_this_host) and 64 zero bytes on its device for each.
+struct StreamsAndBytes {
+  std::vector<std::pair<int, std::unique_ptr<Stream>>> streams = streams_of_this_host();
+  std::vector<DeviceBuffer<std::uint8_t>> bytes;
+  std::vector<StreamOnDevice> on;
+  StreamsAndBytes() {
+    for (auto& [device, stream] : streams) {
+      GPULAB_CUDA_CHECK(cudaSetDevice(device));
+      bytes.emplace_back(64);
+      GPULAB_CUDA_CHECK(cudaMemset(bytes.back().data(), 0, 64));
+      on.push_back({device, stream->get()});
+    }
+    GPULAB_CUDA_CHECK(cudaSetDevice(0));
+  }
+  /// Stream i sets its bytes to i + 1 (recorded, not run, while its stream is captured).
+  void fill_each_with_its_number() const {
+    for (std::size_t i = 0; i < on.size(); ++i) {
+      GPULAB_CUDA_CHECK(cudaSetDevice(on[i].device));
+      GPULAB_CUDA_CHECK(cudaMemsetAsync(bytes[i].data(), static_cast<int>(i + 1), 64, on[i].stream));
+    }
+    GPULAB_CUDA_CHECK(cudaSetDevice(0));
+  }
+};
+
 // Why the runner ends every capture before instantiating a graph: the runtime refuses an
 // instantiation while this thread still captures another stream (thread-local mode). (Named so
 // that the sanitizer pass, which runs the *Refuses* tests, leaves out its deliberate API error.)
@@ -268,22 +292,11 @@ TEST(StreamCaptures, NoInstantiationWhileTheThreadStillCaptures) {
 }
 
 TEST(StreamCaptures, EveryStreamOfTheThreadReplaysItsOwnGraph) {
-  auto streams = streams_of_this_host();
-  std::vector<DeviceBuffer<std::uint8_t>> bytes;
-  std::vector<StreamOnDevice> on;
-  for (auto& [device, stream] : streams) {
-    GPULAB_CUDA_CHECK(cudaSetDevice(device));
-    bytes.emplace_back(64);
-    GPULAB_CUDA_CHECK(cudaMemset(bytes.back().data(), 0, 64));
-    on.push_back({device, stream->get()});
-  }
-  GPULAB_CUDA_CHECK(cudaSetDevice(0));
+  StreamsAndBytes sb;
+  const auto& bytes = sb.bytes;
+  const auto& on = sb.on;
   StreamCaptures captures(on);
-  for (std::size_t i = 0; i < on.size(); ++i) {
-    GPULAB_CUDA_CHECK(cudaSetDevice(on[i].device));
-    GPULAB_CUDA_CHECK(cudaMemsetAsync(bytes[i].data(), static_cast<int>(i + 1), 64, on[i].stream));  // recorded, not run
-  }
-  GPULAB_CUDA_CHECK(cudaSetDevice(0));
+  sb.fill_each_with_its_number();
   std::vector<GraphExec> graphs = captures.finish();
   ASSERT_EQ(graphs.size(), on.size());
   int current = -1;
@@ -305,22 +318,11 @@ TEST(StreamCaptures, EveryStreamOfTheThreadReplaysItsOwnGraph) {
 // One graph over every stream of the thread: one launch on the first stream runs each device's
 // part, and the first stream's work after it waits for all of them (the join).
 TEST(StreamCaptures, AJoinedCaptureReplaysEveryStreamFromOneLaunch) {
-  auto streams = streams_of_this_host();
-  std::vector<DeviceBuffer<std::uint8_t>> bytes;
-  std::vector<StreamOnDevice> on;
-  for (auto& [device, stream] : streams) {
-    GPULAB_CUDA_CHECK(cudaSetDevice(device));
-    bytes.emplace_back(64);
-    GPULAB_CUDA_CHECK(cudaMemset(bytes.back().data(), 0, 64));
-    on.push_back({device, stream->get()});
-  }
-  GPULAB_CUDA_CHECK(cudaSetDevice(0));
+  StreamsAndBytes sb;
+  const auto& bytes = sb.bytes;
+  const auto& on = sb.on;
   StreamCaptures captures(on, CaptureForm::joined);
-  for (std::size_t i = 0; i < on.size(); ++i) {
-    GPULAB_CUDA_CHECK(cudaSetDevice(on[i].device));
-    GPULAB_CUDA_CHECK(cudaMemsetAsync(bytes[i].data(), static_cast<int>(i + 1), 64, on[i].stream));  // recorded, not run
-  }
-  GPULAB_CUDA_CHECK(cudaSetDevice(0));
+  sb.fill_each_with_its_number();
   std::vector<GraphExec> graphs = captures.finish();
   ASSERT_EQ(graphs.size(), 1u);
   for (std::size_t i = 0; i < on.size(); ++i) {
