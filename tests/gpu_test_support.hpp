@@ -45,10 +45,16 @@ BenchCase& cached_case(const Key& key, const std::function<std::unique_ptr<Bench
   return *it->second;
 }
 
-/// A ladder test's body: skips (saying why) where the rung cannot take the case, else runs it
-/// through the harness's checked run and expects it to pass.
-inline void expect_rung_passes(BenchCase& bench_case, std::size_t rung) {
-  if (auto why = bench_case.unsupported(rung)) GTEST_SKIP() << *why;
+/// The facts of the device the tests run on (device 0), read once.
+inline const DeviceFacts& test_device() {
+  static const DeviceFacts facts = query_device(0);
+  return facts;
+}
+
+/// A ladder test's body: skips (saying why) where this GPU or the case cannot run the rung, else
+/// runs it through the harness's checked run and expects it to pass.
+inline void expect_rung_passes(BenchCase& bench_case, std::span<const RungInfo> ladder, std::size_t rung) {
+  if (auto why = why_not_run(bench_case, ladder, rung, test_device())) GTEST_SKIP() << ladder[rung].name << ": " << *why;
   const CheckResult r = run_checked(bench_case, rung);
   EXPECT_TRUE(r.ok) << r.detail;
 }

@@ -46,7 +46,7 @@ BenchCase& case_for(const Case& c) {
 
 class ConvLadder : public ::testing::TestWithParam<Case> {};
 
-TEST_P(ConvLadder, MatchesReferenceByteForByte) { test::expect_rung_passes(case_for(GetParam()), GetParam().rung); }
+TEST_P(ConvLadder, MatchesReferenceByteForByte) { test::expect_rung_passes(case_for(GetParam()), ladder_info(conv_rungs()), GetParam().rung); }
 
 std::vector<Case> all_cases() {
   // 16 × 5: one run that starts and ends its row; 33: a whole run a pixel short of the row's end.

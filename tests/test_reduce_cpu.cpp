@@ -119,3 +119,18 @@ TEST(Ladder, RungsAnswerToNumbersNamesAndAliases) {
   EXPECT_THROW(find_rung(ladder, "9", "reduce"), Error);  // the vendor is "vendor", not a number
   EXPECT_THROW(find_rung(ladder, "0", "reduce"), Error);
 }
+
+TEST(Ladder, ARungThisGpuCannotRunSaysWhatItNeeds) {
+  RungInfo everywhere{"plain", "runs on every supported GPU"};
+  EXPECT_EQ(needs_text(everywhere.needs), "");
+  EXPECT_FALSE(unmet_needs(everywhere, 75).has_value());
+  RungInfo tf32{"tc", "TF32", Role::rung, false, true, {}, GpuNeeds{80, false, "TF32 mma.sync"}};
+  EXPECT_EQ(needs_text(tf32.needs), "sm_80+: TF32 mma.sync");
+  EXPECT_EQ(unmet_needs(tf32, 75).value_or(""), "needs sm_80+: TF32 mma.sync; this GPU is sm_75");
+  EXPECT_FALSE(unmet_needs(tf32, 86).has_value());
+  EXPECT_FALSE(unmet_needs(tf32, 120).has_value());
+  RungInfo wgmma{"wgmma", "Hopper's", Role::rung, false, true, {}, GpuNeeds{90, true, "wgmma, TMA"}};
+  EXPECT_EQ(unmet_needs(wgmma, 89).value_or(""), "needs sm_90a: wgmma, TMA; this GPU is sm_89");
+  EXPECT_FALSE(unmet_needs(wgmma, 90).has_value());
+  EXPECT_TRUE(unmet_needs(wgmma, 100).has_value());  // sm_90a code does not run on Blackwell
+}

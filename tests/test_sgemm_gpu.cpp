@@ -78,7 +78,7 @@ bool small_shape(SgemmShape s) {
 
 class SgemmLadder : public ::testing::TestWithParam<Case> {};
 
-TEST_P(SgemmLadder, MatchesReference) { test::expect_rung_passes(case_for(GetParam()), GetParam().rung); }
+TEST_P(SgemmLadder, MatchesReference) { test::expect_rung_passes(case_for(GetParam()), ladder_info(sgemm_rungs()), GetParam().rung); }
 
 std::vector<Case> all_cases() {
   std::vector<Case> cases;

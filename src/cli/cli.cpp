@@ -224,7 +224,8 @@ std::string ladder_listing(const Problem& p) {
   for (std::size_t i = 0; i < ladder.size(); ++i) {
     const RungInfo& r = ladder[i];
     const char* role = r.role == Role::library ? " [library]" : "";
-    s += fmt::format("  {:>6}  {:<27} {}{}\n", rung_id(ladder, i), r.name, r.adds, role);
+    const std::string needs = needs_text(r.needs);
+    s += fmt::format("  {:>6}  {:<27} {}{}{}\n", rung_id(ladder, i), r.name, r.adds, role, needs.empty() ? "" : " [" + needs + "]");
   }
   return s;
 }
@@ -265,8 +266,8 @@ int run_problem(const ProblemCommand& cmd, const std::string& variant, int reps,
   bool all_ok = true;
   cmd.problem->for_each_case(cmd.options.seed, [&](BenchCase& c) {
     out << cmd.problem->name() << "  " << params_text(c.params(), "  ") << "\n";
-    if (auto why = c.unsupported(rung)) {
-      out << "* " << ladder[rung].name << " " << *why << "\n\n";
+    if (auto why = why_not_run(c, ladder, rung, device)) {
+      out << "* " << ladder[rung].name << ": " << *why << "; not run\n\n";
       return;
     }
     require_case_fits(c, std::span(&rung, 1), device.l2_bytes);
@@ -290,13 +291,15 @@ int check_problem(const ProblemCommand& cmd, const DeviceFacts& device, std::ost
   const auto ladder = cmd.problem->ladder();
   const auto rungs = select_rungs(ladder, split_commas(cmd.options.variants), cmd.problem->name());
   std::vector<std::string> failed;
+  std::map<std::size_t, std::string> skipped;  // rungs this GPU cannot run, each with its line once
   std::size_t case_index = 0;
   cmd.problem->for_each_case(cmd.options.seed, [&](BenchCase& c) {
     c.compute_reference();
     std::string line = fmt::format("{}  {}:", cmd.problem->name(), params_text(c.params(), "  "));
     for (std::size_t r : rungs) {
       const std::string id = rung_id(ladder, r);
-      if (c.unsupported(r)) {
+      if (auto unmet = unmet_needs(ladder[r], device.cc_major * 10 + device.cc_minor)) skipped.emplace(r, *unmet);
+      if (why_not_run(c, ladder, r, device)) {
         line += " " + id + " –";
         continue;
       }
@@ -311,6 +314,7 @@ int check_problem(const ProblemCommand& cmd, const DeviceFacts& device, std::ost
     out << line << "\n" << std::flush;
     ++case_index;
   });
+  for (const auto& [r, unmet] : skipped) out << "skipped " << rung_id(ladder, r) << " " << ladder[r].name << ": " << unmet << "\n";
   for (const auto& f : failed) out << "FAILED " << f << "\n";
   out << fmt::format("{} case(s), {} rung(s): {}\n", case_index, rungs.size(),
                      failed.empty() ? "every result right" : fmt::format("{} wrong", failed.size()));
@@ -812,7 +816,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     }
     if (profile_cmd && profile_cmd->ncu_target) {
       const auto ladder = profile_cmd->problem->ladder();
-      const auto rungs = select_rungs(ladder, split_commas(profile_cmd->options.variants), profile_cmd->problem->name());
+      auto rungs = select_rungs(ladder, split_commas(profile_cmd->options.variants), profile_cmd->problem->name());
+      std::erase_if(rungs, [&](std::size_t r) { return unmet_needs(ladder[r], device.cc_major * 10 + device.cc_minor).has_value(); });
       std::size_t case_index = 0;
       profile_cmd->problem->for_each_case(profile_cmd->options.seed, [&](BenchCase& c) {
         launch_for_profiler(c, case_index++, rungs, device);

@@ -241,6 +241,12 @@ TimingOptions case_timing(const BenchCase& c, int warmup, int reps) {
   return opt;
 }
 
+std::optional<std::string> why_not_run(const BenchCase& c, std::span<const RungInfo> ladder, std::size_t r,
+                                       const DeviceFacts& device) {
+  if (auto unmet = unmet_needs(ladder[r], device.cc_major * 10 + device.cc_minor)) return unmet;
+  return c.unsupported(r);
+}
+
 void require_case_fits(const BenchCase& c, std::span<const std::size_t> rungs, std::size_t l2_bytes) {
   std::size_t workspace = 0;
   for (std::size_t r : rungs) workspace = std::max(workspace, c.workspace_bytes(r));
@@ -262,7 +268,7 @@ CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& dev
 
   std::vector<std::size_t> rungs;
   for (std::size_t r : s.rungs) {
-    if (auto why = c.unsupported(r))
+    if (auto why = why_not_run(c, s.ladder, r, device))
       result.notes.push_back(fmt::format("{} {}: {}; not run", rung_id(s.ladder, r), s.ladder[r].name, *why));
     else
       rungs.push_back(r);

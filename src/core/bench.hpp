@@ -145,6 +145,11 @@ class OwnedWorkspace {
   DeviceBuffer<std::byte> buffer_;
 };
 
+/// Why rung `r` does not run on this case here: what it needs of the GPU (unmet_needs), or what it
+/// needs of the case (BenchCase::unsupported); nothing when it runs.
+std::optional<std::string> why_not_run(const BenchCase& c, std::span<const RungInfo> ladder, std::size_t r,
+                                       const DeviceFacts& device);
+
 /// Refuses, before anything is allocated, a case whose arrays, largest workspace of `rungs` and
 /// L2-flush buffer do not fit the device's free memory.
 void require_case_fits(const BenchCase& c, std::span<const std::size_t> rungs, std::size_t l2_bytes);

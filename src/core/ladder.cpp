@@ -16,6 +16,19 @@ bool answers_to(std::span<const RungInfo> ladder, std::size_t i, std::string_vie
 
 }  // namespace
 
+std::string needs_text(const GpuNeeds& needs) {
+  if (needs.cc <= 75 && needs.what.empty()) return "";
+  std::string out = "sm_" + std::to_string(needs.cc) + (needs.only ? "a" : "+");
+  if (!needs.what.empty()) out += ": " + std::string(needs.what);
+  return out;
+}
+
+std::optional<std::string> unmet_needs(const RungInfo& rung, int cc) {
+  const bool met = rung.needs.only ? cc / 10 == rung.needs.cc / 10 : cc >= rung.needs.cc;
+  if (met) return std::nullopt;
+  return "needs " + needs_text(rung.needs) + "; this GPU is sm_" + std::to_string(cc);
+}
+
 std::string rung_id(std::span<const RungInfo> ladder, std::size_t index) {
   return ladder[index].role == Role::vendor ? "vendor" : std::to_string(index + 1);
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -15,6 +16,15 @@ namespace gpulab {
 enum class Role { rung, library, vendor };
 
 /// What every rung says of itself; a problem's table row adds its launch functions to this.
+/// What a rung's code needs of the GPU beyond the oldest GPU gpulab builds for (sm_75, CUDA 13's
+/// floor): where this GPU lacks it, the harness skips the rung with one line (unmet_needs), never a
+/// launch that fails. A rung whose kernels trap below some family (a cluster launch, wgmma) must say so here.
+struct GpuNeeds {
+  int cc = 75;              // the lowest compute capability, 10·major + minor
+  bool only = false;        // that family alone (sm_90a: wgmma and TMA of Hopper, not on sm_100)
+  std::string_view what{};  // the features, in words ("TF32 mma.sync")
+};
+
 struct RungInfo {
   std::string_view name;  // the idea, as a name
   std::string_view adds;  // what it adds over the rung before, one line
@@ -26,6 +36,7 @@ struct RungInfo {
   /// The counters its line says it changes (keys of core/counters.hpp, space-separated, e.g.
   /// "divergence bank_conflicts"): `gpulab profile` marks them and shows them beside the rung.
   std::string_view claims{};
+  GpuNeeds needs{};
 };
 
 /// A problem's table row: RungInfo plus the problem's own launch functions (Ops).
@@ -48,6 +59,13 @@ std::vector<std::size_t> select_rungs(std::span<const RungInfo> ladder, const st
 
 /// The one row `word` names (see select_rungs).
 std::size_t find_rung(std::span<const RungInfo> ladder, std::string_view word, std::string_view problem);
+
+/// "sm_80+: TF32 mma.sync", "sm_90a: wgmma, TMA"; empty where the rung runs on every supported GPU.
+std::string needs_text(const GpuNeeds& needs);
+
+/// Why a GPU of compute capability `cc` (10·major + minor) cannot run the rung, in one line
+/// ("needs sm_90a: wgmma, TMA; this GPU is sm_86"), or nothing.
+std::optional<std::string> unmet_needs(const RungInfo& rung, int cc);
 
 /// "1-7" style list of the numbers of the rows that use the block option ("1-5", "1, 3").
 std::string block_rungs(std::span<const RungInfo> ladder);

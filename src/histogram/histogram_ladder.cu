@@ -205,9 +205,12 @@ struct Cub {
 template <class Impl, bool (*kSupports)(std::size_t, std::uint32_t) = any_bins,
           std::size_t (*kWorkspace)(std::size_t, std::uint32_t, unsigned) = no_workspace>
 constexpr HistogramRung rung(std::string_view name, std::string_view adds, std::string_view claims, Role role,
-                             bool uses_block) {
-  return {{name, adds, role, uses_block, false, claims}, {kSupports, kWorkspace, &Impl::run}};
+                             bool uses_block, GpuNeeds needs = {}) {
+  return {{name, adds, role, uses_block, false, claims, needs}, {kSupports, kWorkspace, &Impl::run}};
 }
+
+/// The cluster paths' kernels trap below compute capability 9.0 (histogram.cu).
+constexpr GpuNeeds kClusters{90, false, "thread block clusters, distributed shared memory"};
 
 using histogram_detail::Path;
 
@@ -231,9 +234,9 @@ constexpr HistogramRung kRungs[] = {
     rung<LibraryPath<Path::halfword_shared>, LibraryPath<Path::halfword_shared>::supports>("halfword_shared",
         "16-bit counters, two per word, spilling at 2^15: twice the bins in shared memory", "occupancy", Role::rung, false),
     rung<LibraryPath<Path::cluster_shared>, LibraryPath<Path::cluster_shared>::supports>("cluster_shared",
-        "any m: bins spread over a cluster's distributed shared memory, passes over bin ranges", "dram", Role::rung, false),
+        "any m: bins spread over a cluster's distributed shared memory, passes over bin ranges", "dram", Role::rung, false, kClusters),
     rung<LibraryPath<Path::cluster16_shared>, LibraryPath<Path::cluster16_shared>::supports>("cluster16_shared",
-        "cluster_shared over 16 blocks (a non-portable cluster, where it fits): twice the bins a pass", "dram", Role::rung, false),
+        "cluster_shared over 16 blocks (a non-portable cluster, where it fits): twice the bins a pass", "dram", Role::rung, false, kClusters),
     rung<LibraryPath<Path::global_runs>>("global_runs",
         "any m, any device: global atomics, runs of equal bins added once", "instructions", Role::rung, false),
     rung<LibraryPath<Path::hot_cached_global>>("hot_cached_global",

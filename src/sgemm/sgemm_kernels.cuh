@@ -195,7 +195,7 @@ constexpr std::size_t kTcSmemBytes = sizeof(float) * kTcStageFloats * kTcStages;
 /// d += a·b on a 16 × 8 × 8 tile (TF32 inputs, FP32 accumulators).
 __device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-  __trap();  // TF32 tensor cores need compute capability 8.0: the rung says so (needs_tf32_mma)
+  __trap();  // TF32 tensor cores need compute capability 8.0: the rung says so (its GpuNeeds)
 #else
   // Not volatile: the compiler may interleave independent MMAs to hide their latency.
   asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"

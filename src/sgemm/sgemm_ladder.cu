@@ -120,9 +120,13 @@ void run_cublas(const GemmArgs& g, cudaStream_t s) {
 
 constexpr SgemmRung row(std::string_view name, std::string_view adds, std::string_view claims,
                         void (*run)(const GemmArgs&, cudaStream_t), Role role = Role::rung,
-                        SgemmMath math = SgemmMath::fp32, bool aligned = false, bool sm90a = false, bool tf32_mma = false) {
-  return {{name, adds, role, false, math != SgemmMath::fp32, claims}, {run, math, aligned, sm90a, tf32_mma}};
+                        SgemmMath math = SgemmMath::fp32, bool aligned = false, GpuNeeds needs = {}) {
+  return {{name, adds, role, false, math != SgemmMath::fp32, claims, needs}, {run, math, aligned}};
 }
+
+// What the tensor-core rungs need of the GPU beyond sm_75 (the harness skips them elsewhere).
+constexpr GpuNeeds kTf32Mma{80, false, "TF32 mma.sync"};
+constexpr GpuNeeds kWgmma{90, true, "wgmma, TMA"};
 
 // Read top to bottom: rungs 1-6 and the tensor-core rung in sgemm_kernels.cuh, 7-11 in sgemm.cu. Each
 // line: name, what it adds, the counters that says it changes (`gpulab profile`), launcher, role, math.
@@ -149,9 +153,9 @@ constexpr SgemmRung kRungs[] = {
     row("library", "gpulab::sgemm: tiles measured per shape and device; split-K (fixed order) where tiles leave SMs idle", "fma",
         run_library, Role::library),
     row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync", "fma instructions",
-        run_tf32x3, Role::rung, SgemmMath::tf32x3, false, false, true),
+        run_tf32x3, Role::rung, SgemmMath::tf32x3, false, kTf32Mma),
     row("wgmma_3xtf32", "operands split once; TMA into swizzled stages, 2 warpgroups of wgmma, a fresh accumulator a 32-deep slice",
-        "instructions fma", run_wgmma<sgemm_detail::wgmma_tf32x3>, Role::rung, SgemmMath::tf32x3, false, true),
+        "instructions fma", run_wgmma<sgemm_detail::wgmma_tf32x3>, Role::rung, SgemmMath::tf32x3, false, kWgmma),
     row("library_3xtf32", "gpulab::sgemm with SgemmPrecision::fp32_tensor: wgmma_3xtf32 where it pays, else the FP32 library",
         "fma", run_library_3xtf32, Role::rung, SgemmMath::tf32x3),
     row("ozaki2_int8", "Ozaki scheme II: rows and columns scaled to integers, residues mod 8 moduli, INT8 GEMMs (cuBLAS), CRT",
@@ -159,9 +163,9 @@ constexpr SgemmRung kRungs[] = {
     row("ozaki2_int8_7", "7 moduli, not 8: one INT8 product less, each row's and column's norm kept to 27 bits, not 31", "fma",
         run_ozaki<7>, Role::rung, SgemmMath::ozaki7),
     row("wgmma_tf32", "TF32 (NOT FP32 accuracy): one product, big*big, accumulated in the tensor cores", "fma",
-        run_wgmma<sgemm_detail::wgmma_tf32>, Role::rung, SgemmMath::tf32, false, true),
+        run_wgmma<sgemm_detail::wgmma_tf32>, Role::rung, SgemmMath::tf32, false, kWgmma),
     row("cublas_tf32", "TENSOR CORES, vendor: cuBLAS with TF32 (10-bit mantissas: NOT FP32 accuracy)", "fma instructions", run_cublas_tf32,
-        Role::rung, SgemmMath::tf32),
+        Role::rung, SgemmMath::tf32, false, {80, false, "TF32 tensor cores"}),
     row("cublasSgemm", "the vendor library (cuBLAS), FP32 on the CUDA cores", "fma", run_cublas, Role::vendor),
 };
 

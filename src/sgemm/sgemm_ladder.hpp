@@ -15,14 +15,12 @@ namespace gpulab {
 /// II on INT8 tensor cores with 8 or 7 moduli.
 enum class SgemmMath { fp32, tf32x3, tf32, ozaki8, ozaki7 };
 
-/// An SGEMM rung's launch function and what it needs.
+/// An SGEMM rung's launch function and what it needs of its operands (of the GPU: RungInfo::needs).
 struct SgemmOps {
   /// C = alpha·A·B + beta·C, asynchronously on `stream` (C not read when beta = 0).
   void (*run)(const sgemm_device::GemmArgs& g, cudaStream_t stream) = nullptr;
   SgemmMath math = SgemmMath::fp32;
   bool needs_aligned_rows = false;  // 16-byte loads of A and B: rows 16-byte aligned
-  bool needs_sm90a = false;         // wgmma: a GPU of compute capability 9.0
-  bool needs_tf32_mma = false;      // mma.sync on TF32: compute capability 8.0 or newer
 };
 
 using SgemmRung = Rung<SgemmOps>;

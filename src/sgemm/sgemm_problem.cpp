@@ -61,10 +61,6 @@ std::optional<std::string> SgemmCase::unsupported(std::size_t rung) const {
   // The device allocations are 256-byte aligned: only the leading dimensions decide.
   if (table_[rung].needs_aligned_rows && (in_.lda % 4 != 0 || in_.ldb % 4 != 0))
     return "16-byte loads need leading dimensions that are multiples of 4";
-  if (table_[rung].needs_sm90a && !sgemm_detail::wgmma_supported())
-    return "wgmma needs a GPU of compute capability 9.0 (sm_90a)";
-  if (table_[rung].needs_tf32_mma && current_device_attribute(cudaDevAttrComputeCapabilityMajor) < 8)
-    return "mma.sync on TF32 needs a GPU of compute capability 8.0 or newer";
   return std::nullopt;
 }
 
