@@ -24,6 +24,8 @@ GraphExec::~GraphExec() {
 
 void GraphExec::launch(cudaStream_t stream) const { GPULAB_CUDA_CHECK(cudaGraphLaunch(exec_, stream)); }
 
+namespace {
+
 /// `to` waits for what `from` issued so far (an event recorded on `from`'s device): in a capture, a
 /// dependency edge, which also draws `to` into `from`'s capture.
 void follow(const StreamOnDevice& to, const StreamOnDevice& from) {
@@ -36,6 +38,8 @@ void follow(const StreamOnDevice& to, const StreamOnDevice& from) {
   (void)cudaEventDestroy(event);  // the wait, or the captured edge, keeps what it needs
   GPULAB_CUDA_CHECK(e);
 }
+
+}  // namespace
 
 StreamCaptures::StreamCaptures(std::vector<StreamOnDevice> streams, CaptureForm form)
     : streams_(std::move(streams)), form_(form), open_(streams_.size(), false) {

@@ -399,8 +399,7 @@ MultiCaseResult run_multi_case(const MultiCaseMaker& make, const MultiSettings& 
   std::vector<int> counts = s.loopback_ranks > 0 ? std::vector<int>{s.loopback_ranks}
                             : world.size() > 1   ? std::vector<int>{world.size()}
                                                  : s.gpus;
-  std::erase_if(counts, [](int n) { return n < 2; });
-  if (world.size() > 1 && counts.empty()) counts = {world.size()};
+  std::erase_if(counts, [](int n) { return n < 2; });  // one GPU: its rows come first anyway
   MultiCaseResult result;
   result.scale = s.weak && !counts.empty() ? static_cast<std::size_t>(counts.back()) : 1;
   std::unique_ptr<MultiCase> c = make(1);
