@@ -27,22 +27,9 @@ for example in gpulab_consumer gpulab_consumer_nccl; do
   echo "consumer example $example built against the installed package (exit code $rc)"
 done
 
-# What scripts/device_run.sh needs when build/release travels to a GPU machine.
-# A build of uncommitted changes says so: its results cannot be filed under the commit alone.
-{ git rev-parse --short=12 HEAD 2>/dev/null || echo unknown; } | tr -d '\n' > build/release/COMMIT
-git diff --quiet HEAD -- 2>/dev/null || printf -- '-dirty' >> build/release/COMMIT
-echo >> build/release/COMMIT
-mkdir -p build/release/devlibs && cp -L "$(g++ -print-file-name=libgomp.so.1)" build/release/devlibs/ 2>/dev/null || true
-# Only what a device run needs (build/release with its object files outgrows the 64 MiB a call may
-# carry): `run` with carry ["build/device.tar.xz"] and GPULAB_BIN=build/device bash scripts/device_run.sh.
-rm -rf build/device && mkdir -p build/device/tests
-cp build/release/gpulab build/release/gpulab_plots.py build/release/COMMIT build/device/ && cp -r build/release/devlibs build/device/
-cp build/release/tests/gpulab_gpu_tests build/device/tests/
-# The installed library and headers, for building the Python module there against them.
-cp -r build/install build/device/prefix && rm -rf build/device/prefix/bin
-# The same, packed (50 MB of fat binaries become 10): with the recorded results the working tree and
-# an unpacked build no longer fit one call's 64 MiB. scripts/device_run.sh unpacks it.
-tar cJf build/device.tar.xz -C build device
+# What scripts/device_run.sh needs when build/release travels to a GPU machine: build/device.tar.xz
+# (`run` with carry ["build/device.tar.xz"] and GPULAB_BIN=build/device bash scripts/device_run.sh).
+bash scripts/pack_device.sh release
 
 # Python: `pip install .` into a virtual environment, then pytest (the GPU tests skip without a GPU;
 # the pages' tests run gpulab report/compare with this environment's matplotlib and open the pages

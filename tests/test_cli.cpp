@@ -1,5 +1,7 @@
 #include "cli_test_support.hpp"
 
+#include "lib/treat_as.hpp"
+
 #include <cuda_runtime.h>
 
 #include <gtest/gtest.h>
@@ -97,4 +99,24 @@ TEST(Cli, InfoWithoutAGpuSaysSoAndExitsWith3) {
     EXPECT_EQ(r.code, 3);
     EXPECT_NE(r.err.find("no CUDA device"), std::string::npos);
   }
+}
+
+// A GPU treated as an older family answers that family's limits; its own where the family says
+// nothing, and the cluster launch of Hopper only where the family has it.
+TEST(TreatAs, AFamilyAnswersItsReferenceGpusLimits) {
+  const gpulab::GpuFamily* t4 = gpulab::gpu_family("sm_75");
+  ASSERT_NE(t4, nullptr);
+  EXPECT_EQ(t4->reference, "T4");
+  EXPECT_EQ(gpulab::family_attribute(t4, cudaDevAttrComputeCapabilityMajor, 9), 7);
+  EXPECT_EQ(gpulab::family_attribute(t4, cudaDevAttrComputeCapabilityMinor, 0), 5);
+  EXPECT_EQ(gpulab::family_attribute(t4, cudaDevAttrMaxSharedMemoryPerBlockOptin, 232448), 65536);
+  EXPECT_EQ(gpulab::family_attribute(t4, cudaDevAttrL2CacheSize, 52428800), 4 << 20);
+  EXPECT_EQ(gpulab::family_attribute(t4, cudaDevAttrClusterLaunch, 1), 0);
+  EXPECT_EQ(gpulab::family_attribute(t4, cudaDevAttrMultiProcessorCount, 132), 132);  // this GPU's SMs
+  EXPECT_EQ(gpulab::family_attribute(nullptr, cudaDevAttrComputeCapabilityMajor, 9), 9);  // not treated
+  const gpulab::GpuFamily* a100 = gpulab::gpu_family("sm_80");
+  ASSERT_NE(a100, nullptr);
+  EXPECT_EQ(gpulab::family_attribute(a100, cudaDevAttrMaxSharedMemoryPerBlockOptin, 232448), 163 << 10);
+  EXPECT_EQ(gpulab::gpu_family("sm_90"), nullptr);  // Hopper is what the lent machines are
+  EXPECT_EQ(gpulab::gpu_family_names(), "sm_75, sm_80, sm_86, sm_89");
 }

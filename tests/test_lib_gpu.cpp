@@ -2,6 +2,8 @@
 #include "gpu_test_support.hpp"
 
 #include "lib/copy_rows.hpp"
+#include "lib/launch_limits.hpp"
+#include "lib/treat_as.hpp"
 
 #include <gpulab/device_buffer.hpp>
 #include <gpulab/error.hpp>
@@ -58,4 +60,18 @@ TEST(CopyRows, ManyRowsPastTheGridsHeight) {
 TEST(CopyRows, NothingToCopyIsNoWork) {
   EXPECT_NO_THROW(copy_rows(nullptr, 0, nullptr, 0, 0, 5, nullptr));
   EXPECT_NO_THROW(copy_rows(nullptr, 0, nullptr, 0, 5, 0, nullptr));
+}
+
+// Run with GPULAB_TREAT_AS=sm_75 (or --treat-as): the harness's facts and the library's queries
+// answer the family's, and the device's name says it is treated so.
+TEST(TreatAs, TheFactsAndTheLibrarysQueriesAgree) {
+  const GpuFamily* f = treated_as();
+  if (f == nullptr) GTEST_SKIP() << "GPULAB_TREAT_AS is not set: this GPU answers for itself";
+  const DeviceFacts facts = query_device(0);
+  EXPECT_EQ(facts.cc_major * 10 + facts.cc_minor, f->compute_capability);
+  EXPECT_NE(facts.name.find("treated as " + std::string(f->name)), std::string::npos) << facts.name;
+  EXPECT_EQ(facts.l2_bytes, static_cast<std::size_t>(f->l2_bytes));
+  EXPECT_EQ(current_device_attribute(cudaDevAttrComputeCapabilityMajor), f->compute_capability / 10);
+  EXPECT_EQ(current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin), f->smem_per_block_optin);
+  EXPECT_EQ(current_device_attribute(cudaDevAttrClusterLaunch), 0);
 }

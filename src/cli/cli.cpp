@@ -18,6 +18,7 @@
 #include "core/report.hpp"
 #include "core/sanitizer.hpp"
 #include "core/sizes.hpp"
+#include "lib/treat_as.hpp"
 #include "multi/multi_bench.hpp"
 #include "multi/world.hpp"
 
@@ -29,6 +30,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -560,6 +562,14 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   app.require_subcommand(1, 1);
   int device_index = 0;
   app.add_option("--device", device_index, "CUDA device index")->check(CLI::NonNegativeNumber);
+  std::string treat_as;
+  app.add_option("--treat-as", treat_as,
+                 "treat the GPU as an older family (" + gpu_family_names() +
+                     "): its compute capability and limits in every choice; with a build of that family's PTX alone, its "
+                     "kernels (sets GPULAB_TREAT_AS; the device line says so)")
+      ->check([](const std::string& word) {
+        return gpu_family(word) ? std::string() : "not one of " + gpu_family_names();
+      });
   app.set_version_flag("--version", std::string(kVersion) + " (" GPULAB_GIT_COMMIT ")");
 
   auto* info = app.add_subcommand("info", "print the device's facts (seeds 000/003, 004's cudastats)");
@@ -695,6 +705,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     const int code = app.exit(e, out, err);
     return code == 0 ? kExitOk : kExitUsage;
   }
+  // Before anything asks the device: the library and the processes started from here read it.
+  if (!treat_as.empty()) setenv("GPULAB_TREAT_AS", treat_as.c_str(), 1);
   // The rest of the command line is checked before any GPU work.
   auto parsed_in = [](const std::vector<std::unique_ptr<ProblemCommand>>& cmds) -> const ProblemCommand* {
     for (const auto& c : cmds)

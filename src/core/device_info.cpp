@@ -1,5 +1,7 @@
 #include "core/device_info.hpp"
 
+#include "lib/treat_as.hpp"
+
 #include <gpulab/error.hpp>
 
 #include <algorithm>
@@ -59,6 +61,19 @@ DeviceFacts query_device(int index) {
   d.mem_bus_bits = attr(cudaDevAttrGlobalMemoryBusWidth);
   GPULAB_CUDA_CHECK(cudaDriverGetVersion(&d.driver_version));
   GPULAB_CUDA_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
+  if (const GpuFamily* f = treated_as()) {  // an older family's limits stand in; the name says so
+    if (d.cc_major * 10 + d.cc_minor < f->compute_capability)
+      throw Error(fmt::format("GPULAB_TREAT_AS={} asks for more than this GPU has (compute capability {}.{})", f->name,
+                              d.cc_major, d.cc_minor));
+    d.name += fmt::format(", treated as {} ({}'s limits)", f->name, f->reference);
+    d.cc_major = f->compute_capability / 10;
+    d.cc_minor = f->compute_capability % 10;
+    d.smem_per_sm = static_cast<std::size_t>(f->smem_per_sm);
+    d.smem_per_block_optin = static_cast<std::size_t>(f->smem_per_block_optin);
+    d.l2_bytes = static_cast<std::size_t>(f->l2_bytes);
+    d.max_threads_per_sm = f->max_threads_per_sm;
+    d.max_blocks_per_sm = f->max_blocks_per_sm;
+  }
   return d;
 }
 

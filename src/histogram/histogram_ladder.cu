@@ -38,8 +38,7 @@ void require_valid_block(unsigned block) {
 std::size_t shared_optin_bytes() {
   static PerDevice<std::size_t> cache;
   return cache.get([] {
-    int bytes = 0;
-    GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, current_device()));
+    const int bytes = current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
     for (const void* kernel : {reinterpret_cast<const void*>(histogram_shared_atomics),
                                reinterpret_cast<const void*>(histogram_by_block_shared),
                                reinterpret_cast<const void*>(histogram_replicated)})

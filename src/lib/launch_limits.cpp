@@ -1,6 +1,7 @@
 #include "lib/launch_limits.hpp"
 
 #include "lib/per_device.hpp"
+#include "lib/treat_as.hpp"
 
 #include <limits>
 #include <string>
@@ -13,7 +14,7 @@ int current_device_attribute(cudaDeviceAttr attribute) {
   int device = 0, value = 0;
   GPULAB_CUDA_CHECK(cudaGetDevice(&device));
   GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
-  return value;
+  return treated_attribute(attribute, value);  // an older family's, where the GPU is treated as one
 }
 
 std::size_t current_l2_bytes() {

@@ -8,7 +8,8 @@
 
 namespace gpulab {
 
-/// An attribute of the current device (cudaDeviceGetAttribute, errors thrown).
+/// An attribute of the current device (cudaDeviceGetAttribute, errors thrown); where the GPU is
+/// treated as an older family (lib/treat_as.hpp), that family's compute capability and limits.
 int current_device_attribute(cudaDeviceAttr attribute);
 
 /// The current device's L2 cache in bytes (asked once per device).

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Packs a built preset for scripts/device_run.sh on a GPU machine: build/PRESET's CLI, GPU tests and
+# plots script, the installed library and headers (the Python module is built there against them)
+# and the OpenMP runtime, as build/DEST.tar.xz (DEST: device for release, PRESET-device else), with
+# the commit it was built at (-dirty for uncommitted changes: such results cannot be filed).
+#   scripts/pack_device.sh [PRESET]      then `run` with carry ["build/DEST.tar.xz"] and
+#   GPULAB_BIN=build/DEST bash scripts/device_run.sh …   (a ptx preset: GPULAB_TREAT_AS=sm_75 … too)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset=${1:-release}
+from=build/$preset
+dest=device
+[ "$preset" = release ] || dest=$preset-device
+[ -x "$from/gpulab" ] || { echo "pack_device: $from/gpulab not built (cmake --build --preset $preset)" >&2; exit 1; }
+{ git rev-parse --short=12 HEAD 2>/dev/null || echo unknown; } | tr -d '\n' > "$from/COMMIT"
+git diff --quiet HEAD -- 2>/dev/null || printf -- '-dirty' >> "$from/COMMIT"
+echo >> "$from/COMMIT"
+mkdir -p "$from/devlibs" && cp -L "$(g++ -print-file-name=libgomp.so.1)" "$from/devlibs/" 2>/dev/null || true
+rm -rf "build/$dest" "$from/prefix" && mkdir -p "build/$dest/tests"
+cmake --install "$from" --prefix "$from/prefix" > /dev/null
+cp "$from/gpulab" "$from/gpulab_plots.py" "$from/COMMIT" "build/$dest/" && cp -r "$from/devlibs" "build/$dest/"
+cp "$from/tests/gpulab_gpu_tests" "build/$dest/tests/"
+cp -r "$from/prefix" "build/$dest/prefix" && rm -rf "build/$dest/prefix/bin"
+# Packed: 50 MB of fat binaries become 10, so that the working tree and the build fit one call's
+# 64 MiB; scripts/device_run.sh unpacks it.
+tar cJf "build/$dest.tar.xz" -C build "$dest"
+echo "packed build/$dest.tar.xz ($(du -h "build/$dest.tar.xz" | cut -f1)) of $(cat "$from/COMMIT")"
