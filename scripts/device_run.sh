@@ -38,7 +38,7 @@ done
 [ $# -eq 0 ] && parts=(suite python)
 has() { printf '%s\n' "${parts[@]}" | grep -qx "$1"; }
 gpulab() { "$bin/gpulab" "$@"; }
-echo "== $(date -u +%FT%TZ) commit $(cat "$bin/COMMIT" 2>/dev/null || echo unknown), parts: ${*:-all}"
+echo "== $(date -u +%FT%TZ) commit $(cat "$bin/COMMIT" 2>/dev/null || echo unknown), parts: ${*:-all}${GPULAB_TREAT_AS:+ (the GPU treated as $GPULAB_TREAT_AS)}"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
 gpulab info
 # TOOL FILTER [gtest options]: GPU tests under one compute-sanitizer tool (errors: exit 99, the first 10 shown).

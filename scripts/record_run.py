@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Files one device run of scripts/device_run.sh as the current record of its device kind.
 
-    python3 scripts/record_run.py FILES_AT --device h100|h200|h200x2 [--replace]
+    python3 scripts/record_run.py FILES_AT --device h100|h200|h200x2|h100-as-sm75 [--replace]
 
 FILES_AT is the folder the device tool copied $OUT to (log.txt, results.tgz; or results/ where a
 run was cut short before packing it). The run's commit comes from the first line of log.txt
@@ -21,13 +21,14 @@ import tarfile
 
 # What scripts/check_records.py checks the records by, too: a device kind's folder name, and the
 # first line device_run.sh writes to a call's log.
-DEVICE_KIND = re.compile(r"h(100|200)(x\d+)?")
+# A GPU treated as an older family (--treat-as) files under its own kind: h100-as-sm75.
+DEVICE_KIND = re.compile(r"h(100|200)(x\d+)?(-as-sm\d{2})?")
 LOG_HEADER = re.compile(r"== (\d{4}-\d{2}-\d{2})T\S+ commit ([0-9a-f]{7,})(-dirty)?, parts: (.*)")
 
 
 def device_kind(text: str) -> str:
     if not DEVICE_KIND.fullmatch(text):
-        raise argparse.ArgumentTypeError(f"'{text}' is not a device kind like h100, h200, h200x2")
+        raise argparse.ArgumentTypeError(f"'{text}' is not a device kind like h100, h200, h200x2, h100-as-sm75")
     return text
 
 
@@ -44,7 +45,7 @@ def summarize(report: dict) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files_at", type=pathlib.Path)
-    parser.add_argument("--device", required=True, type=device_kind, help="the device kind's folder: h100, h200, h200x2")
+    parser.add_argument("--device", required=True, type=device_kind, help="the device kind's folder: h100, h200, h200x2, h100-as-sm75 (treated as sm_75)")
     parser.add_argument("--replace", action="store_true", help="replace a record made at another commit")
     parser.add_argument("--results", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parent.parent / "docs" / "results",
                         help="the records' folder (default docs/results)")
