@@ -68,7 +68,7 @@ TEST(TreatAs, TheFactsAndTheLibrarysQueriesAgree) {
   const GpuFamily* f = treated_as();
   if (f == nullptr) GTEST_SKIP() << "GPULAB_TREAT_AS is not set: this GPU answers for itself";
   const DeviceFacts facts = query_device(0);
-  EXPECT_EQ(facts.cc_major * 10 + facts.cc_minor, f->compute_capability);
+  EXPECT_EQ(facts.compute_capability(), f->compute_capability);
   EXPECT_NE(facts.name.find("treated as " + std::string(f->name)), std::string::npos) << facts.name;
   EXPECT_EQ(facts.l2_bytes, static_cast<std::size_t>(f->l2_bytes));
   EXPECT_EQ(current_device_attribute(cudaDevAttrComputeCapabilityMajor), f->compute_capability / 10);

@@ -49,13 +49,8 @@ MultiCaseResult expect_rows_pass(const MultiCaseMaker& make, const MultiSettings
   return r;
 }
 
-/// The several-GPU counts of this host: 2, 4, … up to every GPU, and every GPU (none on one GPU).
-std::vector<int> gpu_counts_here() {
-  std::vector<int> counts;
-  for (int n = 2; n < device_count(); n *= 2) counts.push_back(n);
-  if (device_count() > 1) counts.push_back(device_count());
-  return counts;
-}
+/// The several-GPU counts of this host: 2, 4, … up to every GPU (none on one GPU).
+std::vector<int> gpu_counts_here() { return device_count() > 1 ? gpu_counts_up_to(device_count()) : std::vector<int>{}; }
 
 void expect_all_rows_pass(const MultiCaseMaker& make) {
   MultiSettings s;

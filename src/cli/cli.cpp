@@ -300,7 +300,7 @@ int check_problem(const ProblemCommand& cmd, const DeviceFacts& device, std::ost
     std::string line = fmt::format("{}  {}:", cmd.problem->name(), params_text(c.params(), "  "));
     for (std::size_t r : rungs) {
       const std::string id = rung_id(ladder, r);
-      if (auto unmet = unmet_needs(ladder[r], device.cc_major * 10 + device.cc_minor)) skipped.emplace(r, *unmet);
+      if (auto unmet = unmet_needs(ladder[r], device.compute_capability())) skipped.emplace(r, *unmet);
       if (why_not_run(c, ladder, r, device)) {
         line += " " + id + " –";
         continue;
@@ -405,14 +405,6 @@ int finish_report(Report& report, const OutputFiles& files, std::ostream& out, s
 
 /// The sizes NCCL's bus bandwidth is measured at: latency (8 B) to bandwidth (1 GiB).
 const std::vector<std::size_t> kBusSizes{8, std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 26, std::size_t{1} << 30};
-
-/// The several-GPU counts of a run over up to `gpus` GPUs: the powers of two below it, and it (2, 4, 8).
-std::vector<int> gpu_counts_up_to(int gpus) {
-  std::vector<int> out;
-  for (int n = 2; n < gpus; n *= 2) out.push_back(n);
-  out.push_back(std::max(gpus, 1));
-  return out;
-}
 
 /// `gpulab bench NAME --gpus N[,M…]`: what the host gives the GPUs and NCCL's bus bandwidth, then
 /// every case on one GPU and on each count — all from this process, or, under `mpirun -np N`, one
@@ -829,7 +821,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (profile_cmd && profile_cmd->ncu_target) {
       const auto ladder = profile_cmd->problem->ladder();
       auto rungs = select_rungs(ladder, split_commas(profile_cmd->options.variants), profile_cmd->problem->name());
-      std::erase_if(rungs, [&](std::size_t r) { return unmet_needs(ladder[r], device.cc_major * 10 + device.cc_minor).has_value(); });
+      std::erase_if(rungs, [&](std::size_t r) { return unmet_needs(ladder[r], device.compute_capability()).has_value(); });
       std::size_t case_index = 0;
       profile_cmd->problem->for_each_case(profile_cmd->options.seed, [&](BenchCase& c) {
         launch_for_profiler(c, case_index++, rungs, device);

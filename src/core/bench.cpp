@@ -243,7 +243,7 @@ TimingOptions case_timing(const BenchCase& c, int warmup, int reps) {
 
 std::optional<std::string> why_not_run(const BenchCase& c, std::span<const RungInfo> ladder, std::size_t r,
                                        const DeviceFacts& device) {
-  if (auto unmet = unmet_needs(ladder[r], device.cc_major * 10 + device.cc_minor)) return unmet;
+  if (auto unmet = unmet_needs(ladder[r], device.compute_capability())) return unmet;
   return c.unsupported(r);
 }
 

@@ -62,7 +62,7 @@ DeviceFacts query_device(int index) {
   GPULAB_CUDA_CHECK(cudaDriverGetVersion(&d.driver_version));
   GPULAB_CUDA_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
   if (const GpuFamily* f = treated_as()) {  // an older family's limits stand in; the name says so
-    if (d.cc_major * 10 + d.cc_minor < f->compute_capability)
+    if (d.compute_capability() < f->compute_capability)
       throw Error(fmt::format("GPULAB_TREAT_AS={} asks for more than this GPU has (compute capability {}.{})", f->name,
                               d.cc_major, d.cc_minor));
     d.name += fmt::format(", treated as {} ({}'s limits)", f->name, f->reference);

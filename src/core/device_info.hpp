@@ -11,6 +11,7 @@ struct DeviceFacts {
   int index = 0;
   std::string name;
   int cc_major = 0, cc_minor = 0;
+  int compute_capability() const { return cc_major * 10 + cc_minor; }  // 90 for 9.0, as GpuNeeds counts
   int sm_count = 0;
   int warp_size = 32;
   int max_threads_per_sm = 0;

@@ -387,6 +387,13 @@ MultiRow row_of_process_0(const World& world, const MultiRow& row) {
 
 }  // namespace
 
+std::vector<int> gpu_counts_up_to(int gpus) {
+  std::vector<int> out;
+  for (int n = 2; n < gpus; n *= 2) out.push_back(n);
+  out.push_back(std::max(gpus, 1));
+  return out;
+}
+
 std::pair<std::size_t, std::size_t> shard_range(std::size_t n, int r, int ranks) {
   const multi::Rows rows = multi::rows_of(n, r, ranks);  // the library's own split
   return {rows.begin, rows.end};

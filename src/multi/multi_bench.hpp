@@ -96,6 +96,10 @@ struct MultiSettings {
 std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std::size_t>& sizes, int reps,
                                                 const World* world = nullptr, double timeout_s = 60.0);
 
+/// The several-GPU counts of a run over up to `gpus` GPUs: the powers of two below it, and it
+/// (2, 4, 8 for eight; 2, 3 for three).
+std::vector<int> gpu_counts_up_to(int gpus);
+
 /// The GPU counts whose host links a run measures: 1 and each of `gpus` (under MPI: the processes).
 std::vector<int> host_link_counts(const std::vector<int>& gpus, int processes);
 
