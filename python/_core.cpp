@@ -127,6 +127,14 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, Address a, 
   gpulab::sgemm(m, n, k, alpha, at<const float>(a), lda, at<const float>(b), ldb, beta, at<float>(c), ldc, as_stream(stream), *chosen);
 }
 
+bool sgemm_precision_supported(const std::string& precision, int device) {
+  const auto chosen = gpulab_python::sgemm_precision(precision);
+  if (!chosen) throw gpulab::Error(gpulab_python::unknown_sgemm_precision("gpulab.sgemm_precision_supported", precision));
+  if (device < 0) return gpulab::sgemm_precision_supported(*chosen);  // the current device
+  DeviceScope scope(device);
+  return gpulab::sgemm_precision_supported(*chosen);
+}
+
 // ---- conv -------------------------------------------------------------------------------------
 
 void conv3x3(Address in, std::size_t in_pitch, Address out, std::size_t out_pitch, std::size_t width, std::size_t height,
@@ -261,6 +269,7 @@ NB_MODULE(_core, m) {
   m.def("sgemm", &sgemm, nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("alpha"), nb::arg("a"), nb::arg("lda"),
         nb::arg("b"), nb::arg("ldb"), nb::arg("beta"), nb::arg("c"), nb::arg("ldc"), nb::arg("precision"), nb::arg("device"),
         nb::arg("stream"));
+  m.def("sgemm_precision_supported", &sgemm_precision_supported, nb::arg("precision"), nb::arg("device"));
   m.def("conv3x3", &conv3x3, nb::arg("data"), nb::arg("pitch"), nb::arg("out"), nb::arg("out_pitch"), nb::arg("width"),
         nb::arg("height"), nb::arg("weights"), nb::arg("divisor"), nb::arg("border"), nb::arg("device"), nb::arg("stream"));
   m.def("named_filter", &named_filter, nb::arg("name"), "(weights, divisor) of a named filter, or None.");

@@ -273,6 +273,14 @@ class Fuzz {
     std::vector<float> c0(m * n);
     for (float& v : c0) v = beta == 0.f ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(uniform_int(-4, 4));
     Matrix c = matrix(m, n, c0);
+    if (!sgemm_precision_supported(precision)) {
+      try {  // no TF32 tensor cores (sm_75): refused, whatever the shape
+        sgemm(m, n, k, alpha, a.device.data(), a.ld, b.device.data(), b.ld, beta, c.device.data(), c.ld, nullptr, precision);
+        fail(fmt::format("sgemm {}x{}x{} tf32 ran without TF32 tensor cores", m, n, k));
+      } catch (const Error&) {
+      }
+      return;
+    }
     sgemm(m, n, k, alpha, a.device.data(), a.ld, b.device.data(), b.ld, beta, c.device.data(), c.ld, nullptr, precision);
     const std::vector<float> got = test::download(c.device.data(), c.host.size());
     const double depth = static_cast<double>(k);

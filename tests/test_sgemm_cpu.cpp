@@ -294,3 +294,20 @@ TEST(SgemmRules, LargeProductsTakeEveryFringe) {
   EXPECT_EQ(fringe(8201, 8192, 4096), std::pair(0, 0));  // 9 rows past the tiles: not a fringe
   EXPECT_EQ(fringe(4097, 4097, 63), std::pair(0, 0));    // shallower than 64: bound by writing C
 }
+
+// The policy per family: TF32 refused without TF32 tensor cores (sm_75); 3xTF32 only where the TF32
+// rate is far above three times the FP32 rate (A100 on mma.sync, Hopper on wgmma); Blackwell, which
+// runs the sm_90 PTX without wgmma, takes mma.sync for TF32.
+TEST(SgemmRules, EachFamilyTakesTheTensorFormThatPaysThere) {
+  using sgemm_detail::sgemm_policy;
+  using sgemm_detail::TensorForm;
+  const std::pair<int, std::pair<TensorForm, TensorForm>> want[] = {
+      {75, {TensorForm::none, TensorForm::none}},         {80, {TensorForm::mma_sync, TensorForm::mma_sync}},
+      {86, {TensorForm::mma_sync, TensorForm::none}},     {87, {TensorForm::mma_sync, TensorForm::none}},
+      {89, {TensorForm::mma_sync, TensorForm::none}},     {90, {TensorForm::wgmma, TensorForm::wgmma}},
+      {100, {TensorForm::mma_sync, TensorForm::none}},    {120, {TensorForm::mma_sync, TensorForm::none}}};
+  for (const auto& [capability, forms] : want) {
+    EXPECT_EQ(sgemm_policy(capability).tf32, forms.first) << capability;
+    EXPECT_EQ(sgemm_policy(capability).fp32_tensor, forms.second) << capability;
+  }
+}

@@ -357,11 +357,16 @@ TEST(SgemmOzaki, DeepKWideExponentsAndANaNRow) {
   EXPECT_THROW(sgemm_ozaki::run(sgemm_device::GemmArgs{}, nullptr, 6), Error);
 }
 
+/// Whether this device refuses `precision` (tf32 without TF32 tensor cores, sm_75).
+bool refused_here(SgemmPrecision precision) { return !sgemm_precision_supported(precision); }
+
 // The precisions: a shape the tensor cores take (odd sides, beta, wide exponents) is within the
-// 3xTF32 (or TF32) bound, the same bits twice and in a graph; fp32_tensor's split-K form (few tiles,
-// deep k) too; a shape they do not take gives fp32's bits. Where the device has no wgmma, every
-// precision is fp32.
+// 3xTF32 (or TF32) bound, the same bits twice and in a graph, on whichever form the device's policy
+// gives it (wgmma on Hopper, mma.sync on the A100 and, for tf32, on Ampere and Ada RTX; run under
+// GPULAB_TREAT_AS for the others); fp32_tensor's split-K form (few tiles, deep k) too; a shape they
+// do not take gives fp32's bits. tf32 is refused where the device has no TF32 tensor cores.
 TEST(SgemmLibrary, TensorCorePrecisionsAreWithinTheirBoundsAndReproducible) {
+  const sgemm_detail::SgemmPolicy& policy = sgemm_detail::current_sgemm_policy();
   SgemmInput wide = make_sgemm_input({1031, 1029, 1027}, 0, 0.5f, -2.f, 11, 20);
   for (SgemmShape s : {SgemmShape{1031, 1029, 1027}, SgemmShape{1100, 1030, 4100}})
     for (auto [precision, math] : {std::pair{SgemmPrecision::fp32_tensor, SgemmMath::tf32x3}, std::pair{SgemmPrecision::tf32, SgemmMath::tf32}})
@@ -370,7 +375,11 @@ TEST(SgemmLibrary, TensorCorePrecisionsAreWithinTheirBoundsAndReproducible) {
           sgemm(s.m, s.n, s.k, in.alpha, d.a.data(), in.lda, d.b.data(), in.ldb, in.beta, d.c.data(), in.ldc, stream, precision);
         };
         DeviceGemm first(in), again(in), captured(in);
-        EXPECT_EQ(sgemm_detail::takes_tensor_cores(first.args(in)), sgemm_detail::wgmma_supported());
+        EXPECT_TRUE(sgemm_detail::takes_tensor_cores(first.args(in)));
+        if (refused_here(precision)) {
+          EXPECT_THROW(call(first, nullptr), Error) << policy.family;
+          continue;
+        }
         call(first, nullptr);
         call(again, nullptr);
         run_captured([&](cudaStream_t stream) { call(captured, stream); });
@@ -407,7 +416,7 @@ TEST(SgemmLibrary, TensorCorePrecisionKeepsItsBoundOnSubnormalTinyAndHugeOperand
       if (precision == SgemmPrecision::fp32 && a_exponent + b_exponent < -126) continue;
       DeviceGemm d(in);
       if (precision == SgemmPrecision::fp32_tensor) {
-        EXPECT_EQ(sgemm_detail::takes_tensor_cores(d.args(in)), sgemm_detail::wgmma_supported());
+        EXPECT_TRUE(sgemm_detail::takes_tensor_cores(d.args(in)));
       }
       sgemm(s.m, s.n, s.k, 1.f, d.a.data(), in.lda, d.b.data(), in.ldb, 0.f, d.c.data(), in.ldc, nullptr, precision);
       const CheckResult r = check_sgemm(d.result(), in, ref, math);
@@ -431,6 +440,7 @@ TEST(SgemmLibrary, TensorCorePrecisionsPropagateInfAndNanAsFp32Does) {
   in.a[900 * in.lda + 11] = 0.f;   // C[900][40]: 0 · Inf = NaN
   std::vector<float> fp32;
   for (SgemmPrecision precision : {SgemmPrecision::fp32, SgemmPrecision::fp32_tensor, SgemmPrecision::tf32}) {
+    if (refused_here(precision)) continue;
     DeviceGemm d(in);
     sgemm(s.m, s.n, s.k, 1.f, d.a.data(), in.lda, d.b.data(), in.ldb, 0.f, d.c.data(), in.ldc, nullptr, precision);
     const std::vector<float> got = d.result();
@@ -457,6 +467,7 @@ TEST(SgemmLibrary, AlphaZeroReadsNeitherAnorB) {
   const SgemmShape s{1024, 1024, 1024};
   for (SgemmPrecision precision : {SgemmPrecision::fp32, SgemmPrecision::fp32_tensor, SgemmPrecision::tf32})
     for (float beta : {-2.f, 0.f}) {
+      if (refused_here(precision)) continue;
       SgemmInput in = make_sgemm_input(s, 0, 0.f, beta, 63);
       in.a[10] = std::nanf(""), in.b[20] = std::numeric_limits<float>::infinity();
       if (beta == 0.f) std::fill(in.c.begin(), in.c.end(), std::nanf(""));

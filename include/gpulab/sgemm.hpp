@@ -38,11 +38,10 @@
 //   larger ones, or a pool out of memory, run on the rows as given, slower): the results are the
 //   same bits either way.
 // - Precision (the last argument): SgemmPrecision::fp32, the default, is everything above.
-//   SgemmPrecision::fp32_tensor lets a large product run on Hopper's tensor cores as 3xTF32: each
-//   value x of A and B split once into big = tf32(x) and small = tf32(x − big) (in stream order, in
-//   gpulab's pool: 8 bytes a value of A and of B), a·b ≈ big·big + big·small + small·big by wgmma,
-//   each 32-deep slice of k summed in a fresh tensor-core accumulator and added to the element's sum
-//   by a rounding FP32 add. Before the split, each row of A and column of B whose largest
+//   SgemmPrecision::fp32_tensor lets a large product run on the tensor cores as 3xTF32: each value
+//   x of A and B split into big = tf32(x) and small = tf32(x − big), a·b ≈ big·big + big·small +
+//   small·big, each slice of k summed in a fresh tensor-core accumulator and added to the element's
+//   sum by a rounding FP32 add. Before the split, each row of A and column of B whose largest
 //   magnitude lies outside [2^−50, 2^51) is scaled by the power of two that brings it into [1, 2),
 //   and each sum scaled back (exactly, but for results in FP32's subnormal range): subnormal, tiny
 //   and near-overflow operands keep the bound. Bound: |ĉ − c| ≤ (γ(6k+4) + 2^−20)·(|alpha|·|A|·|B| +
@@ -50,12 +49,19 @@
 //   element far smaller than its row's or column's largest, times another); measured errors are
 //   smaller than the FP32 path's (docs/sgemm.md). Rows of A and columns of B holding ±Inf or NaN are
 //   left unscaled and their elements of C computed as FP32 FMA chains: Inf and NaN reach C as in
-//   the fp32 path. Taken only on a GPU of compute
-//   capability 9.0 and where it is faster (m, n > 8, k ≥ 64, m·n/(m + n) ≥ 256, m·n·k ≥ 2^30 — a
-//   rule of the shape, so results are reproducible per device); elsewhere, and where the pool cannot
-//   hold the split operands, the call is the fp32 one. SgemmPrecision::tf32 takes the same path with
-//   one product (big·big, inputs rounded to 11 significant bits: bound (γ(2k+4) + 2^−10 + 2^−20)·…),
-//   for callers who want speed and not FP32 accuracy.
+//   the fp32 path. Which tensor cores, by the GPU's family (a policy per architecture):
+//     compute capability 9.0 (H100, H200): wgmma fed by TMA, A and B split once in stream order
+//       into gpulab's pool (8 bytes a value of A and of B);
+//     8.0 (A100): mma.sync, each value split as its tile is staged (m + n words of scales);
+//     7.5 (T4), 8.6, 8.9 (Ampere and Ada RTX, A10, L4) and 10.0+: the fp32 call (no TF32 tensor
+//       cores on 7.5; on the others three TF32 products cost more than one FP32 product).
+//   Taken only where it is faster (m, n > 8, k ≥ 64, m·n/(m + n) ≥ 256, m·n·k ≥ 2^30 — a rule of
+//   the shape, so results are reproducible per device); elsewhere, and where the pool cannot hold
+//   the scratch, the call is the fp32 one. SgemmPrecision::tf32 takes the same rule with one
+//   product (big·big, inputs rounded to 11 significant bits: bound (γ(2k+4) + 2^−10 + 2^−20)·…), on
+//   wgmma (9.0) or mma.sync (8.0 and newer), for callers who want speed and not FP32 accuracy; a
+//   GPU without TF32 tensor cores (7.5) refuses it (gpulab::Error; sgemm_precision_supported says
+//   so beforehand).
 // - C must not overlap A or B. Throws gpulab::Error on a null matrix that has elements, a
 //   leading dimension smaller than its row, a side of 2^31 − 1024 or more, pointers that are not
 //   4-byte aligned, an overlap, and on any CUDA error.
@@ -71,11 +77,15 @@ namespace gpulab {
 enum class SgemmPrecision {
   fp32,         ///< FP32 on the CUDA cores (the default)
   fp32_tensor,  ///< FP32-accurate: 3xTF32 on the tensor cores where that is faster, else fp32
-  tf32,         ///< TF32 on the tensor cores where that is faster (not FP32 accuracy), else fp32
+  tf32,         ///< TF32 on the tensor cores where that is faster (not FP32 accuracy), else fp32; sm_80+
 };
 
 void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
            std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream = nullptr,
            SgemmPrecision precision = SgemmPrecision::fp32);
+
+/// Whether the current device runs sgemm with `precision` (tf32 needs TF32 tensor cores: compute
+/// capability 8.0 and newer; fp32 and fp32_tensor run everywhere).
+bool sgemm_precision_supported(SgemmPrecision precision);
 
 }  // namespace gpulab

@@ -21,7 +21,7 @@ from .report import Report, load_report
 
 __version__ = "0.1.0"
 __all__ = ["sum", "histogram", "atax", "inclusive_scan", "exclusive_scan", "transpose", "add", "zero_triangle", "sgemm",
-           "conv3x3", "device_count", "require_device", "torch_operators", "load_report", "Report", "Error", "NoDeviceError", "OutOfMemoryError"]
+           "sgemm_precision_supported", "conv3x3", "device_count", "require_device", "torch_operators", "load_report", "Report", "Error", "NoDeviceError", "OutOfMemoryError"]
 
 _SUM_TYPES = ("int32", "float32", "float64")
 _SCAN_TYPES = ("int8", "int16", "int32", "float32", "float64")
@@ -217,12 +217,14 @@ def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, precision: str
     precision (include/gpulab/sgemm.hpp, docs/sgemm.md):
     - "fp32" (the default): the CUDA cores, no TF32. Each element is one FMA chain over k: within
       γ(k+2)·(|α||A||B| + |β||C|) and bitwise reproducible on one device.
-    - "fp32_tensor": FP32-accurate 3xTF32 on Hopper's tensor cores where the shape makes that
-      faster (else "fp32"): within (γ(6k+4) + 2^−20)·(|α||A||B| + |β||C|), reproducible per device;
+    - "fp32_tensor": FP32-accurate 3xTF32 on the tensor cores where the GPU and the shape make that
+      faster (Hopper, A100; else "fp32"): within (γ(6k+4) + 2^−20)·(|α||A||B| + |β||C|), reproducible per device;
       each row of a and column of b scaled by a power of two first, so subnormal and huge values
       keep the bound; ±Inf and NaN reach the result as with "fp32".
     - "tf32": one TF32 product on the tensor cores where faster (else "fp32"): 11 significant bits
-      of each input, for speed, not FP32 accuracy."""
+      of each input, for speed, not FP32 accuracy. GPUs without TF32 tensor cores (compute
+      capability 7.5, the T4) refuse it: sgemm_precision_supported says so beforehand.
+    Which tensor cores each GPU family uses: include/gpulab/sgemm.hpp."""
     what = "gpulab.sgemm"
     if c is None and beta != 0:
         raise ValueError(f"{what}: beta = {beta} needs c")
@@ -243,6 +245,16 @@ def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, precision: str
     _core.sgemm(m, n, k, float(alpha), da[0], da[3] // 4, db[0], db[3] // 4, float(beta), dc[0], dc[3] // 4, precision,
                 ma.device, call.stream)
     return call.done(result)
+
+
+def sgemm_precision_supported(precision: str, device: int = None) -> bool:
+    """Whether sgemm runs with this precision on the device (the current one by default): "tf32"
+    needs TF32 tensor cores (compute capability 8.0 and newer); "fp32" and "fp32_tensor" run
+    everywhere."""
+    if precision not in _SGEMM_PRECISIONS:
+        raise ValueError(f"gpulab.sgemm_precision_supported: precision must be 'fp32', 'fp32_tensor' or 'tf32', got {precision!r}")
+    require_device()
+    return _core.sgemm_precision_supported(precision, -1 if device is None else int(device))
 
 
 # The library's named filters, read once (a call into the module inside a compiled function would

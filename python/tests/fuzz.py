@@ -51,6 +51,8 @@ class Fuzz:
         self.calls = Counter()
         self.failures = Counter()
         self.examples = []
+        # The precisions this GPU runs (tf32 needs TF32 tensor cores: not on sm_75).
+        self.sgemm_precisions = [p for p in ("fp32", "fp32_tensor", "tf32") if gpulab.sgemm_precision_supported(p)]
 
     # ---- inputs ---------------------------------------------------------------------------------
 
@@ -299,12 +301,12 @@ class Fuzz:
     def fuzz_sgemm(self):
         m, n, k = self.side(), self.side(), self.side()
         kinds = (None, None)
-        if self.rng.random() < 0.04:  # shapes the tensor cores take (compute capability 9.0), often at FP32's ends
+        if self.rng.random() < 0.04:  # shapes the tensor cores take, often at FP32's ends
             m, n, k = int(self.rng.integers(512, 1100)), int(self.rng.integers(512, 1100)), int(self.rng.integers(1024, 4200))
             if self.rng.random() < 0.5:
                 kinds = self.pick([("subnormal", "huge"), ("huge", "subnormal"), ("tiny", "tiny"), ("huge", "tiny"), ("subnormal", "unit"),
                                    ("specials", "unit"), ("unit", "specials"), ("elements", "elements"), ("rows", "rows")])
-        precision = self.pick(["fp32", "fp32_tensor", "tf32"])
+        precision = self.pick(self.sgemm_precisions)
         a, b = self.with_pitch(self.floats((m, k), kind=kinds[0])), self.with_pitch(self.floats((k, n), kind=kinds[1]))
         alpha = float(self.pick([1.0, 1.0, -0.5, 0.0, 3.0]))
         beta = float(self.pick([0.0, 0.0, 1.0, -2.0]))

@@ -239,8 +239,9 @@ def test_sgemm(m, n, k):
 
 @pytest.mark.parametrize("m,n,k", [(512, 512, 4096), (33, 65, 17)])
 def test_sgemm_precisions(m, n, k):
-    """Each precision within its bound (include/gpulab/sgemm.hpp). 512² × 4096 is the smallest cube
-    the tensor cores take on compute capability 9.0; 33 × 65 × 17 always falls back to fp32's bits."""
+    """Each precision within its bound (include/gpulab/sgemm.hpp), or refused where the GPU lacks
+    it. 512² × 4096 is the smallest cube the tensor cores take; 33 × 65 × 17 always falls back to
+    fp32's bits."""
     a = uniform(m * k, torch.float32, 1).reshape(m, k)
     b = uniform(k * n, torch.float32, 2).reshape(k, n)
     ref = a.double() @ b.double()
@@ -249,13 +250,17 @@ def test_sgemm_precisions(m, n, k):
     errors = {}
     for precision, bound in (("fp32_tensor", gamma(6 * k + 4, 2.0**-24) + 2.0**-20),
                              ("tf32", gamma(2 * k + 4, 2.0**-24) + 2.0**-10 + 2.0**-20)):
+        if not gpulab.sgemm_precision_supported(precision):  # tf32 without TF32 tensor cores (sm_75)
+            with pytest.raises(gpulab.Error, match="needs TF32 tensor cores"):
+                gpulab.sgemm(a, b, precision=precision)
+            continue
         c = gpulab.sgemm(a, b, precision=precision)
         assert torch.all((c.double() - ref).abs() <= bound * magnitude), precision
         assert torch.equal(gpulab.sgemm(a, b, precision=precision), c)  # the same bits again
         errors[precision] = (c.double() - ref).abs().max().item()
         if m < 512:
             assert torch.equal(c, fp32), precision  # too small for the tensor cores: the fp32 call
-    if m >= 512 and torch.cuda.get_device_capability() == (9, 0):
+    if m >= 512 and "tf32" in errors:
         assert errors["tf32"] > 100 * errors["fp32_tensor"]  # TF32's 11 bits show: the tensor cores ran
 
 

@@ -22,10 +22,14 @@ std::size_t current_l2_bytes() {
   return bytes.get([] { return static_cast<std::size_t>(current_device_attribute(cudaDevAttrL2CacheSize)); });
 }
 
-bool current_device_follows() {
-  static PerDevice<bool> follows;
-  return follows.get([] { return current_device_attribute(cudaDevAttrComputeCapabilityMajor) >= 9; });
+int current_compute_capability() {
+  static PerDevice<int> capability;
+  return capability.get([] {
+    return current_device_attribute(cudaDevAttrComputeCapabilityMajor) * 10 + current_device_attribute(cudaDevAttrComputeCapabilityMinor);
+  });
 }
+
+bool current_device_follows() { return current_compute_capability() >= 90; }
 
 unsigned resident_blocks(const void* kernel, unsigned block, std::size_t dynamic_smem) {
   int per_sm = 0;

@@ -15,6 +15,10 @@ int current_device_attribute(cudaDeviceAttr attribute);
 /// The current device's L2 cache in bytes (asked once per device).
 std::size_t current_l2_bytes();
 
+/// The current device's compute capability as major·10 + minor (75, 80, 86, 89, 90, …; asked
+/// once per device; the treated-as family's where one is set).
+int current_compute_capability();
+
 /// Whether the current device takes programmatic dependent launches (compute capability 9.0+;
 /// asked once per device).
 bool current_device_follows();

@@ -33,6 +33,18 @@ __device__ __forceinline__ unsigned warp_sum_unsigned(unsigned v) {
 #endif
 }
 
+/// Largest unsigned of the 32 lanes, in every lane: one redux.sync on compute capability 8.0 and
+/// newer (__reduce_max_sync), a butterfly of shuffles before that.
+__device__ __forceinline__ unsigned warp_max_unsigned(unsigned v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#pragma unroll
+  for (unsigned mask = kWarp / 2; mask > 0; mask /= 2) v = max(v, __shfl_xor_sync(kFullMask, v, mask));
+  return v;
+#else
+  return __reduce_max_sync(kFullMask, v);
+#endif
+}
+
 /// Inclusive prefix sum over the lanes of a warp (Kogge–Stone: five shuffle levels, each lane adding
 /// the value `offset` lanes below it). The association depends only on the lane: deterministic.
 template <class A>

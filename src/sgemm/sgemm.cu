@@ -696,17 +696,40 @@ bool realigns_rows(const GemmArgs& g) {
          m > static_cast<std::size_t>(kFewRows);
 }
 
-// The tensor-core paths split A and B first (12 bytes moved a value for 3xTF32) and then run at
-// ~2.3× the CUDA cores' rate: they pay where each value takes part in enough products. Measured
-// on the H100 (docs/sgemm.md, issue 32).
+// One row per family, oldest first. 3xTF32 costs three tensor-core products for one FP32 product:
+// it pays where the TF32 rate is well above three times the FP32 rate. Dense rates from NVIDIA's
+// data sheets (FP32 : TF32 TFLOP/s): T4 8.1 : none; A100 19.5 : 156; A10 31 : 62, RTX 3090
+// 36 : 36, L4 30 : 60, RTX 4090 83 : 83; H100 SXM 67 : 495 (3xTF32 on wgmma measured 2.2× cuBLAS
+// FP32, docs/sgemm.md). Blackwell runs the sm_90 PTX, without wgmma (sm_90a code runs on 9.0 alone):
+// TF32 on mma.sync, and fp32_tensor the FP32 path until 3xTF32 on mma.sync is measured there.
+constexpr SgemmPolicy kPolicies[] = {
+    {75, "Turing (T4, RTX 20)", TensorForm::none, TensorForm::none},
+    {80, "A100, A30", TensorForm::mma_sync, TensorForm::mma_sync},
+    {86, "Ampere and Ada RTX, A10, L4, L40, Orin", TensorForm::mma_sync, TensorForm::none},
+    {90, "Hopper (H100, H200, GH200)", TensorForm::wgmma, TensorForm::wgmma},
+    {100, "Blackwell and newer (by PTX)", TensorForm::mma_sync, TensorForm::none},
+};
+
+const SgemmPolicy& sgemm_policy(int capability) {
+  const SgemmPolicy* policy = &kPolicies[0];
+  for (const SgemmPolicy& p : kPolicies)
+    if (capability >= p.from_capability) policy = &p;
+  return *policy;
+}
+
+const SgemmPolicy& current_sgemm_policy() { return sgemm_policy(current_compute_capability()); }
+
+// The tensor-core paths run at ~2.3× the CUDA cores' rate on the H100, and wgmma's first splits A
+// and B (12 bytes moved a value for 3xTF32): they pay where each value takes part in enough
+// products. Measured on the H100 (docs/sgemm.md).
 constexpr std::size_t kTensorMinReuse = 256;
 constexpr std::size_t kTensorMinMacs = std::size_t{1} << 30;
 constexpr int kTensorMinDepth = 64;
 
 bool takes_tensor_cores(const GemmArgs& g) {
   const auto m = static_cast<std::size_t>(g.m), n = static_cast<std::size_t>(g.n);
-  return wgmma_supported() && g.m > kFewRows && g.n > kFewCols && g.k >= kTensorMinDepth &&
-         m * n >= kTensorMinReuse * (m + n) && m * n * static_cast<std::size_t>(g.k) >= kTensorMinMacs;
+  return g.m > kFewRows && g.n > kFewCols && g.k >= kTensorMinDepth && m * n >= kTensorMinReuse * (m + n) &&
+         m * n * static_cast<std::size_t>(g.k) >= kTensorMinMacs;
 }
 
 }  // namespace sgemm_detail
@@ -855,7 +878,27 @@ bool capturing(cudaStream_t stream) {
   return status != cudaStreamCaptureStatusNone;
 }
 
+/// The product on the tensor cores where the device's policy gives `precision` a form and the shape
+/// pays for it; false where the CUDA cores are to run it (also where gpulab's pool could not hold
+/// the tensor path's scratch).
+bool tensor_product(const GemmArgs& g, SgemmPrecision precision, cudaStream_t stream) {
+  using sgemm_detail::TensorForm;
+  const sgemm_detail::SgemmPolicy& policy = sgemm_detail::current_sgemm_policy();
+  const bool tf32 = precision == SgemmPrecision::tf32;
+  const TensorForm form = tf32 ? policy.tf32 : policy.fp32_tensor;
+  require(sgemm_precision_supported(precision),
+          "precision tf32 needs TF32 tensor cores (compute capability 8.0 and newer); this GPU is sm_" +
+              std::to_string(current_compute_capability()) + ": use fp32 or fp32_tensor");
+  if (form == TensorForm::none || !sgemm_detail::takes_tensor_cores(g)) return false;
+  if (form == TensorForm::wgmma) return tf32 ? sgemm_detail::wgmma_tf32(g, stream) : sgemm_detail::wgmma_tf32x3(g, stream);
+  return tf32 ? sgemm_detail::mma_tf32(g, stream) : sgemm_detail::mma_tf32x3(g, stream);
+}
+
 }  // namespace
+
+bool sgemm_precision_supported(SgemmPrecision precision) {
+  return precision != SgemmPrecision::tf32 || sgemm_detail::current_sgemm_policy().tf32 != sgemm_detail::TensorForm::none;
+}
 
 void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
            std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream, SgemmPrecision precision) {
@@ -866,10 +909,7 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
   if (alpha == 0.f) k = 0;
   GemmArgs g = sgemm_device::gemm_args(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 
-  if (precision != SgemmPrecision::fp32 && sgemm_detail::takes_tensor_cores(g)) {
-    const bool ran = precision == SgemmPrecision::tf32 ? sgemm_detail::wgmma_tf32(g, stream) : sgemm_detail::wgmma_tf32x3(g, stream);
-    if (ran) return;  // else the pool could not hold the split operands: the CUDA cores
-  }
+  if (precision != SgemmPrecision::fp32 && tensor_product(g, precision, stream)) return;
 
   if (m <= sgemm_detail::kFewRows) {
     few_rows_product(g, stream);

@@ -13,7 +13,6 @@ namespace gpulab::sgemm_ladder {
 
 using sgemm_device::GemmArgs;
 using sgemm_device::load4_or_zero;
-using sgemm_device::split_tf32;
 using sgemm_device::load_or_zero;
 using sgemm_device::store_c;
 using sgemm_device::store_c4;
@@ -175,112 +174,6 @@ __global__ void __launch_bounds__(k2dThreads) vectorized(GemmArgs g) {
       store_c4(g, m0 + row0 + r, n0 + col0 + 4, {acc[r][4], acc[r][5], acc[r][6], acc[r][7]});
     }
   }
-}
-
-// ---- beyond the SIMT ladder: TENSOR-CORE MATH ------------------------------------------------------------
-//
-// 3xTF32: FP32 accuracy from Hopper's TF32 tensor cores. Each value x is split into a TF32 part
-// big = tf32(x) (11 significant bits) and small = tf32(x − big); a·b ≈ a_big·b_big + a_big·b_small
-// + a_small·b_big, the dropped terms and the split's roundings within about 3·2^-22·|a·b|, products
-// exact and summed in FP32 by the tensor cores (mma.sync m16n8k8). Three tensor-core products for
-// one FP32 product. A 128 × 128 block tile, 8 warps of 64 × 32 (4 × 4 MMA tiles), three cp.async
-// stages; A in shared memory row-major with 4 floats of padding and B with 8, so that the fragment
-// loads (lanes g = lane/4 down, t = lane%4 across) hit 32 distinct banks.
-
-constexpr int kTcBM = 128, kTcBN = 128, kTcBK = 16, kTcStages = 3, kTcThreads = 256;
-constexpr int kTcAStride = kTcBK + 4, kTcBStride = kTcBN + 8;
-constexpr int kTcStageFloats = kTcBM * kTcAStride + kTcBK * kTcBStride;
-constexpr std::size_t kTcSmemBytes = sizeof(float) * kTcStageFloats * kTcStages;
-
-/// d += a·b on a 16 × 8 × 8 tile (TF32 inputs, FP32 accumulators).
-__device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-  __trap();  // TF32 tensor cores need compute capability 8.0: the rung says so (its GpuNeeds)
-#else
-  // Not volatile: the compiler may interleave independent MMAs to hide their latency.
-  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-#endif
-}
-
-template <bool kVectorA, bool kVectorB>
-__global__ void __launch_bounds__(kTcThreads) tf32x3(GemmArgs g) {
-  extern __shared__ float4 smem4[];
-  float* const smem = reinterpret_cast<float*>(smem4);
-  const int tiles_m = (g.m + kTcBM - 1) / kTcBM, tiles_n = (g.n + kTcBN - 1) / kTcBN;
-  int tm, tn;
-  sgemm_device::grouped_tile(static_cast<int>(blockIdx.x), tiles_m, tiles_n, tm, tn);
-  const int m0 = tm * kTcBM, n0 = tn * kTcBN;
-  const int t = static_cast<int>(threadIdx.x), warp = t / 32, lane = t % 32;
-  const int warp_m = warp % 2 * 64, warp_n = warp / 2 * 32;
-  const int gr = lane / 4, tc = lane % 4;
-
-  // The warp-tiled kernel's copies (sgemm_device.cuh), A's rows 16 or 4 bytes at a time, B's too;
-  // the last rows guarded always (a rung, not a library path: one instantiation fewer).
-  using ATile = sgemm_device::TileLoader<kTcBM, kTcBK, kTcThreads, kVectorA ? 4 : 1, true, true>;
-  using BTile = sgemm_device::TileLoader<kTcBK, kTcBN, kTcThreads, kVectorB ? 4 : 1, true, true>;
-  const ATile a_tile(g.a, g.lda, m0, 0, g.m);
-  const BTile b_tile(g.b, g.ldb, 0, n0, g.k);
-  auto load_slice = [&](int s, int stage) {
-    float* as = smem + stage * kTcStageFloats;
-    sgemm_device::copy_slice(g, a_tile, b_tile, as, kTcAStride, as + kTcBM * kTcAStride, kTcBStride, 0, s * kTcBK, g.k, n0);
-  };
-
-  float acc[4][4][4] = {};
-  auto compute_slice = [&](int stage) {
-    const float* as = smem + stage * kTcStageFloats;
-    const float* bs = as + kTcBM * kTcAStride;
-    float slice[4][4][4] = {};
-#pragma unroll
-    for (int ks = 0; ks < kTcBK; ks += 8) {
-      unsigned a_big[4][4], a_small[4][4], b_big[4][2], b_small[4][2];
-#pragma unroll
-      for (int mi = 0; mi < 4; ++mi) {
-        const float* r0 = as + (warp_m + mi * 16 + gr) * kTcAStride + ks + tc;
-        const float* r1 = r0 + 8 * kTcAStride;
-        const float x[4] = {r0[0], r1[0], r0[4], r1[4]};
-#pragma unroll
-        for (int q = 0; q < 4; ++q) split_tf32(x[q], a_big[mi][q], a_small[mi][q]);
-      }
-#pragma unroll
-      for (int ni = 0; ni < 4; ++ni) {
-        const float* c0 = bs + (ks + tc) * kTcBStride + warp_n + ni * 8 + gr;
-        split_tf32(c0[0], b_big[ni][0], b_small[ni][0]);
-        split_tf32(c0[4 * kTcBStride], b_big[ni][1], b_small[ni][1]);
-      }
-      // The small products first, so that they are not lost against the big one; each pass over
-      // all 16 tiles, so that consecutive MMAs are independent.
-      auto pass = [&](const unsigned (&a)[4][4], const unsigned (&b)[4][2]) {
-#pragma unroll
-        for (int mi = 0; mi < 4; ++mi)
-#pragma unroll
-          for (int ni = 0; ni < 4; ++ni) mma_tf32(slice[mi][ni], a[mi], b[ni]);
-      };
-      pass(a_small, b_big);
-      pass(a_big, b_small);
-      pass(a_big, b_big);
-    }
-#pragma unroll
-    for (int mi = 0; mi < 4; ++mi)
-#pragma unroll
-      for (int ni = 0; ni < 4; ++ni)
-#pragma unroll
-        for (int q = 0; q < 4; ++q) acc[mi][ni][q] += slice[mi][ni][q];
-  };
-
-  sgemm_device::run_slices<kTcStages>((g.k + kTcBK - 1) / kTcBK, load_slice, compute_slice);
-
-  // Accumulator q of tile (mi, ni): row gr (+8 for q ≥ 2), column 2·tc (+1 for odd q).
-#pragma unroll
-  for (int mi = 0; mi < 4; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < 4; ++ni)
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        const int i = m0 + warp_m + mi * 16 + gr + (q >= 2 ? 8 : 0), j = n0 + warp_n + ni * 8 + 2 * tc + q % 2;
-        if (i < g.m && j < g.n) store_c(g, i, j, acc[mi][ni][q]);
-      }
 }
 
 }  // namespace gpulab::sgemm_ladder

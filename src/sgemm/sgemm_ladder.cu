@@ -69,29 +69,15 @@ void run_library(const GemmArgs& g, cudaStream_t s) {
 void run_library_3xtf32(const GemmArgs& g, cudaStream_t s) {
   sgemm(g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, s, SgemmPrecision::fp32_tensor);
 }
+/// A tensor-core path alone: its scratch must fit.
 template <bool (*kPath)(const GemmArgs&, cudaStream_t)>
-void run_wgmma(const GemmArgs& g, cudaStream_t s) {
-  if (!kPath(g, s)) throw OutOfMemoryError("sgemm wgmma: too little device memory for the split operands");
+void run_tensor_path(const GemmArgs& g, cudaStream_t s) {
+  if (!kPath(g, s)) throw OutOfMemoryError("sgemm tensor cores: too little device memory for the scales or split operands");
 }
 
 template <int kModuli>
 void run_ozaki(const GemmArgs& g, cudaStream_t s) {
   sgemm_ozaki::run(g, s, kModuli);
-}
-
-template <bool kVectorA, bool kVectorB>
-void launch_tf32x3(const GemmArgs& g, cudaStream_t s) {
-  constexpr auto kernel = tf32x3<kVectorA, kVectorB>;
-  sgemm_detail::allow_smem<kernel>(kTcSmemBytes);
-  const std::size_t tiles = sgemm_detail::tile_count(g.m, g.n, kTcBM, kTcBN);
-  launch("sgemm_tf32x3", kernel, {checked_grid(tiles, "sgemm"), kTcThreads, kTcSmemBytes}, s, g)
-      .work([] { return std::string("a 128x128 tile, 8 warps of 4x4 m16n8k8 MMAs, 3 per product"); });
-}
-void run_tf32x3(const GemmArgs& g, cudaStream_t s) {
-  if (empty(g)) return;
-  const bool va = rows_aligned16(g.a, g.lda), vb = rows_aligned16(g.b, g.ldb);
-  (va ? (vb ? launch_tf32x3<true, true> : launch_tf32x3<true, false>)
-      : (vb ? launch_tf32x3<false, true> : launch_tf32x3<false, false>))(g, s);
 }
 
 /// A leading dimension as cuBLAS takes it (an int, at least 1).
@@ -128,8 +114,9 @@ constexpr SgemmRung row(std::string_view name, std::string_view adds, std::strin
 constexpr GpuNeeds kTf32Mma{80, false, "TF32 mma.sync"};
 constexpr GpuNeeds kWgmma{90, true, "wgmma, TMA"};
 
-// Read top to bottom: rungs 1-6 and the tensor-core rung in sgemm_kernels.cuh, 7-11 in sgemm.cu. Each
-// line: name, what it adds, the counters that says it changes (`gpulab profile`), launcher, role, math.
+// Read top to bottom: rungs 1-6 in sgemm_kernels.cuh, 7-11 in sgemm.cu, the tensor-core rungs in
+// sgemm_mma.cu and sgemm_wgmma.cu. Each line: name, what it adds, the counters that says it changes
+// (`gpulab profile`), launcher, role, math.
 constexpr SgemmRung kRungs[] = {
     row("naive", "a thread per element of C, threadIdx.x down the rows: A and C accessed a row apart", "load_sectors store_sectors", run_naive),
     row("coalesced", "threadIdx.x across the columns: B and C coalesced, A broadcast", "load_sectors global_loads", run_coalesced),
@@ -153,17 +140,17 @@ constexpr SgemmRung kRungs[] = {
     row("library", "gpulab::sgemm: tiles measured per shape and device; split-K (fixed order) where tiles leave SMs idle", "fma",
         run_library, Role::library),
     row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync", "fma instructions",
-        run_tf32x3, Role::rung, SgemmMath::tf32x3, false, kTf32Mma),
+        run_tensor_path<sgemm_detail::mma_tf32x3>, Role::rung, SgemmMath::tf32x3, false, kTf32Mma),
     row("wgmma_3xtf32", "operands split once; TMA into swizzled stages, 2 warpgroups of wgmma, a fresh accumulator a 32-deep slice",
-        "instructions fma", run_wgmma<sgemm_detail::wgmma_tf32x3>, Role::rung, SgemmMath::tf32x3, false, kWgmma),
-    row("library_3xtf32", "gpulab::sgemm with SgemmPrecision::fp32_tensor: wgmma_3xtf32 where it pays, else the FP32 library",
+        "instructions fma", run_tensor_path<sgemm_detail::wgmma_tf32x3>, Role::rung, SgemmMath::tf32x3, false, kWgmma),
+    row("library_3xtf32", "gpulab::sgemm with SgemmPrecision::fp32_tensor: wgmma_3xtf32 (Hopper) or tc_3xtf32 (A100) where it pays, else the FP32 library",
         "fma", run_library_3xtf32, Role::rung, SgemmMath::tf32x3),
     row("ozaki2_int8", "Ozaki scheme II: rows and columns scaled to integers, residues mod 8 moduli, INT8 GEMMs (cuBLAS), CRT",
         "fma instructions", run_ozaki<8>, Role::rung, SgemmMath::ozaki8),
     row("ozaki2_int8_7", "7 moduli, not 8: one INT8 product less, each row's and column's norm kept to 27 bits, not 31", "fma",
         run_ozaki<7>, Role::rung, SgemmMath::ozaki7),
     row("wgmma_tf32", "TF32 (NOT FP32 accuracy): one product, big*big, accumulated in the tensor cores", "fma",
-        run_wgmma<sgemm_detail::wgmma_tf32>, Role::rung, SgemmMath::tf32, false, kWgmma),
+        run_tensor_path<sgemm_detail::wgmma_tf32>, Role::rung, SgemmMath::tf32, false, kWgmma),
     row("cublas_tf32", "TENSOR CORES, vendor: cuBLAS with TF32 (10-bit mantissas: NOT FP32 accuracy)", "fma instructions", run_cublas_tf32,
         Role::rung, SgemmMath::tf32, false, {80, false, "TF32 tensor cores"}),
     row("cublasSgemm", "the vendor library (cuBLAS), FP32 on the CUDA cores", "fma", run_cublas, Role::vendor),

@@ -114,15 +114,42 @@ void big_tiles_fragments(const GemmArgs& g, cudaStream_t stream);
 /// Rung 10: the same kernel fed by cp.async into 3 stages, A copied to its transposed places.
 void big_tiles_staged(const GemmArgs& g, cudaStream_t stream);
 
+/// The tensor-core form a precision takes.
+enum class TensorForm { none, mma_sync, wgmma };
+/// The library's choice for one family of GPUs, as CUB keeps a policy per architecture: the
+/// tensor-core form of SgemmPrecision::tf32 (none: refused) and of fp32_tensor (none: the FP32
+/// path). A row holds from its compute capability up to the next row's.
+struct SgemmPolicy {
+  int from_capability;
+  std::string_view family;
+  TensorForm tf32, fp32_tensor;
+};
+/// The policy of the family of `capability` (major·10 + minor).
+const SgemmPolicy& sgemm_policy(int capability);
+/// The policy of the current device (its treated-as family where one is set).
+const SgemmPolicy& current_sgemm_policy();
+
 /// Whether this device runs the wgmma paths (compute capability 9.0: sm_90a code runs nowhere else).
 bool wgmma_supported();
+/// Whether this device has TF32 tensor cores for mma.sync (compute capability 8.0 and newer).
+bool mma_tf32_supported();
+/// 3xTF32 on mma.sync (sgemm_mma.cu): a 128 × 128 tile a block, the operands split as the tiles
+/// are staged. False, with nothing enqueued, where gpulab's pool cannot hold the m + n scales;
+/// throws where !mma_tf32_supported().
+bool mma_tf32x3(const GemmArgs& g, cudaStream_t stream);
+/// The same with one TF32 product: TF32 accuracy.
+bool mma_tf32(const GemmArgs& g, cudaStream_t stream);
+/// a_rows[0, m) = each row of A's largest |x| and a_rows[m, m + n) each column of B's, as bits
+/// (sgemm_scales.cuh), for the tensor-core paths' scales; zeros where k = 0.
+void find_operand_maxima(const GemmArgs& g, unsigned* a_rows, cudaStream_t stream);
 /// 3xTF32 on wgmma fed by TMA (sgemm_wgmma.cu): the operands split once into scratch memory, then a
 /// 128 × 128 tile a block, k split where the tiles are too few. False, with nothing enqueued, where
 /// gpulab's pool cannot hold the split operands; throws where !wgmma_supported().
 bool wgmma_tf32x3(const GemmArgs& g, cudaStream_t stream);
 /// The same with one TF32 product (big·big): TF32 accuracy.
 bool wgmma_tf32(const GemmArgs& g, cudaStream_t stream);
-/// Whether gpulab::sgemm takes the tensor cores for this shape when a precision lets it.
+/// Whether gpulab::sgemm takes the tensor cores for this shape when the precision and the
+/// device's policy let it.
 bool takes_tensor_cores(const GemmArgs& g);
 
 /// Whether 16-byte loads may be used on the rows of a row-major matrix with this leading

@@ -2,7 +2,7 @@
 // memory accelerator (TMA) through a ring of shared-memory stages. Built for sm_90a only (wgmma
 // exists nowhere else); gpulab's other files keep the plain sm_90 target.
 //
-// What it adds over the mma.sync rung (tc_3xtf32, sgemm_kernels.cuh):
+// What it adds over the mma.sync rung (tc_3xtf32, sgemm_mma.cu):
 // - The operands are split once, not per warp: a first pass writes big = tf32(x) and
 //   small = tf32(x − big) of A (m × k) and of Bᵀ (n × k: wgmma reads TF32 operands K-major only).
 // - One producer thread copies each 32-deep slice of the four tiles (A big and small, 128 × 32;
@@ -14,14 +14,8 @@
 //   rounding FP32 adds: the tensor cores truncate their own additions (issue 13 measured 12×
 //   cuBLAS's error when every product of K stayed in their accumulator), so at most 12 products'
 //   additions of a slice are truncated before an exact-rounding add takes over.
-// - Rows of A and columns of B of uncommon magnitudes (largest outside [2^−50, 2^51)) are scaled by
-//   a power of two before the split, their largest brought into [1, 2), and each sum scaled back
-//   in the epilogue: TF32 keeps FP32's exponent range but not its subnormal bits, so a subnormal or
-//   tiny operand would lose the bits below TF32's grid in its small part (issue 61: subnormal A
-//   times 2^100·B broke the bound 1.67×), and a huge one could overflow a partial sum. Rows or
-//   columns holding ±Inf or NaN keep their values unscaled and their elements of C are FMA chains
-//   in FP32 (the split would make Inf − Inf = NaN of an infinite value's small part), so
-//   non-finite values propagate as in gpulab's FP32 path.
+// - Rows of A and columns of B of uncommon magnitudes are scaled by a power of two before the
+//   split, and their sums scaled back in the epilogue (sgemm_scales.cuh).
 #include "lib/arith.hpp"
 #include "lib/async_copy.cuh"
 #include "lib/launch.cuh"
@@ -30,6 +24,7 @@
 #include "lib/stream_scratch.hpp"
 #include "sgemm/sgemm_device.cuh"
 #include "sgemm/sgemm_paths.hpp"
+#include "sgemm/sgemm_scales.cuh"
 
 #include <gpulab/error.hpp>
 
@@ -44,6 +39,7 @@ namespace gpulab::sgemm_detail {
 namespace {
 
 using sgemm_device::GemmArgs;
+using namespace sgemm_scales;
 
 constexpr int kBM = 128, kBN = 128;  // the block's tile of C
 constexpr int kBK = 32;              // a slice: 32 floats = one 128-byte swizzled row
@@ -69,94 +65,28 @@ struct Form {
   }
 };
 
-// ---- the scales and the split: both operands in each of two launches ---------------------------
+// ---- the split: both operands in one launch (after find_operand_maxima) -------------------------
 
-constexpr unsigned kNonFiniteBits = 0x7f800000u;  // |x|'s bits at or above these: ±Inf or NaN
-// Rows and columns whose largest magnitude lies in [2^−50, 2^51) are left as they are: their TF32
-// small parts (2^−11 of a value and less) and the products of two such values neither underflow
-// nor overflow, so operands of ordinary magnitudes take no scaling (nor its cost in the epilogue).
-constexpr unsigned kCommonLowBits = (127u - 50u) << 23, kCommonHighBits = (127u + 51u) << 23;
-
-/// |x|'s bits: non-negative floats order as their bits, and NaN's lie above Inf's.
-__device__ __forceinline__ unsigned magnitude_bits(float x) { return __float_as_uint(x) & 0x7fffffffu; }
-
-/// What the two passes cover: A (m × k, rows scaled) and B (k × n, columns scaled, split into Bᵀ).
-/// The maxima pass's blocks: A's in warps of a row's 1024 columns (8 rows a block), then B's of 32
-/// columns × 256 rows; the split's: 32 × 32 tiles of A, then of B. Each block does one at a time.
+/// What the split covers: A (m × k, rows scaled) and B (k × n, columns scaled, split into Bᵀ), in
+/// 32 × 32 tiles of A, then of B. Each block does one at a time.
 struct SplitArgs {
   const float* a;
   std::size_t lda;
   const float* b;
   std::size_t ldb;
   int m, n, k;
-  unsigned* a_rows;  // each row's largest |x| (magnitude_bits), zeroed before the maxima pass
-  unsigned* b_cols;  // each column's
+  const unsigned* a_rows;  // each row's largest |x| (magnitude_bits)
+  const unsigned* b_cols;  // each column's
   float *a_big, *a_small, *b_big, *b_small;  // small: null for the one-product form
   std::size_t depth;                         // the split operands' leading dimension (k padded)
-  long long a_blocks, b_blocks;              // this pass's blocks of A, then of B
+  long long a_blocks, b_blocks;              // blocks of A, then of B
   int a_blocks_x, b_blocks_x;                // of them along the columns
 };
 
-/// Each row of A's and column of B's largest |x| as magnitude_bits, by atomicMax: a warp reads 1024
-/// columns of a row of A (32 independent loads a lane) and makes one atomic; a block of B reads 32
-/// columns × 256 rows, its 8 warps' maxima meeting in shared memory before one atomic a column.
-__global__ void operand_maxima(SplitArgs p) {
-  __shared__ unsigned partial[8][32];
-  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
-  for (long long t = blockIdx.x; t < p.a_blocks + p.b_blocks; t += gridDim.x) {  // (uniform in the block)
-    if (t < p.a_blocks) {
-      const int row = static_cast<int>(t / p.a_blocks_x) * 8 + ty, c0 = static_cast<int>(t % p.a_blocks_x) * 1024;
-      if (row >= p.m) continue;
-      const float* src = p.a + static_cast<std::size_t>(row) * p.lda;
-      unsigned m = 0;
-#pragma unroll
-      for (int i = 0; i < 32; ++i)
-        if (c0 + tx + 32 * i < p.k) m = max(m, magnitude_bits(src[c0 + tx + 32 * i]));
-      m = __reduce_max_sync(0xffffffffu, m);
-      if (tx == 0 && m != 0) atomicMax(&p.a_rows[row], m);
-    } else {
-      const long long u = t - p.a_blocks;
-      const int col = static_cast<int>(u % p.b_blocks_x) * 32 + tx, r0 = static_cast<int>(u / p.b_blocks_x) * 256;
-      unsigned m = 0;
-#pragma unroll
-      for (int i = 0; i < 32; ++i) {
-        const int row = r0 + ty + 8 * i;
-        if (row < p.k && col < p.n) m = max(m, magnitude_bits(p.b[static_cast<std::size_t>(row) * p.ldb + col]));
-      }
-      partial[ty][tx] = m;
-      __syncthreads();
-      if (ty == 0) {
-        for (int y = 1; y < 8; ++y) m = max(m, partial[y][tx]);
-        if (col < p.n && m != 0) atomicMax(&p.b_cols[col], m);
-      }
-      __syncthreads();
-    }
-  }
-}
-
-/// The exponent e that brings a row's (or column's) largest magnitude into [1, 2) by 2^−e; 0 for
-/// rows of zeros, of common magnitudes, and holding ±Inf or NaN (left unscaled).
-__device__ __forceinline__ int scale_exponent(unsigned max_bits) {
-  const bool unscaled = max_bits == 0 || max_bits >= kNonFiniteBits || (max_bits >= kCommonLowBits && max_bits < kCommonHighBits);
-  return unscaled ? 0 : ilogbf(__uint_as_float(max_bits));
-}
-
-/// scale_exponent, or kUnscaled for a row or column holding ±Inf or NaN: a sum of a row's and a
-/// column's is above kUnscaled / 2 exactly when either holds one (exponents lie within ±149; it
-/// fits 16 bits, in which the epilogue keeps its columns' two by two).
-constexpr int kUnscaled = 1 << 12;
-__device__ __forceinline__ int epilogue_exponent(unsigned max_bits) {
-  return max_bits >= kNonFiniteBits ? kUnscaled : scale_exponent(max_bits);
-}
-
-/// x scaled by 2^−e (e of its row or column), split: big = tf32(x), small = tf32(x − big); a
-/// non-finite x is its own big part, with a small part of 0.
+/// x of a row or column whose largest |x| has `max_bits`, scaled and split (sgemm_scales.cuh).
 __device__ __forceinline__ void split_scaled(float x, unsigned max_bits, float& big, float& small) {
-  unsigned hi = __float_as_uint(x), lo = 0;
-  if (isfinite(x)) {
-    const int e = scale_exponent(max_bits);
-    sgemm_device::split_tf32(e == 0 ? x : scalbnf(x, -e), hi, lo);
-  }
+  unsigned hi, lo;
+  sgemm_scales::split_scaled(x, scale_exponent(max_bits), hi, lo);
   big = __uint_as_float(hi), small = __uint_as_float(lo);
 }
 
@@ -274,21 +204,6 @@ struct SplitMaps {
   CUtensorMap a_big, a_small, b_big, b_small;  // A: m × k, Bᵀ: n × k, boxes of 128 rows × 32
 };
 
-/// The largest magnitudes of A's rows (m) and B's columns (n), as magnitude_bits.
-struct Scales {
-  const unsigned* a_rows;
-  const unsigned* b_cols;
-};
-
-/// Element (i, j) of the operands' product over k_begin..k_end as an FP32 FMA chain (rows or
-/// columns holding ±Inf or NaN, which are not scaled: rare, and it reads a row and a column).
-__device__ __noinline__ float fma_chain(const GemmArgs& g, int i, int j, int k_begin, int k_end) {
-  float acc = 0.f;
-  for (int p = k_begin; p < k_end; ++p)
-    acc = fmaf(g.a[static_cast<std::size_t>(i) * g.lda + p], g.b[static_cast<std::size_t>(p) * g.ldb + j], acc);
-  return acc;
-}
-
 /// C's tile of this block, k from blockIdx.z · k_slice for k_slice; the raw sums go to `partials`
 /// (slice blockIdx.z of m × n) when it is not null, else c = alpha·sum + beta·c.
 template <int kProducts>
@@ -404,7 +319,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (i >= g.m || col >= g.n) continue;
         const int exponent = row_exponent[half] + static_cast<short>(col_exponents[j] >> (16 * e));
         float v = sum[4 * j + 2 * half + e];
-        if (exponent != 0) v = exponent < kUnscaled / 2 ? scalbnf(v, exponent) : fma_chain(g, i, col, k_begin, k_end);
+        v = unscaled_sum(g, v, exponent, i, col, k_begin, k_end);
         if (slice_out != nullptr) slice_out[static_cast<std::size_t>(i) * g.n + col] = v;
         else sgemm_device::store_c(g, i, col, v);
       }
@@ -448,15 +363,9 @@ CUtensorMap tile_map(const float* data, int rows, int cols, std::size_t ld, int 
 /// The blocks a pass launches: at most this many, each looping over the pass's blocks of work.
 constexpr long long kMaxSplitBlocks = 1 << 20;
 
-/// The rows' and columns' largest magnitudes, then the split of both operands scaled by them.
+/// The split of both operands, scaled by their rows' and columns' largest magnitudes.
 void launch_split(SplitArgs p, cudaStream_t stream) {
-  GPULAB_CUDA_CHECK(cudaMemsetAsync(p.a_rows, 0, (static_cast<std::size_t>(p.m) + p.n) * sizeof(unsigned), stream));  // b_cols follows
   const auto blocks = [](int items, int per) { return (items + per - 1) / per; };
-  p.a_blocks_x = blocks(p.k, 1024), p.a_blocks = static_cast<long long>(p.a_blocks_x) * blocks(p.m, 8);
-  p.b_blocks_x = blocks(p.n, 32), p.b_blocks = static_cast<long long>(p.b_blocks_x) * blocks(p.k, 256);
-  launch("sgemm_operand_maxima", operand_maxima,
-         {dim3(static_cast<unsigned>(std::min(p.a_blocks + p.b_blocks, kMaxSplitBlocks))), dim3(32, 8)}, stream, p)
-      .work([] { return std::string("A: a warp a row's 1024 columns; B: 32 columns x 256 rows; one atomicMax a row or column each"); });
   p.a_blocks_x = blocks(p.k, 32), p.a_blocks = static_cast<long long>(p.a_blocks_x) * blocks(p.m, 32);
   p.b_blocks_x = blocks(p.n, 32), p.b_blocks = static_cast<long long>(p.b_blocks_x) * blocks(p.k, 32);
   launch("sgemm_split_tf32", split_operands, {dim3(static_cast<unsigned>(std::min(p.a_blocks + p.b_blocks, kMaxSplitBlocks))), dim3(32, 8)},
@@ -486,7 +395,7 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
   SplitMaps maps{};
   unsigned* a_rows = reinterpret_cast<unsigned*>(split->as<unsigned char>() + split_bytes);
   const Scales scales{a_rows, a_rows + g.m};
-  if (g.k == 0) GPULAB_CUDA_CHECK(cudaMemsetAsync(a_rows, 0, (static_cast<std::size_t>(g.m) + g.n) * sizeof(unsigned), stream));
+  find_operand_maxima(g, a_rows, stream);
   if (g.k > 0) {
     float* a_big = split->as<float>();
     float* b_big = a_big + a_floats;
@@ -516,11 +425,7 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
 }  // namespace
 
 bool wgmma_supported() {
-  static PerDevice<bool> supported;
-  return supported.get([] {  // sm_90a code runs on compute capability 9.0 only
-    return current_device_attribute(cudaDevAttrComputeCapabilityMajor) == 9 &&
-           current_device_attribute(cudaDevAttrComputeCapabilityMinor) == 0;
-  });
+  return current_compute_capability() == 90;  // sm_90a code runs on compute capability 9.0 only
 }
 
 bool wgmma_tf32x3(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<3>(g, stream); }
