@@ -19,10 +19,10 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-device-out}
 res="$OUT/results"
 mkdir -p "$res"
-bin=${GPULAB_BIN:-build/release}
+bin=${GPULAB_BIN:-build/ci}
 exec > >(tee "$OUT/log.txt") 2>&1
 if [ ! -x "$bin/gpulab" ] && [ -f "$bin.tar.xz" ]; then tar xJf "$bin.tar.xz" -C "$(dirname "$bin")"; fi
-[ -x "$bin/gpulab" ] || { PATH="/usr/local/cuda/bin:$PATH" cmake --preset release && cmake --build --preset release; } || exit 1
+[ -x "$bin/gpulab" ] || { PATH="/usr/local/cuda/bin:$PATH" cmake --preset ci && cmake --build --preset ci; } || exit 1
 # The build machine's OpenMP runtime travels with the build, for GPU machines that lack one.
 ldconfig -p | grep -q libgomp.so.1 || [ ! -d "$bin/devlibs" ] || export LD_LIBRARY_PATH="$PWD/$bin/devlibs:${LD_LIBRARY_PATH:-}"
 # NVLink multicast stays off: programs that use it can take a shared host's GPUs out of service.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs a built preset for scripts/device_run.sh on a GPU machine: build/PRESET's CLI, GPU tests and
 # plots script, the installed library and headers (the Python module is built there against them)
-# and the OpenMP runtime, as build/DEST.tar.xz (DEST: device for release, PRESET-device else), with
+# and the OpenMP runtime, as build/DEST.tar.xz (DEST: device for release, PRESET-device else: ci-device
+# for the test command's ci preset), with
 # the commit it was built at (-dirty for uncommitted changes: such results cannot be filed).
 #   scripts/pack_device.sh [PRESET]      then `run` with carry ["build/DEST.tar.xz"] and
 #   GPULAB_BIN=build/DEST bash scripts/device_run.sh …   (a ptx preset: GPULAB_TREAT_AS=sm_75 … too)
