@@ -41,6 +41,10 @@ struct TileConfig {
 };
 std::span<const TileConfig> tile_configs();
 
+/// Configurations by index in tile_configs(): the default (128 × 64, three stages), the smallest
+/// (64 × 64), the big tiles' fragments and staged kernels (rungs 9 and 10).
+constexpr std::size_t kDefault = 0, kSmall = 3, kBig = 6, kStaged = 9;
+
 /// g.c = alpha·A·B + beta·C with configuration `config`, k cut into `splits` slices (1: none).
 /// `partials` holds splits·m·n floats when splits > 1.
 void run_config(std::size_t config, const GemmArgs& g, int splits, float* partials, cudaStream_t stream);
@@ -157,6 +161,9 @@ bool takes_tensor_cores(const GemmArgs& g);
 bool rows_aligned16(const float* p, std::size_t ld);
 /// Both A's and B's rows (the warp-tiled kernel's 16-byte copies).
 bool vector_rows(const GemmArgs& g);
+/// The largest copy to 16-byte rows (the pool keeps what it held). 256 MiB left 8192×8192×8193 on
+/// 4-byte copies (A's copy is 256.06 MiB): 26.9 ms, 0.84× cuBLAS, against 23.5 ms with 16-byte rows.
+constexpr std::size_t kRealignMaxBytes = std::size_t{1} << 30;
 /// Whether gpulab::sgemm first copies A or B (whichever is not vector_rows) to 16-byte rows: a
 /// tiled product large enough for the copies to pay (sgemm.cu, realign_rows).
 bool realigns_rows(const GemmArgs& g);
