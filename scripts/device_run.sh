@@ -67,7 +67,8 @@ fi
 if has profiles; then gpulab showcase --out "$res" --parts profiles; echo "profiles exit code: $?"; fi
 if has sanitize; then
   echo "== $(date -u +%T) gpulab sanitize: every rung of every problem at its small edge sizes under the four tools"
-  gpulab sanitize --json "$res/sanitize.json" --md "$res/sanitize.md" --html "$res/sanitize.html" > "$res/sanitize.txt" 2>&1
+  pages=(--json "$res/sanitize.json" --html "$res/sanitize.html"); [ -n "${GPULAB_TREAT_AS:-}" ] && pages=()  # (kept small: see the suite)
+  gpulab sanitize --md "$res/sanitize.md" "${pages[@]}" > "$res/sanitize.txt" 2>&1
   echo "sanitize exit code: $?"
   grep -E " pass, |FAIL" "$res/sanitize.txt" | head -60
 fi
@@ -93,7 +94,7 @@ if has multi; then
 fi
 if has python || has fuzz; then
   echo "== $(date -u +%T) python: the module built against this build's installed library"
-  pyroot=/tmp/gpulab_python
+  pyroot=/tmp/gpulab_python_$(basename "$bin")  # one per build: calls of several builds may run side by side
   rm -rf "$pyroot" && python3 -m pip install -q --no-build-isolation --no-deps --target "$pyroot" -Ccmake.source-dir=python \
     -Ccmake.define.CMAKE_PREFIX_PATH="$PWD/$bin/prefix" . > "$res/python_build.txt" 2>&1
   echo "python build exit code: $?"
@@ -113,13 +114,23 @@ if has python; then
   echo "== $(date -u +%T) python: its tests, the CMake package, peers"
   python3 -m pytest -q -rs -p no:cacheprovider python/tests --junitxml="$res/python_tests.xml" 2>&1 | tail -15
   echo "python tests exit code: ${PIPESTATUS[0]}"
-  cmake -S examples/consumer -B /tmp/consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/$bin/prefix" > /dev/null &&
-    cmake --build /tmp/consumer > /dev/null && /tmp/consumer/gpulab_consumer; echo "consumer exit code: $?"
-  /tmp/consumer/gpulab_consumer_nccl; echo "consumer (gpulab::nccl, every GPU) exit code: $?"
-  python3 scripts/peers_python.py --json "$res/peers_python.json" || echo "peers exit code: $?"
-  python3 scripts/python_call_cost.py > "$res/call_cost.txt" 2>&1 || echo "call cost exit code: $?"
+  consumer=/tmp/consumer_$(basename "$bin")
+  cmake -S examples/consumer -B "$consumer" -G Ninja -DCMAKE_PREFIX_PATH="$PWD/$bin/prefix" > /dev/null &&
+    cmake --build "$consumer" > /dev/null && "$consumer/gpulab_consumer"; echo "consumer exit code: $?"
+  "$consumer/gpulab_consumer_nccl"; echo "consumer (gpulab::nccl, every GPU) exit code: $?"
+  if [ -z "${GPULAB_TREAT_AS:-}" ]; then  # times: not of a GPU treated as another
+    python3 scripts/peers_python.py --json "$res/peers_python.json" || echo "peers exit code: $?"
+    python3 scripts/python_call_cost.py > "$res/call_cost.txt" 2>&1 || echo "call cost exit code: $?"
+  fi
 fi
-if has suite; then
+if has suite && [ -n "${GPULAB_TREAT_AS:-}" ]; then
+  # Treated as an older family the times are this GPU's, not that family's: what counts is that every
+  # check passes. The report is summed up (scripts/suite_summary.py) and not kept.
+  echo "== $(date -u +%T) gpulab suite, the GPU treated as $GPULAB_TREAT_AS (its checks; the times are this GPU's)"
+  gpulab suite --json "$res/suite_treated.json" --no-page > /dev/null; echo "suite exit code: $?"
+  python3 scripts/suite_summary.py "$res/suite_treated.json" > "$res/suite_summary.txt"; echo "suite summary exit code: $?"
+  head -3 "$res/suite_summary.txt"; rm -f "$res/suite_treated.json"
+elif has suite; then
   echo "== $(date -u +%T) the same GPU twice: bench reduce, again, then compare (a repeat moves nothing beyond its noise)"
   for k in 1 2; do gpulab bench reduce --json "$res/repeat$k.json" > /dev/null 2>&1 || echo "repeat $k exit code: $?"; done
   gpulab compare "$res/repeat1.json" "$res/repeat2.json" --md "$res/repeat_compare.md" | tail -1

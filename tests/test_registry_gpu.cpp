@@ -1,12 +1,19 @@
-// Every problem of the registry says how many cases its options make (the suite's progress
-// estimate counts on it): the count must be what for_each_case visits. A GPU test because making
-// a case may allocate pinned host memory, which needs the driver.
+// The registry's problems as the harness sees them: each says how many cases its options make (the
+// suite's progress estimate counts on it), and each rung runs where its declared needs are met. GPU
+// tests because making a case may allocate pinned host memory, which needs the driver.
+#include "core/bench.hpp"
 #include "core/problem.hpp"
+#include "core/report.hpp"
+#include "gpu_test_support.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iostream>
 #include <map>
+#include <set>
 
 using namespace gpulab;
 
@@ -37,4 +44,43 @@ TEST(Registry, CaseCountIsWhatForEachCaseVisits) {
     EXPECT_EQ(p->case_count(), visited);
     EXPECT_GE(visited, 4u);
   }
+}
+
+// Each rung's declared needs (its GpuNeeds) agree with its code: at every problem's small edge sizes
+// (what `gpulab sanitize` runs), every rung this GPU meets runs and checks, and every other one is
+// left to the harness's skip with its reason. A kernel whose code traps below a compute capability
+// its rung does not declare (a cluster, wgmma or mma.sync path under a guard) fails here in a build
+// whose device code is an older family's PTX, with GPULAB_TREAT_AS naming that family
+// (scripts/device_run.sh with build/ptx75-device …).
+TEST(Ladders, EveryRungRunsWhereItsDeclaredNeedsAreMet) {
+  const int capability = test::test_device().compute_capability();
+  std::size_t ran = 0;
+  for (const auto& p : make_problems()) {
+    SCOPED_TRACE(std::string(p->name()));
+    CLI::App app;
+    p->add_options(app);
+    std::vector<std::string> args = p->sanitize_args();
+    std::reverse(args.begin(), args.end());  // CLI11 takes them reversed
+    app.parse(args);
+    p->validate();
+    const std::vector<RungInfo> ladder = p->ladder();
+    std::set<std::size_t> skipped;
+    p->for_each_case(1, [&](BenchCase& c) {
+      c.compute_reference();
+      for (std::size_t r = 0; r < ladder.size(); ++r) {
+        const auto unmet = unmet_needs(ladder[r], capability);
+        if (unmet) skipped.insert(r);
+        if (why_not_run(c, ladder, r, test::test_device())) {
+          EXPECT_TRUE(!unmet || why_not_run(c, ladder, r, test::test_device()) == unmet);
+          continue;
+        }
+        const CheckResult result = run_checked(c, r);
+        EXPECT_TRUE(result.ok) << ladder[r].name << " at " << params_text(c.params()) << ": " << result.detail;
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << ladder[r].name << " at " << params_text(c.params());
+        ++ran;
+      }
+    });
+    for (std::size_t r : skipped) std::cout << "  " << p->name() << " " << ladder[r].name << ": " << *unmet_needs(ladder[r], capability) << "\n";
+  }
+  EXPECT_GT(ran, 100u);
 }

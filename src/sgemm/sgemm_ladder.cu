@@ -1,5 +1,5 @@
 // The SGEMM ladder's table (sgemm_ladder.hpp): launchers for the rungs of sgemm_kernels.cuh, the
-// library's paths (sgemm.cu) and cuBLAS.
+// library's paths (sgemm_simt.cu, sgemm_mma.cu, sgemm_wgmma.cu) and cuBLAS.
 #include "core/cublas_handle.hpp"
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
@@ -114,7 +114,7 @@ constexpr SgemmRung row(std::string_view name, std::string_view adds, std::strin
 constexpr GpuNeeds kTf32Mma{80, false, "TF32 mma.sync"};
 constexpr GpuNeeds kWgmma{90, true, "wgmma, TMA"};
 
-// Read top to bottom: rungs 1-6 in sgemm_kernels.cuh, 7-11 in sgemm.cu, the tensor-core rungs in
+// Read top to bottom: rungs 1-6 in sgemm_kernels.cuh, 7-11 in sgemm_simt.cu, the tensor-core rungs in
 // sgemm_mma.cu and sgemm_wgmma.cu. Each line: name, what it adds, the counters that says it changes
 // (`gpulab profile`), launcher, role, math.
 constexpr SgemmRung kRungs[] = {
