@@ -273,6 +273,16 @@ constexpr std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 
 
 int sm_count() { return current_device_attribute(cudaDevAttrMultiProcessorCount); }
 
+// The fused kernels keep x in shared memory beside at most this much of their own (warp sums).
+constexpr std::size_t kFusedStaticSmem = 8 * 1024;
+
+/// The widest A the fused kernels take on this device: x (4 bytes a column) in a block's shared
+/// memory, 16 columns a thread of 1024. 16384 on an H100 or an A100; 14336 on a T4 (64 KiB a block).
+std::uint32_t fused_max_cols() {
+  const auto optin = static_cast<std::size_t>(current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+  return static_cast<std::uint32_t>(std::min<std::size_t>(kFusedMaxK * 1024, (optin - kFusedStaticSmem) / sizeof(float)));
+}
+
 std::uint32_t k_for(std::uint32_t cols, unsigned block) { return (cols + block - 1) / block; }
 
 // Rung 4's launch: one 1024-thread block per SM, K from {1, 2, 4, 8, 12, 16}.
@@ -318,9 +328,8 @@ template <unsigned B, unsigned K, unsigned V>
 unsigned ring_resident() {
   static PerDevice<unsigned> cache;
   return cache.get([] {
-    const std::size_t most_x = std::size_t{B} * kFusedMaxK * sizeof(float);
-    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(ring_kernel<B, K, V>(), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(most_x)));
+    const std::size_t most_x = std::min<std::size_t>(std::size_t{B} * kFusedMaxK, fused_max_cols()) * sizeof(float);
+    allow_dynamic_smem(reinterpret_cast<const void*>(ring_kernel<B, K, V>()), most_x, "gpulab::atax");
     return resident_blocks(reinterpret_cast<const void*>(ring_kernel<B, K, V>()), B, most_x);
   });
 }
@@ -408,7 +417,7 @@ void two_pass(const float* a, const float* x, std::uint32_t rows, std::uint32_t 
       .work([&] { return count_of(chunks, "partial") + " per column"; });
 }
 
-bool fused_takes(std::uint32_t cols) { return cols <= kFusedMaxK * 1024; }
+bool fused_takes(std::uint32_t cols) { return cols <= fused_max_cols(); }
 
 std::size_t first_fused_temp_bytes(std::uint32_t rows, std::uint32_t cols) {
   return fused_takes(cols) ? std::size_t{panel_blocks(rows)} * cols * sizeof(float) : two_pass_temp_bytes(rows, cols);
@@ -420,7 +429,7 @@ void first_fused(const float* a, const float* x, std::uint32_t rows, std::uint32
   const std::uint32_t blocks = panel_blocks(rows);
   const std::size_t smem = std::size_t{cols} * sizeof(float);
   const PanelKernel kernel = panels_for(cols);
-  GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem, "gpulab::atax");
   const std::uint32_t per_block = (rows + blocks - 1) / blocks;
   launch("fused_panels", kernel, {blocks, 1024, smem}, stream, a, x, rows, cols, per_block, static_cast<float*>(temp))
       .work([&] { return count_of(per_block, "line") + " per block"; });

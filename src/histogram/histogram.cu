@@ -839,6 +839,11 @@ struct DeviceLimits {
   bool large_cluster = false;    // a cluster of kLargeCluster blocks with the whole opt-in memory fits
 };
 
+/// Whether a partition kernel's dynamic shared memory fits beside its static storage here.
+bool partition_fits(const PartitionKernel& partition) {
+  return partition.smem <= dynamic_smem_limit(reinterpret_cast<const void*>(partition.kernel));
+}
+
 DeviceLimits query_device_limits() {
   DeviceLimits d;
   d.sms = static_cast<unsigned>(current_device_attribute(cudaDevAttrMultiProcessorCount));
@@ -846,25 +851,24 @@ DeviceLimits query_device_limits() {
   d.smem_per_sm = static_cast<std::size_t>(current_device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
   const int smem_optin = current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
   d.smem_optin = static_cast<std::size_t>(smem_optin);
-  // Allow the shared-memory paths the device's whole per-block opt-in size.
-  GPULAB_CUDA_CHECK(cudaFuncSetAttribute(replicated_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
-  GPULAB_CUDA_CHECK(cudaFuncSetAttribute(halfword_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
-  constexpr int kCountSmem = kRangeBins * sizeof(std::uint32_t);  // the kernel's static word comes on top
+  // Allow the shared-memory paths the device's whole per-block opt-in size (they have no static
+  // shared memory: supports() measures them against smem_optin).
+  allow_dynamic_smem(reinterpret_cast<const void*>(replicated_shared_kernel), d.smem_optin, "histogram");
+  allow_dynamic_smem(reinterpret_cast<const void*>(halfword_shared_kernel), d.smem_optin, "histogram");
+  constexpr std::size_t kCountSmem = kRangeBins * sizeof(std::uint32_t);  // the kernel's static word comes on top
   for (std::size_t bits = 0; bits <= kMaxCounterBits; ++bits) {  // 51–84 KiB: past the default 48
     const PartitionKernel partition = partition_kernel_for<Ranking::thread_counters>(bits);
-    if (partition.smem <= d.smem_optin)
-      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(partition.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(partition.smem)));
+    if (partition_fits(partition)) allow_dynamic_smem(reinterpret_cast<const void*>(partition.kernel), partition.smem, "histogram");
   }
-  if (smem_optin > kCountSmem) {
-    for (auto kernel : {count_kernel<1>, count_kernel<2>})
-      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kCountSmem));
+  if (dynamic_smem_limit(reinterpret_cast<const void*>(count_kernel<1>)) >= kCountSmem &&
+      dynamic_smem_limit(reinterpret_cast<const void*>(count_kernel<2>)) >= kCountSmem) {
+    for (auto kernel : {count_kernel<1>, count_kernel<2>}) allow_dynamic_smem(reinterpret_cast<const void*>(kernel), kCountSmem, "histogram");
     d.count_resident = std::min(resident_blocks(reinterpret_cast<const void*>(count_kernel<1>), kCountBlock, kCountSmem),
                                 resident_blocks(reinterpret_cast<const void*>(count_kernel<2>), kCountBlock, kCountSmem));
   }
   if (d.cc_major >= 9) {
-    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel<kPortableCluster>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
-    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel<kLargeCluster>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
+    allow_dynamic_smem(reinterpret_cast<const void*>(cluster_shared_kernel<kPortableCluster>), d.smem_optin, "histogram");
+    allow_dynamic_smem(reinterpret_cast<const void*>(cluster_shared_kernel<kLargeCluster>), d.smem_optin, "histogram");
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel<kLargeCluster>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     d.large_cluster = resident_clusters(reinterpret_cast<const void*>(cluster_shared_kernel<kLargeCluster>), kBlock, kLargeCluster, d.smem_optin) >= 1;
   }
@@ -1007,7 +1011,7 @@ bool supports(Path path, std::uint32_t m) {
     case Path::range_partitioned: return d.count_resident > 0 && ranges_for(m) <= kMaxRanges;
     case Path::range_ranked:
       return d.count_resident > 0 && ranges_for(m) <= (1u << kMaxCounterBits) &&
-             partition_kernel_for<Ranking::thread_counters>(log2_ceil(ranges_for(m))).smem <= d.smem_optin;
+             partition_fits(partition_kernel_for<Ranking::thread_counters>(log2_ceil(ranges_for(m))));
   }
   return false;
 }

@@ -31,6 +31,21 @@ int current_compute_capability() {
 
 bool current_device_follows() { return current_compute_capability() >= 90; }
 
+std::size_t dynamic_smem_limit(const void* kernel) {
+  cudaFuncAttributes attributes{};
+  GPULAB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  const auto optin = static_cast<std::size_t>(current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+  return optin > attributes.sharedSizeBytes ? optin - attributes.sharedSizeBytes : 0;
+}
+
+void allow_dynamic_smem(const void* kernel, std::size_t bytes, const char* who) {
+  const std::size_t limit = dynamic_smem_limit(kernel);
+  if (bytes > limit)
+    throw Error(std::string(who) + ": a block needs " + std::to_string(bytes) + " bytes of shared memory; this GPU allows " +
+                std::to_string(limit));
+  GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+}
+
 unsigned resident_blocks(const void* kernel, unsigned block, std::size_t dynamic_smem) {
   int per_sm = 0;
   GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(block), dynamic_smem));

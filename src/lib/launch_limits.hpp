@@ -23,6 +23,15 @@ int current_compute_capability();
 /// asked once per device).
 bool current_device_follows();
 
+/// The dynamic shared memory `kernel` may ask for a block on the current device: its opt-in limit
+/// (the treated-as family's where one is set) less the kernel's static shared memory.
+std::size_t dynamic_smem_limit(const void* kernel);
+
+/// Lets `kernel` ask for `bytes` of dynamic shared memory a block (above the default 48 KiB);
+/// throws gpulab::Error naming `who` where the device (or the family it is treated as) has less:
+/// the check a T4's 64 KiB would make, made on any GPU.
+void allow_dynamic_smem(const void* kernel, std::size_t bytes, const char* who);
+
 /// Blocks of `kernel` the current device holds at once with this block size and dynamic shared
 /// memory: the occupancy per SM (registers, threads, shared memory) times the SMs. 0 when a
 /// block does not fit an SM at all.

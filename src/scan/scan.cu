@@ -466,7 +466,7 @@ unsigned staged_resident_blocks() {
   return cache.get([] {
     if (current_device_attribute(cudaDevAttrComputeCapabilityMajor) < 9) return 0u;
     const auto kernel = scan_staged_kernel<In>;
-    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kStageBytes<In>)));
+    allow_dynamic_smem(reinterpret_cast<const void*>(kernel), kStageBytes<In>, "gpulab::scan");
     return resident_blocks(reinterpret_cast<const void*>(kernel), kBlock, kStageBytes<In>);
   });
 }

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -105,8 +106,9 @@ std::optional<std::size_t> measure_configs(GemmArgs g, int splits, float* partia
     return stop.ms_since(start) / static_cast<float>(reps);
   };
   const std::size_t configs = sgemm_detail::tile_configs().size();
-  std::vector<float> ms(configs);
+  std::vector<float> ms(configs, std::numeric_limits<float>::infinity());  // a configuration that does not fit stays last
   for (std::size_t i = 0; i < configs; ++i) {
+    if (!sgemm_detail::config_fits(i)) continue;
     sgemm_detail::run_config(i, g, splits, partials, stream);  // warm-up
     ms[i] = time_config(i, 2);
   }
@@ -115,7 +117,8 @@ std::optional<std::size_t> measure_configs(GemmArgs g, int splits, float* partia
   // ms over three processes of one build, 0.0159–0.0160 with two rounds; H100, docs/sgemm.md).
   constexpr float kRetimeBelowMs = 1.f;
   if (*std::min_element(ms.begin(), ms.end()) < kRetimeBelowMs)
-    for (std::size_t i = 0; i < configs; ++i) ms[i] = std::min(ms[i], time_config(i, 4));
+    for (std::size_t i = 0; i < configs; ++i)
+      if (sgemm_detail::config_fits(i)) ms[i] = std::min(ms[i], time_config(i, 4));
   return static_cast<std::size_t>(std::min_element(ms.begin(), ms.end()) - ms.begin());
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lib/arith.hpp"
+#include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
 #include "sgemm/sgemm_args.hpp"
 
@@ -24,12 +25,13 @@ constexpr std::size_t tile_count(int m, int n, int tile_m, int tile_n) {
          ceil_div(static_cast<std::size_t>(n), static_cast<std::size_t>(tile_n));
 }
 
-/// Dynamic shared memory above 48 KiB must be asked for, once per kernel and device.
+/// Dynamic shared memory above 48 KiB must be asked for, once per kernel and device; throws where
+/// the device (or the family it is treated as) has less.
 template <auto Kernel>
 void allow_smem(std::size_t bytes) {
   static PerDevice<bool> done;
   done.get([&] {
-    GPULAB_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+    allow_dynamic_smem(reinterpret_cast<const void*>(Kernel), bytes, "gpulab::sgemm");
     return true;
   });
 }
@@ -38,8 +40,12 @@ void allow_smem(std::size_t bytes) {
 struct TileConfig {
   std::string_view name;  // "128x128x3": tile rows × tile columns × cp.async stages; "128x128_fragments": the big-tile kernel
   int tile_m = 0, tile_n = 0;
+  std::size_t smem_bytes = 0;  // dynamic shared memory a block
 };
 std::span<const TileConfig> tile_configs();
+/// Whether the current device gives configuration `config` its shared memory (a T4's 64 KiB a
+/// block holds all but the 256 × 128 tiles' three stages, 84 KiB).
+bool config_fits(std::size_t config);
 
 /// Configurations by index in tile_configs(): the default (128 × 64, three stages), the smallest
 /// (64 × 64), the big tiles' fragments and staged kernels (rungs 9 and 10).

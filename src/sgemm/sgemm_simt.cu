@@ -318,7 +318,7 @@ struct Config {
 template <int kWarpsM, int kWarpsN, int kFragsM, int kFragsN, int kStages>
 constexpr Config config(std::string_view name) {
   using T = WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, Copies::vector>;
-  return {{name, T::kBM, T::kBN},
+  return {{name, T::kBM, T::kBN, T::kSmemBytes},
           {launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, Copies::scalar>,
            launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, Copies::vector>,
            launch_tiles<kWarpsM, kWarpsN, kFragsM, kFragsN, kStages, Copies::vector_guarded>},
@@ -357,6 +357,8 @@ constexpr Config kConfigs[] = {
     big_config<4, 128, 3>("128x256_staged3"),
     big_config<2, 64, 4>("64x128_staged4"),  // the tuner's pick at 1536³ and 3000³ (H100); 128 × 128 staged never was
 };
+// The rule's picks (and rungs 8-10) fit the 48 KiB every GPU gives a block.
+static_assert(kConfigs[kDefault].info.smem_bytes <= 48 * 1024 && kConfigs[kSmall].info.smem_bytes <= 48 * 1024);
 static_assert(std::size(kConfigs) > kStaged && kConfigs[kDefault].info.name == "128x64x3" && kConfigs[kSmall].info.name == "64x64x4" &&
               kConfigs[kBig].info.name == "128x256_fragments" && kConfigs[kStaged].info.name == "128x256_staged3");
 
@@ -382,6 +384,10 @@ std::span<const TileConfig> tile_configs() {
     return v;
   }();
   return infos;
+}
+
+bool config_fits(std::size_t config) {
+  return tile_configs()[config].smem_bytes <= static_cast<std::size_t>(current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
 }
 
 /// Split-K's second step, after either path.
