@@ -104,24 +104,25 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], 
 }
 
 /// x as TF32: big alone (one product), or big and small (three).
-/// x of a row or column of scale exponent e as TF32: big alone (one product), or big and small (three).
-template <int kProducts>
+/// x of a row or column of scale exponent e as TF32: big alone (one product), or big and small
+/// (three). kScaled false: a tile of common magnitudes, every value finite (e is 0).
+template <int kProducts, bool kScaled>
 __device__ __forceinline__ void split(float x, int e, unsigned& big, unsigned& small) {
-  if constexpr (kProducts == 3)
+  if constexpr (!kScaled) {
+    if constexpr (kProducts == 3) sgemm_device::split_tf32(x, big, small);
+    else big = sgemm_device::to_tf32(x);
+  } else if constexpr (kProducts == 3) {
     split_scaled(x, e, big, small);
-  else
+  } else {
     big = isfinite(x) && e != 0 ? sgemm_device::to_tf32(scalbnf(x, -e)) : sgemm_device::to_tf32(x);
+  }
 }
 
-template <int kProducts, bool kVectorA, bool kVectorB>
-__global__ void __launch_bounds__(kThreads) mma_product(GemmArgs g, Scales scales) {
-  static_assert(kProducts == 1 || kProducts == 3);
-  extern __shared__ float4 smem4[];
-  float* const smem = reinterpret_cast<float*>(smem4);
-  const int tiles_m = (g.m + kBM - 1) / kBM, tiles_n = (g.n + kBN - 1) / kBN;
-  int tm, tn;
-  sgemm_device::grouped_tile(static_cast<int>(blockIdx.x), tiles_m, tiles_n, tm, tn);
-  const int m0 = tm * kBM, n0 = tn * kBN;
+/// The block's tile of C from (m0, n0). kScaled: some of its rows of A or columns of B are of
+/// uncommon magnitudes or hold ±Inf or NaN (sgemm_scales.cuh); else none, and the split and the
+/// epilogue take no scales (nor the registers that would hold them, which the kernel cannot spare).
+template <int kProducts, bool kVectorA, bool kVectorB, bool kScaled>
+__device__ __forceinline__ void mma_tile(const GemmArgs& g, const Scales& scales, float* smem, int m0, int n0) {
   const int t = static_cast<int>(threadIdx.x), warp = t / 32, lane = t % 32;
   const int warp_m = warp % 2 * 64, warp_n = warp / 2 * 32;
   const int gr = lane / 4, tc = lane % 4;
@@ -138,18 +139,20 @@ __global__ void __launch_bounds__(kThreads) mma_product(GemmArgs g, Scales scale
   };
 
   // The scale exponents of the 8 rows of A and 4 columns of B this lane splits.
-  int a_exponent[4][2], b_exponent[4];
+  int a_exponent[4][2] = {}, b_exponent[4] = {};
+  if constexpr (kScaled) {
 #pragma unroll
-  for (int mi = 0; mi < 4; ++mi)
+    for (int mi = 0; mi < 4; ++mi)
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const int i = m0 + warp_m + mi * 16 + gr + 8 * half;
-      a_exponent[mi][half] = scale_exponent(i < g.m ? scales.a_rows[i] : 0u);
+      for (int half = 0; half < 2; ++half) {
+        const int i = m0 + warp_m + mi * 16 + gr + 8 * half;
+        a_exponent[mi][half] = scale_exponent(i < g.m ? scales.a_rows[i] : 0u);
+      }
+#pragma unroll
+    for (int ni = 0; ni < 4; ++ni) {
+      const int j = n0 + warp_n + ni * 8 + gr;
+      b_exponent[ni] = scale_exponent(j < g.n ? scales.b_cols[j] : 0u);
     }
-#pragma unroll
-  for (int ni = 0; ni < 4; ++ni) {
-    const int j = n0 + warp_n + ni * 8 + gr;
-    b_exponent[ni] = scale_exponent(j < g.n ? scales.b_cols[j] : 0u);
   }
 
   float acc[4][4][4] = {};
@@ -166,13 +169,13 @@ __global__ void __launch_bounds__(kThreads) mma_product(GemmArgs g, Scales scale
         const float* r1 = r0 + 8 * kAStride;
         const float x[4] = {r0[0], r1[0], r0[4], r1[4]};
 #pragma unroll
-        for (int q = 0; q < 4; ++q) split<kProducts>(x[q], a_exponent[mi][q % 2], a_big[mi][q], a_small[mi][q]);
+        for (int q = 0; q < 4; ++q) split<kProducts, kScaled>(x[q], a_exponent[mi][q % 2], a_big[mi][q], a_small[mi][q]);
       }
 #pragma unroll
       for (int ni = 0; ni < 4; ++ni) {
         const float* c0 = bs + (ks + tc) * kBStride + warp_n + ni * 8 + gr;
-        split<kProducts>(c0[0], b_exponent[ni], b_big[ni][0], b_small[ni][0]);
-        split<kProducts>(c0[4 * kBStride], b_exponent[ni], b_big[ni][1], b_small[ni][1]);
+        split<kProducts, kScaled>(c0[0], b_exponent[ni], b_big[ni][0], b_small[ni][0]);
+        split<kProducts, kScaled>(c0[4 * kBStride], b_exponent[ni], b_big[ni][1], b_small[ni][1]);
       }
       // The small products first, so that they are not lost against the big one; each pass over
       // all 16 tiles, so that consecutive MMAs are independent.
@@ -200,15 +203,17 @@ __global__ void __launch_bounds__(kThreads) mma_product(GemmArgs g, Scales scale
 
   // Accumulator q of tile (mi, ni): row gr (+8 for q ≥ 2), column 2·tc (+1 for odd q). Every scale
   // is read before the first store (the compiler cannot tell that a store to C leaves them alone).
-  int row_exponent[4][2], col_exponent[4][2];
+  int row_exponent[4][2] = {}, col_exponent[4][2] = {};
+  if constexpr (kScaled) {
 #pragma unroll
-  for (int x = 0; x < 4; ++x)
+    for (int x = 0; x < 4; ++x)
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int i = m0 + warp_m + x * 16 + gr + 8 * h, j = n0 + warp_n + x * 8 + 2 * tc + h;
-      row_exponent[x][h] = epilogue_exponent(i < g.m ? scales.a_rows[i] : 0u);
-      col_exponent[x][h] = epilogue_exponent(j < g.n ? scales.b_cols[j] : 0u);
-    }
+      for (int h = 0; h < 2; ++h) {
+        const int i = m0 + warp_m + x * 16 + gr + 8 * h, j = n0 + warp_n + x * 8 + 2 * tc + h;
+        row_exponent[x][h] = epilogue_exponent(i < g.m ? scales.a_rows[i] : 0u);
+        col_exponent[x][h] = epilogue_exponent(j < g.n ? scales.b_cols[j] : 0u);
+      }
+  }
 #pragma unroll
   for (int mi = 0; mi < 4; ++mi)
 #pragma unroll
@@ -218,8 +223,29 @@ __global__ void __launch_bounds__(kThreads) mma_product(GemmArgs g, Scales scale
         const int i = m0 + warp_m + mi * 16 + gr + (q >= 2 ? 8 : 0), j = n0 + warp_n + ni * 8 + 2 * tc + q % 2;
         if (i >= g.m || j >= g.n) continue;
         const int exponent = row_exponent[mi][q / 2] + col_exponent[ni][q % 2];
-        sgemm_device::store_c(g, i, j, unscaled_sum(g, acc[mi][ni][q], exponent, i, j, 0, g.k));
+        sgemm_device::store_c(g, i, j, kScaled ? unscaled_sum(g, acc[mi][ni][q], exponent, i, j, 0, g.k) : acc[mi][ni][q]);
       }
+}
+
+template <int kProducts, bool kVectorA, bool kVectorB>
+__global__ void __launch_bounds__(kThreads) mma_product(GemmArgs g, Scales scales) {
+  static_assert(kProducts == 1 || kProducts == 3);
+  extern __shared__ float4 smem4[];
+  float* const smem = reinterpret_cast<float*>(smem4);
+  const int tiles_m = (g.m + kBM - 1) / kBM, tiles_n = (g.n + kBN - 1) / kBN;
+  int tm, tn;
+  sgemm_device::grouped_tile(static_cast<int>(blockIdx.x), tiles_m, tiles_n, tm, tn);
+  const int m0 = tm * kBM, n0 = tn * kBN;
+  // Whether any of the tile's rows of A or columns of B takes a scale (nearly never: operands of
+  // common magnitudes and finite): the block's threads look at one each.
+  const int t = static_cast<int>(threadIdx.x);
+  static_assert(kBM <= kThreads && kBN <= kThreads);
+  const bool uncommon = (t < kBM && m0 + t < g.m && epilogue_exponent(scales.a_rows[m0 + t]) != 0) ||
+                        (t < kBN && n0 + t < g.n && epilogue_exponent(scales.b_cols[n0 + t]) != 0);
+  if (__syncthreads_or(uncommon))
+    mma_tile<kProducts, kVectorA, kVectorB, true>(g, scales, smem, m0, n0);
+  else
+    mma_tile<kProducts, kVectorA, kVectorB, false>(g, scales, smem, m0, n0);
 }
 
 template <int kProducts, bool kVectorA, bool kVectorB>
