@@ -79,9 +79,12 @@ def main() -> int:
     commands = dest / "commands.sh"
     if not commands.is_file():
         commands.write_text(f"# The calls of this record, each on the GPU machine with the build of {commit} carried "
-                            "(scripts/test.sh's build/device.tar.xz)\n")
+                            "(scripts/test.sh's build/ci-device.tar.xz; a ptx preset's for a GPU treated as an older family)\n")
+    treated = re.search(r" \(the GPU treated as sm_(\d{2})\)$", parts)
+    parts = parts[:treated.start()] if treated else parts
+    run = f"GPULAB_TREAT_AS=sm_{treated.group(1)} GPULAB_BIN=build/ptx{treated.group(1)}-device" if treated else "GPULAB_BIN=build/ci-device"
     with commands.open("a") as out:
-        out.write(f"GPULAB_BIN=build/device bash scripts/device_run.sh {'' if parts == 'all' else parts}".rstrip() + "\n")
+        out.write(f"{run} bash scripts/device_run.sh {'' if parts == 'all' else parts}".rstrip() + "\n")
 
     def keep(name, data):
         if name == "gpu_tests.json":

@@ -34,7 +34,7 @@ def test_calls_of_one_build_make_one_record_and_another_build_replaces_it_only_w
     tests = json.dumps({"tests": 3, "failures": 0, "disabled": 0, "errors": 0, "time": "1s",
                         "testsuites": [{"name": "Reduce", "tests": 3, "failures": 0, "testsuite": []}]})
     first = device_call(tmp_path / "1", "3f92ac114a18", "notests suite", {"suite.json": suite, "suite.html": "<html>"})
-    second = device_call(tmp_path / "2", "3f92ac114a18", "tests", {"gpu_tests.json": tests})
+    second = device_call(tmp_path / "2", "3f92ac114a18", "tests (the GPU treated as sm_75)", {"gpu_tests.json": tests})
     assert record(first, results).returncode == 0
     assert record(second, results).returncode == 0
     kept = results / "h100"
@@ -43,8 +43,8 @@ def test_calls_of_one_build_make_one_record_and_another_build_replaces_it_only_w
     assert "\n" not in (kept / "suite.json").read_text().rstrip("\n")  # filed compact
     assert (kept / "gpu_tests_summary.txt").read_text().startswith("tests 3, failures 0")
     assert (kept / "commands.sh").read_text().splitlines()[1:] == [
-        "GPULAB_BIN=build/device bash scripts/device_run.sh notests suite",
-        "GPULAB_BIN=build/device bash scripts/device_run.sh tests"]
+        "GPULAB_BIN=build/ci-device bash scripts/device_run.sh notests suite",
+        "GPULAB_TREAT_AS=sm_75 GPULAB_BIN=build/ptx75-device bash scripts/device_run.sh tests"]  # the call's own build and family
     assert (kept / "log.txt").read_text().count("commit 3f92ac114a18") == 2
     again = record(second, results)
     assert again.returncode != 0 and "filed already" in again.stderr
