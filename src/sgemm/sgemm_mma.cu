@@ -7,7 +7,8 @@
 // + a_small·b_big, the dropped terms and the split's roundings within about 3·2^-22·|a·b|, products
 // exact and summed in FP32 by the tensor cores (mma.sync m16n8k8). Three tensor-core products for
 // one FP32 product; the TF32 form (SgemmPrecision::tf32) keeps big·big alone. Rows and columns of
-// uncommon magnitudes are scaled first (sgemm_scales.cuh), each thread's scales read once.
+// uncommon magnitudes are scaled first (sgemm_scales.cuh), in a form of the kernel that only the
+// tiles holding them take.
 // A 128 × 128 block tile, 8 warps of 64 × 32 (4 × 4 MMA tiles), three cp.async stages; A in shared
 // memory row-major with 4 floats of padding and B with 8, so that the fragment loads (lanes
 // g = lane/4 down, t = lane%4 across) hit 32 distinct banks.
