@@ -15,7 +15,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 import browser  # noqa: E402
 
-GPULAB = pathlib.Path(os.environ.get("GPULAB_EXE", ROOT / "build" / "release" / "gpulab"))
+# The CLI of the test command's build (the ci preset), or of the release preset's.
+GPULAB = pathlib.Path(os.environ.get("GPULAB_EXE", next((p for p in (ROOT / "build" / preset / "gpulab" for preset in ("ci", "release"))
+                                                         if p.exists()), ROOT / "build" / "ci" / "gpulab")))
 # The current records' suites: the H100's and the H200's, compared as two runs of the same cases.
 H100_SUITE = ROOT / "docs/results/h100/suite.json"
 H200_SUITE = ROOT / "docs/results/h200/suite.json"
