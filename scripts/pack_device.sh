@@ -13,6 +13,9 @@ from=build/$preset
 dest=device
 [ "$preset" = release ] || dest=$preset-device
 [ -x "$from/gpulab" ] || { echo "pack_device: $from/gpulab not built (cmake --build --preset $preset)" >&2; exit 1; }
+# Configured again first: the CLI's reports name the commit of the last configure, which must be the
+# one packed (a build brought up to date after a commit without it names the commit before).
+PATH="/usr/local/cuda/bin:$PATH" cmake --preset "$preset" > /dev/null && cmake --build --preset "$preset" > /dev/null
 { git rev-parse --short=12 HEAD 2>/dev/null || echo unknown; } | tr -d '\n' > "$from/COMMIT"
 git diff --quiet HEAD -- 2>/dev/null || printf -- '-dirty' >> "$from/COMMIT"
 echo >> "$from/COMMIT"
