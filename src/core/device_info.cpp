@@ -66,13 +66,15 @@ DeviceFacts query_device(int index) {
       throw Error(fmt::format("GPULAB_TREAT_AS={} asks for more than this GPU has (compute capability {}.{})", f->name,
                               d.cc_major, d.cc_minor));
     d.name += fmt::format(", treated as {} ({}'s limits)", f->name, f->reference);
-    d.cc_major = f->compute_capability / 10;
-    d.cc_minor = f->compute_capability % 10;
-    d.smem_per_sm = static_cast<std::size_t>(f->smem_per_sm);
-    d.smem_per_block_optin = static_cast<std::size_t>(f->smem_per_block_optin);
-    d.l2_bytes = static_cast<std::size_t>(f->l2_bytes);
-    d.max_threads_per_sm = f->max_threads_per_sm;
-    d.max_blocks_per_sm = f->max_blocks_per_sm;
+    // The same answers the library's queries get (lib/treat_as.cpp holds the one table).
+    auto treated = [](cudaDeviceAttr a, auto real) { return static_cast<decltype(real)>(treated_attribute(a, static_cast<int>(real))); };
+    d.cc_major = treated(cudaDevAttrComputeCapabilityMajor, d.cc_major);
+    d.cc_minor = treated(cudaDevAttrComputeCapabilityMinor, d.cc_minor);
+    d.smem_per_sm = treated(cudaDevAttrMaxSharedMemoryPerMultiprocessor, d.smem_per_sm);
+    d.smem_per_block_optin = treated(cudaDevAttrMaxSharedMemoryPerBlockOptin, d.smem_per_block_optin);
+    d.l2_bytes = treated(cudaDevAttrL2CacheSize, d.l2_bytes);
+    d.max_threads_per_sm = treated(cudaDevAttrMaxThreadsPerMultiProcessor, d.max_threads_per_sm);
+    d.max_blocks_per_sm = treated(cudaDevAttrMaxBlocksPerMultiprocessor, d.max_blocks_per_sm);
   }
   return d;
 }
