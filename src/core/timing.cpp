@@ -36,7 +36,7 @@ GpuTimer::GpuTimer(cudaStream_t stream, std::size_t l2_bytes)
 // then writes the first `dirty_bytes` of it again. Writing the whole buffer (as before 2026-11-26)
 // left the L2 full of dirty lines whatever the run: a reduce paid an L2 of write-back it never
 // caused (14–29% of its time at 2^20–2^24 elements on an H100); reading only let a run leave an L2
-// of its output unwritten (the 4096² add at 103% of the add ceiling). docs/notes.md has the runs.
+// of its output unwritten (the 4096² add at 103% of the add ceiling). docs/notes.md describes the flush.
 void GpuTimer::flush_l2(std::size_t dirty_bytes) {
   if (flush_buffer_.size() == 0) {
     flush_buffer_ = DeviceBuffer<unsigned char>(2 * l2_bytes_ / 16 * 16);

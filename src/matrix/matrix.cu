@@ -289,7 +289,7 @@ constexpr unsigned kAddUnroll = 4;  // rung 2: vectors of each input in flight p
 
 /// The library's add: a full grid, one vector (or, unaligned, one element) per thread, no loop
 /// but a grid-stride guard for arrays past 2^31 blocks. On an H100 this ran 6% faster than a
-/// resident grid with 1, 2 or 4 vectors in flight per thread (docs/notes.md), and as fast as
+/// resident grid with 1, 2 or 4 vectors in flight per thread (the journal: git show 539355e:docs/notes.md), and as fast as
 /// cublasSgeam. Packed matrices are one vector each: `head` scalar elements first so that the rest
 /// starts on a 16-byte boundary (the three share their misalignment). No __restrict__: c may be a
 /// or b.
@@ -425,7 +425,7 @@ __global__ __launch_bounds__(kZeroBlock) void zero_triangle_bands(MatrixView<flo
 }
 
 /// Matrices of at most 32 columns: a thread per row writes its span (a warp-wide segment would
-/// leave most lanes idle), on a resident grid (a full grid was 41% slower on 2^26 x 1, docs/notes.md).
+/// leave most lanes idle), on a resident grid (a full grid was 41% slower on 2^26 x 1; the journal: git show 539355e:docs/notes.md).
 __global__ __launch_bounds__(kZeroBlock) void zero_triangle_narrow(MatrixView<float> m, Triangle part) {
   const std::size_t threads = std::size_t{gridDim.x} * blockDim.x;
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m.rows; i += threads) {

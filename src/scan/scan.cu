@@ -48,7 +48,7 @@ constexpr unsigned kBlock = 256;
 constexpr unsigned kWarps = kBlock / kWarp;
 // Elements a thread: as many as registers allow while 3-5 blocks stay resident, because every
 // tile pays a ticket, a barrier and a look-back round trip whatever its size. Measured on the H100
-// at 2^28 (docs/notes.md): 4-byte outputs 16 → 32 → 48 → 64 items took 0.995 → 0.845 → 0.81 →
+// at 2^28 (the journal: git show 539355e:docs/notes.md): 4-byte outputs 16 → 32 → 48 → 64 items took 0.995 → 0.845 → 0.81 →
 // 0.82 ms; doubles 16 → 32 → 48: 1.78 → 1.63 → 1.80 ms (198 registers at 48).
 template <class Out>
 constexpr unsigned kItemsPerThread = sizeof(Out) == 8 ? 32 : 48;

@@ -205,7 +205,7 @@ struct BlockWork {
 /// except in the matrix's last row, where a caller's allocation may end at its last element
 /// (memcheck reports the address). A guarded loader copies that one vector 4 bytes at a time. It
 /// is a separate instantiation, used only where a partial vector can occur (n or k not a multiple
-/// of 4): the test costs the unguarded loop 4-10% (docs/notes.md).
+/// of 4): the test costs the unguarded loop 4-10% (the journal: git show 539355e:docs/notes.md).
 template <int kRows, int kCols, int kThreads, int kWidth, bool kAsync, bool kGuardLast = false>
 struct TileLoader {
   static constexpr bool kGuarded = kGuardLast && kWidth == 4 && kAsync;

@@ -371,7 +371,7 @@ void run_with(const Config& c, const GemmArgs& g, int splits, float* partials, c
 bool rows_aligned16(const float* p, std::size_t ld) {
   // Every row, even of a one-row operand: a 16-byte cp.async of a partial vector addresses 16
   // bytes, and only a leading dimension that is a multiple of 4 keeps them inside the row's
-  // padding (docs/notes.md).
+  // padding (the journal: git show 539355e:docs/notes.md).
   return gpulab::rows_aligned16(p, ld * sizeof(float), 2);
 }
 
