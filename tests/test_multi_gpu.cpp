@@ -10,6 +10,7 @@
 #include "conv/conv_problem.hpp"
 #include "core/random.hpp"
 #include "histogram/histogram_problem.hpp"
+#include "lib/launchers.hpp"
 #include "multi/graphs.hpp"
 #include "multi/multi_bench.hpp"
 #include "reduce/reduce_problem.hpp"
@@ -20,6 +21,9 @@
 #include <gpulab/reduce.hpp>
 
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
 
 using namespace gpulab;
 
@@ -37,13 +41,12 @@ MultiCaseResult expect_rows_pass(const MultiCaseMaker& make, const MultiSettings
   for (const auto& row : r.rows) {
     EXPECT_TRUE(row.check.ok) << row.gpus << " GPU(s), " << row.placement << ": " << row.check.detail;
     EXPECT_TRUE(row.identical) << row.gpus << " GPU(s), " << row.placement;
-    // The tests' cases are small: resident through NCCL, each must replay from CUDA graphs (on two
-    // GPUs in one thread this failed until the captures all ended before the first instantiation).
-    // Several GPUs of this process replay one graph over all of them (one launch).
+    // The tests' cases are small: resident through NCCL, each must replay from CUDA graphs, a graph
+    // per GPU captured while each GPU's launcher issued its part (on two GPUs this failed until
+    // the captures all ended before the first instantiation).
     const bool through_loopback = s.loopback_ranks > 0 && row.gpus > 1;
     if (row.placement == "resident" && !through_loopback) {
       EXPECT_TRUE(row.graphed) << row.gpus << " GPU(s): not replayed from a graph: " << row.graph_failure;
-      EXPECT_EQ(row.graph_joined, row.gpus > 1) << row.gpus << " GPU(s): " << row.graph_failure;
     }
   }
   return r;
@@ -310,33 +313,82 @@ TEST(StreamCaptures, EveryStreamOfTheThreadReplaysItsOwnGraph) {
   GPULAB_CUDA_CHECK(cudaSetDevice(0));
 }
 
-// One graph over every stream of the thread: one launch on the first stream runs each device's
-// part, and the first stream's work after it waits for all of them (the join).
-TEST(StreamCaptures, AJoinedCaptureReplaysEveryStreamFromOneLaunch) {
+// What each GPU's launcher issues into a stream this thread captures is captured, not run: how
+// the bench captures the all-ranks functions, whose launchers issue every rank's part.
+TEST(StreamCaptures, WorkIssuedByTheLaunchersIsCaptured) {
   StreamsAndBytes sb;
-  const auto& bytes = sb.bytes;
-  const auto& on = sb.on;
-  StreamCaptures captures(on, CaptureForm::joined);
-  sb.fill_each_with_its_number();
+  std::vector<int> devices;
+  for (const StreamOnDevice& s : sb.on) devices.push_back(s.device);
+  StreamCaptures captures(sb.on);
+  detail::on_launchers(devices, [&](std::size_t i) {
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(sb.bytes[i].data(), static_cast<int>(i + 1), 64, sb.on[i].stream));
+  });
   std::vector<GraphExec> graphs = captures.finish();
-  ASSERT_EQ(graphs.size(), 1u);
-  for (std::size_t i = 0; i < on.size(); ++i) {
+  ASSERT_EQ(graphs.size(), sb.on.size());
+  for (std::size_t i = 0; i < sb.on.size(); ++i) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(sb.on[i].device));
     std::uint8_t first = 0xFF;
-    GPULAB_CUDA_CHECK(cudaMemcpy(&first, bytes[i].data(), 1, cudaMemcpyDeviceToHost));
+    GPULAB_CUDA_CHECK(cudaMemcpy(&first, sb.bytes[i].data(), 1, cudaMemcpyDeviceToHost));
     EXPECT_EQ(first, 0) << "stream " << i << ": the captured work ran before its replay";
-  }
-  graphs[0].launch(on[0].stream);
-  GPULAB_CUDA_CHECK(cudaStreamSynchronize(on[0].stream));  // the join: every stream's part has ended
-  for (std::size_t i = 0; i < on.size(); ++i) {
+    graphs[i].launch(sb.on[i].stream);
     std::vector<std::uint8_t> got(64, 0xFF);
-    GPULAB_CUDA_CHECK(cudaMemcpy(got.data(), bytes[i].data(), 64, cudaMemcpyDeviceToHost));
+    GPULAB_CUDA_CHECK(cudaMemcpyAsync(got.data(), sb.bytes[i].data(), 64, cudaMemcpyDeviceToHost, sb.on[i].stream));
+    GPULAB_CUDA_CHECK(cudaStreamSynchronize(sb.on[i].stream));
     EXPECT_EQ(got, std::vector<std::uint8_t>(64, static_cast<std::uint8_t>(i + 1))) << "stream " << i;
   }
-  for (const StreamOnDevice& s : on) {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusActive;
-    GPULAB_CUDA_CHECK(cudaStreamIsCapturing(s.stream, &status));
-    EXPECT_EQ(status, cudaStreamCaptureStatusNone);
+  GPULAB_CUDA_CHECK(cudaSetDevice(0));
+}
+
+// Each GPU's work on a thread of its own, with its device current, all at once; the caller's
+// device untouched; the lowest failing item's error thrown once every item has returned; a
+// launcher's own call (nested) and repeated devices run in turn on the calling thread.
+TEST(MultiGpuLaunchers, EachDeviceOnItsOwnThreadAndFailuresReachTheCaller) {
+  std::vector<int> devices;
+  for (int d = 0; d < device_count(); ++d) devices.push_back(d);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::vector<std::thread::id> threads(devices.size());
+  std::vector<int> current(devices.size(), -1);
+  std::atomic<int> waiting{0};
+  GPULAB_CUDA_CHECK(cudaSetDevice(0));
+  detail::on_launchers(devices, [&](std::size_t i) {
+    threads[i] = std::this_thread::get_id();
+    GPULAB_CUDA_CHECK(cudaGetDevice(&current[i]));
+    // All at once: every item waits here for all the others (in turn on one thread, this would
+    // never end; one GPU alone runs on the caller).
+    ++waiting;
+    while (devices.size() > 1 && waiting.load() < static_cast<int>(devices.size())) std::this_thread::yield();
+  });
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    EXPECT_EQ(current[i], devices[i]);
+    if (devices.size() > 1) {
+      EXPECT_NE(threads[i], caller) << i;
+    }
   }
+  int now = -1;
+  GPULAB_CUDA_CHECK(cudaGetDevice(&now));
+  EXPECT_EQ(now, 0);
+
+  std::atomic<int> ran{0};
+  try {
+    detail::on_launchers(devices, [&](std::size_t i) {
+      ++ran;
+      if (i > 0 || devices.size() == 1) throw Error("item " + std::to_string(i));
+    });
+    FAIL() << "no failure reached the caller";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), devices.size() == 1 ? "item 0" : "item 1");
+  }
+  EXPECT_EQ(ran.load(), static_cast<int>(devices.size()));  // every item ran, failures or not
+
+  std::vector<int> inner_ran(devices.size(), 0);
+  detail::on_launchers(devices, [&](std::size_t i) {
+    if (i == 0) detail::on_launchers(devices, [&](std::size_t j) { ++inner_ran[j]; });
+  });
+  EXPECT_EQ(inner_ran, std::vector<int>(devices.size(), 1));
+  const std::vector<int> twice{0, 0};
+  std::vector<std::thread::id> same(2);
+  detail::on_launchers(twice, [&](std::size_t i) { same[i] = std::this_thread::get_id(); });
+  EXPECT_EQ(same, std::vector<std::thread::id>(2, caller));
 }
 
 TEST(StreamCaptures, AnAbandonedCaptureEndsWithItsScope) {

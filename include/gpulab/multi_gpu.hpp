@@ -22,9 +22,12 @@
 // - Everything is asynchronous on `stream`; NCCL's calls are enqueued there.
 // - Two ways to call: one process (or thread) per GPU calls the per-rank function with its
 //   communicator; one process driving several GPUs (communicators from ncclCommInitAll) calls the
-//   overload that takes every rank at once, which runs the local parts, then the collectives of
-//   all ranks in one NCCL group, then the combining step (a per-rank call inside a group of the
-//   caller's would enqueue the combining kernel before the deferred collective).
+//   overload that takes every rank at once. It issues each rank's work from a thread of its GPU's
+//   (gpulab keeps one per GPU, asleep when idle), all at once as processes would: the local parts
+//   first, then each rank's collectives and combining step, and returns once all is enqueued.
+//   Per-rank calls for each GPU in turn from one thread are not a way: NCCL may block a call
+//   until the other ranks arrive, and inside one NCCL group the combining kernel would be enqueued
+//   before the deferred collective.
 // - Throws gpulab::Error on a bad argument, too little temporary storage, or a CUDA or NCCL error
 //   (with NCCL's message).
 #pragma once

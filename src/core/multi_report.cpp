@@ -27,7 +27,7 @@ json multi_row_json(const MultiRow& r) {
   return {{"gpus", r.gpus}, {"placement", r.placement}, {"local", timing_json(r.local)}, {"total", timing_json(r.total)},
           {"speedup", r.speedup}, {"efficiency", r.efficiency}, {"gbs", r.gbs}, {"host_bytes", r.host_bytes},
           {"graph_local", r.graphed ? timing_json(r.graph_local) : json(nullptr)},
-          {"graph_total", r.graphed ? timing_json(r.graph_total) : json(nullptr)}, {"graph_joined", r.graph_joined}, {"graph_failure", r.graph_failure},
+          {"graph_total", r.graphed ? timing_json(r.graph_total) : json(nullptr)}, {"graph_failure", r.graph_failure},
           {"check", check_json(r.check)}, {"identical", r.identical}};
 }
 
@@ -46,7 +46,6 @@ MultiRow multi_row_from(const json& j) {
     r.graph_local = timing_from(j.at("graph_local"));
     r.graph_total = timing_from(j.at("graph_total"));
   }
-  r.graph_joined = j.value("graph_joined", false);
   r.graph_failure = j.at("graph_failure").get<std::string>();
   r.check = check_from(j.at("check"));
   r.identical = j.at("identical").get<bool>();
@@ -159,10 +158,7 @@ std::vector<std::string> multi_case_failures(const MultiCaseResult& c) {
 std::vector<std::string> multi_case_notes(const MultiCaseResult& c) {
   std::vector<std::string> notes;
   for (const auto& r : c.rows) {
-    if (r.graph_failure.empty()) continue;
-    if (r.graphed)
-      notes.push_back(fmt::format("replayed from a graph per GPU on {} GPUs: {}", r.gpus, r.graph_failure));
-    else
+    if (!r.graph_failure.empty())
       notes.push_back(fmt::format("not replayed as a CUDA graph on {} GPU(s): {}", r.gpus, r.graph_failure));
   }
   return notes;

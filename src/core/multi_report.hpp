@@ -30,9 +30,8 @@ struct MultiRow {
   // Small cases, resident data: the local part and the whole function replayed from CUDA graphs
   // (captured once per rank), or why they could not be captured.
   bool graphed = false;
-  bool graph_joined = false;  // replayed from one graph over every GPU (one launch), not a graph per GPU
   TimingStats graph_local, graph_total;
-  std::string graph_failure;  // why a form could not be captured (graphed: the joined one)
+  std::string graph_failure;  // why the case could not be captured (not graphed)
   CheckResult check;
   bool identical = true;  // every rank, a repeated run and a replayed graph gave the same bits
 };

@@ -33,6 +33,8 @@ std::vector<double> LaunchLog::kernel_ms() const {
   return ms;
 }
 
+bool launches_logged() { return listening != nullptr; }
+
 LaunchNote* note_launch(const void* kernel, const char* name, const LaunchShape& shape, cudaStream_t stream) {
   if (listening == nullptr) return nullptr;
   const unsigned threads = shape.block.x * shape.block.y * shape.block.z;

@@ -54,6 +54,9 @@ class LaunchLog {
   std::vector<Event> after_;
 };
 
+/// Whether a LaunchLog listens on this thread (work issued from another thread would escape it).
+bool launches_logged();
+
 /// Reports a launch just issued on `stream` to the listening log; nullptr when none listens.
 LaunchNote* note_launch(const void* kernel, const char* name, const LaunchShape& shape, cudaStream_t stream);
 

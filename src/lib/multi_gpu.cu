@@ -6,6 +6,7 @@
 // an all-reduce (exact in any order). The problems' forms live in their folders (<problem>_multi.cu).
 #include "lib/multi_phases.cuh"
 
+#include "lib/launchers.hpp"
 #include "lib/multi_loopback.hpp"
 #include "lib/nccl_check.hpp"
 #include "lib/per_device.hpp"
@@ -34,6 +35,14 @@ void enqueue(const Collective& c, ncclComm_t comm, cudaStream_t stream) {
     case Collective::Kind::broadcast:
       return check_nccl(ncclBroadcast(c.send, c.recv, c.count, c.type, c.root, comm, stream), "ncclBroadcast", comm);
   }
+}
+
+/// A rank's collectives in one NCCL group: NCCL issues them together (sgemm's and conv's
+/// broadcasts, one per rank, in one launch).
+void enqueue_all(const std::vector<Collective>& collectives, ncclComm_t comm, cudaStream_t stream) {
+  NcclGroup group;
+  for (const Collective& c : collectives) enqueue(c, comm, stream);
+  group.end();
 }
 
 std::size_t element_bytes(ncclDataType_t type) {
@@ -114,37 +123,41 @@ std::vector<Collective> row_block_broadcasts(void* full, std::size_t rows, std::
 void run_one(ncclComm_t comm, cudaStream_t stream, const std::function<Phases(Place)>& make_phases) {
   const Phases p = make_phases(place_of(comm));
   p.local();
-  for (const Collective& c : p.collectives) enqueue(c, comm, stream);
+  enqueue_all(p.collectives, comm, stream);
   p.combine();
 }
 
 void run_all(std::span<const RankStream> ranks, const std::function<Phases(std::size_t, Place)>& make_phases) {
   if (ranks.empty()) return;
-  const KeepCurrentDevice keep;  // also when a rank's step throws
-  const bool loopback = loopback_active;
-  std::vector<Phases> phases;
-  for (std::size_t i = 0; i < ranks.size(); ++i) {
-    GPULAB_CUDA_CHECK(cudaSetDevice(ranks[i].device));
-    const Place place = loopback ? Place{static_cast<int>(i), static_cast<int>(ranks.size())} : place_of(ranks[i].comm);
-    phases.push_back(make_phases(i, place));
-  }
-  auto each = [&](auto&& step) {
-    for (std::size_t i = 0; i < phases.size(); ++i) {
-      GPULAB_CUDA_CHECK(cudaSetDevice(ranks[i].device));
-      step(phases[i], ranks[i]);
-    }
-  };
-  each([](const Phases& p, const RankStream&) { p.local(); });
-  if (loopback) {
+  std::vector<Phases> phases(ranks.size());
+  if (loopback_active) {  // every rank on one GPU, in turn: the collectives are copies once all locals are done
+    const KeepCurrentDevice keep;  // also when a rank's step throws
+    auto each = [&](auto&& step) {
+      for (std::size_t i = 0; i < ranks.size(); ++i) {
+        GPULAB_CUDA_CHECK(cudaSetDevice(ranks[i].device));
+        step(i);
+      }
+    };
+    each([&](std::size_t i) { phases[i] = make_phases(i, Place{static_cast<int>(i), static_cast<int>(ranks.size())}); });
+    each([&](std::size_t i) { phases[i].local(); });
     loopback_collectives(ranks, phases);
-  } else {
-    NcclGroup group;
-    each([](const Phases& p, const RankStream& r) {
-      for (const Collective& c : p.collectives) enqueue(c, r.comm, r.stream);
-    });
-    group.end();
+    each([&](std::size_t i) { phases[i].combine(); });
+    return;
   }
-  each([](const Phases& p, const RankStream&) { p.combine(); });
+  // Each rank's work issued by its GPU's launcher, all at once, as a process per GPU would (one
+  // thread issuing every GPU's in turn made a small call over four GPUs 2–4 times one GPU's time).
+  // The local parts first, everywhere: a rank whose part fails then leaves no other rank waiting
+  // in a collective that it will never join.
+  std::vector<int> devices;
+  for (const RankStream& r : ranks) devices.push_back(r.device);
+  gpulab::detail::on_launchers(devices, [&](std::size_t i) {
+    phases[i] = make_phases(i, place_of(ranks[i].comm));
+    phases[i].local();
+  });
+  gpulab::detail::on_launchers(devices, [&](std::size_t i) {
+    enqueue_all(phases[i].collectives, ranks[i].comm, ranks[i].stream);
+    phases[i].combine();
+  });
 }
 
 LoopbackRanks::LoopbackRanks() : previous_(loopback_active) { loopback_active = true; }

@@ -1,8 +1,9 @@
 // How a problem's multi-GPU form is written (its own <problem>_multi.cu): each rank's work as three
 // phases — its local part (the one-GPU function on its shard), its collectives as data (what it
 // sends where), the combining step — and the engine (lib/multi_gpu.cu) runs them: in a row for one
-// rank (the per-rank function), or phase by phase over every rank with the collectives of all
-// ranks in one NCCL group (the all-ranks function), or through the loopback's copies in tests
+// rank (the per-rank function), or over every rank at once from a launching thread per GPU (the
+// all-ranks function: every local part, then each rank's collectives and combine), or through the
+// loopback's copies in tests
 // (lib/multi_loopback.hpp). The engine knows no problem.
 #pragma once
 
@@ -123,9 +124,10 @@ struct RankStream {
   cudaStream_t stream;
 };
 
-/// The all-ranks form: each rank's phases made on its device (make_phases(i, place); temporary
-/// sizes depend on the device), then the locals on each device, the collectives of all ranks in
-/// one NCCL group, the combines; the caller's device is current again at the end.
+/// The all-ranks form: on each rank's launcher (lib/launchers.hpp) at once, its phases made on its
+/// device (make_phases(i, place); temporary sizes depend on the device) and its local part; once
+/// every local part is issued, each rank's collectives (one NCCL group per rank) and combine. The
+/// caller's current device is left as it was.
 void run_all(std::span<const RankStream> ranks, const std::function<Phases(std::size_t, Place)>& make_phases);
 
 /// run_all over a problem's rank structs (each with device, comm and stream fields).

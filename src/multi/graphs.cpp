@@ -24,32 +24,11 @@ GraphExec::~GraphExec() {
 
 void GraphExec::launch(cudaStream_t stream) const { GPULAB_CUDA_CHECK(cudaGraphLaunch(exec_, stream)); }
 
-namespace {
-
-/// `to` waits for what `from` issued so far (an event recorded on `from`'s device): in a capture, a
-/// dependency edge, which also draws `to` into `from`'s capture.
-void follow(const StreamOnDevice& to, const StreamOnDevice& from) {
-  GPULAB_CUDA_CHECK(cudaSetDevice(from.device));
-  cudaEvent_t event = nullptr;
-  GPULAB_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
-  cudaError_t e = cudaEventRecord(event, from.stream);
-  if (e == cudaSuccess) e = cudaSetDevice(to.device);
-  if (e == cudaSuccess) e = cudaStreamWaitEvent(to.stream, event, 0);
-  (void)cudaEventDestroy(event);  // the wait, or the captured edge, keeps what it needs
-  GPULAB_CUDA_CHECK(e);
-}
-
-}  // namespace
-
-StreamCaptures::StreamCaptures(std::vector<StreamOnDevice> streams, CaptureForm form)
-    : streams_(std::move(streams)), form_(form), open_(streams_.size(), false) {
+StreamCaptures::StreamCaptures(std::vector<StreamOnDevice> streams)
+    : streams_(std::move(streams)), open_(streams_.size(), false) {
   const KeepCurrentDevice keep;
   try {
     for (std::size_t i = 0; i < streams_.size(); ++i) {
-      if (form_ == CaptureForm::joined && i > 0) {
-        follow(streams_[i], streams_[0]);  // a fork of the first stream's capture
-        continue;
-      }
       GPULAB_CUDA_CHECK(cudaSetDevice(streams_[i].device));
       GPULAB_CUDA_CHECK(cudaStreamBeginCapture(streams_[i].stream, cudaStreamCaptureModeThreadLocal));
       open_[i] = true;
@@ -88,14 +67,6 @@ cudaError_t StreamCaptures::end_open(std::vector<cudaGraph_t>& graphs) {
 std::vector<GraphExec> StreamCaptures::finish() {
   const KeepCurrentDevice keep;
   std::vector<cudaGraph_t> graphs(streams_.size(), nullptr);
-  if (form_ == CaptureForm::joined) {
-    try {
-      for (std::size_t i = 1; i < streams_.size(); ++i) follow(streams_[0], streams_[i]);  // each fork joined back
-    } catch (...) {
-      abandon();
-      throw;
-    }
-  }
   const cudaError_t ended = end_open(graphs);  // all of them, before the first instantiation
   if (ended != cudaSuccess) {
     destroy_all(graphs);
@@ -104,7 +75,6 @@ std::vector<GraphExec> StreamCaptures::finish() {
   std::vector<GraphExec> execs;
   try {
     for (std::size_t i = 0; i < streams_.size(); ++i) {
-      if (graphs[i] == nullptr) continue;  // a stream joined into the first's graph
       GPULAB_CUDA_CHECK(cudaSetDevice(streams_[i].device));
       execs.emplace_back(graphs[i]);
     }

@@ -1,6 +1,7 @@
 #include "multi/multi_bench.hpp"
 
 #include "core/tables.hpp"
+#include "lib/launchers.hpp"
 #include "lib/multi_loopback.hpp"
 #include "lib/nccl_check.hpp"
 #include "multi/graphs.hpp"
@@ -128,7 +129,7 @@ struct RankState {
   DeviceBuffer<std::byte> out, temp;
   PinnedBuffer<std::byte> result;
   Event start, stop;
-  GraphExec local_graph, whole_graph;  // joined (one graph over every GPU): rank 0's alone
+  GraphExec local_graph, whole_graph;
   RankState(const MultiCase& c, int r, int ranks)
       : host_inputs(c.inputs(r, ranks)),
         out(c.output_bytes(r, ranks)),
@@ -194,67 +195,61 @@ class Ranks {
   }
 
   /// One run on every rank, all starting together: (the inputs copied in when `upload`), the
-  /// work, bracketed by each rank's events — or, replayed from one graph over every GPU, by rank
-  /// 0's, whose stream the graph's end joins every GPU's work back into.
+  /// work, bracketed by each rank's events. Each GPU's launcher (lib/launchers.hpp) issues its
+  /// rank's part, all at once; the whole function is called once for every rank and issues from
+  /// the same launchers itself.
   void run(Work work, bool upload) {
-    const bool graph = work == Work::local_graph || work == Work::whole_graph;
-    timed_ = graph && joined_ ? 1 : local_count();
     world_.barrier();
-    for (int i = 0; i < timed_; ++i) {
-      GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
-      state(i).start.record(state(i).stream.get());
-      if (upload) state(i).upload();
-    }
-    if (!graph) {
-      issue(work == Work::local);
+    const auto on_each = [&](auto&& step) {
+      detail::on_launchers(devices(), [&](std::size_t i) { step(state(static_cast<int>(i)), i); });
+    };
+    if (work == Work::whole) {
+      on_each([&](RankState& s, std::size_t) {
+        s.start.record(s.stream.get());
+        if (upload) s.upload();
+      });
+      issue(false);
+      on_each([](RankState& s, std::size_t) { s.stop.record(s.stream.get()); });
     } else {
-      for (int i = 0; i < timed_; ++i) {
-        GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
-        (work == Work::local_graph ? state(i).local_graph : state(i).whole_graph).launch(state(i).stream.get());
-      }
-    }
-    for (int i = 0; i < timed_; ++i) {
-      GPULAB_CUDA_CHECK(cudaSetDevice(comms_.device(i)));
-      state(i).stop.record(state(i).stream.get());
+      const std::vector<RankRun> v = views();
+      on_each([&](RankState& s, std::size_t i) {
+        s.start.record(s.stream.get());
+        if (upload) s.upload();
+        if (work == Work::local) case_.local(v[i]);
+        else (work == Work::local_graph ? s.local_graph : s.whole_graph).launch(s.stream.get());
+        s.stop.record(s.stream.get());
+      });
     }
     wait();
   }
 
-  /// Captures the local part and the whole function (every launch and NCCL call recorded once,
-  /// then replayed without their CPU cost): where this process drives several GPUs, into one graph
-  /// over all of them (joined), else — or where that cannot be captured — a graph per rank.
-  /// Returns why a form could not be captured (a finding, not a failure); `joined()` says which
-  /// form replays, `graphs()` whether any. A failed capture leaves no stream capturing
-  /// (multi/graphs.hpp).
+  /// Captures the local part and the whole function, a graph per rank (every launch and NCCL call
+  /// recorded once, then replayed without their CPU cost). Returns why they could not be captured
+  /// (a finding, not a failure); `graphs()` says whether they were. A failed capture leaves no
+  /// stream capturing (multi/graphs.hpp).
   std::string capture() {
-    std::string failure;
-    const auto capture_in = [&](CaptureForm form) {
-      try {
-        for (bool local_only : {true, false}) {
-          StreamCaptures captures(streams_on_devices(), form);
-          issue(local_only);
-          std::vector<GraphExec> graphs = captures.finish();
-          for (std::size_t i = 0; i < graphs.size(); ++i)
-            (local_only ? state(static_cast<int>(i)).local_graph : state(static_cast<int>(i)).whole_graph) = std::move(graphs[i]);
-        }
-        return true;
-      } catch (const std::exception& e) {
-        failure += (failure.empty() ? "" : "; ") + std::string(form == CaptureForm::joined ? "one graph over the GPUs: " : "") + e.what();
-        return false;
+    try {
+      for (bool local_only : {true, false}) {
+        StreamCaptures captures(streams_on_devices());
+        issue(local_only);
+        std::vector<GraphExec> graphs = captures.finish();
+        for (std::size_t i = 0; i < graphs.size(); ++i)
+          (local_only ? state(static_cast<int>(i)).local_graph : state(static_cast<int>(i)).whole_graph) = std::move(graphs[i]);
       }
-    };
-    joined_ = local_count() > 1 && capture_in(CaptureForm::joined);
-    graphs_ = joined_ || capture_in(CaptureForm::per_stream);
-    if (!world_.all(graphs_) && graphs_) graphs_ = false, failure = "another process could not capture its rank";
-    return failure;
+      graphs_ = true;
+    } catch (const std::exception& e) {
+      graphs_ = false;
+      return e.what();
+    }
+    if (!world_.all(graphs_)) return graphs_ = false, "another process could not capture its rank";
+    return {};
   }
-  bool joined() const { return joined_; }
   bool graphs() const { return graphs_; }
 
   /// The slowest rank's time of the last run, over the world.
   double slowest_ms() {
     double ms = 0.0;
-    for (int i = 0; i < timed_; ++i) ms = std::max(ms, static_cast<double>(state(i).stop.ms_since(state(i).start)));
+    for (int i = 0; i < local_count(); ++i) ms = std::max(ms, static_cast<double>(state(i).stop.ms_since(state(i).start)));
     return world_.max(ms);
   }
 
@@ -284,21 +279,28 @@ class Ranks {
     return out;
   }
 
-  /// The work of one run on every rank's stream: each rank's local part, or the whole function
-  /// (every rank at once).
+  std::vector<int> devices() const {
+    std::vector<int> out;
+    for (int i = 0; i < local_count(); ++i) out.push_back(comms_.device(i));
+    return out;
+  }
+
+  std::vector<RankRun> views() {
+    std::vector<RankRun> out;
+    for (int i = 0; i < local_count(); ++i) out.push_back(state(i).view(comms_.device(i), comms_.rank(i), comms_.ranks(), comms_[i]));
+    return out;
+  }
+
+  /// The work of one run on every rank's stream: each rank's local part (from its launcher), or
+  /// the whole function (every rank at once).
   void issue(bool local_only) {
-    std::vector<RankRun> views;
-    for (int i = 0; i < local_count(); ++i)
-      views.push_back(state(i).view(comms_.device(i), comms_.rank(i), comms_.ranks(), comms_[i]));
+    const std::vector<RankRun> v = views();
     if (local_only) {
-      for (const RankRun& v : views) {
-        GPULAB_CUDA_CHECK(cudaSetDevice(v.device));
-        case_.local(v);
-      }
+      detail::on_launchers(devices(), [&](std::size_t i) { case_.local(v[i]); });
     } else {
       std::optional<multi::detail::LoopbackRanks> loopback;
       if (comms_.loopback()) loopback.emplace();
-      case_.run(views);
+      case_.run(v);
     }
   }
 
@@ -307,8 +309,7 @@ class Ranks {
   const World& world_;
   double timeout_s_;
   std::vector<std::unique_ptr<RankState>> states_;
-  int timed_ = 0;                         // the ranks whose events bracket the last run
-  bool joined_ = false, graphs_ = false;  // replayed from one graph over every GPU; from any graphs
+  bool graphs_ = false;  // the local part and the whole function captured, a graph per rank
   std::vector<HostRegistration> pinned_;  // released before the states: the case's memory outlives both
 };
 
@@ -360,7 +361,6 @@ MultiRow measure(MultiCase& c, Communicators& comms, const World& world, const s
     row.graph_failure = ranks.capture();
     if (ranks.graphs()) {
       row.graphed = true;
-      row.graph_joined = ranks.joined();
       row.graph_local = time_runs(ranks, Work::local_graph, false, s.reps);
       row.graph_total = time_runs(ranks, Work::whole_graph, false, s.reps);
       identical = identical && ranks.outputs() == first;  // the replayed graph: the same bits
