@@ -469,27 +469,21 @@ std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std:
     starts.push_back(std::make_unique<Event>());
     stops.push_back(std::make_unique<Event>());
   }
+  std::vector<int> devices;
+  for (int i = 0; i < comms.local_count(); ++i) devices.push_back(comms.device(i));
   for (std::size_t bytes : sizes) {
     const std::size_t count = std::max<std::size_t>(1, bytes / sizeof(float));
     std::vector<double> samples;
     for (int rep = -2; rep < reps; ++rep) {
       world->barrier();
-      for (std::size_t i = 0; i < streams.size(); ++i) {
-        GPULAB_CUDA_CHECK(cudaSetDevice(comms.device(static_cast<int>(i))));
+      // Each GPU's launcher issues its rank's all-reduce, all at once (as the library's calls do).
+      detail::on_launchers(devices, [&](std::size_t i) {
         starts[i]->record(streams[i]->get());
-      }
-      NcclGroup group;
-      for (std::size_t i = 0; i < streams.size(); ++i) {
-        GPULAB_CUDA_CHECK(cudaSetDevice(comms.device(static_cast<int>(i))));
         void* data = buffers[i].data();
         check_nccl(ncclAllReduce(data, data, count, ncclFloat32, ncclSum, comms[static_cast<int>(i)], streams[i]->get()),
                    "ncclAllReduce");
-      }
-      group.end();
-      for (std::size_t i = 0; i < streams.size(); ++i) {
-        GPULAB_CUDA_CHECK(cudaSetDevice(comms.device(static_cast<int>(i))));
         stops[i]->record(streams[i]->get());
-      }
+      });
       comms.wait(handles, timeout_s);  // a peer that fails or never comes: an error, not a hang
       double ms = 0.0;
       for (std::size_t i = 0; i < streams.size(); ++i) ms = std::max(ms, static_cast<double>(stops[i]->ms_since(*starts[i])));
