@@ -106,8 +106,11 @@ TEST(MultiGpu, ScanOfEveryTypeBothKinds) {
       }
 }
 
+// 8193×8192: over two ranks each computes and sends its rows in two pieces (2^25 elements of C a
+// rank), the second piece one row shorter on one rank.
 TEST(MultiGpu, SgemmRowsSplitAndGathered) {
-  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{17, 33, 65}, SgemmShape{129, 65, 257}, SgemmShape{3, 4096, 64}})
+  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{17, 33, 65}, SgemmShape{129, 65, 257}, SgemmShape{3, 4096, 64},
+                       SgemmShape{8193, 8192, 3}})
     expect_all_rows_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 7); });
 }
 
@@ -146,7 +149,7 @@ TEST(MultiGpuLoopback, ScanOffsetsOfTheRanksBefore) {
 }
 
 TEST(MultiGpuLoopback, SgemmRowsBroadcastFromEveryRoot) {
-  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{3, 5, 7}, SgemmShape{129, 65, 257}})
+  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{3, 5, 7}, SgemmShape{129, 65, 257}, SgemmShape{8193, 8192, 3}})
     expect_loopback_ranks_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 11); });
 }
 
