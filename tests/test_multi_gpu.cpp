@@ -106,8 +106,6 @@ TEST(MultiGpu, ScanOfEveryTypeBothKinds) {
       }
 }
 
-// 8193×8192: over two ranks each computes and sends its rows in two pieces (2^25 elements of C a
-// rank), the second piece one row shorter on one rank.
 TEST(MultiGpu, SgemmRowsSplitAndGathered) {
   for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{17, 33, 65}, SgemmShape{129, 65, 257}, SgemmShape{3, 4096, 64},
                        SgemmShape{8193, 8192, 3}})

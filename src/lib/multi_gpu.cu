@@ -12,7 +12,6 @@
 #include "lib/per_device.hpp"
 
 #include <algorithm>
-#include <array>
 
 namespace gpulab::multi {
 namespace detail {
@@ -55,94 +54,19 @@ std::size_t element_bytes(ncclDataType_t type) {
   }
 }
 
-/// A second stream of this thread on the current device, of the highest priority: where a
-/// piece's collectives run while the next piece's local part runs on the caller's stream (a
-/// rank's work runs on its device's launcher, so each rank has its own). Made once, destroyed
-/// with the thread.
-cudaStream_t side_stream() {
-  thread_local struct Streams {
-    std::array<cudaStream_t, PerDevice<int>::kMaxDevices> on{};
-    ~Streams() {
-      for (cudaStream_t s : on)
-        if (s != nullptr) (void)cudaStreamDestroy(s);
-    }
-  } streams;
-  const int device = current_device();
-  require(static_cast<std::size_t>(device) < streams.on.size(), "a device index past the supported ones");
-  cudaStream_t& s = streams.on[static_cast<std::size_t>(device)];
-  if (s == nullptr) {
-    int least = 0, greatest = 0;
-    GPULAB_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    GPULAB_CUDA_CHECK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest));
-  }
-  return s;
-}
-
-/// `to` waits for what was issued on `from` so far (one device; in a capture, an edge that draws
-/// `to` into it).
-void wait_for(cudaStream_t to, cudaStream_t from) {
-  cudaEvent_t event = nullptr;
-  GPULAB_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
-  cudaError_t e = cudaEventRecord(event, from);
-  if (e == cudaSuccess) e = cudaStreamWaitEvent(to, event, 0);
-  (void)cudaEventDestroy(event);  // the wait keeps what it needs
-  GPULAB_CUDA_CHECK(e);
-}
-
-/// The first part of a rank's local work (its whole local part, or its first piece's): what runs
-/// before any rank issues a collective, so that a rank whose part fails leaves no other waiting.
-void first_local(const Phases& p) {
-  if (p.pieces.empty()) p.local();
-  else p.pieces.front().local();
-}
-
-/// The rest of a rank's work after first_local: its collectives, then its combine; in pieces,
-/// each piece's collectives on the side stream while the next piece's local part runs.
-void rest(const Phases& p, ncclComm_t comm, cudaStream_t stream) {
-  if (p.pieces.empty()) {
-    enqueue_all(p.collectives, comm, stream);
-  } else {
-    const cudaStream_t side = side_stream();
-    for (std::size_t i = 0; i < p.pieces.size(); ++i) {
-      if (i > 0) p.pieces[i].local();
-      wait_for(side, stream);
-      enqueue_all(p.pieces[i].collectives, comm, side);
-    }
-    wait_for(stream, side);
-  }
-  p.combine();
-}
-
-/// A rank's local part whole and its collectives in order, pieces or not (the loopback's view).
-void all_locals(const Phases& p) {
-  if (p.pieces.empty()) return p.local();
-  for (const Piece& piece : p.pieces) piece.local();
-}
-std::vector<Collective> all_collectives(const Phases& p) {
-  if (p.pieces.empty()) return p.collectives;
-  std::vector<Collective> out;
-  for (const Piece& piece : p.pieces) out.insert(out.end(), piece.collectives.begin(), piece.collectives.end());
-  return out;
-}
-
 /// The loopback's collectives over every rank, after every rank's local part finished: copies with
 /// NCCL's semantics (see multi_loopback.hpp).
-void loopback_collectives(std::span<const RankStream> ranks, const std::vector<Phases>& rank_phases) {
+void loopback_collectives(std::span<const RankStream> ranks, const std::vector<Phases>& phases) {
   for (const RankStream& r : ranks) {
     GPULAB_CUDA_CHECK(cudaSetDevice(r.device));
     GPULAB_CUDA_CHECK(cudaStreamSynchronize(r.stream));
   }
-  struct Sent {
-    std::vector<Collective> collectives;
-  };
-  std::vector<Sent> phases;
-  for (const Phases& p : rank_phases) phases.push_back({all_collectives(p)});
   const std::size_t n = phases.size();
-  for (const Sent& p : phases)
+  for (const Phases& p : phases)
     require(p.collectives.size() == phases[0].collectives.size(), "loopback: the ranks disagree on their collectives");
   for (std::size_t j = 0; j < phases[0].collectives.size(); ++j) {
     const Collective& c = phases[0].collectives[j];
-    for (const Sent& p : phases)
+    for (const Phases& p : phases)
       require(p.collectives[j].kind == c.kind && p.collectives[j].count == c.count && p.collectives[j].type == c.type &&
                   p.collectives[j].root == c.root,
               "loopback: the ranks disagree on their collectives");
@@ -153,24 +77,24 @@ void loopback_collectives(std::span<const RankStream> ranks, const std::vector<P
     };
     switch (c.kind) {
       case Collective::Kind::all_gather:
-        for (const Sent& to : phases)
+        for (const Phases& to : phases)
           for (std::size_t q = 0; q < n; ++q)
             copy(static_cast<std::byte*>(to.collectives[j].recv) + q * bytes, phases[q].collectives[j].send, bytes);
         break;
       case Collective::Kind::all_reduce_sum: {
         require(c.type == ncclUint32, "loopback: a sum all-reduce of a type other than uint32");
         std::vector<std::uint32_t> sum(c.count, 0), part(c.count);
-        for (const Sent& from : phases) {
+        for (const Phases& from : phases) {
           copy(part.data(), from.collectives[j].send, bytes);
           for (std::size_t i = 0; i < c.count; ++i) sum[i] += part[i];
         }
-        for (const Sent& to : phases) copy(to.collectives[j].recv, sum.data(), bytes);
+        for (const Phases& to : phases) copy(to.collectives[j].recv, sum.data(), bytes);
         break;
       }
       case Collective::Kind::broadcast: {
         require(c.root >= 0 && static_cast<std::size_t>(c.root) < n, "loopback: a broadcast from a rank outside");
         const void* from = phases[static_cast<std::size_t>(c.root)].collectives[j].send;
-        for (const Sent& to : phases)
+        for (const Phases& to : phases)
           if (to.collectives[j].recv != from) copy(to.collectives[j].recv, from, bytes);
         break;
       }
@@ -198,8 +122,9 @@ std::vector<Collective> row_block_broadcasts(void* full, std::size_t rows, std::
 
 void run_one(ncclComm_t comm, cudaStream_t stream, const std::function<Phases(Place)>& make_phases) {
   const Phases p = make_phases(place_of(comm));
-  first_local(p);
-  rest(p, comm, stream);
+  p.local();
+  enqueue_all(p.collectives, comm, stream);
+  p.combine();
 }
 
 void run_all(std::span<const RankStream> ranks, const std::function<Phases(std::size_t, Place)>& make_phases) {
@@ -214,7 +139,7 @@ void run_all(std::span<const RankStream> ranks, const std::function<Phases(std::
       }
     };
     each([&](std::size_t i) { phases[i] = make_phases(i, Place{static_cast<int>(i), static_cast<int>(ranks.size())}); });
-    each([&](std::size_t i) { all_locals(phases[i]); });
+    each([&](std::size_t i) { phases[i].local(); });
     loopback_collectives(ranks, phases);
     each([&](std::size_t i) { phases[i].combine(); });
     return;
@@ -227,9 +152,12 @@ void run_all(std::span<const RankStream> ranks, const std::function<Phases(std::
   for (const RankStream& r : ranks) devices.push_back(r.device);
   gpulab::detail::on_launchers(devices, [&](std::size_t i) {
     phases[i] = make_phases(i, place_of(ranks[i].comm));
-    first_local(phases[i]);
+    phases[i].local();
   });
-  gpulab::detail::on_launchers(devices, [&](std::size_t i) { rest(phases[i], ranks[i].comm, ranks[i].stream); });
+  gpulab::detail::on_launchers(devices, [&](std::size_t i) {
+    enqueue_all(phases[i].collectives, ranks[i].comm, ranks[i].stream);
+    phases[i].combine();
+  });
 }
 
 LoopbackRanks::LoopbackRanks() : previous_(loopback_active) { loopback_active = true; }

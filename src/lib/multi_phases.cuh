@@ -21,7 +21,6 @@
 #include <span>
 #include <string>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 namespace gpulab::multi::detail {
@@ -73,29 +72,12 @@ inline Collective broadcast(void* data, std::size_t count, ncclDataType_t type, 
 std::vector<Collective> row_block_broadcasts(void* full, std::size_t rows, std::size_t row_elements, ncclDataType_t type,
                                              int ranks);
 
-/// A share of a rank's local part and the collectives that send what it made.
-struct Piece {
-  std::function<void()> local;
-  std::vector<Collective> collectives;
-};
-
 /// One rank's three phases: its local part, its collectives (in the order every rank issues
 /// them), the combining step. Each runs on the rank's device, made current by the engine.
-/// Or, where the collectives send what the local part makes bit by bit (rows of C), the local
-/// part and its collectives as pieces: each piece's collectives run on a second stream while the
-/// next piece's local part runs (`local` and `collectives` then unused). Every rank must make as
-/// many pieces, with the same collectives.
 struct Phases {
-  Phases() = default;
-  Phases(std::function<void()> local_part, std::vector<Collective> sent, std::function<void()> combining = [] {})
-      : local(std::move(local_part)), collectives(std::move(sent)), combine(std::move(combining)) {}
-  explicit Phases(std::vector<Piece> in_pieces, std::function<void()> combining = [] {})
-      : combine(std::move(combining)), pieces(std::move(in_pieces)) {}
-
   std::function<void()> local;
   std::vector<Collective> collectives;
   std::function<void()> combine = [] {};
-  std::vector<Piece> pieces;
 };
 
 /// A rank's temporary storage: the one-GPU function's, its partial result, every rank's gathered.
