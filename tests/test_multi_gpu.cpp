@@ -147,7 +147,7 @@ TEST(MultiGpuLoopback, ScanOffsetsOfTheRanksBefore) {
 }
 
 TEST(MultiGpuLoopback, SgemmRowsBroadcastFromEveryRoot) {
-  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{3, 5, 7}, SgemmShape{129, 65, 257}, SgemmShape{8193, 8192, 3}})
+  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{3, 5, 7}, SgemmShape{129, 65, 257}})
     expect_loopback_ranks_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 11); });
 }
 
