@@ -107,8 +107,7 @@ TEST(MultiGpu, ScanOfEveryTypeBothKinds) {
 }
 
 TEST(MultiGpu, SgemmRowsSplitAndGathered) {
-  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{17, 33, 65}, SgemmShape{129, 65, 257}, SgemmShape{3, 4096, 64},
-                       SgemmShape{8193, 8192, 3}})
+  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{17, 33, 65}, SgemmShape{129, 65, 257}, SgemmShape{3, 4096, 64}})
     expect_all_rows_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 7); });
 }
 
