@@ -12,6 +12,9 @@
    docs/*.md is in the scope of a record: its paragraph, list item or table row, or an earlier one
    of a section enclosing it (not another table row), links into docs/results/ or names a commit
    that the index lists.
+4. The documents stay a reader's path: each page of docs/ at most 350 lines, README.md and
+   docs/*.md at most 2 800 in all, the index at most 30 KB, and no heading names an issue or a
+   date (a session's story belongs in git history, not in a page's outline).
 Prints each problem found and exits 1 if there is one.
 """
 import argparse
@@ -139,6 +142,27 @@ def check_numbers(files: list, problems: list, verbose: bool):
                 problems.append(f"{path.relative_to(ROOT)}: a measured number without its record: {shown}")
 
 
+MAX_PAGE_LINES, MAX_DOC_LINES, MAX_INDEX_BYTES = 350, 2_800, 30_000
+DATED_HEADING = re.compile(r"\bissues? \d+|\b\d{4}-\d{2}-\d{2}\b", re.I)
+
+
+def check_reader_path(docs: list, problems: list):
+    total = 0
+    for path in docs:
+        text = path.read_text(encoding="utf-8")
+        lines = len(text.splitlines())
+        total += lines
+        if path.parent.name == "docs" and lines > MAX_PAGE_LINES:
+            problems.append(f"{path.relative_to(ROOT)}: {lines} lines, a page holds at most {MAX_PAGE_LINES}")
+        for heading in re.findall(r"^#+\s+(.*)$", prose(text), flags=re.M):
+            if DATED_HEADING.search(heading):
+                problems.append(f"{path.relative_to(ROOT)}: a heading names an issue or a date: {heading}")
+    if total > MAX_DOC_LINES:
+        problems.append(f"README.md and docs/*.md hold {total} lines, at most {MAX_DOC_LINES}")
+    if INDEX.is_file() and INDEX.stat().st_size > MAX_INDEX_BYTES:
+        problems.append(f"docs/results/README.md is {INDEX.stat().st_size} bytes, at most {MAX_INDEX_BYTES}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--verbose", action="store_true", help="print whole paragraphs")
@@ -148,6 +172,7 @@ def main() -> int:
     docs = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
     check_links(docs + [INDEX, *sorted(RESULTS.glob("*/*.md"))], problems)
     check_numbers(docs, problems, args.verbose)
+    check_reader_path(docs, problems)
     for problem in problems:
         print(problem)
     print(f"check_records: {len(problems)} problem(s)" if problems else "check_records: every number has its record")
