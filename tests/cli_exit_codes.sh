@@ -25,6 +25,8 @@ expect 2 "m must be in" -- "$gpulab" bench histogram --bins 0
 expect 2 "is not uniform, narrow, degenerate" -- "$gpulab" bench histogram --dist zipf
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" bench histogram --n 2^10 --bins 8
 expect 0 "vendor" -- "$gpulab" list
+expect 0 "single_pass_deterministic" -- "$gpulab" list reduce
+expect 2 "no problem 'reduc'" -- "$gpulab" list reduc
 expect 2 "not one of sm_75, sm_80, sm_86, sm_89" -- "$gpulab" --treat-as sm_99 list
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" --treat-as sm_75 info
 expect 0 "wgmma_3xtf32 .*\[sm_90a: wgmma, TMA\]" -- "$gpulab" list

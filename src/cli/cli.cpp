@@ -576,6 +576,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   OutputFiles ceiling_files;
   ceiling_files.add_to(ceilings_cmd);
   auto* list = app.add_subcommand("list", "list the problems and their rungs");
+  std::vector<std::string> list_only;
+  list->add_option("PROBLEM", list_only, "only these problems (default: all)");
 
   auto* bench = app.add_subcommand("bench", "check and time one problem's ladder");
   bench->require_subcommand(1, 1);
@@ -721,7 +723,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       if (!c->options.gpus.empty() && !c->problem->has_multi_gpu())
         throw UsageError(std::string(c->problem->name()) + " has no multi-GPU form (--gpus: " + multi_gpu_problems + ")");
     }
-    for (const auto* names : {&showcase_only, &sanitize_only})
+    for (const auto* names : {&showcase_only, &sanitize_only, &list_only})
       for (const auto& name : *names)
         if (std::none_of(registry.begin(), registry.end(), [&](const auto& p) { return p->name() == name; }))
           throw UsageError("no problem '" + name + "' (see `gpulab list`)");
@@ -745,7 +747,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 
   try {
     if (list->parsed()) {
-      for (const auto& p : registry) out << ladder_listing(*p) << "\n";
+      for (const auto& p : registry)
+        if (list_only.empty() || std::find(list_only.begin(), list_only.end(), p->name()) != list_only.end())
+          out << ladder_listing(*p) << "\n";
       return kExitOk;
     }
     if (showcase->parsed())

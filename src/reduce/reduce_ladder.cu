@@ -175,7 +175,7 @@ constexpr ReduceRung<T> rung(std::string_view name, std::string_view adds, std::
 template <class T>
 constexpr ReduceRung<T> kRungs[] = {
     rung<T, Levels<T, 1, pick1<T>>>("interleaved_divergent",
-        "tree in shared memory; tid % 2s picks the adders (seed 000 v1)", "divergence branches", Role::rung, true),
+        "tree in shared memory; tid % 2s picks the adders (the course's first version)", "divergence branches", Role::rung, true),
     rung<T, Levels<T, 1, pick2<T>>>("interleaved_strided",
         "index = 2*s*tid: warps retire whole, but shared-memory bank conflicts", "divergence branches bank_conflicts", Role::rung, true),
     rung<T, Levels<T, 1, pick3<T>>>("sequential_addressing",
