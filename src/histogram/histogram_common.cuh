@@ -1,5 +1,5 @@
 // Device helpers shared by the histogram ladder (histogram_kernels.cuh) and the library's paths
-// (histogram.cu).
+// (histogram_path_kernels.cuh).
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // step beyond it. One value per thread and a grid covering the input, as in the seed, but correct
 // for every n and m (the seed needed n to be a multiple of the block and an even block count),
 // and with the bin of a negative value in [0, m) (the seed's v % m was negative there).
-// Rungs 6 and up are the library's paths (histogram.cu).
+// Rungs 6 and up are the library's paths (histogram_path_kernels.cuh).
 #pragma once
 
 #include "histogram/bin_rule.hpp"

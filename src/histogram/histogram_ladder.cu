@@ -208,13 +208,14 @@ constexpr HistogramRung rung(std::string_view name, std::string_view adds, std::
   return {{name, adds, role, uses_block, false, claims, needs}, {kSupports, kWorkspace, &Impl::run}};
 }
 
-/// The cluster paths' kernels trap below compute capability 9.0 (histogram.cu).
+/// The cluster paths' kernels trap below compute capability 9.0 (histogram_path_kernels.cuh).
 constexpr GpuNeeds kClusters{90, false, "thread block clusters, distributed shared memory"};
 
 using histogram_detail::Path;
 
-// Read top to bottom: rungs 1-5 in histogram_kernels.cuh, the library's paths in histogram.cu. Each
-// line: name, what it adds, the counters that says it changes (`gpulab profile`), role, --block.
+// Read top to bottom: rungs 1-5 in histogram_kernels.cuh, the library's paths in
+// histogram_path_kernels.cuh. Each line: name, what it adds, the counters that says it changes
+// (`gpulab profile`), role, --block.
 constexpr HistogramRung kRungs[] = {
     rung<GlobalAtomics>("global_atomics",
         "one global atomicAdd per value (seed: histogram)", "dram", Role::rung, true),

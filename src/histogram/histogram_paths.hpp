@@ -44,6 +44,19 @@ Path choose(std::size_t n, std::uint32_t m);
 /// where it supports m, range_partitioned beyond.
 Path partition_path(std::uint32_t m);
 
+/// Throws gpulab::Error on arguments no path takes: null pointers (values with n > 0), m = 0, n of
+/// 2^32 or more (the counts are 32-bit).
+void check_arguments(const std::int32_t* values, std::size_t n, std::uint32_t m, const std::uint32_t* counts);
+
+/// Whether histogram() samples the values first: past shared memory, from 2^24 values, where the
+/// partition can run m bins.
+bool takes_sample(std::size_t n, std::uint32_t m);
+
+/// histogram()'s run where takes_sample(): a sample of the values picks, on the device, between
+/// hot_cached_global and partition_path(m); both paths' kernels launch, the one not picked returns
+/// at once (hot_cached_global alone where gpulab's pool has no storage for the partition).
+void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts, cudaStream_t stream);
+
 /// What histogram()'s sample of values[0, n) picks (synchronises `stream`; for tests and tools).
 Path sampled_pick(const std::int32_t* values, std::size_t n, std::uint32_t m, cudaStream_t stream);
 
