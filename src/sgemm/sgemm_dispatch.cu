@@ -4,7 +4,7 @@
 #include "lib/arith.hpp"
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
-#include "sgemm/sgemm_device.cuh"
+#include "sgemm/sgemm_big_tiles.cuh"
 #include "sgemm/sgemm_paths.hpp"
 
 #include <algorithm>

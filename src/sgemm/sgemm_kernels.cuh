@@ -1,5 +1,5 @@
 // The SGEMM ladder's own kernels, read top to bottom; each says what it adds over the one before.
-// Rungs 7-9 and the library's kernel are in sgemm_device.cuh. Every kernel takes any m, n, k:
+// Rungs 7-10 and the library's kernels are in sgemm_warp_tiles.cuh and sgemm_big_tiles.cuh. Every kernel takes any m, n, k:
 // tiles past an edge load zeros and store nothing, and grids loop where a side outgrows them.
 #pragma once
 

@@ -128,7 +128,7 @@ __device__ __forceinline__ void mma_tile(const GemmArgs& g, const Scales& scales
   const int warp_m = warp % 2 * 64, warp_n = warp / 2 * 32;
   const int gr = lane / 4, tc = lane % 4;
 
-  // The warp-tiled kernel's copies (sgemm_device.cuh), A's rows 16 or 4 bytes at a time, B's too;
+  // The tiled kernels' copies (sgemm_device.cuh's TileLoader), A's rows 16 or 4 bytes at a time, B's too;
   // the last rows guarded always (one instantiation fewer; the tensor cores, not the copies, bound it).
   using ATile = sgemm_device::TileLoader<kBM, kBK, kThreads, kVectorA ? 4 : 1, true, true>;
   using BTile = sgemm_device::TileLoader<kBK, kBN, kThreads, kVectorB ? 4 : 1, true, true>;

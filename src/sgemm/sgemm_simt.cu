@@ -1,5 +1,5 @@
 // The CUDA-core kernels of gpulab::sgemm and their launches, for every GPU: the warp-tiled,
-// cp.async-pipelined kernel of sgemm_device.cuh in a few tile configurations; split-K's ordered
+// cp.async-pipelined kernels (sgemm_warp_tiles.cuh, sgemm_big_tiles.cuh) in a few tile configurations; split-K's ordered
 // second pass; and for C of at most 8 rows or 8 columns (GEMV-like), kernels that stream the large
 // operand once (the few-rows kernel in clusters where the GPU launches them, sm_90 and newer).
 // Which of them runs is sgemm_dispatch.cu's rules and sgemm.cu's tuner.
@@ -8,7 +8,8 @@
 #include "lib/launch_limits.hpp"
 #include "lib/memory_layout.hpp"
 #include "lib/per_device.hpp"
-#include "sgemm/sgemm_device.cuh"
+#include "sgemm/sgemm_big_tiles.cuh"
+#include "sgemm/sgemm_warp_tiles.cuh"
 #include "sgemm/sgemm_paths.hpp"
 
 #include <gpulab/error.hpp>

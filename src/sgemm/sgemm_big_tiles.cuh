@@ -1,0 +1,308 @@
+// The big-tile SGEMM kernel: rungs 9 (fragments double-buffered in registers) and 10 (cp.async
+// into 3 stages) of the ladder, and the library's tiles for the large products.
+#pragma once
+
+#include "sgemm/sgemm_device.cuh"
+
+namespace gpulab::sgemm_device {
+
+// What it adds over the warp-tiled kernel:
+// - kChunksM = 4: a thread tile of 16 × 8 (a block of 128 × 256, warps of 64 × 64; cuBLAS's SIMT
+//   layout, 255 registers a thread, one block of 8 warps an SM): 6 shared loads feed 128 FMAs.
+//   kChunksM = 2: 8 × 8 (a block of 128 × 128, warps of 32 × 64) within 128 registers, so that two
+//   blocks share an SM: 4 shared loads feed 64 FMAs, but a scheduler has 4 warps to choose from
+//   where the other has 2;
+// - A stored transposed in shared memory (as[k][m]), so a lane's 16 values of A at one k are
+//   4 float4 loads. kStages = 0: a 16-byte cp.async cannot transpose, so the next slice's global
+//   loads wait in registers while the current slice's FMAs run, and are stored to the other of two
+//   shared buffers: one barrier a slice. kStages ≥ 3 (the `staged` rung): 4-byte cp.async copies
+//   put each of A's values in its transposed place, as cuBLAS's SIMT kernels do, kStages − 1
+//   slices ahead, with no staging registers (below, at copy_whole);
+// - the fragments of step k + 1 loaded while step k's FMAs run (two register sets), so the FMAs
+//   wait on no shared load;
+// - tiles wholly inside the matrices load full slices without a bounds test: the edge path's
+//   counts and branches, run every slice, cost 5% more instructions and 5% of the time at 4096³
+//   (H100: 3.135 → 2.982 ms for 16 × 8);
+// - with 16 × 8, the FMAs two rows of A at a time across the columns (kPairedRows).
+// Lanes form 4 (ly) × 8 (lx): rows c·16 + ly·4 … + 3 (c < kChunksM) and columns c·32 + lx·4 … + 3 (c < 2)
+// of the warp's tile, so a warp's load of A reads 4 distinct float4 and of B 8, consecutive and
+// broadcast: one shared wavefront each. As's rows hold 4 floats of padding, so that the lanes'
+// transposing stores (rows t/2, k groups t%2) fall in 32 distinct banks.
+// kVector: 16-byte global loads (rows 16-byte aligned); otherwise 4 bytes at a time. Plain loads
+// read only valid elements, so no guarded form is needed.
+// kBlockRows 64 (with 8 × 8 a thread): 64 × 128 tiles of 4 warps, cuBLAS's tile for products of a
+// few hundred tiles (1000³ and the like), four blocks an SM at 128 registers.
+template <int kChunksM, int kBlockRows = 128>
+struct BigTiles {
+  static constexpr int kRows = 4 * kChunksM, kCols = 8;  // a thread's
+  static constexpr int kWM = 16 * kChunksM, kWN = 64, kBM = kBlockRows, kBK = 8, kThreads = 2 * kBM;
+  static constexpr int kWarpsM = kBM / kWM, kBN = kThreads / 32 / kWarpsM * kWN;
+  static constexpr int kMinBlocks = kChunksM == 4 ? 1 : 256 / kThreads * 2;
+  static constexpr int kAStride = kBM + 4;
+  // B's copies: kBPer float4 a thread, rows kBRowStep apart.
+  static constexpr int kBUnits = kBN / 4, kBPer = kBK * kBUnits / kThreads, kBRowStep = kThreads / kBUnits;
+  static_assert(kBM * kBK == 4 * kThreads, "A's slice is one float4 a thread");
+};
+
+/// The FMAs two rows of A at a time (below) where that measured faster: the 16 × 8 tile with
+/// 16-byte loads, 1.04× at 4096³, 8192³ and 5000×3000×700 on the H100 against cuBLAS's order (two
+/// B columns down the rows), itself 1.02× against one A value across the 8 B values. With 4-byte
+/// loads it times level (0.99× at 4097³); for 8 × 8 its SASS has twice the same-bank operand pairs.
+template <int kChunksM, bool kVector>
+constexpr bool kPairedRows = kChunksM == 4 && kVector;
+
+/// The first `count` (≤ 4) of p[0..3], zeros after them; one 16-byte load when all four are
+/// wanted and kVector (p then 16-byte aligned).
+template <bool kVector>
+__device__ __forceinline__ float4 load4_first(const float* p, int count) {
+  if (kVector && count == 4) return *reinterpret_cast<const float4*>(p);
+  return {count > 0 ? p[0] : 0.f, count > 1 ? p[1] : 0.f, count > 2 ? p[2] : 0.f, count > 3 ? p[3] : 0.f};
+}
+
+template <int kChunksM, bool kVector, int kBlockRows = 128, int kStages = 0>
+__global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigTiles<kChunksM, kBlockRows>::kMinBlocks)
+    big_tiles(GemmArgs g, int k_slice, float* partials) {
+  using T = BigTiles<kChunksM, kBlockRows>;
+  constexpr bool kAsync = kStages > 0;
+  constexpr int kBuffers = kAsync ? kStages : 2;
+  static_assert(!kAsync || kStages >= 3, "cp.async fills a stage beside the one read and the one read next");
+  __shared__ __align__(16) float as[kBuffers][T::kBK][T::kAStride];
+  __shared__ __align__(16) float bs[kBuffers][T::kBK][T::kBN];
+
+  const auto [m0, n0, k_begin, k_end, slices] = BlockWork::of<T>(g, k_slice);
+
+  const int t = static_cast<int>(threadIdx.x), warp = t / 32, lane = t % 32;
+  const int warp_m = warp % T::kWarpsM * T::kWM, warp_n = warp / T::kWarpsM * T::kWN;
+  const int ly = lane / 8, lx = lane % 8;
+
+  // The thread's global loads a slice: A's row a_row, k from a_k (one float4); B's rows b_row +
+  // r·kBRowStep, columns from b_col (kBPer float4).
+  const int a_row = t / 2, a_k = t % 2 * 4, b_row = t / T::kBUnits, b_col = t % T::kBUnits * 4;
+  const float* a_src = g.a + static_cast<std::size_t>(min(m0 + a_row, g.m - 1)) * g.lda + k_begin + a_k;
+  const float* b_src = g.b + static_cast<std::size_t>(k_begin + b_row) * g.ldb + n0 + b_col;
+  const bool a_row_in = m0 + a_row < g.m;
+  const int b_cols = max(0, min(4, g.n - (n0 + b_col)));
+
+  // Tiles with all their rows and columns inside the matrices read full slices without a test.
+  const bool interior = m0 + T::kBM <= g.m && n0 + T::kBN <= g.n;
+  const std::ptrdiff_t b_row_step = static_cast<std::ptrdiff_t>(T::kBRowStep) * static_cast<std::ptrdiff_t>(g.ldb);
+
+  float4 a_next, b_next[T::kBPer];
+  auto load_global = [&](int s) {
+    const int k0 = s * T::kBK;
+    if (interior && k_begin + k0 + T::kBK <= k_end) {
+      const float* b_slice = b_src + static_cast<std::ptrdiff_t>(k0) * static_cast<std::ptrdiff_t>(g.ldb);
+      a_next = load4_first<kVector>(a_src + k0, 4);
+#pragma unroll
+      for (int r = 0; r < T::kBPer; ++r) b_next[r] = load4_first<kVector>(b_slice + r * b_row_step, 4);
+      return;
+    }
+    a_next = load4_first<kVector>(a_src + k0, a_row_in ? max(0, min(4, k_end - (k_begin + k0 + a_k))) : 0);
+#pragma unroll
+    for (int r = 0; r < T::kBPer; ++r) {
+      const int k = k_begin + k0 + b_row + T::kBRowStep * r;
+      b_next[r] = load4_first<kVector>(
+          b_src + static_cast<std::ptrdiff_t>(k0 + T::kBRowStep * r) * static_cast<std::ptrdiff_t>(g.ldb), k < k_end ? b_cols : 0);
+    }
+  };
+  auto store_shared = [&](int buf) {
+    as[buf][a_k + 0][a_row] = a_next.x;
+    as[buf][a_k + 1][a_row] = a_next.y;
+    as[buf][a_k + 2][a_row] = a_next.z;
+    as[buf][a_k + 3][a_row] = a_next.w;
+#pragma unroll
+    for (int r = 0; r < T::kBPer; ++r) *reinterpret_cast<float4*>(&bs[buf][b_row + T::kBRowStep * r][b_col]) = b_next[r];
+  };
+  // kStages ≥ 3: slices copied straight into their stage, A's values one 4-byte cp.async each to
+  // their transposed places, B's 16 bytes at a time (4 where its rows are not 16-byte aligned, or
+  // where a partial vector could address past the matrix's last row). A thread copies A's k = t % 8
+  // of rows t / 8 + q·kBM / 4: a warp's copy reads 4 rows' 32 bytes (4 sectors, not the 16 of a
+  // float4 a thread) and writes 32 distinct banks (row stride 4 mod 32). The slices are counted
+  // back from k_end: slice 0 holds the ragged part (from k_first, zeros below k_begin), so that in
+  // a tile inside the matrices every later slice is whole and copied without a test. The sums are
+  // the same bits: a thread adds its products in ascending k either way, and 0·0 changes none.
+  const int ac_k = t % 8, ac_row = t / 8;
+  constexpr int kARowStep = T::kBM / 4;
+  const int k_first = k_end - slices * T::kBK;
+  const std::ptrdiff_t ac_step = static_cast<std::ptrdiff_t>(kARowStep) * static_cast<std::ptrdiff_t>(g.lda);
+  const float* ac_row_start = g.a + static_cast<std::size_t>(min(m0 + ac_row, g.m - 1)) * g.lda + ac_k;
+  // B's 4-byte copies (rows not 16-byte aligned): a thread's 4 columns kBUnits apart, from
+  // bc_col = t % kBUnits, so that a warp's copy reads 128 consecutive bytes (4 from each of 32
+  // lanes' float4 places would span 512).
+  const int bc_col = kVector ? b_col : t % T::kBUnits;
+  constexpr int kBColStep = kVector ? 1 : T::kBUnits;
+  using Copy = TileCopy<true>;  // the warp tiles' cp.async copies, zero-filled where not valid
+  // Whole slices from running pointers: a_run at A's (row ac_row, k), b_run at B's (row k + b_row, col bc_col).
+  auto copy_whole = [&](const float* a_run, const float* b_run, int stage) {
+#pragma unroll
+    for (int q = 0; q < 4; ++q) Copy::one_at(&as[stage][ac_k][ac_row + q * kARowStep], a_run + q * ac_step, true);
+#pragma unroll
+    for (int r = 0; r < T::kBPer; ++r) {
+      float* dst = &bs[stage][b_row + T::kBRowStep * r][bc_col];
+      if constexpr (kVector) {
+        Copy::four_at(dst, b_run + r * b_row_step, 16);
+      } else {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) Copy::one_at(dst + q * kBColStep, b_run + r * b_row_step + q * kBColStep, true);
+      }
+    }
+  };
+  auto copy_checked = [&](int s, int stage) {
+    const int k = k_first + s * T::kBK;  // k + 7 < k_end
+    const bool a_k_in = k + ac_k >= k_begin;
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const bool valid = a_k_in && m0 + ac_row + q * kARowStep < g.m;
+      Copy::one_at(&as[stage][ac_k][ac_row + q * kARowStep], valid ? ac_row_start + q * ac_step + k : g.a, valid);
+    }
+#pragma unroll
+    for (int r = 0; r < T::kBPer; ++r) {
+      const int row = k + b_row + T::kBRowStep * r;
+      // 4-byte copies, then `continue`; the 16-byte form below is written as it was measured
+      // (an else, or its `kVector &&` dropped, changes that form's SASS; cuobjdump compared).
+      if constexpr (!kVector) {
+        float* dst = &bs[stage][b_row + T::kBRowStep * r][bc_col];
+        const float* src = g.b + static_cast<std::size_t>(max(row, 0)) * g.ldb + n0 + bc_col;
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          const bool valid = row >= k_begin && n0 + bc_col + q * kBColStep < g.n;
+          Copy::one_at(dst + q * kBColStep, valid ? src + q * kBColStep : g.b, valid);
+        }
+        continue;
+      }
+      const int cols = row >= k_begin ? b_cols : 0;
+      const float* src = cols > 0 ? g.b + static_cast<std::size_t>(row) * g.ldb + n0 + b_col : g.b;
+      float* dst = &bs[stage][b_row + T::kBRowStep * r][b_col];
+      if (kVector && (cols == 4 || cols == 0)) {
+        Copy::four_at(dst, src, 4 * cols);
+      } else {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) Copy::one_at(dst + q, q < cols ? src + q : g.b, q < cols);
+      }
+    }
+  };
+
+  float a[2][T::kRows], b[2][T::kCols];
+  auto load_fragments = [&](int buf, int k, float (&fa)[T::kRows], float (&fb)[T::kCols]) {
+#pragma unroll
+    for (int c = 0; c < kChunksM; ++c)
+      *reinterpret_cast<float4*>(fa + 4 * c) = *reinterpret_cast<const float4*>(&as[buf][k][warp_m + c * 16 + ly * 4]);
+#pragma unroll
+    for (int c = 0; c < 2; ++c)
+      *reinterpret_cast<float4*>(fb + 4 * c) = *reinterpret_cast<const float4*>(&bs[buf][k][warp_n + c * 32 + lx * 4]);
+  };
+
+  float acc[T::kRows][T::kCols] = {};
+  // Step k's FMAs, on the fragments in register set k % 2.
+  auto multiply = [&](int k) {
+    if constexpr (kPairedRows<kChunksM, kVector>) {
+      // Two rows of A walked across the columns of B, the columns' direction reversed at each
+      // pair: consecutive FMAs share their B value and both A values stay in the operand reuse
+      // cache (SASS: 1.99 register reads an FFMA, 12.6% same-bank pairs; docs/sgemm.md).
+#pragma unroll
+      for (int i = 0; i < T::kRows; i += 2)
+#pragma unroll
+        for (int r = 0; r < T::kCols; ++r) {
+          const int j = i / 2 % 2 ? T::kCols - 1 - r : r;
+          acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
+          acc[i + 1][j] = fmaf(a[k % 2][i + 1], b[k % 2][j], acc[i + 1][j]);
+        }
+    } else {
+#pragma unroll
+      for (int i = 0; i < T::kRows; ++i)
+#pragma unroll
+        for (int j = 0; j < T::kCols; ++j) acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
+    }
+  };
+
+  if constexpr (!kAsync) {
+    if (slices > 0) {
+      load_global(0);
+      store_shared(0);
+      __syncthreads();
+      load_fragments(0, 0, a[0], b[0]);
+    }
+    for (int s = 0; s < slices; ++s) {
+      const int buf = s & 1;
+      const bool more = s + 1 < slices;
+      if (more) load_global(s + 1);  // in flight during this slice's FMAs
+#pragma unroll
+      for (int k = 0; k < T::kBK; ++k) {
+        if (k == T::kBK - 1 && more) {
+          // The other buffer was last read before the previous slice's barrier: free to fill.
+          store_shared(buf ^ 1);
+          __syncthreads();
+        }
+        if (k < T::kBK - 1)
+          load_fragments(buf, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
+        else if (more)
+          load_fragments(buf ^ 1, 0, a[0], b[0]);
+        multiply(k);
+      }
+    }
+  } else {
+    // whole_tile: the tile is inside the matrices and holds at least kStages slices, so every
+    // slice past the prologue's is copied without a test: a loop of its own, with no branch.
+    // Not run_slices (the warp tiles' ring): its barrier comes when a slice's stage is needed,
+    // and here slice s + 1 must have landed a slice early, for its first fragments (below).
+    auto staged_loop = [&](auto whole_tile) {
+      [[maybe_unused]] constexpr bool kWhole = decltype(whole_tile)::value;
+      int stage = 0, next = 1;  // slice s's stage, s % kStages, and slice s + 1's
+      // whole_tile: the next slice to copy, slice kStages − 1 (the prologue's are checked).
+      [[maybe_unused]] const float* a_run = ac_row_start + k_first + (kStages - 1) * T::kBK;
+      [[maybe_unused]] const float* b_run =
+          g.b + static_cast<std::ptrdiff_t>(k_first + (kStages - 1) * T::kBK + b_row) * static_cast<std::ptrdiff_t>(g.ldb) + n0 + bc_col;
+#pragma unroll
+      for (int s = 0; s < kStages - 1; ++s) {
+        if (s < slices) copy_checked(s, s);
+        cp_async_commit();  // an empty group keeps the count of pending groups uniform
+      }
+      cp_async_wait<kStages - 2>();
+      __syncthreads();
+      if (slices > 0) load_fragments(0, 0, a[0], b[0]);
+      for (int s = 0; s < slices; ++s) {
+        const bool more = s + 1 < slices;
+        // The barrier a slice early: slice s + 1 has landed for every thread, so its first
+        // fragments can be loaded anywhere in this slice, far from their use (at the slice's end
+        // the compiler moved the last step's FMAs above the barrier, and the next slice's first
+        // FMAs waited on those loads: ncu's most sampled stall). After it, no thread reads the
+        // stage of slice s − 1: slice s + kStages − 1 is copied there.
+        cp_async_wait<kStages - 3>();
+        __syncthreads();
+        const int ahead = s + kStages - 1, free_stage = stage == 0 ? kStages - 1 : stage - 1;
+        if constexpr (kWhole) {
+          // No branch: past the last slice the last is copied again, into a stage that no later
+          // slice reads (the slices left hold fewer than kStages stages).
+          copy_whole(a_run, b_run, free_stage);
+          if (ahead < slices - 1) {
+            a_run += T::kBK;
+            b_run += T::kBK * static_cast<std::ptrdiff_t>(g.ldb);
+          }
+        } else if (ahead < slices) {
+          copy_checked(ahead, free_stage);
+        }
+        cp_async_commit();
+#pragma unroll
+        for (int k = 0; k < T::kBK; ++k) {
+          if (k < T::kBK - 1)
+            load_fragments(stage, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
+          else if (more)
+            load_fragments(next, 0, a[0], b[0]);
+          multiply(k);
+        }
+        stage = next;
+        next = next + 1 == kStages ? 0 : next + 1;
+      }
+    };
+    if (interior && slices >= kStages)
+      staged_loop(std::true_type{});
+    else
+      staged_loop(std::false_type{});
+    cp_async_wait<0>();
+  }
+
+  // Rows consecutive in each 16-row band: ly·4 … ly·4 + 3.
+  store_thread_tile(g, acc, [&](int c, int i) { return m0 + warp_m + c * 16 + ly * 4 + i; }, n0 + warp_n + lx * 4, partials);
+}
+
+}  // namespace gpulab::sgemm_device
