@@ -1,4 +1,4 @@
-// The fuzz run through the C++ API (issue 61; python/tests/fuzz.py is its Python side): every
+// The fuzz run through the C++ API (python/tests/fuzz.py is its Python side): every
 // library function in turn with random sizes (0, 1, odd), pitches and leading dimensions (padding
 // filled with NaN, which must stay unread and untouched), alpha/beta, precisions and values (unit,
 // integers, tiny, subnormal, huge, rows and elements powers of two apart, zeros, NaN and ±Inf),

@@ -404,7 +404,7 @@ TEST(SgemmLibrary, TensorCorePrecisionsAreWithinTheirBoundsAndReproducible) {
   EXPECT_EQ(fp32.result(), tensor.result());
 }
 
-// fp32_tensor on operands at the ends of FP32's range (issue 61): subnormal A times 2^100·B (the
+// fp32_tensor on operands at the ends of FP32's range: subnormal A times 2^100·B (the
 // split lost the bits below TF32's subnormal grid: 1.67× over the bound before the rows and columns
 // were scaled), tiny times tiny, huge times tiny; each within the 3xTF32 bound of the double
 // reference, as the fp32 path is within its own.

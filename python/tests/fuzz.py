@@ -1,4 +1,4 @@
-"""A fuzz run of gpulab's Python functions on a GPU (issue 61): random shapes (empty, one element,
+"""A fuzz run of gpulab's Python functions on a GPU: random shapes (empty, one element,
 odd, strided rows), dtypes (a few unsupported ones, which must raise TypeError), routes (PyTorch's
 direct path, the operator under autograd, CuPy arrays through the general path, an explicit
 stream=) and values (unit, tiny, subnormal, huge, rows and elements of powers of two apart, zeros,

@@ -1,5 +1,5 @@
-"""`import gpulab` in a fresh interpreter, before and after each framework it works with (issue 61:
-gpulab imported before torch crashed the interpreter where the C++ runtime was linked into its
+"""`import gpulab` in a fresh interpreter, before and after each framework it works with (gpulab
+imported before torch crashed the interpreter where the C++ runtime was linked into its
 modules with its symbols exported). Each order runs in its own process, since the crash was in
 the import itself; an order whose framework is not installed is skipped, visibly."""
 import importlib.util

@@ -240,7 +240,7 @@ def test_operators_raise_on_bad_input():
 
 
 # One bad argument each, as (name, call, whether the call can want a gradient): the same exception,
-# type and message, on every route (issue 61): the direct path's decline into the general path, the
+# type and message, on every route: the direct path's decline into the general path, the
 # operator under autograd, the operator inside torch.compile, and the general path on CuPy arrays.
 BAD_CALLS = [
     ("sum on the CPU", lambda t: gpulab.sum(t(torch.ones(3))), True),

@@ -80,7 +80,7 @@ std::vector<AtaxShape> parse_shapes(const std::string& text) {
 class AtaxProblem final : public Problem {
  public:
   std::string_view name() const override { return "atax"; }
-  std::string_view summary() const override { return "y = A^T (A x), A rows x cols float32 row-major (seed 004)"; }
+  std::string_view summary() const override { return "y = A^T (A x), A rows x cols float32 row-major"; }
   std::string_view semantics() const override {
     return "each y_j within gamma(rows+1)*sum|a_ij*t_i| + gamma(cols+1)*sum|a_ij|*s_i of the double reference";
   }
@@ -100,7 +100,7 @@ class AtaxProblem final : public Problem {
   }
 
   std::vector<Command> add_commands(CLI::App& app) override {
-    auto* atax = app.add_subcommand("atax", "y = A^T(A x) with seed 004's files: gen, run, check");
+    auto* atax = app.add_subcommand("atax", "y = A^T(A x) on the atax lab's binary files: gen, run, check");
     atax->require_subcommand(1, 1);
     auto* gen = atax->add_subcommand("gen", "write a file of random values in [-1, 1) (streamed: any size)");
     gen->add_option("COLS", gen_cols_, "columns (the width; entries of x and y)")->required();

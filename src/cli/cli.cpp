@@ -154,7 +154,7 @@ struct BenchOptions {
     app->add_option("--warmup", warmup, "untimed warm-up runs")->check(CLI::Range(0, 1000))->capture_default_str();
     app->add_option("--e2e-reps", end_to_end_reps, "repetitions of the end-to-end timing")
         ->check(CLI::Range(1, 1000))->capture_default_str();
-    app->add_option("--loops", loops, "also run each rung as a whole program LOOPS times and show where the time goes (seed 002)")
+    app->add_option("--loops", loops, "also run each rung as a whole program LOOPS times and show where the time goes (allocation, copies in and out, the kernel)")
         ->check(CLI::Range(0, 1000))->capture_default_str();
     app->add_option("--seed", seed, "seed of the random input")->capture_default_str();
     app->add_flag("--no-cpu", no_cpu, "skip timing the CPU baseline (the reference still checks)");

@@ -158,7 +158,7 @@ class ConvProblem final : public Problem {
  public:
   std::string_view name() const override { return "conv"; }
   std::string_view summary() const override {
-    return "a 3x3 integer filter over an RGB image, 8 bits a channel (seed 001 sections 4-5)";
+    return "a 3x3 integer filter over an RGB image, 8 bits a channel";
   }
   std::string_view semantics() const override {
     return "every byte equal to the CPU's: s = sum k*p in int32, s/divisor rounded half away from zero, clamped to 0..255";

@@ -176,7 +176,7 @@ struct BenchSettings {
   int reps = 20;
   int warmup = 3;
   int end_to_end_reps = 3;
-  int loops = 0;     // > 0: also one whole-program run per rung, LOOPS times (seed 002)
+  int loops = 0;     // > 0: also one whole-program run per rung (allocate, copy in, run, copy out, free), LOOPS times
   bool cpu = true;   // time the CPU baseline (the reference is always computed)
 };
 

@@ -1,4 +1,4 @@
-// The CPU side of the histogram problem (issue 4, seed 002): the bin rule, the serial reference
+// The CPU side of the histogram problem (the course's histogram lab, seed 002): the bin rule, the serial reference
 // (the seed's calculateHistogramByCpu), the OpenMP baseline, the input distributions, and the
 // raw int32 input file. The GPU ladder builds on these.
 #pragma once

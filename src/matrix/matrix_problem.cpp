@@ -160,14 +160,14 @@ struct OpText {
 OpText op_text(MatrixOp op) {
   switch (op) {
     case MatrixOp::transpose:
-      return {"transpose", "B = A^T, A rows x cols float32 row-major, packed or pitched (seed 001 task 1)",
+      return {"transpose", "B = A^T, A rows x cols float32 row-major, packed or pitched",
               "B's bits equal A's transposed; padding between rows never written"};
     case MatrixOp::add:
-      return {"add", "C = alpha A + beta B, float32 row-major matrices, packed or pitched (seed 001 task 2)",
+      return {"add", "C = alpha A + beta B, float32 row-major matrices, packed or pitched",
               "each element is fma(alpha, a, beta*b) rounded once, bit for bit (the vendor: within 2 roundings); padding "
               "never written"};
     case MatrixOp::triangle:
-      return {"triangle", "zero the elements above (or below) the main diagonal, in place (seed 001 task 4)",
+      return {"triangle", "zero the elements above (or below) the main diagonal, in place",
               "the triangle's elements are +0.0, every other element keeps its bits; padding never written"};
   }
   return {};

@@ -96,7 +96,7 @@ class SgemmProblem final : public Problem {
  public:
   std::string_view name() const override { return "sgemm"; }
   std::string_view summary() const override {
-    return "C = alpha A B + beta C, float32 row-major, any M, N, K (seed 001 task 1.5.3, register cache)";
+    return "C = alpha A B + beta C, float32 row-major, any M, N, K";
   }
   std::string_view semantics() const override {
     return "each checked element within (gamma(K+2) + e_prod) * (|alpha| |A||B| + |beta| |C|) of the double reference";
@@ -156,7 +156,7 @@ class SgemmProblem final : public Problem {
         {"sgemm_awkward", "sgemm: shapes that are no multiple of any tile, tall, wide and deep",
          {"bench", "sgemm", "--shapes", "4097,5000x3000x700,64x64x2^20,2^16x64x64,1x4096x4096,4096x1x4096,1000,3000x5000x7",
           "--no-cpu"}},
-        {"sgemm_library", "sgemm: the library against cuBLAS on issue 31's shapes",
+        {"sgemm_library", "sgemm: the library against cuBLAS on the awkward shapes",
          {"bench", "sgemm", "--shapes", "4096,8192,4097,5000x3000x700,1x4096x4096,4096x1x4096,64x64x2^20,2^16x64x64,1000,3000x5000x7",
           "--variants", "library,vendor", "--no-cpu", "--reps", "10"}},
         {"sgemm_beta", "sgemm: alpha, beta and unaligned rows",

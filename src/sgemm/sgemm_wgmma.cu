@@ -1,4 +1,4 @@
-// 3xTF32 on Hopper's own tensor-core machinery (issue 32): warpgroup MMA (wgmma) fed by the tensor
+// 3xTF32 on Hopper's own tensor-core machinery: warpgroup MMA (wgmma) fed by the tensor
 // memory accelerator (TMA) through a ring of shared-memory stages. Built for sm_90a only (wgmma
 // exists nowhere else); gpulab's other files keep the plain sm_90 target.
 //
@@ -11,8 +11,8 @@
 //   when both consumers are done with it.
 // - Two consumer warpgroups of 64 rows each issue the slice's 12 wgmma m64n128k8 (big·small and
 //   small·big first, big·big last) into a fresh accumulator and add it to their FP32 sums with
-//   rounding FP32 adds: the tensor cores truncate their own additions (issue 13 measured 12×
-//   cuBLAS's error when every product of K stayed in their accumulator), so at most 12 products'
+//   rounding FP32 adds: the tensor cores truncate their own additions (12× cuBLAS's error when
+//   every product of K stayed in their accumulator), so at most 12 products'
 //   additions of a slice are truncated before an exact-rounding add takes over.
 // - Rows of A and columns of B of uncommon magnitudes are scaled by a power of two before the
 //   split, and their sums scaled back in the epilogue (sgemm_scales.cuh).
