@@ -97,9 +97,9 @@ Fringe fringe_of(const GemmArgs& g) {
   // only where it saves waves, counted for the two configurations the tuner picks on large
   // products, added: the big tiles' 128 × 256 at one block an SM and 128 × 128 at two; the fewest
   // of rows and columns that do: each costs a launch and a pass over B (rows) or A
-  // (columns), 35 µs at 4097³. Counted in one form alone, the rule lost: 5000×3000×700 (4 waves
-  // either way) 2% with 8 rows taken out (ee5dc0e); 4097³ with its last row out saves a wave of
-  // 128 × 128 tiles but not of 128 × 256, and ran at 0.94× cuBLAS against 0.96× (9e755cb).
+  // (columns), about 35 µs at 4097³. Counted in one form alone, the rule lost: 5000×3000×700 (as
+  // many waves either way) lost 2% with 8 rows taken out, and 4097³ with its last row out saves a
+  // wave of 128 × 128 tiles but not of 128 × 256 (docs/sgemm.md).
   using Wide = sgemm_device::BigTiles<4>;
   using Square = sgemm_device::BigTiles<2>;
   constexpr int kSide = Square::kBM, kMinDepth = 64;  // shallower products are bound by writing C, not by waves
@@ -168,8 +168,8 @@ int split_count(const GemmArgs& g) {
 // rows, 22.19 with A copied), so the copies pay from m·n·k ≥ 3072 × the elements copied (4% of the
 // product against the copies: about 3300): 8193³ and 8192×8192×8193 (4096×) are copied, 4097³
 // (2048×: 1.037× cuBLAS packed, 1.031× copied), 2047×2049×2051 and 2049×2047×1025 (1024×) not.
-// Never where m·n·k < 2^32: each copy's calls cost ~10 µs whatever its size (1537×1537×67 0.89 →
-// 0.48× cuBLAS, 6ab5996). H100, docs/sgemm.md.
+// Never where m·n·k < 2^32: each copy's calls cost ~10 µs whatever its size (1537×1537×67 went
+// from 0.89 to 0.48× cuBLAS with them). H100, docs/sgemm.md.
 constexpr std::size_t kRealignMinReuse = 3072;
 constexpr std::size_t kRealignMinMacs = std::size_t{1} << 32;
 constexpr int kRealignMinDepth = 64;  // shallower products are bound by writing C, not by reading A and B
