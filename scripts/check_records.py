@@ -14,7 +14,8 @@
    that the index lists.
 4. The documents stay a reader's path: each page of docs/ at most 350 lines, README.md and
    docs/*.md at most 2 800 in all, the index at most 30 KB, and no heading names an issue or a
-   date (a session's story belongs in git history, not in a page's outline).
+   date (a record it links to aside: a session's story belongs in git history, not in a page's
+   outline).
 Prints each problem found and exits 1 if there is one.
 """
 import argparse
@@ -155,7 +156,7 @@ def check_reader_path(docs: list, problems: list):
         if path.parent.name == "docs" and lines > MAX_PAGE_LINES:
             problems.append(f"{path.relative_to(ROOT)}: {lines} lines, a page holds at most {MAX_PAGE_LINES}")
         for heading in re.findall(r"^#+\s+(.*)$", prose(text), flags=re.M):
-            if DATED_HEADING.search(heading):
+            if DATED_HEADING.search(re.sub(r"\[[^\]]*\]\([^)]*\)", "", heading)):  # a record cited is no date
                 problems.append(f"{path.relative_to(ROOT)}: a heading names an issue or a date: {heading}")
     if total > MAX_DOC_LINES:
         problems.append(f"README.md and docs/*.md hold {total} lines, at most {MAX_DOC_LINES}")

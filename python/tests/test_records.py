@@ -86,6 +86,12 @@ def test_check_records_finds_numbers_without_records_broken_links_and_stray_fold
     code = "# e\n\n```sh\n# a comment\ngpulab bench reduce   # 0.345 ms\n```\n"
     assert checked(tmp_path / "code", {**good, "docs/e.md": code})[0] == 0
 
+    # The reader's path: no heading names an issue or a date, no page runs past 350 lines.
+    status, out = checked(tmp_path / "journal", {**good, "docs/j.md": "# j\n\n## Fixed in issue 12 (2026-11-20)\n"})
+    assert status == 1 and "docs/j.md: a heading names an issue or a date: Fixed in issue 12 (2026-11-20)" in out
+    status, out = checked(tmp_path / "long", {**good, "docs/l.md": "# l\n" + "text\n" * 400})
+    assert status == 1 and "docs/l.md: 401 lines, a page holds at most 350" in out
+
     status, out = checked(tmp_path / "number", {**good, "docs/b.md": "# b\n\nIt took 1.5 ms.\n"})
     assert status == 1 and "docs/b.md: a measured number without its record: It took 1.5 ms." in out
     # A table row's record covers that row alone.
