@@ -5,6 +5,7 @@
 #include "histogram/histogram_paths.hpp"
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
 
 #include <gpulab/error.hpp>
@@ -33,17 +34,21 @@ void require_valid_block(unsigned block) {
     throw Error("histogram: " + std::to_string(block) + " threads per block is not a multiple of 32 in [32, 1024]");
 }
 
-/// The most dynamic shared memory a block may opt in to on the current device; the first call
-/// per device also lets the shared-memory rungs use it.
+/// The most dynamic shared memory a block of every shared-memory rung may opt in to on the current
+/// device (lib/launch_limits: the treated-as family's limit less each kernel's static storage); the
+/// first call per device also lets the rungs use it.
 std::size_t shared_optin_bytes() {
   static PerDevice<std::size_t> cache;
   return cache.get([] {
-    const int bytes = current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    std::size_t least = std::numeric_limits<std::size_t>::max();
     for (const void* kernel : {reinterpret_cast<const void*>(histogram_shared_atomics),
                                reinterpret_cast<const void*>(histogram_by_block_shared),
-                               reinterpret_cast<const void*>(histogram_replicated)})
-      GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    return static_cast<std::size_t>(bytes);
+                               reinterpret_cast<const void*>(histogram_replicated)}) {
+      const std::size_t limit = dynamic_smem_limit(kernel);
+      allow_dynamic_smem(kernel, limit, "histogram");
+      least = std::min(least, limit);
+    }
+    return least;
   });
 }
 

@@ -70,6 +70,7 @@ class Communicators {
   int ranks() const { return size_; }                                   // every rank of the run
   int rank(int i) const { return ranks_[static_cast<std::size_t>(i)]; }
   int device(int i) const { return devices_[static_cast<std::size_t>(i)]; }
+  const std::vector<int>& devices() const { return devices_; }  // of this process's ranks, in order
   ncclComm_t operator[](int i) const { return comms_[static_cast<std::size_t>(i)]; }
   bool loopback() const { return loopback_; }
   /// Waits for `streams` (one per rank of this process, in order), polling: a CUDA error, NCCL's
@@ -201,7 +202,7 @@ class Ranks {
   void run(Work work, bool upload) {
     world_.barrier();
     const auto on_each = [&](auto&& step) {
-      detail::on_launchers(devices(), [&](std::size_t i) { step(state(static_cast<int>(i)), i); });
+      detail::on_launchers(comms_.devices(), [&](std::size_t i) { step(state(static_cast<int>(i)), i); });
     };
     if (work == Work::whole) {
       on_each([&](RankState& s, std::size_t) {
@@ -279,12 +280,6 @@ class Ranks {
     return out;
   }
 
-  std::vector<int> devices() const {
-    std::vector<int> out;
-    for (int i = 0; i < local_count(); ++i) out.push_back(comms_.device(i));
-    return out;
-  }
-
   std::vector<RankRun> views() {
     std::vector<RankRun> out;
     for (int i = 0; i < local_count(); ++i) out.push_back(state(i).view(comms_.device(i), comms_.rank(i), comms_.ranks(), comms_[i]));
@@ -296,7 +291,7 @@ class Ranks {
   void issue(bool local_only) {
     const std::vector<RankRun> v = views();
     if (local_only) {
-      detail::on_launchers(devices(), [&](std::size_t i) { case_.local(v[i]); });
+      detail::on_launchers(comms_.devices(), [&](std::size_t i) { case_.local(v[i]); });
     } else {
       std::optional<multi::detail::LoopbackRanks> loopback;
       if (comms_.loopback()) loopback.emplace();
@@ -469,15 +464,13 @@ std::vector<BusBandwidth> measure_bus_bandwidth(int gpus, const std::vector<std:
     starts.push_back(std::make_unique<Event>());
     stops.push_back(std::make_unique<Event>());
   }
-  std::vector<int> devices;
-  for (int i = 0; i < comms.local_count(); ++i) devices.push_back(comms.device(i));
   for (std::size_t bytes : sizes) {
     const std::size_t count = std::max<std::size_t>(1, bytes / sizeof(float));
     std::vector<double> samples;
     for (int rep = -2; rep < reps; ++rep) {
       world->barrier();
       // Each GPU's launcher issues its rank's all-reduce, all at once (as the library's calls do).
-      detail::on_launchers(devices, [&](std::size_t i) {
+      detail::on_launchers(comms.devices(), [&](std::size_t i) {
         starts[i]->record(streams[i]->get());
         void* data = buffers[i].data();
         check_nccl(ncclAllReduce(data, data, count, ncclFloat32, ncclSum, comms[static_cast<int>(i)], streams[i]->get()),

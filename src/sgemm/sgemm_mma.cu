@@ -104,7 +104,6 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], 
 #endif
 }
 
-/// x as TF32: big alone (one product), or big and small (three).
 /// x of a row or column of scale exponent e as TF32: big alone (one product), or big and small
 /// (three). kScaled false: a tile of common magnitudes, every value finite (e is 0).
 template <int kProducts, bool kScaled>
