@@ -1,6 +1,11 @@
-# The calls of this record (`nvidia-h100-x2`, which came as two H200s), the build of 1303b81 carried as
-# build/ptx80-device.tar.xz (`cmake --preset ptx80`: device code as compute_80 PTX alone, JIT-compiled by the H200),
-# each part on one of the two GPUs beside the others (CUDA_VISIBLE_DEVICES), the JIT's cache kept between calls:
-export CUDA_CACHE_MAXSIZE=4294967296 CUDA_CACHE_PATH=$PWD/build/jit80 GPULAB_TREAT_AS=sm_80 GPULAB_BIN=build/ptx80-device
-GPU_TESTS='Histogram.*:SgemmLibrary.*:Fuzz.*:Ladders.*' bash scripts/device_run.sh tests  # the suites changed since the full run at 4690309
-bash scripts/device_run.sh notests python
+# The calls of this record: one lease of nvidia-h100-x4 that came as four H200s, 2026-11-27 15:44-15:53,
+# the build of e818648 carried as build/ptx80-device.tar.xz (`cmake --preset ptx80`: device code as
+# compute_80 PTX alone, JIT-compiled by the H200), each part alone on one of the four GPUs beside the
+# other families' parts (build/e62.sh at the time: CUDA_VISIBLE_DEVICES, a JIT cache a GPU, the
+# tests after the suite on the same GPU). The suites whose code moved since 1303b81 (the histogram's
+# entry/dispatch/kernels split, sgemm_device.cuh's) are the tests' filter; every suite at 1303b81:
+# (the earlier record 2026-11-27-h200-as-sm80-1303b81 in docs/results/README.md)
+export CUDA_CACHE_MAXSIZE=4294967296 GPULAB_TREAT_AS=sm_80 GPULAB_BIN=build/ptx80-device
+bash scripts/device_run.sh notests suite      # GPU 0
+bash scripts/device_run.sh notests sanitize   # GPU 2, at the same time
+GPU_TESTS='*Histogram*:*Sgemm*' bash scripts/device_run.sh tests   # after the suite, on its GPU
