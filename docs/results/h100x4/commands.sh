@@ -1,21 +1,15 @@
-# The calls of this record, each on the GPU machine (nvidia-h100-x4: four H100s, NVLink NV18 between
-# every pair) with the build of 268b52d carried (scripts/test.sh's build/device.tar.xz), 2026-11-27.
-# 1. 07:30-07:40 (584 s of its 600): every problem's one-process benches over 1, 2 and 4 GPUs,
-#    `gpulab ceilings --gpus 4`, the errors that must end every rank.
-GPULAB_BIN=build/device bash scripts/device_run.sh notests multi
-# 2. 07:41-07:47: the multi-GPU tests over the four GPUs and, at the same time on the fourth GPU
-#    alone (a check, nothing timed), issue 61's fuzz: 100000 Python calls, 20000 of the C++ API.
-tar xJf build/device.tar.xz -C build
-CUDA_VISIBLE_DEVICES=3 OUT=$OUT/fuzz FUZZ_CALLS=100000 CPP_FUZZ_CALLS=20000 GPULAB_BIN=build/device \
-  bash scripts/device_run.sh notests fuzz > /dev/null 2>&1 &
-GPULAB_BIN=build/device bash scripts/device_run.sh notests multi-tests
-wait
-# 3. 07:47-07:52: the six problems under MPI, one process a GPU.
-GPULAB_BIN=build/device bash scripts/device_run.sh notests multi-mpi
-# 4. 07:52-07:59, stopped at its 420 s (the session's device time): weak scaling; reduce, atax and
-#    scan's CSV came back, the histogram's size was refused over four GPUs (2^31 − 1 values a GPU:
-#    its counts are 32-bit), sgemm and conv did not run.
-GPULAB_BIN=build/device bash scripts/device_run.sh notests multi-weak
-# Here, after filing: one page of every report of the record (each call's page held its own).
-build/release/gpulab report docs/results/h100x4/ceilings_gpus.json $(ls docs/results/h100x4/multi_*.json | grep -v gpu_tests) \
-  -o docs/results/h100x4/showcase.html
+# The calls of this record, on the GPU machine (a lease of nvidia-h100-x4: four H100s, NVLink NV18
+# between every pair) with the build of e818648 carried (build/ci-device.tar.xz), 2026-11-27, each
+# GPU's work issued by its own launcher:
+# 1. 15:28-15:34: the multi-GPU tests over the four GPUs (21 passed) and, at the same time on the
+#    fourth GPU alone (a check, nothing timed), the GPU tests of the histogram and sgemm, whose code
+#    moved since the last full run (5 894, 0 failures). (The call ran to its 600 s limit: a wait
+#    loop after both had finished matched its own command line.)
+tar xJf build/ci-device.tar.xz -C build
+CUDA_VISIBLE_DEVICES=3 OUT=$OUT/hopper GPU_TESTS='*Histogram*:*Sgemm*' GPULAB_BIN=build/ci-device \
+  bash scripts/device_run.sh tests > /dev/null 2>&1 &
+OUT=$OUT/multi GPULAB_BIN=build/ci-device bash scripts/device_run.sh notests multi-tests
+# 2. 15:38-15:43: reduce, histogram and conv from one process over 1, 2 and 4 GPUs, resident and
+#    from host memory, `gpulab ceilings --gpus 4`, the errors that must end every rank. (atax, scan,
+#    sgemm, MPI and weak scaling with launchers were not run on four H100s: the session's device time.)
+GPULAB_BIN=build/ci-device MULTI_PROBLEMS="reduce histogram conv" bash scripts/device_run.sh notests multi
