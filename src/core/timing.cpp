@@ -33,10 +33,9 @@ GpuTimer::GpuTimer(cudaStream_t stream, std::size_t l2_bytes)
 // The L2 a run starts from: none of its data, and as many dirty lines as the run itself will leave
 // behind (its written bytes, up to the L2's size), so that it pays for as much write-back as it
 // causes, as a kernel among others in a stream does. The flush reads a buffer twice the L2's size,
-// then writes the first `dirty_bytes` of it again. Writing the whole buffer (as before 2026-11-26)
-// left the L2 full of dirty lines whatever the run: a reduce paid an L2 of write-back it never
-// caused (14–29% of its time at 2^20–2^24 elements on an H100); reading only let a run leave an L2
-// of its output unwritten (the 4096² add at 103% of the add ceiling). docs/notes.md describes the flush.
+// then writes the first `dirty_bytes` of it again. Writing the whole buffer would leave the L2
+// full of dirty lines whatever the run (a reader paying for write-back it never caused); reading
+// only would let a run leave an L2 of its output unwritten. docs/measuring.md has the numbers.
 void GpuTimer::flush_l2(std::size_t dirty_bytes) {
   if (flush_buffer_.size() == 0) {
     flush_buffer_ = DeviceBuffer<unsigned char>(2 * l2_bytes_ / 16 * 16);
