@@ -138,8 +138,8 @@ TEST(Histogram, PicksItsPathByBinsAndValues) {
   const std::size_t n = std::size_t{1} << 24;
   EXPECT_EQ(histogram_path_name(n, 1), "packed_registers");
   EXPECT_EQ(histogram_path_name(n, 8), "packed_registers");
-  EXPECT_EQ(histogram_path_name(n, 9), "replicated_shared");
-  EXPECT_EQ(histogram_path_name(n, 256), "replicated_shared");
+  EXPECT_EQ(histogram_path_name(n, 9), "replicated_resident");
+  EXPECT_EQ(histogram_path_name(n, 256), "replicated_resident");
   // 2^16 bins of 16 bits: 128 KiB, in a block where the device (or the family it is treated as)
   // gives one that much (an H100, an A100), else past shared memory (a T4's 64 KiB, an A10's 99).
   const bool halfword_fits = current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin) >= 128 * 1024;

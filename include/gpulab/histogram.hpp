@@ -38,7 +38,7 @@ void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::
                cudaStream_t stream = nullptr);
 
 /// The path histogram() takes for n values into m bins on the current device, in words
-/// ("packed_registers", "replicated_shared", "halfword_shared", "hot_cached_global", or "sampled:
+/// ("packed_registers", "replicated_resident", "halfword_shared", "hot_cached_global", or "sampled:
 /// range_ranked or hot_cached_global" where a sample of the values decides; range_partitioned in
 /// place of range_ranked past 2^21 bins).
 std::string_view histogram_path_name(std::size_t n, std::uint32_t m);

@@ -36,7 +36,7 @@ std::string_view histogram_path_name(std::size_t n, std::uint32_t m) {
                : "sampled: range_partitioned or hot_cached_global";
   switch (histogram_detail::choose(n, m)) {
     case histogram_detail::Path::packed_registers: return "packed_registers";
-    case histogram_detail::Path::replicated_shared: return "replicated_shared";
+    case histogram_detail::Path::replicated_resident: return "replicated_resident";
     case histogram_detail::Path::halfword_shared: return "halfword_shared";
     case histogram_detail::Path::cluster_shared: return "cluster_shared";
     case histogram_detail::Path::cluster16_shared: return "cluster16_shared";

@@ -49,7 +49,7 @@ DeviceLimits query_device_limits() {
   d.smem_optin = static_cast<std::size_t>(smem_optin);
   // Allow the shared-memory paths the device's whole per-block opt-in size (they have no static
   // shared memory: supports() measures them against smem_optin).
-  allow_dynamic_smem(reinterpret_cast<const void*>(replicated_shared_kernel), d.smem_optin, "histogram");
+  allow_dynamic_smem(reinterpret_cast<const void*>(replicated_resident_kernel), d.smem_optin, "histogram");
   allow_dynamic_smem(reinterpret_cast<const void*>(halfword_shared_kernel), d.smem_optin, "histogram");
   constexpr std::size_t kCountSmem = kRangeBins * sizeof(std::uint32_t);  // the kernel's static word comes on top
   for (std::size_t bits = 0; bits <= kMaxCounterBits; ++bits) {  // 51–84 KiB: past the default 48
@@ -198,7 +198,7 @@ bool supports(Path path, std::uint32_t m) {
   const DeviceLimits& d = device_limits();
   switch (path) {
     case Path::packed_registers: return m <= kPackedMaxBins;
-    case Path::replicated_shared: return std::size_t{m} * sizeof(std::uint32_t) <= d.smem_optin;
+    case Path::replicated_resident: return std::size_t{m} * sizeof(std::uint32_t) <= d.smem_optin;
     case Path::halfword_shared: return halfword_bytes(m) <= d.smem_optin;
     case Path::cluster_shared: return d.cc_major >= 9;
     case Path::cluster16_shared: return d.cc_major >= 9 && d.large_cluster;
@@ -229,7 +229,7 @@ Path partition_path(std::uint32_t m) { return supports(Path::range_ranked, m) ? 
 Path choose(std::size_t, std::uint32_t m) {
   const DeviceLimits& d = device_limits();
   if (m <= kPackedMaxBins) return Path::packed_registers;
-  if (replicas_for(m, d) > 1) return Path::replicated_shared;
+  if (replicas_for(m, d) > 1) return Path::replicated_resident;
   if (supports(Path::halfword_shared, m)) return Path::halfword_shared;
   return Path::hot_cached_global;
 }
@@ -242,7 +242,7 @@ namespace {
 /// and 4096, 1.01-1.14x at m = 16384 and 65536 (H100 and H200, docs/histogram.md), against a
 /// cudaMemsetAsync before them. packed_registers (m <= 8) gained nothing so (0.97-1.01x); the other
 /// paths add to the counts from their first values on.
-constexpr bool counts_while_zeroing(Path path) { return path == Path::replicated_shared || path == Path::halfword_shared; }
+constexpr bool counts_while_zeroing(Path path) { return path == Path::replicated_resident || path == Path::halfword_shared; }
 
 /// The kernels of `path` (counts already zeroed, or, where counts_while_zeroing, being zeroed by
 /// the kernel launched just before); `picked`: see PickedIf.
@@ -255,13 +255,13 @@ void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule r
       launch("packed_registers", packed_registers_kernel, {grid_for(n, d.packed_resident), kBlock}, stream, values, n, rule,
              counts);
       break;
-    case Path::replicated_shared: {
+    case Path::replicated_resident: {
       const unsigned replicas = replicas_for(m, d);
       const std::size_t smem = std::size_t{m} * replicas * sizeof(std::uint32_t);
-      const unsigned resident = resident_blocks(reinterpret_cast<const void*>(replicated_shared_kernel), kBlock, smem);
+      const unsigned resident = resident_blocks(reinterpret_cast<const void*>(replicated_resident_kernel), kBlock, smem);
       LaunchShape shape{grid_for(n, resident), kBlock, smem};
       shape.follows = counts_while_zeroing(path);
-      launch("replicated_shared", replicated_shared_kernel, shape, stream, values, n, rule, replicas, counts)
+      launch("replicated_resident", replicated_resident_kernel, shape, stream, values, n, rule, replicas, counts)
           .work([&] { return count_of(replicas, "replica") + " of the bins per block"; });
       break;
     }

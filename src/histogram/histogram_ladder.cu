@@ -232,7 +232,7 @@ constexpr HistogramRung kRungs[] = {
         "the rung before with the row built in shared memory (seed: histogramByBlockShared)", "dram_bytes bank_conflicts", Role::rung, true),
     rung<Replicated, shared_bins>("lane_replicated",
         "shared_atomics with up to 32 interleaved copies, one per lane: no conflicts, no contention", "bank_conflicts", Role::rung, true),
-    rung<LibraryPath<Path::replicated_shared>, LibraryPath<Path::replicated_shared>::supports>("replicated_resident",
+    rung<LibraryPath<Path::replicated_resident>, LibraryPath<Path::replicated_resident>::supports>("replicated_resident",
         "resident grid (merge once per block), 16-byte loads, 4 in flight, bins without division", "load_sectors instructions dram", Role::rung, false),
     rung<LibraryPath<Path::packed_registers>, LibraryPath<Path::packed_registers>::supports>("packed_registers",
         "m <= 8: eight 8-bit counters in one 64-bit register per thread, no atomics per value", "instructions bank_conflicts", Role::rung, false),

@@ -71,7 +71,7 @@ __device__ __forceinline__ auto each_value(OnValue& on_value) {
 }
 
 // ---- packed_registers (m ≤ 8) ---------------------------------------------------------------------
-// Adds over replicated_shared: no shared-memory atomic per value. Each thread counts in one 64-bit
+// Adds over replicated_resident: no shared-memory atomic per value. Each thread counts in one 64-bit
 // register holding eight 8-bit counters (count bin k: add 1 << 8k, two instructions), unpacks
 // into eight 32-bit totals every 63 vectors, before a byte can overflow; warps then add their
 // totals with shuffles, one shared atomic per warp and bin. Contention does not exist, so every
@@ -112,7 +112,7 @@ packed_registers_kernel(const std::int32_t* __restrict__ values, std::size_t n, 
     atomicAdd(&counts[threadIdx.x], block_counts[threadIdx.x]);
 }
 
-// ---- replicated_shared ------------------------------------------------------------------------------
+// ---- replicated_resident ------------------------------------------------------------------------------
 // Adds over rung 5 (the same sub-histograms, one value per thread): a resident grid of long-lived
 // blocks, so that zeroing and merging the sub-histograms happens once per resident block instead of
 // once per block-sized batch of values, and 16-byte loads, four in flight per thread.
@@ -122,7 +122,7 @@ packed_registers_kernel(const std::int32_t* __restrict__ values, std::size_t n, 
 // The counts are zeroed by zero_counts_kernel, launched before it: the kernel follows it as a
 // dependent and waits for it only before it merges.
 
-/// Zeroes counts[0, m) for replicated_shared_kernel or halfword_shared_kernel, launched after it as
+/// Zeroes counts[0, m) for replicated_resident_kernel or halfword_shared_kernel, launched after it as
 /// a dependent (LaunchShape::follows), which counts its values meanwhile: the zeroing's launch and
 /// run do not stand between the call and the first loads, as a cudaMemsetAsync before would.
 __global__ void zero_counts_kernel(std::uint32_t* __restrict__ counts, std::uint32_t m) {
@@ -131,7 +131,7 @@ __global__ void zero_counts_kernel(std::uint32_t* __restrict__ counts, std::uint
 }
 
 __global__ void __launch_bounds__(kBlock)
-replicated_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
+replicated_resident_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
                          unsigned replicas, std::uint32_t* __restrict__ counts) {
   extern __shared__ std::uint32_t sub[];
   const std::uint32_t m = rule.bins();
@@ -145,7 +145,7 @@ replicated_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n,
 }
 
 // ---- halfword_shared ---------------------------------------------------------------------------------
-// Adds over replicated_shared: twice the bins in one block's shared memory. The counters are 16
+// Adds over replicated_resident: twice the bins in one block's shared memory. The counters are 16
 // bits, two to a 32-bit word (bin 2k in the low half, 2k + 1 in the high half), so 65536 bins take
 // 128 KiB and up to ~116 000 fit an H100 block; without this, m = 65536 would go to L2 atomics or
 // to another SM. A thread adds runs of equal bins at once (up to kMaxRun), which keeps the 32 lanes

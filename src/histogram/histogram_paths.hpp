@@ -11,7 +11,7 @@ namespace gpulab::histogram_detail {
 
 enum class Path {
   packed_registers,   // m ≤ 8: eight 8-bit counters packed in one 64-bit register per thread
-  replicated_shared,  // sub-histograms in shared memory, replicated per lane, resident grid
+  replicated_resident,  // sub-histograms in shared memory, replicated per lane, resident grid
   halfword_shared,    // 16-bit counters in shared memory, spilling to global ones: twice the bins
   cluster_shared,     // bins spread over a thread-block cluster's shared memory, passes over ranges
   cluster16_shared,   // the same over a cluster of 16 blocks where it fits: half the passes
