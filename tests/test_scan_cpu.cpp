@@ -116,4 +116,46 @@ TEST(ScanCheck, ExclusiveToleranceExcludesTheElementItself) {
   EXPECT_FALSE((check_scan<float>(got, x, ref, ScanKind::exclusive, {100}).ok));
 }
 
+TEST(SegmentedScanReference, EachSegmentOnItsOwnByHand) {
+  const std::vector<std::int32_t> x{3, 1, 4, 1, 5, 9, 2};
+  const std::vector<std::uint8_t> heads{0, 0, 7, 0, 1, 1, 0};  // segments [3 1] [4 1] [5] [9 2]
+  std::vector<std::int32_t> out(7);
+  scan_reference<std::int32_t>(x, ScanKind::inclusive, out, heads);
+  EXPECT_EQ(out, (std::vector<std::int32_t>{3, 4, 4, 5, 5, 9, 11}));
+  scan_reference<std::int32_t>(x, ScanKind::exclusive, out, heads);
+  EXPECT_EQ(out, (std::vector<std::int32_t>{0, 3, 0, 4, 0, 0, 9}));
+}
+
+TEST(SegmentedScanCheck, ToleranceRestartsAtEachHead) {
+  // A segment of large values, then one of small: an error that the sum of every |x| before it
+  // would allow must fail against the small segment's own sum, and the same error on a large
+  // element passes. The chunked sums must agree with a serial pass, whatever the chunking.
+  const std::size_t n = 100'000;
+  std::vector<float> x(n, 1.0f);
+  std::vector<std::uint8_t> heads(n, 0);
+  for (std::size_t i = 0; i < n / 2; ++i) x[i] = 1.0e6f;
+  heads[n / 2] = 1;
+  std::vector<double> ref(n);
+  scan_reference<float>(x, ScanKind::inclusive, ref, heads);
+  EXPECT_EQ(ref[n / 2], 1.0);
+  std::vector<float> got(ref.begin(), ref.end());
+  EXPECT_TRUE((check_scan<float>(got, x, ref, ScanKind::inclusive, {100}, heads).ok));
+  got[n - 1] += 1.0f;  // 1 in 50'000: within γ_100·5e10 unsegmented, far outside γ_100·5e4
+  EXPECT_TRUE((check_scan<float>(got, x, ref, ScanKind::inclusive, {100}).ok));  // (against the unsegmented bound)
+  EXPECT_FALSE((check_scan<float>(got, x, ref, ScanKind::inclusive, {100}, heads).ok));
+  got[n - 1] -= 1.0f;
+  got[n / 2 - 1] += 1.0f;  // on 5e10: within its bound
+  EXPECT_TRUE((check_scan<float>(got, x, ref, ScanKind::inclusive, {100}, heads).ok));
+}
+
+TEST(SegmentedScanCheck, ExclusiveIsExactlyZeroAtAHead) {
+  const std::vector<double> x{5.0, 6.0, 7.0};
+  const std::vector<std::uint8_t> heads{1, 0, 1};
+  std::vector<double> ref(3);
+  scan_reference<double>(x, ScanKind::exclusive, ref, heads);
+  EXPECT_EQ(ref, (std::vector<double>{0.0, 5.0, 0.0}));
+  const std::vector<double> got{0.0, 5.0, 1e-12};
+  EXPECT_FALSE((check_scan<double>(got, x, ref, ScanKind::exclusive, {1000}, heads).ok));
+}
+
 }  // namespace

@@ -294,4 +294,143 @@ TEST(ScanLibrary, TemporaryStorageIsSmall) {
   EXPECT_LT(scan_temp_bytes<double>(n), n * 8 / 1000);
 }
 
+// ---- the segmented scans: a segment starts at element 0 and at every nonzero head flag -------------
+
+/// Head flags for n elements: a segment length drawn around `mean` (1 gives every element a head;
+/// 0 none at all), flags written as assorted nonzero bytes.
+std::vector<std::uint8_t> random_heads(std::size_t n, double mean, std::uint64_t seed) {
+  std::vector<std::uint8_t> heads(n, 0);
+  if (mean <= 0) return heads;
+  std::uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+  auto next = [&] { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s; };
+  for (std::size_t i = 0; i < n;) {
+    heads[i] = static_cast<std::uint8_t>(1 + next() % 255);
+    i += 1 + static_cast<std::size_t>(static_cast<double>(next() % 1'000'000) / 1e6 * 2 * (mean - 1) + 0.5);
+  }
+  return heads;
+}
+
+template <class In>
+void segmented_with(ScanKind kind, const In* in, const std::uint8_t* heads, scan_result_t<In>* out, std::size_t n,
+                    void* temp, std::size_t bytes, cudaStream_t stream = nullptr) {
+  if (kind == ScanKind::inclusive) inclusive_segmented_scan(in, heads, out, n, temp, bytes, stream);
+  else exclusive_segmented_scan(in, heads, out, n, temp, bytes, stream);
+}
+
+template <class In>
+CheckResult check_segmented(std::span<const In> x, std::span<const std::uint8_t> heads,
+                            std::span<const scan_result_t<In>> got, ScanKind kind) {
+  std::vector<scan_ref_t<scan_result_t<In>>> ref(x.size());
+  scan_reference<In>(x, kind, ref, heads);
+  return check_scan<In>(got, x, ref, kind, {scan_accumulation_depth<In>(0), 1, scan_tile_elements<In>()}, heads);
+}
+
+/// Every kind, segment length and awkward size for In, the values and the flags each placed
+/// `shift` elements past an aligned start (shift 0: the vector path).
+template <class In>
+void check_segmented_sizes(std::size_t shift) {
+  const std::size_t tile = scan_tile_elements<In>();
+  const std::size_t max_n = 3 * tile + 1000;
+  std::vector<In> host(max_n);
+  fill_random<In>(host, 31);
+  DeviceBuffer<In> in(max_n + 16);
+  DeviceBuffer<scan_result_t<In>> out(max_n + 16);
+  DeviceBuffer<std::uint8_t> flags(max_n + 16);
+  GPULAB_CUDA_CHECK(cudaMemcpy(in.data() + shift, host.data(), max_n * sizeof(In), cudaMemcpyHostToDevice));
+  const std::size_t bytes = scan_temp_bytes<In>(max_n);
+  auto temp = zeroed_temp(bytes);
+  for (double mean : {0.0, 1.0, 2.0, 7.0, 100.0, 5000.0, static_cast<double>(tile)}) {
+    const auto heads = random_heads(max_n, mean, 32 + static_cast<std::uint64_t>(mean));
+    GPULAB_CUDA_CHECK(cudaMemcpy(flags.data() + shift, heads.data(), max_n, cudaMemcpyHostToDevice));
+    for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{31}, std::size_t{33}, std::size_t{1000}, tile - 1, tile,
+                          tile + 1, 2 * tile + 17, max_n})
+      for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
+        SCOPED_TRACE(fmt::format("{} mean={} n={} shift={} {}", dtype_name(dtype_of<In>()), mean, n, shift, scan_kind_name(kind)));
+        poison_device(out.data(), (max_n + 16) * sizeof(scan_result_t<In>), 0xFF, nullptr);
+        segmented_with(kind, in.data() + shift, flags.data() + shift, out.data() + shift, n, temp.data(), bytes);
+        const auto got = test::download(out.data() + shift, n);
+        const CheckResult r = check_segmented<In>(std::span<const In>(host.data(), n),
+                                                  std::span<const std::uint8_t>(heads.data(), n), got, kind);
+        EXPECT_TRUE(r.ok) << r.detail;
+      }
+  }
+}
+
+TEST(SegmentedScan, EverySegmentLengthTypeAndSize) {
+  for (std::size_t shift : {std::size_t{0}, std::size_t{1}}) {
+    check_segmented_sizes<std::int8_t>(shift);
+    check_segmented_sizes<std::int16_t>(shift);
+    check_segmented_sizes<std::int32_t>(shift);
+    check_segmented_sizes<float>(shift);
+    check_segmented_sizes<double>(shift);
+  }
+}
+
+// With no head flag set, the segmented scans make the plain scans' additions: the same bits.
+TEST(SegmentedScan, WithoutHeadsTheSameBitsAsThePlainScan) {
+  const std::size_t n = (std::size_t{1} << 22) + 5;
+  RandomScan<float> x(n, 33);
+  DeviceBuffer<std::uint8_t> flags(n);
+  GPULAB_CUDA_CHECK(cudaMemset(flags.data(), 0, n));
+  DeviceBuffer<float> plain(n);
+  for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
+    scan_with(kind, x.in.data(), plain.data(), n, x.temp.data(), x.temp_bytes);
+    segmented_with(kind, x.in.data(), flags.data(), x.out.data(), n, x.temp.data(), x.temp_bytes);
+    const auto a = test::download(plain.data(), n), b = test::download(x.out.data(), n);
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), n * sizeof(float)), 0) << scan_kind_name(kind);
+  }
+}
+
+// Segments across many tiles, past 2^31 elements in all: wrapping int32 sums, each segment its own.
+TEST(SegmentedScan, Int32Past2To31) {
+  const std::size_t n = (std::size_t{1} << 31) + 4097;
+  require_device_bytes(n * (2 * sizeof(std::int32_t) + 1), "huge segmented scan test");
+  std::vector<std::int32_t> host(n);
+  fill_random<std::int32_t>(host, 34);
+  const auto heads = random_heads(n, 3e8, 35);
+  const auto in = test::upload<std::int32_t>(host);
+  const auto flags = test::upload<std::uint8_t>(heads);
+  DeviceBuffer<std::int32_t> out(n);
+  const std::size_t bytes = scan_temp_bytes<std::int32_t>(n);
+  auto temp = zeroed_temp(bytes);
+  inclusive_segmented_scan(in.data(), flags.data(), out.data(), n, temp.data(), bytes);
+  const CheckResult r = check_segmented<std::int32_t>(host, heads, test::download(out.data(), n), ScanKind::inclusive);
+  EXPECT_TRUE(r.ok) << r.detail;
+}
+
+// Float bits are the same on every call, whatever the timing of the blocks; in place works.
+TEST(SegmentedScan, DeterministicAndInPlace) {
+  const std::size_t n = (std::size_t{1} << 24) + 3;
+  RandomScan<double> x(n, 36);
+  const auto heads = random_heads(n, 700, 37);
+  const auto flags = test::upload<std::uint8_t>(heads);
+  exclusive_segmented_scan(x.in.data(), flags.data(), x.out.data(), n, x.temp.data(), x.temp_bytes);
+  const auto first = test::download(x.out.data(), n);
+  ASSERT_TRUE(check_segmented<double>(x.host, heads, first, ScanKind::exclusive).ok);
+  for (int i = 0; i < 10; ++i) {
+    exclusive_segmented_scan(x.in.data(), flags.data(), x.out.data(), n, x.temp.data(), x.temp_bytes);
+    const auto again = test::download(x.out.data(), n);
+    ASSERT_EQ(std::memcmp(again.data(), first.data(), n * sizeof(double)), 0) << "run " << i;
+  }
+  exclusive_segmented_scan(x.in.data(), flags.data(), x.in.data(), n, x.temp.data(), x.temp_bytes);
+  const auto in_place = test::download(x.in.data(), n);
+  EXPECT_EQ(std::memcmp(in_place.data(), first.data(), n * sizeof(double)), 0);
+}
+
+TEST(SegmentedScan, RefusesBadArguments) {
+  const std::size_t n = 1 << 20;
+  DeviceBuffer<float> in(n), out(n);
+  DeviceBuffer<std::uint8_t> flags(n);
+  const std::size_t bytes = scan_temp_bytes<float>(n);
+  auto temp = zeroed_temp(bytes);
+  EXPECT_THROW(inclusive_segmented_scan(in.data(), flags.data(), out.data(), n, temp.data(), bytes - 1), Error);
+  EXPECT_THROW(inclusive_segmented_scan(in.data(), static_cast<const std::uint8_t*>(nullptr), out.data(), n, temp.data(), bytes), Error);
+  EXPECT_THROW(exclusive_segmented_scan<float>(nullptr, flags.data(), out.data(), n, temp.data(), bytes), Error);
+  EXPECT_THROW(exclusive_segmented_scan(in.data(), reinterpret_cast<const std::uint8_t*>(out.data()) + 8, out.data(), n,
+                                        temp.data(), bytes),
+               Error);  // the flags overlap the output
+  EXPECT_NO_THROW(inclusive_segmented_scan<float>(nullptr, nullptr, nullptr, 0, nullptr, 0));
+  GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 }  // namespace

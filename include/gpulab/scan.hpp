@@ -55,6 +55,23 @@ template <class In>
 void exclusive_scan(const In* in, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
                     cudaStream_t stream = nullptr);
 
+/// Segmented scans: a segment starts at element 0 and at every i with heads[i] ≠ 0 (n one-byte flags
+/// in device memory, not overlapping `out`), and each segment is scanned on its own:
+/// inclusive_segmented_scan gives out[i] = in[h] + … + in[i], h the first element of i's segment;
+/// exclusive_segmented_scan gives out[i] = in[h] + … + in[i-1], 0 at a segment's first element.
+/// Everything else is the scan's contract above: the types, in place allowed, wrapping integers,
+/// deterministic floats, element i within γ_k·Σ_{h≤l≤i}|in[l]| of the exact prefix with
+/// k = scan_accumulation_depth<In>(i), one launch, and the temporary storage (scan_temp_bytes<In>(n),
+/// interchangeable with the plain scan's).
+template <class In>
+void inclusive_segmented_scan(const In* in, const std::uint8_t* heads, scan_result_t<In>* out, std::size_t n, void* temp,
+                              std::size_t temp_bytes, cudaStream_t stream = nullptr);
+
+/// See inclusive_segmented_scan.
+template <class In>
+void exclusive_segmented_scan(const In* in, const std::uint8_t* heads, scan_result_t<In>* out, std::size_t n, void* temp,
+                              std::size_t temp_bytes, cudaStream_t stream = nullptr);
+
 /// Elements of one tile: the unit of work of one block, and the step of the error bound.
 template <class In>
 std::size_t scan_tile_elements();

@@ -27,8 +27,8 @@
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
 #include "lib/scan_from.hpp"
+#include "scan/scan_lookback.cuh"
 #include "scan/scan_paths.hpp"
-#include "scan/scan_tile.cuh"
 
 #include <gpulab/error.hpp>
 #include <gpulab/scan.hpp>
@@ -43,167 +43,6 @@ namespace gpulab {
 namespace {
 
 using namespace scan_detail;
-
-constexpr unsigned kBlock = 256;
-constexpr unsigned kWarps = kBlock / kWarp;
-// Elements a thread: as many as registers allow while 3-5 blocks stay resident, because every
-// tile pays a ticket, a barrier and a look-back round trip whatever its size. Measured on the H100
-// at 2^28 (the journal: git show 539355e:docs/notes.md): 4-byte outputs 16 → 32 → 48 → 64 items took 0.995 → 0.845 → 0.81 →
-// 0.82 ms; doubles 16 → 32 → 48: 1.78 → 1.63 → 1.80 ms (198 registers at 48).
-template <class Out>
-constexpr unsigned kItemsPerThread = sizeof(Out) == 8 ? 32 : 48;
-constexpr std::size_t kHeaderBytes = 256;
-
-/// The shape of a tile for input type In: each lane's run is one 16-byte vector of the output
-/// (4 int32 or float, 2 double), loaded as one vector of as many inputs (4 to 16 bytes).
-template <class In>
-struct TileShape {
-  static constexpr unsigned kItems = 16 / sizeof(scan_result_t<In>);  // elements per lane per round
-  static constexpr unsigned kRounds = kItemsPerThread<scan_result_t<In>> / kItems;  // rounds per warp segment
-  static constexpr unsigned kSegment = kRounds * kWarp * kItems;       // elements per warp
-  static constexpr std::size_t kTile = std::size_t{kWarps} * kSegment;  // elements per block
-};
-
-/// kCount elements of T loaded or stored with one instruction.
-template <class T, unsigned kCount>
-struct alignas(sizeof(T) * kCount) Vec {
-  T v[kCount];
-};
-
-enum : unsigned { kInvalid = 0, kAggregate = 1, kInclusive = 2 };
-
-/// A tile's published state and value in one 16-byte word, written and read with single 16-byte
-/// accesses (as CUB's tile status does for 8-byte values): a reader that sees the state has the
-/// value in the same load, one L2 round trip. `tag` = (ticket << 2) | state.
-struct alignas(16) StatusWord {
-  unsigned long long tag;
-  unsigned long long bits;  // the value's bytes, low end first
-};
-
-__device__ __forceinline__ void store_status(StatusWord* at, unsigned long long tag, unsigned long long bits) {
-  asm volatile("st.global.cg.v2.u64 [%0], {%1, %2};" ::"l"(at), "l"(tag), "l"(bits) : "memory");
-}
-__device__ __forceinline__ StatusWord load_status(const StatusWord* at) {
-  StatusWord w;
-  asm volatile("ld.global.cg.v2.u64 {%0, %1}, [%2];" : "=l"(w.tag), "=l"(w.bits) : "l"(at) : "memory");
-  return w;
-}
-template <class A>
-__device__ __forceinline__ unsigned long long to_bits(A v) {
-  unsigned long long bits = 0;
-  memcpy(&bits, &v, sizeof(A));
-  return bits;
-}
-template <class A>
-__device__ __forceinline__ A from_bits(unsigned long long bits) {
-  A v;
-  memcpy(&v, &bits, sizeof(A));
-  return v;
-}
-
-struct TileStatus {
-  unsigned long long* counter;  // tickets handed out, over all calls
-  unsigned long long* first;    // the ticket of this call's tile 0 (written by the call before)
-  StatusWord* words;            // one a tile
-
-  static std::size_t bytes(std::size_t tiles) { return kHeaderBytes + tiles * sizeof(StatusWord); }
-  static TileStatus in(void* temp) {
-    auto* base = static_cast<unsigned char*>(temp);
-    return {reinterpret_cast<unsigned long long*>(base), reinterpret_cast<unsigned long long*>(base + 8),
-            reinterpret_cast<StatusWord*>(base + kHeaderBytes)};
-  }
-};
-
-template <class A>
-__device__ __forceinline__ void publish(const TileStatus& status, unsigned long long tile, unsigned long long ticket,
-                                        unsigned state, A value) {
-  store_status(&status.words[tile], (ticket << 2) | state, to_bits(value));
-}
-
-constexpr unsigned kMaxWindows = 8;  // windows of 32 predecessors a look-back keeps before it waits
-
-/// Warp 0 of tile t > 0: the inclusive prefix of tile t − 1, as the chain of tiles defines it
-/// (see the top of the file). The warp reads 32 predecessors at once, newest in lane 0; once all
-/// have published, it keeps their values and, if none of them has an inclusive prefix yet, moves
-/// to the 32 before (CUB's look-back), up to kMaxWindows windows, after which it waits for the
-/// oldest one kept to become inclusive. Then lane 0 adds the kept aggregates to the nearest
-/// inclusive prefix one at a time, oldest first: exactly the chain, whatever the timing.
-/// `kept`: shared memory for 32·kMaxWindows values.
-template <class A>
-__device__ __forceinline__ A look_back(const TileStatus& status, unsigned long long first_ticket,
-                                       unsigned long long t, A* kept) {
-  const unsigned lane = threadIdx.x % kWarp;
-  auto read = [&](long long tile, unsigned& state, A& value) {
-    const StatusWord w = load_status(&status.words[tile]);
-    state = (w.tag >> 2) == first_ticket + static_cast<unsigned long long>(tile) ? static_cast<unsigned>(w.tag & 3) : kInvalid;
-    value = from_bits<A>(w.bits);
-  };
-  int start = -1;  // index into `kept` of the inclusive prefix the chain starts from
-  for (unsigned w = 0; w < kMaxWindows && start < 0; ++w) {
-    const long long watched = static_cast<long long>(t) - 1 - static_cast<long long>(w * kWarp + lane);
-    unsigned state = kInclusive;  // lanes past tile 0 watch nothing
-    A value = 0;
-    if (watched >= 0) read(watched, state, value);
-    while (__any_sync(kFullMask, state == kInvalid))
-      if (state == kInvalid) read(watched, state, value);
-    kept[w * kWarp + lane] = value;
-    // Tile 0 only ever publishes an inclusive prefix: the chain starts there at the latest.
-    const unsigned inclusive_lanes = __ballot_sync(kFullMask, state == kInclusive && watched >= 0);
-    if (inclusive_lanes != 0) start = static_cast<int>(w * kWarp) + __ffs(inclusive_lanes) - 1;
-  }
-  __syncwarp();  // every lane's kept values visible to lane 0
-  A prefix = 0;
-  if (lane == 0) {
-    if (start < 0) {
-      // Every kept predecessor is an aggregate: wait for the inclusive prefix of the one before them.
-      const long long oldest = static_cast<long long>(t) - 1 - static_cast<long long>(kMaxWindows * kWarp);
-      unsigned state = kInvalid;
-      for (read(oldest, state, prefix); state != kInclusive; read(oldest, state, prefix)) __nanosleep(64);
-      start = static_cast<int>(kMaxWindows * kWarp);
-    } else {
-      prefix = kept[start];
-    }
-    // The chain, oldest first. Eight loads ahead of the additions: the adds wait on each other,
-    // the loads need not, so a step costs one addition's latency rather than a shared load's.
-    int i = start - 1;
-    for (; i >= 7; i -= 8) {
-      A v[8];
-#pragma unroll
-      for (int k = 0; k < 8; ++k) v[k] = kept[i - k];
-#pragma unroll
-      for (int k = 0; k < 8; ++k) prefix = prefix + v[k];
-    }
-    for (; i >= 0; --i) prefix = prefix + kept[i];
-  }
-  return __shfl_sync(kFullMask, prefix, 0);
-}
-
-/// Thread 0 of a block of a grid of a block a tile: draws the block's tile into drawn[0] and the
-/// call's first ticket into drawn[1]. The block that draws the call's last ticket moves `first` on.
-/// Both accesses are relaxed and need no fence: `first` moves from F to F + gridDim.x once in a
-/// call, when its last ticket is drawn, so a read of it sees F or F + gridDim.x, and the ticket (F ≤
-/// ticket < F + gridDim.x) tells which. (An ordering fence would wait for the tile's loads that the
-/// thread has just issued, and the block would wait for the fence.) PTX's global forms, because
-/// cuda::atomic_ref on a generic pointer adds a test of the address space and a branch.
-__device__ __forceinline__ void draw_tile(const TileStatus& status, unsigned long long* drawn) {
-  unsigned long long ticket, first;
-  asm volatile("atom.relaxed.gpu.global.add.u64 %0, [%1], 1;" : "=l"(ticket) : "l"(status.counter) : "memory");
-  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(first) : "l"(status.first) : "memory");
-  if (ticket - first >= gridDim.x) first -= gridDim.x;  // read after the last draw moved it on
-  const unsigned long long tile = ticket - first;
-  if (tile == gridDim.x - 1)
-    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(status.first), "l"(first + gridDim.x) : "memory");
-  drawn[0] = tile;
-  drawn[1] = first;
-}
-
-/// Where the thread's run of round r starts in tile `tile`.
-template <class In>
-__device__ __forceinline__ std::size_t run_begin(unsigned long long tile, unsigned r) {
-  using S = TileShape<In>;
-  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  return tile * S::kTile + std::size_t{warp} * S::kSegment + (std::size_t{r} * kWarp + lane) * S::kItems;
-}
 
 template <class In>
 using Segment = WarpSegment<acc_t<scan_result_t<In>>, TileShape<In>::kRounds, TileShape<In>::kItems>;
@@ -359,11 +198,6 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [](unsigned) {}, evict_first_stores);
 }
 
-template <class In>
-std::size_t tiles_for(std::size_t n) {
-  return (n + TileShape<In>::kTile - 1) / TileShape<In>::kTile;
-}
-
 // ---- rung 6: the tile staged in shared memory by the copy engine --------------------------------------
 //
 // What it adds over rung 5: ncu on rung 5 at 2^28 shows warps stalled at a block barrier two
@@ -476,13 +310,7 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
           const scan_result_t<In>* offset, void* temp, std::size_t temp_bytes, cudaStream_t stream) {
   if (n == 0) return;
   if (in == nullptr || out == nullptr || temp == nullptr) throw Error(std::string(name) + ": null device pointer");
-  const std::size_t tiles = tiles_for<In>(n);
-  if (tiles > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-    throw Error(std::string(name) + ": " + std::to_string(n) + " elements need more than 2^31 - 1 tiles");
-  const std::size_t needed = TileStatus::bytes(tiles);
-  if (temp_bytes < needed)
-    throw Error(std::string(name) + ": temporary storage of " + std::to_string(temp_bytes) +
-                " bytes is too small; scan_temp_bytes() says " + std::to_string(needed));
+  const std::size_t tiles = checked_tiles<In>(name, n, temp_bytes);
   const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
   const bool aligned16 = address(in) % 16 == 0 && address(out) % 16 == 0;
   // The library stages 8-bit inputs where they are at least twice the L2: rung 6 is 1.03x rung 7

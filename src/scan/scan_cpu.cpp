@@ -22,12 +22,15 @@ std::pair<std::size_t, std::size_t> chunk_range(std::size_t n, std::size_t chunk
 }  // namespace
 
 template <class In>
-void scan_reference(std::span<const In> x, ScanKind kind, std::span<scan_ref_t<scan_out_t<In>>> out) {
+void scan_reference(std::span<const In> x, ScanKind kind, std::span<scan_ref_t<scan_out_t<In>>> out,
+                    std::span<const std::uint8_t> heads) {
   using Out = scan_out_t<In>;
   const bool inclusive = kind == ScanKind::inclusive;
+  const auto is_head = [&](std::size_t i) { return !heads.empty() && heads[i] != 0; };
   if constexpr (std::is_integral_v<Out>) {
     std::uint32_t s = 0;
     for (std::size_t i = 0; i < x.size(); ++i) {
+      if (is_head(i)) s = 0;
       if (!inclusive) out[i] = static_cast<Out>(s);
       s += static_cast<std::uint32_t>(static_cast<Out>(x[i]));
       if (inclusive) out[i] = static_cast<Out>(s);
@@ -35,6 +38,7 @@ void scan_reference(std::span<const In> x, ScanKind kind, std::span<scan_ref_t<s
   } else {
     double s = 0.0, c = 0.0;  // Neumaier: c collects what each addition rounded away
     for (std::size_t i = 0; i < x.size(); ++i) {
+      if (is_head(i)) s = 0.0, c = 0.0;
       if (!inclusive) out[i] = s + c;
       const double v = static_cast<double>(x[i]);
       const double t = s + v;
@@ -79,36 +83,47 @@ ScanDepth scan_openmp_depth(std::size_t n, std::size_t threads) {
 
 template <class In>
 CheckResult check_scan(std::span<const scan_out_t<In>> got, std::span<const In> x,
-                       std::span<const scan_ref_t<scan_out_t<In>>> ref, ScanKind kind, ScanDepth depth) {
+                       std::span<const scan_ref_t<scan_out_t<In>>> ref, ScanKind kind, ScanDepth depth,
+                       std::span<const std::uint8_t> heads) {
   if (got.size() != x.size()) return {false, 0, 0, fmt::format("scan: {} outputs for {} inputs", got.size(), x.size())};
-  return check_scan_part(got, x, ref, 0, kind, depth);
+  return check_scan_part(got, x, ref, 0, kind, depth, heads);
 }
 
 template <class In>
 CheckResult check_scan_part(std::span<const scan_out_t<In>> got_part, std::span<const In> x_all,
                             std::span<const scan_ref_t<scan_out_t<In>>> ref_all, std::size_t first, ScanKind kind,
-                            ScanDepth depth) {
+                            ScanDepth depth, std::span<const std::uint8_t> heads_all) {
   using Out = scan_out_t<In>;
   const std::size_t n = got_part.size();
-  if (ref_all.size() != x_all.size() || first + n > x_all.size())
+  if (ref_all.size() != x_all.size() || first + n > x_all.size() || (!heads_all.empty() && heads_all.size() != x_all.size()))
     return {false, 0, 0, fmt::format("scan: outputs {}..{} of {} inputs", first, first + n, x_all.size())};
+  const auto is_head = [&](std::size_t i) { return !heads_all.empty() && heads_all[i] != 0; };  // i from element 0
   const auto x = x_all.subspan(first, n);
   const auto ref = ref_all.subspan(first, n);
   const auto got = got_part;
 
-  // Chunks in parallel; each needs Σ|x| before it (from element 0), so first the chunks' own sums.
+  // Chunks in parallel; each needs Σ|x| before it (from element 0, or from the start of its
+  // segment), so first the chunks' own sums: a chunk holding a head restarts the sum.
   const auto chunks = static_cast<std::size_t>(std::max(1, omp_get_max_threads())) * 4;
   std::vector<double> abs_before(chunks + 1, 0.0);
+  std::vector<char> restarts(chunks + 1, 0);
   if constexpr (!std::is_integral_v<Out>) {
-    for (std::size_t i = 0; i < first; ++i) abs_before[0] += std::abs(static_cast<double>(x_all[i]));
+    for (std::size_t i = 0; i < first; ++i) {
+      if (is_head(i)) abs_before[0] = 0.0;
+      abs_before[0] += std::abs(static_cast<double>(x_all[i]));
+    }
 #pragma omp parallel for schedule(static)
     for (std::size_t c = 0; c < chunks; ++c) {
       const auto [begin, end] = chunk_range(n, chunks, c);
       double a = 0.0;
-      for (std::size_t i = begin; i < end; ++i) a += std::abs(static_cast<double>(x[i]));
+      for (std::size_t i = begin; i < end; ++i) {
+        if (is_head(first + i)) a = 0.0, restarts[c + 1] = 1;
+        a += std::abs(static_cast<double>(x[i]));
+      }
       abs_before[c + 1] = a;
     }
-    for (std::size_t c = 1; c <= chunks; ++c) abs_before[c] += abs_before[c - 1];
+    for (std::size_t c = 1; c <= chunks; ++c)
+      if (!restarts[c]) abs_before[c] += abs_before[c - 1];
   }
 
   struct Bad {
@@ -128,6 +143,7 @@ CheckResult check_scan_part(std::span<const scan_out_t<In>> got_part, std::span<
       if constexpr (std::is_integral_v<Out>) {
         ok = got[i] == ref[i];
       } else {
+        if (is_head(first + i)) a = 0.0;
         if (kind == ScanKind::inclusive) a += std::abs(static_cast<double>(x[i]));
         error = std::abs(static_cast<double>(got[i]) - ref[i]);
         tolerance = float_tolerance(depth.at(first + i), unit_roundoff<Out>(), a);
@@ -159,13 +175,15 @@ CheckResult check_scan_part(std::span<const scan_out_t<In>> got_part, std::span<
 }
 
 #define GPULAB_INSTANTIATE_SCAN_CPU(In)                                                                        \
-  template void scan_reference<In>(std::span<const In>, ScanKind, std::span<scan_ref_t<scan_out_t<In>>>);     \
+  template void scan_reference<In>(std::span<const In>, ScanKind, std::span<scan_ref_t<scan_out_t<In>>>,      \
+                                   std::span<const std::uint8_t>);                                           \
   template void scan_openmp<In>(std::span<const In>, ScanKind, std::span<scan_out_t<In>>);                    \
   template CheckResult check_scan<In>(std::span<const scan_out_t<In>>, std::span<const In>,                   \
-                                      std::span<const scan_ref_t<scan_out_t<In>>>, ScanKind, ScanDepth);      \
+                                      std::span<const scan_ref_t<scan_out_t<In>>>, ScanKind, ScanDepth,       \
+                                      std::span<const std::uint8_t>);                                        \
   template CheckResult check_scan_part<In>(std::span<const scan_out_t<In>>, std::span<const In>,              \
                                            std::span<const scan_ref_t<scan_out_t<In>>>, std::size_t, ScanKind, \
-                                           ScanDepth);
+                                           ScanDepth, std::span<const std::uint8_t>);
 GPULAB_INSTANTIATE_SCAN_CPU(std::int8_t)
 GPULAB_INSTANTIATE_SCAN_CPU(std::int16_t)
 GPULAB_INSTANTIATE_SCAN_CPU(std::int32_t)

@@ -36,9 +36,11 @@ struct ScanDepth {
 };
 
 /// Serial and simple: integers in uint32 (wrapping), floats with Neumaier-compensated double
-/// accumulation (off by at most ≈ 2^-53·Σ|x|, the ref_err of core/check.hpp).
+/// accumulation (off by at most ≈ 2^-53·Σ|x|, the ref_err of core/check.hpp). `heads` (empty: one
+/// segment): a segmented scan, a segment starting at every i with heads[i] ≠ 0.
 template <class In>
-void scan_reference(std::span<const In> x, ScanKind kind, std::span<scan_ref_t<scan_out_t<In>>> out);
+void scan_reference(std::span<const In> x, ScanKind kind, std::span<scan_ref_t<scan_out_t<In>>> out,
+                    std::span<const std::uint8_t> heads = {});
 
 /// The multi-threaded baseline: each thread sums its chunk, the chunk sums are scanned in order,
 /// then each thread scans its chunk from its offset, in the output type's own arithmetic.
@@ -50,16 +52,18 @@ void scan_openmp(std::span<const In> x, ScanKind kind, std::span<scan_out_t<In>>
 ScanDepth scan_openmp_depth(std::size_t n, std::size_t threads);
 
 /// Every element: integers the same bits; floats within γ_k(i)·Σ_{l≤i}|x_l| (l < i for exclusive)
-/// of the reference, k(i) from `depth`. The detail names the first bad element and how many are.
+/// of the reference, k(i) from `depth`, the sum from the start of i's segment where `heads` is given.
+/// The detail names the first bad element and how many are.
 template <class In>
 CheckResult check_scan(std::span<const scan_out_t<In>> got, std::span<const In> x,
-                       std::span<const scan_ref_t<scan_out_t<In>>> ref, ScanKind kind, ScanDepth depth);
+                       std::span<const scan_ref_t<scan_out_t<In>>> ref, ScanKind kind, ScanDepth depth,
+                       std::span<const std::uint8_t> heads = {});
 
 /// check_scan of the outputs first, first + 1, … of the whole scan of x (one rank's share of a scan
 /// over several GPUs): each element against its global reference, with Σ|x| from element 0.
 template <class In>
 CheckResult check_scan_part(std::span<const scan_out_t<In>> got_part, std::span<const In> x,
                             std::span<const scan_ref_t<scan_out_t<In>>> ref, std::size_t first, ScanKind kind,
-                            ScanDepth depth);
+                            ScanDepth depth, std::span<const std::uint8_t> heads = {});
 
 }  // namespace gpulab
