@@ -82,6 +82,24 @@ void scan(Address in, const std::string& dtype, Address out, std::size_t n, bool
   throw gpulab::Error("scan: unsupported dtype " + dtype);
 }
 
+template <class In>
+void segmented_scan_of(Address in, Address heads, Address out, std::size_t n, bool inclusive, cudaStream_t stream) {
+  gpulab_python::segmented_scan(at<const In>(in), at<const std::uint8_t>(heads), at<gpulab::scan_result_t<In>>(out), n,
+                                inclusive, stream);
+}
+
+void segmented_scan(Address in, const std::string& dtype, Address heads, Address out, std::size_t n, bool inclusive, int device,
+                    Address stream) {
+  DeviceScope scope(device);
+  const cudaStream_t s = as_stream(stream);
+  if (dtype == "int8") return segmented_scan_of<std::int8_t>(in, heads, out, n, inclusive, s);
+  if (dtype == "int16") return segmented_scan_of<std::int16_t>(in, heads, out, n, inclusive, s);
+  if (dtype == "int32") return segmented_scan_of<std::int32_t>(in, heads, out, n, inclusive, s);
+  if (dtype == "float32") return segmented_scan_of<float>(in, heads, out, n, inclusive, s);
+  if (dtype == "float64") return segmented_scan_of<double>(in, heads, out, n, inclusive, s);
+  throw gpulab::Error("segmented_scan: unsupported dtype " + dtype);
+}
+
 // ---- histogram, atax --------------------------------------------------------------------------
 
 void histogram(Address values, std::size_t n, std::uint32_t bins, Address counts, int device, Address stream) {
@@ -183,6 +201,7 @@ nb::dlpack::dtype dtype_of(const std::string& name) {
   if (name == "int32") return make(Code::Int, 32);
   if (name == "int64") return make(Code::Int, 64);
   if (name == "uint8") return make(Code::UInt, 8);
+  if (name == "bool") return make(Code::Bool, 8);
   if (name == "uint32") return make(Code::UInt, 32);
   if (name == "float16") return make(Code::Float, 16);
   if (name == "float32") return make(Code::Float, 32);
@@ -258,6 +277,8 @@ NB_MODULE(_core, m) {
   m.def("sum", &sum, nb::arg("data"), nb::arg("n"), nb::arg("dtype"), nb::arg("out"), nb::arg("device"), nb::arg("stream"));
   m.def("scan", &scan, nb::arg("data"), nb::arg("dtype"), nb::arg("out"), nb::arg("n"), nb::arg("inclusive"),
         nb::arg("device"), nb::arg("stream"));
+  m.def("segmented_scan", &segmented_scan, nb::arg("data"), nb::arg("dtype"), nb::arg("heads"), nb::arg("out"), nb::arg("n"),
+        nb::arg("inclusive"), nb::arg("device"), nb::arg("stream"));
   m.def("histogram", &histogram, nb::arg("values"), nb::arg("n"), nb::arg("bins"), nb::arg("counts"), nb::arg("device"),
         nb::arg("stream"));
   m.def("atax", &atax, nb::arg("a"), nb::arg("x"), nb::arg("rows"), nb::arg("cols"), nb::arg("y"), nb::arg("device"),

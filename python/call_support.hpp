@@ -182,6 +182,18 @@ void scan(const In* in, gpulab::scan_result_t<In>* out, std::size_t n, bool incl
   });
 }
 
+template <class In>
+void segmented_scan(const In* in, const std::uint8_t* heads, gpulab::scan_result_t<In>* out, std::size_t n, bool inclusive,
+                    cudaStream_t stream) {
+  // The same temporary storage as the plain scan's (gpulab/scan.hpp): the same cache entry.
+  scratch().with(ScratchCache::Purpose::scan, stream, gpulab::scan_temp_bytes<In>(n), [&](void* temp, std::size_t bytes) {
+    if (inclusive)
+      gpulab::inclusive_segmented_scan(in, heads, out, n, temp, bytes, stream);
+    else
+      gpulab::exclusive_segmented_scan(in, heads, out, n, temp, bytes, stream);
+  });
+}
+
 inline void atax(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, cudaStream_t stream) {
   scratch().with(ScratchCache::Purpose::atax, stream, gpulab::atax_temp_bytes(rows, cols),
                  [&](void* temp, std::size_t bytes) { gpulab::atax(a, x, rows, cols, y, temp, bytes, stream); });

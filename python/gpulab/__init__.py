@@ -20,7 +20,7 @@ from ._core import Error, NoDeviceError, OutOfMemoryError
 from .report import Report, load_report
 
 __version__ = "0.1.0"
-__all__ = ["sum", "histogram", "atax", "inclusive_scan", "exclusive_scan", "transpose", "add", "zero_triangle", "sgemm",
+__all__ = ["sum", "histogram", "atax", "inclusive_scan", "exclusive_scan", "segmented_scan", "transpose", "add", "zero_triangle", "sgemm",
            "sgemm_precision_supported", "conv3x3", "device_count", "require_device", "torch_operators", "load_report", "Report", "Error", "NoDeviceError", "OutOfMemoryError"]
 
 _SUM_TYPES = ("int32", "float32", "float64")
@@ -131,6 +131,28 @@ def inclusive_scan(x, *, out=None, stream=None):
 def exclusive_scan(x, *, out=None, stream=None):
     """out[0] = 0, out[i] = x[0] + ... + x[i-1]; otherwise as inclusive_scan."""
     return _scan(x, False, "gpulab.exclusive_scan", out, stream)
+
+
+_HEAD_TYPES = ("bool", "uint8", "int8")
+
+
+def segmented_scan(x, heads, *, exclusive=False, out=None, stream=None):
+    """Prefix sums of x restarted at every segment: a segment starts at element 0 and wherever heads
+    (bool, uint8 or int8, x's shape, contiguous) is nonzero, in memory order. Inclusive:
+    out[i] = x[h] + ... + x[i], h the first element of i's segment; exclusive=True: the sum before i
+    within its segment (0 at a segment's start). Types, wrapping and determinism as inclusive_scan;
+    out= may be x itself where the types match. One kernel, no copy of x or heads."""
+    what = "gpulab.segmented_scan"
+    a = contiguous(view(x, what, _SCAN_TYPES), what, "x")
+    h = contiguous(view(heads, what, _HEAD_TYPES), what, "heads")
+    same_device(what, a, h)
+    if h.shape != a.shape:
+        raise ValueError(f"{what}: heads must have x's shape {a.shape}, got {h.shape}")
+    call = Call(a, stream)
+    out_type = "int32" if a.dtype.startswith("int") else a.dtype
+    result, o = call.output(out, a.shape, out_type, what)
+    _core.segmented_scan(a.address, a.dtype, h.address, o.address, a.size, not exclusive, a.device, call.stream)
+    return call.done(result)
 
 
 def _rows(a, what, name):

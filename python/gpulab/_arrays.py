@@ -210,7 +210,7 @@ def rows_pitch(array, what, name):
 
 
 def itemsize(dtype):
-    return {"int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "float16": 2, "bfloat16": 2}.get(dtype, 8 if dtype.endswith("64") else 4)
+    return {"bool": 1, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "float16": 2, "bfloat16": 2}.get(dtype, 8 if dtype.endswith("64") else 4)
 
 
 def same_device(what, *arrays):

@@ -56,6 +56,17 @@ def test_dtypes_are_checked():
         gpulab.conv3x3(fake([4, 4, 3]))
 
 
+def test_segmented_scan_checks_its_flags():
+    with pytest.raises(TypeError, match=r"gpulab.segmented_scan: dtype float32 is not supported; use bool, uint8, int8"):
+        gpulab.segmented_scan(fake([10], "int32"), fake([10], "float32"))
+    with pytest.raises(TypeError, match=r"use int8, int16, int32, float32, float64"):
+        gpulab.segmented_scan(fake([10], "uint8"), fake([10], "uint8"))
+    with pytest.raises(ValueError, match=r"heads must have x's shape \(10,\), got \(9,\)"):
+        gpulab.segmented_scan(fake([10]), fake([9], "bool"))
+    with pytest.raises(ValueError, match=r"needs heads contiguous"):
+        gpulab.segmented_scan(fake([4, 6]), fake([4, 6], "uint8", strides=[1, 4]))
+
+
 def test_strides_are_checked_or_used():
     transposed = fake([4, 6], strides=[1, 4])
     with pytest.raises(ValueError, match=r"needs the input contiguous; got shape \(4, 6\) with strides \(1, 4\)"):

@@ -181,6 +181,48 @@ def test_scans_of_floats(n, dtype):
     assert torch.all((inc.double() - ref).abs() <= bound)
 
 
+def segment_starts(n, mean, seed):
+    """A bool head flag a segment start, segments of about `mean` elements (element 0 a head)."""
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    heads = torch.rand(n, generator=gen, device="cuda") < 1.0 / mean
+    if n:
+        heads[0] = True
+    return heads
+
+
+def segmented_reference(x, heads):
+    """Inclusive prefix sums restarted at each head, in float64 (or int64), by cumsum and a gather."""
+    total = torch.cumsum(x.double() if x.is_floating_point() else x.long(), 0)
+    before = torch.cat([total.new_zeros(1), total[:-1]])
+    start = torch.cummax(torch.where(heads, torch.arange(len(x), device="cuda"), 0), 0).values
+    return total - before[start]
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("mean", [1, 3, 1000])
+def test_segmented_scans(n, mean):
+    heads = segment_starts(n, mean, n + mean)
+    x = torch.randint(-1000, 1000, (n,), generator=rng(n), device="cuda", dtype=torch.int32)
+    want = segmented_reference(x, heads)
+    inc = gpulab.segmented_scan(x, heads)
+    assert inc.dtype == torch.int32 and torch.equal(inc.long(), want)
+    exc = gpulab.segmented_scan(x, heads.to(torch.uint8), exclusive=True)
+    assert torch.equal(exc.long(), torch.where(heads, 0, want - x.long()))
+    f = uniform(n, torch.float32, n)
+    ref = segmented_reference(f, heads)
+    # the library's bound over each segment, plus the reference's own cancellation (a difference of
+    # two float64 prefix sums over the whole array)
+    bound = gamma(64 + n // 1024, U[torch.float32]) * segmented_reference(f.abs(), heads) + 2.0**-50 * torch.cumsum(f.double().abs(), 0)
+    assert torch.all((gpulab.segmented_scan(f, heads).double() - ref).abs() <= bound)
+
+
+def test_segmented_scan_refuses_flags_over_its_output():
+    x = torch.ones(1000, device="cuda", dtype=torch.int32)
+    heads = torch.zeros(4000, device="cuda", dtype=torch.uint8)
+    with pytest.raises(gpulab.Error, match=r"head flags overlap the output"):
+        gpulab.segmented_scan(x, heads[:1000], out=heads.view(torch.int32))
+
+
 # ---- matrices -----------------------------------------------------------------------------------
 
 SHAPES = [(1, 1), (1, 1000), (1000, 1), (33, 65), (1025, 4099)]
