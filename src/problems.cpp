@@ -8,6 +8,7 @@
 #include "matrix/matrix_problem.hpp"
 #include "reduce/reduce_problem.hpp"
 #include "scan/scan_problem.hpp"
+#include "scan/segmented_scan_problem.hpp"
 #include "sgemm/sgemm_problem.hpp"
 
 namespace gpulab {
@@ -16,6 +17,7 @@ std::vector<std::unique_ptr<Problem>> make_problems() {
   std::vector<std::unique_ptr<Problem>> problems;
   problems.push_back(make_reduce_problem());
   problems.push_back(make_scan_problem());
+  problems.push_back(make_segmented_scan_problem());
   problems.push_back(make_histogram_problem());
   problems.push_back(make_atax_problem());
   problems.push_back(make_matrix_problem(MatrixOp::transpose));

@@ -22,6 +22,7 @@ TEST(Registry, CaseCountIsWhatForEachCaseVisits) {
   const std::map<std::string, std::vector<std::string>> options = {
       {"reduce", {"--n", "1000,2000,3000", "--type", "float32,int32"}},
       {"scan", {"--n", "1000,2000", "--type", "int32,float32,int8", "--kind", "all"}},
+      {"segmented_scan", {"--n", "1000,2000", "--type", "int32,float64", "--kind", "all", "--segments", "1,30"}},
       {"histogram", {"--n", "1000,3000", "--bins", "8,256,4096", "--dist", "uniform,narrow"}},
       {"atax", {"--shapes", "31x33,64x64,1x7,7x1"}},
       {"transpose", {"--shapes", "33x31,64x64", "--layout", "all"}},

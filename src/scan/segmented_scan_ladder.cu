@@ -1,0 +1,78 @@
+// The segmented scan's table (segmented_scan_problem.hpp): the library's one pass, and CUB's scan by
+// key as the vendor.
+#include "scan/segmented_scan_problem.hpp"
+
+#include <gpulab/error.hpp>
+#include <gpulab/scan.hpp>
+
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace gpulab {
+namespace {
+
+template <class T>
+struct Library {
+  static std::size_t workspace_bytes(std::size_t n) { return scan_temp_bytes<T>(n); }
+  static void run(const T* in, const std::uint8_t* heads, const std::int32_t*, T* out, std::size_t n, ScanKind kind, void* ws,
+                  std::size_t ws_bytes, cudaStream_t stream) {
+    if (kind == ScanKind::inclusive) inclusive_segmented_scan(in, heads, out, n, ws, ws_bytes, stream);
+    else exclusive_segmented_scan(in, heads, out, n, ws, ws_bytes, stream);
+  }
+  static ScanDepth depth(std::size_t) { return {scan_accumulation_depth<T>(0), 1, scan_tile_elements<T>()}; }
+};
+
+template <class T>
+struct CubByKey {
+  static std::size_t workspace_bytes(std::size_t n) {
+    const auto count = static_cast<std::int64_t>(n);
+    const std::int32_t* keys = nullptr;
+    const T* in = nullptr;
+    T* out = nullptr;
+    std::size_t inclusive = 0, exclusive = 0;
+    GPULAB_CUDA_CHECK(cub::DeviceScan::InclusiveSumByKey(nullptr, inclusive, keys, in, out, count));
+    GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(nullptr, exclusive, keys, in, out, count));
+    return std::max(inclusive, exclusive);
+  }
+  static void run(const T* in, const std::uint8_t*, const std::int32_t* keys, T* out, std::size_t n, ScanKind kind, void* ws,
+                  std::size_t ws_bytes, cudaStream_t stream) {
+    const auto count = static_cast<std::int64_t>(n);
+    const cuda::std::equal_to<> same;
+    if (kind == ScanKind::inclusive)
+      GPULAB_CUDA_CHECK(cub::DeviceScan::InclusiveSumByKey(ws, ws_bytes, keys, in, out, count, same, stream));
+    else
+      GPULAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(ws, ws_bytes, keys, in, out, count, same, stream));
+  }
+  // CUB's order is its own and, for floats, timing's: the plain scan's bound (scan_ladder.cu's Cub).
+  static ScanDepth depth(std::size_t) { return {32 + 16 + 2, 7, 128}; }
+};
+
+template <class T, class Impl>
+constexpr SegmentedScanRung<T> rung(std::string_view name, std::string_view adds, std::string_view claims, Role role) {
+  return {{name, adds, role, false, false, claims}, {&Impl::workspace_bytes, &Impl::run, &Impl::depth}};
+}
+
+template <class T>
+constexpr SegmentedScanRung<T> kRungs[] = {
+    rung<T, Library<T>>("library",
+        "gpulab::inclusive_segmented_scan: the plain scan's one pass with the segmented operator on (head, sum) pairs; "
+        "a tile holding a head publishes its inclusive prefix at once",
+        "dram", Role::library),
+    rung<T, CubByKey<T>>("cub::DeviceScan::ScanByKey",
+        "the vendor library (CUB InclusiveSumByKey / ExclusiveSumByKey), segments as int32 keys", "dram", Role::vendor),
+};
+
+}  // namespace
+
+template <class T>
+std::span<const SegmentedScanRung<T>> segmented_scan_rungs() {
+  return kRungs<T>;
+}
+
+template std::span<const SegmentedScanRung<std::int32_t>> segmented_scan_rungs<std::int32_t>();
+template std::span<const SegmentedScanRung<float>> segmented_scan_rungs<float>();
+template std::span<const SegmentedScanRung<double>> segmented_scan_rungs<double>();
+
+}  // namespace gpulab
