@@ -87,14 +87,6 @@ template class ScanCase<double>;
 
 namespace {
 
-std::vector<ScanKind> parse_kinds(const std::string& text) {
-  if (text == "all") return {ScanKind::inclusive, ScanKind::exclusive};
-  std::vector<ScanKind> kinds;
-  for (const auto& word : split_commas(text))
-    kinds.push_back(word == "exclusive" ? ScanKind::exclusive : ScanKind::inclusive);
-  return kinds;
-}
-
 class ScanProblem final : public Problem {
  public:
   std::string_view name() const override { return "scan"; }
@@ -113,10 +105,7 @@ class ScanProblem final : public Problem {
     cmd.add_option("-t,--type", types_, "input types: " + type_choices(kScanTypes) + " (comma list) or all")
         ->check(type_list_validator(kScanTypes))
         ->capture_default_str();
-    cmd.add_option("--kind", kinds_, "inclusive, exclusive (comma list) or all")
-        ->check(word_list_validator("kinds", "inclusive, exclusive",
-                                    [](const std::string& w) { return w == "inclusive" || w == "exclusive"; }, "KINDS"))
-        ->capture_default_str();
+    add_scan_kind_option(cmd, kinds_);
     cmd.add_option("-b,--block", block_, "threads per block of rungs " + block_rungs(ladder()) + " (a power of two, 32-1024)")
         ->capture_default_str();
   }
@@ -129,11 +118,11 @@ class ScanProblem final : public Problem {
   int default_reps() const override { return 30; }
 
   std::size_t case_count() const override {
-    return parse_types(types_, kScanTypes).size() * parse_kinds(kinds_).size() * size_list(sizes_).size();
+    return parse_types(types_, kScanTypes).size() * parse_scan_kinds(kinds_).size() * size_list(sizes_).size();
   }
   void for_each_case(std::uint64_t seed, const std::function<void(BenchCase&)>& run) const override {
     for (DType type : parse_types(types_, kScanTypes))
-      for (ScanKind kind : parse_kinds(kinds_))
+      for (ScanKind kind : parse_scan_kinds(kinds_))
         for (std::size_t n : size_list(sizes_))
           visit_scan_type(type, [&](auto t) {
             ScanCase<decltype(t)> c({n, kind, block_, seed});
@@ -148,7 +137,7 @@ class ScanProblem final : public Problem {
   bool has_multi_gpu() const override { return true; }
   void for_each_multi_case(std::uint64_t seed, const std::function<void(const MultiCaseMaker&)>& run) const override {
     for (DType type : parse_types(types_, kScanTypes))
-      for (ScanKind kind : parse_kinds(kinds_))
+      for (ScanKind kind : parse_scan_kinds(kinds_))
         for (std::size_t n : size_list(sizes_)) run([=](std::size_t scale) { return make_scan_multi(type, kind, n * scale, seed); });
   }
 
@@ -190,5 +179,19 @@ class ScanProblem final : public Problem {
 }  // namespace
 
 std::unique_ptr<Problem> make_scan_problem() { return std::make_unique<ScanProblem>(); }
+
+void add_scan_kind_option(CLI::App& cmd, std::string& kinds) {
+  cmd.add_option("--kind", kinds, "inclusive, exclusive (comma list) or all")
+      ->check(word_list_validator("kinds", "inclusive, exclusive",
+                                  [](const std::string& w) { return w == "inclusive" || w == "exclusive"; }, "KINDS"))
+      ->capture_default_str();
+}
+
+std::vector<ScanKind> parse_scan_kinds(const std::string& text) {
+  if (text == "all") return {ScanKind::inclusive, ScanKind::exclusive};
+  std::vector<ScanKind> kinds;
+  for (const auto& word : split_commas(text)) kinds.push_back(word == "exclusive" ? ScanKind::exclusive : ScanKind::inclusive);
+  return kinds;
+}
 
 }  // namespace gpulab

@@ -14,6 +14,10 @@
 #include <memory>
 #include <span>
 
+namespace CLI {
+class App;
+}
+
 namespace gpulab {
 
 struct ScanCaseSpec {
@@ -67,6 +71,10 @@ decltype(auto) visit_scan_type(DType t, Fn&& fn) {
 }
 
 std::unique_ptr<Problem> make_scan_problem();
+
+/// The scans' --kind option (inclusive, exclusive, a comma list, or all), and its words as kinds.
+void add_scan_kind_option(CLI::App& cmd, std::string& kinds);
+std::vector<ScanKind> parse_scan_kinds(const std::string& text);
 
 /// Its form over several GPUs (multi/multi_bench.hpp), In among int8, int16, int32, float32, float64:
 /// the input split by elements, each rank holding its share of the global scan.

@@ -3,6 +3,7 @@
 #include "core/cli_options.hpp"
 #include "core/random.hpp"
 #include "core/sizes.hpp"
+#include "scan/scan_problem.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -115,13 +116,6 @@ template class SegmentedScanCase<double>;
 
 namespace {
 
-std::vector<ScanKind> parse_kinds(const std::string& text) {
-  if (text == "all") return {ScanKind::inclusive, ScanKind::exclusive};
-  std::vector<ScanKind> kinds;
-  for (const auto& word : split_commas(text)) kinds.push_back(word == "exclusive" ? ScanKind::exclusive : ScanKind::inclusive);
-  return kinds;
-}
-
 class SegmentedScanProblem final : public Problem {
  public:
   std::string_view name() const override { return "segmented_scan"; }
@@ -139,10 +133,7 @@ class SegmentedScanProblem final : public Problem {
     cmd.add_option("-t,--type", types_, "input types: " + type_choices(kSegmentedScanTypes) + " (comma list) or all")
         ->check(type_list_validator(kSegmentedScanTypes))
         ->capture_default_str();
-    cmd.add_option("--kind", kinds_, "inclusive, exclusive (comma list) or all")
-        ->check(word_list_validator("kinds", "inclusive, exclusive",
-                                    [](const std::string& w) { return w == "inclusive" || w == "exclusive"; }, "KINDS"))
-        ->capture_default_str();
+    add_scan_kind_option(cmd, kinds_);
     cmd.add_option("--segments", segments_, "segments' mean lengths, e.g. 1,32,1000,2^20")
         ->check(size_list_validator())
         ->capture_default_str();
@@ -156,12 +147,12 @@ class SegmentedScanProblem final : public Problem {
   int default_reps() const override { return 30; }
 
   std::size_t case_count() const override {
-    return parse_types(types_, kSegmentedScanTypes).size() * parse_kinds(kinds_).size() * size_list(sizes_).size() *
+    return parse_types(types_, kSegmentedScanTypes).size() * parse_scan_kinds(kinds_).size() * size_list(sizes_).size() *
            size_list(segments_).size();
   }
   void for_each_case(std::uint64_t seed, const std::function<void(BenchCase&)>& run) const override {
     for (DType type : parse_types(types_, kSegmentedScanTypes))
-      for (ScanKind kind : parse_kinds(kinds_))
+      for (ScanKind kind : parse_scan_kinds(kinds_))
         for (std::size_t n : size_list(sizes_))
           for (std::size_t mean : size_list(segments_))
             visit_dtype(type, [&](auto t) {
