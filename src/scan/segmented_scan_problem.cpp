@@ -167,7 +167,9 @@ class SegmentedScanProblem final : public Problem {
 
   std::vector<Showcase> showcase() const override {
     return {{"segmented_scan", "segmented scans: int32, float32, float64, segments of 1, 32, 1000 and 2^20 on average",
-             {"bench", "segmented_scan"}}};
+             {"bench", "segmented_scan"}},
+            {"peers_segmented_scan", "segmented scan: what users compose instead (torch.cumsum, cummax and a gather), n = 2^28",
+             {"src/scan/peers_segmented.py", "--n", "2^28"}, true, ShowcasePart::peers}};
   }
 
  private:
