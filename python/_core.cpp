@@ -67,37 +67,22 @@ void sum(Address in, std::size_t n, const std::string& dtype, Address out, int d
 }
 
 template <class In>
-void scan_of(Address in, Address out, std::size_t n, bool inclusive, cudaStream_t stream) {
-  gpulab_python::scan(at<const In>(in), at<gpulab::scan_result_t<In>>(out), n, inclusive, stream);
+void scan_of(Address in, Address out, std::size_t n, bool inclusive, cudaStream_t stream, Address heads) {
+  gpulab_python::scan(at<const In>(in), at<gpulab::scan_result_t<In>>(out), n, inclusive, stream,
+                      at<const std::uint8_t>(heads));
 }
 
-void scan(Address in, const std::string& dtype, Address out, std::size_t n, bool inclusive, int device, Address stream) {
+/// The scan, or with head flags (`heads` not 0) the segmented scan.
+void scan(Address in, const std::string& dtype, Address out, std::size_t n, bool inclusive, int device, Address stream,
+          Address heads) {
   DeviceScope scope(device);
   const cudaStream_t s = as_stream(stream);
-  if (dtype == "int8") return scan_of<std::int8_t>(in, out, n, inclusive, s);
-  if (dtype == "int16") return scan_of<std::int16_t>(in, out, n, inclusive, s);
-  if (dtype == "int32") return scan_of<std::int32_t>(in, out, n, inclusive, s);
-  if (dtype == "float32") return scan_of<float>(in, out, n, inclusive, s);
-  if (dtype == "float64") return scan_of<double>(in, out, n, inclusive, s);
+  if (dtype == "int8") return scan_of<std::int8_t>(in, out, n, inclusive, s, heads);
+  if (dtype == "int16") return scan_of<std::int16_t>(in, out, n, inclusive, s, heads);
+  if (dtype == "int32") return scan_of<std::int32_t>(in, out, n, inclusive, s, heads);
+  if (dtype == "float32") return scan_of<float>(in, out, n, inclusive, s, heads);
+  if (dtype == "float64") return scan_of<double>(in, out, n, inclusive, s, heads);
   throw gpulab::Error("scan: unsupported dtype " + dtype);
-}
-
-template <class In>
-void segmented_scan_of(Address in, Address heads, Address out, std::size_t n, bool inclusive, cudaStream_t stream) {
-  gpulab_python::segmented_scan(at<const In>(in), at<const std::uint8_t>(heads), at<gpulab::scan_result_t<In>>(out), n,
-                                inclusive, stream);
-}
-
-void segmented_scan(Address in, const std::string& dtype, Address heads, Address out, std::size_t n, bool inclusive, int device,
-                    Address stream) {
-  DeviceScope scope(device);
-  const cudaStream_t s = as_stream(stream);
-  if (dtype == "int8") return segmented_scan_of<std::int8_t>(in, heads, out, n, inclusive, s);
-  if (dtype == "int16") return segmented_scan_of<std::int16_t>(in, heads, out, n, inclusive, s);
-  if (dtype == "int32") return segmented_scan_of<std::int32_t>(in, heads, out, n, inclusive, s);
-  if (dtype == "float32") return segmented_scan_of<float>(in, heads, out, n, inclusive, s);
-  if (dtype == "float64") return segmented_scan_of<double>(in, heads, out, n, inclusive, s);
-  throw gpulab::Error("segmented_scan: unsupported dtype " + dtype);
 }
 
 // ---- histogram, atax --------------------------------------------------------------------------
@@ -276,9 +261,7 @@ NB_MODULE(_core, m) {
   m.def("device_count", &device_count, "CUDA devices the driver shows (0 without a driver or a GPU).");
   m.def("sum", &sum, nb::arg("data"), nb::arg("n"), nb::arg("dtype"), nb::arg("out"), nb::arg("device"), nb::arg("stream"));
   m.def("scan", &scan, nb::arg("data"), nb::arg("dtype"), nb::arg("out"), nb::arg("n"), nb::arg("inclusive"),
-        nb::arg("device"), nb::arg("stream"));
-  m.def("segmented_scan", &segmented_scan, nb::arg("data"), nb::arg("dtype"), nb::arg("heads"), nb::arg("out"), nb::arg("n"),
-        nb::arg("inclusive"), nb::arg("device"), nb::arg("stream"));
+        nb::arg("device"), nb::arg("stream"), nb::arg("heads") = 0);
   m.def("histogram", &histogram, nb::arg("values"), nb::arg("n"), nb::arg("bins"), nb::arg("counts"), nb::arg("device"),
         nb::arg("stream"));
   m.def("atax", &atax, nb::arg("a"), nb::arg("x"), nb::arg("rows"), nb::arg("cols"), nb::arg("y"), nb::arg("device"),

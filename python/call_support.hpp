@@ -172,25 +172,20 @@ void sum(const T* in, std::size_t n, T* out, cudaStream_t stream) {
                  [&](void* temp, std::size_t bytes) { gpulab::reduce_sum(in, n, out, temp, bytes, stream); });
 }
 
+/// The scan of in[0, n); with `heads` (not null), the segmented scan (gpulab/scan.hpp). Both take the
+/// same temporary storage: the same cache entry.
 template <class In>
-void scan(const In* in, gpulab::scan_result_t<In>* out, std::size_t n, bool inclusive, cudaStream_t stream) {
+void scan(const In* in, gpulab::scan_result_t<In>* out, std::size_t n, bool inclusive, cudaStream_t stream,
+          const std::uint8_t* heads = nullptr) {
   scratch().with(ScratchCache::Purpose::scan, stream, gpulab::scan_temp_bytes<In>(n), [&](void* temp, std::size_t bytes) {
-    if (inclusive)
+    if (heads != nullptr && inclusive)
+      gpulab::inclusive_segmented_scan(in, heads, out, n, temp, bytes, stream);
+    else if (heads != nullptr)
+      gpulab::exclusive_segmented_scan(in, heads, out, n, temp, bytes, stream);
+    else if (inclusive)
       gpulab::inclusive_scan(in, out, n, temp, bytes, stream);
     else
       gpulab::exclusive_scan(in, out, n, temp, bytes, stream);
-  });
-}
-
-template <class In>
-void segmented_scan(const In* in, const std::uint8_t* heads, gpulab::scan_result_t<In>* out, std::size_t n, bool inclusive,
-                    cudaStream_t stream) {
-  // The same temporary storage as the plain scan's (gpulab/scan.hpp): the same cache entry.
-  scratch().with(ScratchCache::Purpose::scan, stream, gpulab::scan_temp_bytes<In>(n), [&](void* temp, std::size_t bytes) {
-    if (inclusive)
-      gpulab::inclusive_segmented_scan(in, heads, out, n, temp, bytes, stream);
-    else
-      gpulab::exclusive_segmented_scan(in, heads, out, n, temp, bytes, stream);
   });
 }
 

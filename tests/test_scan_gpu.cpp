@@ -10,6 +10,7 @@
 #include "lib/scan_from.hpp"
 #include "scan/scan_paths.hpp"
 #include "scan/scan_problem.hpp"
+#include "scan/segmented_scan_problem.hpp"
 
 #include <gpulab/scan.hpp>
 
@@ -296,17 +297,11 @@ TEST(ScanLibrary, TemporaryStorageIsSmall) {
 
 // ---- the segmented scans: a segment starts at element 0 and at every nonzero head flag -------------
 
-/// Head flags for n elements: a segment length drawn around `mean` (1 gives every element a head;
-/// 0 none at all), flags written as assorted nonzero bytes.
-std::vector<std::uint8_t> random_heads(std::size_t n, double mean, std::uint64_t seed) {
+/// Head flags for n elements, segments of about `mean` elements (the bench's, segment_starts); mean 0:
+/// no head at all.
+std::vector<std::uint8_t> random_heads(std::size_t n, std::size_t mean, std::uint64_t seed) {
   std::vector<std::uint8_t> heads(n, 0);
-  if (mean <= 0) return heads;
-  std::uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
-  auto next = [&] { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return s; };
-  for (std::size_t i = 0; i < n;) {
-    heads[i] = static_cast<std::uint8_t>(1 + next() % 255);
-    i += 1 + static_cast<std::size_t>(static_cast<double>(next() % 1'000'000) / 1e6 * 2 * (mean - 1) + 0.5);
-  }
+  if (mean > 0) segment_starts(n, mean, seed, heads.data());
   return heads;
 }
 
@@ -339,8 +334,8 @@ void check_segmented_sizes(std::size_t shift) {
   GPULAB_CUDA_CHECK(cudaMemcpy(in.data() + shift, host.data(), max_n * sizeof(In), cudaMemcpyHostToDevice));
   const std::size_t bytes = scan_temp_bytes<In>(max_n);
   auto temp = zeroed_temp(bytes);
-  for (double mean : {0.0, 1.0, 2.0, 7.0, 100.0, 5000.0, static_cast<double>(tile)}) {
-    const auto heads = random_heads(max_n, mean, 32 + static_cast<std::uint64_t>(mean));
+  for (std::size_t mean : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{100}, std::size_t{5000}, tile}) {
+    const auto heads = random_heads(max_n, mean, 32 + mean);
     GPULAB_CUDA_CHECK(cudaMemcpy(flags.data() + shift, heads.data(), max_n, cudaMemcpyHostToDevice));
     for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{31}, std::size_t{33}, std::size_t{1000}, tile - 1, tile,
                           tile + 1, 2 * tile + 17, max_n})
@@ -387,7 +382,7 @@ TEST(SegmentedScan, Int32Past2To31) {
   require_device_bytes(n * (2 * sizeof(std::int32_t) + 1), "huge segmented scan test");
   std::vector<std::int32_t> host(n);
   fill_random<std::int32_t>(host, 34);
-  const auto heads = random_heads(n, 3e8, 35);
+  const auto heads = random_heads(n, 300'000'000, 35);
   const auto in = test::upload<std::int32_t>(host);
   const auto flags = test::upload<std::uint8_t>(heads);
   DeviceBuffer<std::int32_t> out(n);

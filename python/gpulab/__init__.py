@@ -107,6 +107,11 @@ def atax(a, x, *, out=None, stream=None):
     return call.done(result)
 
 
+def _scan_result_type(dtype):
+    """What a scan of dtype produces: int32 for the integers, the type itself for floats."""
+    return "int32" if dtype.startswith("int") else dtype
+
+
 def _scan(x, inclusive, what, out, stream):
     if stream is None and _torch.available:
         result = _torch.run(_torch.direct.scan, _torch.scan, x, inclusive, out)
@@ -114,8 +119,7 @@ def _scan(x, inclusive, what, out, stream):
             return result
     a = contiguous(view(x, what, _SCAN_TYPES), what)
     call = Call(a, stream)
-    out_type = "int32" if a.dtype.startswith("int") else a.dtype
-    result, o = call.output(out, a.shape, out_type, what)
+    result, o = call.output(out, a.shape, _scan_result_type(a.dtype), what)
     _core.scan(a.address, a.dtype, o.address, a.size, inclusive, a.device, call.stream)
     return call.done(result)
 
@@ -149,9 +153,8 @@ def segmented_scan(x, heads, *, exclusive=False, out=None, stream=None):
     if h.shape != a.shape:
         raise ValueError(f"{what}: heads must have x's shape {a.shape}, got {h.shape}")
     call = Call(a, stream)
-    out_type = "int32" if a.dtype.startswith("int") else a.dtype
-    result, o = call.output(out, a.shape, out_type, what)
-    _core.segmented_scan(a.address, a.dtype, h.address, o.address, a.size, not exclusive, a.device, call.stream)
+    result, o = call.output(out, a.shape, _scan_result_type(a.dtype), what)
+    _core.scan(a.address, a.dtype, o.address, a.size, not exclusive, a.device, call.stream, heads=h.address)
     return call.done(result)
 
 

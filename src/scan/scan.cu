@@ -47,34 +47,6 @@ using namespace scan_detail;
 template <class In>
 using Segment = WarpSegment<acc_t<scan_result_t<In>>, TileShape<In>::kRounds, TileShape<In>::kItems>;
 
-/// The thread's elements of tile `tile`. `full`: a whole tile, through vectors (the caller checked
-/// the alignment); otherwise element by element, bounds checked.
-template <class In>
-__device__ __forceinline__ void load_tile(const In* in, std::size_t n, unsigned long long tile, bool full,
-                                          Segment<In>& seg) {
-  using Out = scan_result_t<In>;
-  using A = acc_t<Out>;
-  constexpr unsigned kItems = TileShape<In>::kItems, kRounds = TileShape<In>::kRounds;
-  if (full) {
-    using V = Vec<In, kItems>;
-    V v[kRounds];
-#pragma unroll
-    for (unsigned r = 0; r < kRounds; ++r) v[r] = *reinterpret_cast<const V*>(in + run_begin<In>(tile, r));
-#pragma unroll
-    for (unsigned r = 0; r < kRounds; ++r)
-#pragma unroll
-      for (unsigned k = 0; k < kItems; ++k) seg.item[r][k] = to_acc<Out>(v[r].v[k]);
-  } else {
-#pragma unroll
-    for (unsigned r = 0; r < kRounds; ++r)
-#pragma unroll
-      for (unsigned k = 0; k < kItems; ++k) {
-        const std::size_t i = run_begin<In>(tile, r) + k;
-        seg.item[r][k] = i < n ? to_acc<Out>(in[i]) : A(0);
-      }
-  }
-}
-
 /// What precedes the thread's warp segment once `seg` is scanned: publishes the tile's aggregate,
 /// looks back, publishes its inclusive prefix. `offset` (null for a plain scan): a value every
 /// output gets added first, as tile 0's prefix. Two barriers.
@@ -112,56 +84,6 @@ __device__ __forceinline__ acc_t<scan_result_t<In>> segment_offset_after_look_ba
   }
   __syncthreads();
   return *tile_prefix + warp_offset;
-}
-
-/// One 16-byte store of `w` to a 16-byte-aligned `at`; `evict_first`: marked for the L2 to evict
-/// first (st.global.cs, "streaming": written once, not read again soon).
-template <class W>
-__device__ __forceinline__ void store_vector(W* at, const W& w, bool evict_first) {
-  static_assert(sizeof(W) == 16);
-  if (!evict_first) {
-    *at = w;
-    return;
-  }
-  int4 bits;
-  memcpy(&bits, &w, sizeof(bits));
-  __stcs(reinterpret_cast<int4*>(at), bits);
-}
-
-/// The thread's outputs of tile `tile`, from `seg` (scanned within the lanes' runs) and what
-/// precedes its warp segment. `full`: 16-byte vector stores (`evict_first`: see store_vector);
-/// otherwise element by element. `rescan_round(r)`, where the scanned runs were not kept, redoes
-/// round r's run first.
-template <class In, class RescanRound>
-__device__ __forceinline__ void store_tile(scan_result_t<In>* out, std::size_t n, bool inclusive, unsigned long long tile,
-                                           bool full, Segment<In>& seg, acc_t<scan_result_t<In>> segment_offset,
-                                           RescanRound&& rescan_round, bool evict_first = false) {
-  using Out = scan_result_t<In>;
-  using A = acc_t<Out>;
-  constexpr unsigned kItems = TileShape<In>::kItems, kRounds = TileShape<In>::kRounds;
-  if (full) {
-    using W = Vec<Out, kItems>;  // 16 bytes
-#pragma unroll
-    for (unsigned r = 0; r < kRounds; ++r) {
-      rescan_round(r);
-      const A run_base = segment_offset + seg.lane_base[r];
-      W w;
-#pragma unroll
-      for (unsigned k = 0; k < kItems; ++k) w.v[k] = static_cast<Out>(seg.output(r, k, run_base, inclusive));
-      store_vector(reinterpret_cast<W*>(out + run_begin<In>(tile, r)), w, evict_first);
-    }
-  } else {
-#pragma unroll
-    for (unsigned r = 0; r < kRounds; ++r) {
-      rescan_round(r);
-      const A run_base = segment_offset + seg.lane_base[r];
-#pragma unroll
-      for (unsigned k = 0; k < kItems; ++k) {
-        const std::size_t i = run_begin<In>(tile, r) + k;
-        if (i < n) out[i] = static_cast<Out>(seg.output(r, k, run_base, inclusive));
-      }
-    }
-  }
 }
 
 /// A block a tile. Tiles are taken in order from an atomic ticket, so a block only ever waits for

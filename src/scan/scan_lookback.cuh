@@ -1,6 +1,7 @@
 // The one-pass scan's machinery shared by its forms (the plain scan in scan.cu, the segmented scan
 // in segmented_scan.cu): the tile shape, the tiles' published status, the deterministic look-back
-// (see scan.cu's head for the chain it reproduces) and the drawing of tiles by ticket.
+// (see scan.cu's head for the chain it reproduces), the drawing of tiles by ticket, and a thread's
+// loads and stores of its tile.
 #pragma once
 
 #include "scan/scan_tile.cuh"
@@ -194,6 +195,84 @@ std::size_t checked_tiles(const char* name, std::size_t n, std::size_t temp_byte
     throw Error(std::string(name) + ": temporary storage of " + std::to_string(temp_bytes) +
                 " bytes is too small; scan_temp_bytes() says " + std::to_string(needed));
   return tiles;
+}
+
+/// The thread's elements of tile `tile` into `seg.item` (a WarpSegment's layout). `full`: a whole
+/// tile, through vectors (the caller checked the alignment); otherwise element by element, bounds
+/// checked.
+template <class In, class Seg>
+__device__ __forceinline__ void load_tile(const In* in, std::size_t n, unsigned long long tile, bool full, Seg& seg) {
+  using Out = scan_result_t<In>;
+  using A = acc_t<Out>;
+  constexpr unsigned kItems = TileShape<In>::kItems, kRounds = TileShape<In>::kRounds;
+  if (full) {
+    using V = Vec<In, kItems>;
+    V v[kRounds];
+#pragma unroll
+    for (unsigned r = 0; r < kRounds; ++r) v[r] = *reinterpret_cast<const V*>(in + run_begin<In>(tile, r));
+#pragma unroll
+    for (unsigned r = 0; r < kRounds; ++r)
+#pragma unroll
+      for (unsigned k = 0; k < kItems; ++k) seg.item[r][k] = to_acc<Out>(v[r].v[k]);
+  } else {
+#pragma unroll
+    for (unsigned r = 0; r < kRounds; ++r)
+#pragma unroll
+      for (unsigned k = 0; k < kItems; ++k) {
+        const std::size_t i = run_begin<In>(tile, r) + k;
+        seg.item[r][k] = i < n ? to_acc<Out>(in[i]) : A(0);
+      }
+  }
+}
+
+/// One 16-byte store of `w` to a 16-byte-aligned `at`; `evict_first`: marked for the L2 to evict
+/// first (st.global.cs, "streaming": written once, not read again soon).
+template <class W>
+__device__ __forceinline__ void store_vector(W* at, const W& w, bool evict_first) {
+  static_assert(sizeof(W) == 16);
+  if (!evict_first) {
+    *at = w;
+    return;
+  }
+  int4 bits;
+  memcpy(&bits, &w, sizeof(bits));
+  __stcs(reinterpret_cast<int4*>(at), bits);
+}
+
+/// The thread's outputs of tile `tile`, from `seg` (scanned within the lanes' runs) and what
+/// precedes its warp segment (`seg.run_base` joins them). `full`: 16-byte vector stores (`evict_first`: see store_vector);
+/// otherwise element by element. `rescan_round(r)`, where the scanned runs were not kept, redoes
+/// round r's run first.
+template <class In, class Seg, class RescanRound>
+__device__ __forceinline__ void store_tile(scan_result_t<In>* out, std::size_t n, bool inclusive, unsigned long long tile,
+                                           bool full, Seg& seg, acc_t<scan_result_t<In>> segment_offset,
+                                           RescanRound&& rescan_round, bool evict_first = false) {
+  using Out = scan_result_t<In>;
+  using A = acc_t<Out>;
+  constexpr unsigned kItems = TileShape<In>::kItems, kRounds = TileShape<In>::kRounds;
+  if (full) {
+    using W = Vec<Out, kItems>;  // 16 bytes
+#pragma unroll
+    for (unsigned r = 0; r < kRounds; ++r) {
+      rescan_round(r);
+      const A run_base = seg.run_base(r, segment_offset);
+      W w;
+#pragma unroll
+      for (unsigned k = 0; k < kItems; ++k) w.v[k] = static_cast<Out>(seg.output(r, k, run_base, inclusive));
+      store_vector(reinterpret_cast<W*>(out + run_begin<In>(tile, r)), w, evict_first);
+    }
+  } else {
+#pragma unroll
+    for (unsigned r = 0; r < kRounds; ++r) {
+      rescan_round(r);
+      const A run_base = seg.run_base(r, segment_offset);
+#pragma unroll
+      for (unsigned k = 0; k < kItems; ++k) {
+        const std::size_t i = run_begin<In>(tile, r) + k;
+        if (i < n) out[i] = static_cast<Out>(seg.output(r, k, run_base, inclusive));
+      }
+    }
+  }
 }
 
 }  // namespace gpulab::scan_detail

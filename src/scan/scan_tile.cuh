@@ -64,6 +64,9 @@ struct WarpSegment {
     scan([](unsigned) {});
   }
 
+  /// What precedes the lane's run of round r, given what precedes the warp's segment.
+  __device__ __forceinline__ A run_base(unsigned r, A segment_offset) const { return segment_offset + lane_base[r]; }
+
   /// Output k of round r, given what precedes the lane's run (the segment's offset plus lane_base).
   __device__ __forceinline__ A output(unsigned r, unsigned k, A run_base, bool inclusive) const {
     if (inclusive) return run_base + item[r][k];

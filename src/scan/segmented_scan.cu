@@ -10,12 +10,12 @@
 // look-back are scan.cu's, with no flag in them. The tile still looks back for its own elements
 // before its first head (none when its first element is one).
 #include "lib/launch.cuh"
+#include "lib/memory_layout.hpp"
 #include "scan/scan_lookback.cuh"
 
 #include <gpulab/error.hpp>
 #include <gpulab/scan.hpp>
 
-#include <limits>
 #include <string>
 
 namespace gpulab {
@@ -84,8 +84,13 @@ struct SegmentedWarpSegment {
     total = carry;
   }
 
-  /// Output k of round r, given the resolved value before the lane's run (`run_base`: the tile's
-  /// prefix and everything of the tile before the run, heads applied).
+  /// What precedes the lane's run of round r, resolved: `segment_offset` (what precedes the warp's
+  /// segment) unless a head lies between the segment's start and the run.
+  __device__ __forceinline__ A run_base(unsigned r, A segment_offset) const {
+    return lane_base[r].head ? lane_base[r].sum : segment_offset + lane_base[r].sum;
+  }
+
+  /// Output k of round r, given the resolved value before the lane's run (run_base).
   __device__ __forceinline__ A output(unsigned r, unsigned k, A run_base, bool inclusive) const {
     if (inclusive) return head_up_to(r, k) ? item[r][k] : run_base + item[r][k];
     if ((heads[r] >> k) & 1u) return A(0);
@@ -110,35 +115,22 @@ __device__ __forceinline__ unsigned head_bits(const std::uint8_t* at) {
   return bits;
 }
 
-/// The thread's elements and head bits of tile `tile` (`full`: whole-tile vector loads).
+/// The thread's head bits of tile `tile`, beside its elements (load_tile, scan_lookback.cuh).
 template <class In>
-__device__ __forceinline__ void load_tile(const In* in, const std::uint8_t* heads, std::size_t n, unsigned long long tile,
-                                          bool full, SegmentedSegment<In>& seg) {
-  using Out = scan_result_t<In>;
-  using A = acc_t<Out>;
+__device__ __forceinline__ void load_heads(const std::uint8_t* heads, std::size_t n, unsigned long long tile, bool full,
+                                           SegmentedSegment<In>& seg) {
   constexpr unsigned kItems = TileShape<In>::kItems, kRounds = TileShape<In>::kRounds;
-  if (full) {
-    using V = Vec<In, kItems>;
-    V v[kRounds];
 #pragma unroll
-    for (unsigned r = 0; r < kRounds; ++r) {
-      v[r] = *reinterpret_cast<const V*>(in + run_begin<In>(tile, r));
+  for (unsigned r = 0; r < kRounds; ++r) {
+    if (full) {
       seg.heads[r] = head_bits<kItems>(heads + run_begin<In>(tile, r));
+      continue;
     }
+    seg.heads[r] = 0;
 #pragma unroll
-    for (unsigned r = 0; r < kRounds; ++r)
-#pragma unroll
-      for (unsigned k = 0; k < kItems; ++k) seg.item[r][k] = to_acc<Out>(v[r].v[k]);
-  } else {
-#pragma unroll
-    for (unsigned r = 0; r < kRounds; ++r) {
-      seg.heads[r] = 0;
-#pragma unroll
-      for (unsigned k = 0; k < kItems; ++k) {
-        const std::size_t i = run_begin<In>(tile, r) + k;
-        seg.item[r][k] = i < n ? to_acc<Out>(in[i]) : A(0);
-        if (i < n && heads[i] != 0) seg.heads[r] |= 1u << k;
-      }
+    for (unsigned k = 0; k < kItems; ++k) {
+      const std::size_t i = run_begin<In>(tile, r) + k;
+      if (i < n && heads[i] != 0) seg.heads[r] |= 1u << k;
     }
   }
 }
@@ -151,7 +143,6 @@ segmented_scan_kernel(const In* in, const std::uint8_t* heads, scan_result_t<In>
   using Out = scan_result_t<In>;
   using A = acc_t<Out>;
   using S = TileShape<In>;
-  constexpr unsigned kItems = S::kItems, kRounds = S::kRounds;
   __shared__ unsigned long long drawn[2];
   __shared__ A warp_sums[kWarps];
   __shared__ bool warp_heads[kWarps];
@@ -161,12 +152,18 @@ segmented_scan_kernel(const In* in, const std::uint8_t* heads, scan_result_t<In>
 
   const unsigned long long guess = blockIdx.x;
   SegmentedSegment<In> seg;
-  if (is_full(guess)) load_tile<In>(in, heads, n, guess, true, seg);
+  if (is_full(guess)) {
+    load_tile<In>(in, n, guess, true, seg);
+    load_heads<In>(heads, n, guess, true, seg);
+  }
   if (threadIdx.x == 0) draw_tile(status, drawn);
   __syncthreads();
   const unsigned long long tile = drawn[0], first_ticket = drawn[1];
   const bool full = is_full(tile);
-  if (tile != guess || !full) load_tile<In>(in, heads, n, tile, full, seg);
+  if (tile != guess || !full) {
+    load_tile<In>(in, n, tile, full, seg);
+    load_heads<In>(heads, n, tile, full, seg);
+  }
   seg.scan([](unsigned) {});
 
   const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
@@ -197,22 +194,7 @@ segmented_scan_kernel(const In* in, const std::uint8_t* heads, scan_result_t<In>
   // What precedes the warp's segment, resolved: the tile's prefix, unless a head of the tile lies before.
   const A segment_offset = warp_offset.head ? warp_offset.sum : tile_prefix + warp_offset.sum;
 
-#pragma unroll
-  for (unsigned r = 0; r < kRounds; ++r) {
-    const A run_base = seg.lane_base[r].head ? seg.lane_base[r].sum : segment_offset + seg.lane_base[r].sum;
-    if (full) {
-      Vec<Out, kItems> w;
-#pragma unroll
-      for (unsigned k = 0; k < kItems; ++k) w.v[k] = static_cast<Out>(seg.output(r, k, run_base, inclusive));
-      *reinterpret_cast<Vec<Out, kItems>*>(out + run_begin<In>(tile, r)) = w;
-    } else {
-#pragma unroll
-      for (unsigned k = 0; k < kItems; ++k) {
-        const std::size_t i = run_begin<In>(tile, r) + k;
-        if (i < n) out[i] = static_cast<Out>(seg.output(r, k, run_base, inclusive));
-      }
-    }
-  }
+  store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [](unsigned) {});
 }
 
 template <class In>
@@ -222,12 +204,9 @@ void segmented_scan(const char* name, const In* in, const std::uint8_t* heads, s
   if (in == nullptr || heads == nullptr || out == nullptr || temp == nullptr)
     throw Error(std::string(name) + ": null device pointer");
   const std::size_t tiles = checked_tiles<In>(name, n, temp_bytes);
-  const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
-  const auto overlaps = [&](const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
-    return address(a) < address(b) + b_bytes && address(b) < address(a) + a_bytes;
-  };
-  if (overlaps(heads, n, out, n * sizeof(scan_result_t<In>)))
+  if (overlap(rows_span(heads, 1, n, n), rows_span(out, 1, n * sizeof(scan_result_t<In>), 0)))
     throw Error(std::string(name) + ": the head flags overlap the output");
+  const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
   constexpr unsigned kItems = TileShape<In>::kItems;
   constexpr std::size_t kInVector = sizeof(In) * kItems;
   const bool aligned = address(in) % kInVector == 0 && address(out) % 16 == 0 && address(heads) % kItems == 0;

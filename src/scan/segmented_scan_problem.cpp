@@ -11,12 +11,7 @@
 #include <cmath>
 
 namespace gpulab {
-namespace {
-
-/// Segment starts for n elements, about `mean` elements apart (element 0 always one), as head flags
-/// and as keys: each element's segment number (consecutive, so that adjacent segments differ even
-/// where the numbers wrap past int32).
-void make_segments(std::size_t n, std::size_t mean, std::uint64_t seed, std::uint8_t* heads, std::int32_t* keys) {
+void segment_starts(std::size_t n, std::size_t mean, std::uint64_t seed, std::uint8_t* heads, std::int32_t* keys) {
   std::uint64_t s = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
   const auto next = [&] { return s ^= s << 13, s ^= s >> 7, s ^= s << 17, s; };
   std::uint32_t segment = 0;
@@ -29,17 +24,15 @@ void make_segments(std::size_t n, std::size_t mean, std::uint64_t seed, std::uin
       const double u = static_cast<double>(next() >> 11) * 0x1p-53;
       next_head = i + 1 + static_cast<std::size_t>(std::llround(u * 2.0 * static_cast<double>(mean - 1)));
     }
-    keys[i] = static_cast<std::int32_t>(segment & 0x7fffffffu);
+    if (keys != nullptr) keys[i] = static_cast<std::int32_t>(segment & 0x7fffffffu);
   }
 }
-
-}  // namespace
 
 template <class T>
 SegmentedScanCase<T>::SegmentedScanCase(SegmentedScanSpec spec)
     : spec_(spec), values_(spec.n), heads_(spec.n), keys_(spec.n) {
   fill_random(std::span<T>(values_.data(), spec.n), spec.seed);
-  make_segments(spec.n, std::max<std::size_t>(spec.mean_segment, 1), spec.seed, heads_.data(), keys_.data());
+  segment_starts(spec.n, std::max<std::size_t>(spec.mean_segment, 1), spec.seed, heads_.data(), keys_.data());
 }
 
 template <class T>

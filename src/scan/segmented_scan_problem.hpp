@@ -78,6 +78,11 @@ class SegmentedScanCase final : public BenchCase {
   std::unique_ptr<T[]> baseline_;
 };
 
+/// Segment starts for n elements about `mean` ≥ 1 apart (element 0 always one), as head flags (an
+/// assorted nonzero byte each) and, where `keys` is not null, as each element's segment number
+/// (consecutive, so that adjacent segments differ even where the numbers wrap past int32).
+void segment_starts(std::size_t n, std::size_t mean, std::uint64_t seed, std::uint8_t* heads, std::int32_t* keys = nullptr);
+
 std::unique_ptr<Problem> make_segmented_scan_problem();
 
 }  // namespace gpulab
