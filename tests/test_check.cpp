@@ -18,6 +18,9 @@ TEST(Check, ToleranceIsGammaKTimesSumAbsPlusReferenceError) {
   EXPECT_LT(float_tolerance(10, u, sum_abs), float_tolerance(11, u, sum_abs));
   // Past k·u ≥ 1 the classical bound is void: anything finite passes, never NaN/Inf.
   EXPECT_TRUE(std::isinf(float_tolerance(std::size_t{1} << 25, u, 1.0)));
+  // A sum of zeros is exact however deep: the tolerance is 0, not ∞·0 (a NaN nothing passes).
+  EXPECT_EQ(float_tolerance(std::size_t{1} << 25, u, 0.0), 0.0);
+  EXPECT_TRUE(check_float(0.0, 0.0, 0.0, std::size_t{1} << 25, u).ok);
 }
 
 TEST(Check, FloatPassesWithinAndFailsBeyondTheBound) {

@@ -8,6 +8,8 @@
 namespace gpulab {
 
 double float_tolerance(std::size_t depth, double unit_roundoff, double sum_abs) {
+  // Sums of zeros are exact at any depth (and ∞·0 below would be NaN, which nothing passes).
+  if (sum_abs == 0.0) return 0.0;
   const double ku = static_cast<double>(depth) * unit_roundoff;
   // Past k·u ≥ 1 the bound says nothing; allow anything finite rather than divide by ≤ 0.
   const double gamma = ku < 1.0 ? ku / (1.0 - ku) : std::numeric_limits<double>::infinity();
