@@ -67,21 +67,27 @@ void sum(Address in, std::size_t n, const std::string& dtype, Address out, int d
 }
 
 template <class In>
-void scan_of(Address in, Address out, std::size_t n, bool inclusive, cudaStream_t stream, Address heads) {
-  gpulab_python::scan(at<const In>(in), at<gpulab::scan_result_t<In>>(out), n, inclusive, stream,
-                      at<const std::uint8_t>(heads));
+void scan_of(Address in, Address out, std::size_t n, bool inclusive, cudaStream_t stream, gpulab_python::Segments segments) {
+  gpulab_python::scan(at<const In>(in), at<gpulab::scan_result_t<In>>(out), n, inclusive, stream, segments);
 }
 
-/// The scan, or with head flags (`heads` not 0) the segmented scan.
+/// The scan, or the segmented scan over head flags (`heads` not 0) or keys (`keys` not 0, int32 or
+/// int64 as `key_dtype` says).
 void scan(Address in, const std::string& dtype, Address out, std::size_t n, bool inclusive, int device, Address stream,
-          Address heads) {
+          Address heads, Address keys, const std::string& key_dtype) {
   DeviceScope scope(device);
+  using Form = gpulab_python::Segments::Form;
+  gpulab_python::Segments segments;
+  if (heads != 0) segments = {Form::flags, at<const void>(heads)};
+  else if (keys != 0 && key_dtype == "int32") segments = {Form::keys32, at<const void>(keys)};
+  else if (keys != 0 && key_dtype == "int64") segments = {Form::keys64, at<const void>(keys)};
+  else if (keys != 0) throw gpulab::Error("scan: unsupported key dtype " + key_dtype);
   const cudaStream_t s = as_stream(stream);
-  if (dtype == "int8") return scan_of<std::int8_t>(in, out, n, inclusive, s, heads);
-  if (dtype == "int16") return scan_of<std::int16_t>(in, out, n, inclusive, s, heads);
-  if (dtype == "int32") return scan_of<std::int32_t>(in, out, n, inclusive, s, heads);
-  if (dtype == "float32") return scan_of<float>(in, out, n, inclusive, s, heads);
-  if (dtype == "float64") return scan_of<double>(in, out, n, inclusive, s, heads);
+  if (dtype == "int8") return scan_of<std::int8_t>(in, out, n, inclusive, s, segments);
+  if (dtype == "int16") return scan_of<std::int16_t>(in, out, n, inclusive, s, segments);
+  if (dtype == "int32") return scan_of<std::int32_t>(in, out, n, inclusive, s, segments);
+  if (dtype == "float32") return scan_of<float>(in, out, n, inclusive, s, segments);
+  if (dtype == "float64") return scan_of<double>(in, out, n, inclusive, s, segments);
   throw gpulab::Error("scan: unsupported dtype " + dtype);
 }
 
@@ -261,7 +267,7 @@ NB_MODULE(_core, m) {
   m.def("device_count", &device_count, "CUDA devices the driver shows (0 without a driver or a GPU).");
   m.def("sum", &sum, nb::arg("data"), nb::arg("n"), nb::arg("dtype"), nb::arg("out"), nb::arg("device"), nb::arg("stream"));
   m.def("scan", &scan, nb::arg("data"), nb::arg("dtype"), nb::arg("out"), nb::arg("n"), nb::arg("inclusive"),
-        nb::arg("device"), nb::arg("stream"), nb::arg("heads") = 0);
+        nb::arg("device"), nb::arg("stream"), nb::arg("heads") = 0, nb::arg("keys") = 0, nb::arg("key_dtype") = "");
   m.def("histogram", &histogram, nb::arg("values"), nb::arg("n"), nb::arg("bins"), nb::arg("counts"), nb::arg("device"),
         nb::arg("stream"));
   m.def("atax", &atax, nb::arg("a"), nb::arg("x"), nb::arg("rows"), nb::arg("cols"), nb::arg("y"), nb::arg("device"),

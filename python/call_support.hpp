@@ -172,20 +172,35 @@ void sum(const T* in, std::size_t n, T* out, cudaStream_t stream) {
                  [&](void* temp, std::size_t bytes) { gpulab::reduce_sum(in, n, out, temp, bytes, stream); });
 }
 
-/// The scan of in[0, n); with `heads` (not null), the segmented scan (gpulab/scan.hpp). Both take the
-/// same temporary storage: the same cache entry.
+/// Where a scan's segments lie: none (the plain scan), head flags, or int32 or int64 keys.
+struct Segments {
+  enum class Form { none, flags, keys32, keys64 } form = Form::none;
+  const void* at = nullptr;
+};
+
+/// The scan of in[0, n), or the segmented scan over `segments` (gpulab/scan.hpp). All take the same
+/// temporary storage: the same cache entry.
 template <class In>
 void scan(const In* in, gpulab::scan_result_t<In>* out, std::size_t n, bool inclusive, cudaStream_t stream,
-          const std::uint8_t* heads = nullptr) {
+          Segments segments = {}) {
   scratch().with(ScratchCache::Purpose::scan, stream, gpulab::scan_temp_bytes<In>(n), [&](void* temp, std::size_t bytes) {
-    if (heads != nullptr && inclusive)
-      gpulab::inclusive_segmented_scan(in, heads, out, n, temp, bytes, stream);
-    else if (heads != nullptr)
-      gpulab::exclusive_segmented_scan(in, heads, out, n, temp, bytes, stream);
-    else if (inclusive)
-      gpulab::inclusive_scan(in, out, n, temp, bytes, stream);
-    else
-      gpulab::exclusive_scan(in, out, n, temp, bytes, stream);
+    const auto by_key = [&](const auto* keys) {
+      if (inclusive) gpulab::inclusive_segmented_scan_by_key(in, keys, out, n, temp, bytes, stream);
+      else gpulab::exclusive_segmented_scan_by_key(in, keys, out, n, temp, bytes, stream);
+    };
+    const auto* flags = static_cast<const std::uint8_t*>(segments.at);
+    switch (segments.form) {
+      case Segments::Form::flags:
+        if (inclusive) gpulab::inclusive_segmented_scan(in, flags, out, n, temp, bytes, stream);
+        else gpulab::exclusive_segmented_scan(in, flags, out, n, temp, bytes, stream);
+        return;
+      case Segments::Form::keys32: return by_key(static_cast<const std::int32_t*>(segments.at));
+      case Segments::Form::keys64: return by_key(static_cast<const std::int64_t*>(segments.at));
+      case Segments::Form::none:
+        if (inclusive) gpulab::inclusive_scan(in, out, n, temp, bytes, stream);
+        else gpulab::exclusive_scan(in, out, n, temp, bytes, stream);
+        return;
+    }
   });
 }
 

@@ -320,33 +320,74 @@ CheckResult check_segmented(std::span<const In> x, std::span<const std::uint8_t>
   return check_scan<In>(got, x, ref, kind, {scan_accumulation_depth<In>(0), 1, scan_tile_elements<In>()}, heads);
 }
 
-/// Every kind, segment length and awkward size for In, the values and the flags each placed
-/// `shift` elements past an aligned start (shift 0: the vector path).
+/// Keys whose runs are the segments of `heads`: alternating values (a key may come back after
+/// another), scaled past 32 bits for int64 keys.
+template <class Key>
+std::vector<Key> keys_of(std::span<const std::uint8_t> heads) {
+  std::vector<Key> keys(heads.size());
+  Key key = 0;
+  for (std::size_t i = 0; i < heads.size(); ++i) {
+    if (i > 0 && heads[i] != 0) key = key == 0 ? Key(sizeof(Key) == 8 ? (std::int64_t{1} << 33) + 1 : 1) : Key(0);
+    keys[i] = key;
+  }
+  return keys;
+}
+
+/// Every kind, segment length and awkward size for In, the values, flags and keys each placed
+/// `shift` elements past an aligned start (shift 0: the vector path). The library's output passes
+/// the reference; the path the compiler's registers build and the scans by int32 and int64 keys
+/// give its bits.
 template <class In>
 void check_segmented_sizes(std::size_t shift) {
+  using Out = scan_result_t<In>;
   const std::size_t tile = scan_tile_elements<In>();
   const std::size_t max_n = 3 * tile + 1000;
   std::vector<In> host(max_n);
   fill_random<In>(host, 31);
   DeviceBuffer<In> in(max_n + 16);
-  DeviceBuffer<scan_result_t<In>> out(max_n + 16);
+  DeviceBuffer<Out> out(max_n + 16), other(max_n + 16);
   DeviceBuffer<std::uint8_t> flags(max_n + 16);
+  DeviceBuffer<std::int32_t> keys32(max_n + 16);
+  DeviceBuffer<std::int64_t> keys64(max_n + 16);
   GPULAB_CUDA_CHECK(cudaMemcpy(in.data() + shift, host.data(), max_n * sizeof(In), cudaMemcpyHostToDevice));
   const std::size_t bytes = scan_temp_bytes<In>(max_n);
   auto temp = zeroed_temp(bytes);
   for (std::size_t mean : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{100}, std::size_t{5000}, tile}) {
     const auto heads = random_heads(max_n, mean, 32 + mean);
     GPULAB_CUDA_CHECK(cudaMemcpy(flags.data() + shift, heads.data(), max_n, cudaMemcpyHostToDevice));
+    const auto k32 = keys_of<std::int32_t>(heads);
+    const auto k64 = keys_of<std::int64_t>(heads);
+    GPULAB_CUDA_CHECK(cudaMemcpy(keys32.data() + shift, k32.data(), max_n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+    GPULAB_CUDA_CHECK(cudaMemcpy(keys64.data() + shift, k64.data(), max_n * sizeof(std::int64_t), cudaMemcpyHostToDevice));
     for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{31}, std::size_t{33}, std::size_t{1000}, tile - 1, tile,
                           tile + 1, 2 * tile + 17, max_n})
       for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
         SCOPED_TRACE(fmt::format("{} mean={} n={} shift={} {}", dtype_name(dtype_of<In>()), mean, n, shift, scan_kind_name(kind)));
-        poison_device(out.data(), (max_n + 16) * sizeof(scan_result_t<In>), 0xFF, nullptr);
+        const bool inclusive = kind == ScanKind::inclusive;
+        poison_device(out.data(), (max_n + 16) * sizeof(Out), 0xFF, nullptr);
         segmented_with(kind, in.data() + shift, flags.data() + shift, out.data() + shift, n, temp.data(), bytes);
         const auto got = test::download(out.data() + shift, n);
         const CheckResult r = check_segmented<In>(std::span<const In>(host.data(), n),
                                                   std::span<const std::uint8_t>(heads.data(), n), got, kind);
         EXPECT_TRUE(r.ok) << r.detail;
+        const auto same_bits = [&](const char* form, auto&& run) {
+          poison_device(other.data(), (max_n + 16) * sizeof(Out), 0xFF, nullptr);
+          run();
+          const auto again = test::download(other.data() + shift, n);
+          EXPECT_EQ(std::memcmp(again.data(), got.data(), n * sizeof(Out)), 0) << form;
+        };
+        same_bits("compiler_registers", [&] {
+          scan_detail::segmented_scan_by_path(scan_detail::SegmentedScanPath::compiler_registers, in.data() + shift,
+                                              flags.data() + shift, other.data() + shift, n, inclusive, temp.data(), bytes, nullptr);
+        });
+        same_bits("int32 keys", [&] {
+          if (inclusive) inclusive_segmented_scan_by_key(in.data() + shift, keys32.data() + shift, other.data() + shift, n, temp.data(), bytes);
+          else exclusive_segmented_scan_by_key(in.data() + shift, keys32.data() + shift, other.data() + shift, n, temp.data(), bytes);
+        });
+        same_bits("int64 keys", [&] {
+          if (inclusive) inclusive_segmented_scan_by_key(in.data() + shift, keys64.data() + shift, other.data() + shift, n, temp.data(), bytes);
+          else exclusive_segmented_scan_by_key(in.data() + shift, keys64.data() + shift, other.data() + shift, n, temp.data(), bytes);
+        });
       }
   }
 }
@@ -424,7 +465,15 @@ TEST(SegmentedScan, RefusesBadArguments) {
   EXPECT_THROW(exclusive_segmented_scan(in.data(), reinterpret_cast<const std::uint8_t*>(out.data()) + 8, out.data(), n,
                                         temp.data(), bytes),
                Error);  // the flags overlap the output
+  DeviceBuffer<std::int64_t> keys(n);
+  EXPECT_THROW(inclusive_segmented_scan_by_key(in.data(), static_cast<const std::int32_t*>(nullptr), out.data(), n, temp.data(), bytes),
+               Error);
+  EXPECT_THROW(exclusive_segmented_scan_by_key(in.data(), keys.data(), out.data(), n, temp.data(), bytes - 1), Error);
+  EXPECT_THROW(inclusive_segmented_scan_by_key(in.data(), reinterpret_cast<const std::int64_t*>(out.data()) + 1, out.data(), n,
+                                               temp.data(), bytes),
+               Error);  // the keys overlap the output
   EXPECT_NO_THROW(inclusive_segmented_scan<float>(nullptr, nullptr, nullptr, 0, nullptr, 0));
+  EXPECT_NO_THROW((inclusive_segmented_scan_by_key<float, std::int32_t>(nullptr, nullptr, nullptr, 0, nullptr, 0)));
   GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 

@@ -72,6 +72,18 @@ template <class In>
 void exclusive_segmented_scan(const In* in, const std::uint8_t* heads, scan_result_t<In>* out, std::size_t n, void* temp,
                               std::size_t temp_bytes, cudaStream_t stream = nullptr);
 
+/// Segmented scans by key: a segment is a run of equal keys (n of them in device memory, Key int32_t
+/// or int64_t, not overlapping `out`): one starts at element 0 and at every i with keys[i] ≠
+/// keys[i-1], as CUB's InclusiveSumByKey takes them. The rest as above.
+template <class In, class Key>
+void inclusive_segmented_scan_by_key(const In* in, const Key* keys, scan_result_t<In>* out, std::size_t n, void* temp,
+                                     std::size_t temp_bytes, cudaStream_t stream = nullptr);
+
+/// See inclusive_segmented_scan_by_key.
+template <class In, class Key>
+void exclusive_segmented_scan_by_key(const In* in, const Key* keys, scan_result_t<In>* out, std::size_t n, void* temp,
+                                     std::size_t temp_bytes, cudaStream_t stream = nullptr);
+
 /// Elements of one tile: the unit of work of one block, and the step of the error bound.
 template <class In>
 std::size_t scan_tile_elements();

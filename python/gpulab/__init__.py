@@ -140,21 +140,30 @@ def exclusive_scan(x, *, out=None, stream=None):
 _HEAD_TYPES = ("bool", "uint8", "int8")
 
 
-def segmented_scan(x, heads, *, exclusive=False, out=None, stream=None):
-    """Prefix sums of x restarted at every segment: a segment starts at element 0 and wherever heads
-    (bool, uint8 or int8, x's shape, contiguous) is nonzero, in memory order. Inclusive:
+_KEY_TYPES = ("int32", "int64")
+
+
+def segmented_scan(x, heads=None, *, keys=None, exclusive=False, out=None, stream=None):
+    """Prefix sums of x restarted at every segment, in memory order. Segments by head flags (heads:
+    bool, uint8 or int8, x's shape, contiguous): one starts at element 0 and wherever heads is
+    nonzero; or by keys (keys=: int32 or int64, x's shape, contiguous): runs of equal keys, one
+    starting wherever a key differs from the one before (CUB's scan by key). Inclusive:
     out[i] = x[h] + ... + x[i], h the first element of i's segment; exclusive=True: the sum before i
     within its segment (0 at a segment's start). Types, wrapping and determinism as inclusive_scan;
-    out= may be x itself where the types match. One kernel, no copy of x or heads."""
+    out= may be x itself where the types match. One kernel, no copy of x, heads or keys."""
     what = "gpulab.segmented_scan"
+    if (heads is None) == (keys is None):
+        raise ValueError(f"{what}: give the segments as heads or as keys= (one of them)")
     a = contiguous(view(x, what, _SCAN_TYPES), what, "x")
-    h = contiguous(view(heads, what, _HEAD_TYPES), what, "heads")
-    same_device(what, a, h)
-    if h.shape != a.shape:
-        raise ValueError(f"{what}: heads must have x's shape {a.shape}, got {h.shape}")
+    name = "heads" if keys is None else "keys"
+    s = contiguous(view(heads if keys is None else keys, what, _HEAD_TYPES if keys is None else _KEY_TYPES), what, name)
+    same_device(what, a, s)
+    if s.shape != a.shape:
+        raise ValueError(f"{what}: {name} must have x's shape {a.shape}, got {s.shape}")
     call = Call(a, stream)
     result, o = call.output(out, a.shape, _scan_result_type(a.dtype), what)
-    _core.scan(a.address, a.dtype, o.address, a.size, not exclusive, a.device, call.stream, heads=h.address)
+    segments = {"heads": s.address} if keys is None else {"keys": s.address, "key_dtype": s.dtype}
+    _core.scan(a.address, a.dtype, o.address, a.size, not exclusive, a.device, call.stream, **segments)
     return call.done(result)
 
 

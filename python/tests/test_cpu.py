@@ -65,6 +65,14 @@ def test_segmented_scan_checks_its_flags():
         gpulab.segmented_scan(fake([10]), fake([9], "bool"))
     with pytest.raises(ValueError, match=r"needs heads contiguous"):
         gpulab.segmented_scan(fake([4, 6]), fake([4, 6], "uint8", strides=[1, 4]))
+    with pytest.raises(ValueError, match=r"give the segments as heads or as keys= \(one of them\)"):
+        gpulab.segmented_scan(fake([10]), fake([10], "bool"), keys=fake([10], "int32"))
+    with pytest.raises(ValueError, match=r"one of them"):
+        gpulab.segmented_scan(fake([10]))
+    with pytest.raises(TypeError, match=r"dtype int16 is not supported; use int32, int64"):
+        gpulab.segmented_scan(fake([10]), keys=fake([10], "int16"))
+    with pytest.raises(ValueError, match=r"keys must have x's shape \(10,\), got \(11,\)"):
+        gpulab.segmented_scan(fake([10]), keys=fake([11], "int64"))
 
 
 def test_strides_are_checked_or_used():

@@ -214,6 +214,11 @@ def test_segmented_scans(n, mean):
     # two float64 prefix sums over the whole array)
     bound = gamma(64 + n // 1024, U[torch.float32]) * segmented_reference(f.abs(), heads) + 2.0**-50 * torch.cumsum(f.double().abs(), 0)
     assert torch.all((gpulab.segmented_scan(f, heads).double() - ref).abs() <= bound)
+    # by keys whose runs are the same segments (alternating values, past 32 bits for int64): the flags' bits
+    for dtype, step in ((torch.int32, 1), (torch.int64, 2**33 + 1)):
+        keys = (torch.cumsum(heads.long(), 0) % 2 * step).to(dtype)
+        assert torch.equal(gpulab.segmented_scan(f, keys=keys), gpulab.segmented_scan(f, heads))
+        assert torch.equal(gpulab.segmented_scan(x, keys=keys, exclusive=True), exc)
 
 
 def test_segmented_scan_refuses_flags_over_its_output():

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace gpulab::scan_detail {
 
@@ -23,5 +24,16 @@ enum class ScanPath {
 template <class In>
 void scan_by_path(ScanPath path, const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, void* temp,
                   std::size_t temp_bytes, cudaStream_t stream);
+
+/// The segmented scan's kernel (segmented_scan.cu) as the ladder times it.
+enum class SegmentedScanPath {
+  compiler_registers,  // rung 1: registers as the compiler chooses them
+  bounded_registers,   // rung 2 and the library: held to the plain scan's (three blocks an SM, two for doubles)
+};
+
+/// The segmented scan over head flags by `path`, with the contract of gpulab/scan.hpp.
+template <class In>
+void segmented_scan_by_path(SegmentedScanPath path, const In* in, const std::uint8_t* heads, scan_result_t<In>* out,
+                            std::size_t n, bool inclusive, void* temp, std::size_t temp_bytes, cudaStream_t stream);
 
 }  // namespace gpulab::scan_detail

@@ -12,6 +12,7 @@
 #include "lib/launch.cuh"
 #include "lib/memory_layout.hpp"
 #include "scan/scan_lookback.cuh"
+#include "scan/scan_paths.hpp"
 
 #include <gpulab/error.hpp>
 #include <gpulab/scan.hpp>
@@ -36,50 +37,65 @@ __device__ __forceinline__ Pair<A> combine(Pair<A> before, Pair<A> after) {
 }
 
 /// WarpSegment (scan_tile.cuh) with a head bit per element: the same rounds, runs, warp scan and
-/// carry, each addition the segmented operator's.
+/// carry, each addition the segmented operator's. The head flags travel as bits: the lane's as one
+/// word, the warp's as a ballot a round. Registers decide the speed here (a block a tile, so blocks
+/// an SM are what hide the loads): 4-byte outputs stay at the plain scan's 80 (three blocks an SM),
+/// doubles at 128 (two), where a flag a value and pairs in the shuffles took 128 and 214.
 template <class A, unsigned kRounds, unsigned kItems>
 struct SegmentedWarpSegment {
-  A item[kRounds][kItems];   // loaded values; after scan(): the segmented prefix within the lane's run
-  unsigned heads[kRounds];   // bit k: element k of the lane's run of round r starts a segment
-  Pair<A> lane_base[kRounds];  // after scan(): what precedes the lane's run within the warp's segment
+  static_assert(kRounds * kItems <= 64, "a lane's head flags fit one 64-bit word");
+  A item[kRounds][kItems];     // loaded values; after scan(): the segmented prefix within the lane's run
+  unsigned long long heads;    // bit r·kItems + k: element k of the lane's run of round r starts a segment
+  A lane_base[kRounds];        // after scan(): what precedes the lane's run within the warp's segment,
+  unsigned base_heads;         //   summed from the nearest head before the run where bit r is set
   Pair<A> total;               // after scan(): the warp segment's pair, in every lane
 
+  __device__ __forceinline__ unsigned run_heads(unsigned r) const {
+    return static_cast<unsigned>(heads >> (r * kItems)) & ((1u << kItems) - 1u);
+  }
   /// Whether a head lies at or before element k of round r's run.
-  __device__ __forceinline__ bool head_up_to(unsigned r, unsigned k) const { return (heads[r] & ((2u << k) - 1u)) != 0; }
+  __device__ __forceinline__ bool head_up_to(unsigned r, unsigned k) const { return (run_heads(r) & ((2u << k) - 1u)) != 0; }
 
   __device__ __forceinline__ void scan_run(unsigned r) {
 #pragma unroll
     for (unsigned k = 1; k < kItems; ++k)
-      if (!((heads[r] >> k) & 1u)) item[r][k] = item[r][k - 1] + item[r][k];
+      if (!((run_heads(r) >> k) & 1u)) item[r][k] = item[r][k - 1] + item[r][k];
   }
 
   template <class LoadRound>
   __device__ __forceinline__ void scan(LoadRound&& load_round) {
     const unsigned lane = threadIdx.x % kWarp;
     Pair<A> carry{false, A(0)};
+    base_heads = 0;
 #pragma unroll
     for (unsigned r = 0; r < kRounds; ++r) {
       load_round(r);
       scan_run(r);
-      // The runs' pairs scanned across the warp (Kogge–Stone, as warp_inclusive_scan).
-      Pair<A> inclusive{heads[r] != 0, item[r][kItems - 1]};
+      // The runs' pairs scanned across the warp (Kogge–Stone, as warp_inclusive_scan), the heads
+      // from one ballot: lane l adds lane l − offset's sum while no head lies in between, i.e.
+      // while l − offset is at or past the nearest lane with a head at or below l. The same
+      // additions in the same order as combining (head, sum) pairs, with half the shuffles.
+      const unsigned with_heads = __ballot_sync(kFullMask, run_heads(r) != 0);
+      const unsigned up_to_lane = with_heads & (~0u >> (kWarp - 1 - lane));
+      const unsigned nearest = up_to_lane != 0 ? kWarp - 1 - __clz(up_to_lane) : 0;
+      A inclusive = item[r][kItems - 1];
 #pragma unroll
       for (unsigned offset = 1; offset < kWarp; offset *= 2) {
-        const A below_sum = __shfl_up_sync(kFullMask, inclusive.sum, offset);
-        const bool below_head = __shfl_up_sync(kFullMask, static_cast<int>(inclusive.head), offset) != 0;
-        if (lane >= offset) inclusive = combine(Pair<A>{below_head, below_sum}, inclusive);
+        const A below = __shfl_up_sync(kFullMask, inclusive, offset);
+        if (lane >= offset && lane - offset >= nearest) inclusive = below + inclusive;
       }
-      const Pair<A> below{__shfl_up_sync(kFullMask, static_cast<int>(inclusive.head), 1) != 0,
-                          __shfl_up_sync(kFullMask, inclusive.sum, 1)};
-      const Pair<A> round_total{__shfl_sync(kFullMask, static_cast<int>(inclusive.head), kWarp - 1) != 0,
-                                __shfl_sync(kFullMask, inclusive.sum, kWarp - 1)};
+      const Pair<A> below{(with_heads & ((1u << lane) - 1u)) != 0, __shfl_up_sync(kFullMask, inclusive, 1)};
+      const Pair<A> round_total{with_heads != 0, __shfl_sync(kFullMask, inclusive, kWarp - 1)};
+      Pair<A> base;
       if (r == 0) {
-        lane_base[r] = lane == 0 ? Pair<A>{false, A(0)} : below;
+        base = lane == 0 ? Pair<A>{false, A(0)} : below;
         carry = round_total;
       } else {
-        lane_base[r] = lane == 0 ? carry : combine(carry, below);
+        base = lane == 0 ? carry : combine(carry, below);
         carry = combine(carry, round_total);
       }
+      lane_base[r] = base.sum;
+      base_heads |= static_cast<unsigned>(base.head) << r;
     }
     total = carry;
   }
@@ -87,13 +103,13 @@ struct SegmentedWarpSegment {
   /// What precedes the lane's run of round r, resolved: `segment_offset` (what precedes the warp's
   /// segment) unless a head lies between the segment's start and the run.
   __device__ __forceinline__ A run_base(unsigned r, A segment_offset) const {
-    return lane_base[r].head ? lane_base[r].sum : segment_offset + lane_base[r].sum;
+    return (base_heads >> r) & 1u ? lane_base[r] : segment_offset + lane_base[r];
   }
 
   /// Output k of round r, given the resolved value before the lane's run (run_base).
   __device__ __forceinline__ A output(unsigned r, unsigned k, A run_base, bool inclusive) const {
     if (inclusive) return head_up_to(r, k) ? item[r][k] : run_base + item[r][k];
-    if ((heads[r] >> k) & 1u) return A(0);
+    if ((run_heads(r) >> k) & 1u) return A(0);
     if (k == 0) return run_base;
     return head_up_to(r, k - 1) ? item[r][k - 1] : run_base + item[r][k - 1];
   }
@@ -115,31 +131,74 @@ __device__ __forceinline__ unsigned head_bits(const std::uint8_t* at) {
   return bits;
 }
 
+/// Segments as head flags: one starts at every i with flags[i] ≠ 0.
+struct FlagHeads {
+  const std::uint8_t* flags;
+
+  bool aligned(unsigned items) const { return reinterpret_cast<std::uintptr_t>(flags) % items == 0; }
+  /// The head bits of the lane's run of round r in tile `tile` (full: a whole tile, vector loads).
+  template <class In>
+  __device__ __forceinline__ unsigned run_bits(std::size_t n, unsigned long long tile, unsigned r, bool full) const {
+    constexpr unsigned kItems = TileShape<In>::kItems;
+    const std::size_t begin = run_begin<In>(tile, r);
+    if (full) return head_bits<kItems>(flags + begin);
+    unsigned bits = 0;
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k)
+      if (begin + k < n && flags[begin + k] != 0) bits |= 1u << k;
+    return bits;
+  }
+};
+
+/// Segments as keys: one starts at element 0 and at every i with keys[i] ≠ keys[i − 1] (runs of
+/// equal keys, as CUB's scan by key and cuDF's group-by scans take them).
+template <class Key>
+struct KeyHeads {
+  const Key* keys;
+
+  bool aligned(unsigned items) const { return reinterpret_cast<std::uintptr_t>(keys) % (items * sizeof(Key)) == 0; }
+  template <class In>
+  __device__ __forceinline__ unsigned run_bits(std::size_t n, unsigned long long tile, unsigned r, bool full) const {
+    constexpr unsigned kItems = TileShape<In>::kItems;
+    const std::size_t begin = run_begin<In>(tile, r);
+    Key k_run[kItems];
+    if (full) {
+      const auto v = *reinterpret_cast<const Vec<Key, kItems>*>(keys + begin);
+#pragma unroll
+      for (unsigned k = 0; k < kItems; ++k) k_run[k] = v.v[k];
+    } else {
+#pragma unroll
+      for (unsigned k = 0; k < kItems; ++k) k_run[k] = begin + k < n ? keys[begin + k] : Key(0);
+    }
+    // The key before the run: the lane below's last (its run ends where this one begins), for lane
+    // 0 one more load (the warp's previous round or segment, or the tile before: in the L1 or L2).
+    Key before = __shfl_up_sync(kFullMask, k_run[kItems - 1], 1);
+    if (threadIdx.x % kWarp == 0 && begin > 0 && begin < n) before = keys[begin - 1];
+    unsigned bits = begin == 0 || (begin < n && k_run[0] != before) ? 1u : 0u;
+#pragma unroll
+    for (unsigned k = 1; k < kItems; ++k)
+      if (begin + k < n && k_run[k] != k_run[k - 1]) bits |= 1u << k;
+    return bits;
+  }
+};
+
 /// The thread's head bits of tile `tile`, beside its elements (load_tile, scan_lookback.cuh).
-template <class In>
-__device__ __forceinline__ void load_heads(const std::uint8_t* heads, std::size_t n, unsigned long long tile, bool full,
+template <class In, class Heads>
+__device__ __forceinline__ void load_heads(const Heads& source, std::size_t n, unsigned long long tile, bool full,
                                            SegmentedSegment<In>& seg) {
   constexpr unsigned kItems = TileShape<In>::kItems, kRounds = TileShape<In>::kRounds;
+  seg.heads = 0;
 #pragma unroll
-  for (unsigned r = 0; r < kRounds; ++r) {
-    if (full) {
-      seg.heads[r] = head_bits<kItems>(heads + run_begin<In>(tile, r));
-      continue;
-    }
-    seg.heads[r] = 0;
-#pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) {
-      const std::size_t i = run_begin<In>(tile, r) + k;
-      if (i < n && heads[i] != 0) seg.heads[r] |= 1u << k;
-    }
-  }
+  for (unsigned r = 0; r < kRounds; ++r)
+    seg.heads |= static_cast<unsigned long long>(source.template run_bits<In>(n, tile, r, full)) << (r * kItems);
 }
 
 /// A block a tile, drawn by ticket as in scan.cu's scan_kernel; two barriers around the look-back.
-template <class In, bool kVectors>
-__global__ void __launch_bounds__(kBlock)
-segmented_scan_kernel(const In* in, const std::uint8_t* heads, scan_result_t<In>* out, std::size_t n, bool inclusive,
-                      TileStatus status) {
+/// kMinBlocks: the blocks an SM the registers must allow (__launch_bounds__), 1 to leave them to the
+/// compiler.
+template <class In, class Heads, bool kVectors, unsigned kMinBlocks>
+__global__ void __launch_bounds__(kBlock, kMinBlocks)
+segmented_scan_kernel(const In* in, Heads heads, scan_result_t<In>* out, std::size_t n, bool inclusive, TileStatus status) {
   using Out = scan_result_t<In>;
   using A = acc_t<Out>;
   using S = TileShape<In>;
@@ -184,7 +243,7 @@ segmented_scan_kernel(const In* in, const std::uint8_t* heads, scan_result_t<In>
     } else {
       // A tile with a head is its own inclusive prefix; one without adds to its predecessor's.
       if (lane == 0) publish(status, tile, ticket, aggregate.head ? kInclusive : kAggregate, aggregate.sum);
-      const bool starts_with_head = (__shfl_sync(kFullMask, seg.heads[0], 0) & 1u) != 0;  // the tile's element 0
+      const bool starts_with_head = (__shfl_sync(kFullMask, seg.run_heads(0), 0) & 1u) != 0;  // the tile's element 0
       if (!starts_with_head) prefix = look_back(status, first_ticket, tile, kept);
       if (lane == 0 && !aggregate.head) publish(status, tile, ticket, kInclusive, prefix + aggregate.sum);
     }
@@ -197,51 +256,98 @@ segmented_scan_kernel(const In* in, const std::uint8_t* heads, scan_result_t<In>
   store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [](unsigned) {});
 }
 
+/// The blocks an SM the library holds its kernel's registers to: the plain scan's 80 registers for
+/// 4-byte outputs (three blocks), 128 for doubles (two).
 template <class In>
-void segmented_scan(const char* name, const In* in, const std::uint8_t* heads, scan_result_t<In>* out, std::size_t n,
-                    bool inclusive, void* temp, std::size_t temp_bytes, cudaStream_t stream) {
+constexpr unsigned kLibraryMinBlocks = sizeof(acc_t<scan_result_t<In>>) == 8 ? 2 : 3;
+
+/// The checks, then one launch: `segments` and `segment_bytes` say where the flags or keys lie.
+template <class In, unsigned kMinBlocks, class Heads>
+void segmented_scan(const char* name, const In* in, Heads heads, const void* segments, std::size_t segment_bytes,
+                    scan_result_t<In>* out, std::size_t n, bool inclusive, void* temp, std::size_t temp_bytes,
+                    cudaStream_t stream) {
   if (n == 0) return;
-  if (in == nullptr || heads == nullptr || out == nullptr || temp == nullptr)
+  if (in == nullptr || segments == nullptr || out == nullptr || temp == nullptr)
     throw Error(std::string(name) + ": null device pointer");
   const std::size_t tiles = checked_tiles<In>(name, n, temp_bytes);
-  if (overlap(rows_span(heads, 1, n, n), rows_span(out, 1, n * sizeof(scan_result_t<In>), 0)))
-    throw Error(std::string(name) + ": the head flags overlap the output");
+  if (overlap(rows_span(segments, 1, n * segment_bytes, n * segment_bytes), rows_span(out, 1, n * sizeof(scan_result_t<In>), 0)))
+    throw Error(std::string(name) + ": the segments' " + (segment_bytes == 1 ? "head flags" : "keys") + " overlap the output");
   const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
   constexpr unsigned kItems = TileShape<In>::kItems;
-  constexpr std::size_t kInVector = sizeof(In) * kItems;
-  const bool aligned = address(in) % kInVector == 0 && address(out) % 16 == 0 && address(heads) % kItems == 0;
-  const auto kernel = aligned ? segmented_scan_kernel<In, true> : segmented_scan_kernel<In, false>;
+  const bool aligned = address(in) % (sizeof(In) * kItems) == 0 && address(out) % 16 == 0 && heads.aligned(kItems);
+  const auto kernel = aligned ? segmented_scan_kernel<In, Heads, true, kMinBlocks> : segmented_scan_kernel<In, Heads, false, kMinBlocks>;
   launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, heads, out, n, inclusive, TileStatus::in(temp))
       .work([&] {
-        return count_of(TileShape<In>::kTile, "element") + " per tile, head flags beside" +
-               (aligned ? ", vector loads and stores" : ", unaligned: element by element");
+        return count_of(TileShape<In>::kTile, "element") + " per tile, " + (segment_bytes == 1 ? "head flags" : "keys") +
+               " beside" + (aligned ? ", vector loads and stores" : ", unaligned: element by element");
       });
 }
 
 }  // namespace
 
+namespace scan_detail {
+
+template <class In>
+void segmented_scan_by_path(SegmentedScanPath path, const In* in, const std::uint8_t* heads, scan_result_t<In>* out,
+                            std::size_t n, bool inclusive, void* temp, std::size_t temp_bytes, cudaStream_t stream) {
+  const char* name = inclusive ? "inclusive_segmented_scan" : "exclusive_segmented_scan";
+  if (path == SegmentedScanPath::compiler_registers)
+    segmented_scan<In, 1>(name, in, FlagHeads{heads}, heads, 1, out, n, inclusive, temp, temp_bytes, stream);
+  else
+    segmented_scan<In, kLibraryMinBlocks<In>>(name, in, FlagHeads{heads}, heads, 1, out, n, inclusive, temp, temp_bytes, stream);
+}
+
+}  // namespace scan_detail
+
 template <class In>
 void inclusive_segmented_scan(const In* in, const std::uint8_t* heads, scan_result_t<In>* out, std::size_t n, void* temp,
                               std::size_t temp_bytes, cudaStream_t stream) {
-  segmented_scan("inclusive_segmented_scan", in, heads, out, n, true, temp, temp_bytes, stream);
+  scan_detail::segmented_scan_by_path(scan_detail::SegmentedScanPath::bounded_registers, in, heads, out, n, true, temp, temp_bytes, stream);
 }
 
 template <class In>
 void exclusive_segmented_scan(const In* in, const std::uint8_t* heads, scan_result_t<In>* out, std::size_t n, void* temp,
                               std::size_t temp_bytes, cudaStream_t stream) {
-  segmented_scan("exclusive_segmented_scan", in, heads, out, n, false, temp, temp_bytes, stream);
+  scan_detail::segmented_scan_by_path(scan_detail::SegmentedScanPath::bounded_registers, in, heads, out, n, false, temp, temp_bytes, stream);
 }
 
-#define GPULAB_INSTANTIATE_SEGMENTED_SCAN(In)                                                                 \
-  template void inclusive_segmented_scan<In>(const In*, const std::uint8_t*, scan_result_t<In>*, std::size_t, \
-                                             void*, std::size_t, cudaStream_t);                               \
-  template void exclusive_segmented_scan<In>(const In*, const std::uint8_t*, scan_result_t<In>*, std::size_t, \
-                                             void*, std::size_t, cudaStream_t);
+template <class In, class Key>
+void inclusive_segmented_scan_by_key(const In* in, const Key* keys, scan_result_t<In>* out, std::size_t n, void* temp,
+                                     std::size_t temp_bytes, cudaStream_t stream) {
+  using namespace scan_detail;
+  segmented_scan<In, kLibraryMinBlocks<In>>("inclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys, sizeof(Key), out, n,
+                                            true, temp, temp_bytes, stream);
+}
+
+template <class In, class Key>
+void exclusive_segmented_scan_by_key(const In* in, const Key* keys, scan_result_t<In>* out, std::size_t n, void* temp,
+                                     std::size_t temp_bytes, cudaStream_t stream) {
+  using namespace scan_detail;
+  segmented_scan<In, kLibraryMinBlocks<In>>("exclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys, sizeof(Key), out, n,
+                                            false, temp, temp_bytes, stream);
+}
+
+#define GPULAB_INSTANTIATE_SEGMENTED_SCAN(In)                                                                         \
+  template void inclusive_segmented_scan<In>(const In*, const std::uint8_t*, scan_result_t<In>*, std::size_t, void*,  \
+                                             std::size_t, cudaStream_t);                                              \
+  template void exclusive_segmented_scan<In>(const In*, const std::uint8_t*, scan_result_t<In>*, std::size_t, void*,  \
+                                             std::size_t, cudaStream_t);                                              \
+  template void scan_detail::segmented_scan_by_path<In>(scan_detail::SegmentedScanPath, const In*, const std::uint8_t*, \
+                                                        scan_result_t<In>*, std::size_t, bool, void*, std::size_t,      \
+                                                        cudaStream_t);                                                  \
+  GPULAB_INSTANTIATE_SEGMENTED_SCAN_BY_KEY(In, std::int32_t)                                                            \
+  GPULAB_INSTANTIATE_SEGMENTED_SCAN_BY_KEY(In, std::int64_t)
+#define GPULAB_INSTANTIATE_SEGMENTED_SCAN_BY_KEY(In, Key)                                                                  \
+  template void inclusive_segmented_scan_by_key<In, Key>(const In*, const Key*, scan_result_t<In>*, std::size_t, void*, \
+                                                         std::size_t, cudaStream_t);                                   \
+  template void exclusive_segmented_scan_by_key<In, Key>(const In*, const Key*, scan_result_t<In>*, std::size_t, void*, \
+                                                         std::size_t, cudaStream_t);
 GPULAB_INSTANTIATE_SEGMENTED_SCAN(std::int8_t)
 GPULAB_INSTANTIATE_SEGMENTED_SCAN(std::int16_t)
 GPULAB_INSTANTIATE_SEGMENTED_SCAN(std::int32_t)
 GPULAB_INSTANTIATE_SEGMENTED_SCAN(float)
 GPULAB_INSTANTIATE_SEGMENTED_SCAN(double)
 #undef GPULAB_INSTANTIATE_SEGMENTED_SCAN
+#undef GPULAB_INSTANTIATE_SEGMENTED_SCAN_BY_KEY
 
 }  // namespace gpulab

@@ -1,5 +1,6 @@
-// The segmented scan's table (segmented_scan_problem.hpp): the library's one pass, and CUB's scan by
-// key as the vendor.
+// The segmented scan's ladder (segmented_scan_problem.hpp): the library's one pass as the compiler
+// builds it, then held to the plain scan's registers, by key; CUB's scan by key as the vendor.
+#include "scan/scan_paths.hpp"
 #include "scan/segmented_scan_problem.hpp"
 
 #include <gpulab/error.hpp>
@@ -13,15 +14,34 @@
 namespace gpulab {
 namespace {
 
-template <class T>
-struct Library {
+/// Rungs 1 and 2: the library's kernel over head flags by path (scan_paths.hpp).
+template <class T, scan_detail::SegmentedScanPath kPath>
+struct OnePath {
   static std::size_t workspace_bytes(std::size_t n) { return scan_temp_bytes<T>(n); }
+  static void run(const T* in, const std::uint8_t* heads, const std::int32_t*, T* out, std::size_t n, ScanKind kind, void* ws,
+                  std::size_t ws_bytes, cudaStream_t stream) {
+    scan_detail::segmented_scan_by_path(kPath, in, heads, out, n, kind == ScanKind::inclusive, ws, ws_bytes, stream);
+  }
+  static ScanDepth depth(std::size_t) { return {scan_accumulation_depth<T>(0), 1, scan_tile_elements<T>()}; }
+};
+
+/// Rung 3: the library by key, over the same int32 keys as CUB's.
+template <class T>
+struct ByKey : OnePath<T, scan_detail::SegmentedScanPath::bounded_registers> {
+  static void run(const T* in, const std::uint8_t*, const std::int32_t* keys, T* out, std::size_t n, ScanKind kind, void* ws,
+                  std::size_t ws_bytes, cudaStream_t stream) {
+    if (kind == ScanKind::inclusive) inclusive_segmented_scan_by_key(in, keys, out, n, ws, ws_bytes, stream);
+    else exclusive_segmented_scan_by_key(in, keys, out, n, ws, ws_bytes, stream);
+  }
+};
+
+template <class T>
+struct Library : OnePath<T, scan_detail::SegmentedScanPath::bounded_registers> {
   static void run(const T* in, const std::uint8_t* heads, const std::int32_t*, T* out, std::size_t n, ScanKind kind, void* ws,
                   std::size_t ws_bytes, cudaStream_t stream) {
     if (kind == ScanKind::inclusive) inclusive_segmented_scan(in, heads, out, n, ws, ws_bytes, stream);
     else exclusive_segmented_scan(in, heads, out, n, ws, ws_bytes, stream);
   }
-  static ScanDepth depth(std::size_t) { return {scan_accumulation_depth<T>(0), 1, scan_tile_elements<T>()}; }
 };
 
 template <class T>
@@ -56,10 +76,20 @@ constexpr SegmentedScanRung<T> rung(std::string_view name, std::string_view adds
 
 template <class T>
 constexpr SegmentedScanRung<T> kRungs[] = {
-    rung<T, Library<T>>("library",
-        "gpulab::inclusive_segmented_scan: the plain scan's one pass with the segmented operator on (head, sum) pairs; "
-        "a tile holding a head publishes its inclusive prefix at once",
-        "dram", Role::library),
+    rung<T, OnePath<T, scan_detail::SegmentedScanPath::compiler_registers>>("compiler_registers",
+        "the plain scan's one pass (scan rung 7) with the segmented operator on (head, sum) pairs, head flags as bits and "
+        "the warp's as a ballot a round; a tile holding a head publishes its inclusive prefix at once. Registers as the "
+        "compiler takes them: 117-134 (two blocks an SM), 174 for doubles (one)",
+        "registers", Role::rung),
+    rung<T, OnePath<T, scan_detail::SegmentedScanPath::bounded_registers>>("bounded_registers",
+        "registers held to the plain scan's (__launch_bounds__: three blocks an SM, two for doubles), spilling 48-88 "
+        "bytes a thread to the L1: more tiles' loads in flight an SM",
+        "registers occupancy local_memory dram", Role::rung),
+    rung<T, ByKey<T>>("by_key",
+        "rung 2 over int32 keys instead of flags, a head wherever a key differs from the one before (CUB's input): 4 "
+        "bytes a element read where a flag is 1",
+        "dram_bytes", Role::rung),
+    rung<T, Library<T>>("library", "gpulab::inclusive_segmented_scan (rung 2; by key: rung 3)", "dram", Role::library),
     rung<T, CubByKey<T>>("cub::DeviceScan::ScanByKey",
         "the vendor library (CUB InclusiveSumByKey / ExclusiveSumByKey), segments as int32 keys", "dram", Role::vendor),
 };

@@ -159,8 +159,10 @@ class SegmentedScanProblem final : public Problem {
   }
 
   std::vector<Showcase> showcase() const override {
-    return {{"segmented_scan", "segmented scans: int32, float32, float64, segments of 1, 32, 1000 and 2^20 on average",
-             {"bench", "segmented_scan"}},
+    return {{"segmented_scan", "segmented scans: int32, float32, float64, 2^28, segments of 1, 32, 1000 and 2^20 on average",
+             {"bench", "segmented_scan", "-n", "2^28", "--e2e-reps", "1", "--no-cpu"}},
+            {"profile_segmented_scan", "segmented scan: every rung under Nsight Compute, float32, n = 2^24, segments of 1000",
+             {"profile", "segmented_scan", "-n", "2^24", "-t", "float32", "--segments", "1000"}, true, ShowcasePart::profiles},
             {"peers_segmented_scan", "segmented scan: what users compose instead (torch.cumsum, cummax and a gather), n = 2^28",
              {"src/scan/peers_segmented.py", "--n", "2^28"}, true, ShowcasePart::peers}};
   }
