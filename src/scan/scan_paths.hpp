@@ -28,7 +28,7 @@ void scan_by_path(ScanPath path, const In* in, scan_result_t<In>* out, std::size
 /// The segmented scan's kernel (segmented_scan.cu) as the ladder times it.
 enum class SegmentedScanPath {
   compiler_registers,  // rung 1: registers as the compiler chooses them
-  bounded_registers,   // rung 2 and the library: held to the plain scan's (three blocks an SM, two for doubles)
+  two_blocks,          // rung 2 and the library: held to 128 registers, two blocks an SM
 };
 
 /// The segmented scan over head flags by `path`, with the contract of gpulab/scan.hpp.

@@ -38,9 +38,8 @@ __device__ __forceinline__ Pair<A> combine(Pair<A> before, Pair<A> after) {
 
 /// WarpSegment (scan_tile.cuh) with a head bit per element: the same rounds, runs, warp scan and
 /// carry, each addition the segmented operator's. The head flags travel as bits: the lane's as one
-/// word, the warp's as a ballot a round. Registers decide the speed here (a block a tile, so blocks
-/// an SM are what hide the loads): 4-byte outputs stay at the plain scan's 80 (three blocks an SM),
-/// doubles at 128 (two), where a flag a value and pairs in the shuffles took 128 and 214.
+/// word, the warp's as a ballot a round. Registers decide the speed here (a block a tile, so the
+/// blocks an SM are the loads in flight): see kLibraryMinBlocks.
 template <class A, unsigned kRounds, unsigned kItems>
 struct SegmentedWarpSegment {
   static_assert(kRounds * kItems <= 64, "a lane's head flags fit one 64-bit word");
@@ -256,10 +255,11 @@ segmented_scan_kernel(const In* in, Heads heads, scan_result_t<In>* out, std::si
   store_tile<In>(out, n, inclusive, tile, full, seg, segment_offset, [](unsigned) {});
 }
 
-/// The blocks an SM the library holds its kernel's registers to: the plain scan's 80 registers for
-/// 4-byte outputs (three blocks), 128 for doubles (two).
-template <class In>
-constexpr unsigned kLibraryMinBlocks = sizeof(acc_t<scan_result_t<In>>) == 8 ? 2 : 3;
+/// The blocks an SM the library holds its kernel's registers to (≤ 128 a thread). Measured on the
+/// H100 at 2^28 (docs/scan.md): where the compiler's choice leaves one block an SM (int32 at 134
+/// registers, doubles at 174) two are 1.13-1.26× faster; three (80 registers) spill and lose to
+/// two for float32 by 10%.
+constexpr unsigned kLibraryMinBlocks = 2;
 
 /// The checks, then one launch: `segments` and `segment_bytes` say where the flags or keys lie.
 template <class In, unsigned kMinBlocks, class Heads>
@@ -294,7 +294,7 @@ void segmented_scan_by_path(SegmentedScanPath path, const In* in, const std::uin
   if (path == SegmentedScanPath::compiler_registers)
     segmented_scan<In, 1>(name, in, FlagHeads{heads}, heads, 1, out, n, inclusive, temp, temp_bytes, stream);
   else
-    segmented_scan<In, kLibraryMinBlocks<In>>(name, in, FlagHeads{heads}, heads, 1, out, n, inclusive, temp, temp_bytes, stream);
+    segmented_scan<In, kLibraryMinBlocks>(name, in, FlagHeads{heads}, heads, 1, out, n, inclusive, temp, temp_bytes, stream);
 }
 
 }  // namespace scan_detail
@@ -302,20 +302,20 @@ void segmented_scan_by_path(SegmentedScanPath path, const In* in, const std::uin
 template <class In>
 void inclusive_segmented_scan(const In* in, const std::uint8_t* heads, scan_result_t<In>* out, std::size_t n, void* temp,
                               std::size_t temp_bytes, cudaStream_t stream) {
-  scan_detail::segmented_scan_by_path(scan_detail::SegmentedScanPath::bounded_registers, in, heads, out, n, true, temp, temp_bytes, stream);
+  scan_detail::segmented_scan_by_path(scan_detail::SegmentedScanPath::two_blocks, in, heads, out, n, true, temp, temp_bytes, stream);
 }
 
 template <class In>
 void exclusive_segmented_scan(const In* in, const std::uint8_t* heads, scan_result_t<In>* out, std::size_t n, void* temp,
                               std::size_t temp_bytes, cudaStream_t stream) {
-  scan_detail::segmented_scan_by_path(scan_detail::SegmentedScanPath::bounded_registers, in, heads, out, n, false, temp, temp_bytes, stream);
+  scan_detail::segmented_scan_by_path(scan_detail::SegmentedScanPath::two_blocks, in, heads, out, n, false, temp, temp_bytes, stream);
 }
 
 template <class In, class Key>
 void inclusive_segmented_scan_by_key(const In* in, const Key* keys, scan_result_t<In>* out, std::size_t n, void* temp,
                                      std::size_t temp_bytes, cudaStream_t stream) {
   using namespace scan_detail;
-  segmented_scan<In, kLibraryMinBlocks<In>>("inclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys, sizeof(Key), out, n,
+  segmented_scan<In, kLibraryMinBlocks>("inclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys, sizeof(Key), out, n,
                                             true, temp, temp_bytes, stream);
 }
 
@@ -323,7 +323,7 @@ template <class In, class Key>
 void exclusive_segmented_scan_by_key(const In* in, const Key* keys, scan_result_t<In>* out, std::size_t n, void* temp,
                                      std::size_t temp_bytes, cudaStream_t stream) {
   using namespace scan_detail;
-  segmented_scan<In, kLibraryMinBlocks<In>>("exclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys, sizeof(Key), out, n,
+  segmented_scan<In, kLibraryMinBlocks>("exclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys, sizeof(Key), out, n,
                                             false, temp, temp_bytes, stream);
 }
 

@@ -1,5 +1,5 @@
 // The segmented scan's ladder (segmented_scan_problem.hpp): the library's one pass as the compiler
-// builds it, then held to the plain scan's registers, by key; CUB's scan by key as the vendor.
+// builds it, then held to two blocks an SM, by key; CUB's scan by key as the vendor.
 #include "scan/scan_paths.hpp"
 #include "scan/segmented_scan_problem.hpp"
 
@@ -27,7 +27,7 @@ struct OnePath {
 
 /// Rung 3: the library by key, over the same int32 keys as CUB's.
 template <class T>
-struct ByKey : OnePath<T, scan_detail::SegmentedScanPath::bounded_registers> {
+struct ByKey : OnePath<T, scan_detail::SegmentedScanPath::two_blocks> {
   static void run(const T* in, const std::uint8_t*, const std::int32_t* keys, T* out, std::size_t n, ScanKind kind, void* ws,
                   std::size_t ws_bytes, cudaStream_t stream) {
     if (kind == ScanKind::inclusive) inclusive_segmented_scan_by_key(in, keys, out, n, ws, ws_bytes, stream);
@@ -36,7 +36,7 @@ struct ByKey : OnePath<T, scan_detail::SegmentedScanPath::bounded_registers> {
 };
 
 template <class T>
-struct Library : OnePath<T, scan_detail::SegmentedScanPath::bounded_registers> {
+struct Library : OnePath<T, scan_detail::SegmentedScanPath::two_blocks> {
   static void run(const T* in, const std::uint8_t* heads, const std::int32_t*, T* out, std::size_t n, ScanKind kind, void* ws,
                   std::size_t ws_bytes, cudaStream_t stream) {
     if (kind == ScanKind::inclusive) inclusive_segmented_scan(in, heads, out, n, ws, ws_bytes, stream);
@@ -79,12 +79,12 @@ constexpr SegmentedScanRung<T> kRungs[] = {
     rung<T, OnePath<T, scan_detail::SegmentedScanPath::compiler_registers>>("compiler_registers",
         "the plain scan's one pass (scan rung 7) with the segmented operator on (head, sum) pairs, head flags as bits and "
         "the warp's as a ballot a round; a tile holding a head publishes its inclusive prefix at once. Registers as the "
-        "compiler takes them: 117-134 (two blocks an SM), 174 for doubles (one)",
+        "compiler takes them: 116-121 for float32 (two blocks an SM), 134 for int32 and 174 for doubles (one)",
         "registers", Role::rung),
-    rung<T, OnePath<T, scan_detail::SegmentedScanPath::bounded_registers>>("bounded_registers",
-        "registers held to the plain scan's (__launch_bounds__: three blocks an SM, two for doubles), spilling 48-88 "
-        "bytes a thread to the L1: more tiles' loads in flight an SM",
-        "registers occupancy local_memory dram", Role::rung),
+    rung<T, OnePath<T, scan_detail::SegmentedScanPath::two_blocks>>("two_blocks",
+        "at most 128 registers (__launch_bounds__): two blocks an SM for every type, twice the loads in flight where "
+        "rung 1 had one (doubles spill 48 bytes a thread to the L1)",
+        "registers occupancy dram", Role::rung),
     rung<T, ByKey<T>>("by_key",
         "rung 2 over int32 keys instead of flags, a head wherever a key differs from the one before (CUB's input): 4 "
         "bytes a element read where a flag is 1",
