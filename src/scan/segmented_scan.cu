@@ -133,11 +133,12 @@ __device__ __forceinline__ unsigned head_bits(const std::uint8_t* at) {
 /// Segments as head flags: one starts at every i with flags[i] ≠ 0.
 struct FlagHeads {
   const std::uint8_t* flags;
+  struct Carry {};  // nothing passes from one round to the next
 
   bool aligned(unsigned items) const { return reinterpret_cast<std::uintptr_t>(flags) % items == 0; }
   /// The head bits of the lane's run of round r in tile `tile` (full: a whole tile, vector loads).
   template <class In>
-  __device__ __forceinline__ unsigned run_bits(std::size_t n, unsigned long long tile, unsigned r, bool full) const {
+  __device__ __forceinline__ unsigned run_bits(std::size_t n, unsigned long long tile, unsigned r, bool full, Carry&) const {
     constexpr unsigned kItems = TileShape<In>::kItems;
     const std::size_t begin = run_begin<In>(tile, r);
     if (full) return head_bits<kItems>(flags + begin);
@@ -154,10 +155,13 @@ struct FlagHeads {
 template <class Key>
 struct KeyHeads {
   const Key* keys;
+  struct Carry {
+    Key last;  // the round before's last key of the lane's run: lane 31's precedes the next round
+  };
 
   bool aligned(unsigned items) const { return reinterpret_cast<std::uintptr_t>(keys) % (items * sizeof(Key)) == 0; }
   template <class In>
-  __device__ __forceinline__ unsigned run_bits(std::size_t n, unsigned long long tile, unsigned r, bool full) const {
+  __device__ __forceinline__ unsigned run_bits(std::size_t n, unsigned long long tile, unsigned r, bool full, Carry& carry) const {
     constexpr unsigned kItems = TileShape<In>::kItems;
     const std::size_t begin = run_begin<In>(tile, r);
     Key k_run[kItems];
@@ -169,10 +173,15 @@ struct KeyHeads {
 #pragma unroll
       for (unsigned k = 0; k < kItems; ++k) k_run[k] = begin + k < n ? keys[begin + k] : Key(0);
     }
-    // The key before the run: the lane below's last (its run ends where this one begins), for lane
-    // 0 one more load (the warp's previous round or segment, or the tile before: in the L1 or L2).
+    // The key before the run: the lane below's last, for lane 0 the last of the round before (lane
+    // 31's), and in round 0 one load (the tile's or warp's first element looks back across).
     Key before = __shfl_up_sync(kFullMask, k_run[kItems - 1], 1);
-    if (threadIdx.x % kWarp == 0 && begin > 0 && begin < n) before = keys[begin - 1];
+    const Key round_before = __shfl_sync(kFullMask, carry.last, kWarp - 1);
+    if (threadIdx.x % kWarp == 0) {
+      if (r > 0) before = round_before;
+      else if (begin > 0 && begin < n) before = keys[begin - 1];
+    }
+    carry.last = k_run[kItems - 1];
     unsigned bits = begin == 0 || (begin < n && k_run[0] != before) ? 1u : 0u;
 #pragma unroll
     for (unsigned k = 1; k < kItems; ++k)
@@ -186,10 +195,11 @@ template <class In, class Heads>
 __device__ __forceinline__ void load_heads(const Heads& source, std::size_t n, unsigned long long tile, bool full,
                                            SegmentedSegment<In>& seg) {
   constexpr unsigned kItems = TileShape<In>::kItems, kRounds = TileShape<In>::kRounds;
+  typename Heads::Carry carry{};
   seg.heads = 0;
 #pragma unroll
   for (unsigned r = 0; r < kRounds; ++r)
-    seg.heads |= static_cast<unsigned long long>(source.template run_bits<In>(n, tile, r, full)) << (r * kItems);
+    seg.heads |= static_cast<unsigned long long>(source.template run_bits<In>(n, tile, r, full, carry)) << (r * kItems);
 }
 
 /// A block a tile, drawn by ticket as in scan.cu's scan_kernel; two barriers around the look-back.
