@@ -267,7 +267,7 @@ segmented_scan_kernel(const In* in, Heads heads, scan_result_t<In>* out, std::si
 
 /// The blocks an SM the library holds its kernel's registers to (≤ 128 a thread). Measured on the
 /// H100 at 2^28 (docs/scan.md): where the compiler's choice leaves one block an SM (int32 at 134
-/// registers, doubles at 174) two are 1.13-1.26× faster; three (80 registers) spill and lose to
+/// registers, doubles at 174) two are 1.03-1.31× faster; three (80 registers) spill and lose to
 /// two for float32 by 10%.
 constexpr unsigned kLibraryMinBlocks = 2;
 
