@@ -71,17 +71,22 @@ void scan_of(Address in, Address out, std::size_t n, bool inclusive, cudaStream_
   gpulab_python::scan(at<const In>(in), at<gpulab::scan_result_t<In>>(out), n, inclusive, stream, segments);
 }
 
-/// The scan, or the segmented scan over head flags (`heads` not 0) or keys (`keys` not 0, int32 or
-/// int64 as `key_dtype` says).
+/// The scan (`segmented_by` empty), or the segmented scan by "heads" (one-byte flags at
+/// `segments`), "keys" or "offsets" (`offset_count` of them), keys and offsets int32 or int64 as
+/// `index_dtype` says.
 void scan(Address in, const std::string& dtype, Address out, std::size_t n, bool inclusive, int device, Address stream,
-          Address heads, Address keys, const std::string& key_dtype) {
+          const std::string& segmented_by, Address segments_at, std::size_t offset_count, const std::string& index_dtype) {
   DeviceScope scope(device);
   using Form = gpulab_python::Segments::Form;
   gpulab_python::Segments segments;
-  if (heads != 0) segments = {Form::flags, at<const void>(heads)};
-  else if (keys != 0 && key_dtype == "int32") segments = {Form::keys32, at<const void>(keys)};
-  else if (keys != 0 && key_dtype == "int64") segments = {Form::keys64, at<const void>(keys)};
-  else if (keys != 0) throw gpulab::Error("scan: unsupported key dtype " + key_dtype);
+  const bool wide = index_dtype == "int64";
+  if ((segmented_by == "keys" || segmented_by == "offsets") && !wide && index_dtype != "int32")
+    throw gpulab::Error("scan: unsupported key or offset dtype " + index_dtype);
+  if (segmented_by == "heads") segments = {Form::flags, at<const void>(segments_at)};
+  else if (segmented_by == "keys") segments = {wide ? Form::keys64 : Form::keys32, at<const void>(segments_at)};
+  else if (segmented_by == "offsets")
+    segments = {wide ? Form::offsets64 : Form::offsets32, at<const void>(segments_at), offset_count};
+  else if (!segmented_by.empty()) throw gpulab::Error("scan: segments by " + segmented_by + "?");
   const cudaStream_t s = as_stream(stream);
   if (dtype == "int8") return scan_of<std::int8_t>(in, out, n, inclusive, s, segments);
   if (dtype == "int16") return scan_of<std::int16_t>(in, out, n, inclusive, s, segments);
@@ -267,7 +272,8 @@ NB_MODULE(_core, m) {
   m.def("device_count", &device_count, "CUDA devices the driver shows (0 without a driver or a GPU).");
   m.def("sum", &sum, nb::arg("data"), nb::arg("n"), nb::arg("dtype"), nb::arg("out"), nb::arg("device"), nb::arg("stream"));
   m.def("scan", &scan, nb::arg("data"), nb::arg("dtype"), nb::arg("out"), nb::arg("n"), nb::arg("inclusive"),
-        nb::arg("device"), nb::arg("stream"), nb::arg("heads") = 0, nb::arg("keys") = 0, nb::arg("key_dtype") = "");
+        nb::arg("device"), nb::arg("stream"), nb::arg("segmented_by") = "", nb::arg("segments") = 0,
+        nb::arg("offset_count") = 0, nb::arg("index_dtype") = "");
   m.def("histogram", &histogram, nb::arg("values"), nb::arg("n"), nb::arg("bins"), nb::arg("counts"), nb::arg("device"),
         nb::arg("stream"));
   m.def("atax", &atax, nb::arg("a"), nb::arg("x"), nb::arg("rows"), nb::arg("cols"), nb::arg("y"), nb::arg("device"),

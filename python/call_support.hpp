@@ -82,7 +82,7 @@ class DeviceScope {
 /// waits for the device first).
 class ScratchCache {
  public:
-  enum class Purpose { reduce, scan, atax };
+  enum class Purpose { reduce, scan, atax, segment_heads };
   static constexpr std::size_t kMaxEntries = 64;
 
   /// Runs `use(pointer, bytes)` on `stream` with at least `bytes` of this purpose's storage.
@@ -172,10 +172,12 @@ void sum(const T* in, std::size_t n, T* out, cudaStream_t stream) {
                  [&](void* temp, std::size_t bytes) { gpulab::reduce_sum(in, n, out, temp, bytes, stream); });
 }
 
-/// Where a scan's segments lie: none (the plain scan), head flags, or int32 or int64 keys.
+/// Where a scan's segments lie: none (the plain scan), head flags, int32 or int64 keys, or `count`
+/// int32 or int64 offsets.
 struct Segments {
-  enum class Form { none, flags, keys32, keys64 } form = Form::none;
+  enum class Form { none, flags, keys32, keys64, offsets32, offsets64 } form = Form::none;
   const void* at = nullptr;
+  std::size_t count = 0;
 };
 
 /// The scan of in[0, n), or the segmented scan over `segments` (gpulab/scan.hpp). All take the same
@@ -188,12 +190,21 @@ void scan(const In* in, gpulab::scan_result_t<In>* out, std::size_t n, bool incl
       if (inclusive) gpulab::inclusive_segmented_scan_by_key(in, keys, out, n, temp, bytes, stream);
       else gpulab::exclusive_segmented_scan_by_key(in, keys, out, n, temp, bytes, stream);
     };
-    const auto* flags = static_cast<const std::uint8_t*>(segments.at);
+    const auto by_flags = [&](const std::uint8_t* flags) {
+      if (inclusive) gpulab::inclusive_segmented_scan(in, flags, out, n, temp, bytes, stream);
+      else gpulab::exclusive_segmented_scan(in, flags, out, n, temp, bytes, stream);
+    };
+    // Offsets become head flags first, in storage of their own (the scan's must stay as it leaves it).
+    const auto by_offsets = [&](const auto* offsets) {
+      scratch().with(ScratchCache::Purpose::segment_heads, stream, n, [&](void* flags, std::size_t) {
+        gpulab::segment_heads_from_offsets(offsets, segments.count, n, static_cast<std::uint8_t*>(flags), stream);
+        by_flags(static_cast<const std::uint8_t*>(flags));
+      });
+    };
     switch (segments.form) {
-      case Segments::Form::flags:
-        if (inclusive) gpulab::inclusive_segmented_scan(in, flags, out, n, temp, bytes, stream);
-        else gpulab::exclusive_segmented_scan(in, flags, out, n, temp, bytes, stream);
-        return;
+      case Segments::Form::flags: return by_flags(static_cast<const std::uint8_t*>(segments.at));
+      case Segments::Form::offsets32: return by_offsets(static_cast<const std::int32_t*>(segments.at));
+      case Segments::Form::offsets64: return by_offsets(static_cast<const std::int64_t*>(segments.at));
       case Segments::Form::keys32: return by_key(static_cast<const std::int32_t*>(segments.at));
       case Segments::Form::keys64: return by_key(static_cast<const std::int64_t*>(segments.at));
       case Segments::Form::none:

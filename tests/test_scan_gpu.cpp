@@ -453,6 +453,32 @@ TEST(SegmentedScan, DeterministicAndInPlace) {
   EXPECT_EQ(std::memcmp(in_place.data(), first.data(), n * sizeof(double)), 0);
 }
 
+// Offsets in any order, repeated, past the end, negative, and CSR's closing n: a flag exactly where
+// an offset in [0, n) points, for both offset types; a zero count leaves no flag.
+template <class Offset>
+void check_heads_from_offsets() {
+  const std::size_t n = 3 * 12288 + 77;
+  std::vector<Offset> offsets = {Offset(n), 5, 0, 5, Offset(n - 1), -1, Offset(n + 9), 12288, 12287};
+  for (std::size_t i = 0; i < 5000; ++i) offsets.push_back(static_cast<Offset>((i * 2654435761u) % (n + 100)));
+  std::vector<std::uint8_t> want(n, 0);
+  for (Offset at : offsets)
+    if (at >= 0 && static_cast<std::size_t>(at) < n) want[at] = 1;
+  const auto d_offsets = test::upload<Offset>(offsets);
+  DeviceBuffer<std::uint8_t> heads(n);
+  poison_device(heads.data(), n, 0xAB, nullptr);
+  segment_heads_from_offsets(d_offsets.data(), offsets.size(), n, heads.data());
+  EXPECT_EQ(test::download(heads.data(), n), want) << sizeof(Offset) * 8 << "-bit offsets";
+  segment_heads_from_offsets(d_offsets.data(), 0, n, heads.data());
+  EXPECT_EQ(test::download(heads.data(), n), std::vector<std::uint8_t>(n, 0));
+}
+
+TEST(SegmentedScan, HeadsFromOffsets) {
+  check_heads_from_offsets<std::int32_t>();
+  check_heads_from_offsets<std::int64_t>();
+  EXPECT_THROW(segment_heads_from_offsets(static_cast<const std::int32_t*>(nullptr), 3, 10, nullptr), Error);
+  EXPECT_NO_THROW(segment_heads_from_offsets(static_cast<const std::int64_t*>(nullptr), 0, 0, nullptr));
+}
+
 TEST(SegmentedScan, RefusesBadArguments) {
   const std::size_t n = 1 << 20;
   DeviceBuffer<float> in(n), out(n);

@@ -84,6 +84,15 @@ template <class In, class Key>
 void exclusive_segmented_scan_by_key(const In* in, const Key* keys, scan_result_t<In>* out, std::size_t n, void* temp,
                                      std::size_t temp_bytes, cudaStream_t stream = nullptr);
 
+/// Segments by offsets: heads[i] = 1 where some offsets[j] = i, 0 elsewhere, for the segmented scans
+/// above (n one-byte flags, `count` offsets of Offset int32_t or int64_t, all in device memory). The
+/// offsets may come in any order and repeat (an empty segment); those outside [0, n) are skipped, so
+/// CSR-style row pointers (0, …, n) work as they are. Two launches on `stream` (a memset and a
+/// scatter); throws gpulab::Error on a null pointer where n or count is not 0.
+template <class Offset>
+void segment_heads_from_offsets(const Offset* offsets, std::size_t count, std::size_t n, std::uint8_t* heads,
+                                cudaStream_t stream = nullptr);
+
 /// Elements of one tile: the unit of work of one block, and the step of the error bound.
 template <class In>
 std::size_t scan_tile_elements();

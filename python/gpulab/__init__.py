@@ -140,30 +140,36 @@ def exclusive_scan(x, *, out=None, stream=None):
 _HEAD_TYPES = ("bool", "uint8", "int8")
 
 
-_KEY_TYPES = ("int32", "int64")
+_INDEX_TYPES = ("int32", "int64")
 
 
-def segmented_scan(x, heads=None, *, keys=None, exclusive=False, out=None, stream=None):
-    """Prefix sums of x restarted at every segment, in memory order. Segments by head flags (heads:
-    bool, uint8 or int8, x's shape, contiguous): one starts at element 0 and wherever heads is
-    nonzero; or by keys (keys=: int32 or int64, x's shape, contiguous): runs of equal keys, one
-    starting wherever a key differs from the one before (CUB's scan by key). Inclusive:
-    out[i] = x[h] + ... + x[i], h the first element of i's segment; exclusive=True: the sum before i
-    within its segment (0 at a segment's start). Types, wrapping and determinism as inclusive_scan;
-    out= may be x itself where the types match. One kernel, no copy of x, heads or keys."""
+def segmented_scan(x, heads=None, *, keys=None, offsets=None, exclusive=False, out=None, stream=None):
+    """Prefix sums of x restarted at every segment, in memory order. The segments, one of:
+    heads (bool, uint8 or int8, x's shape): one starts at element 0 and wherever heads is nonzero;
+    keys= (int32 or int64, x's shape): runs of equal keys, one starting wherever a key differs from
+    the one before (CUB's scan by key); offsets= (int32 or int64, 1-D, any length): one starts at
+    each offset, in any order, those outside [0, x.size) skipped (CSR row pointers as they are; a
+    temporary flag a element). Inclusive: out[i] = x[h] + ... + x[i], h the first element of i's
+    segment; exclusive=True: the sum before i within its segment (0 at a segment's start). Types,
+    wrapping and determinism as inclusive_scan; out= may be x itself where the types match. Every
+    array contiguous; no copy of any."""
     what = "gpulab.segmented_scan"
-    if (heads is None) == (keys is None):
-        raise ValueError(f"{what}: give the segments as heads or as keys= (one of them)")
+    given = [name for name, v in (("heads", heads), ("keys", keys), ("offsets", offsets)) if v is not None]
+    if len(given) != 1:
+        raise ValueError(f"{what}: give the segments one way: heads, keys= or offsets= (got {', '.join(given) or 'none'})")
+    by = given[0]
     a = contiguous(view(x, what, _SCAN_TYPES), what, "x")
-    name = "heads" if keys is None else "keys"
-    s = contiguous(view(heads if keys is None else keys, what, _HEAD_TYPES if keys is None else _KEY_TYPES), what, name)
+    s = contiguous(view({"heads": heads, "keys": keys, "offsets": offsets}[by], what,
+                        _HEAD_TYPES if by == "heads" else _INDEX_TYPES), what, by)
     same_device(what, a, s)
-    if s.shape != a.shape:
-        raise ValueError(f"{what}: {name} must have x's shape {a.shape}, got {s.shape}")
+    if by == "offsets" and len(s.shape) != 1:
+        raise ValueError(f"{what}: offsets must be 1-D, got shape {s.shape}")
+    if by != "offsets" and s.shape != a.shape:
+        raise ValueError(f"{what}: {by} must have x's shape {a.shape}, got {s.shape}")
     call = Call(a, stream)
     result, o = call.output(out, a.shape, _scan_result_type(a.dtype), what)
-    segments = {"heads": s.address} if keys is None else {"keys": s.address, "key_dtype": s.dtype}
-    _core.scan(a.address, a.dtype, o.address, a.size, not exclusive, a.device, call.stream, **segments)
+    _core.scan(a.address, a.dtype, o.address, a.size, not exclusive, a.device, call.stream, segmented_by=by,
+               segments=s.address, offset_count=s.size if by == "offsets" else 0, index_dtype=s.dtype)
     return call.done(result)
 
 

@@ -65,10 +65,14 @@ def test_segmented_scan_checks_its_flags():
         gpulab.segmented_scan(fake([10]), fake([9], "bool"))
     with pytest.raises(ValueError, match=r"needs heads contiguous"):
         gpulab.segmented_scan(fake([4, 6]), fake([4, 6], "uint8", strides=[1, 4]))
-    with pytest.raises(ValueError, match=r"give the segments as heads or as keys= \(one of them\)"):
+    with pytest.raises(ValueError, match=r"give the segments one way: heads, keys= or offsets= \(got heads, keys\)"):
         gpulab.segmented_scan(fake([10]), fake([10], "bool"), keys=fake([10], "int32"))
-    with pytest.raises(ValueError, match=r"one of them"):
+    with pytest.raises(ValueError, match=r"one way: heads, keys= or offsets= \(got none\)"):
         gpulab.segmented_scan(fake([10]))
+    with pytest.raises(ValueError, match=r"offsets must be 1-D, got shape \(2, 2\)"):
+        gpulab.segmented_scan(fake([10]), offsets=fake([2, 2], "int64"))
+    with pytest.raises(TypeError, match=r"dtype float32 is not supported; use int32, int64"):
+        gpulab.segmented_scan(fake([10]), offsets=fake([3], "float32"))
     with pytest.raises(TypeError, match=r"dtype int16 is not supported; use int32, int64"):
         gpulab.segmented_scan(fake([10]), keys=fake([10], "int16"))
     with pytest.raises(ValueError, match=r"keys must have x's shape \(10,\), got \(11,\)"):

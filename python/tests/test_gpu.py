@@ -219,6 +219,11 @@ def test_segmented_scans(n, mean):
         keys = (torch.cumsum(heads.long(), 0) % 2 * step).to(dtype)
         assert torch.equal(gpulab.segmented_scan(f, keys=keys), gpulab.segmented_scan(f, heads))
         assert torch.equal(gpulab.segmented_scan(x, keys=keys, exclusive=True), exc)
+    # by offsets: the heads' positions shuffled, repeated, with CSR's closing n and one past it
+    starts = torch.nonzero(heads).flatten()
+    for dtype in (torch.int32, torch.int64):
+        offsets = torch.cat([starts[torch.randperm(len(starts), device="cuda")], starts[:3], starts.new_tensor([n, n + 5])])
+        assert torch.equal(gpulab.segmented_scan(f, offsets=offsets.to(dtype)), gpulab.segmented_scan(f, heads))
 
 
 def test_segmented_scan_refuses_flags_over_its_output():

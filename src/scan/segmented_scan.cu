@@ -17,6 +17,7 @@
 #include <gpulab/error.hpp>
 #include <gpulab/scan.hpp>
 
+#include <algorithm>
 #include <string>
 
 namespace gpulab {
@@ -336,6 +337,36 @@ void exclusive_segmented_scan_by_key(const In* in, const Key* keys, scan_result_
   segmented_scan<In, kLibraryMinBlocks>("exclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys, sizeof(Key), out, n,
                                             false, temp, temp_bytes, stream);
 }
+
+namespace {
+
+/// A thread an offset: raises its element's head flag. Writes of the same flag race benignly (each
+/// stores 1).
+template <class Offset>
+__global__ void raise_heads_kernel(const Offset* offsets, std::size_t count, std::size_t n, std::uint8_t* heads) {
+  for (std::size_t j = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; j < count; j += std::size_t{gridDim.x} * blockDim.x) {
+    const Offset at = offsets[j];
+    if (at >= 0 && static_cast<std::size_t>(at) < n) heads[at] = 1;
+  }
+}
+
+}  // namespace
+
+template <class Offset>
+void segment_heads_from_offsets(const Offset* offsets, std::size_t count, std::size_t n, std::uint8_t* heads,
+                                cudaStream_t stream) {
+  if (n == 0) return;
+  if (heads == nullptr || (count != 0 && offsets == nullptr)) throw Error("segment_heads_from_offsets: null device pointer");
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(heads, 0, n, stream));
+  if (count == 0) return;
+  constexpr unsigned kThreads = 256;
+  const auto blocks = static_cast<unsigned>(std::min<std::size_t>((count + kThreads - 1) / kThreads, std::size_t{1} << 20));
+  launch("segment_heads_from_offsets", raise_heads_kernel<Offset>, {blocks, kThreads}, stream, offsets, count, n, heads)
+      .work([] { return std::string("an offset a thread"); });
+}
+
+template void segment_heads_from_offsets<std::int32_t>(const std::int32_t*, std::size_t, std::size_t, std::uint8_t*, cudaStream_t);
+template void segment_heads_from_offsets<std::int64_t>(const std::int64_t*, std::size_t, std::size_t, std::uint8_t*, cudaStream_t);
 
 #define GPULAB_INSTANTIATE_SEGMENTED_SCAN(In)                                                                         \
   template void inclusive_segmented_scan<In>(const In*, const std::uint8_t*, scan_result_t<In>*, std::size_t, void*,  \
