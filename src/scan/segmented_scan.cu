@@ -9,6 +9,9 @@
 // the head reaches past it. The look-back then stops at such a tile, and the status words and the
 // look-back are scan.cu's, with no flag in them. The tile still looks back for its own elements
 // before its first head (none when its first element is one).
+//
+// The heads come from one-byte flags (FlagHeads) or from where a key differs from the one before
+// (KeyHeads); offsets become flags in a launch of their own (segment_heads_from_offsets).
 #include "lib/launch.cuh"
 #include "lib/memory_layout.hpp"
 #include "scan/scan_lookback.cuh"
@@ -327,7 +330,7 @@ void inclusive_segmented_scan_by_key(const In* in, const Key* keys, scan_result_
                                      std::size_t temp_bytes, cudaStream_t stream) {
   using namespace scan_detail;
   segmented_scan<In, kLibraryMinBlocks>("inclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys, sizeof(Key), out, n,
-                                            true, temp, temp_bytes, stream);
+                                        true, temp, temp_bytes, stream);
 }
 
 template <class In, class Key>
@@ -335,7 +338,7 @@ void exclusive_segmented_scan_by_key(const In* in, const Key* keys, scan_result_
                                      std::size_t temp_bytes, cudaStream_t stream) {
   using namespace scan_detail;
   segmented_scan<In, kLibraryMinBlocks>("exclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys, sizeof(Key), out, n,
-                                            false, temp, temp_bytes, stream);
+                                        false, temp, temp_bytes, stream);
 }
 
 namespace {
