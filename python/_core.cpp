@@ -103,6 +103,18 @@ void histogram(Address values, std::size_t n, std::uint32_t bins, Address counts
   gpulab::histogram(at<const std::int32_t>(values), n, bins, at<std::uint32_t>(counts), as_stream(stream));
 }
 
+/// Sums of weights (float32 or float64 as `dtype` says) by bin, into `sums` of that type.
+void histogram_weighted(Address values, Address weights, std::size_t n, std::uint32_t bins, const std::string& dtype,
+                        Address sums, int device, Address stream) {
+  DeviceScope scope(device);
+  const auto* v = at<const std::int32_t>(values);
+  if (dtype == "float32")
+    return gpulab_python::histogram_weighted(v, at<const float>(weights), n, bins, at<float>(sums), as_stream(stream));
+  if (dtype == "float64")
+    return gpulab_python::histogram_weighted(v, at<const double>(weights), n, bins, at<double>(sums), as_stream(stream));
+  throw gpulab::Error("histogram: unsupported weight dtype " + dtype);
+}
+
 void atax(Address a, Address x, std::uint32_t rows, std::uint32_t cols, Address y, int device, Address stream) {
   DeviceScope scope(device);
   gpulab_python::atax(at<const float>(a), at<const float>(x), rows, cols, at<float>(y), as_stream(stream));
@@ -276,6 +288,8 @@ NB_MODULE(_core, m) {
         nb::arg("offset_count") = 0, nb::arg("index_dtype") = "");
   m.def("histogram", &histogram, nb::arg("values"), nb::arg("n"), nb::arg("bins"), nb::arg("counts"), nb::arg("device"),
         nb::arg("stream"));
+  m.def("histogram_weighted", &histogram_weighted, nb::arg("values"), nb::arg("weights"), nb::arg("n"), nb::arg("bins"),
+        nb::arg("dtype"), nb::arg("sums"), nb::arg("device"), nb::arg("stream"));
   m.def("atax", &atax, nb::arg("a"), nb::arg("x"), nb::arg("rows"), nb::arg("cols"), nb::arg("y"), nb::arg("device"),
         nb::arg("stream"));
   m.def("transpose", &transpose, nb::arg("a"), nb::arg("b"), nb::arg("device"), nb::arg("stream"));

@@ -8,6 +8,7 @@
 #include <gpulab/device_buffer.hpp>
 #include <gpulab/error.hpp>
 #include <gpulab/reduce.hpp>
+#include <gpulab/histogram.hpp>
 #include <gpulab/scan.hpp>
 #include <gpulab/sgemm.hpp>
 
@@ -82,7 +83,7 @@ class DeviceScope {
 /// waits for the device first).
 class ScratchCache {
  public:
-  enum class Purpose { reduce, scan, atax, segment_heads };
+  enum class Purpose { reduce, scan, atax, segment_heads, histogram_weighted };
   static constexpr std::size_t kMaxEntries = 64;
 
   /// Runs `use(pointer, bytes)` on `stream` with at least `bytes` of this purpose's storage.
@@ -213,6 +214,13 @@ void scan(const In* in, gpulab::scan_result_t<In>* out, std::size_t n, bool incl
         return;
     }
   });
+}
+
+template <class W>
+void histogram_weighted(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums,
+                        cudaStream_t stream) {
+  scratch().with(ScratchCache::Purpose::histogram_weighted, stream, gpulab::histogram_weighted_temp_bytes(n, m),
+                 [&](void* temp, std::size_t bytes) { gpulab::histogram_weighted(values, weights, n, m, sums, temp, bytes, stream); });
 }
 
 inline void atax(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, cudaStream_t stream) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -147,3 +148,35 @@ TEST(HistogramFile, RoundTripAndStrictRefusals) {
     EXPECT_NE(std::string(e.what()).find("not a whole number of int32 values"), std::string::npos);
   }
 }
+
+namespace {
+
+TEST(HistogramWeightedReference, SumsEachBinsWeightsByHand) {
+  const std::vector<std::int32_t> values = {0, 1, 2, 3, -1, 5};  // bins of m = 3: 0 1 2 0 2 2
+  const std::vector<double> weights = {0.5, 2.0, -1.0, 1.5, 4.0, 0.25};
+  const auto r = gpulab::histogram_weighted_reference<double>(values, weights, 3);
+  EXPECT_EQ(r.sums, (std::vector<double>{2.0, 2.0, 3.25}));
+  EXPECT_EQ(r.abs, (std::vector<double>{2.0, 2.0, 5.25}));
+  // Compensated: 1 + 1e100 − 1e100 in one bin is 1, where a plain double loop gives 0.
+  const std::vector<std::int32_t> same = {7, 7, 7};
+  const std::vector<double> cancel = {1.0, 1e100, -1e100};
+  EXPECT_EQ(gpulab::histogram_weighted_reference<double>(same, cancel, 1).sums[0], 1.0);
+  EXPECT_THROW(gpulab::histogram_weighted_reference<double>(values, cancel, 3), gpulab::Error);  // a weight a value
+}
+
+TEST(HistogramWeightedCheck, OneRoundingPassesAndAnEmptyBinMustBeZero) {
+  gpulab::WeightedHistogram ref{{1.0 / 3.0, 0.0, -2.0}, {1.0, 0.0, 2.0}};
+  const std::vector<float> rounded = {1.0f / 3.0f, 0.0f, -2.0f};
+  EXPECT_TRUE(gpulab::check_histogram_weighted<float>(rounded, ref, 10).ok);
+  std::vector<float> off = rounded;
+  off[0] = std::nextafter(std::nextafter(off[0], 1.0f), 1.0f);  // two float ulps away
+  EXPECT_FALSE(gpulab::check_histogram_weighted<float>(off, ref, 10).ok);
+  std::vector<float> not_empty = rounded;
+  not_empty[1] = 1e-30f;
+  const auto r = gpulab::check_histogram_weighted<float>(not_empty, ref, 10);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.detail.find("first bin 1"), std::string::npos) << r.detail;
+  EXPECT_FALSE(gpulab::check_histogram_weighted<float>(std::vector<float>{0.0f}, ref, 10).ok);  // wrong length
+}
+
+}  // namespace

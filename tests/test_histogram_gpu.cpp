@@ -312,4 +312,78 @@ TEST(HistogramHuge, CountsPast2To31InOneBin) {
   }
 }
 
+// ---- weighted ---------------------------------------------------------------------------------
+
+/// The weighted histogram of `values` with random weights in [-1, 1) against the reference, with
+/// the depth of any bin's chain of additions bounded by n + 1000 (a warp's chunks, a chunk's 32
+/// lanes, the warps, the blocks).
+template <class W>
+void check_weighted(std::span<const std::int32_t> values, std::uint32_t m, std::uint64_t seed) {
+  const std::size_t n = values.size();
+  std::vector<W> weights(n);
+  fill_random<W>(weights, seed);
+  const auto d_values = test::upload<std::int32_t>(values);
+  const auto d_weights = test::upload<W>(weights);
+  DeviceBuffer<W> sums(m);
+  poison_device(sums.data(), m * sizeof(W), 0xFF, nullptr);
+  const std::size_t bytes = histogram_weighted_temp_bytes(n, m);
+  DeviceBuffer<std::byte> temp(std::max<std::size_t>(bytes, 1));
+  poison_device(temp.data(), temp.bytes(), 0xFF, nullptr);  // any content will do
+  histogram_weighted(d_values.data(), d_weights.data(), n, m, sums.data(), temp.data(), bytes);
+  const auto got = test::download(sums.data(), m);
+  const CheckResult r =
+      check_histogram_weighted<W>(got, histogram_weighted_reference<W>(values, std::span<const W>(weights), m), n + 1000);
+  EXPECT_TRUE(r.ok) << sizeof(W) * 8 << "-bit weights, n=" << n << " m=" << m << ": " << r.detail;
+}
+
+TEST(HistogramWeighted, MatchesTheReferenceForEveryShape) {
+  const std::uint32_t most = histogram_weighted_max_bins();
+  ASSERT_GE(most, 1000u);
+  for (HistogramDistribution d : {HistogramDistribution::uniform, HistogramDistribution::narrow, HistogramDistribution::degenerate})
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{33}, std::size_t{1000}, (std::size_t{1} << 20) + 3})
+      for (std::uint32_t m : {1u, 7u, 256u, 1000u, 4097u, most}) {
+        const auto values = input_for(d, n);
+        check_weighted<float>(values, m, 40 + n + m);
+        check_weighted<double>(values, m, 41 + n + m);
+      }
+}
+
+// The same bits on every call: float atomics would not give them.
+TEST(HistogramWeighted, TheSameBitsEveryCall) {
+  const std::size_t n = (std::size_t{1} << 22) + 5;
+  for (HistogramDistribution d : {HistogramDistribution::narrow, HistogramDistribution::degenerate}) {
+    const auto values = input_for(d, n);
+    std::vector<float> weights(n);
+    fill_random<float>(weights, 43);
+    const auto d_values = test::upload<std::int32_t>(values);
+    const auto d_weights = test::upload<float>(weights);
+    constexpr std::uint32_t m = 256;
+    DeviceBuffer<float> sums(m);
+    const std::size_t bytes = histogram_weighted_temp_bytes(n, m);
+    DeviceBuffer<std::byte> temp(bytes);
+    histogram_weighted(d_values.data(), d_weights.data(), n, m, sums.data(), temp.data(), bytes);
+    const auto first = test::download(sums.data(), m);
+    for (int i = 0; i < 10; ++i) {
+      histogram_weighted(d_values.data(), d_weights.data(), n, m, sums.data(), temp.data(), bytes);
+      ASSERT_EQ(std::memcmp(test::download(sums.data(), m).data(), first.data(), m * sizeof(float)), 0) << "call " << i;
+    }
+  }
+}
+
+TEST(HistogramWeighted, RefusesBadArguments) {
+  const std::size_t n = 1000;
+  DeviceBuffer<std::int32_t> values(n);
+  DeviceBuffer<double> weights(n), sums(64);
+  const std::size_t bytes = histogram_weighted_temp_bytes(n, 64);
+  DeviceBuffer<std::byte> temp(bytes);
+  EXPECT_THROW(histogram_weighted(values.data(), weights.data(), n, 0, sums.data(), temp.data(), bytes), Error);
+  EXPECT_THROW(histogram_weighted(values.data(), weights.data(), n, 64, sums.data(), temp.data(), bytes - 1), Error);
+  EXPECT_THROW(histogram_weighted(values.data(), static_cast<const double*>(nullptr), n, 64, sums.data(), temp.data(), bytes), Error);
+  EXPECT_THROW(histogram_weighted(values.data(), weights.data(), n, histogram_weighted_max_bins() + 1, sums.data(), temp.data(), bytes),
+               Error);
+  EXPECT_THROW(histogram_weighted_temp_bytes(n, 0), Error);
+  EXPECT_NO_THROW(histogram_weighted<double>(nullptr, nullptr, 0, 64, sums.data(), nullptr, 0));  // n = 0: sums zeroed
+  EXPECT_EQ(test::download(sums.data(), 64), std::vector<double>(64, 0.0));
+}
+
 }  // namespace

@@ -65,13 +65,17 @@ def sum(x, *, out=None, stream=None):  # noqa: A001 - the name users look for
     return call.done(result)
 
 
-def histogram(values, bins: int, *, out=None, stream=None):
+def histogram(values, bins: int, *, weights=None, out=None, stream=None):
     """Counts of int32 values in `bins` bins as a uint32 array of length bins (or into out=): value v
     goes to bin ((v % bins) + bins) % bins (negative values too). Exact; 1 <= bins < 2^32, fewer than
-    2^32 values."""
+    2^32 values. weights= (float32 or float64, values' shape): each bin's sum of its values' weights
+    instead, of the weights' dtype, summed in float64 and rounded once, the same bits on every call
+    (bins up to about 29 000 on an H100)."""
     what = "gpulab.histogram"
     if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins < 2**32:
         raise ValueError(f"{what}: bins must be an integer from 1 to 2^32 - 1, got {bins!r}")
+    if weights is not None:
+        return _histogram_weighted(values, bins, weights, out, stream, what)
     if stream is None and _torch.available:
         result = _torch.run(_torch.direct.histogram, _torch.histogram, values, bins, out)
         if result is not NotImplemented:
@@ -82,6 +86,18 @@ def histogram(values, bins: int, *, out=None, stream=None):
     call = Call(a, stream)
     result, o = call.output(out, (bins,), "uint32", what)
     _core.histogram(a.address, a.size, bins, o.address, a.device, call.stream)
+    return call.done(result)
+
+
+def _histogram_weighted(values, bins, weights, out, stream, what):
+    a = contiguous(view(values, what, ("int32",)), what, "values")
+    w = contiguous(view(weights, what, ("float32", "float64")), what, "weights")
+    same_device(what, a, w)
+    if w.shape != a.shape:
+        raise ValueError(f"{what}: weights must have the values' shape {a.shape}, got {w.shape}")
+    call = Call(a, stream)
+    result, o = call.output(out, (bins,), w.dtype, what)
+    _core.histogram_weighted(a.address, w.address, a.size, bins, w.dtype, o.address, a.device, call.stream)
     return call.done(result)
 
 

@@ -56,6 +56,15 @@ def test_dtypes_are_checked():
         gpulab.conv3x3(fake([4, 4, 3]))
 
 
+def test_weighted_histogram_checks_its_weights():
+    with pytest.raises(TypeError, match=r"gpulab.histogram: dtype int32 is not supported; use float32, float64"):
+        gpulab.histogram(fake([10], "int32"), 4, weights=fake([10], "int32"))
+    with pytest.raises(ValueError, match=r"weights must have the values' shape \(10,\), got \(9,\)"):
+        gpulab.histogram(fake([10], "int32"), 4, weights=fake([9], "float32"))
+    with pytest.raises(ValueError, match=r"bins must be an integer from 1 to 2\^32 - 1, got 0"):
+        gpulab.histogram(fake([10], "int32"), 0, weights=fake([10], "float32"))
+
+
 def test_segmented_scan_checks_its_flags():
     with pytest.raises(TypeError, match=r"gpulab.segmented_scan: dtype float32 is not supported; use bool, uint8, int8"):
         gpulab.segmented_scan(fake([10], "int32"), fake([10], "float32"))

@@ -141,6 +141,22 @@ def test_histogram_matches_bincount(n, bins):
     assert torch.equal(counts.to(torch.int64), want)
 
 
+@pytest.mark.parametrize("n", [0, 1, 1000, 2**20 + 3])
+@pytest.mark.parametrize("bins", [1, 256, 4097])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_weighted_histogram_matches_bincount(n, bins, dtype):
+    v = torch.randint(-2**31, 2**31 - 1, (n,), generator=rng(bins), device="cuda", dtype=torch.int32)
+    w = uniform(n, dtype, n + bins)
+    sums = gpulab.histogram(v, bins, weights=w)
+    assert sums.dtype == dtype and sums.shape == (bins,)
+    bin_of = torch.remainder(v.long(), bins)
+    want = torch.bincount(bin_of, weights=w.double(), minlength=bins)
+    magnitude = torch.bincount(bin_of, weights=w.double().abs(), minlength=bins)
+    # one rounding to the weights' type, and two float64 sums (gpulab's and bincount's) of at most n + 1000 additions
+    assert torch.all((sums.double() - want).abs() <= U[dtype] * want.abs() + 2 * gamma(n + 1000, U[torch.float64]) * magnitude)
+    assert torch.equal(gpulab.histogram(v, bins, weights=w), sums)  # the same bits again
+
+
 # ---- atax ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("rows,cols", [(1, 1), (3, 5), (1000, 127), (513, 128), (257, 4099), (4, 16385), (200, 30000)])

@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <fstream>
 
 namespace gpulab {
@@ -57,6 +59,51 @@ std::vector<std::uint32_t> histogram_reference(std::span<const std::int32_t> val
   for (std::int32_t v : values) ++counts[histogram_bin(v, m)];
   return counts;
 }
+
+template <class W>
+WeightedHistogram histogram_weighted_reference(std::span<const std::int32_t> values, std::span<const W> weights, std::uint32_t m) {
+  if (m == 0) throw Error("histogram_weighted: m = 0 bins; m must be at least 1");
+  if (weights.size() != values.size()) throw Error("histogram_weighted: a weight a value");
+  WeightedHistogram r{std::vector<double>(m, 0.0), std::vector<double>(m, 0.0)};
+  std::vector<double> carry(m, 0.0);  // Neumaier's compensation, a bin each
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const std::uint32_t b = histogram_bin(values[i], m);
+    const double w = static_cast<double>(weights[i]), s = r.sums[b] + w;
+    carry[b] += std::abs(r.sums[b]) >= std::abs(w) ? (r.sums[b] - s) + w : (w - s) + r.sums[b];
+    r.sums[b] = s;
+    r.abs[b] += std::abs(w);
+  }
+  for (std::uint32_t b = 0; b < m; ++b) r.sums[b] += carry[b];
+  return r;
+}
+
+template <class W>
+CheckResult check_histogram_weighted(std::span<const W> got, const WeightedHistogram& ref, std::size_t depth) {
+  if (got.size() != ref.sums.size())
+    return {false, 0, 0, fmt::format("histogram_weighted: {} bins for {}", got.size(), ref.sums.size())};
+  CheckResult r{true, 0, 0, {}};
+  std::size_t bad = 0, first = 0;
+  for (std::size_t b = 0; b < got.size(); ++b) {
+    const double g = static_cast<double>(got[b]), want = ref.sums[b];
+    const double tolerance = ref.abs[b] == 0.0 ? 0.0 : unit_roundoff<W>() * std::abs(want) + float_tolerance(depth, unit_roundoff<double>(), ref.abs[b]);
+    const double error = std::abs(g - want);
+    r.error = std::max(r.error, error);
+    r.tolerance = std::max(r.tolerance, tolerance);
+    if (!std::isfinite(g) || error > tolerance) {
+      if (bad++ == 0) first = b;
+    }
+  }
+  if (bad == 0) return r;
+  r.ok = false;
+  r.detail = fmt::format("{} of {} bins out of tolerance; first bin {}: got {:.17g}, expected {:.17g} (sum of |w| {:.6g})", bad,
+                         got.size(), first, static_cast<double>(got[first]), ref.sums[first], ref.abs[first]);
+  return r;
+}
+
+template WeightedHistogram histogram_weighted_reference<float>(std::span<const std::int32_t>, std::span<const float>, std::uint32_t);
+template WeightedHistogram histogram_weighted_reference<double>(std::span<const std::int32_t>, std::span<const double>, std::uint32_t);
+template CheckResult check_histogram_weighted<float>(std::span<const float>, const WeightedHistogram&, std::size_t);
+template CheckResult check_histogram_weighted<double>(std::span<const double>, const WeightedHistogram&, std::size_t);
 
 std::vector<std::uint32_t> histogram_openmp(std::span<const std::int32_t> values, std::uint32_t m) {
   validate_histogram_shape(values.size(), m);

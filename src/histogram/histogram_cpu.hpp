@@ -42,6 +42,20 @@ std::vector<std::uint32_t> histogram_reference(std::span<const std::int32_t> val
 /// OpenMP baseline: a private histogram per thread, then the per-thread histograms added.
 std::vector<std::uint32_t> histogram_openmp(std::span<const std::int32_t> values, std::uint32_t m);
 
+/// The weighted histogram's reference: each bin's sum of weights (Neumaier-compensated in double,
+/// off by about 2^-53 of `abs`) and the sum of their magnitudes (for the tolerance).
+struct WeightedHistogram {
+  std::vector<double> sums, abs;
+};
+
+template <class W>
+WeightedHistogram histogram_weighted_reference(std::span<const std::int32_t> values, std::span<const W> weights, std::uint32_t m);
+
+/// A weighted histogram against the reference: bin b within u_W·|ref| (the one rounding to W) +
+/// γ_depth(double)·abs[b] + the reference's own 2^-53·abs[b]; an empty bin exactly 0.
+template <class W>
+CheckResult check_histogram_weighted(std::span<const W> got, const WeightedHistogram& ref, std::size_t depth);
+
 /// Exact comparison of a computed histogram with the reference: every bin equal. On a mismatch
 /// the detail says how many bins differ, the first of them, and what the counts sum to.
 CheckResult check_histogram(std::span<const std::uint32_t> got, std::span<const std::uint32_t> ref);

@@ -64,8 +64,6 @@ CheckResult HistogramCase::check(std::size_t, std::span<const std::span<const st
   return check_histogram(as<std::uint32_t>(outputs[0]), ref_);
 }
 
-namespace {
-
 CLI::Validator distribution_list_validator() {
   return word_list_validator("distributions", "uniform, narrow, degenerate",
                              [](const std::string& w) { return parse_histogram_distribution(w).has_value(); },
@@ -78,6 +76,8 @@ std::vector<HistogramDistribution> parse_distributions(const std::string& s) {
   for (const auto& item : split_commas(s)) out.push_back(*parse_histogram_distribution(item));
   return out;
 }
+
+namespace {
 
 class HistogramProblem final : public Problem {
  public:

@@ -3,6 +3,7 @@
 // (inputs made once and shared by every m) and seed 002's recorded runs.
 #pragma once
 
+#include "core/cli_options.hpp"
 #include "core/problem.hpp"
 #include "histogram/histogram_cpu.hpp"
 #include "histogram/histogram_ladder.hpp"
@@ -47,6 +48,11 @@ class HistogramCase final : public BenchCase {
 };
 
 std::unique_ptr<Problem> make_histogram_problem();
+
+/// The -d option's check and its words ("all" or a comma list of uniform, narrow, degenerate), for
+/// the problems whose inputs are the histogram's.
+CLI::Validator distribution_list_validator();
+std::vector<HistogramDistribution> parse_distributions(const std::string& s);
 
 /// Its form over several GPUs (multi/multi_bench.hpp): the values split by elements.
 std::unique_ptr<MultiCase> make_histogram_multi(HistogramDistribution d, std::size_t n, std::uint32_t m,

@@ -1,0 +1,139 @@
+// The weighted histogram (include/gpulab/histogram.hpp): sums of float or double weights by bin,
+// the same bits on every call, which float atomics cannot give (their order is the hardware's).
+//
+// Each warp owns a sub-histogram of doubles in its block's shared memory and takes chunks of 32
+// elements in a fixed order (chunk c to warp c mod the grid's warps). In a chunk, the lanes whose
+// values share a bin find each other (__match_any_sync); each sums the group's weights in lane
+// order from the same shuffles, and the group's lowest lane adds that sum to the bin. Leaders of
+// one chunk hold distinct bins, so no two lanes write one slot at once and nothing needs an atomic.
+// A block then adds its warps' sub-histograms in warp order into its row of partial sums, and a
+// second kernel adds the rows in block order. Every addition's order is fixed by n, m and the GPU.
+#include "histogram/bin_rule.hpp"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+#include "lib/warp.cuh"
+
+#include <gpulab/error.hpp>
+#include <gpulab/histogram.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace gpulab {
+namespace {
+
+constexpr unsigned kMaxWarps = 8;  // a block of 256 threads where the sub-histograms fit
+
+template <class W>
+__global__ void __launch_bounds__(kMaxWarps * kWarp)
+weighted_partials_kernel(const std::int32_t* values, const W* weights, std::size_t n, BinRule rule, double* partials) {
+  extern __shared__ double sub[];  // warps × m
+  const std::uint32_t m = rule.bins();
+  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp, warps = blockDim.x / kWarp;
+  for (std::size_t s = threadIdx.x; s < std::size_t{warps} * m; s += blockDim.x) sub[s] = 0.0;
+  __syncthreads();
+  double* mine = sub + std::size_t{warp} * m;
+  const std::size_t chunks = (n + kWarp - 1) / kWarp, stride = std::size_t{gridDim.x} * warps;
+  for (std::size_t c = std::size_t{blockIdx.x} * warps + warp; c < chunks; c += stride) {
+    const std::size_t i = c * kWarp + lane;
+    const bool live = i < n;
+    const std::uint32_t bin = live ? rule(values[i]) : ~0u;  // ~0u: past the end, never a bin (m < 2^32)
+    const double w = live ? static_cast<double>(weights[i]) : 0.0;
+    const unsigned group = __match_any_sync(kFullMask, bin);
+    double sum = 0.0;
+#pragma unroll
+    for (unsigned j = 0; j < kWarp; ++j) {
+      const double wj = __shfl_sync(kFullMask, w, j);
+      if ((group >> j) & 1u) sum += wj;
+    }
+    if (live && lane == static_cast<unsigned>(__ffs(group)) - 1) mine[bin] += sum;
+    __syncwarp();  // this chunk's additions visible before the next chunk's lanes read their bins
+  }
+  __syncthreads();
+  for (std::uint32_t b = threadIdx.x; b < m; b += blockDim.x) {
+    double s = 0.0;
+    for (unsigned v = 0; v < warps; ++v) s += sub[std::size_t{v} * m + b];
+    partials[std::size_t{blockIdx.x} * m + b] = s;
+  }
+}
+
+template <class W>
+__global__ void weighted_sums_kernel(const double* partials, unsigned rows, std::uint32_t m, W* sums) {
+  for (std::size_t b = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; b < m; b += std::size_t{gridDim.x} * blockDim.x) {
+    double s = 0.0;
+    for (unsigned r = 0; r < rows; ++r) s += partials[std::size_t{r} * m + b];
+    sums[b] = static_cast<W>(s);
+  }
+}
+
+/// The launch's shape on the current device: warps a block (as many as the sub-histograms fit, up
+/// to 8), their shared memory, and the grid (the blocks resident at once, fewer where n is small).
+/// The temporary storage and the call both take it from here, so they agree.
+struct Shape {
+  unsigned warps = 0;
+  std::size_t smem = 0;
+  unsigned grid = 0;
+};
+
+Shape weighted_shape(std::size_t n, std::uint32_t m) {
+  const void* kernel = reinterpret_cast<const void*>(weighted_partials_kernel<float>);
+  const std::size_t limit = dynamic_smem_limit(kernel);
+  const std::size_t per_warp = std::size_t{m} * sizeof(double);
+  Shape s;
+  s.warps = static_cast<unsigned>(std::min<std::size_t>(kMaxWarps, limit / per_warp));
+  if (s.warps == 0)
+    throw Error("histogram_weighted: m = " + std::to_string(m) + " bins; at most " + std::to_string(limit / sizeof(double)) +
+                " on this GPU (a warp's sub-histogram of doubles must fit a block's shared memory)");
+  s.smem = s.warps * per_warp;
+  const std::size_t chunks = (n + kWarp - 1) / kWarp;
+  const std::size_t wanted = std::max<std::size_t>(1, (chunks + s.warps - 1) / s.warps);
+  const unsigned resident = resident_blocks(kernel, s.warps * kWarp, s.smem);
+  s.grid = static_cast<unsigned>(std::min<std::size_t>(wanted, std::max(1u, resident)));
+  return s;
+}
+
+}  // namespace
+
+std::uint32_t histogram_weighted_max_bins() {
+  const void* kernel = reinterpret_cast<const void*>(weighted_partials_kernel<float>);
+  return static_cast<std::uint32_t>(std::min<std::size_t>(dynamic_smem_limit(kernel) / sizeof(double), 0xFFFFFFFFu));
+}
+
+std::size_t histogram_weighted_temp_bytes(std::size_t n, std::uint32_t m) {
+  if (m == 0) throw Error("histogram_weighted: m = 0 bins; m must be at least 1");
+  return std::size_t{weighted_shape(n, m).grid} * m * sizeof(double);
+}
+
+template <class W>
+void histogram_weighted(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
+                        std::size_t temp_bytes, cudaStream_t stream) {
+  if (m == 0) throw Error("histogram_weighted: m = 0 bins; m must be at least 1");
+  if (sums == nullptr || ((values == nullptr || weights == nullptr || temp == nullptr) && n > 0))
+    throw Error("histogram_weighted: null device pointer");
+  if (n == 0) {
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(sums, 0, std::size_t{m} * sizeof(W), stream));
+    return;
+  }
+  const Shape s = weighted_shape(n, m);
+  const std::size_t needed = std::size_t{s.grid} * m * sizeof(double);
+  if (temp_bytes < needed)
+    throw Error("histogram_weighted: temporary storage of " + std::to_string(temp_bytes) +
+                " bytes is too small; histogram_weighted_temp_bytes() says " + std::to_string(needed));
+  auto* partials = static_cast<double*>(temp);
+  allow_dynamic_smem(reinterpret_cast<const void*>(weighted_partials_kernel<W>), s.smem, "histogram_weighted");
+  launch("histogram_weighted_partials", weighted_partials_kernel<W>, {s.grid, s.warps * kWarp, s.smem}, stream, values,
+         weights, n, BinRule(m), partials)
+      .work([&] { return std::to_string(s.warps) + " warps, a sub-histogram each, chunks of 32 in a fixed order"; });
+  constexpr unsigned kThreads = 256;
+  const auto blocks = static_cast<unsigned>(std::min<std::size_t>((m + kThreads - 1) / kThreads, std::size_t{1} << 16));
+  launch("histogram_weighted_sums", weighted_sums_kernel<W>, {blocks, kThreads}, stream, static_cast<const double*>(partials),
+         s.grid, m, sums)
+      .work([&] { return "a bin a thread, " + std::to_string(s.grid) + " partial rows added in order"; });
+}
+
+template void histogram_weighted<float>(const std::int32_t*, const float*, std::size_t, std::uint32_t, float*, void*,
+                                        std::size_t, cudaStream_t);
+template void histogram_weighted<double>(const std::int32_t*, const double*, std::size_t, std::uint32_t, double*, void*,
+                                         std::size_t, cudaStream_t);
+
+}  // namespace gpulab

@@ -1,0 +1,82 @@
+// The weighted histogram's ladder (weighted_histogram_problem.hpp): every weight added to its bin
+// by a float atomic in global memory, as PyTorch's bincount(weights=) does, then the library's
+// warp-owned sub-histograms (histogram_weighted.cu). No vendor: CUB's histograms count.
+#include "histogram/bin_rule.hpp"
+#include "histogram/weighted_histogram_problem.hpp"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+
+#include <gpulab/error.hpp>
+#include <gpulab/histogram.hpp>
+
+#include <algorithm>
+
+namespace gpulab {
+namespace {
+
+// ---- rung 1: an atomic a weight --------------------------------------------------------------
+//
+// The course's histogram with a weight: one atomicAdd of the weight (in W) to its bin in global
+// memory. The order of a bin's additions is the hardware's, so the float bits change from call to
+// call, and a bin many values share serialises on one address.
+
+template <class W>
+__global__ void atomic_weights_kernel(const std::int32_t* values, const W* weights, std::size_t n, BinRule rule, W* sums) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    atomicAdd(&sums[rule(values[i])], weights[i]);
+}
+
+template <class W>
+struct GlobalAtomics {
+  static std::size_t workspace_bytes(std::size_t, std::uint32_t) { return 0; }
+  static void run(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void*, std::size_t,
+                  cudaStream_t stream) {
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(sums, 0, std::size_t{m} * sizeof(W), stream));
+    if (n == 0) return;
+    constexpr unsigned kThreads = 256;
+    const void* kernel = reinterpret_cast<const void*>(atomic_weights_kernel<W>);
+    const auto blocks = static_cast<unsigned>(
+        std::min<std::size_t>((n + kThreads - 1) / kThreads, std::max(1u, resident_blocks(kernel, kThreads))));
+    launch("atomic_weights", atomic_weights_kernel<W>, {blocks, kThreads}, stream, values, weights, n, BinRule(m), sums)
+        .work([] { return std::string("an atomicAdd a weight, grid-stride"); });
+  }
+};
+
+// ---- rung 2 and the library: warp-owned sub-histograms (histogram_weighted.cu) ----------------
+
+template <class W>
+struct Library {
+  static std::size_t workspace_bytes(std::size_t n, std::uint32_t m) { return histogram_weighted_temp_bytes(n, m); }
+  static void run(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* ws,
+                  std::size_t ws_bytes, cudaStream_t stream) {
+    histogram_weighted(values, weights, n, m, sums, ws, ws_bytes, stream);
+  }
+};
+
+template <class W, class Impl>
+constexpr WeightedHistogramRung<W> rung(std::string_view name, std::string_view adds, std::string_view claims, Role role) {
+  return {{name, adds, role, false, false, claims}, {&Impl::workspace_bytes, &Impl::run}};
+}
+
+template <class W>
+constexpr WeightedHistogramRung<W> kRungs[] = {
+    rung<W, GlobalAtomics<W>>("global_atomics",
+        "an atomicAdd of each weight to its bin in global memory (PyTorch's bincount): the bits change from call to call",
+        "dram", Role::rung),
+    rung<W, Library<W>>("library",
+        "gpulab::histogram_weighted: a sub-histogram of doubles a warp in shared memory, a chunk's weights of one bin "
+        "summed in lane order by its lowest lane, blocks' partials added in order: the same bits every call",
+        "dram", Role::library),
+};
+
+}  // namespace
+
+template <class W>
+std::span<const WeightedHistogramRung<W>> weighted_histogram_rungs() {
+  return kRungs<W>;
+}
+
+template std::span<const WeightedHistogramRung<float>> weighted_histogram_rungs<float>();
+template std::span<const WeightedHistogramRung<double>> weighted_histogram_rungs<double>();
+
+}  // namespace gpulab
