@@ -87,7 +87,12 @@ Shape weighted_shape(std::size_t n, std::uint32_t m) {
   s.smem = s.warps * per_warp;
   const std::size_t chunks = (n + kWarp - 1) / kWarp;
   const std::size_t wanted = std::max<std::size_t>(1, (chunks + s.warps - 1) / s.warps);
-  const unsigned resident = resident_blocks(kernel, s.warps * kWarp, s.smem);
+  // The blocks both weight types' kernels hold at once (the storage does not know the type).
+  unsigned resident = ~0u;
+  for (const void* k : {kernel, reinterpret_cast<const void*>(weighted_partials_kernel<double>)}) {
+    allow_dynamic_smem(k, s.smem, "histogram_weighted");  // before the occupancy: past 48 KiB it counts
+    resident = std::min(resident, resident_blocks(k, s.warps * kWarp, s.smem));
+  }
   s.grid = static_cast<unsigned>(std::min<std::size_t>(wanted, std::max(1u, resident)));
   return s;
 }
@@ -120,7 +125,6 @@ void histogram_weighted(const std::int32_t* values, const W* weights, std::size_
     throw Error("histogram_weighted: temporary storage of " + std::to_string(temp_bytes) +
                 " bytes is too small; histogram_weighted_temp_bytes() says " + std::to_string(needed));
   auto* partials = static_cast<double*>(temp);
-  allow_dynamic_smem(reinterpret_cast<const void*>(weighted_partials_kernel<W>), s.smem, "histogram_weighted");
   launch("histogram_weighted_partials", weighted_partials_kernel<W>, {s.grid, s.warps * kWarp, s.smem}, stream, values,
          weights, n, BinRule(m), partials)
       .work([&] { return std::to_string(s.warps) + " warps, a sub-histogram each, chunks of 32 in a fixed order"; });
