@@ -276,6 +276,84 @@ struct Scan {
   }
 };
 
+/// gpulab.segmented_scan: the segments `by` heads (bool, uint8 or int8 flags of x's shape), keys
+/// (int32 or int64 of x's shape) or offsets (int32 or int64, 1-D, any length).
+struct SegmentedScan {
+  static constexpr const char* kWhat = "gpulab.segmented_scan";
+  static MaybeProblem problem(const at::Tensor& x, const at::Tensor& segments, c10::string_view by, bool, const at::Tensor* out) {
+    if (by != "heads" && by != "keys" && by != "offsets")
+      return value_problem(std::string(kWhat) + ": segments by 'heads', 'keys' or 'offsets', got '" + std::string(by) + "'");
+    const std::string name(by);
+    if (auto p = view_problem(kWhat, x, {at::kChar, at::kShort, at::kInt, at::kFloat, at::kDouble})) return p;
+    if (auto p = contiguous_problem(kWhat, "x", x)) return p;
+    if (auto p = by == "heads" ? view_problem(kWhat, segments, {at::kBool, at::kByte, at::kChar})
+                               : view_problem(kWhat, segments, {at::kInt, at::kLong}))
+      return p;
+    if (auto p = contiguous_problem(kWhat, name.c_str(), segments)) return p;
+    if (auto p = same_device_problem(kWhat, x, segments)) return p;
+    if (by == "offsets" && segments.dim() != 1)
+      return value_problem(std::string(kWhat) + ": offsets must be 1-D, got shape " + tuple_text(segments.sizes()));
+    if (by != "offsets" && segments.sizes() != x.sizes())
+      return value_problem(std::string(kWhat) + ": " + name + " must have x's shape " + tuple_text(x.sizes()) + ", got " +
+                           tuple_text(segments.sizes()));
+    return out != nullptr ? out_problem(kWhat, *out, x, Scan<true>::result_type(x.scalar_type()), x.sizes()) : std::nullopt;
+  }
+  static at::Tensor result(const at::Tensor& x, const at::Tensor&, c10::string_view, bool) {
+    return new_result(x.sizes(), Scan<true>::result_type(x.scalar_type()), x);
+  }
+  template <class In>
+  static void typed(const at::Tensor& x, gpulab_python::Segments segments, bool exclusive, const at::Tensor& out) {
+    gpulab_python::scan(x.const_data_ptr<In>(), out.mutable_data_ptr<gpulab::scan_result_t<In>>(), static_cast<std::size_t>(x.numel()),
+                        !exclusive, current_stream(x), segments);
+  }
+  static void into(const at::Tensor& x, const at::Tensor& segments, c10::string_view by, bool exclusive, const at::Tensor& out) {
+    DeviceScope scope(x.device().index());
+    using Form = gpulab_python::Segments::Form;
+    const bool wide = segments.scalar_type() == at::kLong;
+    gpulab_python::Segments s{Form::flags, segments.const_data_ptr(), 0};
+    if (by == "keys") s.form = wide ? Form::keys64 : Form::keys32;
+    if (by == "offsets") s = {wide ? Form::offsets64 : Form::offsets32, segments.const_data_ptr(), static_cast<std::size_t>(segments.numel())};
+    switch (x.scalar_type()) {
+      case at::kChar: return typed<std::int8_t>(x, s, exclusive, out);
+      case at::kShort: return typed<std::int16_t>(x, s, exclusive, out);
+      case at::kInt: return typed<std::int32_t>(x, s, exclusive, out);
+      case at::kFloat: return typed<float>(x, s, exclusive, out);
+      default: return typed<double>(x, s, exclusive, out);
+    }
+  }
+};
+
+/// gpulab.histogram with weights=: each bin's sum of its values' weights (float32 or float64).
+struct HistogramWeighted {
+  static constexpr const char* kWhat = "gpulab.histogram";
+  static MaybeProblem problem(const at::Tensor& values, std::int64_t bins, const at::Tensor& weights, const at::Tensor* out) {
+    if (bins < 1 || bins >= (std::int64_t{1} << 32))
+      return value_problem(std::string(kWhat) + ": bins must be an integer from 1 to 2^32 - 1, got " + std::to_string(bins));
+    if (auto p = view_problem(kWhat, values, {at::kInt})) return p;
+    if (auto p = contiguous_problem(kWhat, "values", values)) return p;
+    if (auto p = view_problem(kWhat, weights, {at::kFloat, at::kDouble})) return p;
+    if (auto p = contiguous_problem(kWhat, "weights", weights)) return p;
+    if (auto p = same_device_problem(kWhat, values, weights)) return p;
+    if (weights.sizes() != values.sizes())
+      return value_problem(std::string(kWhat) + ": weights must have the values' shape " + tuple_text(values.sizes()) + ", got " +
+                           tuple_text(weights.sizes()));
+    return out != nullptr ? out_problem(kWhat, *out, values, weights.scalar_type(), {bins}) : std::nullopt;
+  }
+  static at::Tensor result(const at::Tensor& values, std::int64_t bins, const at::Tensor& weights) {
+    return new_result({bins}, weights.scalar_type(), values);
+  }
+  static void into(const at::Tensor& values, std::int64_t bins, const at::Tensor& weights, const at::Tensor& out) {
+    DeviceScope scope(values.device().index());
+    const auto n = static_cast<std::size_t>(values.numel());
+    const auto m = static_cast<std::uint32_t>(bins);
+    const auto* v = values.const_data_ptr<std::int32_t>();
+    if (weights.scalar_type() == at::kFloat)
+      gpulab_python::histogram_weighted(v, weights.const_data_ptr<float>(), n, m, out.mutable_data_ptr<float>(), current_stream(values));
+    else
+      gpulab_python::histogram_weighted(v, weights.const_data_ptr<double>(), n, m, out.mutable_data_ptr<double>(), current_stream(values));
+  }
+};
+
 struct Transpose {
   static constexpr const char* kWhat = "gpulab.transpose";
   static MaybeProblem problem(const at::Tensor& a, const at::Tensor* out) {
@@ -447,6 +525,10 @@ TORCH_LIBRARY(gpulab, m) {
   m.def("sgemm_(Tensor a, Tensor b, Tensor(a!) c, float alpha=1.0, float beta=0.0, str precision='fp32') -> ()");
   m.def("conv3x3(Tensor image, int[] weights, int divisor, str border='replicate') -> Tensor");
   m.def("conv3x3.out(Tensor image, int[] weights, int divisor, str border='replicate', *, Tensor(a!) out) -> ()");
+  m.def("segmented_scan(Tensor x, Tensor segments, str by='heads', bool exclusive=False) -> Tensor");
+  m.def("segmented_scan.out(Tensor x, Tensor segments, str by='heads', bool exclusive=False, *, Tensor(a!) out) -> ()");
+  m.def("histogram_weighted(Tensor values, int bins, Tensor weights) -> Tensor");
+  m.def("histogram_weighted.out(Tensor values, int bins, Tensor weights, *, Tensor(a!) out) -> ()");
 }
 
 using Tensor = const at::Tensor&;
@@ -476,6 +558,10 @@ void implement(torch::Library& m) {
   m.impl("sgemm_", &sgemm_in_place_operator);
   m.impl("conv3x3", &functional_operator<Conv3x3, Tensor, Weights, std::int64_t, Text>);
   m.impl("conv3x3.out", &out_operator<Conv3x3, Tensor, Weights, std::int64_t, Text>);
+  m.impl("segmented_scan", &functional_operator<SegmentedScan, Tensor, Tensor, Text, bool>);
+  m.impl("segmented_scan.out", &out_operator<SegmentedScan, Tensor, Tensor, Text, bool>);
+  m.impl("histogram_weighted", &functional_operator<HistogramWeighted, Tensor, std::int64_t, Tensor>);
+  m.impl("histogram_weighted.out", &out_operator<HistogramWeighted, Tensor, std::int64_t, Tensor>);
 }
 
 TORCH_LIBRARY_IMPL(gpulab, CUDA, m) { implement(m); }
@@ -648,6 +734,14 @@ nb::object direct_scan(nb::handle x, bool inclusive, nb::handle out) {
   return inclusive ? direct<Scan<true>>(out, direct_tensor(x)) : direct<Scan<false>>(out, direct_tensor(x));
 }
 
+nb::object direct_segmented_scan(nb::handle x, nb::handle segments, const std::string& by, bool exclusive, nb::handle out) {
+  return direct<SegmentedScan>(out, direct_tensor(x), direct_tensor(segments), c10::string_view(by), exclusive);
+}
+
+nb::object direct_histogram_weighted(nb::handle values, std::int64_t bins, nb::handle weights, nb::handle out) {
+  return direct<HistogramWeighted>(out, direct_tensor(values), bins, direct_tensor(weights));
+}
+
 nb::object direct_transpose(nb::handle a, nb::handle out) { return direct<Transpose>(out, direct_tensor(a)); }
 
 nb::object direct_add(nb::handle a, nb::handle b, double alpha, double beta, nb::handle out) {
@@ -693,6 +787,9 @@ NB_MODULE(_ops, m) {
   m.def("histogram", &direct_histogram, nb::arg("values"), nb::arg("bins"), nb::arg("out").none());
   m.def("atax", &direct_atax, nb::arg("a"), nb::arg("x"), nb::arg("out").none());
   m.def("scan", &direct_scan, nb::arg("x"), nb::arg("inclusive"), nb::arg("out").none());
+  m.def("segmented_scan", &direct_segmented_scan, nb::arg("x"), nb::arg("segments"), nb::arg("by"), nb::arg("exclusive"),
+        nb::arg("out").none());
+  m.def("histogram_weighted", &direct_histogram_weighted, nb::arg("values"), nb::arg("bins"), nb::arg("weights"), nb::arg("out").none());
   m.def("transpose", &direct_transpose, nb::arg("a"), nb::arg("out").none());
   m.def("add", &direct_add, nb::arg("a"), nb::arg("b"), nb::arg("alpha"), nb::arg("beta"), nb::arg("out").none());
   m.def("zero_triangle", &direct_zero_triangle, nb::arg("m"), nb::arg("part"));

@@ -75,6 +75,10 @@ def histogram(values, bins: int, *, weights=None, out=None, stream=None):
     if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins < 2**32:
         raise ValueError(f"{what}: bins must be an integer from 1 to 2^32 - 1, got {bins!r}")
     if weights is not None:
+        if stream is None and _torch.available:
+            result = _torch.run(_torch.direct.histogram_weighted, _torch.histogram_weighted, values, bins, weights, out)
+            if result is not NotImplemented:
+                return result
         return _histogram_weighted(values, bins, weights, out, stream, what)
     if stream is None and _torch.available:
         result = _torch.run(_torch.direct.histogram, _torch.histogram, values, bins, out)
@@ -174,8 +178,13 @@ def segmented_scan(x, heads=None, *, keys=None, offsets=None, exclusive=False, o
     if len(given) != 1:
         raise ValueError(f"{what}: give the segments one way: heads, keys= or offsets= (got {', '.join(given) or 'none'})")
     by = given[0]
+    segments = {"heads": heads, "keys": keys, "offsets": offsets}[by]
+    if stream is None and _torch.available:
+        result = _torch.run(_torch.direct.segmented_scan, _torch.segmented_scan, x, segments, by, exclusive, out)
+        if result is not NotImplemented:
+            return result
     a = contiguous(view(x, what, _SCAN_TYPES), what, "x")
-    s = contiguous(view({"heads": heads, "keys": keys, "offsets": offsets}[by], what,
+    s = contiguous(view(segments, what,
                         _HEAD_TYPES if by == "heads" else _INDEX_TYPES), what, by)
     same_device(what, a, s)
     if by == "offsets" and len(s.shape) != 1:

@@ -8,7 +8,7 @@ importable when gpulab was built. With them, gpulab.<function>(tensor, ...):
 - under torch.compile or torch.export, or where a gradient is wanted, calls torch.ops.gpulab.<name>,
   which the compiler sees as one opaque operator (the fakes below give it shapes and dtypes) and
   autograd differentiates (sum, the scans, transpose, add, sgemm: their gradients are C++, in
-  _ops.cpp, calling the library again);
+  _ops.cpp, calling the library again; the segmented scan and the weighted histogram have none yet);
 - anything else (CuPy or JAX arrays, stream=, a bad argument) takes the general path, which runs it
   or says what is wrong.
 Without torch, or without gpulab._ops, nothing is registered and every call takes the general path.
@@ -78,6 +78,14 @@ def scan(x, inclusive, out):
     return _functional(ops.inclusive_scan if inclusive else ops.exclusive_scan, out, x)
 
 
+def segmented_scan(x, segments, by, exclusive, out):
+    return _functional(ops.segmented_scan, out, x, segments, by, exclusive) if _operator_wanted(out) else NotImplemented
+
+
+def histogram_weighted(values, bins, weights, out):
+    return _functional(ops.histogram_weighted, out, values, bins, weights) if _operator_wanted(out) else NotImplemented
+
+
 def transpose(a, out):
     return _functional(ops.transpose, out, a) if _operator_wanted(out, a) else NotImplemented
 
@@ -121,7 +129,7 @@ def _register_fakes():
         return None
 
     for name in ("sum.out", "histogram.out", "atax.out", "inclusive_scan.out", "exclusive_scan.out", "transpose.out",
-                 "add.out", "zero_triangle_", "sgemm_", "conv3x3.out"):
+                 "add.out", "zero_triangle_", "sgemm_", "conv3x3.out", "segmented_scan.out", "histogram_weighted.out"):
         fake(f"gpulab::{name}")(nothing)
 
     fake("gpulab::sum")(lambda x: x.new_empty(()))
@@ -133,6 +141,8 @@ def _register_fakes():
 
     fake("gpulab::inclusive_scan")(scan_result)
     fake("gpulab::exclusive_scan")(scan_result)
+    fake("gpulab::segmented_scan")(lambda x, segments, by="heads", exclusive=False: scan_result(x))
+    fake("gpulab::histogram_weighted")(lambda values, bins, weights: weights.new_empty((max(bins, 0),)))
     fake("gpulab::transpose")(lambda a: a.new_empty((a.shape[1], a.shape[0]) if a.dim() == 2 else (0, 0)))
     fake("gpulab::add")(lambda a, b, alpha=1.0, beta=1.0: a.new_empty(a.shape))
     fake("gpulab::sgemm")(lambda a, b, alpha=1.0, precision="fp32": a.new_empty(

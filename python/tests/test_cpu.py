@@ -207,14 +207,16 @@ def test_operators_compile_on_meta_tensors():
         gpulab.zero_triangle(m, "upper")
         return (gpulab.sum(x), gpulab.histogram(v, 16), gpulab.inclusive_scan(x), gpulab.exclusive_scan(v),
                 gpulab.transpose(a), gpulab.add(a, a, alpha=2.0), gpulab.sgemm(a, b), gpulab.atax(a, x[:9]),
-                gpulab.conv3x3(img, "gaussian", border="mirror"), m)
+                gpulab.conv3x3(img, "gaussian", border="mirror"), m, gpulab.segmented_scan(x, x > 0),
+                gpulab.segmented_scan(x, offsets=v[:3]), gpulab.histogram(v, 16, weights=v.double()))
 
     meta = dict(device="meta")
     inputs = (torch.empty(100, **meta), torch.empty(50, dtype=torch.int32, **meta), torch.empty(7, 9, **meta),
               torch.empty(9, 5, **meta), torch.empty(10, 12, 3, dtype=torch.uint8, **meta), torch.empty(7, 5, **meta))
     want = [((), torch.float32), ((16,), torch.uint32), ((100,), torch.float32), ((50,), torch.int32),
             ((9, 7), torch.float32), ((7, 9), torch.float32), ((7, 5), torch.float32), ((9,), torch.float32),
-            ((10, 12, 3), torch.uint8), ((7, 5), torch.float32)]
+            ((10, 12, 3), torch.uint8), ((7, 5), torch.float32), ((100,), torch.float32), ((100,), torch.float32),
+            ((16,), torch.float64)]
     for dynamic in (False, True):
         got = torch.compile(step, fullgraph=True, dynamic=dynamic, backend="aot_eager")(*inputs)
         assert [(tuple(t.shape), t.dtype) for t in got] == want

@@ -55,6 +55,15 @@ CASES = [
                                   "tf32" if gpulab.sgemm_precision_supported("tf32") else "fp32_tensor"), {}),
     (ops.conv3x3.default, lambda: (image(31, 45), SHARPEN, 1, "mirror"), {}),
     (ops.conv3x3.out, lambda: (image(8, 8), [1] * 9, 9), lambda: {"out": torch.empty(8, 8, 3, device="cuda", dtype=torch.uint8)}),
+    (ops.segmented_scan.default, lambda: (cuda(5000), cuda(5000, seed=5) > 0.9, "heads"), {}),
+    (ops.segmented_scan.default, lambda: (cuda(777, dtype=torch.int32, low=-9, high=9), torch.arange(777, device="cuda") // 50, "keys",
+                                          True), {}),
+    (ops.segmented_scan.out, lambda: (cuda(300, dtype=torch.float64), torch.tensor([0, 7, 7, 100, 299, 300, 5000], device="cuda",
+                                                                                   dtype=torch.int32), "offsets"),
+     lambda: {"out": torch.empty(300, device="cuda", dtype=torch.float64)}),
+    (ops.histogram_weighted.default, lambda: (cuda(5000, dtype=torch.int32, low=-10**6, high=10**6), 37, cuda(5000, seed=3)), {}),
+    (ops.histogram_weighted.out, lambda: (cuda(999, dtype=torch.int32, low=-50, high=50), 10, cuda(999, dtype=torch.float64, seed=4)),
+     lambda: {"out": torch.empty(10, device="cuda", dtype=torch.float64)}),
 ]
 
 
@@ -66,13 +75,16 @@ def test_opcheck(op, args, kwargs):
 
 
 def model_step(x, v, a, b, img):
-    """A small model using sum, histogram, scan, sgemm and conv3x3 (and plain torch around them)."""
+    """A small model using sum, histogram (and weighted), scan (and segmented), sgemm and conv3x3 (and
+    plain torch around them)."""
     h = gpulab.sgemm(torch.relu(a), b)
     s = gpulab.sum(h)
     counts = gpulab.histogram(v, 64)
     c = gpulab.inclusive_scan(x * 2)
     blurred = gpulab.conv3x3(img, "gaussian", border="mirror")
-    return h * 0.5, s + 1, counts.to(torch.int64).sum(), c[-1], blurred.float().mean()
+    runs = gpulab.segmented_scan(x, x > 0.5)
+    weighted = gpulab.histogram(v, 64, weights=v.float() * 0.5)
+    return h * 0.5, s + 1, counts.to(torch.int64).sum(), c[-1], blurred.float().mean(), runs[-1], weighted.sum()
 
 
 def model_inputs():
