@@ -631,6 +631,50 @@ struct ScanGradient : torch::autograd::Function<ScanGradient<kInclusive>> {
   }
 };
 
+at::Tensor call_segmented_scan(const at::Tensor& x, const at::Tensor& segments, c10::string_view by, bool exclusive) {
+  static const auto op =
+      operator_handle<at::Tensor(const at::Tensor&, const at::Tensor&, c10::string_view, bool)>("gpulab::segmented_scan");
+  return op.call(x, segments, by, exclusive);
+}
+
+/// The segments of n = flat.numel() elements as one bool a element, true where one starts.
+at::Tensor heads_of(const at::Tensor& segments, const std::string& by, const at::Tensor& flat) {
+  const at::Tensor s = segments.reshape(-1);
+  if (by == "heads") return s != 0;
+  const at::Tensor first = at::ones({1}, flat.options().dtype(at::kBool));
+  if (by == "keys") return at::cat({first, s.slice(0, 1) != s.slice(0, 0, -1)});
+  // Offsets: a flag at each one in [0, n); those outside land on element 0 (a head anyway) or on a
+  // slot past the end, dropped.
+  const c10::SymInt n = flat.sym_size(0);
+  const at::Tensor places = s.to(at::kLong).clamp_min(0).clamp_max(c10::Scalar(n));
+  return at::cat({at::zeros_like(flat, flat.options().dtype(at::kBool)), at::zeros({1}, flat.options().dtype(at::kBool))})
+      .index_fill(0, places, true)
+      .slice_symint(0, 0, n);
+}
+
+/// d out[j] / d x[i] = 1 for j ≥ i (inclusive) or j > i (exclusive) within i's segment: the same
+/// segmented scan of the gradient run from the end, where a segment's last element starts it.
+struct SegmentedScanGradient : torch::autograd::Function<SegmentedScanGradient> {
+  static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x, const at::Tensor& segments, c10::string_view by, bool exclusive) {
+    ctx->saved_data["shape"] = x.sym_sizes().vec();
+    ctx->saved_data["by"] = std::string(by);
+    ctx->saved_data["exclusive"] = exclusive;
+    ctx->save_for_backward({segments});
+    at::AutoDispatchBelowADInplaceOrView below_autograd;
+    return call_segmented_scan(x, segments, by, exclusive);
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const at::Tensor g = grads[0].reshape(-1);
+    const auto shape = ctx->saved_data["shape"].toSymIntVector();
+    if (g.sym_numel() == 0) return {at::zeros_like(grads[0]).reshape_symint(shape), at::Tensor(), at::Tensor(), at::Tensor()};
+    const at::Tensor heads = heads_of(ctx->get_saved_variables()[0], ctx->saved_data["by"].toStringRef(), g);
+    const at::Tensor ends = at::cat({heads.slice(0, 1), at::ones({1}, heads.options())});  // a segment's last element
+    const at::Tensor reversed = call_segmented_scan(g.flip(0).contiguous(), ends.flip(0).contiguous(), "heads",
+                                                    ctx->saved_data["exclusive"].toBool());
+    return {reversed.flip(0).reshape_symint(shape), at::Tensor(), at::Tensor(), at::Tensor()};
+  }
+};
+
 struct TransposeGradient : torch::autograd::Function<TransposeGradient> {
   static at::Tensor forward(AutogradContext*, const at::Tensor& a) {
     at::AutoDispatchBelowADInplaceOrView below_autograd;
@@ -677,6 +721,9 @@ TORCH_LIBRARY_IMPL(gpulab, Autograd, m) {
   m.impl("sum", [](const at::Tensor& x) { return SumGradient::apply(x); });
   m.impl("inclusive_scan", [](const at::Tensor& x) { return ScanGradient<true>::apply(x); });
   m.impl("exclusive_scan", [](const at::Tensor& x) { return ScanGradient<false>::apply(x); });
+  m.impl("segmented_scan", [](const at::Tensor& x, const at::Tensor& segments, c10::string_view by, bool exclusive) {
+    return SegmentedScanGradient::apply(x, segments, by, exclusive);
+  });
   m.impl("transpose", [](const at::Tensor& a) { return TransposeGradient::apply(a); });
   m.impl("add", [](const at::Tensor& a, const at::Tensor& b, double alpha, double beta) { return AddGradient::apply(a, b, alpha, beta); });
   m.impl("sgemm", [](const at::Tensor& a, const at::Tensor& b, double alpha, c10::string_view precision) {

@@ -7,8 +7,8 @@ importable when gpulab was built. With them, gpulab.<function>(tensor, ...):
   straight from Python, without the dispatcher (the cheapest call);
 - under torch.compile or torch.export, or where a gradient is wanted, calls torch.ops.gpulab.<name>,
   which the compiler sees as one opaque operator (the fakes below give it shapes and dtypes) and
-  autograd differentiates (sum, the scans, transpose, add, sgemm: their gradients are C++, in
-  _ops.cpp, calling the library again; the segmented scan and the weighted histogram have none yet);
+  autograd differentiates (sum, the scans and the segmented scan, transpose, add, sgemm: their
+  gradients are C++, in _ops.cpp, calling the library again);
 - anything else (CuPy or JAX arrays, stream=, a bad argument) takes the general path, which runs it
   or says what is wrong.
 Without torch, or without gpulab._ops, nothing is registered and every call takes the general path.
@@ -79,7 +79,7 @@ def scan(x, inclusive, out):
 
 
 def segmented_scan(x, segments, by, exclusive, out):
-    return _functional(ops.segmented_scan, out, x, segments, by, exclusive) if _operator_wanted(out) else NotImplemented
+    return _functional(ops.segmented_scan, out, x, segments, by, exclusive) if _operator_wanted(out, x) else NotImplemented
 
 
 def histogram_weighted(values, bins, weights, out):

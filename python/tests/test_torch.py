@@ -165,6 +165,18 @@ def test_gradcheck_in_float64(fn):
     assert torch.autograd.gradcheck(getattr(gpulab, fn), (y,))
 
 
+@pytest.mark.parametrize("exclusive", [False, True])
+def test_segmented_scan_gradcheck_every_form(exclusive):
+    """The gradient, the segmented scan of the output's gradient run from the end, for heads, keys
+    and offsets (those outside the array included), in float64 and of any shape."""
+    x = cuda(4, 10, dtype=torch.float64).requires_grad_()
+    heads = cuda(4, 10, seed=7) > 0.6
+    keys = torch.cumsum(heads.flatten().long(), 0).reshape(4, 10) % 3
+    offsets = torch.tensor([13, 0, 27, 27, 40, -3, 5], device="cuda", dtype=torch.int64)
+    for segments in ({"heads": heads}, {"keys": keys}, {"offsets": offsets}):
+        assert torch.autograd.gradcheck(lambda t: gpulab.segmented_scan(t, exclusive=exclusive, **segments), (x,))
+
+
 def test_compiled_gradients_match_eager():
     def loss(x, a, b):
         return gpulab.sum(gpulab.inclusive_scan(x) * x) + gpulab.sgemm(a, b).square().sum()
