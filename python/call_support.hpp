@@ -7,8 +7,8 @@
 #include <gpulab/atax.hpp>
 #include <gpulab/device_buffer.hpp>
 #include <gpulab/error.hpp>
-#include <gpulab/reduce.hpp>
 #include <gpulab/histogram.hpp>
+#include <gpulab/reduce.hpp>
 #include <gpulab/scan.hpp>
 #include <gpulab/sgemm.hpp>
 
