@@ -11,17 +11,16 @@ import sys
 
 # The helpers every peers script shares (scripts/peers_common.py).
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-from peers_common import parse_arguments, parse_size, report, time_ms
+from peers_common import parse_arguments, parse_size, report, time_ms, torch_timing
 
 
 def main():
     args = parse_arguments(__doc__, 30, n="2^26", bins="256,4096")
     n = parse_size(args.n)
-    try:
-        import torch
-    except ImportError:
-        print("PyTorch is not installed: no peer to time", file=sys.stderr)
+    timing = torch_timing()
+    if timing is None:
         return 1
+    torch, event, elapsed = timing
     try:
         import cupy
     except ImportError:
@@ -37,8 +36,7 @@ def main():
                 cbins, cw = cupy.asarray(bins), cupy.asarray(w)
                 peers.append((f"cupy.bincount(weights=) {cupy.__version__}", lambda: cupy.bincount(cbins, weights=cw, minlength=m)))
             for name, call in peers:
-                med, lo, hi = time_ms(call, args.reps, lambda: torch.cuda.Event(enable_timing=True),
-                                      lambda a, b: a.elapsed_time(b), queued=True)
+                med, lo, hi = time_ms(call, args.reps, event, elapsed, queued=True)
                 bytes_moved = n * (4 + w.element_size())  # what gpulab must read: the values and the weights
                 rows.append({"peer": name, "type": dtype, "n": n, "m": m, "median_ms": med, "min_ms": lo, "max_ms": hi,
                              "gb_per_s": bytes_moved / med / 1e6})

@@ -11,17 +11,16 @@ import sys
 
 # The helpers every peers script shares (scripts/peers_common.py).
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-from peers_common import parse_arguments, parse_size, report, time_ms
+from peers_common import parse_arguments, parse_size, report, time_ms, torch_timing
 
 
 def main():
     args = parse_arguments(__doc__, 30, n="2^28", segments="1,32,1000,2^20")
     n = parse_size(args.n)
-    try:
-        import torch
-    except ImportError:
-        print("PyTorch is not installed: no peer to time", file=sys.stderr)
+    timing = torch_timing()
+    if timing is None:
         return 1
+    torch, event, elapsed = timing
     rows = []
     positions = torch.arange(n, device="cuda")
     for mean in (parse_size(s) for s in args.segments.split(",")):
@@ -37,8 +36,7 @@ def main():
                 start = torch.cummax(torch.where(heads, positions, 0), 0).values
                 return total - (total - x)[start]  # the sum before each segment's first element taken off
 
-            med, lo, hi = time_ms(composition, args.reps, lambda: torch.cuda.Event(enable_timing=True),
-                                  lambda a, b: a.elapsed_time(b), queued=True)
+            med, lo, hi = time_ms(composition, args.reps, event, elapsed, queued=True)
             bytes_moved = n * (2 * x.element_size() + 1)  # what the library must move: values, flags, output
             rows.append({"peer": f"torch cumsum+cummax+gather {torch.__version__}", "type": dtype, "n": n,
                          "segments": mean, "median_ms": med, "min_ms": lo, "max_ms": hi,
