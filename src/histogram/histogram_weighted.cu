@@ -11,6 +11,7 @@
 #include "histogram/bin_rule.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
+#include "lib/per_device.hpp"
 #include "lib/warp.cuh"
 
 #include <gpulab/error.hpp>
@@ -75,24 +76,34 @@ struct Shape {
   unsigned grid = 0;
 };
 
+/// The partial-sums kernels of both weight types (the storage does not know the type).
+const void* const kPartialsKernels[] = {reinterpret_cast<const void*>(weighted_partials_kernel<float>),
+                                        reinterpret_cast<const void*>(weighted_partials_kernel<double>)};
+
+/// The dynamic shared memory a block may take on the current device, each kernel allowed it once
+/// (so that the occupancy below counts past 48 KiB, with no attribute set on every call).
+std::size_t smem_limit() {
+  static PerDevice<std::size_t> cache;
+  return cache.get([] {
+    const std::size_t limit = dynamic_smem_limit(kPartialsKernels[0]);
+    for (const void* k : kPartialsKernels) allow_dynamic_smem(k, limit, "histogram_weighted");
+    return limit;
+  });
+}
+
 Shape weighted_shape(std::size_t n, std::uint32_t m) {
-  const void* kernel = reinterpret_cast<const void*>(weighted_partials_kernel<float>);
-  const std::size_t limit = dynamic_smem_limit(kernel);
+  if (m == 0) throw Error("histogram_weighted: m = 0 bins; m must be at least 1");
+  if (m > histogram_weighted_max_bins())
+    throw Error("histogram_weighted: m = " + std::to_string(m) + " bins; at most " + std::to_string(histogram_weighted_max_bins()) +
+                " on this GPU (a warp's sub-histogram of doubles must fit a block's shared memory)");
   const std::size_t per_warp = std::size_t{m} * sizeof(double);
   Shape s;
-  s.warps = static_cast<unsigned>(std::min<std::size_t>(kMaxWarps, limit / per_warp));
-  if (s.warps == 0)
-    throw Error("histogram_weighted: m = " + std::to_string(m) + " bins; at most " + std::to_string(limit / sizeof(double)) +
-                " on this GPU (a warp's sub-histogram of doubles must fit a block's shared memory)");
+  s.warps = static_cast<unsigned>(std::min<std::size_t>(kMaxWarps, smem_limit() / per_warp));
   s.smem = s.warps * per_warp;
   const std::size_t chunks = (n + kWarp - 1) / kWarp;
   const std::size_t wanted = std::max<std::size_t>(1, (chunks + s.warps - 1) / s.warps);
-  // The blocks both weight types' kernels hold at once (the storage does not know the type).
   unsigned resident = ~0u;
-  for (const void* k : {kernel, reinterpret_cast<const void*>(weighted_partials_kernel<double>)}) {
-    allow_dynamic_smem(k, s.smem, "histogram_weighted");  // before the occupancy: past 48 KiB it counts
-    resident = std::min(resident, resident_blocks(k, s.warps * kWarp, s.smem));
-  }
+  for (const void* k : kPartialsKernels) resident = std::min(resident, resident_blocks(k, s.warps * kWarp, s.smem));
   s.grid = static_cast<unsigned>(std::min<std::size_t>(wanted, std::max(1u, resident)));
   return s;
 }
@@ -100,26 +111,23 @@ Shape weighted_shape(std::size_t n, std::uint32_t m) {
 }  // namespace
 
 std::uint32_t histogram_weighted_max_bins() {
-  const void* kernel = reinterpret_cast<const void*>(weighted_partials_kernel<float>);
-  return static_cast<std::uint32_t>(std::min<std::size_t>(dynamic_smem_limit(kernel) / sizeof(double), 0xFFFFFFFFu));
+  return static_cast<std::uint32_t>(std::min<std::size_t>(smem_limit() / sizeof(double), 0xFFFFFFFFu));
 }
 
 std::size_t histogram_weighted_temp_bytes(std::size_t n, std::uint32_t m) {
-  if (m == 0) throw Error("histogram_weighted: m = 0 bins; m must be at least 1");
   return std::size_t{weighted_shape(n, m).grid} * m * sizeof(double);
 }
 
 template <class W>
 void histogram_weighted(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
                         std::size_t temp_bytes, cudaStream_t stream) {
-  if (m == 0) throw Error("histogram_weighted: m = 0 bins; m must be at least 1");
   if (sums == nullptr || ((values == nullptr || weights == nullptr || temp == nullptr) && n > 0))
     throw Error("histogram_weighted: null device pointer");
+  const Shape s = weighted_shape(n, m);  // checks m
   if (n == 0) {
     GPULAB_CUDA_CHECK(cudaMemsetAsync(sums, 0, std::size_t{m} * sizeof(W), stream));
     return;
   }
-  const Shape s = weighted_shape(n, m);
   const std::size_t needed = std::size_t{s.grid} * m * sizeof(double);
   if (temp_bytes < needed)
     throw Error("histogram_weighted: temporary storage of " + std::to_string(temp_bytes) +
