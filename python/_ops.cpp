@@ -637,23 +637,20 @@ at::Tensor call_segmented_scan(const at::Tensor& x, const at::Tensor& segments, 
   return op.call(x, segments, by, exclusive);
 }
 
-/// The segments of n = flat.numel() elements as one bool a element, true where one starts.
-at::Tensor heads_of(const at::Tensor& segments, const std::string& by, const at::Tensor& flat) {
+/// The same segments, read from the end of n elements, in the same form: a segment starts there
+/// where one ends here. Keys: the keys reversed (runs stay runs). Offsets: n − o for each offset o
+/// (a segment ending at o − 1 starts at n − o; offsets outside [0, n) stay outside, or land on the
+/// reversed element 0, which starts a segment anyway). Heads: each element's successor's flag, the
+/// last element's set, reversed.
+at::Tensor reversed_segments(const at::Tensor& segments, const std::string& by, const c10::SymInt& n) {
   const at::Tensor s = segments.reshape(-1);
-  if (by == "heads") return s != 0;
-  const at::Tensor first = at::ones({1}, flat.options().dtype(at::kBool));
-  if (by == "keys") return at::cat({first, s.slice(0, 1) != s.slice(0, 0, -1)});
-  // Offsets: a flag at each one in [0, n); those outside land on element 0 (a head anyway) or on a
-  // slot past the end, dropped.
-  const c10::SymInt n = flat.sym_size(0);
-  const at::Tensor places = s.to(at::kLong).clamp_min(0).clamp_max(c10::Scalar(n));
-  return at::cat({at::zeros_like(flat, flat.options().dtype(at::kBool)), at::zeros({1}, flat.options().dtype(at::kBool))})
-      .index_fill(0, places, true)
-      .slice_symint(0, 0, n);
+  if (by == "keys") return s.flip(0).contiguous();
+  if (by == "offsets") return at::rsub(s.to(at::kLong), c10::Scalar(n));
+  return at::cat({s.slice(0, 1), at::ones({1}, s.options())}).flip(0).contiguous();
 }
 
 /// d out[j] / d x[i] = 1 for j ≥ i (inclusive) or j > i (exclusive) within i's segment: the same
-/// segmented scan of the gradient run from the end, where a segment's last element starts it.
+/// segmented scan of the gradient run from the end, over the segments read from the end.
 struct SegmentedScanGradient : torch::autograd::Function<SegmentedScanGradient> {
   static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x, const at::Tensor& segments, c10::string_view by, bool exclusive) {
     ctx->saved_data["shape"] = x.sym_sizes().vec();
@@ -667,10 +664,9 @@ struct SegmentedScanGradient : torch::autograd::Function<SegmentedScanGradient> 
     const at::Tensor g = grads[0].reshape(-1);
     const auto shape = ctx->saved_data["shape"].toSymIntVector();
     if (g.sym_numel() == 0) return {at::zeros_like(grads[0]).reshape_symint(shape), at::Tensor(), at::Tensor(), at::Tensor()};
-    const at::Tensor heads = heads_of(ctx->get_saved_variables()[0], ctx->saved_data["by"].toStringRef(), g);
-    const at::Tensor ends = at::cat({heads.slice(0, 1), at::ones({1}, heads.options())});  // a segment's last element
-    const at::Tensor reversed = call_segmented_scan(g.flip(0).contiguous(), ends.flip(0).contiguous(), "heads",
-                                                    ctx->saved_data["exclusive"].toBool());
+    const std::string by = ctx->saved_data["by"].toStringRef();
+    const at::Tensor segments = reversed_segments(ctx->get_saved_variables()[0], by, g.sym_size(0));
+    const at::Tensor reversed = call_segmented_scan(g.flip(0).contiguous(), segments, by, ctx->saved_data["exclusive"].toBool());
     return {reversed.flip(0).reshape_symint(shape), at::Tensor(), at::Tensor(), at::Tensor()};
   }
 };
