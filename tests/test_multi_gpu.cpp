@@ -107,7 +107,9 @@ TEST(MultiGpu, ScanOfEveryTypeBothKinds) {
 }
 
 TEST(MultiGpu, SgemmRowsSplitAndGathered) {
-  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{17, 33, 65}, SgemmShape{129, 65, 257}, SgemmShape{3, 4096, 64}})
+  // The last shape takes 2-4 stages over 2-4 ranks (each rank's rows sent while its next are computed).
+  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{17, 33, 65}, SgemmShape{129, 65, 257}, SgemmShape{3, 4096, 64},
+                       SgemmShape{4 * 4097 - 3, 4096, 5}})
     expect_all_rows_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 7); });
 }
 
@@ -146,7 +148,7 @@ TEST(MultiGpuLoopback, ScanOffsetsOfTheRanksBefore) {
 }
 
 TEST(MultiGpuLoopback, SgemmRowsBroadcastFromEveryRoot) {
-  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{3, 5, 7}, SgemmShape{129, 65, 257}})
+  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{3, 5, 7}, SgemmShape{129, 65, 257}, SgemmShape{4 * 4097 - 3, 4096, 5}})
     expect_loopback_ranks_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 11); });
 }
 

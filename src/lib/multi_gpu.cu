@@ -10,6 +10,9 @@
 #include "lib/multi_loopback.hpp"
 #include "lib/nccl_check.hpp"
 #include "lib/per_device.hpp"
+#include "lib/stream_scratch.hpp"
+
+#include <gpulab/device_buffer.hpp>
 
 #include <algorithm>
 
@@ -54,21 +57,19 @@ std::size_t element_bytes(ncclDataType_t type) {
   }
 }
 
-/// The loopback's collectives over every rank, after every rank's local part finished: copies with
-/// NCCL's semantics (see multi_loopback.hpp).
-void loopback_collectives(std::span<const RankStream> ranks, const std::vector<Phases>& phases) {
+/// The loopback's collectives of one stage over every rank (`of[q]`: rank q's), after every
+/// rank's local part of it finished: copies with NCCL's semantics (see multi_loopback.hpp).
+void loopback_collectives(std::span<const RankStream> ranks, const std::vector<const std::vector<Collective>*>& of) {
   for (const RankStream& r : ranks) {
     GPULAB_CUDA_CHECK(cudaSetDevice(r.device));
     GPULAB_CUDA_CHECK(cudaStreamSynchronize(r.stream));
   }
-  const std::size_t n = phases.size();
-  for (const Phases& p : phases)
-    require(p.collectives.size() == phases[0].collectives.size(), "loopback: the ranks disagree on their collectives");
-  for (std::size_t j = 0; j < phases[0].collectives.size(); ++j) {
-    const Collective& c = phases[0].collectives[j];
-    for (const Phases& p : phases)
-      require(p.collectives[j].kind == c.kind && p.collectives[j].count == c.count && p.collectives[j].type == c.type &&
-                  p.collectives[j].root == c.root,
+  const std::size_t n = of.size();
+  for (const auto* cs : of) require(cs->size() == of[0]->size(), "loopback: the ranks disagree on their collectives");
+  for (std::size_t j = 0; j < of[0]->size(); ++j) {
+    const Collective& c = (*of[0])[j];
+    for (const auto* cs : of)
+      require((*cs)[j].kind == c.kind && (*cs)[j].count == c.count && (*cs)[j].type == c.type && (*cs)[j].root == c.root,
               "loopback: the ranks disagree on their collectives");
     const std::size_t bytes = c.count * element_bytes(c.type);
     if (bytes == 0) continue;
@@ -77,29 +78,59 @@ void loopback_collectives(std::span<const RankStream> ranks, const std::vector<P
     };
     switch (c.kind) {
       case Collective::Kind::all_gather:
-        for (const Phases& to : phases)
-          for (std::size_t q = 0; q < n; ++q)
-            copy(static_cast<std::byte*>(to.collectives[j].recv) + q * bytes, phases[q].collectives[j].send, bytes);
+        for (const auto* to : of)
+          for (std::size_t q = 0; q < n; ++q) copy(static_cast<std::byte*>((*to)[j].recv) + q * bytes, (*of[q])[j].send, bytes);
         break;
       case Collective::Kind::all_reduce_sum: {
         require(c.type == ncclUint32, "loopback: a sum all-reduce of a type other than uint32");
         std::vector<std::uint32_t> sum(c.count, 0), part(c.count);
-        for (const Phases& from : phases) {
-          copy(part.data(), from.collectives[j].send, bytes);
+        for (const auto* from : of) {
+          copy(part.data(), (*from)[j].send, bytes);
           for (std::size_t i = 0; i < c.count; ++i) sum[i] += part[i];
         }
-        for (const Phases& to : phases) copy(to.collectives[j].recv, sum.data(), bytes);
+        for (const auto* to : of) copy((*to)[j].recv, sum.data(), bytes);
         break;
       }
       case Collective::Kind::broadcast: {
         require(c.root >= 0 && static_cast<std::size_t>(c.root) < n, "loopback: a broadcast from a rank outside");
-        const void* from = phases[static_cast<std::size_t>(c.root)].collectives[j].send;
-        for (const Phases& to : phases)
-          if (to.collectives[j].recv != from) copy(to.collectives[j].recv, from, bytes);
+        const void* from = (*of[static_cast<std::size_t>(c.root)])[j].send;
+        for (const auto* to : of)
+          if ((*to)[j].recv != from) copy((*to)[j].recv, from, bytes);
         break;
       }
     }
   }
+}
+
+/// A rank's collectives and combine, once its (first) local part is issued on `stream`. A
+/// pipelined form's stages send on a stream of their own, each once its local part is done on
+/// `stream`, while `stream` goes on to the next stage's; `stream` waits for the last send before
+/// the combine. While `stream` is captured every stage runs in a row on it.
+void collect_and_combine(const Phases& p, ncclComm_t comm, cudaStream_t stream) {
+  if (p.later.empty() || stream_capturing(stream)) {
+    enqueue_all(p.collectives, comm, stream);
+    for (const Stage& s : p.later) {
+      s.local();
+      enqueue_all(s.collectives, comm, stream);
+    }
+    p.combine();
+    return;
+  }
+  const Stream sending;
+  const Event made, sent;
+  auto send = [&](const std::vector<Collective>& collectives) {
+    made.record(stream);
+    GPULAB_CUDA_CHECK(cudaStreamWaitEvent(sending.get(), made.get()));
+    enqueue_all(collectives, comm, sending.get());
+  };
+  send(p.collectives);
+  for (const Stage& s : p.later) {
+    s.local();
+    send(s.collectives);
+  }
+  sent.record(sending.get());
+  GPULAB_CUDA_CHECK(cudaStreamWaitEvent(stream, sent.get()));
+  p.combine();
 }
 
 }  // namespace
@@ -109,13 +140,14 @@ void require(bool ok, const std::string& what) {
 }
 
 std::vector<Collective> row_block_broadcasts(void* full, std::size_t rows, std::size_t row_elements, ncclDataType_t type,
-                                             int ranks) {
+                                             int ranks, std::size_t piece, std::size_t pieces) {
   std::vector<Collective> out;
   for (int q = 0; q < ranks; ++q) {
     const Rows block = rows_of(rows, q, ranks);
-    if (block.end == block.begin || row_elements == 0) continue;
-    void* at = static_cast<std::byte*>(full) + block.begin * row_elements * element_bytes(type);
-    out.push_back(broadcast(at, (block.end - block.begin) * row_elements, type, q));
+    const Rows part = rows_of(block.end - block.begin, static_cast<int>(piece), static_cast<int>(pieces));
+    if (part.end == part.begin || row_elements == 0) continue;
+    void* at = static_cast<std::byte*>(full) + (block.begin + part.begin) * row_elements * element_bytes(type);
+    out.push_back(broadcast(at, (part.end - part.begin) * row_elements, type, q));
   }
   return out;
 }
@@ -123,8 +155,7 @@ std::vector<Collective> row_block_broadcasts(void* full, std::size_t rows, std::
 void run_one(ncclComm_t comm, cudaStream_t stream, const std::function<Phases(Place)>& make_phases) {
   const Phases p = make_phases(place_of(comm));
   p.local();
-  enqueue_all(p.collectives, comm, stream);
-  p.combine();
+  collect_and_combine(p, comm, stream);
 }
 
 void run_all(std::span<const RankStream> ranks, const std::function<Phases(std::size_t, Place)>& make_phases) {
@@ -139,8 +170,18 @@ void run_all(std::span<const RankStream> ranks, const std::function<Phases(std::
       }
     };
     each([&](std::size_t i) { phases[i] = make_phases(i, Place{static_cast<int>(i), static_cast<int>(ranks.size())}); });
+    auto stage_collectives = [&](auto&& of_rank) {
+      std::vector<const std::vector<Collective>*> of;
+      for (const Phases& p : phases) of.push_back(&of_rank(p));
+      loopback_collectives(ranks, of);
+    };
     each([&](std::size_t i) { phases[i].local(); });
-    loopback_collectives(ranks, phases);
+    stage_collectives([](const Phases& p) -> const std::vector<Collective>& { return p.collectives; });
+    for (const Phases& p : phases) require(p.later.size() == phases[0].later.size(), "loopback: the ranks disagree on their stages");
+    for (std::size_t j = 0; j < phases[0].later.size(); ++j) {
+      each([&](std::size_t i) { phases[i].later[j].local(); });
+      stage_collectives([&](const Phases& p) -> const std::vector<Collective>& { return p.later[j].collectives; });
+    }
     each([&](std::size_t i) { phases[i].combine(); });
     return;
   }
@@ -154,10 +195,7 @@ void run_all(std::span<const RankStream> ranks, const std::function<Phases(std::
     phases[i] = make_phases(i, place_of(ranks[i].comm));
     phases[i].local();
   });
-  gpulab::detail::on_launchers(devices, [&](std::size_t i) {
-    enqueue_all(phases[i].collectives, ranks[i].comm, ranks[i].stream);
-    phases[i].combine();
-  });
+  gpulab::detail::on_launchers(devices, [&](std::size_t i) { collect_and_combine(phases[i], ranks[i].comm, ranks[i].stream); });
 }
 
 LoopbackRanks::LoopbackRanks() : previous_(loopback_active) { loopback_active = true; }

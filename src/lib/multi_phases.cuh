@@ -68,16 +68,28 @@ inline Collective broadcast(void* data, std::size_t count, ncclDataType_t type, 
 
 /// Every rank's block of rows (rows_of) broadcast from it into `full` (rows `row_elements` of
 /// `type` apart, packed) on every rank: the collectives of a function whose ranks compute rows.
-/// Ranks without rows send nothing.
+/// Ranks without rows send nothing. With `pieces` > 1, piece `piece` of each block (rows_of of the
+/// block's rows): the collectives of one stage of a pipelined form.
 std::vector<Collective> row_block_broadcasts(void* full, std::size_t rows, std::size_t row_elements, ncclDataType_t type,
-                                             int ranks);
+                                             int ranks, std::size_t piece = 0, std::size_t pieces = 1);
+
+/// A later stage of a pipelined form: its share of the local work, and the collectives that send
+/// what that share made.
+struct Stage {
+  std::function<void()> local;
+  std::vector<Collective> collectives;
+};
 
 /// One rank's three phases: its local part, its collectives (in the order every rank issues
 /// them), the combining step. Each runs on the rank's device, made current by the engine.
+/// Where `later` holds stages, the local part and collectives are the first of several: stage
+/// j's collectives then run on a stream of their own while stage j + 1's local part runs (sgemm's
+/// rows of C sent while the next rows are computed), unless the rank's stream is being captured.
 struct Phases {
   std::function<void()> local;
   std::vector<Collective> collectives;
   std::function<void()> combine = [] {};
+  std::vector<Stage> later = {};
 };
 
 /// A rank's temporary storage: the one-GPU function's, its partial result, every rank's gathered.

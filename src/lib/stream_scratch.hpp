@@ -40,6 +40,14 @@ class StreamScratch {
   cudaStream_t stream_;
 };
 
+/// Whether `stream` is being captured into a CUDA graph (where work must stay on the captured
+/// streams, and what would synchronise cannot be done).
+inline bool stream_capturing(cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  GPULAB_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
+  return status != cudaStreamCaptureStatusNone;
+}
+
 /// Fills `slot` with `bytes` from scratch_pool() on `stream`; false, `slot` left empty, where the
 /// pool cannot grow (the caller then runs a path without the storage).
 inline bool take_scratch(std::optional<StreamScratch>& slot, std::size_t bytes, cudaStream_t stream) {

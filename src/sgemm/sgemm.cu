@@ -164,12 +164,6 @@ GemmArgs block_of(GemmArgs g, int row, int col, int rows, int cols) {
   return g;
 }
 
-bool capturing(cudaStream_t stream) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  GPULAB_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
-  return status != cudaStreamCaptureStatusNone;
-}
-
 /// The product on the tensor cores where the device's policy gives `precision` a form and the shape
 /// pays for it; false where the CUDA cores are to run it (also where gpulab's pool could not hold
 /// the tensor path's scratch).
@@ -232,7 +226,7 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
     std::lock_guard lock(choices_mutex);
     if (const auto it = choices.find(key); it != choices.end()) config = it->second, known = true;
   }
-  if (!known && !capturing(stream))
+  if (!known && !stream_capturing(stream))
     if (const std::optional<std::size_t> measured = measure_configs(tiled, splits, partials.as<float>(), stream)) {
       config = *measured;
       std::lock_guard lock(choices_mutex);
