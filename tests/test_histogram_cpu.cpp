@@ -157,6 +157,7 @@ TEST(HistogramWeightedReference, SumsEachBinsWeightsByHand) {
   const auto r = gpulab::histogram_weighted_reference<double>(values, weights, 3);
   EXPECT_EQ(r.sums, (std::vector<double>{2.0, 2.0, 3.25}));
   EXPECT_EQ(r.abs, (std::vector<double>{2.0, 2.0, 5.25}));
+  EXPECT_EQ(r.counts, (std::vector<std::size_t>{2, 1, 3}));
   // Compensated: 1 + 1e100 − 1e100 in one bin is 1, where a plain double loop gives 0.
   const std::vector<std::int32_t> same = {7, 7, 7};
   const std::vector<double> cancel = {1.0, 1e100, -1e100};
@@ -165,7 +166,7 @@ TEST(HistogramWeightedReference, SumsEachBinsWeightsByHand) {
 }
 
 TEST(HistogramWeightedCheck, OneRoundingPassesAndAnEmptyBinMustBeZero) {
-  gpulab::WeightedHistogram ref{{1.0 / 3.0, 0.0, -2.0}, {1.0, 0.0, 2.0}};
+  gpulab::WeightedHistogram ref{{1.0 / 3.0, 0.0, -2.0}, {1.0, 0.0, 2.0}, {1, 0, 1}};
   const std::vector<float> rounded = {1.0f / 3.0f, 0.0f, -2.0f};
   EXPECT_TRUE(gpulab::check_histogram_weighted<float>(rounded, ref, 10).ok);
   std::vector<float> off = rounded;
@@ -177,6 +178,19 @@ TEST(HistogramWeightedCheck, OneRoundingPassesAndAnEmptyBinMustBeZero) {
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.detail.find("first bin 1"), std::string::npos) << r.detail;
   EXPECT_FALSE(gpulab::check_histogram_weighted<float>(std::vector<float>{0.0f}, ref, 10).ok);  // wrong length
+}
+
+TEST(HistogramWeightedCheck, SumsInFloatAreAllowedAChainAsLongAsTheBinsCount) {
+  // 1000 weights of 0.1 in bin 0: float additions one at a time drift by many float ulps, more
+  // than one rounding allows and well within γ_1000(float)·100.
+  gpulab::WeightedHistogram ref{{100.0, 0.0}, {100.0, 0.0}, {1000, 0}};
+  float chain = 0.0f;
+  for (int i = 0; i < 1000; ++i) chain += 0.1f;
+  const std::vector<float> got = {chain, 0.0f};
+  EXPECT_FALSE(gpulab::check_histogram_weighted<float>(got, ref, 1000).ok);  // a sum in double, rounded once
+  EXPECT_TRUE(gpulab::check_histogram_weighted_in_w<float>(got, ref).ok);
+  EXPECT_FALSE(gpulab::check_histogram_weighted_in_w<float>(std::vector<float>{100.5f, 0.0f}, ref).ok);
+  EXPECT_FALSE(gpulab::check_histogram_weighted_in_w<float>(std::vector<float>{chain, 1e-30f}, ref).ok);  // an empty bin
 }
 
 }  // namespace

@@ -64,7 +64,7 @@ template <class W>
 WeightedHistogram histogram_weighted_reference(std::span<const std::int32_t> values, std::span<const W> weights, std::uint32_t m) {
   if (m == 0) throw Error("histogram_weighted: m = 0 bins; m must be at least 1");
   if (weights.size() != values.size()) throw Error("histogram_weighted: a weight a value");
-  WeightedHistogram r{std::vector<double>(m, 0.0), std::vector<double>(m, 0.0)};
+  WeightedHistogram r{std::vector<double>(m, 0.0), std::vector<double>(m, 0.0), std::vector<std::size_t>(m, 0)};
   std::vector<double> carry(m, 0.0);  // Neumaier's compensation, a bin each
   for (std::size_t i = 0; i < values.size(); ++i) {
     const std::uint32_t b = histogram_bin(values[i], m);
@@ -72,20 +72,24 @@ WeightedHistogram histogram_weighted_reference(std::span<const std::int32_t> val
     carry[b] += std::abs(r.sums[b]) >= std::abs(w) ? (r.sums[b] - s) + w : (w - s) + r.sums[b];
     r.sums[b] = s;
     r.abs[b] += std::abs(w);
+    ++r.counts[b];
   }
   for (std::uint32_t b = 0; b < m; ++b) r.sums[b] += carry[b];
   return r;
 }
 
-template <class W>
-CheckResult check_histogram_weighted(std::span<const W> got, const WeightedHistogram& ref, std::size_t depth) {
+namespace {
+
+/// Every bin of `got` against the reference, bin b within tolerance(b) (an empty bin exactly 0).
+template <class W, class Tolerance>
+CheckResult check_weighted_bins(std::span<const W> got, const WeightedHistogram& ref, Tolerance tolerance_of) {
   if (got.size() != ref.sums.size())
     return {false, 0, 0, fmt::format("histogram_weighted: {} bins for {}", got.size(), ref.sums.size())};
   CheckResult r{true, 0, 0, {}};
   std::size_t bad = 0, first = 0;
   for (std::size_t b = 0; b < got.size(); ++b) {
     const double g = static_cast<double>(got[b]), want = ref.sums[b];
-    const double tolerance = ref.abs[b] == 0.0 ? 0.0 : unit_roundoff<W>() * std::abs(want) + float_tolerance(depth, unit_roundoff<double>(), ref.abs[b]);
+    const double tolerance = ref.abs[b] == 0.0 ? 0.0 : tolerance_of(b);
     const double error = std::abs(g - want);
     r.error = std::max(r.error, error);
     r.tolerance = std::max(r.tolerance, tolerance);
@@ -100,10 +104,28 @@ CheckResult check_histogram_weighted(std::span<const W> got, const WeightedHisto
   return r;
 }
 
+}  // namespace
+
+template <class W>
+CheckResult check_histogram_weighted(std::span<const W> got, const WeightedHistogram& ref, std::size_t depth) {
+  return check_weighted_bins(got, ref, [&](std::size_t b) {
+    return unit_roundoff<W>() * std::abs(ref.sums[b]) + float_tolerance(depth, unit_roundoff<double>(), ref.abs[b]);
+  });
+}
+
+template <class W>
+CheckResult check_histogram_weighted_in_w(std::span<const W> got, const WeightedHistogram& ref) {
+  return check_weighted_bins(got, ref, [&](std::size_t b) {
+    return float_tolerance(ref.counts[b], unit_roundoff<W>(), ref.abs[b]);
+  });
+}
+
 template WeightedHistogram histogram_weighted_reference<float>(std::span<const std::int32_t>, std::span<const float>, std::uint32_t);
 template WeightedHistogram histogram_weighted_reference<double>(std::span<const std::int32_t>, std::span<const double>, std::uint32_t);
 template CheckResult check_histogram_weighted<float>(std::span<const float>, const WeightedHistogram&, std::size_t);
 template CheckResult check_histogram_weighted<double>(std::span<const double>, const WeightedHistogram&, std::size_t);
+template CheckResult check_histogram_weighted_in_w<float>(std::span<const float>, const WeightedHistogram&);
+template CheckResult check_histogram_weighted_in_w<double>(std::span<const double>, const WeightedHistogram&);
 
 std::vector<std::uint32_t> histogram_openmp(std::span<const std::int32_t> values, std::uint32_t m) {
   validate_histogram_shape(values.size(), m);

@@ -43,9 +43,10 @@ std::vector<std::uint32_t> histogram_reference(std::span<const std::int32_t> val
 std::vector<std::uint32_t> histogram_openmp(std::span<const std::int32_t> values, std::uint32_t m);
 
 /// The weighted histogram's reference: each bin's sum of weights (Neumaier-compensated in double,
-/// off by about 2^-53 of `abs`) and the sum of their magnitudes (for the tolerance).
+/// off by about 2^-53 of `abs`), the sum of their magnitudes and their count (for the tolerance).
 struct WeightedHistogram {
   std::vector<double> sums, abs;
+  std::vector<std::size_t> counts;
 };
 
 template <class W>
@@ -55,6 +56,11 @@ WeightedHistogram histogram_weighted_reference(std::span<const std::int32_t> val
 /// γ_depth(double)·abs[b] + the reference's own 2^-53·abs[b]; an empty bin exactly 0.
 template <class W>
 CheckResult check_histogram_weighted(std::span<const W> got, const WeightedHistogram& ref, std::size_t depth);
+
+/// A weighted histogram summed in W, a weight at a time into its bin (float atomics): bin b within
+/// γ_count[b](W)·abs[b] and the reference's own error; an empty bin exactly 0.
+template <class W>
+CheckResult check_histogram_weighted_in_w(std::span<const W> got, const WeightedHistogram& ref);
 
 /// Exact comparison of a computed histogram with the reference: every bin equal. On a mismatch
 /// the detail says how many bins differ, the first of them, and what the counts sum to.

@@ -2,12 +2,13 @@
 // the same bits on every call, which float atomics cannot give (their order is the hardware's).
 //
 // Each warp owns a sub-histogram of doubles in its block's shared memory and takes chunks of 32
-// elements in a fixed order (chunk c to warp c mod the grid's warps). In a chunk, the lanes whose
-// values share a bin find each other (__match_any_sync); each sums the group's weights in lane
-// order from the same shuffles, and the group's lowest lane adds that sum to the bin. Leaders of
-// one chunk hold distinct bins, so no two lanes write one slot at once and nothing needs an atomic.
-// A block then adds its warps' sub-histograms in warp order into its row of partial sums, and a
-// second kernel adds the rows in block order. Every addition's order is fixed by n, m and the GPU.
+// elements in a fixed order (chunk c to warp c mod the grid's warps), four chunks' loads at a time.
+// In a chunk, the lanes whose values share a bin find each other (__match_any_sync); each sums the
+// group's weights in lane order, a member a step (as many steps as the largest group has members;
+// a chunk of one bin in a tree of five), and the group's lowest lane adds that sum to the bin. Leaders of one chunk hold distinct bins, so
+// no two lanes write one slot at once and nothing needs an atomic. A block then adds its warps'
+// sub-histograms in warp order into its row of partial sums, and a second kernel adds the rows in
+// block order. Every addition's order is fixed by n, m and the GPU.
 #include "histogram/bin_rule.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
@@ -25,30 +26,52 @@ namespace {
 
 constexpr unsigned kMaxWarps = 8;  // a block of 256 threads where the sub-histograms fit
 
+/// One chunk's weights (lane `lane` holds `w` of bin `bin`, ~0u past the end) added to the warp's
+/// sub-histogram: each bin's weights in lane order, by the lowest lane of the bin.
+__device__ __forceinline__ void add_chunk(double* mine, std::uint32_t bin, double w, unsigned lane) {
+  const unsigned group = __match_any_sync(kFullMask, bin);
+  if (group == kFullMask) {  // one bin (all lanes agree): a tree of 5 steps, not a chain of 32
+    const double sum = warp_sum(w);
+    if (lane == 0) mine[bin] += sum;
+    __syncwarp();
+    return;
+  }
+  const unsigned steps = warp_max_unsigned(static_cast<unsigned>(__popc(group)));
+  unsigned rest = group;  // the members not yet added, lowest first
+  double sum = 0.0;
+  for (unsigned s = 0; s < steps; ++s) {
+    const double ws = __shfl_sync(kFullMask, w, rest != 0 ? __ffs(rest) - 1 : 0);
+    if (rest != 0) {
+      sum += ws;
+      rest &= rest - 1;
+    }
+  }
+  if (bin != ~0u && lane == static_cast<unsigned>(__ffs(group)) - 1) mine[bin] += sum;
+  __syncwarp();  // this chunk's additions visible before the next chunk's lanes read their bins
+}
+
 template <class W>
 __global__ void __launch_bounds__(kMaxWarps * kWarp)
 weighted_partials_kernel(const std::int32_t* values, const W* weights, std::size_t n, BinRule rule, double* partials) {
   extern __shared__ double sub[];  // warps × m
+  constexpr unsigned kChunks = 4;  // loads in flight a warp: at m = 4096 a block of 7 warps is all an SM holds
   const std::uint32_t m = rule.bins();
   const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp, warps = blockDim.x / kWarp;
   for (std::size_t s = threadIdx.x; s < std::size_t{warps} * m; s += blockDim.x) sub[s] = 0.0;
   __syncthreads();
   double* mine = sub + std::size_t{warp} * m;
   const std::size_t chunks = (n + kWarp - 1) / kWarp, stride = std::size_t{gridDim.x} * warps;
-  for (std::size_t c = std::size_t{blockIdx.x} * warps + warp; c < chunks; c += stride) {
-    const std::size_t i = c * kWarp + lane;
-    const bool live = i < n;
-    const std::uint32_t bin = live ? rule(values[i]) : ~0u;  // ~0u: past the end, never a bin (m < 2^32)
-    const double w = live ? static_cast<double>(weights[i]) : 0.0;
-    const unsigned group = __match_any_sync(kFullMask, bin);
-    double sum = 0.0;
+  for (std::size_t c = std::size_t{blockIdx.x} * warps + warp; c < chunks; c += kChunks * stride) {
+    std::uint32_t bin[kChunks];  // ~0u: past the end, never a bin (m < 2^32)
+    double w[kChunks];
 #pragma unroll
-    for (unsigned j = 0; j < kWarp; ++j) {
-      const double wj = __shfl_sync(kFullMask, w, j);
-      if ((group >> j) & 1u) sum += wj;
+    for (unsigned j = 0; j < kChunks; ++j) {
+      const std::size_t i = (c + j * stride) * kWarp + lane;
+      bin[j] = i < n ? rule(values[i]) : ~0u;
+      w[j] = i < n ? static_cast<double>(weights[i]) : 0.0;
     }
-    if (live && lane == static_cast<unsigned>(__ffs(group)) - 1) mine[bin] += sum;
-    __syncwarp();  // this chunk's additions visible before the next chunk's lanes read their bins
+#pragma unroll
+    for (unsigned j = 0; j < kChunks; ++j) add_chunk(mine, bin[j], w[j], lane);
   }
   __syncthreads();
   for (std::uint32_t b = threadIdx.x; b < m; b += blockDim.x) {

@@ -28,6 +28,7 @@ __global__ void atomic_weights_kernel(const std::int32_t* values, const W* weigh
 
 template <class W>
 struct GlobalAtomics {
+  static constexpr bool kSumsInW = true;
   static std::size_t workspace_bytes(std::size_t, std::uint32_t) { return 0; }
   static void run(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void*, std::size_t,
                   cudaStream_t stream) {
@@ -46,6 +47,7 @@ struct GlobalAtomics {
 
 template <class W>
 struct Library {
+  static constexpr bool kSumsInW = false;
   static std::size_t workspace_bytes(std::size_t n, std::uint32_t m) { return histogram_weighted_temp_bytes(n, m); }
   static void run(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* ws,
                   std::size_t ws_bytes, cudaStream_t stream) {
@@ -55,7 +57,7 @@ struct Library {
 
 template <class W, class Impl>
 constexpr WeightedHistogramRung<W> rung(std::string_view name, std::string_view adds, std::string_view claims, Role role) {
-  return {{name, adds, role, false, false, claims}, {&Impl::workspace_bytes, &Impl::run}};
+  return {{name, adds, role, false, false, claims}, {&Impl::workspace_bytes, &Impl::run, Impl::kSumsInW}};
 }
 
 template <class W>

@@ -82,7 +82,8 @@ void WeightedHistogramCase<W>::launch(std::size_t rung, const Arrays& arrays, Wo
 }
 
 template <class W>
-CheckResult WeightedHistogramCase<W>::check(std::size_t, std::span<const std::span<const std::byte>> outputs) const {
+CheckResult WeightedHistogramCase<W>::check(std::size_t rung, std::span<const std::span<const std::byte>> outputs) const {
+  if (weighted_histogram_rungs<W>()[rung].sums_in_w) return check_histogram_weighted_in_w<W>(as<W>(outputs[0]), ref_);
   // Any order of at most n additions in double (a chunk's 32 lanes, a warp's chunks, the warps, the
   // blocks: n + 1000 bounds them), then one rounding to W.
   return check_histogram_weighted<W>(as<W>(outputs[0]), ref_, spec_.n + 1000);

@@ -27,6 +27,9 @@ struct WeightedHistogramOps {
   std::size_t (*workspace_bytes)(std::size_t n, std::uint32_t m) = nullptr;
   void (*run)(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* workspace,
               std::size_t workspace_bytes, cudaStream_t stream) = nullptr;
+  /// Whether each weight is added to its bin in W, one at a time (float atomics): the check then
+  /// allows a chain of as many additions in W as the bin has values, not the library's in double.
+  bool sums_in_w = false;
 };
 
 template <class W>
