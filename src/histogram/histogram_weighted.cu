@@ -32,7 +32,7 @@ __device__ __forceinline__ void add_chunk(double* mine, std::uint32_t bin, doubl
   const unsigned group = __match_any_sync(kFullMask, bin);
   if (group == kFullMask) {  // one bin (all lanes agree): a tree of 5 steps, not a chain of 32
     const double sum = warp_sum(w);
-    if (lane == 0) mine[bin] += sum;
+    if (lane == 0 && bin != ~0u) mine[bin] += sum;  // (a chunk wholly past the end adds nothing)
     __syncwarp();
     return;
   }
