@@ -1,13 +1,19 @@
-# The call of this record, on the GPU machine (nvidia-h100-x4: four H100s, NVLink NV18 between every
-# pair) with the build of 0758d97 carried (build/ci-device.tar.xz), 2026-11-27 21:15-21:22: on GPU 0
-# the weighted histogram's library rung under Nsight Compute (2^26 float32 weights, m = 256), its GPU
-# tests and those of multi::sgemm's stages through loopback ranks, its ladder and peers; then the
-# sgemm multi-GPU tests over 2 and 4 GPUs, sgemm from one process over 1, 2 and 4 GPUs (C's rows
-# sent in stages while the next are computed), weakly scaled, and the errors that end every rank.
-tar xJf build/ci-device.tar.xz -C build; mkdir -p $OUT/ncu
-timeout 90 ncu --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section Occupancy \
-  --section MemoryWorkloadAnalysis -k regex:weighted_partials -c 1 build/ci-device/gpulab bench weighted_histogram \
-  -n 2^26 -m 256 -t float32 -d uniform --variants library --reps 1 --warmup 0 --e2e-reps 1 --no-cpu --no-ceilings \
-  > $OUT/ncu/weighted_m256.txt 2>&1
-GPU_TESTS='HistogramWeighted.*:MultiGpuLoopback.SgemmInStages*' MULTI_TESTS='MultiGpu.Sgemm*' MULTI_PROBLEMS=sgemm \
-  GPULAB_BIN=build/ci-device timeout 480 bash scripts/device_run.sh tests weighted_histogram multi-tests multi multi-weak
+# The calls of this record, on the GPU machine (a lease of nvidia-h100-x4: four H100s, NVLink NV18
+# between every pair) with the build of 8cc802d carried (build/ci-device.tar.xz), 2026-11-27, each
+# GPU's work issued by its own launcher:
+# 1. 17:45-17:54, on the first GPU alone: the GPU tests of the scans, the ladders and the registry
+#    (SegmentedScan.* new), the segmented scan's bench and peers, `gpulab sanitize segmented_scan`
+#    (sanitize_segmented_scan.md). The bench's CPU baseline failed two float32 rows at 2^28: its
+#    tolerance was NaN (an unbounded gamma times a zero sum), fixed after this record. The call's
+#    multi-GPU part that followed was cut by the call's limit (the bench took 7.5 minutes).
+tar xJf build/ci-device.tar.xz -C build
+CUDA_VISIBLE_DEVICES=0 GPU_TESTS='SegmentedScan.*:ScanLibrary.*:Ladders.*:Registry.*' GPULAB_BIN=build/ci-device \
+  bash scripts/device_run.sh tests segmented_scan
+build/ci-device/gpulab sanitize segmented_scan --md $OUT/seg/sanitize.md
+# 2. 17:57-18:02: atax, scan and sgemm from one process over 1, 2 and 4 GPUs, resident and from host
+#    memory, `gpulab ceilings --gpus 4`, the errors that must end every rank. (reduce, histogram and
+#    conv with launchers at four: the earlier record e818648; MPI and weak scaling at four: not run.)
+GPULAB_BIN=build/ci-device MULTI_PROBLEMS="atax scan sgemm" bash scripts/device_run.sh notests multi
+# Here, after filing: one page of the record's reports.
+build/ci/gpulab report docs/results/h100x4/ceilings_gpus.json docs/results/h100x4/multi_*.json docs/results/h100x4/segmented_scan.json \
+  -o docs/results/h100x4/showcase.html
