@@ -98,8 +98,11 @@ void scan(Address in, const std::string& dtype, Address out, std::size_t n, bool
 
 // ---- histogram, atax --------------------------------------------------------------------------
 
-void histogram(Address values, std::size_t n, std::uint32_t bins, Address counts, int device, Address stream) {
+/// Counts into uint32 or (`dtype` "uint64") uint64 counts.
+void histogram(Address values, std::size_t n, std::uint32_t bins, Address counts, int device, Address stream,
+               const std::string& dtype) {
   DeviceScope scope(device);
+  if (dtype == "uint64") return gpulab::histogram(at<const std::int32_t>(values), n, bins, at<std::uint64_t>(counts), as_stream(stream));
   gpulab::histogram(at<const std::int32_t>(values), n, bins, at<std::uint32_t>(counts), as_stream(stream));
 }
 
@@ -287,7 +290,7 @@ NB_MODULE(_core, m) {
         nb::arg("device"), nb::arg("stream"), nb::arg("segmented_by") = "", nb::arg("segments") = 0,
         nb::arg("offset_count") = 0, nb::arg("index_dtype") = "");
   m.def("histogram", &histogram, nb::arg("values"), nb::arg("n"), nb::arg("bins"), nb::arg("counts"), nb::arg("device"),
-        nb::arg("stream"));
+        nb::arg("stream"), nb::arg("dtype") = "uint32");
   m.def("histogram_weighted", &histogram_weighted, nb::arg("values"), nb::arg("weights"), nb::arg("n"), nb::arg("bins"),
         nb::arg("dtype"), nb::arg("sums"), nb::arg("device"), nb::arg("stream"));
   m.def("atax", &atax, nb::arg("a"), nb::arg("x"), nb::arg("rows"), nb::arg("cols"), nb::arg("y"), nb::arg("device"),

@@ -108,7 +108,7 @@ TEST(Histogram, RefusesBadArguments) {
   DeviceBuffer<std::int32_t> values(8);
   EXPECT_THROW(histogram(values.data(), 8, 0, counts.data()), Error);
   EXPECT_THROW(histogram(nullptr, 8, 8, counts.data()), Error);
-  EXPECT_THROW(histogram(values.data(), 8, 8, nullptr), Error);
+  EXPECT_THROW(histogram(values.data(), 8, 8, static_cast<std::uint32_t*>(nullptr)), Error);
   EXPECT_THROW(histogram(values.data(), std::size_t{1} << 32, 8, counts.data()), Error);
   EXPECT_NO_THROW(histogram(nullptr, 0, 8, counts.data()));
 }
@@ -384,6 +384,43 @@ TEST(HistogramWeighted, RefusesBadArguments) {
   EXPECT_THROW(histogram_weighted_temp_bytes(n, 0), Error);
   EXPECT_NO_THROW(histogram_weighted<double>(nullptr, nullptr, 0, 64, sums.data(), nullptr, 0));  // n = 0: sums zeroed
   EXPECT_EQ(test::download(sums.data(), 64), std::vector<double>(64, 0.0));
+}
+
+TEST(HistogramWide, TheSameCountsAsThe32BitForm) {
+  const std::size_t n = 1'000'003;
+  const auto values = input_for(HistogramDistribution::uniform, n);
+  const auto d_values = test::upload<std::int32_t>(values);
+  for (std::uint32_t m : {1u, 7u, 256u, 70'001u}) {
+    SCOPED_TRACE("m = " + std::to_string(m));
+    DeviceBuffer<std::uint32_t> narrow(m);
+    DeviceBuffer<std::uint64_t> wide(m);
+    histogram(d_values.data(), n, m, narrow.data());
+    histogram(d_values.data(), n, m, wide.data());
+    const auto want = test::download(narrow.data(), m);
+    EXPECT_EQ(test::download(wide.data(), m), std::vector<std::uint64_t>(want.begin(), want.end()));
+  }
+  DeviceBuffer<std::uint64_t> counts(5);
+  EXPECT_NO_THROW(histogram(static_cast<const std::int32_t*>(nullptr), 0, 5, counts.data()));  // n = 0: zeros
+  EXPECT_EQ(test::download(counts.data(), 5), std::vector<std::uint64_t>(5, 0));
+  EXPECT_THROW(histogram(d_values.data(), n, 0, counts.data()), Error);
+  EXPECT_THROW(histogram(d_values.data(), n, 5, static_cast<std::uint64_t*>(nullptr)), Error);
+}
+
+TEST(HistogramWide, ABinPastTwoToThe32) {
+  // 2^32 + 5 values (16 GiB), all 0 but one 3 at the end of the first chunk of 2^32 − 1 and one
+  // at the start of the second: bin 0 holds more than a uint32 can.
+  const std::size_t n = (std::size_t{1} << 32) + 5;
+  std::size_t free = 0, total = 0;
+  GPULAB_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  if (free < n * sizeof(std::int32_t) + (std::size_t{1} << 30)) GTEST_SKIP() << "needs 17 GiB of free GPU memory";
+  DeviceBuffer<std::int32_t> values(n);
+  GPULAB_CUDA_CHECK(cudaMemset(values.data(), 0, n * sizeof(std::int32_t)));
+  const std::int32_t three = 3;
+  for (std::size_t i : {(std::size_t{1} << 32) - 2, (std::size_t{1} << 32) - 1})
+    GPULAB_CUDA_CHECK(cudaMemcpy(values.data() + i, &three, sizeof three, cudaMemcpyHostToDevice));
+  DeviceBuffer<std::uint64_t> counts(5);
+  histogram(values.data(), n, 5, counts.data());
+  EXPECT_EQ(test::download(counts.data(), 5), (std::vector<std::uint64_t>{n - 2, 0, 0, 2, 0}));
 }
 
 }  // namespace

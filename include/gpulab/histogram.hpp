@@ -5,7 +5,8 @@
 //
 // Contract
 // - `values` points to n int32 in device memory (any alignment of int32; n = 0 is allowed),
-//   `counts` to m uint32 in device memory. 1 ≤ m < 2^32 and n < 2^32 (so no count can overflow);
+//   `counts` to m uint32 in device memory. 1 ≤ m < 2^32 and n < 2^32 (so no count can overflow;
+//   the form with 64-bit counts below takes any n);
 //   m is limited in practice only by the memory `counts` takes.
 // - Value v goes to bin ((v % m) + m) % m: non-negative values to v mod m, negative ones too
 //   (−1 to m − 1). Every counts[b] is overwritten: nothing needs zeroing first.
@@ -35,6 +36,14 @@ namespace gpulab {
 
 /// counts[b] = #{ i < n : ((values[i] % m) + m) % m == b } for every b < m.
 void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint32_t* counts,
+               cudaStream_t stream = nullptr);
+
+/// 64-bit counts, for any n (a bin may hold 2^32 values or more): counts[b] as above. Chunks of
+/// fewer than 2^32 values counted by the function above into m 32-bit counts of gpulab's stream pool
+/// (4m bytes, given back in stream order), each chunk's added into `counts`: two launches a chunk.
+/// Throws gpulab::Error on a null pointer (values may be null where n = 0), m = 0; OutOfMemoryError
+/// where the pool cannot hold the 32-bit counts.
+void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint64_t* counts,
                cudaStream_t stream = nullptr);
 
 /// Weighted: sums[b] = the sum of weights[i] over the values[i] of bin b (the bin rule above), for W

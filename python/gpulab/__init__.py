@@ -65,15 +65,28 @@ def sum(x, *, out=None, stream=None):  # noqa: A001 - the name users look for
     return call.done(result)
 
 
-def histogram(values, bins: int, *, weights=None, out=None, stream=None):
+def histogram(values, bins: int, *, weights=None, dtype=None, out=None, stream=None):
     """Counts of int32 values in `bins` bins as a uint32 array of length bins (or into out=): value v
     goes to bin ((v % bins) + bins) % bins (negative values too). Exact; 1 <= bins < 2^32, fewer than
-    2^32 values. weights= (float32 or float64, values' shape): each bin's sum of its values' weights
-    instead, of the weights' dtype, summed in float64 and rounded once, the same bits on every call
-    (bins up to about 29 000 on an H100)."""
+    2^32 values; dtype="uint64" (or a uint64 out=): 64-bit counts of any number of values.
+    weights= (float32 or float64, values' shape): each bin's sum of its values' weights instead, of
+    the weights' dtype, summed in float64 and rounded once, the same bits on every call (bins up to
+    about 29 000 on an H100)."""
     what = "gpulab.histogram"
     if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins < 2**32:
         raise ValueError(f"{what}: bins must be an integer from 1 to 2^32 - 1, got {bins!r}")
+    if dtype is None and out is not None and weights is None:
+        dtype = "uint64" if view(out, what, ("uint32", "uint64")).dtype == "uint64" else None
+    if dtype is not None and dtype not in ("uint32", "uint64"):
+        raise ValueError(f"{what}: dtype must be 'uint32' or 'uint64', got {dtype!r}")
+    if dtype == "uint64":
+        if weights is not None:
+            raise ValueError(f"{what}: dtype= is the counts'; with weights= the sums take the weights' dtype")
+        a = contiguous(view(values, what, ("int32",)), what)
+        call = Call(a, stream)
+        result, o = call.output(out, (bins,), "uint64", what)
+        _core.histogram(a.address, a.size, bins, o.address, a.device, call.stream, "uint64")
+        return call.done(result)
     if weights is not None:
         if stream is None and _torch.available:
             result = _torch.run(_torch.direct.histogram_weighted, _torch.histogram_weighted, values, bins, weights, out)

@@ -65,6 +65,15 @@ def test_weighted_histogram_checks_its_weights():
         gpulab.histogram(fake([10], "int32"), 0, weights=fake([10], "float32"))
 
 
+def test_histogram_counts_dtype_is_checked():
+    with pytest.raises(ValueError, match=r"gpulab.histogram: dtype must be 'uint32' or 'uint64', got 'int64'"):
+        gpulab.histogram(fake([10], "int32"), 4, dtype="int64")
+    with pytest.raises(ValueError, match=r"dtype= is the counts'; with weights= the sums take the weights' dtype"):
+        gpulab.histogram(fake([10], "int32"), 4, weights=fake([10], "float32"), dtype="uint64")
+    with pytest.raises(TypeError, match=r"gpulab.histogram: dtype float32 is not supported; use uint32, uint64"):
+        gpulab.histogram(fake([10], "int32"), 4, out=fake([4], "float32"))
+
+
 def test_segmented_scan_checks_its_flags():
     with pytest.raises(TypeError, match=r"gpulab.segmented_scan: dtype float32 is not supported; use bool, uint8, int8"):
         gpulab.segmented_scan(fake([10], "int32"), fake([10], "float32"))

@@ -157,6 +157,16 @@ def test_weighted_histogram_matches_bincount(n, bins, dtype):
     assert torch.equal(gpulab.histogram(v, bins, weights=w), sums)  # the same bits again
 
 
+@pytest.mark.parametrize("bins", [1, 7, 256, 70001])
+def test_histogram_uint64_counts_are_the_uint32_ones(bins):
+    v = torch.randint(-2**31, 2**31 - 1, (100_003,), generator=rng(bins), device="cuda", dtype=torch.int32)
+    wide = gpulab.histogram(v, bins, dtype="uint64")
+    assert wide.dtype == torch.uint64 and wide.shape == (bins,)
+    assert torch.equal(wide.to(torch.int64), gpulab.histogram(v, bins).to(torch.int64))
+    out = torch.empty(bins, dtype=torch.uint64, device="cuda")
+    assert gpulab.histogram(v, bins, out=out) is out and torch.equal(out.to(torch.int64), wide.to(torch.int64))
+
+
 # ---- atax ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("rows,cols", [(1, 1), (3, 5), (1000, 127), (513, 128), (257, 4099), (4, 16385), (200, 30000)])
