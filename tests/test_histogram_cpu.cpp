@@ -1,3 +1,4 @@
+#include "histogram/bin_of_float.hpp"
 #include "histogram/bin_rule.hpp"
 #include "histogram/histogram_cpu.hpp"
 
@@ -150,6 +151,29 @@ TEST(HistogramFile, RoundTripAndStrictRefusals) {
 }
 
 namespace {
+
+TEST(FloatBins, RangeAsTorchHistcEdgesAsTorchHistogram) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  // [0, 1] in 4 bins: hi in the last; outside, NaN and infinities to bin m = 4 (not counted)
+  EXPECT_EQ(gpulab::range_bin(0.0f, 4, 0.0f, 1.0f), 0u);
+  EXPECT_EQ(gpulab::range_bin(-0.0f, 4, 0.0f, 1.0f), 0u);
+  EXPECT_EQ(gpulab::range_bin(0.25f, 4, 0.0f, 1.0f), 1u);
+  EXPECT_EQ(gpulab::range_bin(0.999f, 4, 0.0f, 1.0f), 3u);
+  EXPECT_EQ(gpulab::range_bin(1.0f, 4, 0.0f, 1.0f), 3u);
+  for (float out : {1.0001f, -1e-30f, nan, inf, -inf}) EXPECT_EQ(gpulab::range_bin(out, 4, 0.0f, 1.0f), 4u) << out;
+  // edges 0, 1, 2, 4: [0, 1) [1, 2) [2, 4]
+  const float edges[] = {0.0f, 1.0f, 2.0f, 4.0f};
+  EXPECT_EQ(gpulab::edge_bin(0.0f, edges, 3), 0u);
+  EXPECT_EQ(gpulab::edge_bin(0.5f, edges, 3), 0u);
+  EXPECT_EQ(gpulab::edge_bin(1.0f, edges, 3), 1u);
+  EXPECT_EQ(gpulab::edge_bin(3.9f, edges, 3), 2u);
+  EXPECT_EQ(gpulab::edge_bin(4.0f, edges, 3), 2u);
+  for (float out : {4.1f, -1.0f, nan, inf}) EXPECT_EQ(gpulab::edge_bin(out, edges, 3), 3u) << out;
+  const std::vector<float> values = {0.0f, 0.3f, 1.0f, 1.5f, 4.0f, 5.0f, nan};
+  EXPECT_EQ(gpulab::histogram_edges_reference<float>(values, edges), (std::vector<std::uint32_t>{2, 2, 1}));
+  EXPECT_EQ(gpulab::histogram_range_reference<float>(values, 2, 0.0f, 2.0f), (std::vector<std::uint32_t>{2, 2}));
+  EXPECT_THROW(gpulab::histogram_edges_reference<float>(values, std::span<const float>(edges, 1)), gpulab::Error);
+}
 
 TEST(HistogramWeightedReference, SumsEachBinsWeightsByHand) {
   const std::vector<std::int32_t> values = {0, 1, 2, 3, -1, 5};  // bins of m = 3: 0 1 2 0 2 2

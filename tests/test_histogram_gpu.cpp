@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -384,6 +385,58 @@ TEST(HistogramWeighted, RefusesBadArguments) {
   EXPECT_THROW(histogram_weighted_temp_bytes(n, 0), Error);
   EXPECT_NO_THROW(histogram_weighted<double>(nullptr, nullptr, 0, 64, sums.data(), nullptr, 0));  // n = 0: sums zeroed
   EXPECT_EQ(test::download(sums.data(), 64), std::vector<double>(64, 0.0));
+}
+
+/// n random values over [-1.5, 1.5] of type T with the awkward ones put in: each range's ends,
+/// NaN, infinities, −0.
+template <class T>
+std::vector<T> float_values(std::size_t n) {
+  std::vector<T> v(n);
+  fill_random<T>(v, 91);
+  const T specials[] = {T(-1), T(1), T(0.5), T(-0.0), std::numeric_limits<T>::quiet_NaN(),
+                        std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(), T(2)};
+  for (std::size_t i = 0; i < n; ++i) v[i] = i % 97 < 8 ? specials[i % 97] : T(1.5) * v[i];
+  return v;
+}
+
+template <class T>
+void expect_float_forms_match(std::size_t n) {
+  const auto values = float_values<T>(n);
+  const auto d_values = test::upload<T>(values);
+  for (std::uint32_t m : {1u, 7u, 256u, 70'001u}) {
+    SCOPED_TRACE("n = " + std::to_string(n) + ", m = " + std::to_string(m));
+    DeviceBuffer<std::uint32_t> counts(m);
+    histogram_range<T>(d_values.data(), n, m, T(-1), T(1), counts.data());
+    EXPECT_EQ(test::download(counts.data(), m), histogram_range_reference<T>(values, m, T(-1), T(1)));
+    std::vector<T> edges(std::size_t{m} + 1);  // uneven: squares of an even grid over [0, 1], mirrored
+    for (std::size_t e = 0; e <= m; ++e) {
+      const T x = T(2) * static_cast<T>(e) / static_cast<T>(m) - T(1);
+      edges[e] = x < 0 ? -x * x : x * x;
+    }
+    const auto d_edges = test::upload<T>(edges);
+    histogram_edges<T>(d_values.data(), n, d_edges.data(), m, counts.data());
+    EXPECT_EQ(test::download(counts.data(), m), histogram_edges_reference<T>(values, edges));
+  }
+}
+
+TEST(HistogramFloat, RangeAndEdgesMatchTheReference) {
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, (std::size_t{1} << 24) + 3}) {  // the last: two chunks
+    expect_float_forms_match<float>(n);
+    expect_float_forms_match<double>(n);
+  }
+}
+
+TEST(HistogramFloat, RefusesBadArguments) {
+  DeviceBuffer<float> values(8), edges(5);
+  DeviceBuffer<std::uint32_t> counts(4);
+  EXPECT_THROW(histogram_range<float>(values.data(), 8, 4, 1.0f, 1.0f, counts.data()), Error);  // lo = hi
+  EXPECT_THROW(histogram_range<float>(values.data(), 8, 4, 0.0f, std::numeric_limits<float>::infinity(), counts.data()), Error);
+  EXPECT_THROW(histogram_range<float>(values.data(), 8, 0, 0.0f, 1.0f, counts.data()), Error);
+  EXPECT_THROW(histogram_range<float>(nullptr, 8, 4, 0.0f, 1.0f, counts.data()), Error);
+  EXPECT_THROW(histogram_edges<float>(values.data(), 8, nullptr, 4, counts.data()), Error);
+  EXPECT_THROW(histogram_edges<float>(values.data(), std::size_t{1} << 32, edges.data(), 4, counts.data()), Error);
+  EXPECT_NO_THROW(histogram_range<float>(nullptr, 0, 4, 0.0f, 1.0f, counts.data()));
+  EXPECT_EQ(test::download(counts.data(), 4), std::vector<std::uint32_t>(4, 0));
 }
 
 TEST(HistogramWide, TheSameCountsAsThe32BitForm) {

@@ -46,6 +46,23 @@ void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::
 void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint64_t* counts,
                cudaStream_t stream = nullptr);
 
+/// Float values (T float or double) into m equal-width bins over [lo, hi], torch.histc's rule: value
+/// v goes to bin (int)((v − lo)·m / (hi − lo)), computed in T; v == hi to bin m − 1; values outside
+/// [lo, hi] and NaN are not counted. lo < hi finite, 1 ≤ m < 2^32 − 1, n < 2^32. Each value's bin is
+/// made (a chunk of at most 2^24 at a time, in gpulab's stream pool) and counted by histogram().
+/// Exact and deterministic. Throws gpulab::Error on a null pointer, a bad range, m or n.
+template <class T>
+void histogram_range(const T* values, std::size_t n, std::uint32_t m, T lo, T hi, std::uint32_t* counts,
+                     cudaStream_t stream = nullptr);
+
+/// Float values into the m bins between m + 1 edges sorted ascending (device memory),
+/// torch.histogram's rule: bin b holds edges[b] ≤ v < edges[b + 1], the last bin also v == edges[m];
+/// values outside [edges[0], edges[m]] and NaN are not counted (unsorted edges: counts unspecified).
+/// As histogram_range otherwise; a binary search a value.
+template <class T>
+void histogram_edges(const T* values, std::size_t n, const T* edges, std::uint32_t m, std::uint32_t* counts,
+                     cudaStream_t stream = nullptr);
+
 /// Weighted: sums[b] = the sum of weights[i] over the values[i] of bin b (the bin rule above), for W
 /// float or double, summed in double and rounded once to W; an empty bin gets 0. Any n; 1 ≤ m ≤
 /// histogram_weighted_max_bins() (a warp's sub-histogram of doubles in a block's shared memory:

@@ -14,6 +14,8 @@ gpulab.NoDeviceError. docs/python.md has an example per function and its measure
 """
 from __future__ import annotations
 
+import math
+
 from . import _core, _torch
 from ._arrays import Call, mutable, rows_pitch, same_device, view, contiguous
 from ._core import Error, NoDeviceError, OutOfMemoryError
@@ -65,16 +67,21 @@ def sum(x, *, out=None, stream=None):  # noqa: A001 - the name users look for
     return call.done(result)
 
 
-def histogram(values, bins: int, *, weights=None, dtype=None, out=None, stream=None):
+def histogram(values, bins: int, *, weights=None, range=None, edges=None, dtype=None, out=None, stream=None):
     """Counts of int32 values in `bins` bins as a uint32 array of length bins (or into out=): value v
     goes to bin ((v % bins) + bins) % bins (negative values too). Exact; 1 <= bins < 2^32, fewer than
     2^32 values; dtype="uint64" (or a uint64 out=): 64-bit counts of any number of values.
+    Float values (float32, float64) with range=(lo, hi): torch.histc's bins (equal widths, hi in the
+    last, values outside and NaN not counted); with edges= (bins + 1 sorted edges of the values'
+    dtype): torch.histogram's (edges[b] <= v < edges[b + 1], the last bin closed).
     weights= (float32 or float64, values' shape): each bin's sum of its values' weights instead, of
     the weights' dtype, summed in float64 and rounded once, the same bits on every call (bins up to
     about 29 000 on an H100)."""
     what = "gpulab.histogram"
     if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins < 2**32:
         raise ValueError(f"{what}: bins must be an integer from 1 to 2^32 - 1, got {bins!r}")
+    if range is not None or edges is not None:
+        return _histogram_float(values, bins, range, edges, weights, dtype, out, stream, what)
     if dtype is None and out is not None and weights is None:
         dtype = "uint64" if view(out, what, ("uint32", "uint64")).dtype == "uint64" else None
     if dtype is not None and dtype not in ("uint32", "uint64"):
@@ -103,6 +110,35 @@ def histogram(values, bins: int, *, weights=None, dtype=None, out=None, stream=N
     call = Call(a, stream)
     result, o = call.output(out, (bins,), "uint32", what)
     _core.histogram(a.address, a.size, bins, o.address, a.device, call.stream)
+    return call.done(result)
+
+
+def _histogram_float(values, bins, value_range, edges, weights, dtype, out, stream, what):
+    if value_range is not None and edges is not None:
+        raise ValueError(f"{what}: range= or edges=, not both")
+    if weights is not None or dtype not in (None, "uint32"):
+        raise ValueError(f"{what}: with range= or edges=, counts in uint32 (no weights=, no dtype=) for now")
+    a = contiguous(view(values, what, ("float32", "float64")), what, "values")
+    if a.size >= 2**32 or bins >= 2**32 - 1:
+        raise ValueError(f"{what}: at most 2^32 - 1 values and 2^32 - 2 bins with range= or edges=")
+    lo = hi = 0.0
+    edge_address = 0
+    if edges is not None:
+        e = contiguous(view(edges, what, (a.dtype,)), what, "edges")
+        same_device(what, a, e)
+        if e.shape != (bins + 1,):
+            raise ValueError(f"{what}: edges must have bins + 1 = {bins + 1} elements, got shape {e.shape}")
+        edge_address = e.address
+    else:
+        try:
+            lo, hi = (float(x) for x in value_range)
+        except (TypeError, ValueError):
+            raise ValueError(f"{what}: range must be a pair (lo, hi) of numbers, got {value_range!r}") from None
+        if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+            raise ValueError(f"{what}: range must be finite with lo < hi, got ({lo}, {hi})")
+    call = Call(a, stream)
+    result, o = call.output(out, (bins,), "uint32", what)
+    _core.histogram_float(a.address, a.size, bins, a.dtype, lo, hi, edge_address, o.address, a.device, call.stream)
     return call.done(result)
 
 

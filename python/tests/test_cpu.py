@@ -74,6 +74,23 @@ def test_histogram_counts_dtype_is_checked():
         gpulab.histogram(fake([10], "int32"), 4, out=fake([4], "float32"))
 
 
+def test_float_histograms_check_their_range_and_edges():
+    with pytest.raises(TypeError, match=r"gpulab.histogram: dtype int32 is not supported; use float32, float64"):
+        gpulab.histogram(fake([10], "int32"), 4, range=(0, 1))
+    with pytest.raises(ValueError, match=r"range must be finite with lo < hi, got \(1.0, 1.0\)"):
+        gpulab.histogram(fake([10]), 4, range=(1, 1))
+    with pytest.raises(ValueError, match=r"range must be a pair \(lo, hi\) of numbers"):
+        gpulab.histogram(fake([10]), 4, range=3)
+    with pytest.raises(ValueError, match=r"edges must have bins \+ 1 = 5 elements, got shape \(4,\)"):
+        gpulab.histogram(fake([10]), 4, edges=fake([4]))
+    with pytest.raises(TypeError, match=r"dtype float64 is not supported; use float32"):
+        gpulab.histogram(fake([10]), 4, edges=fake([5], "float64"))
+    with pytest.raises(ValueError, match=r"range= or edges=, not both"):
+        gpulab.histogram(fake([10]), 4, range=(0, 1), edges=fake([5]))
+    with pytest.raises(ValueError, match=r"no weights=, no dtype="):
+        gpulab.histogram(fake([10]), 4, range=(0, 1), weights=fake([10]))
+
+
 def test_segmented_scan_checks_its_flags():
     with pytest.raises(TypeError, match=r"gpulab.segmented_scan: dtype float32 is not supported; use bool, uint8, int8"):
         gpulab.segmented_scan(fake([10], "int32"), fake([10], "float32"))

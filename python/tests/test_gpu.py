@@ -167,6 +167,36 @@ def test_histogram_uint64_counts_are_the_uint32_ones(bins):
     assert gpulab.histogram(v, bins, out=out) is out and torch.equal(out.to(torch.int64), wide.to(torch.int64))
 
 
+def awkward_floats(n, dtype, seed):
+    """n values over [-1.5, 1.5) with the ends of [-1, 1], NaN, the infinities and -0 among them."""
+    x = uniform(n, dtype, seed) * 1.5
+    specials = torch.tensor([-1.0, 1.0, 0.5, -0.0, float("nan"), float("inf"), float("-inf"), 2.0], dtype=dtype, device="cuda")
+    x[: min(n, 8)] = specials[: min(n, 8)]
+    return x
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("n,bins", [(1, 1), (1000, 7), (2**20 + 3, 256), (2**24 + 5, 70001)])
+def test_histogram_range_is_torch_histc(n, bins, dtype):
+    x = awkward_floats(n, dtype, bins)
+    counts = gpulab.histogram(x, bins, range=(-1, 1))
+    assert counts.dtype == torch.uint32 and counts.shape == (bins,)
+    want = torch.histc(x[~x.isnan()], bins=bins, min=-1, max=1)  # (histc counts NaN where it compares)
+    assert torch.equal(counts.to(torch.int64), want.to(torch.int64))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("n,bins", [(1, 1), (1000, 7), (2**20 + 3, 256), (2**24 + 5, 70001)])
+def test_histogram_edges_is_bucketize_and_bincount(n, bins, dtype):
+    x = awkward_floats(n, dtype, bins)
+    grid = torch.linspace(-1, 1, bins + 1, dtype=dtype, device="cuda")
+    edges = grid.sign() * grid * grid  # uneven, sorted
+    counts = gpulab.histogram(x, bins, edges=edges)
+    inside = (x >= edges[0]) & (x <= edges[-1])
+    b = (torch.bucketize(x[inside], edges, right=True) - 1).clamp(max=bins - 1)  # the last bin closed
+    assert torch.equal(counts.to(torch.int64), torch.bincount(b, minlength=bins))
+
+
 # ---- atax ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("rows,cols", [(1, 1), (3, 5), (1000, 127), (513, 128), (257, 4099), (4, 16385), (200, 30000)])

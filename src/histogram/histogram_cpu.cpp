@@ -1,6 +1,7 @@
 #include "histogram/histogram_cpu.hpp"
 
 #include "core/random.hpp"
+#include "histogram/bin_of_float.hpp"
 
 #include <gpulab/error.hpp>
 
@@ -59,6 +60,29 @@ std::vector<std::uint32_t> histogram_reference(std::span<const std::int32_t> val
   for (std::int32_t v : values) ++counts[histogram_bin(v, m)];
   return counts;
 }
+
+template <class T>
+std::vector<std::uint32_t> histogram_range_reference(std::span<const T> values, std::uint32_t m, T lo, T hi) {
+  std::vector<std::uint32_t> counts(std::size_t{m} + 1, 0);
+  for (T v : values) ++counts[range_bin(v, m, lo, hi)];
+  counts.pop_back();  // the values not counted
+  return counts;
+}
+
+template <class T>
+std::vector<std::uint32_t> histogram_edges_reference(std::span<const T> values, std::span<const T> edges) {
+  if (edges.size() < 2) throw Error("histogram_edges: at least 2 edges (1 bin)");
+  const auto m = static_cast<std::uint32_t>(edges.size() - 1);
+  std::vector<std::uint32_t> counts(std::size_t{m} + 1, 0);
+  for (T v : values) ++counts[edge_bin(v, edges.data(), m)];
+  counts.pop_back();
+  return counts;
+}
+
+template std::vector<std::uint32_t> histogram_range_reference<float>(std::span<const float>, std::uint32_t, float, float);
+template std::vector<std::uint32_t> histogram_range_reference<double>(std::span<const double>, std::uint32_t, double, double);
+template std::vector<std::uint32_t> histogram_edges_reference<float>(std::span<const float>, std::span<const float>);
+template std::vector<std::uint32_t> histogram_edges_reference<double>(std::span<const double>, std::span<const double>);
 
 template <class W>
 WeightedHistogram histogram_weighted_reference(std::span<const std::int32_t> values, std::span<const W> weights, std::uint32_t m) {

@@ -42,6 +42,13 @@ std::vector<std::uint32_t> histogram_reference(std::span<const std::int32_t> val
 /// OpenMP baseline: a private histogram per thread, then the per-thread histograms added.
 std::vector<std::uint32_t> histogram_openmp(std::span<const std::int32_t> values, std::uint32_t m);
 
+/// Float values counted into m equal-width bins over [lo, hi] (range_bin, torch.histc's rule) or
+/// between m + 1 sorted edges (edge_bin, torch.histogram's): serial, the GPU's arithmetic.
+template <class T>
+std::vector<std::uint32_t> histogram_range_reference(std::span<const T> values, std::uint32_t m, T lo, T hi);
+template <class T>
+std::vector<std::uint32_t> histogram_edges_reference(std::span<const T> values, std::span<const T> edges);
+
 /// The weighted histogram's reference: each bin's sum of weights (Neumaier-compensated in double,
 /// off by about 2^-53 of `abs`), the sum of their magnitudes and their count (for the tolerance).
 struct WeightedHistogram {

@@ -1,0 +1,93 @@
+// Float values into bins (include/gpulab/histogram.hpp): equal-width bins over [lo, hi]
+// (torch.histc's rule) or the bins between sorted edges (torch.histogram's). Each value is mapped
+// to its bin, or to bin m where it is not counted (outside, NaN), and the int32 bin indices are
+// counted into m + 1 bins by histogram() — its paths, whatever m is. The indices are made a chunk at
+// a time in gpulab's stream pool (at most 64 MiB of them), the chunks' counts added up.
+#include "histogram/bin_of_float.hpp"
+#include "lib/arith.hpp"
+#include "lib/launch.cuh"
+#include "lib/stream_scratch.hpp"
+
+#include <gpulab/error.hpp>
+#include <gpulab/histogram.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace gpulab {
+namespace {
+
+constexpr std::size_t kChunk = std::size_t{1} << 24;  // bin indices made at once: 64 MiB
+constexpr unsigned kThreads = 256;
+
+unsigned blocks_for(std::size_t items) {
+  return static_cast<unsigned>(std::min<std::size_t>(ceil_div(items, std::size_t{kThreads}), 8192));
+}
+
+template <class Rule>
+__global__ void bins_of(Rule rule, std::size_t n, std::int32_t* bins) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    bins[i] = static_cast<std::int32_t>(rule(i));
+}
+
+/// total[b] += part[b] for b < count.
+__global__ void add_counts(const std::uint32_t* part, std::size_t count, std::uint32_t* total) {
+  for (std::size_t b = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; b < count; b += std::size_t{gridDim.x} * blockDim.x)
+    total[b] += part[b];
+}
+
+/// Counts of rule(i) over i < n in m + 1 bins, the first m of them into `counts`.
+template <class Rule>
+void count_mapped(const char* what, const Rule& rule, std::size_t n, std::uint32_t m, std::uint32_t* counts, cudaStream_t stream) {
+  const std::size_t bins = std::size_t{m} + 1;
+  const StreamScratch indices(std::min(n, kChunk) * sizeof(std::int32_t), stream);
+  const StreamScratch total(bins * sizeof(std::uint32_t), stream), part(n > kChunk ? bins * sizeof(std::uint32_t) : 0, stream);
+  std::size_t done = 0;
+  do {
+    const std::size_t count = std::min(kChunk, n - done);
+    if (count > 0)
+      launch(what, bins_of<Rule>, {blocks_for(count), kThreads}, stream, rule.from(done), count, indices.as<std::int32_t>())
+          .work([] { return std::string("each value's bin, or m where it is not counted, grid-stride"); });
+    histogram(indices.as<const std::int32_t>(), count, static_cast<std::uint32_t>(bins),
+              done == 0 ? total.as<std::uint32_t>() : part.as<std::uint32_t>(), stream);
+    if (done > 0)
+      launch("histogram_add_counts", add_counts, {blocks_for(bins), kThreads}, stream, part.as<const std::uint32_t>(), bins,
+             total.as<std::uint32_t>())
+          .work([] { return std::string("a chunk's counts added"); });
+    done += count;
+  } while (done < n);
+  GPULAB_CUDA_CHECK(cudaMemcpyAsync(counts, total.as<std::uint32_t>(), std::size_t{m} * sizeof(std::uint32_t),
+                                    cudaMemcpyDeviceToDevice, stream));
+}
+
+void check_shape(const char* what, const void* values, std::size_t n, std::uint32_t m, const std::uint32_t* counts) {
+  if (counts == nullptr || (values == nullptr && n > 0)) throw Error(std::string(what) + ": null device pointer");
+  if (m == 0 || m == 0xFFFFFFFFu) throw Error(std::string(what) + ": m = " + std::to_string(m) + " bins; m must be in [1, 2^32 − 1)");
+  if (n >= (std::size_t{1} << 32))
+    throw Error(std::string(what) + ": n = " + std::to_string(n) + " values; counts are 32-bit, so n must be below 2^32");
+}
+
+}  // namespace
+
+template <class T>
+void histogram_range(const T* values, std::size_t n, std::uint32_t m, T lo, T hi, std::uint32_t* counts, cudaStream_t stream) {
+  check_shape("histogram_range", values, n, m, counts);
+  if (!(std::isfinite(lo) && std::isfinite(hi) && lo < hi))
+    throw Error("histogram_range: the range must be finite with lo < hi, got [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  count_mapped("histogram_range_bins", RangeBins<T>{values, m, lo, hi}, n, m, counts, stream);
+}
+
+template <class T>
+void histogram_edges(const T* values, std::size_t n, const T* edges, std::uint32_t m, std::uint32_t* counts, cudaStream_t stream) {
+  check_shape("histogram_edges", values, n, m, counts);
+  if (edges == nullptr) throw Error("histogram_edges: null device pointer");
+  count_mapped("histogram_edges_bins", EdgeBins<T>{values, edges, m}, n, m, counts, stream);
+}
+
+template void histogram_range<float>(const float*, std::size_t, std::uint32_t, float, float, std::uint32_t*, cudaStream_t);
+template void histogram_range<double>(const double*, std::size_t, std::uint32_t, double, double, std::uint32_t*, cudaStream_t);
+template void histogram_edges<float>(const float*, std::size_t, const float*, std::uint32_t, std::uint32_t*, cudaStream_t);
+template void histogram_edges<double>(const double*, std::size_t, const double*, std::uint32_t, std::uint32_t*, cudaStream_t);
+
+}  // namespace gpulab
