@@ -4,6 +4,7 @@
 
 #include "atax/atax_problem.hpp"
 #include "conv/conv_problem.hpp"
+#include "histogram/float_histogram_problem.hpp"
 #include "histogram/histogram_problem.hpp"
 #include "histogram/weighted_histogram_problem.hpp"
 #include "matrix/matrix_problem.hpp"
@@ -21,6 +22,7 @@ std::vector<std::unique_ptr<Problem>> make_problems() {
   problems.push_back(make_segmented_scan_problem());
   problems.push_back(make_histogram_problem());
   problems.push_back(make_weighted_histogram_problem());
+  problems.push_back(make_float_histogram_problem());
   problems.push_back(make_atax_problem());
   problems.push_back(make_matrix_problem(MatrixOp::transpose));
   problems.push_back(make_matrix_problem(MatrixOp::add));

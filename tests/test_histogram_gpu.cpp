@@ -387,32 +387,17 @@ TEST(HistogramWeighted, RefusesBadArguments) {
   EXPECT_EQ(test::download(sums.data(), 64), std::vector<double>(64, 0.0));
 }
 
-/// n random values over [-1.5, 1.5] of type T with the awkward ones put in: each range's ends,
-/// NaN, infinities, −0.
-template <class T>
-std::vector<T> float_values(std::size_t n) {
-  std::vector<T> v(n);
-  fill_random<T>(v, 91);
-  const T specials[] = {T(-1), T(1), T(0.5), T(-0.0), std::numeric_limits<T>::quiet_NaN(),
-                        std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(), T(2)};
-  for (std::size_t i = 0; i < n; ++i) v[i] = i % 97 < 8 ? specials[i % 97] : T(1.5) * v[i];
-  return v;
-}
-
 template <class T>
 void expect_float_forms_match(std::size_t n) {
-  const auto values = float_values<T>(n);
+  std::vector<T> values(n);
+  fill_float_histogram_input<T>(values, 91);
   const auto d_values = test::upload<T>(values);
   for (std::uint32_t m : {1u, 7u, 256u, 70'001u}) {
     SCOPED_TRACE("n = " + std::to_string(n) + ", m = " + std::to_string(m));
     DeviceBuffer<std::uint32_t> counts(m);
     histogram_range<T>(d_values.data(), n, m, T(-1), T(1), counts.data());
     EXPECT_EQ(test::download(counts.data(), m), histogram_range_reference<T>(values, m, T(-1), T(1)));
-    std::vector<T> edges(std::size_t{m} + 1);  // uneven: squares of an even grid over [0, 1], mirrored
-    for (std::size_t e = 0; e <= m; ++e) {
-      const T x = T(2) * static_cast<T>(e) / static_cast<T>(m) - T(1);
-      edges[e] = x < 0 ? -x * x : x * x;
-    }
+    const auto edges = uneven_edges<T>(m);
     const auto d_edges = test::upload<T>(edges);
     histogram_edges<T>(d_values.data(), n, d_edges.data(), m, counts.data());
     EXPECT_EQ(test::download(counts.data(), m), histogram_edges_reference<T>(values, edges));

@@ -25,6 +25,7 @@ TEST(Registry, CaseCountIsWhatForEachCaseVisits) {
       {"segmented_scan", {"--n", "1000,2000", "--type", "int32,float64", "--kind", "all", "--segments", "1,30"}},
       {"histogram", {"--n", "1000,3000", "--bins", "8,256,4096", "--dist", "uniform,narrow"}},
       {"weighted_histogram", {"--n", "1000,3000", "--bins", "8,256", "--type", "all", "--dist", "uniform,degenerate"}},
+      {"float_histogram", {"--n", "1000,3000", "--bins", "8,256", "--type", "all", "--form", "all"}},
       {"atax", {"--shapes", "31x33,64x64,1x7,7x1"}},
       {"transpose", {"--shapes", "33x31,64x64", "--layout", "all"}},
       {"add", {"--shapes", "33x31,64x64,5x5", "--layout", "all"}},

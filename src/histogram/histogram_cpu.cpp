@@ -12,6 +12,7 @@
 #include <bit>
 #include <cmath>
 #include <fstream>
+#include <limits>
 
 namespace gpulab {
 
@@ -79,6 +80,28 @@ std::vector<std::uint32_t> histogram_edges_reference(std::span<const T> values, 
   return counts;
 }
 
+template <class T>
+void fill_float_histogram_input(std::span<T> out, std::uint64_t seed) {
+  fill_random(out, seed);
+  const T specials[] = {T(-1), T(1), T(0.5), T(-0.0), std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
+                        -std::numeric_limits<T>::infinity(), T(2)};
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = i % 97 < 8 ? specials[i % 97] : T(1.5) * out[i];
+}
+
+template <class T>
+std::vector<T> uneven_edges(std::uint32_t m) {
+  std::vector<T> edges(std::size_t{m} + 1);
+  for (std::size_t e = 0; e <= m; ++e) {
+    const T x = T(2) * static_cast<T>(e) / static_cast<T>(m) - T(1);
+    edges[e] = x < 0 ? -x * x : x * x;
+  }
+  return edges;
+}
+
+template void fill_float_histogram_input<float>(std::span<float>, std::uint64_t);
+template void fill_float_histogram_input<double>(std::span<double>, std::uint64_t);
+template std::vector<float> uneven_edges<float>(std::uint32_t);
+template std::vector<double> uneven_edges<double>(std::uint32_t);
 template std::vector<std::uint32_t> histogram_range_reference<float>(std::span<const float>, std::uint32_t, float, float);
 template std::vector<std::uint32_t> histogram_range_reference<double>(std::span<const double>, std::uint32_t, double, double);
 template std::vector<std::uint32_t> histogram_edges_reference<float>(std::span<const float>, std::span<const float>);

@@ -49,6 +49,15 @@ std::vector<std::uint32_t> histogram_range_reference(std::span<const T> values, 
 template <class T>
 std::vector<std::uint32_t> histogram_edges_reference(std::span<const T> values, std::span<const T> edges);
 
+/// Reproducible float values over [-1.5, 1.5) with the awkward ones among them (±1, 0.5, −0, NaN,
+/// ±∞, 2: a range's ends and values outside it), for the range [-1, 1] and the edges below.
+template <class T>
+void fill_float_histogram_input(std::span<T> out, std::uint64_t seed);
+
+/// m + 1 uneven sorted edges over [-1, 1]: sign(x)·x² of an even grid.
+template <class T>
+std::vector<T> uneven_edges(std::uint32_t m);
+
 /// The weighted histogram's reference: each bin's sum of weights (Neumaier-compensated in double,
 /// off by about 2^-53 of `abs`), the sum of their magnitudes and their count (for the tolerance).
 struct WeightedHistogram {

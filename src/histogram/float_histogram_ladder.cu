@@ -1,0 +1,76 @@
+// The float histogram's ladder (float_histogram_problem.hpp): an atomicAdd a value in global memory,
+// as the course's first histogram does, then the library (histogram_float.cu). No vendor: CUB's
+// HistogramEven and HistogramRange use other rules (a half-open last bin), and NPP has no float
+// histogram of a vector.
+#include "histogram/bin_of_float.hpp"
+#include "histogram/float_histogram_problem.hpp"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+
+#include <gpulab/error.hpp>
+#include <gpulab/histogram.hpp>
+
+#include <algorithm>
+
+namespace gpulab {
+namespace {
+
+// ---- rung 1: an atomic a value -----------------------------------------------------------------
+
+template <class Rule>
+__global__ void atomic_counts_kernel(Rule rule, std::size_t n, std::uint32_t m, std::uint32_t* counts) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t bin = rule(i);
+    if (bin < m) atomicAdd(&counts[bin], 1u);
+  }
+}
+
+template <class Rule>
+void atomic_counts(const Rule& rule, std::size_t n, std::uint32_t m, std::uint32_t* counts, cudaStream_t stream) {
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
+  if (n == 0) return;
+  constexpr unsigned kThreads = 256;
+  const void* kernel = reinterpret_cast<const void*>(atomic_counts_kernel<Rule>);
+  const auto blocks = static_cast<unsigned>(
+      std::min<std::size_t>((n + kThreads - 1) / kThreads, std::max(1u, resident_blocks(kernel, kThreads))));
+  launch("atomic_float_counts", atomic_counts_kernel<Rule>, {blocks, kThreads}, stream, rule, n, m, counts)
+      .work([] { return std::string("a value's bin, an atomicAdd to it in global memory, grid-stride"); });
+}
+
+template <class T>
+void global_atomics(const FloatHistogramArgs<T>& a, std::uint32_t* counts, cudaStream_t stream) {
+  if (a.edges != nullptr) atomic_counts(EdgeBins<T>{a.values, a.edges, a.m}, a.n, a.m, counts, stream);
+  else atomic_counts(RangeBins<T>{a.values, a.m, a.lo, a.hi}, a.n, a.m, counts, stream);
+}
+
+// ---- rung 2 and the library: each value's bin, counted by the int32 histogram -----------------
+
+template <class T>
+void library(const FloatHistogramArgs<T>& a, std::uint32_t* counts, cudaStream_t stream) {
+  if (a.edges != nullptr) histogram_edges(a.values, a.n, a.edges, a.m, counts, stream);
+  else histogram_range(a.values, a.n, a.m, a.lo, a.hi, counts, stream);
+}
+
+template <class T>
+constexpr FloatHistogramRung<T> kRungs[] = {
+    {{"global_atomics", "each value's bin (torch.histc's or torch.histogram's rule), an atomicAdd to it in global memory",
+      Role::rung, false, false, "dram"},
+     {&global_atomics<T>}},
+    {{"library",
+      "gpulab::histogram_range / histogram_edges: each value's bin (m where not counted) made a chunk at a time, then "
+      "counted into m + 1 bins by gpulab::histogram's paths",
+      Role::library, false, false, "dram"},
+     {&library<T>}},
+};
+
+}  // namespace
+
+template <class T>
+std::span<const FloatHistogramRung<T>> float_histogram_rungs() {
+  return kRungs<T>;
+}
+
+template std::span<const FloatHistogramRung<float>> float_histogram_rungs<float>();
+template std::span<const FloatHistogramRung<double>> float_histogram_rungs<double>();
+
+}  // namespace gpulab
