@@ -65,3 +65,12 @@ def torch_timing():
         print("PyTorch is not installed: no peers to time", file=sys.stderr)
         return None
     return torch, (lambda: torch.cuda.Event(enable_timing=True)), (lambda a, b: a.elapsed_time(b))
+
+
+def optional_cupy():
+    """CuPy, or None where it is not installed (its rows are then left out)."""
+    try:
+        import cupy
+    except ImportError:
+        return None
+    return cupy

@@ -12,7 +12,7 @@ import argparse
 import sys
 import time
 
-from peers_common import report, time_ms, torch_timing
+from peers_common import optional_cupy, report, time_ms, torch_timing
 
 
 def main():
@@ -27,10 +27,7 @@ def main():
         return 1
     torch, event, elapsed = timing
     import gpulab
-    try:
-        import cupy
-    except ImportError:
-        cupy = None
+    cupy = optional_cupy()
     torch.backends.cuda.matmul.allow_tf32 = False  # FP32 against FP32
     reps = args.reps
     rows = []

@@ -12,7 +12,7 @@ import sys
 
 # The helpers every peers script shares (scripts/peers_common.py).
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-from peers_common import parse_arguments, parse_size, report, time_ms, torch_timing
+from peers_common import optional_cupy, parse_arguments, parse_size, report, time_ms, torch_timing
 
 
 def main():
@@ -22,10 +22,7 @@ def main():
     if timing is None:
         return 1
     torch, event, elapsed = timing
-    try:
-        import cupy
-    except ImportError:
-        cupy = None
+    cupy = optional_cupy()
     rows = []
     for dtype in ("float32", "float64"):
         x = (torch.rand(n, device="cuda", dtype=getattr(torch, dtype)) * 3 - 1.5)

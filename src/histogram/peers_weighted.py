@@ -11,7 +11,7 @@ import sys
 
 # The helpers every peers script shares (scripts/peers_common.py).
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-from peers_common import parse_arguments, parse_size, report, time_ms, torch_timing
+from peers_common import optional_cupy, parse_arguments, parse_size, report, time_ms, torch_timing
 
 
 def main():
@@ -21,10 +21,7 @@ def main():
     if timing is None:
         return 1
     torch, event, elapsed = timing
-    try:
-        import cupy
-    except ImportError:
-        cupy = None
+    cupy = optional_cupy()
     rows = []
     values = torch.randint(-2**31, 2**31 - 1, (n,), device="cuda", dtype=torch.int32)
     for m in (parse_size(s) for s in args.bins.split(",")):

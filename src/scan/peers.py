@@ -10,7 +10,7 @@ import sys
 
 # The helpers every peers script shares (scripts/peers_common.py).
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-from peers_common import parse_arguments, parse_size, report, time_ms
+from peers_common import optional_cupy, parse_arguments, parse_size, report, time_ms
 
 
 def main():
@@ -21,10 +21,7 @@ def main():
         import torch
     except ImportError:
         torch = None
-    try:
-        import cupy
-    except ImportError:
-        cupy = None
+    cupy = optional_cupy()
     if torch is None and cupy is None:
         print("neither PyTorch nor CuPy is installed: no peers to time", file=sys.stderr)
         return 1
