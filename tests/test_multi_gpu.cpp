@@ -108,7 +108,9 @@ TEST(MultiGpu, ScanOfEveryTypeBothKinds) {
 }
 
 TEST(MultiGpu, SgemmRowsSplitAndGathered) {
-  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{17, 33, 65}, SgemmShape{129, 65, 257}, SgemmShape{3, 4096, 64}})
+  // 1 row and 3 over 2 and 4 ranks: a broadcast from each rank with rows; 64 rows: one all-gather.
+  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{17, 33, 65}, SgemmShape{129, 65, 257}, SgemmShape{3, 4096, 64},
+                       SgemmShape{64, 33, 17}})
     expect_all_rows_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 7); });
 }
 
@@ -119,7 +121,7 @@ TEST(MultiGpu, SgemmInStagesEachPartSentWhileTheNextIsComputed) {
 
 TEST(MultiGpu, ConvBandsWithTheirNeighboursRows) {
   for (multi::Gather g : {multi::Gather::all, multi::Gather::none})
-    for (auto [w, h] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 3}, {67, 35}, {1000, 7}})
+    for (auto [w, h] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 3}, {67, 35}, {1000, 7}, {9, 60}})
       for (Border b : {Border::replicate, Border::zero, Border::mirror})
         expect_all_rows_pass([&](std::size_t) { return make_conv_multi(w, h, *named_filter("sharpen"), b, 7, g); });
 }
@@ -156,13 +158,13 @@ TEST(MultiGpuLoopback, SgemmInStagesOverEveryRankCount) {  // 4, 2 and 1 stages 
 }
 
 TEST(MultiGpuLoopback, SgemmRowsBroadcastFromEveryRoot) {
-  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{3, 5, 7}, SgemmShape{129, 65, 257}})
+  for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{3, 5, 7}, SgemmShape{129, 65, 257}, SgemmShape{60, 33, 17}})
     expect_loopback_ranks_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 11); });
 }
 
 TEST(MultiGpuLoopback, ConvBandsMeetAtEveryRankBoundary) {
   for (multi::Gather g : {multi::Gather::all, multi::Gather::none})
-    for (auto [w, h] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 3}, {67, 35}, {1000, 7}})
+    for (auto [w, h] : {std::pair<std::size_t, std::size_t>{1, 1}, {5, 3}, {67, 35}, {1000, 7}, {9, 60}})
       for (Border b : {Border::replicate, Border::zero, Border::mirror})
         expect_loopback_ranks_pass([&](std::size_t) { return make_conv_multi(w, h, *named_filter("sharpen"), b, 11, g); });
 }

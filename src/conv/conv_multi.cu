@@ -1,6 +1,6 @@
 // gpulab::multi::conv3x3 with the image split by rows: each rank filters its band (its rows and a
-// neighbour's row above and below), then each rank's rows are broadcast from it (Gather::all) or
-// kept where they are (Gather::none).
+// neighbour's row above and below); each rank's rows then go to every rank (Gather::all:
+// row_block_gather) or stay where they are (Gather::none).
 #include <gpulab/conv.hpp>
 #include <gpulab/multi/conv.hpp>
 
@@ -24,14 +24,14 @@ Phases conv_phases(const std::uint8_t* band, std::size_t in_pitch, std::uint8_t*
   const std::size_t lo = mine.begin > 0 ? mine.begin - 1 : 0;
   // The band's rows lo … hi − 1, filtered into the same rows of the whole image, or of an output
   // shaped like the band: the rows outside [begin, end) see the band's edge as a border, and are
-  // overwritten by their owners' broadcasts (Gather::all) or left as ghost rows (Gather::none).
+  // overwritten by their owners' rows (Gather::all) or left as ghost rows (Gather::none).
   std::uint8_t* band_out = gather == Gather::all ? out + lo * row_bytes : out;
   return {[=] {
             if (mine.end == mine.begin || width == 0) return;
             const std::size_t hi = std::min(mine.end + 1, height);
             gpulab::conv3x3(band, in_pitch, band_out, row_bytes, width, hi - lo, filter, border, stream);
           },
-          gather == Gather::all ? row_block_broadcasts(out, height, row_bytes, ncclUint8, place.ranks)
+          gather == Gather::all ? row_block_gather(out, height, row_bytes, ncclUint8, place)
                                 : std::vector<Collective>{}};
 }
 

@@ -79,7 +79,10 @@ void loopback_collectives(std::span<const RankStream> ranks, const std::vector<c
     switch (c.kind) {
       case Collective::Kind::all_gather:
         for (const auto* to : of)
-          for (std::size_t q = 0; q < n; ++q) copy(static_cast<std::byte*>((*to)[j].recv) + q * bytes, (*of[q])[j].send, bytes);
+          for (std::size_t q = 0; q < n; ++q) {
+            std::byte* at = static_cast<std::byte*>((*to)[j].recv) + q * bytes;
+            if (at != (*of[q])[j].send) copy(at, (*of[q])[j].send, bytes);  // (in place: already there)
+          }
         break;
       case Collective::Kind::all_reduce_sum: {
         require(c.type == ncclUint32, "loopback: a sum all-reduce of a type other than uint32");
@@ -139,14 +142,22 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw Error("gpulab::multi::" + what);
 }
 
-std::vector<Collective> row_block_broadcasts(void* full, std::size_t rows, std::size_t row_elements, ncclDataType_t type,
-                                             int ranks, std::size_t piece, std::size_t pieces) {
+std::vector<Collective> row_block_gather(void* full, std::size_t rows, std::size_t row_elements, ncclDataType_t type, Place place,
+                                         std::size_t piece, std::size_t pieces) {
+  // At 4096³ over four H100s sgemm's four broadcasts of 16 MB took 0.23 ms (8cc802d, 0758d97).
+  const auto ranks = static_cast<std::size_t>(place.ranks);
+  const std::size_t row_bytes = row_elements * element_bytes(type);
+  if (pieces == 1 && rows % ranks == 0 && rows > 0 && row_bytes > 0) {
+    const std::size_t block = rows / ranks;  // in place: this rank's block is where the gather puts it
+    return {all_gather(static_cast<std::byte*>(full) + static_cast<std::size_t>(place.rank) * block * row_bytes, full,
+                       block * row_elements, type)};
+  }
   std::vector<Collective> out;
-  for (int q = 0; q < ranks; ++q) {
-    const Rows block = rows_of(rows, q, ranks);
+  for (int q = 0; q < place.ranks; ++q) {
+    const Rows block = rows_of(rows, q, place.ranks);
     const Rows part = rows_of(block.end - block.begin, static_cast<int>(piece), static_cast<int>(pieces));
     if (part.end == part.begin || row_elements == 0) continue;
-    void* at = static_cast<std::byte*>(full) + (block.begin + part.begin) * row_elements * element_bytes(type);
+    void* at = static_cast<std::byte*>(full) + (block.begin + part.begin) * row_bytes;
     out.push_back(broadcast(at, (part.end - part.begin) * row_elements, type, q));
   }
   return out;

@@ -66,12 +66,14 @@ inline Collective broadcast(void* data, std::size_t count, ncclDataType_t type, 
   return {Collective::Kind::broadcast, data, data, count, type, root};
 }
 
-/// Every rank's block of rows (rows_of) broadcast from it into `full` (rows `row_elements` of
-/// `type` apart, packed) on every rank: the collectives of a function whose ranks compute rows.
-/// Ranks without rows send nothing. With `pieces` > 1, piece `piece` of each block (rows_of of the
-/// block's rows): the collectives of one stage of a pipelined form.
-std::vector<Collective> row_block_broadcasts(void* full, std::size_t rows, std::size_t row_elements, ncclDataType_t type,
-                                             int ranks, std::size_t piece = 0, std::size_t pieces = 1);
+/// Every rank's block of rows (rows_of) sent from it into `full` (rows `row_elements` of `type`
+/// apart, packed) on every rank: the collectives of a function whose ranks compute rows. One
+/// all-gather in place where every block has the same rows (NCCL's ring: each GPU receives what it
+/// lacks once), a broadcast from each rank with rows otherwise. With `pieces` > 1, piece `piece` of
+/// each block (rows_of of the block's rows), a broadcast each: the collectives of one stage of a
+/// pipelined form.
+std::vector<Collective> row_block_gather(void* full, std::size_t rows, std::size_t row_elements, ncclDataType_t type, Place place,
+                                         std::size_t piece = 0, std::size_t pieces = 1);
 
 /// A later stage of a pipelined form: its share of the local work, and the collectives that send
 /// what that share made.

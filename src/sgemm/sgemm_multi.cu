@@ -1,5 +1,5 @@
 // gpulab::multi::sgemm with A split by rows: each rank computes its rows of C (gpulab::sgemm), then
-// each rank's rows are broadcast from it. Nothing is added across ranks. Large products take
+// each rank's rows go to every other (row_block_gather). Nothing is added across ranks. Large products take
 // stages: a rank's rows in parts, each part's rows broadcast while the next part is computed.
 #include <gpulab/multi/sgemm.hpp>
 #include <gpulab/sgemm.hpp>
@@ -39,7 +39,7 @@ Phases sgemm_phases(std::size_t m, std::size_t n, std::size_t k, float alpha, co
                      gpulab::sgemm(part.end - part.begin, n, k, alpha, a_rows + part.begin * lda, lda, b, ldb, beta,
                                    c + (mine.begin + part.begin) * n, n, stream);
                  },
-                 row_block_broadcasts(c, m, n, ncclFloat32, place.ranks, s, stages)};
+                 row_block_gather(c, m, n, ncclFloat32, place, s, stages)};
   };
   Stage first = stage(0);
   Phases p{std::move(first.local), std::move(first.collectives)};
