@@ -118,6 +118,15 @@ def _histogram_float(values, bins, value_range, edges, weights, dtype, out, stre
         raise ValueError(f"{what}: range= or edges=, not both")
     if weights is not None or dtype not in (None, "uint32"):
         raise ValueError(f"{what}: with range= or edges=, counts in uint32 (no weights=, no dtype=) for now")
+    if stream is None and _torch.available:
+        if edges is not None:
+            result = _torch.run(_torch.direct.histogram_edges, _torch.histogram_edges, values, bins, edges, out)
+        else:  # (a range that is not a pair of numbers: the general path says so, after the values' checks)
+            pair = _pair(value_range)
+            result = NotImplemented if pair is None else _torch.run(
+                _torch.direct.histogram_range, _torch.histogram_range, values, bins, *pair, out)
+        if result is not NotImplemented:
+            return result
     a = contiguous(view(values, what, ("float32", "float64")), what, "values")
     if a.size >= 2**32 or bins >= 2**32 - 1:
         raise ValueError(f"{what}: at most 2^32 - 1 values and 2^32 - 2 bins with range= or edges=")
@@ -130,16 +139,25 @@ def _histogram_float(values, bins, value_range, edges, weights, dtype, out, stre
             raise ValueError(f"{what}: edges must have bins + 1 = {bins + 1} elements, got shape {e.shape}")
         edge_address = e.address
     else:
-        try:
-            lo, hi = (float(x) for x in value_range)
-        except (TypeError, ValueError):
-            raise ValueError(f"{what}: range must be a pair (lo, hi) of numbers, got {value_range!r}") from None
+        pair = _pair(value_range)
+        if pair is None:
+            raise ValueError(f"{what}: range must be a pair (lo, hi) of numbers, got {value_range!r}")
+        lo, hi = pair
         if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
-            raise ValueError(f"{what}: range must be finite with lo < hi, got ({lo}, {hi})")
+            raise ValueError(f"{what}: range must be finite with lo < hi, got ({lo:g}, {hi:g})")
     call = Call(a, stream)
     result, o = call.output(out, (bins,), "uint32", what)
     _core.histogram_float(a.address, a.size, bins, a.dtype, lo, hi, edge_address, o.address, a.device, call.stream)
     return call.done(result)
+
+
+def _pair(value_range):
+    """(lo, hi) as floats, or None where value_range is not a pair of numbers."""
+    try:
+        lo, hi = (float(x) for x in value_range)
+    except (TypeError, ValueError):
+        return None
+    return lo, hi
 
 
 def _histogram_weighted(values, bins, weights, out, stream, what):

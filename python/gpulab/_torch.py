@@ -82,6 +82,14 @@ def segmented_scan(x, segments, by, exclusive, out):
     return _functional(ops.segmented_scan, out, x, segments, by, exclusive) if _operator_wanted(out, x) else NotImplemented
 
 
+def histogram_range(values, bins, lo, hi, out):
+    return _functional(ops.histogram_range, out, values, bins, lo, hi) if _operator_wanted(out) else NotImplemented
+
+
+def histogram_edges(values, bins, edges, out):
+    return _functional(ops.histogram_edges, out, values, bins, edges) if _operator_wanted(out) else NotImplemented
+
+
 def histogram_weighted(values, bins, weights, out):
     return _functional(ops.histogram_weighted, out, values, bins, weights) if _operator_wanted(out) else NotImplemented
 
@@ -129,7 +137,8 @@ def _register_fakes():
         return None
 
     for name in ("sum.out", "histogram.out", "atax.out", "inclusive_scan.out", "exclusive_scan.out", "transpose.out",
-                 "add.out", "zero_triangle_", "sgemm_", "conv3x3.out", "segmented_scan.out", "histogram_weighted.out"):
+                 "add.out", "zero_triangle_", "sgemm_", "conv3x3.out", "segmented_scan.out", "histogram_weighted.out",
+                 "histogram_range.out", "histogram_edges.out"):
         fake(f"gpulab::{name}")(nothing)
 
     fake("gpulab::sum")(lambda x: x.new_empty(()))
@@ -143,6 +152,8 @@ def _register_fakes():
     fake("gpulab::exclusive_scan")(scan_result)
     fake("gpulab::segmented_scan")(lambda x, segments, by="heads", exclusive=False: scan_result(x))
     fake("gpulab::histogram_weighted")(lambda values, bins, weights: weights.new_empty((max(bins, 0),)))
+    fake("gpulab::histogram_range")(lambda values, bins, lo, hi: values.new_empty((max(bins, 0),), dtype=torch.uint32))
+    fake("gpulab::histogram_edges")(lambda values, bins, edges: values.new_empty((max(bins, 0),), dtype=torch.uint32))
     fake("gpulab::transpose")(lambda a: a.new_empty((a.shape[1], a.shape[0]) if a.dim() == 2 else (0, 0)))
     fake("gpulab::add")(lambda a, b, alpha=1.0, beta=1.0: a.new_empty(a.shape))
     fake("gpulab::sgemm")(lambda a, b, alpha=1.0, precision="fp32": a.new_empty(

@@ -64,6 +64,12 @@ CASES = [
     (ops.histogram_weighted.default, lambda: (cuda(5000, dtype=torch.int32, low=-10**6, high=10**6), 37, cuda(5000, seed=3)), {}),
     (ops.histogram_weighted.out, lambda: (cuda(999, dtype=torch.int32, low=-50, high=50), 10, cuda(999, dtype=torch.float64, seed=4)),
      lambda: {"out": torch.empty(10, device="cuda", dtype=torch.float64)}),
+    (ops.histogram_range.default, lambda: (cuda(5000, low=-1.5, high=1.5), 37, -1.0, 1.0), {}),
+    (ops.histogram_range.out, lambda: (cuda(999, dtype=torch.float64), 10, -0.5, 0.25),
+     lambda: {"out": torch.empty(10, device="cuda", dtype=torch.uint32)}),
+    (ops.histogram_edges.default, lambda: (cuda(5000), 4, torch.tensor([-1.0, -0.5, 0.0, 0.1, 1.0], device="cuda")), {}),
+    (ops.histogram_edges.out, lambda: (cuda(999, dtype=torch.float64), 2, torch.tensor([-0.5, 0.0, 0.5], device="cuda", dtype=torch.float64)),
+     lambda: {"out": torch.empty(2, device="cuda", dtype=torch.uint32)}),
 ]
 
 
@@ -75,8 +81,8 @@ def test_opcheck(op, args, kwargs):
 
 
 def model_step(x, v, a, b, img):
-    """A small model using sum, histogram (and weighted), scan (and segmented), sgemm and conv3x3 (and
-    plain torch around them)."""
+    """A small model using sum, histogram (weighted, of floats), scan (and segmented), sgemm and conv3x3
+    (and plain torch around them)."""
     h = gpulab.sgemm(torch.relu(a), b)
     s = gpulab.sum(h)
     counts = gpulab.histogram(v, 64)
@@ -84,7 +90,9 @@ def model_step(x, v, a, b, img):
     blurred = gpulab.conv3x3(img, "gaussian", border="mirror")
     runs = gpulab.segmented_scan(x, x > 0.5)
     weighted = gpulab.histogram(v, 64, weights=v.float() * 0.5)
-    return h * 0.5, s + 1, counts.to(torch.int64).sum(), c[-1], blurred.float().mean(), runs[-1], weighted.sum()
+    spread = (gpulab.histogram(x * 3, 16, range=(-1, 1)).to(torch.int64).sum() +
+              gpulab.histogram(x, 2, edges=x.new_tensor([-1, 0, 1])).to(torch.int64).sum())
+    return h * 0.5, s + 1, counts.to(torch.int64).sum(), c[-1], blurred.float().mean(), runs[-1], weighted.sum(), spread.sum()
 
 
 def model_inputs():
