@@ -106,18 +106,18 @@ void histogram(Address values, std::size_t n, std::uint32_t bins, Address counts
   gpulab::histogram(at<const std::int32_t>(values), n, bins, at<std::uint32_t>(counts), as_stream(stream));
 }
 
-/// Float values (`dtype` float32 or float64) into bins over [lo, hi], or between the bins + 1 edges
-/// at `edges` where it is not 0.
-void histogram_float(Address values, std::size_t n, std::uint32_t bins, const std::string& dtype, double lo, double hi,
-                     Address edges, Address counts, int device, Address stream) {
+/// Float values (`dtype` float32 or float64, rows × cols; one row: the whole input) into bins over
+/// [lo, hi], or between the bins + 1 edges at `edges` where it is not 0.
+void histogram_float(Address values, std::size_t rows, std::size_t cols, std::uint32_t bins, const std::string& dtype, double lo,
+                     double hi, Address edges, Address counts, int device, Address stream) {
   DeviceScope scope(device);
   auto run = [&](auto type) {
     using T = decltype(type);
     if (edges != 0)
-      gpulab::histogram_edges(at<const T>(values), n, at<const T>(edges), bins, at<std::uint32_t>(counts), as_stream(stream));
+      gpulab::histogram_edges_rows(at<const T>(values), rows, cols, at<const T>(edges), bins, at<std::uint32_t>(counts), as_stream(stream));
     else
-      gpulab::histogram_range(at<const T>(values), n, bins, static_cast<T>(lo), static_cast<T>(hi), at<std::uint32_t>(counts),
-                              as_stream(stream));
+      gpulab::histogram_range_rows(at<const T>(values), rows, cols, bins, static_cast<T>(lo), static_cast<T>(hi),
+                                   at<std::uint32_t>(counts), as_stream(stream));
   };
   if (dtype == "float32") return run(float{});
   if (dtype == "float64") return run(double{});
@@ -309,8 +309,8 @@ NB_MODULE(_core, m) {
         nb::arg("offset_count") = 0, nb::arg("index_dtype") = "");
   m.def("histogram", &histogram, nb::arg("values"), nb::arg("n"), nb::arg("bins"), nb::arg("counts"), nb::arg("device"),
         nb::arg("stream"), nb::arg("dtype") = "uint32");
-  m.def("histogram_float", &histogram_float, nb::arg("values"), nb::arg("n"), nb::arg("bins"), nb::arg("dtype"), nb::arg("lo"),
-        nb::arg("hi"), nb::arg("edges"), nb::arg("counts"), nb::arg("device"), nb::arg("stream"));
+  m.def("histogram_float", &histogram_float, nb::arg("values"), nb::arg("rows"), nb::arg("cols"), nb::arg("bins"), nb::arg("dtype"),
+        nb::arg("lo"), nb::arg("hi"), nb::arg("edges"), nb::arg("counts"), nb::arg("device"), nb::arg("stream"));
   m.def("histogram_weighted", &histogram_weighted, nb::arg("values"), nb::arg("weights"), nb::arg("n"), nb::arg("bins"),
         nb::arg("dtype"), nb::arg("sums"), nb::arg("device"), nb::arg("stream"));
   m.def("atax", &atax, nb::arg("a"), nb::arg("x"), nb::arg("rows"), nb::arg("cols"), nb::arg("y"), nb::arg("device"),

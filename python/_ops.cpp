@@ -357,15 +357,27 @@ struct HistogramWeighted {
 };
 
 /// gpulab.histogram of float values with range= or edges=: the checks both forms share, in the
-/// general path's order (the values, then their count and the bins).
-MaybeProblem float_values_problem(const char* what, const at::Tensor& values, std::int64_t bins) {
+/// general path's order (the values, their count and the bins, the rows where `per_row`).
+MaybeProblem float_values_problem(const char* what, const at::Tensor& values, std::int64_t bins, bool per_row) {
   if (bins < 1 || bins >= (std::int64_t{1} << 32))
     return value_problem(std::string(what) + ": bins must be an integer from 1 to 2^32 - 1, got " + std::to_string(bins));
   if (auto p = view_problem(what, values, {at::kFloat, at::kDouble})) return p;
   if (auto p = contiguous_problem(what, "values", values)) return p;
   if (values.numel() >= (std::int64_t{1} << 32) || bins >= (std::int64_t{1} << 32) - 1)
     return value_problem(std::string(what) + ": at most 2^32 - 1 values and 2^32 - 2 bins with range= or edges=");
+  if (per_row && values.dim() != 2)
+    return value_problem(std::string(what) + ": dim= takes a 2-D input (a histogram per row), got shape " + tuple_text(values.sizes()));
+  const std::int64_t rows = per_row ? values.size(0) : 1;
+  if (rows < 1 || rows * (bins + 1) >= (std::int64_t{1} << 32))
+    return value_problem(std::string(what) + ": " + std::to_string(rows) + " rows of " + std::to_string(bins) +
+                         " bins; at least one row, and rows * (bins + 1) below 2^32");
   return std::nullopt;
+}
+
+/// The counts' shape: (rows, bins) per row, else (bins,).
+std::vector<std::int64_t> float_counts_shape(const at::Tensor& values, std::int64_t bins, bool per_row) {
+  if (per_row) return {values.size(0), bins};
+  return {bins};
 }
 
 /// A number as Python's format(x, "g") writes it (C's %g).
@@ -375,54 +387,60 @@ std::string g_text(double x) {
   return text;
 }
 
-/// gpulab.histogram(values, bins, range=(lo, hi)): torch.histc's bins.
+/// gpulab.histogram(values, bins, range=(lo, hi)[, dim=-1]): torch.histc's bins, of the whole or per row.
 struct HistogramRange {
   static constexpr const char* kWhat = "gpulab.histogram";
-  static MaybeProblem problem(const at::Tensor& values, std::int64_t bins, double lo, double hi, const at::Tensor* out) {
-    if (auto p = float_values_problem(kWhat, values, bins)) return p;
+  static MaybeProblem problem(const at::Tensor& values, std::int64_t bins, double lo, double hi, bool per_row, const at::Tensor* out) {
+    if (auto p = float_values_problem(kWhat, values, bins, per_row)) return p;
     if (!(std::isfinite(lo) && std::isfinite(hi) && lo < hi))
       return value_problem(std::string(kWhat) + ": range must be finite with lo < hi, got (" + g_text(lo) + ", " + g_text(hi) + ")");
-    return out != nullptr ? out_problem(kWhat, *out, values, at::kUInt32, {bins}) : std::nullopt;
+    return out != nullptr ? out_problem(kWhat, *out, values, at::kUInt32, float_counts_shape(values, bins, per_row)) : std::nullopt;
   }
-  static at::Tensor result(const at::Tensor& values, std::int64_t bins, double, double) { return new_result({bins}, at::kUInt32, values); }
-  static void into(const at::Tensor& values, std::int64_t bins, double lo, double hi, const at::Tensor& out) {
+  static at::Tensor result(const at::Tensor& values, std::int64_t bins, double, double, bool per_row) {
+    return new_result(float_counts_shape(values, bins, per_row), at::kUInt32, values);
+  }
+  static void into(const at::Tensor& values, std::int64_t bins, double lo, double hi, bool per_row, const at::Tensor& out) {
     DeviceScope scope(values.device().index());
-    const auto n = static_cast<std::size_t>(values.numel());
+    const auto rows = static_cast<std::size_t>(per_row ? values.size(0) : 1);
+    const auto cols = static_cast<std::size_t>(values.numel()) / rows;
     const auto m = static_cast<std::uint32_t>(bins);
     if (values.scalar_type() == at::kFloat)
-      gpulab::histogram_range(values.const_data_ptr<float>(), n, m, static_cast<float>(lo), static_cast<float>(hi),
-                              out.mutable_data_ptr<std::uint32_t>(), current_stream(values));
+      gpulab::histogram_range_rows(values.const_data_ptr<float>(), rows, cols, m, static_cast<float>(lo), static_cast<float>(hi),
+                                   out.mutable_data_ptr<std::uint32_t>(), current_stream(values));
     else
-      gpulab::histogram_range(values.const_data_ptr<double>(), n, m, lo, hi, out.mutable_data_ptr<std::uint32_t>(), current_stream(values));
+      gpulab::histogram_range_rows(values.const_data_ptr<double>(), rows, cols, m, lo, hi, out.mutable_data_ptr<std::uint32_t>(),
+                                   current_stream(values));
   }
 };
 
-/// gpulab.histogram(values, bins, edges=e): torch.histogram's bins between bins + 1 sorted edges.
+/// gpulab.histogram(values, bins, edges=e[, dim=-1]): torch.histogram's bins between bins + 1
+/// sorted edges, of the whole or per row.
 struct HistogramEdges {
   static constexpr const char* kWhat = "gpulab.histogram";
-  static MaybeProblem problem(const at::Tensor& values, std::int64_t bins, const at::Tensor& edges, const at::Tensor* out) {
-    if (auto p = float_values_problem(kWhat, values, bins)) return p;
+  static MaybeProblem problem(const at::Tensor& values, std::int64_t bins, const at::Tensor& edges, bool per_row, const at::Tensor* out) {
+    if (auto p = float_values_problem(kWhat, values, bins, per_row)) return p;
     if (auto p = view_problem(kWhat, edges, {values.scalar_type()})) return p;
     if (auto p = contiguous_problem(kWhat, "edges", edges)) return p;
     if (auto p = same_device_problem(kWhat, values, edges)) return p;
     if (edges.dim() != 1 || edges.size(0) != bins + 1)
       return value_problem(std::string(kWhat) + ": edges must have bins + 1 = " + std::to_string(bins + 1) + " elements, got shape " +
                            tuple_text(edges.sizes()));
-    return out != nullptr ? out_problem(kWhat, *out, values, at::kUInt32, {bins}) : std::nullopt;
+    return out != nullptr ? out_problem(kWhat, *out, values, at::kUInt32, float_counts_shape(values, bins, per_row)) : std::nullopt;
   }
-  static at::Tensor result(const at::Tensor& values, std::int64_t bins, const at::Tensor&) {
-    return new_result({bins}, at::kUInt32, values);
+  static at::Tensor result(const at::Tensor& values, std::int64_t bins, const at::Tensor&, bool per_row) {
+    return new_result(float_counts_shape(values, bins, per_row), at::kUInt32, values);
   }
-  static void into(const at::Tensor& values, std::int64_t bins, const at::Tensor& edges, const at::Tensor& out) {
+  static void into(const at::Tensor& values, std::int64_t bins, const at::Tensor& edges, bool per_row, const at::Tensor& out) {
     DeviceScope scope(values.device().index());
-    const auto n = static_cast<std::size_t>(values.numel());
+    const auto rows = static_cast<std::size_t>(per_row ? values.size(0) : 1);
+    const auto cols = static_cast<std::size_t>(values.numel()) / rows;
     const auto m = static_cast<std::uint32_t>(bins);
     if (values.scalar_type() == at::kFloat)
-      gpulab::histogram_edges(values.const_data_ptr<float>(), n, edges.const_data_ptr<float>(), m,
-                              out.mutable_data_ptr<std::uint32_t>(), current_stream(values));
+      gpulab::histogram_edges_rows(values.const_data_ptr<float>(), rows, cols, edges.const_data_ptr<float>(), m,
+                                   out.mutable_data_ptr<std::uint32_t>(), current_stream(values));
     else
-      gpulab::histogram_edges(values.const_data_ptr<double>(), n, edges.const_data_ptr<double>(), m,
-                              out.mutable_data_ptr<std::uint32_t>(), current_stream(values));
+      gpulab::histogram_edges_rows(values.const_data_ptr<double>(), rows, cols, edges.const_data_ptr<double>(), m,
+                                   out.mutable_data_ptr<std::uint32_t>(), current_stream(values));
   }
 };
 
@@ -601,10 +619,10 @@ TORCH_LIBRARY(gpulab, m) {
   m.def("segmented_scan.out(Tensor x, Tensor segments, str by='heads', bool exclusive=False, *, Tensor(a!) out) -> ()");
   m.def("histogram_weighted(Tensor values, int bins, Tensor weights) -> Tensor");
   m.def("histogram_weighted.out(Tensor values, int bins, Tensor weights, *, Tensor(a!) out) -> ()");
-  m.def("histogram_range(Tensor values, int bins, float lo, float hi) -> Tensor");
-  m.def("histogram_range.out(Tensor values, int bins, float lo, float hi, *, Tensor(a!) out) -> ()");
-  m.def("histogram_edges(Tensor values, int bins, Tensor edges) -> Tensor");
-  m.def("histogram_edges.out(Tensor values, int bins, Tensor edges, *, Tensor(a!) out) -> ()");
+  m.def("histogram_range(Tensor values, int bins, float lo, float hi, bool per_row=False) -> Tensor");
+  m.def("histogram_range.out(Tensor values, int bins, float lo, float hi, bool per_row=False, *, Tensor(a!) out) -> ()");
+  m.def("histogram_edges(Tensor values, int bins, Tensor edges, bool per_row=False) -> Tensor");
+  m.def("histogram_edges.out(Tensor values, int bins, Tensor edges, bool per_row=False, *, Tensor(a!) out) -> ()");
 }
 
 using Tensor = const at::Tensor&;
@@ -638,10 +656,10 @@ void implement(torch::Library& m) {
   m.impl("segmented_scan.out", &out_operator<SegmentedScan, Tensor, Tensor, Text, bool>);
   m.impl("histogram_weighted", &functional_operator<HistogramWeighted, Tensor, std::int64_t, Tensor>);
   m.impl("histogram_weighted.out", &out_operator<HistogramWeighted, Tensor, std::int64_t, Tensor>);
-  m.impl("histogram_range", &functional_operator<HistogramRange, Tensor, std::int64_t, double, double>);
-  m.impl("histogram_range.out", &out_operator<HistogramRange, Tensor, std::int64_t, double, double>);
-  m.impl("histogram_edges", &functional_operator<HistogramEdges, Tensor, std::int64_t, Tensor>);
-  m.impl("histogram_edges.out", &out_operator<HistogramEdges, Tensor, std::int64_t, Tensor>);
+  m.impl("histogram_range", &functional_operator<HistogramRange, Tensor, std::int64_t, double, double, bool>);
+  m.impl("histogram_range.out", &out_operator<HistogramRange, Tensor, std::int64_t, double, double, bool>);
+  m.impl("histogram_edges", &functional_operator<HistogramEdges, Tensor, std::int64_t, Tensor, bool>);
+  m.impl("histogram_edges.out", &out_operator<HistogramEdges, Tensor, std::int64_t, Tensor, bool>);
 }
 
 TORCH_LIBRARY_IMPL(gpulab, CUDA, m) { implement(m); }
@@ -865,12 +883,12 @@ nb::object direct_histogram_weighted(nb::handle values, std::int64_t bins, nb::h
   return direct<HistogramWeighted>(out, direct_tensor(values), bins, direct_tensor(weights));
 }
 
-nb::object direct_histogram_range(nb::handle values, std::int64_t bins, double lo, double hi, nb::handle out) {
-  return direct<HistogramRange>(out, direct_tensor(values), bins, lo, hi);
+nb::object direct_histogram_range(nb::handle values, std::int64_t bins, double lo, double hi, bool per_row, nb::handle out) {
+  return direct<HistogramRange>(out, direct_tensor(values), bins, lo, hi, per_row);
 }
 
-nb::object direct_histogram_edges(nb::handle values, std::int64_t bins, nb::handle edges, nb::handle out) {
-  return direct<HistogramEdges>(out, direct_tensor(values), bins, direct_tensor(edges));
+nb::object direct_histogram_edges(nb::handle values, std::int64_t bins, nb::handle edges, bool per_row, nb::handle out) {
+  return direct<HistogramEdges>(out, direct_tensor(values), bins, direct_tensor(edges), per_row);
 }
 
 nb::object direct_transpose(nb::handle a, nb::handle out) { return direct<Transpose>(out, direct_tensor(a)); }
@@ -921,8 +939,10 @@ NB_MODULE(_ops, m) {
   m.def("segmented_scan", &direct_segmented_scan, nb::arg("x"), nb::arg("segments"), nb::arg("by"), nb::arg("exclusive"),
         nb::arg("out").none());
   m.def("histogram_weighted", &direct_histogram_weighted, nb::arg("values"), nb::arg("bins"), nb::arg("weights"), nb::arg("out").none());
-  m.def("histogram_range", &direct_histogram_range, nb::arg("values"), nb::arg("bins"), nb::arg("lo"), nb::arg("hi"), nb::arg("out").none());
-  m.def("histogram_edges", &direct_histogram_edges, nb::arg("values"), nb::arg("bins"), nb::arg("edges"), nb::arg("out").none());
+  m.def("histogram_range", &direct_histogram_range, nb::arg("values"), nb::arg("bins"), nb::arg("lo"), nb::arg("hi"), nb::arg("per_row"),
+        nb::arg("out").none());
+  m.def("histogram_edges", &direct_histogram_edges, nb::arg("values"), nb::arg("bins"), nb::arg("edges"), nb::arg("per_row"),
+        nb::arg("out").none());
   m.def("transpose", &direct_transpose, nb::arg("a"), nb::arg("out").none());
   m.def("add", &direct_add, nb::arg("a"), nb::arg("b"), nb::arg("alpha"), nb::arg("beta"), nb::arg("out").none());
   m.def("zero_triangle", &direct_zero_triangle, nb::arg("m"), nb::arg("part"));

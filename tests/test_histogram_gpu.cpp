@@ -411,6 +411,37 @@ TEST(HistogramFloat, RangeAndEdgesMatchTheReference) {
   }
 }
 
+TEST(HistogramFloat, APerRowInOneCall) {
+  // A row of each count, a column, rows longer than a chunk of indices (2^24), empty rows.
+  for (auto [rows, cols] : {std::pair<std::size_t, std::size_t>{3, 1}, {7, 1000}, {1000, 7}, {2, (std::size_t{1} << 24) + 3}, {4, 0}}) {
+    std::vector<float> values(rows * cols);
+    fill_float_histogram_input<float>(values, 17);
+    const auto d_values = test::upload<float>(values);
+    for (std::uint32_t m : {1u, 5u, 300u}) {
+      SCOPED_TRACE(std::to_string(rows) + " × " + std::to_string(cols) + ", m = " + std::to_string(m));
+      const auto edges = uneven_edges<float>(m);
+      const auto d_edges = test::upload<float>(edges);
+      DeviceBuffer<std::uint32_t> counts(rows * m);
+      for (bool by_edges : {false, true}) {
+        if (by_edges) histogram_edges_rows<float>(d_values.data(), rows, cols, d_edges.data(), m, counts.data());
+        else histogram_range_rows<float>(d_values.data(), rows, cols, m, -1.0f, 1.0f, counts.data());
+        const auto got = test::download(counts.data(), rows * m);
+        for (std::size_t r = 0; r < rows; ++r) {
+          const std::span<const float> row(values.data() + r * cols, cols);
+          const auto want = by_edges ? histogram_edges_reference<float>(row, edges) : histogram_range_reference<float>(row, m, -1.0f, 1.0f);
+          ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin() + static_cast<std::ptrdiff_t>(r * m)))
+              << (by_edges ? "edges" : "range") << ", row " << r;
+        }
+      }
+    }
+  }
+  DeviceBuffer<float> values(8);
+  DeviceBuffer<std::uint32_t> counts(8);
+  EXPECT_THROW(histogram_range_rows<float>(values.data(), 0, 8, 4, 0.0f, 1.0f, counts.data()), Error);  // no row
+  EXPECT_THROW(histogram_range_rows<float>(values.data(), std::size_t{1} << 20, 1, 1u << 12, 0.0f, 1.0f, counts.data()),
+               Error);  // 2^20 rows of 2^12 + 1 bins: past 2^32
+}
+
 TEST(HistogramFloat, RefusesBadArguments) {
   DeviceBuffer<float> values(8), edges(5);
   DeviceBuffer<std::uint32_t> counts(4);

@@ -63,6 +63,15 @@ template <class T>
 void histogram_edges(const T* values, std::size_t n, const T* edges, std::uint32_t m, std::uint32_t* counts,
                      cudaStream_t stream = nullptr);
 
+/// A histogram per row of a rows × cols input (row-major, contiguous) in one call: row r's values
+/// into counts[r·m, (r + 1)·m) by the rules above. rows ≥ 1, rows·cols < 2^32, rows·(m + 1) < 2^32.
+template <class T>
+void histogram_range_rows(const T* values, std::size_t rows, std::size_t cols, std::uint32_t m, T lo, T hi,
+                          std::uint32_t* counts, cudaStream_t stream = nullptr);
+template <class T>
+void histogram_edges_rows(const T* values, std::size_t rows, std::size_t cols, const T* edges, std::uint32_t m,
+                          std::uint32_t* counts, cudaStream_t stream = nullptr);
+
 /// Weighted: sums[b] = the sum of weights[i] over the values[i] of bin b (the bin rule above), for W
 /// float or double, summed in double and rounded once to W; an empty bin gets 0. Any n; 1 ≤ m ≤
 /// histogram_weighted_max_bins() (a warp's sub-histogram of doubles in a block's shared memory:

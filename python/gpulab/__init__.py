@@ -67,13 +67,14 @@ def sum(x, *, out=None, stream=None):  # noqa: A001 - the name users look for
     return call.done(result)
 
 
-def histogram(values, bins: int, *, weights=None, range=None, edges=None, dtype=None, out=None, stream=None):
+def histogram(values, bins: int, *, weights=None, range=None, edges=None, dim=None, dtype=None, out=None, stream=None):
     """Counts of int32 values in `bins` bins as a uint32 array of length bins (or into out=): value v
     goes to bin ((v % bins) + bins) % bins (negative values too). Exact; 1 <= bins < 2^32, fewer than
     2^32 values; dtype="uint64" (or a uint64 out=): 64-bit counts of any number of values.
     Float values (float32, float64) with range=(lo, hi): torch.histc's bins (equal widths, hi in the
     last, values outside and NaN not counted); with edges= (bins + 1 sorted edges of the values'
-    dtype): torch.histogram's (edges[b] <= v < edges[b + 1], the last bin closed).
+    dtype): torch.histogram's (edges[b] <= v < edges[b + 1], the last bin closed); dim=-1 (or 1) with
+    a 2-D input: a histogram per row in one call, (rows, bins) counts.
     weights= (float32 or float64, values' shape): each bin's sum of its values' weights instead, of
     the weights' dtype, summed in float64 and rounded once, the same bits on every call (bins up to
     about 29 000 on an H100)."""
@@ -81,7 +82,9 @@ def histogram(values, bins: int, *, weights=None, range=None, edges=None, dtype=
     if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins < 2**32:
         raise ValueError(f"{what}: bins must be an integer from 1 to 2^32 - 1, got {bins!r}")
     if range is not None or edges is not None:
-        return _histogram_float(values, bins, range, edges, weights, dtype, out, stream, what)
+        return _histogram_float(values, bins, range, edges, dim, weights, dtype, out, stream, what)
+    if dim is not None:
+        raise ValueError(f"{what}: dim= (a histogram per row) goes with range= or edges=")
     if dtype is None and out is not None and weights is None:
         dtype = "uint64" if view(out, what, ("uint32", "uint64")).dtype == "uint64" else None
     if dtype is not None and dtype not in ("uint32", "uint64"):
@@ -113,23 +116,31 @@ def histogram(values, bins: int, *, weights=None, range=None, edges=None, dtype=
     return call.done(result)
 
 
-def _histogram_float(values, bins, value_range, edges, weights, dtype, out, stream, what):
+def _histogram_float(values, bins, value_range, edges, dim, weights, dtype, out, stream, what):
     if value_range is not None and edges is not None:
         raise ValueError(f"{what}: range= or edges=, not both")
     if weights is not None or dtype not in (None, "uint32"):
         raise ValueError(f"{what}: with range= or edges=, counts in uint32 (no weights=, no dtype=) for now")
+    if dim not in (None, -1, 1):
+        raise ValueError(f"{what}: dim must be -1 or 1 (a histogram per row of a 2-D input), got {dim!r}")
+    per_row = dim is not None
     if stream is None and _torch.available:
         if edges is not None:
-            result = _torch.run(_torch.direct.histogram_edges, _torch.histogram_edges, values, bins, edges, out)
+            result = _torch.run(_torch.direct.histogram_edges, _torch.histogram_edges, values, bins, edges, per_row, out)
         else:  # (a range that is not a pair of numbers: the general path says so, after the values' checks)
             pair = _pair(value_range)
             result = NotImplemented if pair is None else _torch.run(
-                _torch.direct.histogram_range, _torch.histogram_range, values, bins, *pair, out)
+                _torch.direct.histogram_range, _torch.histogram_range, values, bins, *pair, per_row, out)
         if result is not NotImplemented:
             return result
     a = contiguous(view(values, what, ("float32", "float64")), what, "values")
     if a.size >= 2**32 or bins >= 2**32 - 1:
         raise ValueError(f"{what}: at most 2^32 - 1 values and 2^32 - 2 bins with range= or edges=")
+    if per_row and len(a.shape) != 2:
+        raise ValueError(f"{what}: dim= takes a 2-D input (a histogram per row), got shape {a.shape}")
+    rows = a.shape[0] if per_row else 1
+    if rows < 1 or rows * (bins + 1) >= 2**32:
+        raise ValueError(f"{what}: {rows} rows of {bins} bins; at least one row, and rows * (bins + 1) below 2^32")
     lo = hi = 0.0
     edge_address = 0
     if edges is not None:
@@ -146,8 +157,8 @@ def _histogram_float(values, bins, value_range, edges, weights, dtype, out, stre
         if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
             raise ValueError(f"{what}: range must be finite with lo < hi, got ({lo:g}, {hi:g})")
     call = Call(a, stream)
-    result, o = call.output(out, (bins,), "uint32", what)
-    _core.histogram_float(a.address, a.size, bins, a.dtype, lo, hi, edge_address, o.address, a.device, call.stream)
+    result, o = call.output(out, (rows, bins) if per_row else (bins,), "uint32", what)
+    _core.histogram_float(a.address, rows, a.size // rows, bins, a.dtype, lo, hi, edge_address, o.address, a.device, call.stream)
     return call.done(result)
 
 

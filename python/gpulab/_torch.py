@@ -82,12 +82,12 @@ def segmented_scan(x, segments, by, exclusive, out):
     return _functional(ops.segmented_scan, out, x, segments, by, exclusive) if _operator_wanted(out, x) else NotImplemented
 
 
-def histogram_range(values, bins, lo, hi, out):
-    return _functional(ops.histogram_range, out, values, bins, lo, hi) if _operator_wanted(out) else NotImplemented
+def histogram_range(values, bins, lo, hi, per_row, out):
+    return _functional(ops.histogram_range, out, values, bins, lo, hi, per_row) if _operator_wanted(out) else NotImplemented
 
 
-def histogram_edges(values, bins, edges, out):
-    return _functional(ops.histogram_edges, out, values, bins, edges) if _operator_wanted(out) else NotImplemented
+def histogram_edges(values, bins, edges, per_row, out):
+    return _functional(ops.histogram_edges, out, values, bins, edges, per_row) if _operator_wanted(out) else NotImplemented
 
 
 def histogram_weighted(values, bins, weights, out):
@@ -152,8 +152,12 @@ def _register_fakes():
     fake("gpulab::exclusive_scan")(scan_result)
     fake("gpulab::segmented_scan")(lambda x, segments, by="heads", exclusive=False: scan_result(x))
     fake("gpulab::histogram_weighted")(lambda values, bins, weights: weights.new_empty((max(bins, 0),)))
-    fake("gpulab::histogram_range")(lambda values, bins, lo, hi: values.new_empty((max(bins, 0),), dtype=torch.uint32))
-    fake("gpulab::histogram_edges")(lambda values, bins, edges: values.new_empty((max(bins, 0),), dtype=torch.uint32))
+    def float_counts(values, bins, per_row):
+        shape = (values.shape[0], max(bins, 0)) if per_row and values.dim() == 2 else (max(bins, 0),)
+        return values.new_empty(shape, dtype=torch.uint32)
+
+    fake("gpulab::histogram_range")(lambda values, bins, lo, hi, per_row=False: float_counts(values, bins, per_row))
+    fake("gpulab::histogram_edges")(lambda values, bins, edges, per_row=False: float_counts(values, bins, per_row))
     fake("gpulab::transpose")(lambda a: a.new_empty((a.shape[1], a.shape[0]) if a.dim() == 2 else (0, 0)))
     fake("gpulab::add")(lambda a, b, alpha=1.0, beta=1.0: a.new_empty(a.shape))
     fake("gpulab::sgemm")(lambda a, b, alpha=1.0, precision="fp32": a.new_empty(

@@ -89,6 +89,14 @@ def test_float_histograms_check_their_range_and_edges():
         gpulab.histogram(fake([10]), 4, range=(0, 1), edges=fake([5]))
     with pytest.raises(ValueError, match=r"no weights=, no dtype="):
         gpulab.histogram(fake([10]), 4, range=(0, 1), weights=fake([10]))
+    with pytest.raises(ValueError, match=r"dim= takes a 2-D input \(a histogram per row\), got shape \(10,\)"):
+        gpulab.histogram(fake([10]), 4, range=(0, 1), dim=-1)
+    with pytest.raises(ValueError, match=r"dim must be -1 or 1"):
+        gpulab.histogram(fake([3, 10]), 4, range=(0, 1), dim=0)
+    with pytest.raises(ValueError, match=r"dim= \(a histogram per row\) goes with range= or edges="):
+        gpulab.histogram(fake([3, 10], "int32"), 4, dim=-1)
+    with pytest.raises(ValueError, match=r"0 rows of 4 bins; at least one row"):
+        gpulab.histogram(fake([0, 10]), 4, range=(0, 1), dim=-1)
 
 
 def test_segmented_scan_checks_its_flags():
@@ -235,7 +243,8 @@ def test_operators_compile_on_meta_tensors():
                 gpulab.transpose(a), gpulab.add(a, a, alpha=2.0), gpulab.sgemm(a, b), gpulab.atax(a, x[:9]),
                 gpulab.conv3x3(img, "gaussian", border="mirror"), m, gpulab.segmented_scan(x, x > 0),
                 gpulab.segmented_scan(x, offsets=v[:3]), gpulab.histogram(v, 16, weights=v.double()),
-                gpulab.histogram(x, 8, range=(-1, 1)), gpulab.histogram(x, 2, edges=x[:3]))
+                gpulab.histogram(x, 8, range=(-1, 1)), gpulab.histogram(x, 2, edges=x[:3]),
+                gpulab.histogram(a, 4, range=(0, 1), dim=-1))
 
     meta = dict(device="meta")
     inputs = (torch.empty(100, **meta), torch.empty(50, dtype=torch.int32, **meta), torch.empty(7, 9, **meta),
@@ -243,7 +252,7 @@ def test_operators_compile_on_meta_tensors():
     want = [((), torch.float32), ((16,), torch.uint32), ((100,), torch.float32), ((50,), torch.int32),
             ((9, 7), torch.float32), ((7, 9), torch.float32), ((7, 5), torch.float32), ((9,), torch.float32),
             ((10, 12, 3), torch.uint8), ((7, 5), torch.float32), ((100,), torch.float32), ((100,), torch.float32),
-            ((16,), torch.float64), ((8,), torch.uint32), ((2,), torch.uint32)]
+            ((16,), torch.float64), ((8,), torch.uint32), ((2,), torch.uint32), ((7, 4), torch.uint32)]
     for dynamic in (False, True):
         got = torch.compile(step, fullgraph=True, dynamic=dynamic, backend="aot_eager")(*inputs)
         assert [(tuple(t.shape), t.dtype) for t in got] == want

@@ -197,6 +197,18 @@ def test_histogram_edges_is_bucketize_and_bincount(n, bins, dtype):
     assert torch.equal(counts.to(torch.int64), torch.bincount(b, minlength=bins))
 
 
+@pytest.mark.parametrize("rows,cols,bins", [(1, 1000, 7), (5, 1, 3), (64, 4097, 100), (1000, 33, 256)])
+def test_histogram_per_row_is_a_loop_of_histc(rows, cols, bins):
+    x = awkward_floats(rows * cols, torch.float32, rows).reshape(rows, cols)
+    counts = gpulab.histogram(x, bins, range=(-1, 1), dim=-1)
+    assert counts.dtype == torch.uint32 and counts.shape == (rows, bins)
+    want = torch.stack([torch.histc(row[~row.isnan()], bins=bins, min=-1, max=1) for row in x])
+    assert torch.equal(counts.to(torch.int64), want.to(torch.int64))
+    edges = torch.linspace(-1, 1, bins + 1, device="cuda")
+    per_row = gpulab.histogram(x, bins, edges=edges, dim=1)
+    assert torch.equal(per_row.to(torch.int64), torch.stack([gpulab.histogram(row.contiguous(), bins, edges=edges) for row in x]).to(torch.int64))
+
+
 # ---- atax ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("rows,cols", [(1, 1), (3, 5), (1000, 127), (513, 128), (257, 4099), (4, 16385), (200, 30000)])

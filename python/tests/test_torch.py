@@ -68,6 +68,9 @@ CASES = [
     (ops.histogram_range.out, lambda: (cuda(999, dtype=torch.float64), 10, -0.5, 0.25),
      lambda: {"out": torch.empty(10, device="cuda", dtype=torch.uint32)}),
     (ops.histogram_edges.default, lambda: (cuda(5000), 4, torch.tensor([-1.0, -0.5, 0.0, 0.1, 1.0], device="cuda")), {}),
+    (ops.histogram_range.default, lambda: (cuda(30, 70), 9, -0.5, 0.5, True), {}),
+    (ops.histogram_edges.out, lambda: (cuda(4, 100), 2, torch.tensor([-0.5, 0.0, 0.5], device="cuda"), True),
+     lambda: {"out": torch.empty(4, 2, device="cuda", dtype=torch.uint32)}),
     (ops.histogram_edges.out, lambda: (cuda(999, dtype=torch.float64), 2, torch.tensor([-0.5, 0.0, 0.5], device="cuda", dtype=torch.float64)),
      lambda: {"out": torch.empty(2, device="cuda", dtype=torch.uint32)}),
 ]

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lib/host_device.hpp"
+#include "lib/unsigned_divider.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -34,13 +35,12 @@ GPULAB_HOST_DEVICE std::uint32_t edge_bin(T v, const T* edges, std::uint32_t m) 
   return low;
 }
 
-/// Element i's bin under range_bin (values from `values`); from(k): the same rule from element k.
+/// Element i's bin under range_bin (values from `values`).
 template <class T>
 struct RangeBins {
   const T* values;
   std::uint32_t m;
   T lo, hi;
-  RangeBins from(std::size_t k) const { return {values + k, m, lo, hi}; }
   GPULAB_HOST_DEVICE std::uint32_t operator()(std::size_t i) const { return range_bin(values[i], m, lo, hi); }
 };
 
@@ -50,8 +50,19 @@ struct EdgeBins {
   const T* values;
   const T* edges;
   std::uint32_t m;
-  EdgeBins from(std::size_t k) const { return {values + k, edges, m}; }
   GPULAB_HOST_DEVICE std::uint32_t operator()(std::size_t i) const { return edge_bin(values[i], edges, m); }
+};
+
+/// A histogram per row of `cols` elements: element i counted among its row's m + 1 bins (the last
+/// for values not counted), row r's bins at r·(m + 1). i < 2^32.
+template <class Rule>
+struct PerRow {
+  Rule rule;
+  UnsignedDivider cols;
+  std::uint32_t m;
+  GPULAB_HOST_DEVICE std::uint32_t operator()(std::size_t i) const {
+    return cols.divide(static_cast<std::uint32_t>(i)) * (m + 1) + rule(i);
+  }
 };
 
 }  // namespace gpulab

@@ -1,8 +1,9 @@
 // Float values into bins (include/gpulab/histogram.hpp): equal-width bins over [lo, hi]
-// (torch.histc's rule) or the bins between sorted edges (torch.histogram's). Each value is mapped
-// to its bin, or to bin m where it is not counted (outside, NaN), and the int32 bin indices are
-// counted into m + 1 bins by histogram() — its paths, whatever m is. The indices are made a chunk at
-// a time in gpulab's stream pool (at most 64 MiB of them), the chunks' counts added up.
+// (torch.histc's rule) or the bins between sorted edges (torch.histogram's), of the whole input or
+// of each row. Each value is mapped to its bin, or to its row's bin m where it is not counted
+// (outside, NaN), and the int32 bin indices are counted into rows·(m + 1) bins by histogram() —
+// its paths, whatever m is. The indices are made a chunk at a time in gpulab's stream pool (at most
+// 64 MiB of them), the chunks' counts added up.
 #include "histogram/bin_of_float.hpp"
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
@@ -26,9 +27,9 @@ unsigned blocks_for(std::size_t items) {
 }
 
 template <class Rule>
-__global__ void bins_of(Rule rule, std::size_t n, std::int32_t* bins) {
-  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
-    bins[i] = static_cast<std::int32_t>(rule(i));
+__global__ void bins_of(Rule rule, std::size_t start, std::size_t count, std::int32_t* bins) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += std::size_t{gridDim.x} * blockDim.x)
+    bins[i] = static_cast<std::int32_t>(rule(start + i));
 }
 
 /// total[b] += part[b] for b < count.
@@ -37,18 +38,20 @@ __global__ void add_counts(const std::uint32_t* part, std::size_t count, std::ui
     total[b] += part[b];
 }
 
-/// Counts of rule(i) over i < n in m + 1 bins, the first m of them into `counts`.
+/// Counts of rule(i) over i < rows·cols in rows·(m + 1) bins, the first m of each row's into
+/// `counts` (rows × m).
 template <class Rule>
-void count_mapped(const char* what, const Rule& rule, std::size_t n, std::uint32_t m, std::uint32_t* counts, cudaStream_t stream) {
-  const std::size_t bins = std::size_t{m} + 1;
+void count_mapped(const char* what, const Rule& rule, std::size_t rows, std::size_t cols, std::uint32_t m, std::uint32_t* counts,
+                  cudaStream_t stream) {
+  const std::size_t n = rows * cols, bins = rows * (std::size_t{m} + 1);
   const StreamScratch indices(std::min(n, kChunk) * sizeof(std::int32_t), stream);
   const StreamScratch total(bins * sizeof(std::uint32_t), stream), part(n > kChunk ? bins * sizeof(std::uint32_t) : 0, stream);
   std::size_t done = 0;
   do {
     const std::size_t count = std::min(kChunk, n - done);
     if (count > 0)
-      launch(what, bins_of<Rule>, {blocks_for(count), kThreads}, stream, rule.from(done), count, indices.as<std::int32_t>())
-          .work([] { return std::string("each value's bin, or m where it is not counted, grid-stride"); });
+      launch(what, bins_of<Rule>, {blocks_for(count), kThreads}, stream, rule, done, count, indices.as<std::int32_t>())
+          .work([] { return std::string("each value's bin, or its row's last where it is not counted, grid-stride"); });
     histogram(indices.as<const std::int32_t>(), count, static_cast<std::uint32_t>(bins),
               done == 0 ? total.as<std::uint32_t>() : part.as<std::uint32_t>(), stream);
     if (done > 0)
@@ -57,37 +60,69 @@ void count_mapped(const char* what, const Rule& rule, std::size_t n, std::uint32
           .work([] { return std::string("a chunk's counts added"); });
     done += count;
   } while (done < n);
-  GPULAB_CUDA_CHECK(cudaMemcpyAsync(counts, total.as<std::uint32_t>(), std::size_t{m} * sizeof(std::uint32_t),
-                                    cudaMemcpyDeviceToDevice, stream));
+  const std::size_t row_bytes = std::size_t{m} * sizeof(std::uint32_t);
+  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(counts, row_bytes, total.as<std::uint32_t>(), row_bytes + sizeof(std::uint32_t), row_bytes,
+                                      rows, cudaMemcpyDeviceToDevice, stream));
 }
 
-void check_shape(const char* what, const void* values, std::size_t n, std::uint32_t m, const std::uint32_t* counts) {
-  if (counts == nullptr || (values == nullptr && n > 0)) throw Error(std::string(what) + ": null device pointer");
-  if (m == 0 || m == 0xFFFFFFFFu) throw Error(std::string(what) + ": m = " + std::to_string(m) + " bins; m must be in [1, 2^32 − 1)");
-  if (n >= (std::size_t{1} << 32))
-    throw Error(std::string(what) + ": n = " + std::to_string(n) + " values; counts are 32-bit, so n must be below 2^32");
+/// A histogram of each row where rows > 1, of the whole where rows = 1 (no division an element).
+template <class Rule>
+void count_rows(const char* what, const Rule& rule, std::size_t rows, std::size_t cols, std::uint32_t m, std::uint32_t* counts,
+                cudaStream_t stream) {
+  if (rows == 1) return count_mapped(what, rule, 1, cols, m, counts, stream);
+  const UnsignedDivider by_cols(static_cast<std::uint32_t>(std::max<std::size_t>(cols, 1)));
+  count_mapped(what, PerRow<Rule>{rule, by_cols, m}, rows, cols, m, counts, stream);
+}
+
+void check_shape(const char* what, const void* values, std::size_t rows, std::size_t cols, std::uint32_t m,
+                 const std::uint32_t* counts) {
+  const std::string name(what);
+  constexpr std::size_t kBelow32 = (std::size_t{1} << 32) - 1;
+  if (counts == nullptr || (values == nullptr && rows * cols > 0)) throw Error(name + ": null device pointer");
+  if (m == 0 || m == 0xFFFFFFFFu) throw Error(name + ": m = " + std::to_string(m) + " bins; m must be in [1, 2^32 − 1)");
+  if (rows == 0) throw Error(name + ": rows = 0; at least one row");
+  if (cols != 0 && rows > kBelow32 / cols)
+    throw Error(name + ": " + std::to_string(rows) + " × " + std::to_string(cols) + " values; counts are 32-bit, so fewer than 2^32");
+  if (rows > kBelow32 / (std::size_t{m} + 1))
+    throw Error(name + ": " + std::to_string(rows) + " rows of " + std::to_string(m) + " bins; rows·(m + 1) must be below 2^32");
 }
 
 }  // namespace
 
 template <class T>
-void histogram_range(const T* values, std::size_t n, std::uint32_t m, T lo, T hi, std::uint32_t* counts, cudaStream_t stream) {
-  check_shape("histogram_range", values, n, m, counts);
+void histogram_range_rows(const T* values, std::size_t rows, std::size_t cols, std::uint32_t m, T lo, T hi, std::uint32_t* counts,
+                          cudaStream_t stream) {
+  check_shape("histogram_range", values, rows, cols, m, counts);
   if (!(std::isfinite(lo) && std::isfinite(hi) && lo < hi))
     throw Error("histogram_range: the range must be finite with lo < hi, got [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  count_mapped("histogram_range_bins", RangeBins<T>{values, m, lo, hi}, n, m, counts, stream);
+  count_rows("histogram_range_bins", RangeBins<T>{values, m, lo, hi}, rows, cols, m, counts, stream);
+}
+
+template <class T>
+void histogram_edges_rows(const T* values, std::size_t rows, std::size_t cols, const T* edges, std::uint32_t m, std::uint32_t* counts,
+                          cudaStream_t stream) {
+  check_shape("histogram_edges", values, rows, cols, m, counts);
+  if (edges == nullptr) throw Error("histogram_edges: null device pointer");
+  count_rows("histogram_edges_bins", EdgeBins<T>{values, edges, m}, rows, cols, m, counts, stream);
+}
+
+template <class T>
+void histogram_range(const T* values, std::size_t n, std::uint32_t m, T lo, T hi, std::uint32_t* counts, cudaStream_t stream) {
+  histogram_range_rows(values, 1, n, m, lo, hi, counts, stream);
 }
 
 template <class T>
 void histogram_edges(const T* values, std::size_t n, const T* edges, std::uint32_t m, std::uint32_t* counts, cudaStream_t stream) {
-  check_shape("histogram_edges", values, n, m, counts);
-  if (edges == nullptr) throw Error("histogram_edges: null device pointer");
-  count_mapped("histogram_edges_bins", EdgeBins<T>{values, edges, m}, n, m, counts, stream);
+  histogram_edges_rows(values, 1, n, edges, m, counts, stream);
 }
 
-template void histogram_range<float>(const float*, std::size_t, std::uint32_t, float, float, std::uint32_t*, cudaStream_t);
-template void histogram_range<double>(const double*, std::size_t, std::uint32_t, double, double, std::uint32_t*, cudaStream_t);
-template void histogram_edges<float>(const float*, std::size_t, const float*, std::uint32_t, std::uint32_t*, cudaStream_t);
-template void histogram_edges<double>(const double*, std::size_t, const double*, std::uint32_t, std::uint32_t*, cudaStream_t);
+#define GPULAB_FLOAT_HISTOGRAMS(T)                                                                                              \
+  template void histogram_range<T>(const T*, std::size_t, std::uint32_t, T, T, std::uint32_t*, cudaStream_t);                  \
+  template void histogram_edges<T>(const T*, std::size_t, const T*, std::uint32_t, std::uint32_t*, cudaStream_t);              \
+  template void histogram_range_rows<T>(const T*, std::size_t, std::size_t, std::uint32_t, T, T, std::uint32_t*, cudaStream_t); \
+  template void histogram_edges_rows<T>(const T*, std::size_t, std::size_t, const T*, std::uint32_t, std::uint32_t*, cudaStream_t);
+GPULAB_FLOAT_HISTOGRAMS(float)
+GPULAB_FLOAT_HISTOGRAMS(double)
+#undef GPULAB_FLOAT_HISTOGRAMS
 
 }  // namespace gpulab
