@@ -27,11 +27,13 @@ namespace {
 constexpr unsigned kMaxWarps = 8;  // a block of 256 threads where the sub-histograms fit
 
 /// One chunk's weights (lane `lane` holds `w` of bin `bin`, ~0u past the end) added to the warp's
-/// sub-histogram: each bin's weights in lane order, by the lowest lane of the bin.
-__device__ __forceinline__ void add_chunk(double* mine, std::uint32_t bin, double w, unsigned lane) {
+/// sub-histogram: each bin's weights in lane order, by the lowest lane of the bin. The weights are
+/// shuffled as W (a float is one shuffle, a double two) and added in double.
+template <class W>
+__device__ __forceinline__ void add_chunk(double* mine, std::uint32_t bin, W w, unsigned lane) {
   const unsigned group = __match_any_sync(kFullMask, bin);
   if (group == kFullMask) {  // one bin (all lanes agree): a tree of 5 steps, not a chain of 32
-    const double sum = warp_sum(w);
+    const double sum = warp_sum(static_cast<double>(w));
     if (lane == 0 && bin != ~0u) mine[bin] += sum;  // (a chunk wholly past the end adds nothing)
     __syncwarp();
     return;
@@ -40,9 +42,9 @@ __device__ __forceinline__ void add_chunk(double* mine, std::uint32_t bin, doubl
   unsigned rest = group;  // the members not yet added, lowest first
   double sum = 0.0;
   for (unsigned s = 0; s < steps; ++s) {
-    const double ws = __shfl_sync(kFullMask, w, rest != 0 ? __ffs(rest) - 1 : 0);
+    const W ws = __shfl_sync(kFullMask, w, rest != 0 ? __ffs(rest) - 1 : 0);
     if (rest != 0) {
-      sum += ws;
+      sum += static_cast<double>(ws);
       rest &= rest - 1;
     }
   }
@@ -63,12 +65,12 @@ weighted_partials_kernel(const std::int32_t* values, const W* weights, std::size
   const std::size_t chunks = (n + kWarp - 1) / kWarp, stride = std::size_t{gridDim.x} * warps;
   for (std::size_t c = std::size_t{blockIdx.x} * warps + warp; c < chunks; c += kChunks * stride) {
     std::uint32_t bin[kChunks];  // ~0u: past the end, never a bin (m < 2^32)
-    double w[kChunks];
+    W w[kChunks];
 #pragma unroll
     for (unsigned j = 0; j < kChunks; ++j) {
       const std::size_t i = (c + j * stride) * kWarp + lane;
       bin[j] = i < n ? rule(values[i]) : ~0u;
-      w[j] = i < n ? static_cast<double>(weights[i]) : 0.0;
+      w[j] = i < n ? weights[i] : W(0);
     }
 #pragma unroll
     for (unsigned j = 0; j < kChunks; ++j) add_chunk(mine, bin[j], w[j], lane);

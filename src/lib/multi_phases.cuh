@@ -76,7 +76,8 @@ std::vector<Collective> row_block_gather(void* full, std::size_t rows, std::size
                                          std::size_t piece = 0, std::size_t pieces = 1);
 
 /// A later stage of a pipelined form: its share of the local work, and the collectives that send
-/// what that share made.
+/// what that share made. Its local part must not fail where the first stage's did not (sgemm's:
+/// the same arguments, other rows): by then the ranks are in each other's collectives.
 struct Stage {
   std::function<void()> local;
   std::vector<Collective> collectives;
