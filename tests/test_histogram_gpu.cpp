@@ -342,7 +342,7 @@ TEST(HistogramWeighted, MatchesTheReferenceForEveryShape) {
   ASSERT_GE(most, 1000u);
   for (HistogramDistribution d : {HistogramDistribution::uniform, HistogramDistribution::narrow, HistogramDistribution::degenerate})
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{33}, std::size_t{1000}, (std::size_t{1} << 20) + 3})
-      for (std::uint32_t m : {1u, 7u, 256u, 1000u, 4097u, most}) {
+      for (std::uint32_t m : {1u, 7u, 256u, 1000u, 4097u, most, most + 1, 1u << 22}) {  // the last two: sorted by bin
         const auto values = input_for(d, n);
         check_weighted<float>(values, m, 40 + n + m);
         check_weighted<double>(values, m, 41 + n + m);
@@ -358,15 +358,16 @@ TEST(HistogramWeighted, TheSameBitsEveryCall) {
     fill_random<float>(weights, 43);
     const auto d_values = test::upload<std::int32_t>(values);
     const auto d_weights = test::upload<float>(weights);
-    constexpr std::uint32_t m = 256;
-    DeviceBuffer<float> sums(m);
-    const std::size_t bytes = histogram_weighted_temp_bytes(n, m);
-    DeviceBuffer<std::byte> temp(bytes);
-    histogram_weighted(d_values.data(), d_weights.data(), n, m, sums.data(), temp.data(), bytes);
-    const auto first = test::download(sums.data(), m);
-    for (int i = 0; i < 10; ++i) {
+    for (std::uint32_t m : {256u, 1u << 20}) {  // in shared memory; sorted by bin
+      DeviceBuffer<float> sums(m);
+      const std::size_t bytes = histogram_weighted_temp_bytes(n, m);
+      DeviceBuffer<std::byte> temp(bytes);
       histogram_weighted(d_values.data(), d_weights.data(), n, m, sums.data(), temp.data(), bytes);
-      ASSERT_EQ(std::memcmp(test::download(sums.data(), m).data(), first.data(), m * sizeof(float)), 0) << "call " << i;
+      const auto first = test::download(sums.data(), m);
+      for (int i = 0; i < 10; ++i) {
+        histogram_weighted(d_values.data(), d_weights.data(), n, m, sums.data(), temp.data(), bytes);
+        ASSERT_EQ(std::memcmp(test::download(sums.data(), m).data(), first.data(), m * sizeof(float)), 0) << "m " << m << ", call " << i;
+      }
     }
   }
 }
@@ -381,7 +382,7 @@ TEST(HistogramWeighted, RefusesBadArguments) {
   EXPECT_THROW(histogram_weighted(values.data(), weights.data(), n, 64, sums.data(), temp.data(), bytes - 1), Error);
   EXPECT_THROW(histogram_weighted(values.data(), static_cast<const double*>(nullptr), n, 64, sums.data(), temp.data(), bytes), Error);
   EXPECT_THROW(histogram_weighted(values.data(), weights.data(), n, histogram_weighted_max_bins() + 1, sums.data(), temp.data(), bytes),
-               Error);
+               Error);  // the sorted path's storage is larger
   EXPECT_THROW(histogram_weighted_temp_bytes(n, 0), Error);
   EXPECT_NO_THROW(histogram_weighted<double>(nullptr, nullptr, 0, 64, sums.data(), nullptr, 0));  // n = 0: sums zeroed
   EXPECT_EQ(test::download(sums.data(), 64), std::vector<double>(64, 0.0));

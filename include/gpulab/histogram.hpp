@@ -73,13 +73,15 @@ void histogram_edges_rows(const T* values, std::size_t rows, std::size_t cols, c
                           std::uint32_t* counts, cudaStream_t stream = nullptr);
 
 /// Weighted: sums[b] = the sum of weights[i] over the values[i] of bin b (the bin rule above), for W
-/// float or double, summed in double and rounded once to W; an empty bin gets 0. Any n; 1 ≤ m ≤
+/// float or double, summed in double and rounded once to W; an empty bin gets 0. Any n, any
+/// 1 ≤ m < 2^32. The same bits on every call on one GPU (no float atomics). Up to
 /// histogram_weighted_max_bins() (a warp's sub-histogram of doubles in a block's shared memory:
-/// ~29 000 bins on an H100, ~8 000 on a T4). The same bits on every call on one GPU (no float
-/// atomics: each warp adds a chunk's weights of one bin in lane order into its own sub-histogram,
-/// blocks' partial sums are added in block order). `temp`: histogram_weighted_temp_bytes(n, m)
-/// bytes of device memory (a double per bin per block), any content. Two launches on `stream`.
-/// Throws gpulab::Error on a null pointer (where n > 0), m = 0, m past the limit, temp too small.
+/// ~29 000 bins on an H100, ~8 000 on a T4): each warp adds a chunk's weights of one bin in lane
+/// order into its own sub-histogram, blocks' partial sums are added in block order; two launches.
+/// Past it: the (bin, weight) pairs sorted by bin (CUB's radix sort, stable) and summed by
+/// inclusive_segmented_scan_by_key; about 24n bytes and CUB's sort storage. `temp`:
+/// histogram_weighted_temp_bytes(n, m) bytes of device memory, any content. Throws gpulab::Error on
+/// a null pointer (where n > 0), m = 0, temp too small.
 template <class W>
 void histogram_weighted(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
                         std::size_t temp_bytes, cudaStream_t stream = nullptr);
@@ -87,7 +89,7 @@ void histogram_weighted(const std::int32_t* values, const W* weights, std::size_
 /// Bytes of temporary storage histogram_weighted needs for n values into m bins on the current device.
 std::size_t histogram_weighted_temp_bytes(std::size_t n, std::uint32_t m);
 
-/// The most bins histogram_weighted takes on the current device.
+/// The most bins histogram_weighted sums in shared memory on the current device (past them it sorts).
 std::uint32_t histogram_weighted_max_bins();
 
 /// The path histogram() takes for n values into m bins on the current device, in words

@@ -1,15 +1,18 @@
 // The weighted histogram (include/gpulab/histogram.hpp): sums of float or double weights by bin,
 // the same bits on every call, which float atomics cannot give (their order is the hardware's).
 //
-// Each warp owns a sub-histogram of doubles in its block's shared memory and takes chunks of 32
-// elements in a fixed order (chunk c to warp c mod the grid's warps), four chunks' loads at a time.
-// In a chunk, the lanes whose values share a bin find each other (__match_any_sync); each sums the
-// group's weights in lane order, a member a step (as many steps as the largest group has members;
-// a chunk of one bin in a tree of five), and the group's lowest lane adds that sum to the bin. Leaders of one chunk hold distinct bins, so
-// no two lanes write one slot at once and nothing needs an atomic. A block then adds its warps'
-// sub-histograms in warp order into its row of partial sums, and a second kernel adds the rows in
-// block order. Every addition's order is fixed by n, m and the GPU.
+// While a warp's sub-histogram of doubles fits a block's shared memory: each warp owns one and
+// takes chunks of 32 elements in a fixed order (chunk c to warp c mod the grid's warps), four
+// chunks' loads at a time. In a chunk, the lanes whose values share a bin find each other
+// (__match_any_sync); each sums the group's weights in lane order, a member a step (as many steps
+// as the largest group has members; a chunk of one bin in a tree of five), and the group's lowest
+// lane adds that sum to the bin. Leaders of one chunk hold distinct bins, so no two lanes write one
+// slot at once and nothing needs an atomic. A block then adds its warps' sub-histograms in warp
+// order into its row of partial sums, and a second kernel adds the rows in block order. Every
+// addition's order is fixed by n, m and the GPU. Past shared memory, the weights sorted by bin and
+// summed by a deterministic segmented scan (below).
 #include "histogram/bin_rule.hpp"
+#include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
@@ -17,8 +20,12 @@
 
 #include <gpulab/error.hpp>
 #include <gpulab/histogram.hpp>
+#include <gpulab/scan.hpp>
+
+#include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
+#include <bit>
 #include <string>
 
 namespace gpulab {
@@ -116,11 +123,8 @@ std::size_t smem_limit() {
   });
 }
 
+/// 1 ≤ m ≤ histogram_weighted_max_bins().
 Shape weighted_shape(std::size_t n, std::uint32_t m) {
-  if (m == 0) throw Error("histogram_weighted: m = 0 bins; m must be at least 1");
-  if (m > histogram_weighted_max_bins())
-    throw Error("histogram_weighted: m = " + std::to_string(m) + " bins; at most " + std::to_string(histogram_weighted_max_bins()) +
-                " on this GPU (a warp's sub-histogram of doubles must fit a block's shared memory)");
   const std::size_t per_warp = std::size_t{m} * sizeof(double);
   Shape s;
   s.warps = static_cast<unsigned>(std::min<std::size_t>(kMaxWarps, smem_limit() / per_warp));
@@ -133,6 +137,89 @@ Shape weighted_shape(std::size_t n, std::uint32_t m) {
   return s;
 }
 
+// ---- past shared memory: the weights sorted by bin ---------------------------------------------
+//
+// Each value's bin and its weight in double; the pairs sorted by bin (CUB's radix sort over the bits
+// of m − 1: stable, so a bin's weights keep their order); gpulab's segmented scan by key over the
+// sorted weights (deterministic: the same bits whatever the timing); the last prefix of each run of
+// a bin is that bin's sum. Its temporary storage grows with n, not with m or the grid.
+
+template <class W>
+__global__ void bins_and_weights_kernel(const std::int32_t* values, const W* weights, std::size_t n, BinRule rule, std::uint32_t* bins,
+                                        double* w) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+    bins[i] = rule(values[i]);
+    w[i] = static_cast<double>(weights[i]);
+  }
+}
+
+/// sums[bin] = the prefix at the last element of each run of a bin (the others stay 0).
+template <class W>
+__global__ void run_ends_kernel(const std::uint32_t* bins, const double* prefix, std::size_t n, W* sums) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    if (i + 1 == n || bins[i] != bins[i + 1]) sums[bins[i]] = static_cast<W>(prefix[i]);
+}
+
+/// Where each part of the sorted path's storage starts, and its whole size.
+struct SortedLayout {
+  std::size_t bins_in = 0, bins_out = 0, w_in = 0, w_out = 0, sort = 0, sort_bytes = 0, scan = 0, scan_bytes = 0, total = 0;
+};
+
+/// The bits a bin below m takes (the radix sort's end_bit; at least one).
+int bin_bits(std::uint32_t m) { return std::max(1, static_cast<int>(std::bit_width(m - 1))); }
+
+SortedLayout sorted_layout(std::size_t n, std::uint32_t m) {
+  SortedLayout l;
+  GPULAB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, l.sort_bytes, static_cast<const std::uint32_t*>(nullptr),
+                                                    static_cast<std::uint32_t*>(nullptr), static_cast<const double*>(nullptr),
+                                                    static_cast<double*>(nullptr), static_cast<std::int64_t>(n), 0, bin_bits(m)));
+  l.scan_bytes = scan_temp_bytes<double>(n);
+  std::size_t at = 0;
+  auto take = [&](std::size_t bytes) {
+    const std::size_t start = at;
+    at = align_up(at + bytes, 256);
+    return start;
+  };
+  l.bins_in = take(n * sizeof(std::uint32_t));
+  l.bins_out = take(n * sizeof(std::uint32_t));
+  l.w_in = take(n * sizeof(double));
+  l.w_out = take(n * sizeof(double));
+  l.sort = take(l.sort_bytes);
+  l.scan = take(l.scan_bytes);
+  l.total = at;
+  return l;
+}
+
+template <class W>
+void histogram_weighted_sorted(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
+                               cudaStream_t stream) {
+  const SortedLayout l = sorted_layout(n, m);
+  auto* base = static_cast<std::byte*>(temp);
+  auto* bins_in = reinterpret_cast<std::uint32_t*>(base + l.bins_in);
+  auto* bins_out = reinterpret_cast<std::uint32_t*>(base + l.bins_out);
+  auto* w_in = reinterpret_cast<double*>(base + l.w_in);
+  auto* w_out = reinterpret_cast<double*>(base + l.w_out);
+  constexpr unsigned kThreads = 256;
+  const auto blocks = static_cast<unsigned>(std::min<std::size_t>(ceil_div(n, std::size_t{kThreads}), 8192));
+  launch("histogram_weighted_bins", bins_and_weights_kernel<W>, {blocks, kThreads}, stream, values, weights, n, BinRule(m), bins_in,
+         w_in)
+      .work([] { return std::string("each value's bin and its weight in double, grid-stride"); });
+  std::size_t sort_bytes = l.sort_bytes;
+  GPULAB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(base + l.sort, sort_bytes, bins_in, bins_out, w_in, w_out,
+                                                    static_cast<std::int64_t>(n), 0, bin_bits(m), stream));
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(base + l.scan, 0, l.scan_bytes, stream));  // the scan's storage starts zeroed
+  inclusive_segmented_scan_by_key(static_cast<const double*>(w_out), reinterpret_cast<const std::int32_t*>(bins_out), w_in, n,
+                                  base + l.scan, l.scan_bytes, stream);
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(sums, 0, std::size_t{m} * sizeof(W), stream));
+  launch("histogram_weighted_run_ends", run_ends_kernel<W>, {blocks, kThreads}, stream, static_cast<const std::uint32_t*>(bins_out),
+         static_cast<const double*>(w_in), n, sums)
+      .work([] { return std::string("each run's last prefix into its bin, grid-stride"); });
+}
+
+void check_bins(std::uint32_t m) {
+  if (m == 0) throw Error("histogram_weighted: m = 0 bins; m must be at least 1");
+}
+
 }  // namespace
 
 std::uint32_t histogram_weighted_max_bins() {
@@ -140,6 +227,8 @@ std::uint32_t histogram_weighted_max_bins() {
 }
 
 std::size_t histogram_weighted_temp_bytes(std::size_t n, std::uint32_t m) {
+  check_bins(m);
+  if (m > histogram_weighted_max_bins()) return sorted_layout(n, m).total;
   return std::size_t{weighted_shape(n, m).grid} * m * sizeof(double);
 }
 
@@ -148,15 +237,17 @@ void histogram_weighted(const std::int32_t* values, const W* weights, std::size_
                         std::size_t temp_bytes, cudaStream_t stream) {
   if (sums == nullptr || ((values == nullptr || weights == nullptr || temp == nullptr) && n > 0))
     throw Error("histogram_weighted: null device pointer");
-  const Shape s = weighted_shape(n, m);  // checks m
+  check_bins(m);
   if (n == 0) {
     GPULAB_CUDA_CHECK(cudaMemsetAsync(sums, 0, std::size_t{m} * sizeof(W), stream));
     return;
   }
-  const std::size_t needed = std::size_t{s.grid} * m * sizeof(double);
+  const std::size_t needed = histogram_weighted_temp_bytes(n, m);
   if (temp_bytes < needed)
     throw Error("histogram_weighted: temporary storage of " + std::to_string(temp_bytes) +
                 " bytes is too small; histogram_weighted_temp_bytes() says " + std::to_string(needed));
+  if (m > histogram_weighted_max_bins()) return histogram_weighted_sorted(values, weights, n, m, sums, temp, stream);
+  const Shape s = weighted_shape(n, m);
   auto* partials = static_cast<double*>(temp);
   launch("histogram_weighted_partials", weighted_partials_kernel<W>, {s.grid, s.warps * kWarp, s.smem}, stream, values,
          weights, n, BinRule(m), partials)

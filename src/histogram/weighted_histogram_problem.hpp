@@ -61,7 +61,6 @@ class WeightedHistogramCase final : public BenchCase {
   void compute_reference() override;
   void run_baseline() override;
   CheckResult check_baseline() const override;
-  std::optional<std::string> unsupported(std::size_t rung) const override;
   std::size_t workspace_bytes(std::size_t rung) const override;
   void launch(std::size_t rung, const Arrays& arrays, Workspace workspace, cudaStream_t stream) const override;
   CheckResult check(std::size_t rung, std::span<const std::span<const std::byte>> outputs) const override;
