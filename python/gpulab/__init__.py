@@ -85,8 +85,8 @@ def histogram(values, bins: int, *, weights=None, range=None, edges=None, dim=No
         return _histogram_float(values, bins, range, edges, dim, weights, dtype, out, stream, what)
     if dim is not None:
         raise ValueError(f"{what}: dim= (a histogram per row) goes with range= or edges=")
-    if dtype is None and out is not None and weights is None:
-        dtype = "uint64" if view(out, what, ("uint32", "uint64")).dtype == "uint64" else None
+    if dtype is None and out is not None and weights is None:  # (its dtype's name alone: under torch.compile out= is fake)
+        dtype = "uint64" if str(getattr(out, "dtype", "")).endswith("uint64") else None
     if dtype is not None and dtype not in ("uint32", "uint64"):
         raise ValueError(f"{what}: dtype must be 'uint32' or 'uint64', got {dtype!r}")
     if dtype == "uint64":

@@ -70,7 +70,7 @@ def test_histogram_counts_dtype_is_checked():
         gpulab.histogram(fake([10], "int32"), 4, dtype="int64")
     with pytest.raises(ValueError, match=r"dtype= is the counts'; with weights= the sums take the weights' dtype"):
         gpulab.histogram(fake([10], "int32"), 4, weights=fake([10], "float32"), dtype="uint64")
-    with pytest.raises(TypeError, match=r"gpulab.histogram: dtype float32 is not supported; use uint32, uint64"):
+    with pytest.raises(TypeError, match=r"gpulab.histogram: dtype float32 is not supported; use uint32"):
         gpulab.histogram(fake([10], "int32"), 4, out=fake([4], "float32"))
 
 
