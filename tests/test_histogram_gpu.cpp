@@ -270,6 +270,19 @@ TEST(HistogramLibrary, TheFewBinPathsReplayFromAGraph) {
 // CUB's HistogramEven offsets each sweep block's private counters in int: with many bins it wrote
 // past its workspace and the process lost its context (n = 2^20, m = 2^24 on an H100). The vendor
 // row sits such cases out, and still runs where its counters fit.
+// 2^26 bins (CuPy's users ask for tens of millions): the counts and the partition's ~2n bytes, no
+// storage that grows with the grid.
+TEST(Histogram, TwoToThe26Bins) {
+  constexpr std::uint32_t m = 1u << 26;
+  for (std::size_t n : {std::size_t{1000}, (std::size_t{1} << 24) + 3}) {  // below and past the sample's 2^24
+    const auto values = input_for(HistogramDistribution::uniform, n);
+    const auto d_values = test::upload<std::int32_t>(values);
+    DeviceBuffer<std::uint32_t> counts(m);
+    histogram(d_values.data(), n, m, counts.data());
+    EXPECT_TRUE(test::download(counts.data(), m) == histogram_reference(values, m)) << "n = " << n << " (" << histogram_path_name(n, m) << ")";
+  }
+}
+
 TEST(Histogram, TheVendorSitsOutBinCountsItsCountersCannotAddress) {
   const std::size_t n = std::size_t{1} << 20;
   const auto vendor = static_cast<std::size_t>(std::find_if(histogram_rungs().begin(), histogram_rungs().end(),

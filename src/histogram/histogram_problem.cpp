@@ -166,8 +166,8 @@ class HistogramProblem final : public Problem {
                        loops}});
     runs.push_back({"histogram", "the histogram ladder: m = 8 ... 2^20, every distribution", {"bench", "histogram", "--no-cpu"}});
     runs.push_back({"hist_sampled", "histogram past shared memory: hot-cached atomics, the partition and the library's sampled "
-                     "choice, n = 2^22 ... 2^28, m = 2^17, 2^20, 2^24, every distribution",
-                     {"bench", "histogram", "-n", "2^22,2^24,2^26,2^28", "-m", "2^17,2^20,2^24", "--variants",
+                     "choice, n = 2^22 ... 2^28, m = 2^17, 2^20, 2^24, 2^26, every distribution",
+                     {"bench", "histogram", "-n", "2^22,2^24,2^26,2^28", "-m", "2^17,2^20,2^24,2^26", "--variants",
                       "hot_cached_global,range_partitioned,range_ranked,library", "--no-cpu", "--reps", "10"}});
     runs.push_back({"profile_histogram", "histogram: every rung under Nsight Compute, n = 2^24, m = 8, 256, 2^20",
                     {"profile", "histogram", "-n", "2^24", "-m", "8,256,2^20", "-d", "uniform"}, true, ShowcasePart::profiles});
