@@ -385,6 +385,28 @@ TEST(HistogramWeighted, TheSameBitsEveryCall) {
   }
 }
 
+// Rung 2 finds each bin's lanes by ballots: the same groups, so the same additions and bits.
+TEST(HistogramWeighted, BallotGroupsGiveTheLibrarysBits) {
+  const std::size_t n = (std::size_t{1} << 20) + 7;
+  for (HistogramDistribution d : {HistogramDistribution::uniform, HistogramDistribution::narrow, HistogramDistribution::degenerate}) {
+    const auto values = input_for(d, n);
+    std::vector<double> weights(n);
+    fill_random<double>(weights, 47);
+    const auto d_values = test::upload<std::int32_t>(values);
+    const auto d_weights = test::upload<double>(weights);
+    for (std::uint32_t m : {1u, 7u, 256u, 4097u}) {
+      const std::size_t bytes = histogram_weighted_temp_bytes(n, m);
+      DeviceBuffer<std::byte> temp(bytes);
+      DeviceBuffer<double> library(m), ballots(m);
+      histogram_weighted(d_values.data(), d_weights.data(), n, m, library.data(), temp.data(), bytes);
+      histogram_detail::histogram_weighted_by_ballots(d_values.data(), d_weights.data(), n, m, ballots.data(), temp.data(), bytes,
+                                                      nullptr);
+      const auto a = test::download(library.data(), m), b = test::download(ballots.data(), m);
+      EXPECT_EQ(std::memcmp(a.data(), b.data(), m * sizeof(double)), 0) << histogram_distribution_name(d) << ", m = " << m;
+    }
+  }
+}
+
 TEST(HistogramWeighted, RefusesBadArguments) {
   const std::size_t n = 1000;
   DeviceBuffer<std::int32_t> values(n);

@@ -60,4 +60,11 @@ void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std
 /// What histogram()'s sample of values[0, n) picks (synchronises `stream`; for tests and tools).
 Path sampled_pick(const std::int32_t* values, std::size_t n, std::uint32_t m, cudaStream_t stream);
 
+/// histogram_weighted's shared-memory path with each bin's lanes found by ballots of the bin's bits
+/// instead of __match_any_sync (the weighted ladder's rung 2): m ≤ histogram_weighted_max_bins(),
+/// the same storage, the same bits.
+template <class W>
+void histogram_weighted_by_ballots(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
+                                   std::size_t temp_bytes, cudaStream_t stream);
+
 }  // namespace gpulab::histogram_detail

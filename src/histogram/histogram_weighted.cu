@@ -12,6 +12,7 @@
 // addition's order is fixed by n, m and the GPU. Past shared memory, the weights sorted by bin and
 // summed by a deterministic segmented scan (below).
 #include "histogram/bin_rule.hpp"
+#include "histogram/histogram_paths.hpp"
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
@@ -36,9 +37,25 @@ constexpr unsigned kMaxWarps = 8;  // a block of 256 threads where the sub-histo
 /// One chunk's weights (lane `lane` holds `w` of bin `bin`, ~0u past the end) added to the warp's
 /// sub-histogram: each bin's weights in lane order, by the lowest lane of the bin. The weights are
 /// shuffled as W (a float is one shuffle, a double two) and added in double.
-template <class W>
-__device__ __forceinline__ void add_chunk(double* mine, std::uint32_t bin, W w, unsigned lane) {
-  const unsigned group = __match_any_sync(kFullMask, bin);
+///
+/// kBallots: the lanes of one bin found by a ballot of each of the bin's `bits` bits (and one of
+/// which lanes hold a value) instead of __match_any_sync: the ladder's rung, to learn which of the
+/// two the MIO pipe bears better.
+template <bool kBallots, class W>
+__device__ __forceinline__ void add_chunk(double* mine, std::uint32_t bin, W w, unsigned lane, int bits) {
+  unsigned group;
+  if constexpr (kBallots) {
+    const bool live = bin != ~0u;
+    const unsigned alive = __ballot_sync(kFullMask, live);
+    group = live ? alive : ~alive;
+    for (int k = 0; k < bits; ++k) {
+      const bool one = (bin >> k) & 1u;
+      const unsigned ones = __ballot_sync(kFullMask, one);
+      group &= one ? ones : ~ones;
+    }
+  } else {
+    group = __match_any_sync(kFullMask, bin);
+  }
   if (group == kFullMask) {  // one bin (all lanes agree): a tree of 5 steps, not a chain of 32
     const double sum = warp_sum(static_cast<double>(w));
     if (lane == 0 && bin != ~0u) mine[bin] += sum;  // (a chunk wholly past the end adds nothing)
@@ -59,9 +76,9 @@ __device__ __forceinline__ void add_chunk(double* mine, std::uint32_t bin, W w, 
   __syncwarp();  // this chunk's additions visible before the next chunk's lanes read their bins
 }
 
-template <class W>
+template <class W, bool kBallots>
 __global__ void __launch_bounds__(kMaxWarps * kWarp)
-weighted_partials_kernel(const std::int32_t* values, const W* weights, std::size_t n, BinRule rule, double* partials) {
+weighted_partials_kernel(const std::int32_t* values, const W* weights, std::size_t n, BinRule rule, int bits, double* partials) {
   extern __shared__ double sub[];  // warps × m
   constexpr unsigned kChunks = 4;  // loads in flight a warp: at m = 4096 a block of 7 warps is all an SM holds
   const std::uint32_t m = rule.bins();
@@ -80,7 +97,7 @@ weighted_partials_kernel(const std::int32_t* values, const W* weights, std::size
       w[j] = i < n ? weights[i] : W(0);
     }
 #pragma unroll
-    for (unsigned j = 0; j < kChunks; ++j) add_chunk(mine, bin[j], w[j], lane);
+    for (unsigned j = 0; j < kChunks; ++j) add_chunk<kBallots>(mine, bin[j], w[j], lane, bits);
   }
   __syncthreads();
   for (std::uint32_t b = threadIdx.x; b < m; b += blockDim.x) {
@@ -108,9 +125,11 @@ struct Shape {
   unsigned grid = 0;
 };
 
-/// The partial-sums kernels of both weight types (the storage does not know the type).
-const void* const kPartialsKernels[] = {reinterpret_cast<const void*>(weighted_partials_kernel<float>),
-                                        reinterpret_cast<const void*>(weighted_partials_kernel<double>)};
+/// The partial-sums kernels of both weight types and groupings (the storage knows neither).
+const void* const kPartialsKernels[] = {reinterpret_cast<const void*>(weighted_partials_kernel<float, false>),
+                                        reinterpret_cast<const void*>(weighted_partials_kernel<double, false>),
+                                        reinterpret_cast<const void*>(weighted_partials_kernel<float, true>),
+                                        reinterpret_cast<const void*>(weighted_partials_kernel<double, true>)};
 
 /// The dynamic shared memory a block may take on the current device, each kernel allowed it once
 /// (so that the occupancy below counts past 48 KiB, with no attribute set on every call).
@@ -220,6 +239,23 @@ void check_bins(std::uint32_t m) {
   if (m == 0) throw Error("histogram_weighted: m = 0 bins; m must be at least 1");
 }
 
+/// The sub-histograms in shared memory (m ≤ histogram_weighted_max_bins(), n > 0, `temp` checked):
+/// the partials kernel with its grouping, then the rows added in order.
+template <class W, bool kBallots>
+void weighted_in_shared(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
+                        cudaStream_t stream) {
+  const Shape s = weighted_shape(n, m);
+  auto* partials = static_cast<double*>(temp);
+  launch(kBallots ? "histogram_weighted_partials_ballots" : "histogram_weighted_partials", weighted_partials_kernel<W, kBallots>,
+         {s.grid, s.warps * kWarp, s.smem}, stream, values, weights, n, BinRule(m), bin_bits(m), partials)
+      .work([&] { return std::to_string(s.warps) + " warps, a sub-histogram each, chunks of 32 in a fixed order"; });
+  constexpr unsigned kThreads = 256;
+  const auto blocks = static_cast<unsigned>(std::min<std::size_t>((m + kThreads - 1) / kThreads, std::size_t{1} << 16));
+  launch("histogram_weighted_sums", weighted_sums_kernel<W>, {blocks, kThreads}, stream, static_cast<const double*>(partials),
+         s.grid, m, sums)
+      .work([&] { return "a bin a thread, " + std::to_string(s.grid) + " partial rows added in order"; });
+}
+
 }  // namespace
 
 std::uint32_t histogram_weighted_max_bins() {
@@ -247,17 +283,30 @@ void histogram_weighted(const std::int32_t* values, const W* weights, std::size_
     throw Error("histogram_weighted: temporary storage of " + std::to_string(temp_bytes) +
                 " bytes is too small; histogram_weighted_temp_bytes() says " + std::to_string(needed));
   if (m > histogram_weighted_max_bins()) return histogram_weighted_sorted(values, weights, n, m, sums, temp, stream);
-  const Shape s = weighted_shape(n, m);
-  auto* partials = static_cast<double*>(temp);
-  launch("histogram_weighted_partials", weighted_partials_kernel<W>, {s.grid, s.warps * kWarp, s.smem}, stream, values,
-         weights, n, BinRule(m), partials)
-      .work([&] { return std::to_string(s.warps) + " warps, a sub-histogram each, chunks of 32 in a fixed order"; });
-  constexpr unsigned kThreads = 256;
-  const auto blocks = static_cast<unsigned>(std::min<std::size_t>((m + kThreads - 1) / kThreads, std::size_t{1} << 16));
-  launch("histogram_weighted_sums", weighted_sums_kernel<W>, {blocks, kThreads}, stream, static_cast<const double*>(partials),
-         s.grid, m, sums)
-      .work([&] { return "a bin a thread, " + std::to_string(s.grid) + " partial rows added in order"; });
+  weighted_in_shared<W, false>(values, weights, n, m, sums, temp, stream);
 }
+
+namespace histogram_detail {
+
+template <class W>
+void histogram_weighted_by_ballots(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
+                                   std::size_t temp_bytes, cudaStream_t stream) {
+  check_bins(m);
+  if (m > histogram_weighted_max_bins() || temp_bytes < histogram_weighted_temp_bytes(n, m))
+    throw Error("histogram_weighted_by_ballots: m within histogram_weighted_max_bins() and its temporary storage");
+  if (n == 0) {
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(sums, 0, std::size_t{m} * sizeof(W), stream));
+    return;
+  }
+  weighted_in_shared<W, true>(values, weights, n, m, sums, temp, stream);
+}
+
+template void histogram_weighted_by_ballots<float>(const std::int32_t*, const float*, std::size_t, std::uint32_t, float*, void*,
+                                                   std::size_t, cudaStream_t);
+template void histogram_weighted_by_ballots<double>(const std::int32_t*, const double*, std::size_t, std::uint32_t, double*, void*,
+                                                    std::size_t, cudaStream_t);
+
+}  // namespace histogram_detail
 
 template void histogram_weighted<float>(const std::int32_t*, const float*, std::size_t, std::uint32_t, float*, void*,
                                         std::size_t, cudaStream_t);

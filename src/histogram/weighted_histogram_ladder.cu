@@ -1,7 +1,9 @@
 // The weighted histogram's ladder (weighted_histogram_problem.hpp): every weight added to its bin
-// by a float atomic in global memory, as PyTorch's bincount(weights=) does, then the library's
-// warp-owned sub-histograms (histogram_weighted.cu). No vendor: CUB's histograms count.
+// by a float atomic in global memory, as PyTorch's bincount(weights=) does; the library's warp-owned
+// sub-histograms with each bin's lanes found by ballots; the library (histogram_weighted.cu). No
+// vendor: CUB's histograms count.
 #include "histogram/bin_rule.hpp"
+#include "histogram/histogram_paths.hpp"
 #include "histogram/weighted_histogram_problem.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
@@ -28,7 +30,7 @@ __global__ void atomic_weights_kernel(const std::int32_t* values, const W* weigh
 
 template <class W>
 struct GlobalAtomics {
-  static constexpr bool kSumsInW = true;
+  static constexpr bool kSumsInW = true, kSharedOnly = false;
   static std::size_t workspace_bytes(std::size_t, std::uint32_t) { return 0; }
   static void run(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void*, std::size_t,
                   cudaStream_t stream) {
@@ -43,11 +45,23 @@ struct GlobalAtomics {
   }
 };
 
-// ---- rung 2 and the library: warp-owned sub-histograms (histogram_weighted.cu) ----------------
+// ---- rung 2: the library's sub-histograms, each bin's lanes found by ballots of its bits -------
+
+template <class W>
+struct BallotGroups {
+  static constexpr bool kSumsInW = false, kSharedOnly = true;
+  static std::size_t workspace_bytes(std::size_t n, std::uint32_t m) { return histogram_weighted_temp_bytes(n, m); }
+  static void run(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* ws,
+                  std::size_t ws_bytes, cudaStream_t stream) {
+    histogram_detail::histogram_weighted_by_ballots(values, weights, n, m, sums, ws, ws_bytes, stream);
+  }
+};
+
+// ---- the library: warp-owned sub-histograms (histogram_weighted.cu) ----------------------------
 
 template <class W>
 struct Library {
-  static constexpr bool kSumsInW = false;
+  static constexpr bool kSumsInW = false, kSharedOnly = false;
   static std::size_t workspace_bytes(std::size_t n, std::uint32_t m) { return histogram_weighted_temp_bytes(n, m); }
   static void run(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* ws,
                   std::size_t ws_bytes, cudaStream_t stream) {
@@ -57,7 +71,7 @@ struct Library {
 
 template <class W, class Impl>
 constexpr WeightedHistogramRung<W> rung(std::string_view name, std::string_view adds, std::string_view claims, Role role) {
-  return {{name, adds, role, false, false, claims}, {&Impl::workspace_bytes, &Impl::run, Impl::kSumsInW}};
+  return {{name, adds, role, false, false, claims}, {&Impl::workspace_bytes, &Impl::run, Impl::kSumsInW, Impl::kSharedOnly}};
 }
 
 template <class W>
@@ -65,9 +79,14 @@ constexpr WeightedHistogramRung<W> kRungs[] = {
     rung<W, GlobalAtomics<W>>("global_atomics",
         "an atomicAdd of each weight to its bin in global memory (PyTorch's bincount): the bits change from call to call",
         "dram", Role::rung),
+    rung<W, BallotGroups<W>>("ballot_groups",
+        "the library's sub-histograms with each bin's lanes found by a ballot of each bit of the bin (and of the live "
+        "lanes) instead of __match_any_sync: which of the two the MIO pipe bears better",
+        "dram", Role::rung),
     rung<W, Library<W>>("library",
         "gpulab::histogram_weighted: a sub-histogram of doubles a warp in shared memory, a chunk's weights of one bin "
-        "summed in lane order by its lowest lane, blocks' partials added in order: the same bits every call",
+        "summed in lane order by its lowest lane, blocks' partials added in order (past shared memory: sorted by bin, "
+        "a segmented scan by key): the same bits every call",
         "dram", Role::library),
 };
 

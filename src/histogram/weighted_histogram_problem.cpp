@@ -64,6 +64,13 @@ CheckResult WeightedHistogramCase<W>::check_baseline() const {
 }
 
 template <class W>
+std::optional<std::string> WeightedHistogramCase<W>::unsupported(std::size_t rung) const {
+  if (!weighted_histogram_rungs<W>()[rung].shared_memory_only || spec_.m <= histogram_weighted_max_bins()) return std::nullopt;
+  return fmt::format("m = {} is past the {} bins a warp's sub-histogram of doubles can hold here", spec_.m,
+                     histogram_weighted_max_bins());
+}
+
+template <class W>
 std::size_t WeightedHistogramCase<W>::workspace_bytes(std::size_t rung) const {
   return weighted_histogram_rungs<W>()[rung].workspace_bytes(spec_.n, spec_.m);
 }

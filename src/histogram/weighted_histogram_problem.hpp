@@ -1,7 +1,8 @@
 // The weighted histogram as the harness sees it: one case = (weight type, distribution, n, m) with
 // int32 values of the histogram problem's distributions and random weights in [-1, 1), each bin
 // checked against the compensated serial sums; the ladder = global float atomics (what PyTorch's
-// bincount does), then the library's warp-owned sub-histograms with the same bits on every call.
+// bincount does), the library's warp-owned sub-histograms with lanes grouped by ballots, then the
+// library (grouped by __match_any_sync; sorted by bin past shared memory): the same bits every call.
 #pragma once
 
 #include "core/dtype.hpp"
@@ -30,6 +31,8 @@ struct WeightedHistogramOps {
   /// Whether each weight is added to its bin in W, one at a time (float atomics): the check then
   /// allows a chain of as many additions in W as the bin has values, not the library's in double.
   bool sums_in_w = false;
+  /// Whether it takes only m ≤ histogram_weighted_max_bins() (a warp's sub-histogram in shared memory).
+  bool shared_memory_only = false;
 };
 
 template <class W>
@@ -61,6 +64,7 @@ class WeightedHistogramCase final : public BenchCase {
   void compute_reference() override;
   void run_baseline() override;
   CheckResult check_baseline() const override;
+  std::optional<std::string> unsupported(std::size_t rung) const override;
   std::size_t workspace_bytes(std::size_t rung) const override;
   void launch(std::size_t rung, const Arrays& arrays, Workspace workspace, cudaStream_t stream) const override;
   CheckResult check(std::size_t rung, std::span<const std::span<const std::byte>> outputs) const override;
