@@ -67,6 +67,14 @@ def torch_timing():
     return torch, (lambda: torch.cuda.Event(enable_timing=True)), (lambda a, b: a.elapsed_time(b))
 
 
+def torch_peers(doc, reps, **options):
+    """The start of a peers script timed with PyTorch's CUDA events: (args, n, torch, event,
+    elapsed), n the parsed --n; None (and a message) without PyTorch."""
+    args = parse_arguments(doc, reps, **options)
+    timing = torch_timing()
+    return None if timing is None else (args, parse_size(args.n), *timing)
+
+
 def optional_cupy():
     """CuPy, or None where it is not installed (its rows are then left out)."""
     try:

@@ -1,7 +1,9 @@
-// Device helpers shared by the histogram ladder (histogram_kernels.cuh) and the library's paths
-// (histogram_path_kernels.cuh).
+// Device helpers shared by the histogram ladder (histogram_kernels.cuh), the library's paths
+// (histogram_path_kernels.cuh) and the forms that count in chunks (histogram_wide.cu,
+// histogram_float.cu).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace gpulab::histogram_common {
@@ -58,6 +60,14 @@ struct Runs {
 template <std::uint32_t kMaxRun = kUnboundedRun, class Add>
 __device__ __forceinline__ Runs<kMaxRun, Add> runs(Add add) {
   return {add};
+}
+
+/// total[b] = chunk[b], or total[b] + chunk[b] where `add`, for b < count: a chunk's counts into
+/// the running ones (Total uint32 or, widening them, uint64). Grid-stride.
+template <class Total>
+__global__ void add_chunk_counts(const std::uint32_t* chunk, std::size_t count, bool add, Total* total) {
+  for (std::size_t b = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; b < count; b += std::size_t{gridDim.x} * blockDim.x)
+    total[b] = (add ? total[b] : Total{0}) + chunk[b];
 }
 
 }  // namespace gpulab::histogram_common

@@ -5,7 +5,7 @@
 // its paths, whatever m is. The indices are made a chunk at a time in gpulab's stream pool (at most
 // 64 MiB of them), the chunks' counts added up.
 #include "histogram/bin_of_float.hpp"
-#include "lib/arith.hpp"
+#include "histogram/histogram_common.cuh"
 #include "lib/launch.cuh"
 #include "lib/stream_scratch.hpp"
 
@@ -22,20 +22,10 @@ namespace {
 constexpr std::size_t kChunk = std::size_t{1} << 24;  // bin indices made at once: 64 MiB
 constexpr unsigned kThreads = 256;
 
-unsigned blocks_for(std::size_t items) {
-  return static_cast<unsigned>(std::min<std::size_t>(ceil_div(items, std::size_t{kThreads}), 8192));
-}
-
 template <class Rule>
 __global__ void bins_of(Rule rule, std::size_t start, std::size_t count, std::int32_t* bins) {
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += std::size_t{gridDim.x} * blockDim.x)
     bins[i] = static_cast<std::int32_t>(rule(start + i));
-}
-
-/// total[b] += part[b] for b < count.
-__global__ void add_counts(const std::uint32_t* part, std::size_t count, std::uint32_t* total) {
-  for (std::size_t b = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; b < count; b += std::size_t{gridDim.x} * blockDim.x)
-    total[b] += part[b];
 }
 
 /// Counts of rule(i) over i < rows·cols in rows·(m + 1) bins, the first m of each row's into
@@ -50,13 +40,13 @@ void count_mapped(const char* what, const Rule& rule, std::size_t rows, std::siz
   do {
     const std::size_t count = std::min(kChunk, n - done);
     if (count > 0)
-      launch(what, bins_of<Rule>, {blocks_for(count), kThreads}, stream, rule, done, count, indices.as<std::int32_t>())
+      launch(what, bins_of<Rule>, {grid_stride_blocks(count, kThreads), kThreads}, stream, rule, done, count, indices.as<std::int32_t>())
           .work([] { return std::string("each value's bin, or its row's last where it is not counted, grid-stride"); });
     histogram(indices.as<const std::int32_t>(), count, static_cast<std::uint32_t>(bins),
               done == 0 ? total.as<std::uint32_t>() : part.as<std::uint32_t>(), stream);
     if (done > 0)
-      launch("histogram_add_counts", add_counts, {blocks_for(bins), kThreads}, stream, part.as<const std::uint32_t>(), bins,
-             total.as<std::uint32_t>())
+      launch("histogram_add_counts", histogram_common::add_chunk_counts<std::uint32_t>, {grid_stride_blocks(bins, kThreads), kThreads},
+             stream, part.as<const std::uint32_t>(), bins, true, total.as<std::uint32_t>())
           .work([] { return std::string("a chunk's counts added"); });
     done += count;
   } while (done < n);

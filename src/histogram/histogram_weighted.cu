@@ -219,7 +219,7 @@ void histogram_weighted_sorted(const std::int32_t* values, const W* weights, std
   auto* w_in = reinterpret_cast<double*>(base + l.w_in);
   auto* w_out = reinterpret_cast<double*>(base + l.w_out);
   constexpr unsigned kThreads = 256;
-  const auto blocks = static_cast<unsigned>(std::min<std::size_t>(ceil_div(n, std::size_t{kThreads}), 8192));
+  const unsigned blocks = grid_stride_blocks(n, kThreads);
   launch("histogram_weighted_bins", bins_and_weights_kernel<W>, {blocks, kThreads}, stream, values, weights, n, BinRule(m), bins_in,
          w_in)
       .work([] { return std::string("each value's bin and its weight in double, grid-stride"); });
@@ -250,10 +250,31 @@ void weighted_in_shared(const std::int32_t* values, const W* weights, std::size_
          {s.grid, s.warps * kWarp, s.smem}, stream, values, weights, n, BinRule(m), bin_bits(m), partials)
       .work([&] { return std::to_string(s.warps) + " warps, a sub-histogram each, chunks of 32 in a fixed order"; });
   constexpr unsigned kThreads = 256;
-  const auto blocks = static_cast<unsigned>(std::min<std::size_t>((m + kThreads - 1) / kThreads, std::size_t{1} << 16));
-  launch("histogram_weighted_sums", weighted_sums_kernel<W>, {blocks, kThreads}, stream, static_cast<const double*>(partials),
+  launch("histogram_weighted_sums", weighted_sums_kernel<W>, {grid_stride_blocks(m, kThreads), kThreads}, stream, static_cast<const double*>(partials),
          s.grid, m, sums)
       .work([&] { return "a bin a thread, " + std::to_string(s.grid) + " partial rows added in order"; });
+}
+
+/// Both entries: the arguments checked, then the sorted path past shared memory (which only the
+/// library takes) or the sub-histograms with the entry's grouping.
+template <bool kBallots, class W>
+void weighted(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
+              std::size_t temp_bytes, cudaStream_t stream) {
+  if (sums == nullptr || ((values == nullptr || weights == nullptr || temp == nullptr) && n > 0))
+    throw Error("histogram_weighted: null device pointer");
+  check_bins(m);
+  if (kBallots && m > histogram_weighted_max_bins())
+    throw Error("histogram_weighted_by_ballots: m = " + std::to_string(m) + " is past histogram_weighted_max_bins()");
+  if (n == 0) {
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(sums, 0, std::size_t{m} * sizeof(W), stream));
+    return;
+  }
+  const std::size_t needed = histogram_weighted_temp_bytes(n, m);
+  if (temp_bytes < needed)
+    throw Error("histogram_weighted: temporary storage of " + std::to_string(temp_bytes) +
+                " bytes is too small; histogram_weighted_temp_bytes() says " + std::to_string(needed));
+  if (m > histogram_weighted_max_bins()) return histogram_weighted_sorted(values, weights, n, m, sums, temp, stream);
+  weighted_in_shared<W, kBallots>(values, weights, n, m, sums, temp, stream);
 }
 
 }  // namespace
@@ -271,19 +292,7 @@ std::size_t histogram_weighted_temp_bytes(std::size_t n, std::uint32_t m) {
 template <class W>
 void histogram_weighted(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
                         std::size_t temp_bytes, cudaStream_t stream) {
-  if (sums == nullptr || ((values == nullptr || weights == nullptr || temp == nullptr) && n > 0))
-    throw Error("histogram_weighted: null device pointer");
-  check_bins(m);
-  if (n == 0) {
-    GPULAB_CUDA_CHECK(cudaMemsetAsync(sums, 0, std::size_t{m} * sizeof(W), stream));
-    return;
-  }
-  const std::size_t needed = histogram_weighted_temp_bytes(n, m);
-  if (temp_bytes < needed)
-    throw Error("histogram_weighted: temporary storage of " + std::to_string(temp_bytes) +
-                " bytes is too small; histogram_weighted_temp_bytes() says " + std::to_string(needed));
-  if (m > histogram_weighted_max_bins()) return histogram_weighted_sorted(values, weights, n, m, sums, temp, stream);
-  weighted_in_shared<W, false>(values, weights, n, m, sums, temp, stream);
+  weighted<false>(values, weights, n, m, sums, temp, temp_bytes, stream);
 }
 
 namespace histogram_detail {
@@ -291,14 +300,7 @@ namespace histogram_detail {
 template <class W>
 void histogram_weighted_by_ballots(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
                                    std::size_t temp_bytes, cudaStream_t stream) {
-  check_bins(m);
-  if (m > histogram_weighted_max_bins() || temp_bytes < histogram_weighted_temp_bytes(n, m))
-    throw Error("histogram_weighted_by_ballots: m within histogram_weighted_max_bins() and its temporary storage");
-  if (n == 0) {
-    GPULAB_CUDA_CHECK(cudaMemsetAsync(sums, 0, std::size_t{m} * sizeof(W), stream));
-    return;
-  }
-  weighted_in_shared<W, true>(values, weights, n, m, sums, temp, stream);
+  weighted<true>(values, weights, n, m, sums, temp, temp_bytes, stream);
 }
 
 template void histogram_weighted_by_ballots<float>(const std::int32_t*, const float*, std::size_t, std::uint32_t, float*, void*,

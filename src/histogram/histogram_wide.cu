@@ -1,7 +1,7 @@
 // 64-bit counts (include/gpulab/histogram.hpp): any number of values. Chunks of fewer than 2^32
 // values are counted by histogram() into 32-bit counts in gpulab's stream pool (no chunk's count can
 // overflow them), and each chunk's counts are widened and added into the 64-bit counts.
-#include "lib/arith.hpp"
+#include "histogram/histogram_common.cuh"
 #include "lib/launch.cuh"
 #include "lib/stream_scratch.hpp"
 
@@ -15,12 +15,6 @@ namespace {
 
 constexpr std::size_t kChunk = (std::size_t{1} << 32) - 1;  // the most values histogram() counts at once
 
-/// counts[b] = chunk[b], or counts[b] + chunk[b] where `add`.
-__global__ void widen_counts(const std::uint32_t* chunk, std::uint32_t m, bool add, std::uint64_t* counts) {
-  for (std::size_t b = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; b < m; b += std::size_t{gridDim.x} * blockDim.x)
-    counts[b] = (add ? counts[b] : 0) + chunk[b];
-}
-
 }  // namespace
 
 void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::uint64_t* counts, cudaStream_t stream) {
@@ -28,13 +22,12 @@ void histogram(const std::int32_t* values, std::size_t n, std::uint32_t m, std::
   if (m == 0) throw Error("histogram: m = 0 bins; m must be at least 1");
   const StreamScratch chunk(std::size_t{m} * sizeof(std::uint32_t), stream);
   constexpr unsigned kThreads = 256;
-  const auto blocks = static_cast<unsigned>(std::min<std::size_t>(ceil_div(std::size_t{m}, kThreads), 4096));
   std::size_t done = 0;
   do {
     const std::size_t count = std::min(kChunk, n - done);
     histogram(values + done, count, m, chunk.as<std::uint32_t>(), stream);
-    launch("histogram_widen", widen_counts, {blocks, kThreads}, stream, static_cast<const std::uint32_t*>(chunk.as<std::uint32_t>()),
-           m, done > 0, counts)
+    launch("histogram_widen", histogram_common::add_chunk_counts<std::uint64_t>, {grid_stride_blocks(m, kThreads), kThreads}, stream,
+           chunk.as<const std::uint32_t>(), std::size_t{m}, done > 0, counts)
         .work([] { return std::string("a chunk's 32-bit counts added into the 64-bit ones"); });
     done += count;
   } while (done < n);

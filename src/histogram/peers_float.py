@@ -12,16 +12,14 @@ import sys
 
 # The helpers every peers script shares (scripts/peers_common.py).
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-from peers_common import optional_cupy, parse_arguments, parse_size, report, time_ms, torch_timing
+from peers_common import optional_cupy, parse_size, report, time_ms, torch_peers
 
 
 def main():
-    args = parse_arguments(__doc__, 30, n="2^26", bins="256,4096")
-    n = parse_size(args.n)
-    timing = torch_timing()
-    if timing is None:
+    start = torch_peers(__doc__, 30, n="2^26", bins="256,4096")
+    if start is None:
         return 1
-    torch, event, elapsed = timing
+    args, n, torch, event, elapsed = start
     cupy = optional_cupy()
     rows = []
     for dtype in ("float32", "float64"):

@@ -28,66 +28,43 @@ __global__ void atomic_weights_kernel(const std::int32_t* values, const W* weigh
     atomicAdd(&sums[rule(values[i])], weights[i]);
 }
 
+std::size_t no_workspace(std::size_t, std::uint32_t) { return 0; }
+
 template <class W>
-struct GlobalAtomics {
-  static constexpr bool kSumsInW = true, kSharedOnly = false;
-  static std::size_t workspace_bytes(std::size_t, std::uint32_t) { return 0; }
-  static void run(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void*, std::size_t,
-                  cudaStream_t stream) {
-    GPULAB_CUDA_CHECK(cudaMemsetAsync(sums, 0, std::size_t{m} * sizeof(W), stream));
-    if (n == 0) return;
-    constexpr unsigned kThreads = 256;
-    const void* kernel = reinterpret_cast<const void*>(atomic_weights_kernel<W>);
-    const auto blocks = static_cast<unsigned>(
-        std::min<std::size_t>((n + kThreads - 1) / kThreads, std::max(1u, resident_blocks(kernel, kThreads))));
-    launch("atomic_weights", atomic_weights_kernel<W>, {blocks, kThreads}, stream, values, weights, n, BinRule(m), sums)
-        .work([] { return std::string("an atomicAdd a weight, grid-stride"); });
-  }
-};
+void global_atomics(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void*, std::size_t,
+                    cudaStream_t stream) {
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(sums, 0, std::size_t{m} * sizeof(W), stream));
+  if (n == 0) return;
+  constexpr unsigned kThreads = 256;
+  const void* kernel = reinterpret_cast<const void*>(atomic_weights_kernel<W>);
+  const auto blocks = static_cast<unsigned>(
+      std::min<std::size_t>((n + kThreads - 1) / kThreads, std::max(1u, resident_blocks(kernel, kThreads))));
+  launch("atomic_weights", atomic_weights_kernel<W>, {blocks, kThreads}, stream, values, weights, n, BinRule(m), sums)
+      .work([] { return std::string("an atomicAdd a weight, grid-stride"); });
+}
 
 // ---- rung 2: the library's sub-histograms, each bin's lanes found by ballots of its bits -------
-
-template <class W>
-struct BallotGroups {
-  static constexpr bool kSumsInW = false, kSharedOnly = true;
-  static std::size_t workspace_bytes(std::size_t n, std::uint32_t m) { return histogram_weighted_temp_bytes(n, m); }
-  static void run(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* ws,
-                  std::size_t ws_bytes, cudaStream_t stream) {
-    histogram_detail::histogram_weighted_by_ballots(values, weights, n, m, sums, ws, ws_bytes, stream);
-  }
-};
-
 // ---- the library: warp-owned sub-histograms (histogram_weighted.cu) ----------------------------
-
-template <class W>
-struct Library {
-  static constexpr bool kSumsInW = false, kSharedOnly = false;
-  static std::size_t workspace_bytes(std::size_t n, std::uint32_t m) { return histogram_weighted_temp_bytes(n, m); }
-  static void run(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* ws,
-                  std::size_t ws_bytes, cudaStream_t stream) {
-    histogram_weighted(values, weights, n, m, sums, ws, ws_bytes, stream);
-  }
-};
-
-template <class W, class Impl>
-constexpr WeightedHistogramRung<W> rung(std::string_view name, std::string_view adds, std::string_view claims, Role role) {
-  return {{name, adds, role, false, false, claims}, {&Impl::workspace_bytes, &Impl::run, Impl::kSumsInW, Impl::kSharedOnly}};
-}
+// Both are the library's own calls (histogram_detail::histogram_weighted_by_ballots, gpulab::
+// histogram_weighted), with its storage.
 
 template <class W>
 constexpr WeightedHistogramRung<W> kRungs[] = {
-    rung<W, GlobalAtomics<W>>("global_atomics",
-        "an atomicAdd of each weight to its bin in global memory (PyTorch's bincount): the bits change from call to call",
-        "dram", Role::rung),
-    rung<W, BallotGroups<W>>("ballot_groups",
-        "the library's sub-histograms with each bin's lanes found by a ballot of each bit of the bin (and of the live "
-        "lanes) instead of __match_any_sync: which of the two the MIO pipe bears better",
-        "dram", Role::rung),
-    rung<W, Library<W>>("library",
-        "gpulab::histogram_weighted: a sub-histogram of doubles a warp in shared memory, a chunk's weights of one bin "
-        "summed in lane order by its lowest lane, blocks' partials added in order (past shared memory: sorted by bin, "
-        "a segmented scan by key): the same bits every call",
-        "dram", Role::library),
+    {{"global_atomics",
+      "an atomicAdd of each weight to its bin in global memory (PyTorch's bincount): the bits change from call to call",
+      Role::rung, false, false, "dram"},
+     {&no_workspace, &global_atomics<W>, /*sums_in_w=*/true}},
+    {{"ballot_groups",
+      "the library's sub-histograms with each bin's lanes found by a ballot of each bit of the bin (and of the live "
+      "lanes) instead of __match_any_sync: which of the two the MIO pipe bears better",
+      Role::rung, false, false, "dram"},
+     {&histogram_weighted_temp_bytes, &histogram_detail::histogram_weighted_by_ballots<W>, false, /*shared_memory_only=*/true}},
+    {{"library",
+      "gpulab::histogram_weighted: a sub-histogram of doubles a warp in shared memory, a chunk's weights of one bin "
+      "summed in lane order by its lowest lane, blocks' partials added in order (past shared memory: sorted by bin, "
+      "a segmented scan by key): the same bits every call",
+      Role::library, false, false, "dram"},
+     {&histogram_weighted_temp_bytes, &histogram_weighted<W>}},
 };
 
 }  // namespace

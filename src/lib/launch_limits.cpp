@@ -3,6 +3,7 @@
 #include "lib/per_device.hpp"
 #include "lib/treat_as.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -75,6 +76,10 @@ unsigned checked_grid(std::size_t blocks, const char* who) {
 
 dim3 tile_grid(std::size_t x_items, std::size_t x_tile, std::size_t y_items, std::size_t y_tile, const char* who) {
   return {checked_grid((x_items + x_tile - 1) / x_tile, who), capped_grid_y((y_items + y_tile - 1) / y_tile)};
+}
+
+unsigned grid_stride_blocks(std::size_t items, unsigned block) {
+  return static_cast<unsigned>(std::clamp<std::size_t>((items + block - 1) / block, 1, 8192));
 }
 
 }  // namespace gpulab

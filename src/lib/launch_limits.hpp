@@ -45,6 +45,10 @@ int resident_clusters(const void* kernel, unsigned block, unsigned ranks, std::s
 /// `blocks` as a grid's x dimension; throws gpulab::Error naming `who` past 2^31 − 1 blocks.
 unsigned checked_grid(std::size_t blocks, const char* who);
 
+/// Blocks of `block` threads for a grid-stride loop over `items`: a block's worth of items each, at
+/// least one, at most 8192 (the threads then loop; 8192 blocks of 256 fill any GPU several times).
+unsigned grid_stride_blocks(std::size_t items, unsigned block);
+
 /// A 2-D grid of tiles: x across `x_items` in tiles of `x_tile` (checked_grid), y across `y_items`
 /// in tiles of `y_tile` (capped_grid_y: kernels loop over the tile rows past gridDim.y).
 dim3 tile_grid(std::size_t x_items, std::size_t x_tile, std::size_t y_items, std::size_t y_tile, const char* who);

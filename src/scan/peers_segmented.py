@@ -11,16 +11,14 @@ import sys
 
 # The helpers every peers script shares (scripts/peers_common.py).
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-from peers_common import parse_arguments, parse_size, report, time_ms, torch_timing
+from peers_common import parse_size, report, time_ms, torch_peers
 
 
 def main():
-    args = parse_arguments(__doc__, 30, n="2^28", segments="1,32,1000,2^20")
-    n = parse_size(args.n)
-    timing = torch_timing()
-    if timing is None:
+    start = torch_peers(__doc__, 30, n="2^28", segments="1,32,1000,2^20")
+    if start is None:
         return 1
-    torch, event, elapsed = timing
+    args, n, torch, event, elapsed = start
     rows = []
     positions = torch.arange(n, device="cuda")
     for mean in (parse_size(s) for s in args.segments.split(",")):

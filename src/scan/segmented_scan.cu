@@ -363,8 +363,7 @@ void segment_heads_from_offsets(const Offset* offsets, std::size_t count, std::s
   GPULAB_CUDA_CHECK(cudaMemsetAsync(heads, 0, n, stream));
   if (count == 0) return;
   constexpr unsigned kThreads = 256;
-  const auto blocks = static_cast<unsigned>(std::min<std::size_t>((count + kThreads - 1) / kThreads, std::size_t{1} << 20));
-  launch("segment_heads_from_offsets", raise_heads_kernel<Offset>, {blocks, kThreads}, stream, offsets, count, n, heads)
+  launch("segment_heads_from_offsets", raise_heads_kernel<Offset>, {grid_stride_blocks(count, kThreads), kThreads}, stream, offsets, count, n, heads)
       .work([] { return std::string("an offset a thread"); });
 }
 
