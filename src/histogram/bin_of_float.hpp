@@ -35,34 +35,60 @@ GPULAB_HOST_DEVICE std::uint32_t edge_bin(T v, const T* edges, std::uint32_t m) 
   return low;
 }
 
-/// Element i's bin under range_bin (values from `values`).
+/// The rules as the counting kernels take them (histogram_path_kernels.cuh): Value, the value's
+/// bin, and where a rule reads tables (the edges), the bytes of shared memory it wants them in.
+
+/// histogram_range's rule: range_bin.
 template <class T>
-struct RangeBins {
-  const T* values;
+struct RangeRule {
+  using Value = T;
   std::uint32_t m;
   T lo, hi;
-  GPULAB_HOST_DEVICE std::uint32_t operator()(std::size_t i) const { return range_bin(values[i], m, lo, hi); }
+  GPULAB_HOST_DEVICE std::uint32_t operator()(T v) const { return range_bin(v, m, lo, hi); }
 };
 
-/// Element i's bin under edge_bin.
+/// histogram_edges's rule: edge_bin over m + 1 edges in device memory, searched in shared memory by
+/// the kernels that stage them there (a search's steps are dependent loads: L1's latency on each).
 template <class T>
-struct EdgeBins {
-  const T* values;
+struct EdgeRule {
+  using Value = T;
   const T* edges;
   std::uint32_t m;
-  GPULAB_HOST_DEVICE std::uint32_t operator()(std::size_t i) const { return edge_bin(values[i], edges, m); }
+  GPULAB_HOST_DEVICE std::uint32_t operator()(T v) const { return edge_bin(v, edges, m); }
+  std::size_t staged_bytes() const { return (std::size_t{m} + 1) * sizeof(T); }
+#ifdef __CUDACC__
+  /// The rule reading the edges from `shared` (staged_bytes() there, aligned for T), which the
+  /// block's threads fill; the caller synchronises the block before the first use.
+  __device__ EdgeRule staged(void* shared) const {
+    T* copy = static_cast<T*>(shared);
+    for (std::uint32_t k = threadIdx.x; k <= m; k += blockDim.x) copy[k] = edges[k];
+    return {copy, m};
+  }
+#endif
 };
 
-/// A histogram per row of `cols` elements: element i counted among its row's m + 1 bins (the last
-/// for values not counted), row r's bins at r·(m + 1). i < 2^32.
+/// A histogram per row of `cols` values: value i counted among its row's m + 1 bins (the last for
+/// values not counted), row r's at r·(m + 1); rows·(m + 1) < 2^32. One row is the whole input.
 template <class Rule>
 struct PerRow {
+  using Value = typename Rule::Value;
   Rule rule;
   UnsignedDivider cols;
-  std::uint32_t m;
-  GPULAB_HOST_DEVICE std::uint32_t operator()(std::size_t i) const {
-    return cols.divide(static_cast<std::uint32_t>(i)) * (m + 1) + rule(i);
+  std::uint32_t rows;
+  GPULAB_HOST_DEVICE std::uint32_t bins() const { return rows * (rule.m + 1); }
+  GPULAB_HOST_DEVICE std::uint32_t operator()(Value v, std::size_t i) const {
+    return cols.divide(static_cast<std::uint32_t>(i)) * (rule.m + 1) + rule(v);
   }
+  std::size_t staged_bytes() const {
+    if constexpr (requires { rule.staged_bytes(); }) return rule.staged_bytes();
+    else return 0;
+  }
+#ifdef __CUDACC__
+  __device__ PerRow staged(void* shared) const {
+    if constexpr (requires { rule.staged(shared); }) return {rule.staged(shared), cols, rows};
+    else return *this;
+  }
+#endif
 };
 
 }  // namespace gpulab

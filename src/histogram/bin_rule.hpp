@@ -16,6 +16,8 @@ namespace gpulab {
 
 class BinRule {
  public:
+  using Value = std::int32_t;
+
   /// m ≥ 1 (validate_histogram_shape refuses 0).
   constexpr explicit BinRule(std::uint32_t m) : divider_(m) {}
 

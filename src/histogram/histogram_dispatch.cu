@@ -3,6 +3,8 @@
 // path's launches. The kernels are in histogram_path_kernels.cuh, the entry in histogram.cu.
 #include "histogram/histogram_path_kernels.cuh"
 
+#include "histogram/bin_of_float.hpp"
+
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
 #include "lib/stream_scratch.hpp"
@@ -49,8 +51,6 @@ DeviceLimits query_device_limits() {
   d.smem_optin = static_cast<std::size_t>(smem_optin);
   // Allow the shared-memory paths the device's whole per-block opt-in size (they have no static
   // shared memory: supports() measures them against smem_optin).
-  allow_dynamic_smem(reinterpret_cast<const void*>(replicated_resident_kernel), d.smem_optin, "histogram");
-  allow_dynamic_smem(reinterpret_cast<const void*>(halfword_shared_kernel), d.smem_optin, "histogram");
   constexpr std::size_t kCountSmem = kRangeBins * sizeof(std::uint32_t);  // the kernel's static word comes on top
   for (std::size_t bits = 0; bits <= kMaxCounterBits; ++bits) {  // 51–84 KiB: past the default 48
     const PartitionKernel partition = partition_kernel_for<Ranking::thread_counters>(bits);
@@ -68,7 +68,7 @@ DeviceLimits query_device_limits() {
     GPULAB_CUDA_CHECK(cudaFuncSetAttribute(cluster_shared_kernel<kLargeCluster>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     d.large_cluster = resident_clusters(reinterpret_cast<const void*>(cluster_shared_kernel<kLargeCluster>), kBlock, kLargeCluster, d.smem_optin) >= 1;
   }
-  d.packed_resident = resident_blocks(reinterpret_cast<const void*>(packed_registers_kernel), kBlock);
+  d.packed_resident = resident_blocks(reinterpret_cast<const void*>(packed_registers_kernel<BinRule>), kBlock);
   d.global_resident = resident_blocks(reinterpret_cast<const void*>(global_runs_kernel), kBlock);
   d.hot_resident = resident_blocks(reinterpret_cast<const void*>(hot_cached_kernel), kBlock);
   return d;
@@ -80,23 +80,46 @@ const DeviceLimits& device_limits() {
 }
 
 /// Blocks for a resident grid of `resident` blocks, but no more than one tile of vectors
-/// (block × kUnroll) per block.
-unsigned grid_for(std::size_t n, unsigned resident, unsigned block = kBlock) {
-  const std::size_t per_block = std::size_t{block} * kUnroll * 4;
+/// (block × kUnroll, `per_vector` values each) per block.
+unsigned grid_for(std::size_t n, unsigned resident, unsigned block = kBlock, unsigned per_vector = 4) {
+  const std::size_t per_block = std::size_t{block} * kUnroll * per_vector;
   const std::size_t wanted = std::max<std::size_t>(1, (n + per_block - 1) / per_block);
   return static_cast<unsigned>(std::min<std::size_t>(wanted, std::max(1u, resident)));
 }
 
-/// Replicas of the sub-histogram that fit a quarter of the SM's shared memory: 32 while m ≤ 256
-/// on an H100, fewer as m grows, one (if it fits a block at all) past a quarter.
-unsigned replicas_for(std::uint32_t m, const DeviceLimits& d) {
+/// replicated_resident's shared memory: `replicas` copies of m counters, then a rule's tables.
+std::size_t replicated_bytes(std::uint32_t m, unsigned replicas, std::size_t tables = 0) {
+  return tables == 0 ? std::size_t{m} * replicas * sizeof(std::uint32_t) : staged_offset(std::size_t{m} * replicas) + tables;
+}
+
+/// Replicas of the sub-histogram that fit a quarter of the SM's shared memory beside a rule's
+/// tables: 32 while m ≤ 256 on an H100, fewer as m grows, one (if it fits a block at all) past a
+/// quarter.
+unsigned replicas_for(std::uint32_t m, const DeviceLimits& d, std::size_t tables = 0) {
   const std::size_t budget = d.smem_per_sm / kReplicatedBlocksPerSm;
   unsigned r = kWarp;
-  while (r > 1 && std::size_t{m} * r * sizeof(std::uint32_t) > budget) r /= 2;
+  while (r > 1 && replicated_bytes(m, r, tables) > budget) r /= 2;
   return r;
 }
 
-std::size_t halfword_bytes(std::uint32_t m) { return (std::size_t{m} + 1) / 2 * sizeof(std::uint32_t); }
+/// halfword_shared's shared memory: m 16-bit counters, then a rule's tables.
+std::size_t halfword_bytes(std::uint32_t m, std::size_t tables = 0) {
+  const std::size_t words = (std::size_t{m} + 1) / 2;
+  return tables == 0 ? words * sizeof(std::uint32_t) : staged_offset(words) + tables;
+}
+
+/// The kernels of the shared-memory paths for `Rule` allowed the device's whole opt-in shared
+/// memory (they have no static shared memory but packed_registers' 32 bytes), once per device.
+template <class Rule>
+void allow_shared_paths() {
+  static PerDevice<bool> allowed;
+  allowed.get([] {
+    const DeviceLimits& d = device_limits();
+    allow_dynamic_smem(reinterpret_cast<const void*>(replicated_resident_kernel<Rule>), d.smem_optin, "histogram");
+    allow_dynamic_smem(reinterpret_cast<const void*>(halfword_shared_kernel<Rule>), d.smem_optin, "histogram");
+    return true;
+  });
+}
 
 struct ClusterPlan {
   std::uint32_t bins_per_pass = 0;  // a multiple of the cluster's blocks
@@ -198,7 +221,7 @@ bool supports(Path path, std::uint32_t m) {
   const DeviceLimits& d = device_limits();
   switch (path) {
     case Path::packed_registers: return m <= kPackedMaxBins;
-    case Path::replicated_resident: return std::size_t{m} * sizeof(std::uint32_t) <= d.smem_optin;
+    case Path::replicated_resident: return replicated_bytes(m, 1) <= d.smem_optin;
     case Path::halfword_shared: return halfword_bytes(m) <= d.smem_optin;
     case Path::cluster_shared: return d.cc_major >= 9;
     case Path::cluster16_shared: return d.cc_major >= 9 && d.large_cluster;
@@ -244,6 +267,56 @@ namespace {
 /// paths add to the counts from their first values on.
 constexpr bool counts_while_zeroing(Path path) { return path == Path::replicated_resident || path == Path::halfword_shared; }
 
+/// The kernel of a shared-memory path (packed_registers, replicated_resident, halfword_shared) for
+/// `rule`'s bins and tables, as launch_path says.
+template <class Rule>
+void launch_shared_path(Path path, const typename Rule::Value* values, std::size_t n, const Rule& rule, std::uint32_t* counts,
+                        cudaStream_t stream) {
+  allow_shared_paths<Rule>();
+  const DeviceLimits& d = device_limits();
+  const std::uint32_t m = rule.bins();
+  const std::size_t tables = staged_bytes(rule);
+  constexpr unsigned per_vector = 16 / sizeof(typename Rule::Value);
+  switch (path) {
+    case Path::packed_registers: {
+      const unsigned resident = std::is_same_v<Rule, BinRule>
+                                    ? d.packed_resident
+                                    : resident_blocks(reinterpret_cast<const void*>(packed_registers_kernel<Rule>), kBlock, tables);
+      launch("packed_registers", packed_registers_kernel<Rule>, {grid_for(n, resident, kBlock, per_vector), kBlock, tables}, stream,
+             values, n, rule, counts);
+      break;
+    }
+    case Path::replicated_resident: {
+      const unsigned replicas = replicas_for(m, d, tables);
+      const std::size_t smem = replicated_bytes(m, replicas, tables);
+      const unsigned resident = resident_blocks(reinterpret_cast<const void*>(replicated_resident_kernel<Rule>), kBlock, smem);
+      LaunchShape shape{grid_for(n, resident, kBlock, per_vector), kBlock, smem};
+      shape.follows = counts_while_zeroing(path);
+      launch("replicated_resident", replicated_resident_kernel<Rule>, shape, stream, values, n, rule, replicas, counts)
+          .work([&] { return count_of(replicas, "replica") + " of the bins per block"; });
+      break;
+    }
+    case Path::halfword_shared: {
+      const std::size_t smem = halfword_bytes(m, tables);
+      const unsigned resident = resident_blocks(reinterpret_cast<const void*>(halfword_shared_kernel<Rule>), kHalfwordBlock, smem);
+      LaunchShape shape{grid_for(n, resident, kHalfwordBlock, per_vector), kHalfwordBlock, smem};
+      shape.follows = counts_while_zeroing(path);
+      launch("halfword_shared", halfword_shared_kernel<Rule>, shape, stream, values, n, rule, counts);
+      break;
+    }
+    default:
+      throw Error("histogram: not a shared-memory path");
+  }
+}
+
+/// The counts zeroed for `path` (by the kernel it follows where counts_while_zeroing).
+void zero_counts_for(Path path, std::uint32_t* counts, std::uint32_t m, cudaStream_t stream) {
+  if (counts_while_zeroing(path))
+    launch("zero_counts", zero_counts_kernel, {static_cast<unsigned>(ceil_div(m, kBlock)), kBlock}, stream, counts, m);
+  else
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
+}
+
 /// The kernels of `path` (counts already zeroed, or, where counts_while_zeroing, being zeroed by
 /// the kernel launched just before); `picked`: see PickedIf.
 void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule rule, std::uint32_t* counts, void* temp,
@@ -252,27 +325,10 @@ void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule r
   const std::uint32_t m = rule.bins();
   switch (path) {
     case Path::packed_registers:
-      launch("packed_registers", packed_registers_kernel, {grid_for(n, d.packed_resident), kBlock}, stream, values, n, rule,
-             counts);
+    case Path::replicated_resident:
+    case Path::halfword_shared:
+      launch_shared_path(path, values, n, rule, counts, stream);
       break;
-    case Path::replicated_resident: {
-      const unsigned replicas = replicas_for(m, d);
-      const std::size_t smem = std::size_t{m} * replicas * sizeof(std::uint32_t);
-      const unsigned resident = resident_blocks(reinterpret_cast<const void*>(replicated_resident_kernel), kBlock, smem);
-      LaunchShape shape{grid_for(n, resident), kBlock, smem};
-      shape.follows = counts_while_zeroing(path);
-      launch("replicated_resident", replicated_resident_kernel, shape, stream, values, n, rule, replicas, counts)
-          .work([&] { return count_of(replicas, "replica") + " of the bins per block"; });
-      break;
-    }
-    case Path::halfword_shared: {
-      const std::size_t smem = halfword_bytes(m);
-      const unsigned resident = resident_blocks(reinterpret_cast<const void*>(halfword_shared_kernel), kHalfwordBlock, smem);
-      LaunchShape shape{grid_for(n, resident, kHalfwordBlock), kHalfwordBlock, smem};
-      shape.follows = counts_while_zeroing(path);
-      launch("halfword_shared", halfword_shared_kernel, shape, stream, values, n, rule, counts);
-      break;
-    }
     case Path::cluster_shared:
       launch_cluster<kPortableCluster>("cluster_shared", values, n, rule, counts, d, stream);
       break;
@@ -363,12 +419,32 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
   if (needed > 0 && (temp == nullptr || temp_capacity < needed))
     throw Error("histogram: this path needs " + std::to_string(needed) + " bytes of temporary storage for " + std::to_string(n) +
                 " values into " + std::to_string(m) + " bins, got " + std::to_string(temp == nullptr ? 0 : temp_capacity));
-  if (counts_while_zeroing(path))
-    launch("zero_counts", zero_counts_kernel, {static_cast<unsigned>(ceil_div(m, kBlock)), kBlock}, stream, counts, m);
-  else
-    GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
+  zero_counts_for(path, counts, m, stream);
   launch_path(path, values, n, BinRule(m), counts, temp, stream);
 }
+
+// As choose() picks for int32 values, with the rule's tables beside the counters.
+template <class Rule>
+bool run_in_shared(const typename Rule::Value* values, std::size_t n, const Rule& rule, std::uint32_t* counts, cudaStream_t stream) {
+  const DeviceLimits& d = device_limits();
+  const std::uint32_t m = rule.bins();
+  const std::size_t tables = staged_bytes(rule);
+  Path path = Path::halfword_shared;
+  if (m <= kPackedMaxBins) path = Path::packed_registers;
+  else if (replicas_for(m, d, tables) > 1) path = Path::replicated_resident;
+  else if (halfword_bytes(m, tables) > d.smem_optin) return false;
+  zero_counts_for(path, counts, m, stream);
+  launch_shared_path(path, values, n, rule, counts, stream);
+  return true;
+}
+
+#define GPULAB_RUN_IN_SHARED(Rule) \
+  template bool run_in_shared<Rule>(const Rule::Value*, std::size_t, const Rule&, std::uint32_t*, cudaStream_t);
+GPULAB_RUN_IN_SHARED(PerRow<RangeRule<float>>)
+GPULAB_RUN_IN_SHARED(PerRow<RangeRule<double>>)
+GPULAB_RUN_IN_SHARED(PerRow<EdgeRule<float>>)
+GPULAB_RUN_IN_SHARED(PerRow<EdgeRule<double>>)
+#undef GPULAB_RUN_IN_SHARED
 
 }  // namespace histogram_detail
 }  // namespace gpulab

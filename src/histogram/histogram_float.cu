@@ -1,11 +1,15 @@
 // Float values into bins (include/gpulab/histogram.hpp): equal-width bins over [lo, hi]
 // (torch.histc's rule) or the bins between sorted edges (torch.histogram's), of the whole input or
-// of each row. Each value is mapped to its bin, or to its row's bin m where it is not counted
-// (outside, NaN), and the int32 bin indices are counted into rows·(m + 1) bins by histogram() —
-// its paths, whatever m is. The indices are made a chunk at a time in gpulab's stream pool (at most
-// 64 MiB of them), the chunks' counts added up.
+// of each row. Row r's values are counted into bins r·(m + 1) … r·(m + 1) + m, the last for values
+// not counted (outside, NaN), and the first m of each row's copied out. Where rows·(m + 1) counters
+// (and the edges) fit a block's shared memory, each value's bin is made where it is read by the
+// int32 histogram's shared-memory paths (histogram_detail::run_in_shared): the values are read once.
+// Past that, the int32 bin indices are made a chunk at a time in gpulab's stream pool (at most
+// 64 MiB of them) and counted by histogram()'s paths, the chunks' counts added up: 12 bytes moved a
+// float32 value where 4 would do, so the float ladder's rung 2 times it at every m.
 #include "histogram/bin_of_float.hpp"
 #include "histogram/histogram_common.cuh"
+#include "histogram/histogram_paths.hpp"
 #include "lib/launch.cuh"
 #include "lib/stream_scratch.hpp"
 
@@ -23,45 +27,51 @@ constexpr std::size_t kChunk = std::size_t{1} << 24;  // bin indices made at onc
 constexpr unsigned kThreads = 256;
 
 template <class Rule>
-__global__ void bins_of(Rule rule, std::size_t start, std::size_t count, std::int32_t* bins) {
+__global__ void bins_of(const typename Rule::Value* values, Rule rule, std::size_t start, std::size_t count, std::int32_t* bins) {
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += std::size_t{gridDim.x} * blockDim.x)
-    bins[i] = static_cast<std::int32_t>(rule(start + i));
+    bins[i] = static_cast<std::int32_t>(rule(values[start + i], start + i));
 }
 
-/// Counts of rule(i) over i < rows·cols in rows·(m + 1) bins, the first m of each row's into
-/// `counts` (rows × m).
+/// total[0, rule.bins()) = the counts of rule's bins over values[0, n): the bins made a chunk at a
+/// time, each chunk counted by histogram().
 template <class Rule>
-void count_mapped(const char* what, const Rule& rule, std::size_t rows, std::size_t cols, std::uint32_t m, std::uint32_t* counts,
+void count_mapped(const char* what, const typename Rule::Value* values, std::size_t n, const Rule& rule, std::uint32_t* total,
                   cudaStream_t stream) {
-  const std::size_t n = rows * cols, bins = rows * (std::size_t{m} + 1);
+  const std::size_t bins = rule.bins();
   const StreamScratch indices(std::min(n, kChunk) * sizeof(std::int32_t), stream);
-  const StreamScratch total(bins * sizeof(std::uint32_t), stream), part(n > kChunk ? bins * sizeof(std::uint32_t) : 0, stream);
+  const StreamScratch part(n > kChunk ? bins * sizeof(std::uint32_t) : 0, stream);
   std::size_t done = 0;
   do {
     const std::size_t count = std::min(kChunk, n - done);
     if (count > 0)
-      launch(what, bins_of<Rule>, {grid_stride_blocks(count, kThreads), kThreads}, stream, rule, done, count, indices.as<std::int32_t>())
+      launch(what, bins_of<Rule>, {grid_stride_blocks(count, kThreads), kThreads}, stream, values, rule, done, count,
+             indices.as<std::int32_t>())
           .work([] { return std::string("each value's bin, or its row's last where it is not counted, grid-stride"); });
-    histogram(indices.as<const std::int32_t>(), count, static_cast<std::uint32_t>(bins),
-              done == 0 ? total.as<std::uint32_t>() : part.as<std::uint32_t>(), stream);
+    histogram(indices.as<const std::int32_t>(), count, static_cast<std::uint32_t>(bins), done == 0 ? total : part.as<std::uint32_t>(),
+              stream);
     if (done > 0)
       launch("histogram_add_counts", histogram_common::add_chunk_counts<std::uint32_t>, {grid_stride_blocks(bins, kThreads), kThreads},
-             stream, part.as<const std::uint32_t>(), bins, true, total.as<std::uint32_t>())
+             stream, part.as<const std::uint32_t>(), bins, true, total)
           .work([] { return std::string("a chunk's counts added"); });
     done += count;
   } while (done < n);
-  const std::size_t row_bytes = std::size_t{m} * sizeof(std::uint32_t);
-  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(counts, row_bytes, total.as<std::uint32_t>(), row_bytes + sizeof(std::uint32_t), row_bytes,
-                                      rows, cudaMemcpyDeviceToDevice, stream));
 }
 
-/// A histogram of each row where rows > 1, of the whole where rows = 1 (no division an element).
+enum class Counting { in_shared_where_it_fits, mapped };
+
+/// counts (rows × m) = each row's histogram of `rule`'s bins (RangeRule or EdgeRule) over values.
 template <class Rule>
-void count_rows(const char* what, const Rule& rule, std::size_t rows, std::size_t cols, std::uint32_t m, std::uint32_t* counts,
-                cudaStream_t stream) {
-  if (rows == 1) return count_mapped(what, rule, 1, cols, m, counts, stream);
-  const UnsignedDivider by_cols(static_cast<std::uint32_t>(std::max<std::size_t>(cols, 1)));
-  count_mapped(what, PerRow<Rule>{rule, by_cols, m}, rows, cols, m, counts, stream);
+void count_rows(const char* what, const typename Rule::Value* values, std::size_t rows, std::size_t cols, const Rule& rule,
+                std::uint32_t* counts, cudaStream_t stream, Counting counting) {
+  const PerRow<Rule> per_row{rule, UnsignedDivider(static_cast<std::uint32_t>(std::max<std::size_t>(cols, 1))),
+                             static_cast<std::uint32_t>(rows)};
+  const std::size_t n = rows * cols;
+  const StreamScratch total(std::size_t{per_row.bins()} * sizeof(std::uint32_t), stream);
+  if (counting == Counting::mapped || !histogram_detail::run_in_shared(values, n, per_row, total.as<std::uint32_t>(), stream))
+    count_mapped(what, values, n, per_row, total.as<std::uint32_t>(), stream);
+  const std::size_t row_bytes = std::size_t{rule.m} * sizeof(std::uint32_t);
+  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(counts, row_bytes, total.as<std::uint32_t>(), row_bytes + sizeof(std::uint32_t), row_bytes,
+                                      rows, cudaMemcpyDeviceToDevice, stream));
 }
 
 void check_shape(const char* what, const void* values, std::size_t rows, std::size_t cols, std::uint32_t m,
@@ -77,23 +87,35 @@ void check_shape(const char* what, const void* values, std::size_t rows, std::si
     throw Error(name + ": " + std::to_string(rows) + " rows of " + std::to_string(m) + " bins; rows·(m + 1) must be below 2^32");
 }
 
+template <class T>
+void range_rows(const T* values, std::size_t rows, std::size_t cols, std::uint32_t m, T lo, T hi, std::uint32_t* counts,
+                cudaStream_t stream, Counting counting) {
+  check_shape("histogram_range", values, rows, cols, m, counts);
+  if (!(std::isfinite(lo) && std::isfinite(hi) && lo < hi))
+    throw Error("histogram_range: the range must be finite with lo < hi, got [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  count_rows("histogram_range_bins", values, rows, cols, RangeRule<T>{m, lo, hi}, counts, stream, counting);
+}
+
+template <class T>
+void edges_rows(const T* values, std::size_t rows, std::size_t cols, const T* edges, std::uint32_t m, std::uint32_t* counts,
+                cudaStream_t stream, Counting counting) {
+  check_shape("histogram_edges", values, rows, cols, m, counts);
+  if (edges == nullptr) throw Error("histogram_edges: null device pointer");
+  count_rows("histogram_edges_bins", values, rows, cols, EdgeRule<T>{edges, m}, counts, stream, counting);
+}
+
 }  // namespace
 
 template <class T>
 void histogram_range_rows(const T* values, std::size_t rows, std::size_t cols, std::uint32_t m, T lo, T hi, std::uint32_t* counts,
                           cudaStream_t stream) {
-  check_shape("histogram_range", values, rows, cols, m, counts);
-  if (!(std::isfinite(lo) && std::isfinite(hi) && lo < hi))
-    throw Error("histogram_range: the range must be finite with lo < hi, got [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  count_rows("histogram_range_bins", RangeBins<T>{values, m, lo, hi}, rows, cols, m, counts, stream);
+  range_rows(values, rows, cols, m, lo, hi, counts, stream, Counting::in_shared_where_it_fits);
 }
 
 template <class T>
 void histogram_edges_rows(const T* values, std::size_t rows, std::size_t cols, const T* edges, std::uint32_t m, std::uint32_t* counts,
                           cudaStream_t stream) {
-  check_shape("histogram_edges", values, rows, cols, m, counts);
-  if (edges == nullptr) throw Error("histogram_edges: null device pointer");
-  count_rows("histogram_edges_bins", EdgeBins<T>{values, edges, m}, rows, cols, m, counts, stream);
+  edges_rows(values, rows, cols, edges, m, counts, stream, Counting::in_shared_where_it_fits);
 }
 
 template <class T>
@@ -106,11 +128,28 @@ void histogram_edges(const T* values, std::size_t n, const T* edges, std::uint32
   histogram_edges_rows(values, 1, n, edges, m, counts, stream);
 }
 
-#define GPULAB_FLOAT_HISTOGRAMS(T)                                                                                              \
-  template void histogram_range<T>(const T*, std::size_t, std::uint32_t, T, T, std::uint32_t*, cudaStream_t);                  \
-  template void histogram_edges<T>(const T*, std::size_t, const T*, std::uint32_t, std::uint32_t*, cudaStream_t);              \
-  template void histogram_range_rows<T>(const T*, std::size_t, std::size_t, std::uint32_t, T, T, std::uint32_t*, cudaStream_t); \
-  template void histogram_edges_rows<T>(const T*, std::size_t, std::size_t, const T*, std::uint32_t, std::uint32_t*, cudaStream_t);
+namespace histogram_detail {
+
+template <class T>
+void histogram_range_mapped(const T* values, std::size_t n, std::uint32_t m, T lo, T hi, std::uint32_t* counts, cudaStream_t stream) {
+  range_rows(values, 1, n, m, lo, hi, counts, stream, Counting::mapped);
+}
+
+template <class T>
+void histogram_edges_mapped(const T* values, std::size_t n, const T* edges, std::uint32_t m, std::uint32_t* counts,
+                            cudaStream_t stream) {
+  edges_rows(values, 1, n, edges, m, counts, stream, Counting::mapped);
+}
+
+}  // namespace histogram_detail
+
+#define GPULAB_FLOAT_HISTOGRAMS(T)                                                                                                       \
+  template void histogram_range<T>(const T*, std::size_t, std::uint32_t, T, T, std::uint32_t*, cudaStream_t);                           \
+  template void histogram_edges<T>(const T*, std::size_t, const T*, std::uint32_t, std::uint32_t*, cudaStream_t);                       \
+  template void histogram_range_rows<T>(const T*, std::size_t, std::size_t, std::uint32_t, T, T, std::uint32_t*, cudaStream_t);          \
+  template void histogram_edges_rows<T>(const T*, std::size_t, std::size_t, const T*, std::uint32_t, std::uint32_t*, cudaStream_t);      \
+  template void histogram_detail::histogram_range_mapped<T>(const T*, std::size_t, std::uint32_t, T, T, std::uint32_t*, cudaStream_t); \
+  template void histogram_detail::histogram_edges_mapped<T>(const T*, std::size_t, const T*, std::uint32_t, std::uint32_t*, cudaStream_t);
 GPULAB_FLOAT_HISTOGRAMS(float)
 GPULAB_FLOAT_HISTOGRAMS(double)
 #undef GPULAB_FLOAT_HISTOGRAMS

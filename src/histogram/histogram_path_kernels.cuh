@@ -23,6 +23,8 @@
 #include <cub/block/block_radix_rank.cuh>
 #include <cub/block/block_scan.cuh>
 
+#include <cstddef>
+#include <type_traits>
 #include <utility>
 
 namespace gpulab {
@@ -40,33 +42,55 @@ constexpr unsigned kPortableCluster = 8;      // blocks in a cluster any Hopper 
 constexpr unsigned kLargeCluster = 16;        // the largest Hopper allows, where it fits (non-portable)
 constexpr unsigned kReplicatedBlocksPerSm = 4;  // the shared-memory budget: a quarter of the SM's
 
-struct alignas(16) Int4 {
-  std::int32_t v[4];
-};
+/// The kernels' view of a rule (BinRule; the float forms' rules, bin_of_float.hpp): Rule::Value,
+/// rule.bins(), a value's bin (given its index too where the rule wants it: a histogram per row),
+/// and the tables a rule reads from shared memory (staged_bytes() of them after the counters).
+template <class Rule, class V>
+__device__ __forceinline__ std::uint32_t bin_of(const Rule& rule, V v, std::size_t i) {
+  if constexpr (std::is_invocable_v<const Rule&, V, std::size_t>) return rule(v, i);
+  else return rule(v);
+}
+template <class Rule>
+std::size_t staged_bytes(const Rule& rule) {
+  if constexpr (requires { rule.staged_bytes(); }) return rule.staged_bytes();
+  else return 0;
+}
+/// The rule reading its tables from shared memory at `shared`; the block synchronises before use.
+template <class Rule>
+__device__ __forceinline__ Rule staged(const Rule& rule, void* shared) {
+  if constexpr (requires { rule.staged(shared); }) return rule.staged(shared);
+  else return rule;
+}
+/// Where a rule's tables go after `counter_words` 32-bit counters: 16-byte aligned.
+__host__ __device__ constexpr std::size_t staged_offset(std::size_t counter_words) { return (counter_words * 4 + 15) / 16 * 16; }
 
-/// Thread t of block b visits its share of values[0, n): on_vector for each 16-byte vector of the
-/// aligned body (through for_each_vector_in_tiles), on_value for the up to 3 values before the
-/// first 16-byte boundary and after the last whole vector (one per thread, first threads first).
-template <class OnVector, class OnValue>
-__device__ __forceinline__ void for_each_input(const std::int32_t* __restrict__ values, std::size_t n,
-                                               OnVector&& on_vector, OnValue&& on_value) {
+/// Thread t of block b visits its share of values[0, n): on_vector(x, i) for each 16-byte vector x
+/// of the aligned body (through for_each_vector_in_tiles), i its first value's index, and
+/// on_value(v, i) for the values before the first 16-byte boundary and after the last whole vector
+/// (one per thread, first threads first).
+template <class V, class OnVector, class OnValue>
+__device__ __forceinline__ void for_each_input(const V* __restrict__ values, std::size_t n, OnVector&& on_vector,
+                                               OnValue&& on_value) {
+  using Vector = Vec16<V>;
+  constexpr std::size_t kPer = Vector::kCount;
   const std::size_t global_t = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  const std::size_t misalign = (reinterpret_cast<std::uintptr_t>(values) % 16) / sizeof(std::int32_t);
-  const std::size_t head = misalign == 0 ? 0 : min(n, 4 - misalign);
-  if (global_t < head) on_value(values[global_t]);
-  const std::size_t vectors = (n - head) / 4;
-  for_each_vector_in_tiles<kUnroll>(reinterpret_cast<const Int4*>(values + head), vectors, blockIdx.x,
-                                    gridDim.x, threadIdx.x, blockDim.x, on_vector);
-  const std::size_t tail = head + vectors * 4;
-  if (global_t < n - tail) on_value(values[tail + global_t]);
+  const std::size_t misalign = (reinterpret_cast<std::uintptr_t>(values) % 16) / sizeof(V);
+  const std::size_t head = misalign == 0 ? 0 : min(n, kPer - misalign);
+  if (global_t < head) on_value(values[global_t], global_t);
+  const std::size_t vectors = (n - head) / kPer;
+  for_each_vector_in_tiles<kUnroll>(reinterpret_cast<const Vector*>(values + head), vectors, blockIdx.x, gridDim.x,
+                                    threadIdx.x, blockDim.x,
+                                    [&](const Vector& x, std::size_t k) { on_vector(x, head + k * kPer); });
+  const std::size_t tail = head + vectors * kPer;
+  if (global_t < n - tail) on_value(values[tail + global_t], tail + global_t);
 }
 
-/// Calls on_value for each of the vector's four values.
+/// Calls on_value(v, i) for each of a vector's values.
 template <class OnValue>
 __device__ __forceinline__ auto each_value(OnValue& on_value) {
-  return [&on_value](const Int4& x) {
+  return [&on_value](const auto& x, std::size_t first) {
 #pragma unroll
-    for (int c = 0; c < 4; ++c) on_value(x.v[c]);
+    for (unsigned c = 0; c < std::remove_cvref_t<decltype(x)>::kCount; ++c) on_value(x.v[c], first + c);
   };
 }
 
@@ -76,11 +100,15 @@ __device__ __forceinline__ auto each_value(OnValue& on_value) {
 // into eight 32-bit totals every 63 vectors, before a byte can overflow; warps then add their
 // totals with shuffles, one shared atomic per warp and bin. Contention does not exist, so every
 // distribution runs at the same speed.
+template <class Rule>
 __global__ void __launch_bounds__(kBlock)
-packed_registers_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
+packed_registers_kernel(const typename Rule::Value* __restrict__ values, std::size_t n, Rule unstaged,
                         std::uint32_t* __restrict__ counts) {
   __shared__ std::uint32_t block_counts[kPackedMaxBins];
+  extern __shared__ uint4 tables[];  // the rule's, if any
+  const Rule rule = staged(unstaged, tables);
   if (threadIdx.x < kPackedMaxBins) block_counts[threadIdx.x] = 0;
+  if constexpr (!std::is_same_v<Rule, BinRule>) __syncthreads();  // the tables staged
 
   std::uint64_t packed = 0;
   std::uint32_t totals[kPackedMaxBins] = {};
@@ -90,10 +118,10 @@ packed_registers_kernel(const std::int32_t* __restrict__ values, std::size_t n, 
     for (unsigned k = 0; k < kPackedMaxBins; ++k) totals[k] += static_cast<std::uint32_t>(packed >> (8 * k)) & 0xFFu;
     packed = 0;
   };
-  auto count = [&](std::int32_t v) { packed += std::uint64_t{1} << (8 * rule(v)); };
-  auto count_four = each_value(count);
-  for_each_input(values, n, [&](const Int4& x) {
-    count_four(x);
+  auto count = [&](auto v, std::size_t i) { packed += std::uint64_t{1} << (8 * bin_of(rule, v, i)); };
+  auto count_vector = each_value(count);
+  for_each_input(values, n, [&](const auto& x, std::size_t first) {
+    count_vector(x, first);
     if (++vectors_since_flush == kPackedFlushVectors) {
       flush();
       vectors_since_flush = 0;
@@ -130,15 +158,17 @@ __global__ void zero_counts_kernel(std::uint32_t* __restrict__ counts, std::uint
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < m; i += gridDim.x * blockDim.x) counts[i] = 0;
 }
 
+template <class Rule>
 __global__ void __launch_bounds__(kBlock)
-replicated_resident_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
-                         unsigned replicas, std::uint32_t* __restrict__ counts) {
-  extern __shared__ std::uint32_t sub[];
-  const std::uint32_t m = rule.bins();
+replicated_resident_kernel(const typename Rule::Value* __restrict__ values, std::size_t n, Rule unstaged,
+                           unsigned replicas, std::uint32_t* __restrict__ counts) {
+  extern __shared__ std::uint32_t sub[];  // then the rule's tables, if any
+  const std::uint32_t m = unstaged.bins();
+  const Rule rule = staged(unstaged, reinterpret_cast<std::byte*>(sub) + staged_offset(std::size_t{m} * replicas));
   histogram_common::zero_shared(sub, m * replicas);
 
   const unsigned mine = threadIdx.x & (replicas - 1);
-  auto count = [&](std::int32_t v) { atomicAdd(&sub[rule(v) * replicas + mine], 1u); };
+  auto count = [&](auto v, std::size_t i) { atomicAdd(&sub[bin_of(rule, v, i) * replicas + mine], 1u); };
   for_each_input(values, n, each_value(count), count);
   wait_for_prior_grid();  // the counts zeroed (launched as a dependent of zero_counts_kernel)
   histogram_common::merge_replicas(sub, m, replicas, counts);
@@ -165,11 +195,13 @@ constexpr std::uint32_t kMaxRun = 16;
 constexpr unsigned kHalfwordBlock = 1024;
 static_assert(kSpill + kHalfwordBlock * kMaxRun < (1u << 16));
 
+template <class Rule>
 __global__ void __launch_bounds__(kHalfwordBlock)
-halfword_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
+halfword_shared_kernel(const typename Rule::Value* __restrict__ values, std::size_t n, Rule unstaged,
                        std::uint32_t* __restrict__ counts) {
-  extern __shared__ std::uint32_t pairs[];
-  const std::uint32_t m = rule.bins();
+  extern __shared__ std::uint32_t pairs[];  // then the rule's tables, if any
+  const std::uint32_t m = unstaged.bins();
+  const Rule rule = staged(unstaged, reinterpret_cast<std::byte*>(pairs) + staged_offset((std::size_t{m} + 1) / 2));
   histogram_common::zero_shared(pairs, (m + 1) / 2);
 
   auto bin_runs = histogram_common::runs<kMaxRun>([&](std::uint32_t bin, std::uint32_t run) {
@@ -182,7 +214,7 @@ halfword_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, B
     wait_for_prior_grid();  // the counts zeroed (a dependent of zero_counts_kernel; at once after the first time)
     atomicAdd(&counts[bin], to_global);
   });
-  auto count = [&](std::int32_t v) { bin_runs.push(rule(v)); };
+  auto count = [&](auto v, std::size_t i) { bin_runs.push(bin_of(rule, v, i)); };
   for_each_input(values, n, each_value(count), count);
   bin_runs.finish();
   wait_for_prior_grid();  // the counts zeroed
@@ -226,7 +258,7 @@ cluster_shared_kernel(const std::int32_t* __restrict__ values, std::size_t n, Bi
       if (local < bins_per_pass)
         atomicAdd(cluster.map_shared_rank(slot_counts, local % kRanks) + local / kRanks, run);
     });
-    auto count = [&](std::int32_t v) { local_runs.push(rule(v) - static_cast<std::uint32_t>(lo)); };
+    auto count = [&](std::int32_t v, std::size_t) { local_runs.push(rule(v) - static_cast<std::uint32_t>(lo)); };
     for_each_input(values, n, each_value(count), count);
     local_runs.finish();
     cluster.sync();  // every add into this block's slots is done
@@ -247,7 +279,7 @@ __global__ void __launch_bounds__(kBlock)
 global_runs_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRule rule,
                    std::uint32_t* __restrict__ counts) {
   auto bin_runs = histogram_common::runs([&](std::uint32_t bin, std::uint32_t run) { atomicAdd(&counts[bin], run); });
-  auto count = [&](std::int32_t v) { bin_runs.push(rule(v)); };
+  auto count = [&](std::int32_t v, std::size_t) { bin_runs.push(rule(v)); };
   for_each_input(values, n, each_value(count), count);
   bin_runs.finish();
 }
@@ -328,7 +360,7 @@ hot_cached_kernel(const std::int32_t* __restrict__ values, std::size_t n, BinRul
     else
       atomicAdd(&counts[bin], run);
   });
-  auto count = [&](std::int32_t v) { bin_runs.push(rule(v)); };
+  auto count = [&](std::int32_t v, std::size_t) { bin_runs.push(rule(v)); };
   for_each_input(values, n, each_value(count), count);
   bin_runs.finish();
   __syncthreads();

@@ -60,11 +60,29 @@ void run_sampled(const std::int32_t* values, std::size_t n, std::uint32_t m, std
 /// What histogram()'s sample of values[0, n) picks (synchronises `stream`; for tests and tools).
 Path sampled_pick(const std::int32_t* values, std::size_t n, std::uint32_t m, cudaStream_t stream);
 
-/// histogram_weighted's shared-memory path with each bin's lanes found by ballots of the bin's bits
-/// instead of __match_any_sync (the weighted ladder's rung 2): m ≤ histogram_weighted_max_bins(),
-/// the same storage, the same bits.
+/// counts[0, rule.bins()) = how many of values[0, n) fall in each of the rule's bins, each value's bin
+/// made where it is read, by the shared-memory path histogram() would take for that many bins
+/// (packed_registers, replicated_resident, halfword_shared) with the rule's tables beside the
+/// counters; false, with nothing enqueued, where none fits (the float forms then make the bins in
+/// memory and count them with histogram()). Rules: bin_of_float.hpp's PerRow of RangeRule and
+/// EdgeRule, float and double.
+template <class Rule>
+bool run_in_shared(const typename Rule::Value* values, std::size_t n, const Rule& rule, std::uint32_t* counts, cudaStream_t stream);
+
+/// The float forms with every value's bin made in memory a chunk at a time, then counted by
+/// histogram(), whatever m: what histogram_range / histogram_edges do past shared memory (the float
+/// ladder's rung 2).
+template <class T>
+void histogram_range_mapped(const T* values, std::size_t n, std::uint32_t m, T lo, T hi, std::uint32_t* counts, cudaStream_t stream);
+template <class T>
+void histogram_edges_mapped(const T* values, std::size_t n, const T* edges, std::uint32_t m, std::uint32_t* counts,
+                            cudaStream_t stream);
+
+/// histogram_weighted's shared-memory path with each bin's lanes found by __match_any_sync whatever
+/// m, where the library takes ballots of the bin's bits up to 256 bins (the weighted ladder's rung
+/// 2): m ≤ histogram_weighted_max_bins(), the same storage, the same bits.
 template <class W>
-void histogram_weighted_by_ballots(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
-                                   std::size_t temp_bytes, cudaStream_t stream);
+void histogram_weighted_by_match(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
+                                 std::size_t temp_bytes, cudaStream_t stream);
 
 }  // namespace gpulab::histogram_detail
