@@ -385,8 +385,9 @@ TEST(HistogramWeighted, TheSameBitsEveryCall) {
   }
 }
 
-// Rung 2 finds each bin's lanes by ballots: the same groups, so the same additions and bits.
-TEST(HistogramWeighted, BallotGroupsGiveTheLibrarysBits) {
+// Rung 2 finds each bin's lanes by __match_any_sync where the library takes ballots (m ≤ 256): the
+// same groups, so the same additions and bits.
+TEST(HistogramWeighted, MatchGroupsGiveTheLibrarysBits) {
   const std::size_t n = (std::size_t{1} << 20) + 7;
   for (HistogramDistribution d : {HistogramDistribution::uniform, HistogramDistribution::narrow, HistogramDistribution::degenerate}) {
     const auto values = input_for(d, n);
@@ -397,11 +398,11 @@ TEST(HistogramWeighted, BallotGroupsGiveTheLibrarysBits) {
     for (std::uint32_t m : {1u, 7u, 256u, 4097u}) {
       const std::size_t bytes = histogram_weighted_temp_bytes(n, m);
       DeviceBuffer<std::byte> temp(bytes);
-      DeviceBuffer<double> library(m), ballots(m);
+      DeviceBuffer<double> library(m), match(m);
       histogram_weighted(d_values.data(), d_weights.data(), n, m, library.data(), temp.data(), bytes);
-      histogram_detail::histogram_weighted_by_ballots(d_values.data(), d_weights.data(), n, m, ballots.data(), temp.data(), bytes,
-                                                      nullptr);
-      const auto a = test::download(library.data(), m), b = test::download(ballots.data(), m);
+      histogram_detail::histogram_weighted_by_match(d_values.data(), d_weights.data(), n, m, match.data(), temp.data(), bytes,
+                                                    nullptr);
+      const auto a = test::download(library.data(), m), b = test::download(match.data(), m);
       EXPECT_EQ(std::memcmp(a.data(), b.data(), m * sizeof(double)), 0) << histogram_distribution_name(d) << ", m = " << m;
     }
   }
@@ -445,6 +446,44 @@ TEST(HistogramFloat, RangeAndEdgesMatchTheReference) {
     expect_float_forms_match<float>(n);
     expect_float_forms_match<double>(n);
   }
+}
+
+// The library makes each bin where it counts it, in each shared-memory path (m + 1 = 2 and 8:
+// packed_registers; 9 and 4096: replicated_resident; 30 000 and 100 000: halfword_shared with the
+// edges beside its counters for float32 alone; 200 000: mapped), from a start that is not 16-byte
+// aligned (a head and a tail of single values), and when every value falls in one bin (halfword's
+// 16-bit counters spill past 2^15): the same counts as rung 2's map-then-count and the reference.
+template <class T>
+void expect_counted_where_read(std::size_t n) {
+  std::vector<T> values(n + 1);
+  fill_float_histogram_input<T>(values, 29);
+  const std::vector<T> same(n + 1, T(0.25));
+  for (const std::vector<T>* input : {static_cast<const std::vector<T>*>(&values), &same}) {
+    const auto d_values = test::upload<T>(*input);
+    const std::span<const T> counted(input->data() + 1, n);  // from element 1: 4 or 8 bytes past a 16-byte boundary
+    for (std::uint32_t m : {1u, 7u, 8u, 4095u, 29'999u, 99'999u, 200'000u}) {
+      SCOPED_TRACE(fmt::format("n = {}, m = {}, {}", n, m, input == &same ? "one value" : "random"));
+      const auto edges = uneven_edges<T>(m);
+      const auto d_edges = test::upload<T>(edges);
+      DeviceBuffer<std::uint32_t> library(m), mapped(m);
+      histogram_range<T>(d_values.data() + 1, n, m, T(-1), T(1), library.data());
+      histogram_detail::histogram_range_mapped<T>(d_values.data() + 1, n, m, T(-1), T(1), mapped.data(), nullptr);
+      const auto want = histogram_range_reference<T>(counted, m, T(-1), T(1));
+      EXPECT_EQ(test::download(library.data(), m), want) << "range";
+      EXPECT_EQ(test::download(mapped.data(), m), want) << "range, mapped";
+      histogram_edges<T>(d_values.data() + 1, n, d_edges.data(), m, library.data());
+      histogram_detail::histogram_edges_mapped<T>(d_values.data() + 1, n, d_edges.data(), m, mapped.data(), nullptr);
+      const auto want_edges = histogram_edges_reference<T>(counted, edges);
+      EXPECT_EQ(test::download(library.data(), m), want_edges) << "edges";
+      EXPECT_EQ(test::download(mapped.data(), m), want_edges) << "edges, mapped";
+    }
+  }
+}
+
+TEST(HistogramFloat, CountedWhereReadAsWhenMapped) {
+  expect_counted_where_read<float>((std::size_t{1} << 20) + 3);
+  expect_counted_where_read<double>((std::size_t{1} << 20) + 3);
+  expect_counted_where_read<float>(5);  // fewer values than a vector's worth past the head
 }
 
 TEST(HistogramFloat, APerRowInOneCall) {

@@ -3,8 +3,8 @@
 //
 // While a warp's sub-histogram of doubles fits a block's shared memory: each warp owns one and
 // takes chunks of 32 elements in a fixed order (chunk c to warp c mod the grid's warps), four
-// chunks' loads at a time. In a chunk, the lanes whose values share a bin find each other
-// (__match_any_sync); each sums the group's weights in lane order, a member a step (as many steps
+// chunks' loads at a time. In a chunk, the lanes whose values share a bin find each other (by
+// ballots of the bin's bits up to 256 bins, __match_any_sync past); each sums the group's weights in lane order, a member a step (as many steps
 // as the largest group has members; a chunk of one bin in a tree of five), and the group's lowest
 // lane adds that sum to the bin. Leaders of one chunk hold distinct bins, so no two lanes write one
 // slot at once and nothing needs an atomic. A block then adds its warps' sub-histograms in warp
@@ -39,19 +39,26 @@ constexpr unsigned kMaxWarps = 8;  // a block of 256 threads where the sub-histo
 /// shuffled as W (a float is one shuffle, a double two) and added in double.
 ///
 /// kBallots: the lanes of one bin found by a ballot of each of the bin's `bits` bits (and one of
-/// which lanes hold a value) instead of __match_any_sync: the ladder's rung, to learn which of the
-/// two the MIO pipe bears better.
+/// which lanes hold a value) instead of __match_any_sync, after a vote on whether every lane holds
+/// lane 0's bin: 1.24× faster at m = 256 on an H100, 6% slower at 4096 (the MIO pipe binds both;
+/// docs/histogram.md), so the library takes ballots up to kBallotMaxBits bits of bin.
+constexpr int kBallotMaxBits = 8;
+
 template <bool kBallots, class W>
 __device__ __forceinline__ void add_chunk(double* mine, std::uint32_t bin, W w, unsigned lane, int bits) {
   unsigned group;
   if constexpr (kBallots) {
-    const bool live = bin != ~0u;
-    const unsigned alive = __ballot_sync(kFullMask, live);
-    group = live ? alive : ~alive;
-    for (int k = 0; k < bits; ++k) {
-      const bool one = (bin >> k) & 1u;
-      const unsigned ones = __ballot_sync(kFullMask, one);
-      group &= one ? ones : ~ones;
+    if (__all_sync(kFullMask, bin == __shfl_sync(kFullMask, bin, 0))) {
+      group = kFullMask;
+    } else {
+      const bool live = bin != ~0u;
+      const unsigned alive = __ballot_sync(kFullMask, live);
+      group = live ? alive : ~alive;
+      for (int k = 0; k < bits; ++k) {
+        const bool one = (bin >> k) & 1u;
+        const unsigned ones = __ballot_sync(kFullMask, one);
+        group &= one ? ones : ~ones;
+      }
     }
   } else {
     group = __match_any_sync(kFullMask, bin);
@@ -255,16 +262,20 @@ void weighted_in_shared(const std::int32_t* values, const W* weights, std::size_
       .work([&] { return "a bin a thread, " + std::to_string(s.grid) + " partial rows added in order"; });
 }
 
+/// How a chunk's lanes of one bin find each other: by ballots up to kBallotMaxBits bits of bin and
+/// __match_any_sync past (the library), or by __match_any_sync whatever m (the ladder's rung 2).
+enum class Grouping { by_bits_of_m, match };
+
 /// Both entries: the arguments checked, then the sorted path past shared memory (which only the
 /// library takes) or the sub-histograms with the entry's grouping.
-template <bool kBallots, class W>
+template <Grouping kGrouping, class W>
 void weighted(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
               std::size_t temp_bytes, cudaStream_t stream) {
   if (sums == nullptr || ((values == nullptr || weights == nullptr || temp == nullptr) && n > 0))
     throw Error("histogram_weighted: null device pointer");
   check_bins(m);
-  if (kBallots && m > histogram_weighted_max_bins())
-    throw Error("histogram_weighted_by_ballots: m = " + std::to_string(m) + " is past histogram_weighted_max_bins()");
+  if (kGrouping == Grouping::match && m > histogram_weighted_max_bins())
+    throw Error("histogram_weighted_by_match: m = " + std::to_string(m) + " is past histogram_weighted_max_bins()");
   if (n == 0) {
     GPULAB_CUDA_CHECK(cudaMemsetAsync(sums, 0, std::size_t{m} * sizeof(W), stream));
     return;
@@ -274,7 +285,8 @@ void weighted(const std::int32_t* values, const W* weights, std::size_t n, std::
     throw Error("histogram_weighted: temporary storage of " + std::to_string(temp_bytes) +
                 " bytes is too small; histogram_weighted_temp_bytes() says " + std::to_string(needed));
   if (m > histogram_weighted_max_bins()) return histogram_weighted_sorted(values, weights, n, m, sums, temp, stream);
-  weighted_in_shared<W, kBallots>(values, weights, n, m, sums, temp, stream);
+  if (kGrouping == Grouping::by_bits_of_m && bin_bits(m) <= kBallotMaxBits) weighted_in_shared<W, true>(values, weights, n, m, sums, temp, stream);
+  else weighted_in_shared<W, false>(values, weights, n, m, sums, temp, stream);
 }
 
 }  // namespace
@@ -292,21 +304,21 @@ std::size_t histogram_weighted_temp_bytes(std::size_t n, std::uint32_t m) {
 template <class W>
 void histogram_weighted(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
                         std::size_t temp_bytes, cudaStream_t stream) {
-  weighted<false>(values, weights, n, m, sums, temp, temp_bytes, stream);
+  weighted<Grouping::by_bits_of_m>(values, weights, n, m, sums, temp, temp_bytes, stream);
 }
 
 namespace histogram_detail {
 
 template <class W>
-void histogram_weighted_by_ballots(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
-                                   std::size_t temp_bytes, cudaStream_t stream) {
-  weighted<true>(values, weights, n, m, sums, temp, temp_bytes, stream);
+void histogram_weighted_by_match(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
+                                 std::size_t temp_bytes, cudaStream_t stream) {
+  weighted<Grouping::match>(values, weights, n, m, sums, temp, temp_bytes, stream);
 }
 
-template void histogram_weighted_by_ballots<float>(const std::int32_t*, const float*, std::size_t, std::uint32_t, float*, void*,
-                                                   std::size_t, cudaStream_t);
-template void histogram_weighted_by_ballots<double>(const std::int32_t*, const double*, std::size_t, std::uint32_t, double*, void*,
-                                                    std::size_t, cudaStream_t);
+template void histogram_weighted_by_match<float>(const std::int32_t*, const float*, std::size_t, std::uint32_t, float*, void*,
+                                                 std::size_t, cudaStream_t);
+template void histogram_weighted_by_match<double>(const std::int32_t*, const double*, std::size_t, std::uint32_t, double*, void*,
+                                                  std::size_t, cudaStream_t);
 
 }  // namespace histogram_detail
 

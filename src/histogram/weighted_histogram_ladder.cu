@@ -1,7 +1,7 @@
 // The weighted histogram's ladder (weighted_histogram_problem.hpp): every weight added to its bin
-// by a float atomic in global memory, as PyTorch's bincount(weights=) does; the library's warp-owned
-// sub-histograms with each bin's lanes found by ballots; the library (histogram_weighted.cu). No
-// vendor: CUB's histograms count.
+// by a float atomic in global memory, as PyTorch's bincount(weights=) does; warp-owned
+// sub-histograms with each bin's lanes found by __match_any_sync; the library (histogram_weighted.cu),
+// which finds them by ballots of the bin's bits up to 256 bins. No vendor: CUB's histograms count.
 #include "histogram/bin_rule.hpp"
 #include "histogram/histogram_paths.hpp"
 #include "histogram/weighted_histogram_problem.hpp"
@@ -43,9 +43,9 @@ void global_atomics(const std::int32_t* values, const W* weights, std::size_t n,
       .work([] { return std::string("an atomicAdd a weight, grid-stride"); });
 }
 
-// ---- rung 2: the library's sub-histograms, each bin's lanes found by ballots of its bits -------
-// ---- the library: warp-owned sub-histograms (histogram_weighted.cu) ----------------------------
-// Both are the library's own calls (histogram_detail::histogram_weighted_by_ballots, gpulab::
+// ---- rung 2: warp-owned sub-histograms, each bin's lanes found by __match_any_sync -------------
+// ---- the library: the same, the lanes found by ballots of the bin's bits up to 256 bins --------
+// Both are the library's own calls (histogram_detail::histogram_weighted_by_match, gpulab::
 // histogram_weighted), with its storage.
 
 template <class W>
@@ -54,15 +54,15 @@ constexpr WeightedHistogramRung<W> kRungs[] = {
       "an atomicAdd of each weight to its bin in global memory (PyTorch's bincount): the bits change from call to call",
       Role::rung, false, false, "dram"},
      {&no_workspace, &global_atomics<W>, /*sums_in_w=*/true}},
-    {{"ballot_groups",
-      "the library's sub-histograms with each bin's lanes found by a ballot of each bit of the bin (and of the live "
-      "lanes) instead of __match_any_sync: which of the two the MIO pipe bears better",
+    {{"match_groups",
+      "a sub-histogram of doubles a warp in shared memory; in each chunk of 32 the lanes of one bin found by "
+      "__match_any_sync, their weights summed in lane order by the lowest lane; blocks' partials added in order",
       Role::rung, false, false, "dram"},
-     {&histogram_weighted_temp_bytes, &histogram_detail::histogram_weighted_by_ballots<W>, false, /*shared_memory_only=*/true}},
+     {&histogram_weighted_temp_bytes, &histogram_detail::histogram_weighted_by_match<W>, false, /*shared_memory_only=*/true}},
     {{"library",
-      "gpulab::histogram_weighted: a sub-histogram of doubles a warp in shared memory, a chunk's weights of one bin "
-      "summed in lane order by its lowest lane, blocks' partials added in order (past shared memory: sorted by bin, "
-      "a segmented scan by key): the same bits every call",
+      "gpulab::histogram_weighted: rung 2 with a chunk's lanes of one bin found by ballots of the bin's bits up to 256 "
+      "bins (a vote first: one bin?), which the MIO pipe bears better there; past shared memory sorted by bin and "
+      "summed by a segmented scan by key: the same bits every call",
       Role::library, false, false, "dram"},
      {&histogram_weighted_temp_bytes, &histogram_weighted<W>}},
 };
