@@ -6,7 +6,7 @@ host's time before the launch included) and queued back to back (the GPU's time)
 kernel: wall time per call in a loop of back-to-back calls on a small input, less the kernel time
 per call measured by replaying the same calls captured in a CUDA graph (no host in the way).
 
-    python3 scripts/peers_python.py [--reps 30] [--json OUT] [--quick] [--only histogram,atax,fixed_cost]
+    python3 scripts/peers_python.py [--reps 30] [--json OUT] [--quick] [--only histogram,histogram_range,atax,fixed_cost]
 """
 import argparse
 import sys
@@ -77,7 +77,45 @@ def main():
             cv = cupy_of(v)
             peers.append(("cupy.bincount(cupy.remainder(v, m))", lambda: cupy.bincount(cupy.remainder(cv, m), minlength=m)))
         pair("histogram", f"{n} values, m={m}", lambda: gpulab.histogram(v, m), peers)
+
+    # weights summed by bin (gpulab's the same bits every call; bincount's float atomics are not)
+    for wtype in (torch.float32, torch.float64):
+        w = torch.rand(n, device="cuda", dtype=wtype)
+        for m in (256, 4096):
+            vm = torch.remainder(v, m)
+            peers = [("torch.bincount(v % m, weights=w)", lambda: torch.bincount(vm, weights=w, minlength=m))]
+            pair("histogram_weighted", f"{n} {str(wtype)[6:]} weights, m={m}", lambda: gpulab.histogram(vm, m, weights=w), peers)
+        del w
     del v
+
+    # float values into bins: torch.histc's equal bins, torch.histogram's edges, a histogram per row
+    n = 2**26 // scale
+    for ftype in (torch.float32, torch.float64):
+        x = torch.rand(n, device="cuda", dtype=ftype) * 3 - 1.5
+        for m in (256, 4096):
+            grid = torch.linspace(-1, 1, m + 1, device="cuda", dtype=ftype)
+            edges = grid.sign() * grid * grid
+
+            def bucketized():  # torch.histogram's bins from bucketize (it has no CUDA kernel)
+                inside = x[(x >= edges[0]) & (x <= edges[-1])]
+                return torch.bincount((torch.bucketize(inside, edges, right=True) - 1).clamp_(max=m - 1), minlength=m)
+
+            peers = [("torch.histc", lambda: torch.histc(x, bins=m, min=-1, max=1))]
+            if cupy is not None:
+                cx = cupy_of(x)
+                peers.append(("cupy.histogram", lambda: cupy.histogram(cx, bins=m, range=(-1, 1))))
+            pair("histogram_range", f"{n} {str(ftype)[6:]}, m={m}", lambda: gpulab.histogram(x, m, range=(-1.0, 1.0)), peers)
+            peers = [("torch.bucketize + bincount", bucketized)]
+            if cupy is not None:
+                cedges = cupy_of(edges)
+                peers.append(("cupy.histogram(bins=edges)", lambda: cupy.histogram(cx, bins=cedges)))
+            pair("histogram_edges", f"{n} {str(ftype)[6:]}, m={m}", lambda: gpulab.histogram(x, m, edges=edges), peers)
+        for rows, m in ((1024, 64), (256, 256)):
+            rows_of = x.view(rows, -1)
+            pair("histogram_rows", f"{rows} rows of {n // rows} {str(ftype)[6:]}, m={m}",
+                 lambda: gpulab.histogram(rows_of, m, range=(-1.0, 1.0), dim=-1),
+                 [("a loop of torch.histc", lambda: [torch.histc(r, bins=m, min=-1, max=1) for r in rows_of])])
+        del x, rows_of
 
     # atax on the seed's largest shape: 17920 rows x 8960 columns
     rows_a, cols_a = (17920, 8960) if not args.quick else (1792, 896)
