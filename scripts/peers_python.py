@@ -110,9 +110,9 @@ def main():
                 cedges = cupy_of(edges)
                 peers.append(("cupy.histogram(bins=edges)", lambda: cupy.histogram(cx, bins=cedges)))
             pair("histogram_edges", f"{n} {str(ftype)[6:]}, m={m}", lambda: gpulab.histogram(x, m, edges=edges), peers)
-        for rows, m in ((1024, 64), (256, 256)):
-            rows_of = x.view(rows, -1)
-            pair("histogram_rows", f"{rows} rows of {n // rows} {str(ftype)[6:]}, m={m}",
+        for count, m in ((1024, 64), (256, 256)):
+            rows_of = x.view(count, -1)
+            pair("histogram_rows", f"{count} rows of {n // count} {str(ftype)[6:]}, m={m}",
                  lambda: gpulab.histogram(rows_of, m, range=(-1.0, 1.0), dim=-1),
                  [("a loop of torch.histc", lambda: [torch.histc(r, bins=m, min=-1, max=1) for r in rows_of])])
         del x, rows_of
