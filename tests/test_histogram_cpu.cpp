@@ -13,6 +13,7 @@
 #include <fstream>
 #include <limits>
 #include <numeric>
+#include <random>
 
 using namespace gpulab;
 
@@ -173,6 +174,37 @@ TEST(FloatBins, RangeAsTorchHistcEdgesAsTorchHistogram) {
   EXPECT_EQ(gpulab::histogram_edges_reference<float>(values, edges), (std::vector<std::uint32_t>{2, 2, 1}));
   EXPECT_EQ(gpulab::histogram_range_reference<float>(values, 2, 0.0f, 2.0f), (std::vector<std::uint32_t>{2, 2}));
   EXPECT_THROW(gpulab::histogram_edges_reference<float>(values, std::span<const float>(edges, 1)), gpulab::Error);
+}
+
+// The edges' guide is a hint: with the guide the kernels build, and with guides of random bins,
+// the guided search gives edge_bin's bin for every value, whatever the edges.
+TEST(FloatBins, TheEdgesGuideIsOnlyAHint) {
+  const float big = std::numeric_limits<float>::max(), nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<std::vector<float>> edge_sets = {{0.0f, 1.0f}, {0.0f, 0.0f, 0.0f, 1.0f, 1.0f, 2.0f}, {-big, -1.0f, 0.0f, 1.0f, big},
+                                               {3.0f, 3.0f}, gpulab::uneven_edges<float>(1000)};
+  std::vector<float> close;
+  for (int k = 0; k <= 1000; ++k) close.push_back(1e6f + 1e-3f * static_cast<float>(k));
+  edge_sets.push_back(close);
+  std::mt19937 random(7);
+  for (const auto& edges : edge_sets) {
+    const auto m = static_cast<std::uint32_t>(edges.size() - 1);
+    const float per_unit = gpulab::EdgeRule<float>::cells_per_unit_of(edges.data(), m);
+    std::vector<std::uint32_t> built(m + 1), garbage(m + 1);
+    for (std::uint32_t c = 0; c <= m; ++c) {
+      built[c] = gpulab::EdgeRule<float>::guide_entry(edges.data(), m, per_unit, c);
+      garbage[c] = static_cast<std::uint32_t>(random() % m);
+    }
+    std::vector<float> values = {nan, -big, big, edges.front() - 1.0f, edges.back() + 1.0f};
+    for (float e : edges) values.insert(values.end(), {e, std::nextafter(e, big), std::nextafter(e, -big)});
+    std::uniform_real_distribution<float> within(0.0f, 1.0f);
+    for (int k = 0; k < 5000; ++k) values.push_back(edges.front() + (edges.back() - edges.front()) * within(random));
+    for (const auto* guide : {&built, &garbage}) {
+      const gpulab::EdgeRule<float> rule{edges.data(), m, guide->data(), per_unit};
+      for (float v : values)
+        ASSERT_EQ(rule(v), gpulab::edge_bin(v, edges.data(), m)) << "v " << v << ", " << m + 1 << " edges from " << edges.front()
+                                                                 << (guide == &built ? ", the built guide" : ", a random guide");
+    }
+  }
 }
 
 TEST(HistogramWeightedReference, SumsEachBinsWeightsByHand) {

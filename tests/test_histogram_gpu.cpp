@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -449,8 +450,9 @@ TEST(HistogramFloat, RangeAndEdgesMatchTheReference) {
 }
 
 // The library makes each bin where it counts it, in each shared-memory path (m + 1 = 2 and 8:
-// packed_registers; 9 and 4096: replicated_resident; 30 000 and 100 000: halfword_shared with the
-// edges beside its counters for float32 alone; 200 000: mapped), from a start that is not 16-byte
+// packed_registers; 9: replicated_resident; 4096: replicated_resident, halfword_shared where the
+// edges and their guide take shared memory too; 30 000 and 100 000: halfword_shared, the edges
+// mapped; 200 000: mapped), from a start that is not 16-byte
 // aligned (a head and a tail of single values), and when every value falls in one bin (halfword's
 // 16-bit counters spill past 2^15): the same counts as rung 2's map-then-count and the reference.
 template <class T>
@@ -484,6 +486,44 @@ TEST(HistogramFloat, CountedWhereReadAsWhenMapped) {
   expect_counted_where_read<float>((std::size_t{1} << 20) + 3);
   expect_counted_where_read<double>((std::size_t{1} << 20) + 3);
   expect_counted_where_read<float>(5);  // fewer values than a vector's worth past the head
+}
+
+// The edges' guide (bin_of_float.hpp) is a hint checked against the edges: edges closer than the
+// values' resolution, repeated edges, a span past the largest float and edges far from even give
+// edge_bin's bins exactly, the edges themselves and their neighbours among the values.
+TEST(HistogramFloat, AwkwardEdgesGiveTheSearchsBins) {
+  const float big = std::numeric_limits<float>::max();
+  std::vector<std::vector<float>> edge_sets;
+  std::vector<float> e;
+  for (int k = 0; k <= 1000; ++k) e.push_back(1e6f + 1e-3f * static_cast<float>(k));  // 1000 bins over 16 ulps
+  edge_sets.push_back(e);
+  edge_sets.push_back({0.0f, 0.0f, 0.0f, 1.0f, 1.0f, 2.0f, 2.0f, 2.0f});             // repeats
+  edge_sets.push_back({-big, -1.0f, 0.0f, 1.0f, big});                                // a span of inf
+  e.clear();
+  for (int k = 0; k <= 120; ++k) e.push_back(std::ldexp(1.0f, k - 60));               // powers of two
+  edge_sets.push_back(e);
+  edge_sets.push_back({3.0f, 3.0f});                                                  // one bin of width 0
+  for (const auto& edges : edge_sets) {
+    SCOPED_TRACE(fmt::format("{} edges from {} to {}", edges.size(), edges.front(), edges.back()));
+    std::vector<float> values(300'007);
+    fill_float_histogram_input<float>(values, 5);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const float edge = edges[i % edges.size()];
+      switch (i % 5) {
+        case 0: values[i] = edge; break;
+        case 1: values[i] = std::nextafter(edge, big); break;
+        case 2: values[i] = std::nextafter(edge, -big); break;
+        case 3: values[i] = edges.front() + (edges.back() - edges.front()) * (values[i] + 1.5f) / 3.0f; break;
+        default: break;  // the input's own values and specials
+      }
+    }
+    const auto m = static_cast<std::uint32_t>(edges.size() - 1);
+    const auto d_values = test::upload<float>(values);
+    const auto d_edges = test::upload<float>(edges);
+    DeviceBuffer<std::uint32_t> counts(m);
+    histogram_edges<float>(d_values.data(), values.size(), d_edges.data(), m, counts.data());
+    EXPECT_EQ(test::download(counts.data(), m), histogram_edges_reference<float>(values, edges));
+  }
 }
 
 TEST(HistogramFloat, APerRowInOneCall) {

@@ -3,6 +3,7 @@
 // sorted edges as torch.histogram's. A value that is not counted (outside, NaN) gets bin m.
 #pragma once
 
+#include "histogram/bin_rule.hpp"
 #include "lib/host_device.hpp"
 #include "lib/unsigned_divider.hpp"
 
@@ -35,8 +36,9 @@ GPULAB_HOST_DEVICE std::uint32_t edge_bin(T v, const T* edges, std::uint32_t m) 
   return low;
 }
 
-/// The rules as the counting kernels take them (histogram_path_kernels.cuh): Value, the value's
-/// bin, and where a rule reads tables (the edges), the bytes of shared memory it wants them in.
+// The rules of the counting kernels (bin_rule.hpp says what a rule has): RangeRule and EdgeRule
+// give a value's bin among m (m: not counted), WholeInput and PerRow count them into m + 1 bins of
+// the whole input or of each row.
 
 /// histogram_range's rule: range_bin.
 template <class T>
@@ -47,28 +49,81 @@ struct RangeRule {
   GPULAB_HOST_DEVICE std::uint32_t operator()(T v) const { return range_bin(v, m, lo, hi); }
 };
 
-/// histogram_edges's rule: edge_bin over m + 1 edges in device memory, searched in shared memory by
-/// the kernels that stage them there (a search's steps are dependent loads: L1's latency on each).
+/// histogram_edges's rule: edge_bin over m + 1 edges in device memory. The kernels that stage it in
+/// shared memory also stage a guide: m equal cells over [edges[0], edges[m]], each with the bin of
+/// its lower boundary, so that a value's search starts between the bins of its cell's neighbours
+/// (about 2 steps for spread edges, where a whole search takes log2 m, each a dependent shared load
+/// that lanes' different addresses make conflict). The guide is a hint: each end it gives is
+/// checked against the edges and replaced by the whole range where it does not hold (cells below
+/// the arithmetic's resolution, an overflowing span), so the bin is edge_bin's exactly.
 template <class T>
 struct EdgeRule {
   using Value = T;
   const T* edges;
   std::uint32_t m;
-  GPULAB_HOST_DEVICE std::uint32_t operator()(T v) const { return edge_bin(v, edges, m); }
-  std::size_t staged_bytes() const { return (std::size_t{m} + 1) * sizeof(T); }
+  const std::uint32_t* guide = nullptr;  // m + 1 bins of cell boundaries, once staged
+  T cells_per_unit = 0;                  // a value's cell: (v - edges[0]) · cells_per_unit
+
+  GPULAB_HOST_DEVICE std::uint32_t operator()(T v) const {
+    if (guide == nullptr) return edge_bin(v, edges, m);
+    if (!(v >= edges[0] && v <= edges[m])) return m;
+    const T x = (v - edges[0]) * cells_per_unit;  // NaN where the span is 0 and v - edges[0] too: the last cell
+    const std::uint32_t cell = x < static_cast<T>(m) ? static_cast<std::uint32_t>(x) : m - 1;
+    std::uint32_t low = guide[cell > 0 ? cell - 1 : 0], high = guide[cell + 2 < m ? cell + 2 : m] + 1;
+    if (edges[low] > v) low = 0;                    // edges[low] ≤ v, as edge_bin starts
+    if (high >= m || edges[high] <= v) high = m;    // the bin is below high
+    while (high - low > 1) {
+      const std::uint32_t mid = low + (high - low) / 2;
+      if (edges[mid] <= v) low = mid;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /// The edges, then the guide (16-byte aligned).
+  std::size_t staged_bytes() const { return guide_offset() + (std::size_t{m} + 1) * sizeof(std::uint32_t); }
+  GPULAB_HOST_DEVICE std::size_t guide_offset() const { return ((std::size_t{m} + 1) * sizeof(T) + 15) / 16 * 16; }
+
+  /// The guide's scale: m cells over the edges' span (0 or inf where the span is inf or 0).
+  static GPULAB_HOST_DEVICE T cells_per_unit_of(const T* edges, std::uint32_t m) { return static_cast<T>(m) / (edges[m] - edges[0]); }
+  /// Cell c's entry of the guide: the bin of its lower boundary (m − 1 past the last edge).
+  static GPULAB_HOST_DEVICE std::uint32_t guide_entry(const T* edges, std::uint32_t m, T per_unit, std::uint32_t c) {
+    const std::uint32_t bin = edge_bin(edges[0] + static_cast<T>(c) / per_unit, edges, m);
+    return bin < m ? bin : m - 1;  // (a boundary past edges[m] by rounding, or NaN)
+  }
+
 #ifdef __CUDACC__
-  /// The rule reading the edges from `shared` (staged_bytes() there, aligned for T), which the
-  /// block's threads fill; the caller synchronises the block before the first use.
+  /// The rule reading the edges and the guide from `shared` (staged_bytes() there, 16-byte
+  /// aligned), which the block's threads fill (every thread of the block must call it); the caller
+  /// synchronises the block before the first use.
   __device__ EdgeRule staged(void* shared) const {
     T* copy = static_cast<T*>(shared);
+    auto* cells = reinterpret_cast<std::uint32_t*>(static_cast<char*>(shared) + guide_offset());
     for (std::uint32_t k = threadIdx.x; k <= m; k += blockDim.x) copy[k] = edges[k];
-    return {copy, m};
+    __syncthreads();
+    const T per_unit = cells_per_unit_of(copy, m);
+    for (std::uint32_t c = threadIdx.x; c <= m; c += blockDim.x) cells[c] = guide_entry(copy, m, per_unit, c);
+    return {copy, m, cells, per_unit};
   }
 #endif
 };
 
+/// The whole input's histogram: value v counted among m + 1 bins (the last for values not counted).
+template <class Rule>
+struct WholeInput {
+  using Value = typename Rule::Value;
+  Rule rule;
+  GPULAB_HOST_DEVICE std::uint32_t bins() const { return rule.m + 1; }
+  GPULAB_HOST_DEVICE std::uint32_t operator()(Value v) const { return rule(v); }
+  std::size_t staged_bytes() const { return gpulab::staged_bytes(rule); }
+#ifdef __CUDACC__
+  __device__ WholeInput staged(void* shared) const { return {gpulab::staged(rule, shared)}; }
+#endif
+};
+
 /// A histogram per row of `cols` values: value i counted among its row's m + 1 bins (the last for
-/// values not counted), row r's at r·(m + 1); rows·(m + 1) < 2^32. One row is the whole input.
+/// values not counted), row r's at r·(m + 1); rows·(m + 1) < 2^32. Where there is one row,
+/// WholeInput does without the division.
 template <class Rule>
 struct PerRow {
   using Value = typename Rule::Value;
@@ -79,15 +134,9 @@ struct PerRow {
   GPULAB_HOST_DEVICE std::uint32_t operator()(Value v, std::size_t i) const {
     return cols.divide(static_cast<std::uint32_t>(i)) * (rule.m + 1) + rule(v);
   }
-  std::size_t staged_bytes() const {
-    if constexpr (requires { rule.staged_bytes(); }) return rule.staged_bytes();
-    else return 0;
-  }
+  std::size_t staged_bytes() const { return gpulab::staged_bytes(rule); }
 #ifdef __CUDACC__
-  __device__ PerRow staged(void* shared) const {
-    if constexpr (requires { rule.staged(shared); }) return {rule.staged(shared), cols, rows};
-    else return *this;
-  }
+  __device__ PerRow staged(void* shared) const { return {gpulab::staged(rule, shared), cols, rows}; }
 #endif
 };
 

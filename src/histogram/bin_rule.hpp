@@ -10,9 +10,40 @@
 #include "lib/host_device.hpp"
 #include "lib/unsigned_divider.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace gpulab {
+
+// The rules the counting kernels take (histogram_path_kernels.cuh): BinRule below, the float forms'
+// in bin_of_float.hpp. A rule has a Value type, bins(), a value's bin (given the value's index too
+// where it wants it: a histogram per row), and where it reads tables (the edges), staged_bytes() of
+// shared memory and staged(shared): the rule reading them from there.
+
+/// Value v's bin under a rule, given v's index i where the rule wants it.
+template <class Rule, class V>
+GPULAB_HOST_DEVICE std::uint32_t bin_of(const Rule& rule, V v, std::size_t i) {
+  if constexpr (std::is_invocable_v<const Rule&, V, std::size_t>) return rule(v, i);
+  else return rule(v);
+}
+
+/// Bytes of shared memory a rule wants its tables in (0: none).
+template <class Rule>
+std::size_t staged_bytes(const Rule& rule) {
+  if constexpr (requires { rule.staged_bytes(); }) return rule.staged_bytes();
+  else return 0;
+}
+
+#ifdef __CUDACC__
+/// The rule reading its tables from `shared` (staged_bytes() there), which the block's threads fill;
+/// the block synchronises before the first use.
+template <class Rule>
+__device__ __forceinline__ Rule staged(const Rule& rule, void* shared) {
+  if constexpr (requires { rule.staged(shared); }) return rule.staged(shared);
+  else return rule;
+}
+#endif
 
 class BinRule {
  public:

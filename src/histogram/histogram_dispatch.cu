@@ -440,6 +440,10 @@ bool run_in_shared(const typename Rule::Value* values, std::size_t n, const Rule
 
 #define GPULAB_RUN_IN_SHARED(Rule) \
   template bool run_in_shared<Rule>(const Rule::Value*, std::size_t, const Rule&, std::uint32_t*, cudaStream_t);
+GPULAB_RUN_IN_SHARED(WholeInput<RangeRule<float>>)
+GPULAB_RUN_IN_SHARED(WholeInput<RangeRule<double>>)
+GPULAB_RUN_IN_SHARED(WholeInput<EdgeRule<float>>)
+GPULAB_RUN_IN_SHARED(WholeInput<EdgeRule<double>>)
 GPULAB_RUN_IN_SHARED(PerRow<RangeRule<float>>)
 GPULAB_RUN_IN_SHARED(PerRow<RangeRule<double>>)
 GPULAB_RUN_IN_SHARED(PerRow<EdgeRule<float>>)

@@ -29,7 +29,7 @@ constexpr unsigned kThreads = 256;
 template <class Rule>
 __global__ void bins_of(const typename Rule::Value* values, Rule rule, std::size_t start, std::size_t count, std::int32_t* bins) {
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += std::size_t{gridDim.x} * blockDim.x)
-    bins[i] = static_cast<std::int32_t>(rule(values[start + i], start + i));
+    bins[i] = static_cast<std::int32_t>(bin_of(rule, values[start + i], start + i));
 }
 
 /// total[0, rule.bins()) = the counts of rule's bins over values[0, n): the bins made a chunk at a
@@ -59,19 +59,27 @@ void count_mapped(const char* what, const typename Rule::Value* values, std::siz
 
 enum class Counting { in_shared_where_it_fits, mapped };
 
+/// counts (rows × m) = each row's first m of the m + 1 bins `counted` (WholeInput or PerRow) gives
+/// values[0, n).
+template <class Counted>
+void count_into(const char* what, const typename Counted::Value* values, std::size_t n, const Counted& counted, std::size_t rows,
+                std::uint32_t* counts, cudaStream_t stream, Counting counting) {
+  const StreamScratch total(std::size_t{counted.bins()} * sizeof(std::uint32_t), stream);
+  if (counting == Counting::mapped || !histogram_detail::run_in_shared(values, n, counted, total.as<std::uint32_t>(), stream))
+    count_mapped(what, values, n, counted, total.as<std::uint32_t>(), stream);
+  const std::size_t row_bytes = std::size_t{counted.rule.m} * sizeof(std::uint32_t);
+  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(counts, row_bytes, total.as<std::uint32_t>(), row_bytes + sizeof(std::uint32_t), row_bytes,
+                                      rows, cudaMemcpyDeviceToDevice, stream));
+}
+
 /// counts (rows × m) = each row's histogram of `rule`'s bins (RangeRule or EdgeRule) over values.
 template <class Rule>
 void count_rows(const char* what, const typename Rule::Value* values, std::size_t rows, std::size_t cols, const Rule& rule,
                 std::uint32_t* counts, cudaStream_t stream, Counting counting) {
+  if (rows == 1) return count_into(what, values, cols, WholeInput<Rule>{rule}, 1, counts, stream, counting);
   const PerRow<Rule> per_row{rule, UnsignedDivider(static_cast<std::uint32_t>(std::max<std::size_t>(cols, 1))),
                              static_cast<std::uint32_t>(rows)};
-  const std::size_t n = rows * cols;
-  const StreamScratch total(std::size_t{per_row.bins()} * sizeof(std::uint32_t), stream);
-  if (counting == Counting::mapped || !histogram_detail::run_in_shared(values, n, per_row, total.as<std::uint32_t>(), stream))
-    count_mapped(what, values, n, per_row, total.as<std::uint32_t>(), stream);
-  const std::size_t row_bytes = std::size_t{rule.m} * sizeof(std::uint32_t);
-  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(counts, row_bytes, total.as<std::uint32_t>(), row_bytes + sizeof(std::uint32_t), row_bytes,
-                                      rows, cudaMemcpyDeviceToDevice, stream));
+  count_into(what, values, rows * cols, per_row, rows, counts, stream, counting);
 }
 
 void check_shape(const char* what, const void* values, std::size_t rows, std::size_t cols, std::uint32_t m,

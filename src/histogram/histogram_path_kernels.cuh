@@ -42,25 +42,6 @@ constexpr unsigned kPortableCluster = 8;      // blocks in a cluster any Hopper 
 constexpr unsigned kLargeCluster = 16;        // the largest Hopper allows, where it fits (non-portable)
 constexpr unsigned kReplicatedBlocksPerSm = 4;  // the shared-memory budget: a quarter of the SM's
 
-/// The kernels' view of a rule (BinRule; the float forms' rules, bin_of_float.hpp): Rule::Value,
-/// rule.bins(), a value's bin (given its index too where the rule wants it: a histogram per row),
-/// and the tables a rule reads from shared memory (staged_bytes() of them after the counters).
-template <class Rule, class V>
-__device__ __forceinline__ std::uint32_t bin_of(const Rule& rule, V v, std::size_t i) {
-  if constexpr (std::is_invocable_v<const Rule&, V, std::size_t>) return rule(v, i);
-  else return rule(v);
-}
-template <class Rule>
-std::size_t staged_bytes(const Rule& rule) {
-  if constexpr (requires { rule.staged_bytes(); }) return rule.staged_bytes();
-  else return 0;
-}
-/// The rule reading its tables from shared memory at `shared`; the block synchronises before use.
-template <class Rule>
-__device__ __forceinline__ Rule staged(const Rule& rule, void* shared) {
-  if constexpr (requires { rule.staged(shared); }) return rule.staged(shared);
-  else return rule;
-}
 /// Where a rule's tables go after `counter_words` 32-bit counters: 16-byte aligned.
 __host__ __device__ constexpr std::size_t staged_offset(std::size_t counter_words) { return (counter_words * 4 + 15) / 16 * 16; }
 

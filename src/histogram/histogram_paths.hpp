@@ -64,8 +64,8 @@ Path sampled_pick(const std::int32_t* values, std::size_t n, std::uint32_t m, cu
 /// made where it is read, by the shared-memory path histogram() would take for that many bins
 /// (packed_registers, replicated_resident, halfword_shared) with the rule's tables beside the
 /// counters; false, with nothing enqueued, where none fits (the float forms then make the bins in
-/// memory and count them with histogram()). Rules: bin_of_float.hpp's PerRow of RangeRule and
-/// EdgeRule, float and double.
+/// memory and count them with histogram()). Rules: bin_of_float.hpp's WholeInput and PerRow of
+/// RangeRule and EdgeRule, float and double.
 template <class Rule>
 bool run_in_shared(const typename Rule::Value* values, std::size_t n, const Rule& rule, std::uint32_t* counts, cudaStream_t stream);
 
