@@ -3,7 +3,8 @@ odd, strided rows), dtypes (a few unsupported ones, which must raise TypeError),
 direct path, the operator under autograd, CuPy arrays through the general path, an explicit
 stream=) and values (unit, tiny, subnormal, huge, rows and elements of powers of two apart, zeros,
 NaN and ±Inf), each call checked against an independent reference: float64 (PyTorch's, on the GPU,
-for the products and prefix sums) or exact (NumPy on the CPU for histograms and filters).
+for the products and prefix sums) or exact (NumPy on the CPU for histograms and filters; torch.histc
+for float values into equal bins, whose rule gpulab's follows).
 
     python3 python/tests/fuzz.py --calls 100000 --seed 1 --json fuzz.json
 
@@ -208,6 +209,43 @@ class Fuzz:
         if not np.array_equal(got.cpu().numpy().astype(np.int64), want):
             raise Failure(f"histogram of {n} values in {bins} bins")
 
+    def fuzz_float_histogram(self):
+        """Float values into equal bins (against torch.histc on the GPU, the rule gpulab follows) or
+        between sorted edges (against NumPy's searchsorted), of the whole input (sometimes from its
+        second element: not 16-byte aligned) or of each row."""
+        dtype = self.pick([torch.float32, torch.float64])
+        bins = int(self.pick([1, 2, 7, 64, 255, 1000, 4096, 30000, int(self.rng.integers(1, 5000))]))
+        per_row = self.rng.random() < 0.3
+        if per_row:
+            x = self.floats((max(self.side(40), 1), self.side(2000)), dtype)
+        else:
+            n = self.side(5000) if self.rng.random() < 0.95 else int(self.rng.integers(2**16, 2**20))
+            x = self.floats((n + 1,), dtype)
+            x = x[1:] if self.rng.random() < 0.3 else x[:n]
+        route = self.route(False)
+        rows = x if per_row else x.reshape(1, -1)
+        np_type = NP[dtype]
+        if self.rng.random() < 0.5:
+            lo, hi = sorted(float(np_type(e)) for e in self.rng.uniform(-1, 1, 2) * self.pick([1.0, 8.0, 1e-30, 1e30]))
+            if not lo < hi:
+                return
+            got = gpulab.histogram(self.into(route, x), bins, range=(lo, hi), dim=-1 if per_row else None, **self.extra(route))
+            want = torch.stack([torch.histc(r, bins=bins, min=lo, max=hi) for r in rows]).to(torch.int64).cpu().numpy()
+            what = f"histogram of {tuple(x.shape)} {dtype} values in {bins} bins over [{lo!r}, {hi!r}]"
+        else:
+            edges = np.sort(np.nan_to_num(self.floats((bins + 1,), dtype).cpu().numpy(), posinf=1.0, neginf=-1.0))
+            got = gpulab.histogram(self.into(route, x), bins, edges=self.into(route, torch.from_numpy(edges).cuda()),
+                                   dim=-1 if per_row else None, **self.extra(route))
+            want = []
+            for r in rows.cpu().numpy():
+                inside = r[(r >= edges[0]) & (r <= edges[-1])]
+                want.append(np.bincount(np.minimum(np.searchsorted(edges, inside, side="right") - 1, bins - 1), minlength=bins))
+            want = np.stack(want)
+            what = f"histogram of {tuple(x.shape)} {dtype} values between {bins + 1} edges from {edges[0]!r} to {edges[-1]!r}"
+        got = self.back(route, got).cpu().numpy().astype(np.int64).reshape(want.shape)
+        if not np.array_equal(got, want):
+            raise Failure(what)
+
     def fuzz_atax(self):
         rows, cols = max(self.side(), 1), max(self.side(600), 1)
         if self.rng.random() < 0.1:
@@ -369,7 +407,7 @@ class Fuzz:
             raise Failure(f"an unsupported dtype raised {type(error).__name__}: {error}") from None
         raise Failure("an unsupported dtype raised nothing")
 
-    FUNCTIONS = ["sum", "histogram", "atax", "scan", "transpose", "add", "zero_triangle", "sgemm", "conv"]
+    FUNCTIONS = ["sum", "histogram", "float_histogram", "atax", "scan", "transpose", "add", "zero_triangle", "sgemm", "conv"]
 
     def run(self, calls, deadline):
         started = time.time()
