@@ -1,4 +1,3 @@
-# The calls of this record, each on the GPU machine with the build of da705c3 carried (scripts/test.sh's build/ci-device.tar.xz)
-GPU_TESTS='HistogramFloat*:HistogramWeighted*' GPULAB_BIN=build/ci-device bash scripts/device_run.sh tests float_histogram python
-# then, in the same call (its report: sanitize_float_histogram.txt):
-build/ci-device/gpulab sanitize float_histogram
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
