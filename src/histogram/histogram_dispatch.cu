@@ -49,8 +49,8 @@ DeviceLimits query_device_limits() {
   d.smem_per_sm = static_cast<std::size_t>(current_device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
   const int smem_optin = current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
   d.smem_optin = static_cast<std::size_t>(smem_optin);
-  // Allow the shared-memory paths the device's whole per-block opt-in size (they have no static
-  // shared memory: supports() measures them against smem_optin).
+  // The shared-memory paths are allowed the opt-in size on their first launch (allow_shared_paths);
+  // the partition's and the count's kernels here.
   constexpr std::size_t kCountSmem = kRangeBins * sizeof(std::uint32_t);  // the kernel's static word comes on top
   for (std::size_t bits = 0; bits <= kMaxCounterBits; ++bits) {  // 51–84 KiB: past the default 48
     const PartitionKernel partition = partition_kernel_for<Ranking::thread_counters>(bits);
