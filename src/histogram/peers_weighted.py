@@ -23,7 +23,9 @@ def main():
     rows = []
     values = torch.randint(-2**31, 2**31 - 1, (n,), device="cuda", dtype=torch.int32)
     for m in (parse_size(s) for s in args.bins.split(",")):
-        bins = torch.remainder(values.long(), m)  # the bin rule, outside the timing (gpulab applies it inside)
+        # The bin rule, outside the timing (gpulab applies it inside); int32, as gpulab reads them (int64
+        # bins would make bincount read twice the bytes: 0.89 against 0.69 ms at m = 256 on an H100).
+        bins = torch.remainder(values, m)
         for dtype in ("float32", "float64"):
             w = torch.rand(n, device="cuda", dtype=getattr(torch, dtype)) * 2 - 1
             peers = [(f"torch.bincount(weights=) {torch.__version__}", lambda: torch.bincount(bins, weights=w, minlength=m))]
