@@ -438,6 +438,14 @@ bool run_in_shared(const typename Rule::Value* values, std::size_t n, const Rule
   return true;
 }
 
+std::uint32_t shared_bins_limit(std::size_t table_bytes) {
+  const std::size_t optin = device_limits().smem_optin;
+  if (table_bytes >= optin) return 0;
+  // halfword_bytes(m, tables) ≤ optin: (m + 1) / 2 words, rounded up to 16 bytes where tables follow.
+  const std::size_t words = table_bytes == 0 ? optin / 4 : (optin - table_bytes) / 16 * 4;
+  return static_cast<std::uint32_t>(std::min<std::size_t>(2 * words, 0xFFFFFFFFu));
+}
+
 #define GPULAB_RUN_IN_SHARED(Rule) \
   template bool run_in_shared<Rule>(const Rule::Value*, std::size_t, const Rule&, std::uint32_t*, cudaStream_t);
 GPULAB_RUN_IN_SHARED(WholeInput<RangeRule<float>>)

@@ -59,6 +59,13 @@ void count_mapped(const char* what, const typename Rule::Value* values, std::siz
 
 enum class Counting { in_shared_where_it_fits, mapped };
 
+/// counts (rows × m) = the first m of each row's m + 1 counts in `total`.
+void copy_rows_out(const std::uint32_t* total, std::size_t rows, std::uint32_t m, std::uint32_t* counts, cudaStream_t stream) {
+  const std::size_t row_bytes = std::size_t{m} * sizeof(std::uint32_t);
+  GPULAB_CUDA_CHECK(
+      cudaMemcpy2DAsync(counts, row_bytes, total, row_bytes + sizeof(std::uint32_t), row_bytes, rows, cudaMemcpyDeviceToDevice, stream));
+}
+
 /// counts (rows × m) = each row's first m of the m + 1 bins `counted` (WholeInput or PerRow) gives
 /// values[0, n).
 template <class Counted>
@@ -67,19 +74,32 @@ void count_into(const char* what, const typename Counted::Value* values, std::si
   const StreamScratch total(std::size_t{counted.bins()} * sizeof(std::uint32_t), stream);
   if (counting == Counting::mapped || !histogram_detail::run_in_shared(values, n, counted, total.as<std::uint32_t>(), stream))
     count_mapped(what, values, n, counted, total.as<std::uint32_t>(), stream);
-  const std::size_t row_bytes = std::size_t{counted.rule.m} * sizeof(std::uint32_t);
-  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(counts, row_bytes, total.as<std::uint32_t>(), row_bytes + sizeof(std::uint32_t), row_bytes,
-                                      rows, cudaMemcpyDeviceToDevice, stream));
+  copy_rows_out(total.as<const std::uint32_t>(), rows, counted.rule.m, counts, stream);
 }
 
 /// counts (rows × m) = each row's histogram of `rule`'s bins (RangeRule or EdgeRule) over values.
+/// Where every row's counters together pass shared memory but one row's fit, the rows go in groups
+/// that fit, a launch a group: each value is still read once (mapping them would write and read
+/// back 4 bytes a value, and count rows·(m + 1) bins past shared memory).
 template <class Rule>
 void count_rows(const char* what, const typename Rule::Value* values, std::size_t rows, std::size_t cols, const Rule& rule,
                 std::uint32_t* counts, cudaStream_t stream, Counting counting) {
   if (rows == 1) return count_into(what, values, cols, WholeInput<Rule>{rule}, 1, counts, stream, counting);
-  const PerRow<Rule> per_row{rule, UnsignedDivider(static_cast<std::uint32_t>(std::max<std::size_t>(cols, 1))),
-                             static_cast<std::uint32_t>(rows)};
-  count_into(what, values, rows * cols, per_row, rows, counts, stream, counting);
+  const UnsignedDivider by_cols(static_cast<std::uint32_t>(std::max<std::size_t>(cols, 1)));
+  const std::size_t per_group = histogram_detail::shared_bins_limit(staged_bytes(rule)) / (std::size_t{rule.m} + 1);
+  const std::size_t row_bins = std::size_t{rule.m} + 1;
+  if (counting == Counting::mapped || per_group >= rows || per_group == 0)
+    return count_into(what, values, rows * cols, PerRow<Rule>{rule, by_cols, static_cast<std::uint32_t>(rows)}, rows, counts, stream,
+                      counting);
+  const StreamScratch total(rows * row_bins * sizeof(std::uint32_t), stream);
+  for (std::size_t first = 0; first < rows; first += per_group) {
+    const std::size_t group = std::min(per_group, rows - first);
+    const PerRow<Rule> rows_of_group{rule, by_cols, static_cast<std::uint32_t>(group)};
+    if (!histogram_detail::run_in_shared(values + first * cols, group * cols, rows_of_group, total.as<std::uint32_t>() + first * row_bins,
+                                         stream))
+      throw Error(std::string(what) + ": a group of rows did not fit shared memory");  // shared_bins_limit said it would
+  }
+  copy_rows_out(total.as<const std::uint32_t>(), rows, rule.m, counts, stream);
 }
 
 void check_shape(const char* what, const void* values, std::size_t rows, std::size_t cols, std::uint32_t m,

@@ -69,6 +69,10 @@ Path sampled_pick(const std::int32_t* values, std::size_t n, std::uint32_t m, cu
 template <class Rule>
 bool run_in_shared(const typename Rule::Value* values, std::size_t n, const Rule& rule, std::uint32_t* counts, cudaStream_t stream);
 
+/// The most bins run_in_shared takes on the current device for a rule with `table_bytes` of tables
+/// (halfword_shared's counters beside them in one block's shared memory; 0: not even one).
+std::uint32_t shared_bins_limit(std::size_t table_bytes);
+
 /// The float forms with every value's bin made in memory a chunk at a time, then counted by
 /// histogram(), whatever m: what histogram_range / histogram_edges do past shared memory (the float
 /// ladder's rung 2).
