@@ -1,5 +1,6 @@
 #include "histogram/bin_of_float.hpp"
 #include "histogram/bin_rule.hpp"
+#include "histogram/fixed_point_sum.hpp"
 #include "histogram/histogram_cpu.hpp"
 
 #include <gpulab/error.hpp>
@@ -204,6 +205,54 @@ TEST(FloatBins, TheEdgesGuideIsOnlyAHint) {
         ASSERT_EQ(rule(v), gpulab::edge_bin(v, edges.data(), m)) << "v " << v << ", " << m + 1 << " edges from " << edges.front()
                                                                  << (guide == &built ? ", the built guide" : ", a random guide");
     }
+  }
+}
+
+// The weighted ladder's exact sums (fixed_point_sum.hpp) against the compiler's own 128-bit
+// integers: each weight as an exact integer number of 2^q_min (via long double, which holds any
+// float or double exactly), their sum, and its conversion to double (libgcc's, correctly rounded).
+__extension__ typedef __int128 Wide;  // the compiler's (GCC, Clang) 128-bit integers
+__extension__ typedef unsigned __int128 UWide;
+
+template <class W>
+void expect_exact_fixed_point_sums(std::mt19937_64& random, int exponent_spread) {
+  namespace fp = gpulab::fixed_point;
+  std::uniform_real_distribution<W> unit(W(-1), W(1));
+  std::uniform_int_distribution<int> exponent(-exponent_spread, exponent_spread);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<W> w(1 + random() % 3000);
+    for (auto& x : w) x = std::ldexp(unit(random), exponent(random));
+    if (trial % 7 == 0) w.push_back(-w[0]);  // a cancellation
+    int q_min = std::numeric_limits<int>::max(), top = std::numeric_limits<int>::min();
+    for (W x : w)
+      if (x != 0) {
+        const fp::Decomposed d = fp::decompose(x);
+        q_min = std::min(q_min, d.q);
+        top = std::max(top, d.q + fp::bit_width(d.mant));
+      }
+    ASSERT_LE(fp::bits_needed(q_min, top, w.size()), 128);
+    fp::Int128 sum;
+    Wide want = 0;
+    for (W x : w) {
+      fp::add_into(sum, fp::to_fixed(x, q_min));
+      want += static_cast<Wide>(std::ldexp(static_cast<long double>(x), -q_min));
+    }
+    const auto want_bits = static_cast<UWide>(want);
+    ASSERT_EQ(sum.lo, static_cast<std::uint64_t>(want_bits)) << "trial " << trial;
+    ASSERT_EQ(sum.hi, static_cast<std::uint64_t>(want_bits >> 64)) << "trial " << trial;
+    ASSERT_EQ(fp::to_double(sum, q_min), std::ldexp(static_cast<double>(want), q_min)) << "trial " << trial;
+  }
+}
+
+TEST(FixedPointSum, ExactAgainstTheCompilers128BitIntegers) {
+  std::mt19937_64 random(3);
+  expect_exact_fixed_point_sums<float>(random, 30);   // 24 + 61 binades + 12 bits of n: past 64 bits
+  expect_exact_fixed_point_sums<double>(random, 20);  // 53 + 41 + 12: the high word in every sum
+  // Conversions of 128-bit integers that need rounding, ties and sticky bits among them.
+  for (int k = 0; k < 100000; ++k) {
+    const UWide bits = (static_cast<UWide>(random()) << 64 | random()) >> (random() % 128);
+    const gpulab::fixed_point::Int128 x{static_cast<std::uint64_t>(bits), static_cast<std::uint64_t>(bits >> 64)};
+    ASSERT_EQ(gpulab::fixed_point::to_double(x, -7), std::ldexp(static_cast<double>(static_cast<Wide>(bits)), -7)) << k;
   }
 }
 

@@ -1,17 +1,22 @@
 // The weighted histogram's ladder (weighted_histogram_problem.hpp): every weight added to its bin
 // by a float atomic in global memory, as PyTorch's bincount(weights=) does; warp-owned
-// sub-histograms with each bin's lanes found by __match_any_sync; the library (histogram_weighted.cu),
-// which finds them by ballots of the bin's bits up to 256 bins. No vendor: CUB's histograms count.
+// sub-histograms with each bin's lanes found by __match_any_sync; exact sums in 128-bit fixed point
+// (an experiment); the library (histogram_weighted.cu), which finds a bin's lanes by ballots of the
+// bin's bits up to 256 bins. No vendor: CUB's histograms count.
 #include "histogram/bin_rule.hpp"
+#include "histogram/fixed_point_sum.hpp"
 #include "histogram/histogram_paths.hpp"
 #include "histogram/weighted_histogram_problem.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
+#include "lib/warp.cuh"
 
 #include <gpulab/error.hpp>
 #include <gpulab/histogram.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 namespace gpulab {
 namespace {
@@ -48,6 +53,137 @@ void global_atomics(const std::int32_t* values, const W* weights, std::size_t n,
 // Both are the library's own calls (histogram_detail::histogram_weighted_by_match, gpulab::
 // histogram_weighted), with its storage.
 
+// ---- rung 3: exact sums in 128-bit fixed point ------------------------------------------------
+//
+// Adds over rung 2: no order at all. A first pass finds the lowest last-bit exponent q_min and the
+// highest exponent of the weights; where n of them fit 128 bits in units of 2^q_min (float32
+// weights spanning up to ~70 binades at n = 2^26), each weight is an integer (fixed_point_sum.hpp)
+// and 64-bit integer atomics, in any order, sum it exactly: the carry into a bin's high word is
+// counted by each low-word atomic's old value. The sum is rounded once to double (float32: then
+// again to float) at the end. The same bits on every GPU, grid and schedule, and the exact sum
+// rounded; each block adds into a sub-histogram of 16-byte counters in shared memory where m of
+// them fit, into the global ones otherwise. Weights past that span, or not finite, make every sum
+// NaN: an experiment, timed against rung 2 and the library before it can be the library's.
+
+/// The first pass's findings, each a maximum (zeroed before): 2048 − q_min, 2048 + the highest
+/// exponent (0: no weight but zeros), whether a weight was not finite.
+struct ExactSpan {
+  unsigned low_biased, top_biased, not_finite, unused;
+};
+constexpr int kExponentBias = 2048;
+
+template <class W>
+__global__ void exact_span_kernel(const W* weights, std::size_t n, ExactSpan* span) {
+  unsigned low = 0, top = 0, bad = 0;
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+    const W w = weights[i];
+    if (!isfinite(w)) bad = 1;
+    else if (w != W(0)) {
+      const fixed_point::Decomposed d = fixed_point::decompose(w);
+      low = max(low, static_cast<unsigned>(kExponentBias - d.q));
+      top = max(top, static_cast<unsigned>(kExponentBias + d.q + fixed_point::bit_width(d.mant)));
+    }
+  }
+  low = warp_max_unsigned(low);
+  top = warp_max_unsigned(top);
+  bad = warp_max_unsigned(bad);
+  if (threadIdx.x % kWarp == 0) {
+    if (low != 0) atomicMax(&span->low_biased, low);
+    if (top != 0) atomicMax(&span->top_biased, top);
+    if (bad != 0) atomicMax(&span->not_finite, 1u);
+  }
+}
+
+/// q_min where the sums fit 128 bits, or false (then every sum is NaN).
+__device__ bool exact_q_min(const ExactSpan& span, std::size_t n, int& q_min) {
+  q_min = kExponentBias - static_cast<int>(span.low_biased);
+  const int top = static_cast<int>(span.top_biased) - kExponentBias;
+  return span.not_finite == 0 && (span.top_biased == 0 || fixed_point::bits_needed(q_min, top, n) <= 128);
+}
+
+/// counter += x: the low word's atomic returns the word before it, from which its carry follows.
+__device__ __forceinline__ void atomic_add_128(unsigned long long* lo, unsigned long long* hi, fixed_point::Int128 x) {
+  const unsigned long long before = atomicAdd(lo, static_cast<unsigned long long>(x.lo));
+  const unsigned long long carried = x.hi + (before + x.lo < before ? 1 : 0);
+  if (carried != 0) atomicAdd(hi, carried);
+}
+
+template <class W, bool kShared>
+__global__ void exact_add_kernel(const std::int32_t* values, const W* weights, std::size_t n, BinRule rule, const ExactSpan* span,
+                                 unsigned long long* sum_lo, unsigned long long* sum_hi) {
+  int q_min = 0;
+  if (!exact_q_min(*span, n, q_min) || span->top_biased == 0) return;
+  const std::uint32_t m = rule.bins();
+  extern __shared__ unsigned long long block_sums[];  // kShared: m low words, then m high words
+  unsigned long long* lo = sum_lo;
+  unsigned long long* hi = sum_hi;
+  if constexpr (kShared) {
+    lo = block_sums;
+    hi = block_sums + m;
+    for (std::uint32_t b = threadIdx.x; b < 2 * m; b += blockDim.x) block_sums[b] = 0;
+    __syncthreads();
+  }
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+    const W w = weights[i];
+    if (w != W(0)) {
+      const std::uint32_t b = rule(values[i]);
+      atomic_add_128(lo + b, hi + b, fixed_point::to_fixed(w, q_min));
+    }
+  }
+  if constexpr (kShared) {
+    __syncthreads();
+    for (std::uint32_t b = threadIdx.x; b < m; b += blockDim.x)
+      if ((lo[b] | hi[b]) != 0) atomic_add_128(sum_lo + b, sum_hi + b, {lo[b], hi[b]});
+  }
+}
+
+template <class W>
+__global__ void exact_round_kernel(const unsigned long long* sum_lo, const unsigned long long* sum_hi, std::uint32_t m, std::size_t n,
+                                   const ExactSpan* span, W* sums) {
+  int q_min = 0;
+  const bool fits = exact_q_min(*span, n, q_min);
+  for (std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < m; b += gridDim.x * blockDim.x)
+    sums[b] = fits ? static_cast<W>(fixed_point::to_double({sum_lo[b], sum_hi[b]}, q_min)) : W(NAN);
+}
+
+/// Its storage: the span, then m low and m high words.
+std::size_t exact_workspace(std::size_t, std::uint32_t m) { return sizeof(ExactSpan) + 16 * std::size_t{m}; }
+
+template <class W>
+void exact_fixed_point(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* workspace,
+                       std::size_t workspace_bytes, cudaStream_t stream) {
+  if (workspace_bytes < exact_workspace(n, m)) throw Error("exact_fixed_point: too little workspace");
+  auto* span = static_cast<ExactSpan*>(workspace);
+  auto* sum_lo = reinterpret_cast<unsigned long long*>(span + 1);
+  auto* sum_hi = sum_lo + m;
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(workspace, 0, exact_workspace(n, m), stream));
+  constexpr unsigned kThreads = 512;
+  auto blocks_of = [&](const void* kernel, std::size_t smem) {
+    return static_cast<unsigned>(std::min<std::size_t>(std::max<std::size_t>(1, (n + kThreads - 1) / kThreads),
+                                                       std::max(1u, resident_blocks(kernel, kThreads, smem))));
+  };
+  if (n > 0) {
+    launch("exact_span", exact_span_kernel<W>, {blocks_of(reinterpret_cast<const void*>(exact_span_kernel<W>), 0), kThreads}, stream,
+           weights, n, span)
+        .work([] { return std::string("the weights' lowest last bit and highest exponent, grid-stride"); });
+    const std::size_t smem = 16 * std::size_t{m};
+    const void* in_shared = reinterpret_cast<const void*>(exact_add_kernel<W, true>);
+    if (smem <= dynamic_smem_limit(in_shared)) {
+      allow_dynamic_smem(in_shared, smem, "exact_fixed_point");
+      launch("exact_add_shared", exact_add_kernel<W, true>, {blocks_of(in_shared, smem), kThreads, smem}, stream, values, weights, n,
+             BinRule(m), span, sum_lo, sum_hi)
+          .work([] { return std::string("each weight an integer, two 64-bit atomics into the block's 16-byte counters"); });
+    } else {
+      launch("exact_add_global", exact_add_kernel<W, false>,
+             {blocks_of(reinterpret_cast<const void*>(exact_add_kernel<W, false>), 0), kThreads}, stream, values, weights, n, BinRule(m),
+             span, sum_lo, sum_hi)
+          .work([] { return std::string("each weight an integer, two 64-bit atomics into the global 16-byte counters"); });
+    }
+  }
+  launch("exact_round", exact_round_kernel<W>, {grid_stride_blocks(m, 256), 256}, stream, sum_lo, sum_hi, m, n, span, sums)
+      .work([] { return std::string("each bin's integer rounded once to double, then to W"); });
+}
+
 template <class W>
 constexpr WeightedHistogramRung<W> kRungs[] = {
     {{"global_atomics",
@@ -59,6 +195,12 @@ constexpr WeightedHistogramRung<W> kRungs[] = {
       "__match_any_sync, their weights summed in lane order by the lowest lane; blocks' partials added in order",
       Role::rung, false, false, "dram"},
      {&histogram_weighted_temp_bytes, &histogram_detail::histogram_weighted_by_match<W>, false, /*shared_memory_only=*/true}},
+    {{"exact_fixed_point",
+      "each weight an integer number of the weights' lowest last bit, summed by 64-bit integer atomics in any order "
+      "into 128-bit counters (shared memory where they fit), rounded once: the exact sum, the same bits on any GPU; "
+      "weights spanning more than ~70 binades give NaN (an experiment)",
+      Role::rung, false, false, "dram"},
+     {&exact_workspace, &exact_fixed_point<W>}},
     {{"library",
       "gpulab::histogram_weighted: rung 2 with a chunk's lanes of one bin found by ballots of the bin's bits up to 256 "
       "bins (a vote first: one bin?), which the MIO pipe bears better there; past shared memory sorted by bin and "

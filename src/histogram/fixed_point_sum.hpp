@@ -1,0 +1,114 @@
+// Exact sums of floats as 128-bit integers (the weighted ladder's rung 3). A finite float is
+// ±mant·2^q with mant an integer below 2^digits; where every weight's q is at least q_min, each is
+// an integer number of 2^q_min, and n of them below 2^top sum to an integer of at most
+// top − q_min + bit_width(n) + 1 bits (sign included). Where that is ≤ 128, integer additions give
+// the sum exactly, in any order: the same bits whatever the schedule, the grid or the GPU, rounded
+// once (to_double) at the end. Host and device share this code, so the CPU tests check it against
+// the compiler's own 128-bit integers.
+#pragma once
+
+#include "lib/host_device.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace gpulab::fixed_point {
+
+/// A 128-bit two's complement integer.
+struct Int128 {
+  std::uint64_t lo = 0, hi = 0;
+};
+
+/// The bits of x (0 for 0).
+GPULAB_HOST_DEVICE inline int bit_width(std::uint64_t x) {
+#ifdef __CUDA_ARCH__
+  return 64 - __clzll(static_cast<long long>(x));
+#else
+  return x == 0 ? 0 : 64 - __builtin_clzll(x);
+#endif
+}
+
+/// A finite w as ±mant·2^q, mant < 2^digits (0 for zero; subnormals at the lowest q).
+struct Decomposed {
+  std::uint64_t mant = 0;
+  int q = 0;
+  bool negative = false;
+};
+
+template <class W>
+GPULAB_HOST_DEVICE Decomposed decompose(W w) {
+  static_assert(std::numeric_limits<W>::is_iec559 && (sizeof(W) == 4 || sizeof(W) == 8));
+  constexpr int kFraction = std::numeric_limits<W>::digits - 1;          // 23, 52
+  constexpr int kBias = std::numeric_limits<W>::max_exponent - 1 + kFraction;  // 150, 1075
+  std::uint64_t bits = 0;
+  if constexpr (sizeof(W) == 4) {
+    std::uint32_t b = 0;
+    std::memcpy(&b, &w, sizeof b);
+    bits = b;
+  } else {
+    std::memcpy(&bits, &w, sizeof bits);
+  }
+  constexpr int kExponentBits = sizeof(W) * 8 - 1 - kFraction;
+  const auto exponent = static_cast<int>((bits >> kFraction) & ((1u << kExponentBits) - 1));
+  const std::uint64_t fraction = bits & ((std::uint64_t{1} << kFraction) - 1);
+  Decomposed d;
+  d.negative = (bits >> (sizeof(W) * 8 - 1)) != 0;
+  d.mant = exponent == 0 ? fraction : fraction | (std::uint64_t{1} << kFraction);
+  d.q = (exponent == 0 ? 1 : exponent) - kBias;
+  return d;
+}
+
+/// Bits the sum of n values of magnitude below 2^top in units of 2^q_min takes, sign included.
+GPULAB_HOST_DEVICE inline int bits_needed(int q_min, int top, std::uint64_t n) { return top - q_min + bit_width(n) + 1; }
+
+/// w (finite, q_min ≤ decompose(w).q, top − q_min ≤ 126) as an integer number of 2^q_min.
+template <class W>
+GPULAB_HOST_DEVICE Int128 to_fixed(W w, int q_min) {
+  const Decomposed d = decompose(w);
+  const int shift = d.q - q_min;
+  Int128 x;
+  x.lo = shift < 64 ? d.mant << shift : 0;
+  x.hi = shift == 0 ? 0 : shift < 64 ? d.mant >> (64 - shift) : d.mant << (shift - 64);
+  if (d.negative) {  // −x = ~x + 1, the carry into hi where lo was 0
+    x.lo = ~x.lo + 1;
+    x.hi = ~x.hi + (x.lo == 0 ? 1 : 0);
+  }
+  return x;
+}
+
+/// acc += x (mod 2^128).
+GPULAB_HOST_DEVICE inline void add_into(Int128& acc, Int128 x) {
+  const std::uint64_t lo = acc.lo + x.lo;
+  acc.hi += x.hi + (lo < x.lo ? 1 : 0);
+  acc.lo = lo;
+}
+
+/// x·2^q_min rounded to the nearest double (once, unless the result is below double's normal range).
+GPULAB_HOST_DEVICE inline double to_double(Int128 x, int q_min) {
+  const bool negative = (x.hi >> 63) != 0;
+  if (negative) {
+    x.lo = ~x.lo + 1;
+    x.hi = ~x.hi + (x.lo == 0 ? 1 : 0);
+  }
+  double d = 0.0;
+  if (x.hi == 0) {
+    d = static_cast<double>(x.lo);
+  } else {
+    // The top 64 bits, the bits below them folded into the last one (round to odd), so that the one
+    // rounding to 53 bits is the rounding of the whole.
+    const int s = bit_width(x.hi);
+    std::uint64_t top = x.hi;
+    bool sticky = x.lo != 0;
+    if (s < 64) {
+      top = (x.hi << (64 - s)) | (x.lo >> s);
+      sticky = (x.lo << (64 - s)) != 0;
+    }
+    d = ldexp(static_cast<double>(top | (sticky ? 1u : 0u)), s);
+  }
+  d = ldexp(d, q_min);
+  return negative ? -d : d;
+}
+
+}  // namespace gpulab::fixed_point
