@@ -415,7 +415,7 @@ TEST(HistogramWeighted, MatchGroupsGiveTheLibrarysBits) {
 // The weighted ladder's rung 3 gives each bin's exact sum, rounded once to double (then to W): the
 // sums made on the CPU from the same integers (fixed_point_sum.hpp, which the CPU tests check
 // against the compiler's 128-bit integers), bit for bit, in shared memory (m ≤ 5000) and in global
-// memory (m = 20 000: 320 KB of counters); weights past 128 bits of span give NaN.
+// memory (m = 20 000: 640 KB of counters); weights past 128 bits of span give NaN.
 template <class W>
 void expect_exact_rung(std::size_t n, std::uint32_t m, int spread) {
   namespace fp = gpulab::fixed_point;

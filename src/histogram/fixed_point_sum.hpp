@@ -63,19 +63,29 @@ GPULAB_HOST_DEVICE Decomposed decompose(W w) {
 /// Bits the sum of n values of magnitude below 2^top in units of 2^q_min takes, sign included.
 GPULAB_HOST_DEVICE inline int bits_needed(int q_min, int top, std::uint64_t n) { return top - q_min + bit_width(n) + 1; }
 
-/// w (finite, q_min ≤ decompose(w).q, top − q_min ≤ 126) as an integer number of 2^q_min.
+/// −x (mod 2^128): ~x + 1, the carry into hi where lo was 0.
+GPULAB_HOST_DEVICE inline Int128 negate(Int128 x) {
+  x.lo = ~x.lo + 1;
+  x.hi = ~x.hi + (x.lo == 0 ? 1 : 0);
+  return x;
+}
+
+/// |w| (finite, q_min ≤ decompose(w).q, top − q_min ≤ 126) as an integer number of 2^q_min.
 template <class W>
-GPULAB_HOST_DEVICE Int128 to_fixed(W w, int q_min) {
+GPULAB_HOST_DEVICE Int128 magnitude(W w, int q_min) {
   const Decomposed d = decompose(w);
   const int shift = d.q - q_min;
   Int128 x;
   x.lo = shift < 64 ? d.mant << shift : 0;
   x.hi = shift == 0 ? 0 : shift < 64 ? d.mant >> (64 - shift) : d.mant << (shift - 64);
-  if (d.negative) {  // −x = ~x + 1, the carry into hi where lo was 0
-    x.lo = ~x.lo + 1;
-    x.hi = ~x.hi + (x.lo == 0 ? 1 : 0);
-  }
   return x;
+}
+
+/// w as an integer number of 2^q_min, two's complement (as magnitude()).
+template <class W>
+GPULAB_HOST_DEVICE Int128 to_fixed(W w, int q_min) {
+  const Int128 x = magnitude(w, q_min);
+  return decompose(w).negative ? negate(x) : x;
 }
 
 /// acc += x (mod 2^128).
@@ -83,6 +93,31 @@ GPULAB_HOST_DEVICE inline void add_into(Int128& acc, Int128 x) {
   const std::uint64_t lo = acc.lo + x.lo;
   acc.hi += x.hi + (lo < x.lo ? 1 : 0);
   acc.lo = lo;
+}
+
+/// limbs[0..3] (a 128-bit unsigned, the low 32 bits first) += x, by `add(p, v)`, which adds v to *p
+/// and returns *p before (an atomicAdd: the sum comes out right whatever other threads add between
+/// the limbs, each add's carry known from the value before it). Limbs with nothing to add are not
+/// touched: a float's 24-bit mantissa spans at most two limbs, a carry now and then a third.
+template <class Add>
+GPULAB_HOST_DEVICE void add_to_limbs(std::uint32_t* limbs, Int128 x, Add&& add) {
+  const std::uint32_t part[4] = {static_cast<std::uint32_t>(x.lo), static_cast<std::uint32_t>(x.lo >> 32),
+                                 static_cast<std::uint32_t>(x.hi), static_cast<std::uint32_t>(x.hi >> 32)};
+  std::uint32_t carry = 0;
+  for (int k = 0; k < 4; ++k) {
+    const std::uint32_t v = part[k] + carry;
+    std::uint32_t next = v < carry ? 1u : 0u;  // part[k] + carry wrapped to 0
+    if (v != 0) {
+      const std::uint32_t before = add(limbs + k, v);
+      next += before + v < before ? 1u : 0u;
+    }
+    carry = next;
+  }
+}
+
+/// The 128-bit unsigned in limbs[0..3].
+GPULAB_HOST_DEVICE inline Int128 from_limbs(const std::uint32_t* limbs) {
+  return {limbs[0] | std::uint64_t{limbs[1]} << 32, limbs[2] | std::uint64_t{limbs[3]} << 32};
 }
 
 /// x·2^q_min rounded to the nearest double (once, unless the result is below double's normal range).

@@ -58,10 +58,10 @@ void global_atomics(const std::int32_t* values, const W* weights, std::size_t n,
 // Adds over rung 2: no order at all. A first pass finds the lowest last-bit exponent q_min and the
 // highest exponent of the weights; where n of them fit 128 bits in units of 2^q_min (float32
 // weights spanning up to ~70 binades at n = 2^26), each weight is an integer (fixed_point_sum.hpp)
-// and 64-bit integer atomics, in any order, sum it exactly: the carry into a bin's high word is
-// counted by each low-word atomic's old value. The sum is rounded once to double (float32: then
+// and 32-bit integer atomics on its limbs, in any order, sum it exactly: the carry into a limb is
+// known from the value the atomic on the limb below returns. The sum is rounded once to double (float32: then
 // again to float) at the end. The same bits on every GPU, grid and schedule, and the exact sum
-// rounded; each block adds into a sub-histogram of 16-byte counters in shared memory where m of
+// rounded; each block adds into a sub-histogram of 32-byte counters in shared memory where m of
 // them fit, into the global ones otherwise. Weights past that span, or not finite, make every sum
 // NaN: an experiment, timed against rung 2 and the library before it can be the library's.
 
@@ -101,61 +101,63 @@ __device__ bool exact_q_min(const ExactSpan& span, std::size_t n, int& q_min) {
   return span.not_finite == 0 && (span.top_biased == 0 || fixed_point::bits_needed(q_min, top, n) <= 128);
 }
 
-/// counter += x: the low word's atomic returns the word before it, from which its carry follows.
-__device__ __forceinline__ void atomic_add_128(unsigned long long* lo, unsigned long long* hi, fixed_point::Int128 x) {
-  const unsigned long long before = atomicAdd(lo, static_cast<unsigned long long>(x.lo));
-  const unsigned long long carried = x.hi + (before + x.lo < before ? 1 : 0);
-  if (carried != 0) atomicAdd(hi, carried);
+/// A bin's counters: the sum of its positive weights' magnitudes, then its negative ones', each a
+/// 128-bit unsigned in four 32-bit limbs (32-bit atomics are native in shared memory; 64-bit ones
+/// are a compare-and-swap loop there), so that a weight touches one or two limbs of one of them.
+constexpr unsigned kLimbsPerBin = 8;
+
+__device__ __forceinline__ void add_weight(std::uint32_t* bin_limbs, bool negative, fixed_point::Int128 magnitude) {
+  fixed_point::add_to_limbs(bin_limbs + (negative ? 4 : 0), magnitude,
+                            [](std::uint32_t* p, std::uint32_t v) { return atomicAdd(p, v); });
 }
 
 template <class W, bool kShared>
 __global__ void exact_add_kernel(const std::int32_t* values, const W* weights, std::size_t n, BinRule rule, const ExactSpan* span,
-                                 unsigned long long* sum_lo, unsigned long long* sum_hi) {
+                                 std::uint32_t* sums) {
   int q_min = 0;
   if (!exact_q_min(*span, n, q_min) || span->top_biased == 0) return;
   const std::uint32_t m = rule.bins();
-  extern __shared__ unsigned long long block_sums[];  // kShared: m low words, then m high words
-  unsigned long long* lo = sum_lo;
-  unsigned long long* hi = sum_hi;
+  extern __shared__ std::uint32_t block_limbs[];  // kShared: kLimbsPerBin a bin
+  std::uint32_t* limbs = sums;
   if constexpr (kShared) {
-    lo = block_sums;
-    hi = block_sums + m;
-    for (std::uint32_t b = threadIdx.x; b < 2 * m; b += blockDim.x) block_sums[b] = 0;
+    limbs = block_limbs;
+    for (std::uint32_t k = threadIdx.x; k < kLimbsPerBin * m; k += blockDim.x) block_limbs[k] = 0;
     __syncthreads();
   }
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
     const W w = weights[i];
-    if (w != W(0)) {
-      const std::uint32_t b = rule(values[i]);
-      atomic_add_128(lo + b, hi + b, fixed_point::to_fixed(w, q_min));
-    }
+    if (w != W(0)) add_weight(limbs + kLimbsPerBin * rule(values[i]), w < W(0), fixed_point::magnitude(w, q_min));
   }
   if constexpr (kShared) {
     __syncthreads();
     for (std::uint32_t b = threadIdx.x; b < m; b += blockDim.x)
-      if ((lo[b] | hi[b]) != 0) atomic_add_128(sum_lo + b, sum_hi + b, {lo[b], hi[b]});
+      for (unsigned side = 0; side < 2; ++side) {
+        const fixed_point::Int128 x = fixed_point::from_limbs(block_limbs + kLimbsPerBin * b + 4 * side);
+        if ((x.lo | x.hi) != 0) add_weight(sums + kLimbsPerBin * b, side == 1, x);
+      }
   }
 }
 
 template <class W>
-__global__ void exact_round_kernel(const unsigned long long* sum_lo, const unsigned long long* sum_hi, std::uint32_t m, std::size_t n,
-                                   const ExactSpan* span, W* sums) {
+__global__ void exact_round_kernel(const std::uint32_t* sums_limbs, std::uint32_t m, std::size_t n, const ExactSpan* span, W* sums) {
   int q_min = 0;
   const bool fits = exact_q_min(*span, n, q_min);
-  for (std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < m; b += gridDim.x * blockDim.x)
-    sums[b] = fits ? static_cast<W>(fixed_point::to_double({sum_lo[b], sum_hi[b]}, q_min)) : W(NAN);
+  for (std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < m; b += gridDim.x * blockDim.x) {
+    fixed_point::Int128 sum = fixed_point::from_limbs(sums_limbs + kLimbsPerBin * b);
+    fixed_point::add_into(sum, fixed_point::negate(fixed_point::from_limbs(sums_limbs + kLimbsPerBin * b + 4)));
+    sums[b] = fits ? static_cast<W>(fixed_point::to_double(sum, q_min)) : W(NAN);
+  }
 }
 
-/// Its storage: the span, then m low and m high words.
-std::size_t exact_workspace(std::size_t, std::uint32_t m) { return sizeof(ExactSpan) + 16 * std::size_t{m}; }
+/// Its storage: the span, then kLimbsPerBin words a bin.
+std::size_t exact_workspace(std::size_t, std::uint32_t m) { return sizeof(ExactSpan) + kLimbsPerBin * sizeof(std::uint32_t) * m; }
 
 template <class W>
 void exact_fixed_point(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* workspace,
                        std::size_t workspace_bytes, cudaStream_t stream) {
   if (workspace_bytes < exact_workspace(n, m)) throw Error("exact_fixed_point: too little workspace");
   auto* span = static_cast<ExactSpan*>(workspace);
-  auto* sum_lo = reinterpret_cast<unsigned long long*>(span + 1);
-  auto* sum_hi = sum_lo + m;
+  auto* limbs = reinterpret_cast<std::uint32_t*>(span + 1);
   GPULAB_CUDA_CHECK(cudaMemsetAsync(workspace, 0, exact_workspace(n, m), stream));
   constexpr unsigned kThreads = 512;
   auto blocks_of = [&](const void* kernel, std::size_t smem) {
@@ -166,22 +168,22 @@ void exact_fixed_point(const std::int32_t* values, const W* weights, std::size_t
     launch("exact_span", exact_span_kernel<W>, {blocks_of(reinterpret_cast<const void*>(exact_span_kernel<W>), 0), kThreads}, stream,
            weights, n, span)
         .work([] { return std::string("the weights' lowest last bit and highest exponent, grid-stride"); });
-    const std::size_t smem = 16 * std::size_t{m};
+    const std::size_t smem = kLimbsPerBin * sizeof(std::uint32_t) * m;
     const void* in_shared = reinterpret_cast<const void*>(exact_add_kernel<W, true>);
     if (smem <= dynamic_smem_limit(in_shared)) {
       allow_dynamic_smem(in_shared, smem, "exact_fixed_point");
       launch("exact_add_shared", exact_add_kernel<W, true>, {blocks_of(in_shared, smem), kThreads, smem}, stream, values, weights, n,
-             BinRule(m), span, sum_lo, sum_hi)
-          .work([] { return std::string("each weight an integer, two 64-bit atomics into the block's 16-byte counters"); });
+             BinRule(m), span, limbs)
+          .work([] { return std::string("each weight an integer, 32-bit atomics on its limbs in the block's counters"); });
     } else {
       launch("exact_add_global", exact_add_kernel<W, false>,
              {blocks_of(reinterpret_cast<const void*>(exact_add_kernel<W, false>), 0), kThreads}, stream, values, weights, n, BinRule(m),
-             span, sum_lo, sum_hi)
-          .work([] { return std::string("each weight an integer, two 64-bit atomics into the global 16-byte counters"); });
+             span, limbs)
+          .work([] { return std::string("each weight an integer, 32-bit atomics on its limbs in the global counters"); });
     }
   }
-  launch("exact_round", exact_round_kernel<W>, {grid_stride_blocks(m, 256), 256}, stream, sum_lo, sum_hi, m, n, span, sums)
-      .work([] { return std::string("each bin's integer rounded once to double, then to W"); });
+  launch("exact_round", exact_round_kernel<W>, {grid_stride_blocks(m, 256), 256}, stream, limbs, m, n, span, sums)
+      .work([] { return std::string("each bin's positive less negative sum rounded once to double, then to W"); });
 }
 
 template <class W>
@@ -196,8 +198,8 @@ constexpr WeightedHistogramRung<W> kRungs[] = {
       Role::rung, false, false, "dram"},
      {&histogram_weighted_temp_bytes, &histogram_detail::histogram_weighted_by_match<W>, false, /*shared_memory_only=*/true}},
     {{"exact_fixed_point",
-      "each weight an integer number of the weights' lowest last bit, summed by 64-bit integer atomics in any order "
-      "into 128-bit counters (shared memory where they fit), rounded once: the exact sum, the same bits on any GPU; "
+      "each weight an integer number of the weights' lowest last bit, summed by 32-bit integer atomics on 128-bit "
+      "counters' limbs in any order (shared memory where they fit), rounded once: the exact sum, the same bits on any GPU; "
       "weights spanning more than ~70 binades give NaN (an experiment)",
       Role::rung, false, false, "dram"},
      {&exact_workspace, &exact_fixed_point<W>}},
