@@ -59,11 +59,12 @@ void global_atomics(const std::int32_t* values, const W* weights, std::size_t n,
 // highest exponent of the weights; where n of them fit 128 bits in units of 2^q_min (float32
 // weights spanning up to ~70 binades at n = 2^26), each weight is an integer (fixed_point_sum.hpp)
 // and 32-bit integer atomics on its limbs, in any order, sum it exactly: the carry into a limb is
-// known from the value the atomic on the limb below returns. The sum is rounded once to double (float32: then
-// again to float) at the end. The same bits on every GPU, grid and schedule, and the exact sum
-// rounded; each block adds into a sub-histogram of 32-byte counters in shared memory where m of
-// them fit, into the global ones otherwise. Weights past that span, or not finite, make every sum
-// NaN: an experiment, timed against rung 2 and the library before it can be the library's.
+// known from the value the atomic on the limb below returns. The sum is rounded once to double
+// (float32: then again to float) at the end. The same bits on every GPU, grid and schedule, and the
+// exact sum rounded; each block adds into a sub-histogram of 32-byte counters in shared memory
+// where m of them fit, into the global ones otherwise. Weights past that span, or not finite, make
+// every sum NaN: an experiment, timed against rung 2 and the library before it can be the
+// library's.
 
 /// The first pass's findings, each a maximum (zeroed before): 2048 − q_min, 2048 + the highest
 /// exponent (0: no weight but zeros), whether a weight was not finite.
