@@ -82,3 +82,18 @@ def optional_cupy():
     except ImportError:
         return None
     return cupy
+
+
+def uneven_edges(torch, m, dtype):
+    """m + 1 uneven sorted edges over [-1, 1], sign(x)·x² of an even grid: the float histogram
+    bench's (histogram_cpu.cpp's uneven_edges)."""
+    grid = torch.linspace(-1, 1, m + 1, device="cuda", dtype=dtype)
+    return grid.sign() * grid * grid
+
+
+def bucketize_histogram(torch, x, edges):
+    """torch.histogram's bins of x between `edges` on the GPU, where torch.histogram has no CUDA
+    kernel: values outside dropped, the last bin closed, then bucketize and bincount."""
+    m = edges.numel() - 1
+    inside = x[(x >= edges[0]) & (x <= edges[-1])]
+    return torch.bincount((torch.bucketize(inside, edges, right=True) - 1).clamp_(max=m - 1), minlength=m)

@@ -12,7 +12,7 @@ import argparse
 import sys
 import time
 
-from peers_common import optional_cupy, report, time_ms, torch_timing
+from peers_common import bucketize_histogram, optional_cupy, report, time_ms, torch_timing, uneven_edges
 
 
 def main():
@@ -93,19 +93,13 @@ def main():
     for ftype in (torch.float32, torch.float64):
         x = torch.rand(n, device="cuda", dtype=ftype) * 3 - 1.5
         for m in (256, 4096):
-            grid = torch.linspace(-1, 1, m + 1, device="cuda", dtype=ftype)
-            edges = grid.sign() * grid * grid
-
-            def bucketized():  # torch.histogram's bins from bucketize (it has no CUDA kernel)
-                inside = x[(x >= edges[0]) & (x <= edges[-1])]
-                return torch.bincount((torch.bucketize(inside, edges, right=True) - 1).clamp_(max=m - 1), minlength=m)
-
+            edges = uneven_edges(torch, m, ftype)
             peers = [("torch.histc", lambda: torch.histc(x, bins=m, min=-1, max=1))]
             if cupy is not None:
                 cx = cupy_of(x)
                 peers.append(("cupy.histogram", lambda: cupy.histogram(cx, bins=m, range=(-1, 1))))
             pair("histogram_range", f"{n} {str(ftype)[6:]}, m={m}", lambda: gpulab.histogram(x, m, range=(-1.0, 1.0)), peers)
-            peers = [("torch.bucketize + bincount", bucketized)]
+            peers = [("torch.bucketize + bincount", lambda: bucketize_histogram(torch, x, edges))]
             if cupy is not None:
                 cedges = cupy_of(edges)
                 peers.append(("cupy.histogram(bins=edges)", lambda: cupy.histogram(cx, bins=cedges)))

@@ -12,7 +12,7 @@ import sys
 
 # The helpers every peers script shares (scripts/peers_common.py).
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-from peers_common import optional_cupy, parse_size, report, time_ms, torch_peers
+from peers_common import bucketize_histogram, optional_cupy, parse_size, report, time_ms, torch_peers, uneven_edges
 
 
 def main():
@@ -25,15 +25,9 @@ def main():
     for dtype in ("float32", "float64"):
         x = (torch.rand(n, device="cuda", dtype=getattr(torch, dtype)) * 3 - 1.5)
         for m in (parse_size(s) for s in args.bins.split(",")):
-            grid = torch.linspace(-1, 1, m + 1, device="cuda", dtype=x.dtype)
-            edges = grid.sign() * grid * grid
-
-            def bucketized():  # the last bin closed, values outside dropped, as torch.histogram's bins
-                inside = x[(x >= edges[0]) & (x <= edges[-1])]
-                return torch.bincount((torch.bucketize(inside, edges, right=True) - 1).clamp_(max=m - 1), minlength=m)
-
+            edges = uneven_edges(torch, m, x.dtype)
             peers = [(f"torch.histc {torch.__version__}", "range", lambda: torch.histc(x, bins=m, min=-1, max=1)),
-                     (f"torch.bucketize+bincount {torch.__version__}", "edges", bucketized)]
+                     (f"torch.bucketize+bincount {torch.__version__}", "edges", lambda: bucketize_histogram(torch, x, edges))]
             if cupy is not None:
                 cx, cedges = cupy.asarray(x), cupy.asarray(edges)
                 peers += [(f"cupy.histogram {cupy.__version__}", "range", lambda: cupy.histogram(cx, bins=m, range=(-1, 1))),
