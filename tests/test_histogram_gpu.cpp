@@ -416,6 +416,20 @@ TEST(HistogramWeighted, MatchGroupsGiveTheLibrarysBits) {
 // sums made on the CPU from the same integers (fixed_point_sum.hpp, which the CPU tests check
 // against the compiler's 128-bit integers), bit for bit, in shared memory (m ≤ 5000) and in global
 // memory (m = 20 000: 640 KB of counters); weights past 128 bits of span give NaN.
+/// The weighted ladder's rung 3 over uploaded values and weights: its m sums, downloaded.
+template <class W>
+std::vector<W> exact_rung_sums(std::span<const std::int32_t> values, std::span<const W> weights, std::uint32_t m) {
+  const auto& rung = weighted_histogram_rungs<W>()[2];
+  EXPECT_EQ(rung.name, "exact_fixed_point");
+  const auto d_values = test::upload<std::int32_t>(values);
+  const auto d_weights = test::upload<W>(weights);
+  const std::size_t bytes = rung.workspace_bytes(values.size(), m);
+  DeviceBuffer<std::byte> workspace(bytes);
+  DeviceBuffer<W> sums(m);
+  rung.run(d_values.data(), d_weights.data(), values.size(), m, sums.data(), workspace.data(), bytes, nullptr);
+  return test::download(sums.data(), m);
+}
+
 template <class W>
 void expect_exact_rung(std::size_t n, std::uint32_t m, int spread) {
   namespace fp = gpulab::fixed_point;
@@ -430,15 +444,7 @@ void expect_exact_rung(std::size_t n, std::uint32_t m, int spread) {
   const BinRule rule(m);
   for (std::size_t i = 0; i < n; ++i)
     if (weights[i] != 0) fp::add_into(exact[rule(values[i])], fp::to_fixed(weights[i], q_min));
-  const auto& rung = weighted_histogram_rungs<W>()[2];
-  ASSERT_EQ(rung.name, "exact_fixed_point");
-  const auto d_values = test::upload<std::int32_t>(values);
-  const auto d_weights = test::upload<W>(weights);
-  const std::size_t bytes = rung.workspace_bytes(n, m);
-  DeviceBuffer<std::byte> workspace(bytes);
-  DeviceBuffer<W> sums(m);
-  rung.run(d_values.data(), d_weights.data(), n, m, sums.data(), workspace.data(), bytes, nullptr);
-  const auto got = test::download(sums.data(), m);
+  const auto got = exact_rung_sums<W>(values, weights, m);
   for (std::uint32_t b = 0; b < m; ++b) {
     const W want = static_cast<W>(fp::to_double(exact[b], q_min));
     ASSERT_EQ(std::memcmp(&got[b], &want, sizeof(W)), 0) << "bin " << b << ": " << got[b] << " against " << want;
@@ -452,15 +458,9 @@ TEST(HistogramWeighted, TheExactRungGivesTheRoundedExactSum) {
     expect_exact_rung<double>((std::size_t{1} << 20) + 5, m, 20);
   }
   // A span past 128 bits (2^-100 beside 2^100 in float32): NaN in every bin, never a wrong sum.
-  const std::vector<std::int32_t> values = {0, 1, 2, 3};
   const std::vector<float> weights = {std::ldexp(1.0f, -100), std::ldexp(1.0f, 100), 1.0f, 2.0f};
-  const auto& rung = weighted_histogram_rungs<float>()[2];
-  const auto d_values = test::upload<std::int32_t>(values);
-  const auto d_weights = test::upload<float>(weights);
-  DeviceBuffer<std::byte> workspace(rung.workspace_bytes(4, 4));
-  DeviceBuffer<float> sums(4);
-  rung.run(d_values.data(), d_weights.data(), 4, 4, sums.data(), workspace.data(), rung.workspace_bytes(4, 4), nullptr);
-  for (float s : test::download(sums.data(), 4)) EXPECT_TRUE(std::isnan(s));
+  const std::vector<std::int32_t> values = {0, 1, 2, 3};
+  for (float s : exact_rung_sums<float>(values, weights, 4)) EXPECT_TRUE(std::isnan(s));
 }
 
 TEST(HistogramWeighted, RefusesBadArguments) {

@@ -123,10 +123,7 @@ GPULAB_HOST_DEVICE inline Int128 from_limbs(const std::uint32_t* limbs) {
 /// x·2^q_min rounded to the nearest double (once, unless the result is below double's normal range).
 GPULAB_HOST_DEVICE inline double to_double(Int128 x, int q_min) {
   const bool negative = (x.hi >> 63) != 0;
-  if (negative) {
-    x.lo = ~x.lo + 1;
-    x.hi = ~x.hi + (x.lo == 0 ? 1 : 0);
-  }
+  if (negative) x = negate(x);
   double d = 0.0;
   if (x.hi == 0) {
     d = static_cast<double>(x.lo);

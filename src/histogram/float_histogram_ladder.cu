@@ -12,7 +12,6 @@
 #include <gpulab/error.hpp>
 #include <gpulab/histogram.hpp>
 
-#include <algorithm>
 
 namespace gpulab {
 namespace {
@@ -34,9 +33,7 @@ void atomic_counts(const typename Rule::Value* values, const Rule& rule, std::si
   GPULAB_CUDA_CHECK(cudaMemsetAsync(counts, 0, std::size_t{m} * sizeof(std::uint32_t), stream));
   if (n == 0) return;
   constexpr unsigned kThreads = 256;
-  const void* kernel = reinterpret_cast<const void*>(atomic_counts_kernel<Rule>);
-  const auto blocks = static_cast<unsigned>(
-      std::min<std::size_t>((n + kThreads - 1) / kThreads, std::max(1u, resident_blocks(kernel, kThreads))));
+  const unsigned blocks = resident_grid(reinterpret_cast<const void*>(atomic_counts_kernel<Rule>), n, kThreads);
   launch("atomic_float_counts", atomic_counts_kernel<Rule>, {blocks, kThreads}, stream, values, rule, n, m, counts)
       .work([] { return std::string("a value's bin, an atomicAdd to it in global memory, grid-stride"); });
 }

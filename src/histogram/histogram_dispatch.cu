@@ -121,6 +121,17 @@ void allow_shared_paths() {
   });
 }
 
+/// The shared-memory path for m counters with a rule's `tables` bytes beside them: packed_registers
+/// (m ≤ 8), replicated_resident while two replicas fit a quarter of the SM, halfword_shared while
+/// one block holds its 16-bit counters; none past that.
+std::optional<Path> shared_path(std::uint32_t m, std::size_t tables) {
+  const DeviceLimits& d = device_limits();
+  if (m <= kPackedMaxBins) return Path::packed_registers;
+  if (replicas_for(m, d, tables) > 1) return Path::replicated_resident;
+  if (halfword_bytes(m, tables) <= d.smem_optin) return Path::halfword_shared;
+  return std::nullopt;
+}
+
 struct ClusterPlan {
   std::uint32_t bins_per_pass = 0;  // a multiple of the cluster's blocks
   std::size_t smem_bytes = 0;
@@ -249,13 +260,7 @@ Path partition_path(std::uint32_t m) { return supports(Path::range_ranked, m) ? 
 // range_partitioned (2026-11-24, docs/histogram.md) is 2.0–3.2× faster than hot_cached_global on
 // uniform input at n = 2^26, m = 2^17 … 2^20, but 2.6–3.2× slower on a degenerate one: which of the
 // two runs is decided on the device by a sample of the values (takes_sample(), sample_kernel).
-Path choose(std::size_t, std::uint32_t m) {
-  const DeviceLimits& d = device_limits();
-  if (m <= kPackedMaxBins) return Path::packed_registers;
-  if (replicas_for(m, d) > 1) return Path::replicated_resident;
-  if (supports(Path::halfword_shared, m)) return Path::halfword_shared;
-  return Path::hot_cached_global;
-}
+Path choose(std::size_t, std::uint32_t m) { return shared_path(m, 0).value_or(Path::hot_cached_global); }
 
 namespace {
 
@@ -423,18 +428,12 @@ void run(Path path, const std::int32_t* values, std::size_t n, std::uint32_t m, 
   launch_path(path, values, n, BinRule(m), counts, temp, stream);
 }
 
-// As choose() picks for int32 values, with the rule's tables beside the counters.
 template <class Rule>
 bool run_in_shared(const typename Rule::Value* values, std::size_t n, const Rule& rule, std::uint32_t* counts, cudaStream_t stream) {
-  const DeviceLimits& d = device_limits();
-  const std::uint32_t m = rule.bins();
-  const std::size_t tables = staged_bytes(rule);
-  Path path = Path::halfword_shared;
-  if (m <= kPackedMaxBins) path = Path::packed_registers;
-  else if (replicas_for(m, d, tables) > 1) path = Path::replicated_resident;
-  else if (halfword_bytes(m, tables) > d.smem_optin) return false;
-  zero_counts_for(path, counts, m, stream);
-  launch_shared_path(path, values, n, rule, counts, stream);
+  const std::optional<Path> path = shared_path(rule.bins(), staged_bytes(rule));
+  if (!path) return false;
+  zero_counts_for(*path, counts, rule.bins(), stream);
+  launch_shared_path(*path, values, n, rule, counts, stream);
   return true;
 }
 

@@ -59,22 +59,13 @@ void count_mapped(const char* what, const typename Rule::Value* values, std::siz
 
 enum class Counting { in_shared_where_it_fits, mapped };
 
-/// counts (rows × m) = the first m of each row's m + 1 counts in `total`.
-void copy_rows_out(const std::uint32_t* total, std::size_t rows, std::uint32_t m, std::uint32_t* counts, cudaStream_t stream) {
-  const std::size_t row_bytes = std::size_t{m} * sizeof(std::uint32_t);
-  GPULAB_CUDA_CHECK(
-      cudaMemcpy2DAsync(counts, row_bytes, total, row_bytes + sizeof(std::uint32_t), row_bytes, rows, cudaMemcpyDeviceToDevice, stream));
-}
-
-/// counts (rows × m) = each row's first m of the m + 1 bins `counted` (WholeInput or PerRow) gives
-/// values[0, n).
+/// total[0, counted.bins()) = the counts of values[0, n): made where read where the counters fit
+/// shared memory, else (and as the float ladder's rung 2) mapped to bins in memory, then counted.
 template <class Counted>
-void count_into(const char* what, const typename Counted::Value* values, std::size_t n, const Counted& counted, std::size_t rows,
-                std::uint32_t* counts, cudaStream_t stream, Counting counting) {
-  const StreamScratch total(std::size_t{counted.bins()} * sizeof(std::uint32_t), stream);
-  if (counting == Counting::mapped || !histogram_detail::run_in_shared(values, n, counted, total.as<std::uint32_t>(), stream))
-    count_mapped(what, values, n, counted, total.as<std::uint32_t>(), stream);
-  copy_rows_out(total.as<const std::uint32_t>(), rows, counted.rule.m, counts, stream);
+void count_values(const char* what, const typename Counted::Value* values, std::size_t n, const Counted& counted, std::uint32_t* total,
+                  cudaStream_t stream, Counting counting) {
+  if (counting == Counting::mapped || !histogram_detail::run_in_shared(values, n, counted, total, stream))
+    count_mapped(what, values, n, counted, total, stream);
 }
 
 /// counts (rows × m) = each row's histogram of `rule`'s bins (RangeRule or EdgeRule) over values.
@@ -84,22 +75,23 @@ void count_into(const char* what, const typename Counted::Value* values, std::si
 template <class Rule>
 void count_rows(const char* what, const typename Rule::Value* values, std::size_t rows, std::size_t cols, const Rule& rule,
                 std::uint32_t* counts, cudaStream_t stream, Counting counting) {
-  if (rows == 1) return count_into(what, values, cols, WholeInput<Rule>{rule}, 1, counts, stream, counting);
-  const UnsignedDivider by_cols(static_cast<std::uint32_t>(std::max<std::size_t>(cols, 1)));
-  const std::size_t per_group = histogram_detail::shared_bins_limit(staged_bytes(rule)) / (std::size_t{rule.m} + 1);
   const std::size_t row_bins = std::size_t{rule.m} + 1;
-  if (counting == Counting::mapped || per_group >= rows || per_group == 0)
-    return count_into(what, values, rows * cols, PerRow<Rule>{rule, by_cols, static_cast<std::uint32_t>(rows)}, rows, counts, stream,
-                      counting);
   const StreamScratch total(rows * row_bins * sizeof(std::uint32_t), stream);
-  for (std::size_t first = 0; first < rows; first += per_group) {
-    const std::size_t group = std::min(per_group, rows - first);
-    const PerRow<Rule> rows_of_group{rule, by_cols, static_cast<std::uint32_t>(group)};
-    if (!histogram_detail::run_in_shared(values + first * cols, group * cols, rows_of_group, total.as<std::uint32_t>() + first * row_bins,
-                                         stream))
-      throw Error(std::string(what) + ": a group of rows did not fit shared memory");  // shared_bins_limit said it would
+  if (rows == 1) {
+    count_values(what, values, cols, WholeInput<Rule>{rule}, total.as<std::uint32_t>(), stream, counting);
+  } else {
+    const UnsignedDivider by_cols(static_cast<std::uint32_t>(std::max<std::size_t>(cols, 1)));
+    const std::size_t fit = histogram_detail::shared_bins_limit(staged_bytes(rule)) / row_bins;  // rows a launch
+    const std::size_t per_group = fit == 0 || counting == Counting::mapped ? rows : std::min(rows, fit);
+    for (std::size_t first = 0; first < rows; first += per_group) {
+      const std::size_t group = std::min(per_group, rows - first);
+      count_values(what, values + first * cols, group * cols, PerRow<Rule>{rule, by_cols, static_cast<std::uint32_t>(group)},
+                   total.as<std::uint32_t>() + first * row_bins, stream, counting);
+    }
   }
-  copy_rows_out(total.as<const std::uint32_t>(), rows, rule.m, counts, stream);
+  const std::size_t row_bytes = std::size_t{rule.m} * sizeof(std::uint32_t);
+  GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(counts, row_bytes, total.as<const std::uint32_t>(), row_bytes + sizeof(std::uint32_t), row_bytes,
+                                      rows, cudaMemcpyDeviceToDevice, stream));
 }
 
 void check_shape(const char* what, const void* values, std::size_t rows, std::size_t cols, std::uint32_t m,

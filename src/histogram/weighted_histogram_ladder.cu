@@ -14,7 +14,6 @@
 #include <gpulab/error.hpp>
 #include <gpulab/histogram.hpp>
 
-#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -41,9 +40,7 @@ void global_atomics(const std::int32_t* values, const W* weights, std::size_t n,
   GPULAB_CUDA_CHECK(cudaMemsetAsync(sums, 0, std::size_t{m} * sizeof(W), stream));
   if (n == 0) return;
   constexpr unsigned kThreads = 256;
-  const void* kernel = reinterpret_cast<const void*>(atomic_weights_kernel<W>);
-  const auto blocks = static_cast<unsigned>(
-      std::min<std::size_t>((n + kThreads - 1) / kThreads, std::max(1u, resident_blocks(kernel, kThreads))));
+  const unsigned blocks = resident_grid(reinterpret_cast<const void*>(atomic_weights_kernel<W>), n, kThreads);
   launch("atomic_weights", atomic_weights_kernel<W>, {blocks, kThreads}, stream, values, weights, n, BinRule(m), sums)
       .work([] { return std::string("an atomicAdd a weight, grid-stride"); });
 }
@@ -161,25 +158,21 @@ void exact_fixed_point(const std::int32_t* values, const W* weights, std::size_t
   auto* limbs = reinterpret_cast<std::uint32_t*>(span + 1);
   GPULAB_CUDA_CHECK(cudaMemsetAsync(workspace, 0, exact_workspace(n, m), stream));
   constexpr unsigned kThreads = 512;
-  auto blocks_of = [&](const void* kernel, std::size_t smem) {
-    return static_cast<unsigned>(std::min<std::size_t>(std::max<std::size_t>(1, (n + kThreads - 1) / kThreads),
-                                                       std::max(1u, resident_blocks(kernel, kThreads, smem))));
-  };
   if (n > 0) {
-    launch("exact_span", exact_span_kernel<W>, {blocks_of(reinterpret_cast<const void*>(exact_span_kernel<W>), 0), kThreads}, stream,
-           weights, n, span)
+    launch("exact_span", exact_span_kernel<W>, {resident_grid(reinterpret_cast<const void*>(exact_span_kernel<W>), n, kThreads), kThreads},
+           stream, weights, n, span)
         .work([] { return std::string("the weights' lowest last bit and highest exponent, grid-stride"); });
     const std::size_t smem = kLimbsPerBin * sizeof(std::uint32_t) * m;
     const void* in_shared = reinterpret_cast<const void*>(exact_add_kernel<W, true>);
     if (smem <= dynamic_smem_limit(in_shared)) {
       allow_dynamic_smem(in_shared, smem, "exact_fixed_point");
-      launch("exact_add_shared", exact_add_kernel<W, true>, {blocks_of(in_shared, smem), kThreads, smem}, stream, values, weights, n,
-             BinRule(m), span, limbs)
+      launch("exact_add_shared", exact_add_kernel<W, true>, {resident_grid(in_shared, n, kThreads, smem), kThreads, smem}, stream, values,
+             weights, n, BinRule(m), span, limbs)
           .work([] { return std::string("each weight an integer, 32-bit atomics on its limbs in the block's counters"); });
     } else {
       launch("exact_add_global", exact_add_kernel<W, false>,
-             {blocks_of(reinterpret_cast<const void*>(exact_add_kernel<W, false>), 0), kThreads}, stream, values, weights, n, BinRule(m),
-             span, limbs)
+             {resident_grid(reinterpret_cast<const void*>(exact_add_kernel<W, false>), n, kThreads), kThreads}, stream, values, weights, n,
+             BinRule(m), span, limbs)
           .work([] { return std::string("each weight an integer, 32-bit atomics on its limbs in the global counters"); });
     }
   }

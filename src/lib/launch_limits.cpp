@@ -78,6 +78,11 @@ dim3 tile_grid(std::size_t x_items, std::size_t x_tile, std::size_t y_items, std
   return {checked_grid((x_items + x_tile - 1) / x_tile, who), capped_grid_y((y_items + y_tile - 1) / y_tile)};
 }
 
+unsigned resident_grid(const void* kernel, std::size_t items, unsigned block, std::size_t dynamic_smem) {
+  return static_cast<unsigned>(
+      std::clamp<std::size_t>((items + block - 1) / block, 1, std::max(1u, resident_blocks(kernel, block, dynamic_smem))));
+}
+
 unsigned grid_stride_blocks(std::size_t items, unsigned block) {
   return static_cast<unsigned>(std::clamp<std::size_t>((items + block - 1) / block, 1, 8192));
 }

@@ -49,6 +49,10 @@ unsigned checked_grid(std::size_t blocks, const char* who);
 /// least one, at most 8192 (the threads then loop; 8192 blocks of 256 fill any GPU several times).
 unsigned grid_stride_blocks(std::size_t items, unsigned block);
 
+/// Blocks of `kernel` for a grid-stride loop over `items`: a block's worth of items each, at least
+/// one, at most the blocks the device holds at once (resident_blocks), so that each thread loops.
+unsigned resident_grid(const void* kernel, std::size_t items, unsigned block, std::size_t dynamic_smem = 0);
+
 /// A 2-D grid of tiles: x across `x_items` in tiles of `x_tile` (checked_grid), y across `y_items`
 /// in tiles of `y_tile` (capped_grid_y: kernels loop over the tile rows past gridDim.y).
 dim3 tile_grid(std::size_t x_items, std::size_t x_tile, std::size_t y_items, std::size_t y_tile, const char* who);
