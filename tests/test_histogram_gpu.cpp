@@ -437,9 +437,15 @@ void expect_exact_rung(std::size_t n, std::uint32_t m, int spread) {
   std::vector<W> weights(n);
   fill_random<W>(weights, 13);
   for (std::size_t i = 0; i < n; ++i) weights[i] = std::ldexp(weights[i], static_cast<int>(i % (2 * spread + 1)) - spread);
-  int q_min = std::numeric_limits<int>::max();
+  int q_min = std::numeric_limits<int>::max(), top = std::numeric_limits<int>::min();
   for (W w : weights)
-    if (w != 0) q_min = std::min(q_min, fp::decompose(w).q);
+    if (w != 0) {
+      const fp::Decomposed d = fp::decompose(w);
+      q_min = std::min(q_min, fp::lowest_bit(d));
+      top = std::max(top, fp::top_bit(d));
+    }
+  // Past 128 bits the rung gives NaN (checked below): these weights must stay inside.
+  ASSERT_LE(fp::bits_needed(q_min, top, n), 128) << "the test's weights span too many binades";
   std::vector<fp::Int128> exact(m);
   const BinRule rule(m);
   for (std::size_t i = 0; i < n; ++i)
@@ -454,6 +460,8 @@ void expect_exact_rung(std::size_t n, std::uint32_t m, int spread) {
 TEST(HistogramWeighted, TheExactRungGivesTheRoundedExactSum) {
   for (std::uint32_t m : {1u, 7u, 256u, 5000u, 20'000u}) {
     SCOPED_TRACE("m = " + std::to_string(m));
+    // Weights on grids of 2^-23 (float32) and 2^-52 (float64) in [-1, 1), scaled by 2^±30 and 2^±20:
+    // 2^20 of them take 105 and 114 bits (the lowest set bits count, not the format's last).
     expect_exact_rung<float>((std::size_t{1} << 20) + 5, m, 30);
     expect_exact_rung<double>((std::size_t{1} << 20) + 5, m, 20);
   }

@@ -30,6 +30,15 @@ GPULAB_HOST_DEVICE inline int bit_width(std::uint64_t x) {
 #endif
 }
 
+/// The zero bits below x's lowest set bit (x ≠ 0).
+GPULAB_HOST_DEVICE inline int trailing_zeros(std::uint64_t x) {
+#ifdef __CUDA_ARCH__
+  return __ffsll(static_cast<long long>(x)) - 1;
+#else
+  return __builtin_ctzll(x);
+#endif
+}
+
 /// A finite w as ±mant·2^q, mant < 2^digits (0 for zero; subnormals at the lowest q).
 struct Decomposed {
   std::uint64_t mant = 0;
@@ -60,6 +69,13 @@ GPULAB_HOST_DEVICE Decomposed decompose(W w) {
   return d;
 }
 
+/// Where w's lowest set bit stands (w ≠ 0): w is an integer number of 2^lowest_bit, so that weights
+/// on a coarse grid (3.5, 0.25) take only the bits they use, not their format's 24 or 53.
+GPULAB_HOST_DEVICE inline int lowest_bit(const Decomposed& d) { return d.q + trailing_zeros(d.mant); }
+
+/// |w| < 2^top_bit.
+GPULAB_HOST_DEVICE inline int top_bit(const Decomposed& d) { return d.q + bit_width(d.mant); }
+
 /// Bits the sum of n values of magnitude below 2^top in units of 2^q_min takes, sign included.
 GPULAB_HOST_DEVICE inline int bits_needed(int q_min, int top, std::uint64_t n) { return top - q_min + bit_width(n) + 1; }
 
@@ -70,12 +86,16 @@ GPULAB_HOST_DEVICE inline Int128 negate(Int128 x) {
   return x;
 }
 
-/// |w| (finite, q_min ≤ decompose(w).q, top − q_min ≤ 126) as an integer number of 2^q_min.
+/// |w| (finite, q_min ≤ lowest_bit, top_bit − q_min ≤ 126) as an integer number of 2^q_min.
 template <class W>
 GPULAB_HOST_DEVICE Int128 magnitude(W w, int q_min) {
   const Decomposed d = decompose(w);
   const int shift = d.q - q_min;
   Int128 x;
+  if (shift < 0) {  // only zero bits shifted out: q_min ≤ lowest_bit
+    x.lo = d.mant >> -shift;
+    return x;
+  }
   x.lo = shift < 64 ? d.mant << shift : 0;
   x.hi = shift == 0 ? 0 : shift < 64 ? d.mant >> (64 - shift) : d.mant << (shift - 64);
   return x;

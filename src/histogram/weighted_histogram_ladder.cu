@@ -52,8 +52,8 @@ void global_atomics(const std::int32_t* values, const W* weights, std::size_t n,
 
 // ---- rung 3: exact sums in 128-bit fixed point ------------------------------------------------
 //
-// Adds over rung 2: no order at all. A first pass finds the lowest last-bit exponent q_min and the
-// highest exponent of the weights; where n of them fit 128 bits in units of 2^q_min (float32
+// Adds over rung 2: no order at all. A first pass finds the place q_min of the weights' lowest set
+// bit and their highest exponent; where n of them fit 128 bits in units of 2^q_min (float32
 // weights spanning up to ~70 binades at n = 2^26), each weight is an integer (fixed_point_sum.hpp)
 // and 32-bit integer atomics on its limbs, in any order, sum it exactly: the carry into a limb is
 // known from the value the atomic on the limb below returns. The sum is rounded once to double
@@ -78,8 +78,8 @@ __global__ void exact_span_kernel(const W* weights, std::size_t n, ExactSpan* sp
     if (!isfinite(w)) bad = 1;
     else if (w != W(0)) {
       const fixed_point::Decomposed d = fixed_point::decompose(w);
-      low = max(low, static_cast<unsigned>(kExponentBias - d.q));
-      top = max(top, static_cast<unsigned>(kExponentBias + d.q + fixed_point::bit_width(d.mant)));
+      low = max(low, static_cast<unsigned>(kExponentBias - fixed_point::lowest_bit(d)));
+      top = max(top, static_cast<unsigned>(kExponentBias + fixed_point::top_bit(d)));
     }
   }
   low = warp_max_unsigned(low);
