@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -206,6 +207,59 @@ TEST(FloatBins, TheEdgesGuideIsOnlyAHint) {
         ASSERT_EQ(rule(v), gpulab::edge_bin(v, edges.data(), m)) << "v " << v << ", " << m + 1 << " edges from " << edges.front()
                                                                  << (guide == &built ? ", the built guide" : ", a random guide");
     }
+  }
+}
+
+// The library's torch.histc rule divides by the range from its reciprocal (divide_by_reciprocal):
+// the division's own quotient, for every float32 y in [1, 4) over divisors with awkward mantissas
+// (all ones, 1/3, random), and float64 ys near multiples of the divisor; then range_rule's bins
+// against range_bin's over values at the bins' edges, and the ranges where it must divide.
+TEST(RangeBin, TheReciprocalGivesTheDivisionsQuotient) {
+  std::mt19937_64 random(5);
+  std::vector<float> divisors = {1.0f, 1.5f, 3.0f, 0.1f, 2.0f / 3.0f, std::nextafter(2.0f, 0.0f), std::nextafter(1.0f, 2.0f)};
+  for (int k = 0; k < 5; ++k) divisors.push_back(std::bit_cast<float>(0x3f800000u | static_cast<std::uint32_t>(random() & 0x7fffff)));
+  for (float d : divisors) {
+    const float r = 1.0f / d;
+    for (std::uint32_t bits = 0x3f800000u; bits < 0x40800000u; ++bits) {  // every float in [1, 4)
+      const float y = std::bit_cast<float>(bits);
+      if (gpulab::divide_by_reciprocal(y, d, r) != y / d) FAIL() << "y " << y << ", d " << d;
+    }
+  }
+  for (int k = 0; k < 100; ++k) {
+    const double d = 1.0 + static_cast<double>(random() >> 12) * 0x1p-52, r = 1.0 / d;
+    for (int j = 0; j < 20000; ++j) {
+      const double near = std::floor(static_cast<double>(random() % 100000 + 64) / 64.0) * d;  // k·d: at a bin's edge
+      const double y = j % 2 ? 1.0 + static_cast<double>(random() >> 12) * 0x1p-52 : std::nextafter(near, j % 4 ? 0.0 : 1e9);
+      ASSERT_EQ(gpulab::divide_by_reciprocal(y, d, r), y / d) << "y " << y << ", d " << d;
+    }
+  }
+}
+
+template <class T>
+void expect_range_rule_bins(std::uint32_t m, T lo, T hi, bool divides) {
+  const gpulab::RangeRule<T> rule = gpulab::range_rule(m, lo, hi);
+  ASSERT_EQ(rule.reciprocal == 0, divides) << lo << ", " << hi;
+  std::vector<T> values;
+  for (std::uint32_t b = 0; b <= m; ++b) {  // each edge lo + b·(hi − lo)/m and its neighbours
+    const T edge = lo + (hi - lo) * static_cast<T>(b) / static_cast<T>(m);
+    T v = edge;
+    for (int k = 0; k < 3; ++k) v = std::nextafter(v, -std::numeric_limits<T>::infinity());
+    for (int k = 0; k < 7; ++k, v = std::nextafter(v, std::numeric_limits<T>::infinity())) values.push_back(v);
+  }
+  for (T v : values) ASSERT_EQ(rule(v), gpulab::range_bin(v, m, lo, hi)) << "v " << v << ", m " << m << ", [" << lo << ", " << hi << "]";
+}
+
+TEST(RangeBin, TheRangeRuleBinsAsTorchHistc) {
+  for (std::uint32_t m : {1u, 3u, 7u, 256u, 1000u, 4096u}) {
+    expect_range_rule_bins<float>(m, -1.0f, 1.0f, false);
+    expect_range_rule_bins<float>(m, 0.1f, 0.7f, false);
+    expect_range_rule_bins<float>(m, -3.3e7f, 1.7e-3f, false);
+    expect_range_rule_bins<double>(m, -0.3, 1e5, false);
+    expect_range_rule_bins<double>(m, 1.0 / 3.0, 2.0, false);
+    // Where the reciprocal's division does not hold it divides: a width overflowing, one near underflow.
+    expect_range_rule_bins<float>(m, -3e38f, 3e38f, true);
+    expect_range_rule_bins<float>(m, 0.0f, 1e-37f, true);
+    expect_range_rule_bins<double>(m, 1e-300, 2e-300, true);
   }
 }
 

@@ -550,6 +550,36 @@ TEST(HistogramFloat, CountedWhereReadAsWhenMapped) {
   expect_counted_where_read<float>(5);  // fewer values than a vector's worth past the head
 }
 
+// The equal bins' division made from the range's reciprocal (range_rule) gives torch's bins where
+// the reciprocal is inexact: each bin's edge and its neighbours among the values, random values
+// too, over ranges of awkward widths, one far from zero, and ranges where the library divides.
+template <class T>
+void expect_awkward_range(std::uint32_t m, T lo, T hi) {
+  std::vector<T> values(50'000);
+  fill_float_histogram_input<T>(values, 31);
+  for (T& v : values) v = lo + (v + T(1)) / T(2) * (hi - lo);
+  for (std::uint32_t b = 0; b <= m; ++b) {
+    T v = lo + (hi - lo) * static_cast<T>(b) / static_cast<T>(m);
+    for (int k = 0; k < 3; ++k) v = std::nextafter(v, -std::numeric_limits<T>::infinity());
+    for (int k = 0; k < 7; ++k, v = std::nextafter(v, std::numeric_limits<T>::infinity())) values.push_back(v);
+  }
+  const auto d_values = test::upload<T>(values);
+  DeviceBuffer<std::uint32_t> counts(m);
+  histogram_range<T>(d_values.data(), values.size(), m, lo, hi, counts.data());
+  EXPECT_EQ(test::download(counts.data(), m), histogram_range_reference<T>(values, m, lo, hi)) << "m " << m << ", [" << lo << ", " << hi << "]";
+}
+
+TEST(HistogramFloat, AwkwardRangesGiveTorchsBins) {
+  for (std::uint32_t m : {7u, 1000u, 4096u}) {
+    expect_awkward_range<float>(m, 0.1f, 0.7f);
+    expect_awkward_range<float>(m, -3.3e7f, 1.7e-3f);
+    expect_awkward_range<float>(m, 1e6f, 1e6f + 1.0f);
+    expect_awkward_range<float>(m, -3e38f, 3e38f);  // the width overflows: divided
+    expect_awkward_range<double>(m, 1.0 / 3.0, 2.0);
+    expect_awkward_range<double>(m, -0.3, 1e5);
+  }
+}
+
 // The edges' guide (bin_of_float.hpp) is a hint checked against the edges: edges closer than the
 // values' resolution, repeated edges, a span past the largest float and edges far from even give
 // edge_bin's bins exactly, the edges themselves and their neighbours among the values.

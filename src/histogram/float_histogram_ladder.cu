@@ -46,7 +46,8 @@ void global_atomics(const FloatHistogramArgs<T>& a, std::uint32_t* counts, cudaS
 
 // ---- rung 2: each value's bin written to memory, then counted by the int32 histogram -------------
 // Adds over rung 1: counters in shared memory (whichever of gpulab::histogram's paths m + 1 bins
-// take), at the cost of writing and reading back a 4-byte bin a value.
+// take), at the cost of writing and reading back a 4-byte bin a value; torch.histc's division made
+// from the range's reciprocal (range_rule: three instructions where the division takes eight).
 
 template <class T>
 void map_then_count(const FloatHistogramArgs<T>& a, std::uint32_t* counts, cudaStream_t stream) {

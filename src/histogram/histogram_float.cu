@@ -113,7 +113,7 @@ void range_rows(const T* values, std::size_t rows, std::size_t cols, std::uint32
   check_shape("histogram_range", values, rows, cols, m, counts);
   if (!(std::isfinite(lo) && std::isfinite(hi) && lo < hi))
     throw Error("histogram_range: the range must be finite with lo < hi, got [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  count_rows("histogram_range_bins", values, rows, cols, RangeRule<T>{m, lo, hi}, counts, stream, counting);
+  count_rows("histogram_range_bins", values, rows, cols, range_rule(m, lo, hi), counts, stream, counting);
 }
 
 template <class T>
