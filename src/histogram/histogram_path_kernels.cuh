@@ -59,7 +59,7 @@ __device__ __forceinline__ void for_each_input(const V* __restrict__ values, std
   const std::size_t head = misalign == 0 ? 0 : min(n, kPer - misalign);
   if (global_t < head) on_value(values[global_t], global_t);
   const std::size_t vectors = (n - head) / kPer;
-  for_each_vector_in_tiles<kUnroll, true>(reinterpret_cast<const Vector*>(values + head), vectors, blockIdx.x, gridDim.x,
+  for_each_vector_in_tiles<kUnroll>(reinterpret_cast<const Vector*>(values + head), vectors, blockIdx.x, gridDim.x,
                                     threadIdx.x, blockDim.x,
                                     [&](const Vector& x, std::size_t k) { on_vector(x, head + k * kPer); });
   const std::size_t tail = head + vectors * kPer;

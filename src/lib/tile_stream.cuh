@@ -22,10 +22,8 @@ struct alignas(16) Vec16 {
 /// H100 this ran ~3% faster than loads a whole grid apart; the journal: git show 539355e:docs/notes.md). Only the last tile of
 /// the array can be partial; the block it falls to takes it one vector per thread.
 /// The order of the calls depends only on (count, b, t, blocks, block_size). An fn that takes a
-/// second argument is given the vector's index in body too. kPrefetch: the next tile's loads are
-/// issued before this tile's calls, at kUnroll more vectors of registers, for an fn with work
-/// enough to leave the loads idle between tiles (the histograms' bins).
-template <unsigned kUnroll, bool kPrefetch = false, class V, class Fn>
+/// second argument is given the vector's index in body too.
+template <unsigned kUnroll, class V, class Fn>
 __device__ __forceinline__ void for_each_vector_in_tiles(const V* __restrict__ body, std::size_t count,
                                                          std::size_t b, std::size_t blocks, unsigned t,
                                                          unsigned block_size, Fn&& fn) {
@@ -34,37 +32,13 @@ __device__ __forceinline__ void for_each_vector_in_tiles(const V* __restrict__ b
     else fn(x);
   };
   const std::size_t tile = std::size_t{kUnroll} * block_size;
-  auto load = [&](V (&x)[kUnroll], std::size_t base) {
+  std::size_t base = b * tile;
+  for (; base + tile <= count; base += blocks * tile) {
+    V x[kUnroll];
 #pragma unroll
     for (unsigned u = 0; u < kUnroll; ++u) x[u] = body[base + u * block_size + t];
-  };
-  auto visit_tile = [&](const V (&x)[kUnroll], std::size_t base) {
 #pragma unroll
     for (unsigned u = 0; u < kUnroll; ++u) visit(x[u], base + u * block_size + t);
-  };
-  std::size_t base = b * tile;
-  if constexpr (kPrefetch) {
-    if (base + tile <= count) {
-      V x[kUnroll];
-      load(x, base);
-      for (;;) {
-        const std::size_t next = base + blocks * tile;
-        const bool more = next + tile <= count;
-        V ahead[kUnroll];
-        if (more) load(ahead, next);
-        visit_tile(x, base);
-        base = next;
-        if (!more) break;
-#pragma unroll
-        for (unsigned u = 0; u < kUnroll; ++u) x[u] = ahead[u];
-      }
-    }
-  } else {
-    for (; base + tile <= count; base += blocks * tile) {
-      V x[kUnroll];
-      load(x, base);
-      visit_tile(x, base);
-    }
   }
   for (std::size_t i = base + t; i < count; i += block_size) visit(body[i], i);
 }
