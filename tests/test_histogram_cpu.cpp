@@ -304,15 +304,17 @@ TEST(FixedPointSum, ExactAgainstTheCompilers128BitIntegers) {
   std::mt19937_64 random(3);
   expect_exact_fixed_point_sums<float>(random, 30);   // 24 + 61 binades + 12 bits of n: past 64 bits
   expect_exact_fixed_point_sums<double>(random, 20);  // 53 + 41 + 12: the high word in every sum
-  // Sums kept in 32-bit limbs, a limb at a time (as the GPU's atomics add them), carries included.
-  std::uint32_t limbs[4] = {};
+  // Sums kept in 32-bit limbs, a limb at a time (as the GPU's atomics add them), carries included;
+  // the limbs 3 words apart (as the shared planes keep them m apart).
+  constexpr std::size_t kStride = 3;
+  std::uint32_t limbs[4 * kStride] = {};
   UWide want = 0;
   for (int k = 0; k < 100000; ++k) {
     const UWide x = (static_cast<UWide>(random()) << 64 | random()) >> (random() % 128 + 8);  // below 2^120
     gpulab::fixed_point::add_to_limbs(limbs, {static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(x >> 64)},
-                                      [](std::uint32_t* p, std::uint32_t v) { return std::exchange(*p, *p + v); });
+                                      [](std::uint32_t* p, std::uint32_t v) { return std::exchange(*p, *p + v); }, kStride);
     want += x;
-    const gpulab::fixed_point::Int128 got = gpulab::fixed_point::from_limbs(limbs);
+    const gpulab::fixed_point::Int128 got = gpulab::fixed_point::from_limbs(limbs, kStride);
     ASSERT_EQ(got.lo, static_cast<std::uint64_t>(want)) << k;
     ASSERT_EQ(got.hi, static_cast<std::uint64_t>(want >> 64)) << k;
   }

@@ -10,6 +10,7 @@
 #include "lib/host_device.hpp"
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -115,12 +116,13 @@ GPULAB_HOST_DEVICE inline void add_into(Int128& acc, Int128 x) {
   acc.lo = lo;
 }
 
-/// limbs[0..3] (a 128-bit unsigned, the low 32 bits first) += x, by `add(p, v)`, which adds v to *p
-/// and returns *p before (an atomicAdd: the sum comes out right whatever other threads add between
-/// the limbs, each add's carry known from the value before it). Limbs with nothing to add are not
-/// touched: a float's 24-bit mantissa spans at most two limbs, a carry now and then a third.
+/// The 128-bit unsigned in limbs[0], limbs[stride], limbs[2·stride], limbs[3·stride] (the low 32
+/// bits first) += x, by `add(p, v)`, which adds v to *p and returns *p before (an atomicAdd: the
+/// sum comes out right whatever other threads add between the limbs, each add's carry known from
+/// the value before it). Limbs with nothing to add are not touched: a float's 24-bit mantissa spans
+/// at most two limbs, a carry now and then a third.
 template <class Add>
-GPULAB_HOST_DEVICE void add_to_limbs(std::uint32_t* limbs, Int128 x, Add&& add) {
+GPULAB_HOST_DEVICE void add_to_limbs(std::uint32_t* limbs, Int128 x, Add&& add, std::size_t stride = 1) {
   const std::uint32_t part[4] = {static_cast<std::uint32_t>(x.lo), static_cast<std::uint32_t>(x.lo >> 32),
                                  static_cast<std::uint32_t>(x.hi), static_cast<std::uint32_t>(x.hi >> 32)};
   std::uint32_t carry = 0;
@@ -128,16 +130,16 @@ GPULAB_HOST_DEVICE void add_to_limbs(std::uint32_t* limbs, Int128 x, Add&& add) 
     const std::uint32_t v = part[k] + carry;
     std::uint32_t next = v < carry ? 1u : 0u;  // part[k] + carry wrapped to 0
     if (v != 0) {
-      const std::uint32_t before = add(limbs + k, v);
+      const std::uint32_t before = add(limbs + k * stride, v);
       next += before + v < before ? 1u : 0u;
     }
     carry = next;
   }
 }
 
-/// The 128-bit unsigned in limbs[0..3].
-GPULAB_HOST_DEVICE inline Int128 from_limbs(const std::uint32_t* limbs) {
-  return {limbs[0] | std::uint64_t{limbs[1]} << 32, limbs[2] | std::uint64_t{limbs[3]} << 32};
+/// The 128-bit unsigned in limbs[0], limbs[stride], limbs[2·stride], limbs[3·stride].
+GPULAB_HOST_DEVICE inline Int128 from_limbs(const std::uint32_t* limbs, std::size_t stride = 1) {
+  return {limbs[0] | std::uint64_t{limbs[stride]} << 32, limbs[2 * stride] | std::uint64_t{limbs[3 * stride]} << 32};
 }
 
 /// x·2^q_min rounded to the nearest double (once, unless the result is below double's normal range).

@@ -102,11 +102,14 @@ __device__ bool exact_q_min(const ExactSpan& span, std::size_t n, int& q_min) {
 /// A bin's counters: the sum of its positive weights' magnitudes, then its negative ones', each a
 /// 128-bit unsigned in four 32-bit limbs (32-bit atomics are native in shared memory; 64-bit ones
 /// are a compare-and-swap loop there), so that a weight touches one or two limbs of one of them.
+/// In global memory a bin's eight limbs lie side by side (limb k of a side `stride` = 1 apart); in
+/// shared memory in eight planes of m (stride = m), so that the lanes adding limb k of different
+/// bins fall in different banks: side by side, every bin's limb k lay in 4 of the 32 banks.
 constexpr unsigned kLimbsPerBin = 8;
 
-__device__ __forceinline__ void add_weight(std::uint32_t* bin_limbs, bool negative, fixed_point::Int128 magnitude) {
-  fixed_point::add_to_limbs(bin_limbs + (negative ? 4 : 0), magnitude,
-                            [](std::uint32_t* p, std::uint32_t v) { return atomicAdd(p, v); });
+__device__ __forceinline__ void add_weight(std::uint32_t* bin_limbs, std::size_t stride, bool negative, fixed_point::Int128 magnitude) {
+  fixed_point::add_to_limbs(bin_limbs + (negative ? 4 * stride : 0), magnitude,
+                            [](std::uint32_t* p, std::uint32_t v) { return atomicAdd(p, v); }, stride);
 }
 
 template <class W, bool kShared>
@@ -115,23 +118,24 @@ __global__ void exact_add_kernel(const std::int32_t* values, const W* weights, s
   int q_min = 0;
   if (!exact_q_min(*span, n, q_min) || span->top_biased == 0) return;
   const std::uint32_t m = rule.bins();
-  extern __shared__ std::uint32_t block_limbs[];  // kShared: kLimbsPerBin a bin
-  std::uint32_t* limbs = sums;
+  extern __shared__ std::uint32_t block_limbs[];  // kShared: kLimbsPerBin planes of m
   if constexpr (kShared) {
-    limbs = block_limbs;
     for (std::uint32_t k = threadIdx.x; k < kLimbsPerBin * m; k += blockDim.x) block_limbs[k] = 0;
     __syncthreads();
   }
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
     const W w = weights[i];
-    if (w != W(0)) add_weight(limbs + kLimbsPerBin * rule(values[i]), w < W(0), fixed_point::magnitude(w, q_min));
+    if (w == W(0)) continue;
+    const std::uint32_t b = rule(values[i]);
+    if constexpr (kShared) add_weight(block_limbs + b, m, w < W(0), fixed_point::magnitude(w, q_min));
+    else add_weight(sums + kLimbsPerBin * b, 1, w < W(0), fixed_point::magnitude(w, q_min));
   }
   if constexpr (kShared) {
     __syncthreads();
     for (std::uint32_t b = threadIdx.x; b < m; b += blockDim.x)
       for (unsigned side = 0; side < 2; ++side) {
-        const fixed_point::Int128 x = fixed_point::from_limbs(block_limbs + kLimbsPerBin * b + 4 * side);
-        if ((x.lo | x.hi) != 0) add_weight(sums + kLimbsPerBin * b, side == 1, x);
+        const fixed_point::Int128 x = fixed_point::from_limbs(block_limbs + b + 4 * side * m, m);
+        if ((x.lo | x.hi) != 0) add_weight(sums + kLimbsPerBin * b, 1, side == 1, x);
       }
   }
 }
