@@ -59,7 +59,8 @@ void global_atomics(const std::int32_t* values, const W* weights, std::size_t n,
 // known from the value the atomic on the limb below returns. The sum is rounded once to double
 // (float32: then again to float) at the end. The same bits on every GPU, grid and schedule, and the
 // exact sum rounded; each block adds into a sub-histogram of 32-byte counters in shared memory
-// where m of them fit, into the global ones otherwise. Weights past that span, or not finite, make
+// where m of them fit, into the global ones otherwise, its elements eight at a time (their loads
+// issued together). Weights past that span, or not finite, make
 // every sum NaN: an experiment, timed against rung 2 and the library before it can be the
 // library's.
 
@@ -217,7 +218,7 @@ constexpr WeightedHistogramRung<W> kRungs[] = {
       Role::rung, false, false, "dram"},
      {&histogram_weighted_temp_bytes, &histogram_detail::histogram_weighted_by_match<W>, false, /*shared_memory_only=*/true}},
     {{"exact_fixed_point",
-      "each weight an integer number of the weights' lowest last bit, summed by 32-bit integer atomics on 128-bit "
+      "each weight an integer number of the weights' lowest set bit, summed by 32-bit integer atomics on 128-bit "
       "counters' limbs in any order (shared memory where they fit), rounded once: the exact sum, the same bits on any GPU; "
       "weights spanning more than ~70 binades give NaN (an experiment)",
       Role::rung, false, false, "dram"},
