@@ -431,9 +431,9 @@ std::vector<W> exact_rung_sums(std::span<const std::int32_t> values, std::span<c
 }
 
 template <class W>
-void expect_exact_rung(std::size_t n, std::uint32_t m, int spread) {
+void expect_exact_rung(std::size_t n, std::uint32_t m, int spread, HistogramDistribution dist = HistogramDistribution::uniform) {
   namespace fp = gpulab::fixed_point;
-  const auto values = input_for(HistogramDistribution::uniform, n);
+  const auto values = input_for(dist, n);
   std::vector<W> weights(n);
   fill_random<W>(weights, 13);
   for (std::size_t i = 0; i < n; ++i) weights[i] = std::ldexp(weights[i], static_cast<int>(i % (2 * spread + 1)) - spread);
@@ -464,6 +464,9 @@ TEST(HistogramWeighted, TheExactRungGivesTheRoundedExactSum) {
     // 2^20 of them take 105 and 114 bits (the lowest set bits count, not the format's last).
     expect_exact_rung<float>((std::size_t{1} << 20) + 5, m, 30);
     expect_exact_rung<double>((std::size_t{1} << 20) + 5, m, 20);
+    // Every value in one bin: whole warps summed by shuffles (m = 1 above too), in shared and global counters.
+    expect_exact_rung<float>((std::size_t{1} << 20) + 5, m, 30, HistogramDistribution::degenerate);
+    expect_exact_rung<double>((std::size_t{1} << 20) + 5, m, 20, HistogramDistribution::degenerate);
   }
   // A span past 128 bits (2^-100 beside 2^100 in float32): NaN in every bin, never a wrong sum.
   const std::vector<float> weights = {std::ldexp(1.0f, -100), std::ldexp(1.0f, 100), 1.0f, 2.0f};
