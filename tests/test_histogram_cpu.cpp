@@ -326,6 +326,54 @@ TEST(FixedPointSum, ExactAgainstTheCompilers128BitIntegers) {
   }
 }
 
+// The float32 superaccumulator (fixed_point_sum.hpp), its limbs 3 words apart, added a limb at a
+// time as the GPU's atomics add them: sums known by hand across the whole float32 range; random
+// weights within 128 bits against the 128-bit sum above (the same exact sum, rounded once); and its
+// conversion of random 320-bit values against the compiler's 128-bit one, shifted whole limbs up.
+double super_sum(const std::vector<float>& weights) {
+  namespace fp = gpulab::fixed_point;
+  constexpr std::size_t kStride = 3;
+  std::uint32_t positive[fp::kSuperLimbs * kStride] = {}, negative[fp::kSuperLimbs * kStride] = {};
+  for (float w : weights)
+    fp::add_to_super(w < 0 ? negative : positive, w, [](std::uint32_t* p, std::uint32_t v) { return std::exchange(*p, *p + v); }, kStride);
+  return fp::super_to_double(positive, negative, kStride);
+}
+
+TEST(FixedPointSum, TheFloat32SuperaccumulatorSumsAnySpan) {
+  namespace fp = gpulab::fixed_point;
+  const float big = std::numeric_limits<float>::max(), tiny = std::numeric_limits<float>::denorm_min();
+  EXPECT_EQ(super_sum({std::ldexp(1.0f, 100), 1.0f, -std::ldexp(1.0f, 100)}), 1.0);
+  EXPECT_EQ(super_sum({big, big, tiny, -big}), static_cast<double>(big) + std::ldexp(1.0, -149));
+  EXPECT_EQ(super_sum({tiny, tiny, tiny}), 3 * std::ldexp(1.0, -149));
+  EXPECT_EQ(super_sum({2.5f, -2.5f}), 0.0);
+  EXPECT_FALSE(std::signbit(super_sum({2.5f, -2.5f})));
+  EXPECT_EQ(super_sum(std::vector<float>(100000, big)), 100000.0 * static_cast<double>(big));
+  EXPECT_EQ(super_sum({-1.0f, std::ldexp(1.0f, -60)}), -1.0 + std::ldexp(1.0, -60));
+  std::mt19937_64 random(11);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> exponent(-40, 40);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<float> w(1 + random() % 2000);
+    for (auto& x : w) x = std::ldexp(unit(random), exponent(random));
+    int q_min = std::numeric_limits<int>::max();
+    for (float x : w)
+      if (x != 0) q_min = std::min(q_min, fp::lowest_bit(fp::decompose(x)));
+    fp::Int128 sum;
+    for (float x : w) fp::add_into(sum, fp::to_fixed(x, q_min));
+    ASSERT_EQ(super_sum(w), fp::to_double(sum, q_min)) << "trial " << trial;
+  }
+  for (int k = 0; k < 20000; ++k) {  // conversions: a value below 2^126 in limbs 0–3, then whole limbs up
+    const UWide bits = (static_cast<UWide>(random()) << 64 | random()) >> (random() % 126 + 2);
+    for (int up = 0; up + 4 <= fp::kSuperLimbs; ++up) {
+      std::uint32_t positive[fp::kSuperLimbs] = {}, negative[fp::kSuperLimbs] = {};
+      for (int l = 0; l < 4; ++l) positive[up + l] = static_cast<std::uint32_t>(bits >> (32 * l));
+      const double want = std::ldexp(static_cast<double>(static_cast<Wide>(bits)), fp::kSuperUnit + 32 * up);
+      ASSERT_EQ(fp::super_to_double(positive, negative, 1), want) << k << ", " << up;
+      ASSERT_EQ(fp::super_to_double(negative, positive, 1), -want) << k << ", " << up;
+    }
+  }
+}
+
 TEST(HistogramWeightedReference, SumsEachBinsWeightsByHand) {
   const std::vector<std::int32_t> values = {0, 1, 2, 3, -1, 5};  // bins of m = 3: 0 1 2 0 2 2
   const std::vector<double> weights = {0.5, 2.0, -1.0, 1.5, 4.0, 0.25};

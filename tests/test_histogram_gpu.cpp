@@ -22,7 +22,9 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 using namespace gpulab;
@@ -416,11 +418,12 @@ TEST(HistogramWeighted, MatchGroupsGiveTheLibrarysBits) {
 // sums made on the CPU from the same integers (fixed_point_sum.hpp, which the CPU tests check
 // against the compiler's 128-bit integers), bit for bit, in shared memory (m ≤ 5000) and in global
 // memory (m = 20 000: 640 KB of counters); weights past 128 bits of span give NaN.
-/// The weighted ladder's rung 3 over uploaded values and weights: its m sums, downloaded.
+/// A rung of the weighted ladder (rung 3 unless told) over uploaded values and weights: its m sums, downloaded.
 template <class W>
-std::vector<W> exact_rung_sums(std::span<const std::int32_t> values, std::span<const W> weights, std::uint32_t m) {
-  const auto& rung = weighted_histogram_rungs<W>()[2];
-  EXPECT_EQ(rung.name, "exact_fixed_point");
+std::vector<W> exact_rung_sums(std::span<const std::int32_t> values, std::span<const W> weights, std::uint32_t m,
+                               std::size_t index = 2, std::string_view name = "exact_fixed_point") {
+  const auto& rung = weighted_histogram_rungs<W>()[index];
+  EXPECT_EQ(rung.name, name);
   const auto d_values = test::upload<std::int32_t>(values);
   const auto d_weights = test::upload<W>(weights);
   const std::size_t bytes = rung.workspace_bytes(values.size(), m);
@@ -472,6 +475,42 @@ TEST(HistogramWeighted, TheExactRungGivesTheRoundedExactSum) {
   const std::vector<float> weights = {std::ldexp(1.0f, -100), std::ldexp(1.0f, 100), 1.0f, 2.0f};
   const std::vector<std::int32_t> values = {0, 1, 2, 3};
   for (float s : exact_rung_sums<float>(values, weights, 4)) EXPECT_TRUE(std::isnan(s));
+}
+
+// Rung 4, float32 weights in a superaccumulator: each bin's exact sum rounded to double, then to
+// float, bit for bit with the CPU's superaccumulator (fixed_point_sum.hpp, checked in the CPU tests)
+// over weights spanning 2^±60 (past rung 3's 128 bits), in shared (m ≤ 2000) and global counters
+// (5000 bins: 420 KB); Inf and NaN as IEEE addition gives them.
+TEST(HistogramWeighted, TheSuperaccumulatorGivesTheRoundedExactSum) {
+  namespace fp = gpulab::fixed_point;
+  const std::size_t n = (std::size_t{1} << 20) + 5;
+  const auto values = input_for(HistogramDistribution::uniform, n);
+  std::vector<float> weights(n);
+  fill_random<float>(weights, 17);
+  for (std::size_t i = 0; i < n; ++i) weights[i] = std::ldexp(weights[i], static_cast<int>(i % 121) - 60);
+  const auto add = [](std::uint32_t* p, std::uint32_t v) { return std::exchange(*p, *p + v); };
+  for (std::uint32_t m : {1u, 7u, 256u, 2000u, 5000u}) {
+    SCOPED_TRACE("m = " + std::to_string(m));
+    std::vector<std::uint32_t> positive(std::size_t{fp::kSuperLimbs} * m), negative(std::size_t{fp::kSuperLimbs} * m);
+    const BinRule rule(m);
+    for (std::size_t i = 0; i < n; ++i)
+      fp::add_to_super((weights[i] < 0 ? negative : positive).data() + rule(values[i]), weights[i], add, m);
+    const auto got = exact_rung_sums<float>(values, weights, m, 3, "exact_superaccumulator");
+    for (std::uint32_t b = 0; b < m; ++b) {
+      const auto want = static_cast<float>(fp::super_to_double(positive.data() + b, negative.data() + b, m));
+      ASSERT_EQ(std::memcmp(&got[b], &want, sizeof(float)), 0) << "bin " << b << ": " << got[b] << " against " << want;
+    }
+  }
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> special = {inf, 1.0f, -inf, 2.0f, inf, -inf, std::nanf(""), 3.0f, 5.0f, -5.0f};
+  const std::vector<std::int32_t> bins = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
+  const auto sums = exact_rung_sums<float>(bins, special, 5, 3, "exact_superaccumulator");
+  EXPECT_EQ(sums[0], inf);
+  EXPECT_EQ(sums[1], -inf);
+  EXPECT_TRUE(std::isnan(sums[2]));
+  EXPECT_TRUE(std::isnan(sums[3]));
+  EXPECT_EQ(sums[4], 0.0f);
+  EXPECT_FALSE(std::signbit(sums[4]));
 }
 
 TEST(HistogramWeighted, RefusesBadArguments) {

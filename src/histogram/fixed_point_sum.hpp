@@ -116,25 +116,35 @@ GPULAB_HOST_DEVICE inline void add_into(Int128& acc, Int128 x) {
   acc.lo = lo;
 }
 
-/// The 128-bit unsigned in limbs[0], limbs[stride], limbs[2·stride], limbs[3·stride] (the low 32
-/// bits first) += x, by `add(p, v)`, which adds v to *p and returns *p before (an atomicAdd: the
-/// sum comes out right whatever other threads add between the limbs, each add's carry known from
-/// the value before it). Limbs with nothing to add are not touched: a float's 24-bit mantissa spans
-/// at most two limbs, a carry now and then a third.
+/// The unsigned in limbs[0], limbs[stride], …, limbs[(count − 1)·stride] (the low 32 bits first)
+/// += parts[0, part_count) placed from limb `first` up, by `add(p, v)`, which adds v to *p and
+/// returns *p before (an atomicAdd: the sum comes out right whatever other threads add between the
+/// limbs, each add's carry known from the value before it); the carries run up to the last limb.
+/// Limbs with nothing to add are not touched: a float's 24-bit mantissa spans at most two limbs,
+/// a carry now and then a third.
 template <class Add>
-GPULAB_HOST_DEVICE void add_to_limbs(std::uint32_t* limbs, Int128 x, Add&& add, std::size_t stride = 1) {
-  const std::uint32_t part[4] = {static_cast<std::uint32_t>(x.lo), static_cast<std::uint32_t>(x.lo >> 32),
-                                 static_cast<std::uint32_t>(x.hi), static_cast<std::uint32_t>(x.hi >> 32)};
+GPULAB_HOST_DEVICE void add_parts(std::uint32_t* limbs, std::size_t stride, int count, int first, const std::uint32_t* parts,
+                                  int part_count, Add&& add) {
   std::uint32_t carry = 0;
-  for (int k = 0; k < 4; ++k) {
-    const std::uint32_t v = part[k] + carry;
-    std::uint32_t next = v < carry ? 1u : 0u;  // part[k] + carry wrapped to 0
+  for (int k = first; k < count; ++k) {
+    const int j = k - first;
+    if (j >= part_count && carry == 0) break;
+    const std::uint32_t v = (j < part_count ? parts[j] : 0u) + carry;
+    std::uint32_t next = v < carry ? 1u : 0u;  // the part + carry wrapped to 0
     if (v != 0) {
       const std::uint32_t before = add(limbs + k * stride, v);
       next += before + v < before ? 1u : 0u;
     }
     carry = next;
   }
+}
+
+/// The 128-bit unsigned in limbs[0], limbs[stride], limbs[2·stride], limbs[3·stride] += x (add_parts).
+template <class Add>
+GPULAB_HOST_DEVICE void add_to_limbs(std::uint32_t* limbs, Int128 x, Add&& add, std::size_t stride = 1) {
+  const std::uint32_t part[4] = {static_cast<std::uint32_t>(x.lo), static_cast<std::uint32_t>(x.lo >> 32),
+                                 static_cast<std::uint32_t>(x.hi), static_cast<std::uint32_t>(x.hi >> 32)};
+  add_parts(limbs, stride, 4, 0, part, 4, add);
 }
 
 /// The 128-bit unsigned in limbs[0], limbs[stride], limbs[2·stride], limbs[3·stride].
@@ -163,6 +173,53 @@ GPULAB_HOST_DEVICE inline double to_double(Int128 x, int q_min) {
   }
   d = ldexp(d, q_min);
   return negative ? -d : d;
+}
+
+// ---- float32: a superaccumulator -------------------------------------------------------------
+// Every finite float32 is ±mant·2^(p − 149), mant < 2^24, p in [0, 253]: an integer number of 2^−149
+// below 2^277. Ten 32-bit limbs (320 bits) hold the sum of any n < 2^32 of them exactly, so float32
+// weights need no first pass to find their span and have no span past which they fail.
+constexpr int kSuperLimbs = 10;
+constexpr int kSuperUnit = -149;  // the limbs count units of 2^kSuperUnit
+
+/// The superaccumulator whose limb k is limbs[k·stride] += |w| (w finite, float32), by add (add_parts).
+template <class Add>
+GPULAB_HOST_DEVICE void add_to_super(std::uint32_t* limbs, float w, Add&& add, std::size_t stride = 1) {
+  const Decomposed d = decompose(w);
+  if (d.mant == 0) return;
+  const int p = d.q - kSuperUnit;
+  const std::uint64_t x = d.mant << (p % 32);  // below 2^55: two limbs
+  const std::uint32_t part[2] = {static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(x >> 32)};
+  add_parts(limbs, stride, kSuperLimbs, p / 32, part, 2, add);
+}
+
+/// positive − negative (two superaccumulators, limb k at [k·stride]) rounded to the nearest double,
+/// once: the top three limbs below the highest nonzero one with the rest folded into their last bit
+/// (round to odd, as to_double does below its top 64 bits).
+GPULAB_HOST_DEVICE inline double super_to_double(const std::uint32_t* positive, const std::uint32_t* negative, std::size_t stride) {
+  std::uint32_t diff[kSuperLimbs];
+  std::uint32_t borrow = 0;
+  for (int k = 0; k < kSuperLimbs; ++k) {
+    const std::uint64_t t = std::uint64_t{positive[k * stride]} - negative[k * stride] - borrow;
+    diff[k] = static_cast<std::uint32_t>(t);
+    borrow = (t >> 32) != 0 ? 1u : 0u;
+  }
+  const bool is_negative = (diff[kSuperLimbs - 1] >> 31) != 0;  // |sum| < 2^309
+  if (is_negative) {  // negate: ~diff + 1
+    std::uint32_t carry = 1;
+    for (int k = 0; k < kSuperLimbs; ++k) {
+      diff[k] = ~diff[k] + carry;
+      carry = carry != 0 && diff[k] == 0 ? 1u : 0u;
+    }
+  }
+  int top = kSuperLimbs - 1;
+  while (top > 0 && diff[top] == 0) --top;
+  const int base = top < 2 ? 0 : top - 2;
+  Int128 x{diff[base] | std::uint64_t{diff[base + 1]} << 32, diff[base + 2]};
+  for (int k = 0; k < base; ++k)
+    if (diff[k] != 0) x.lo |= 1;  // at least 65 bits above: a sticky bit, never a rounding of its own
+  const double d = to_double(x, kSuperUnit + 32 * base);
+  return is_negative ? -d : d;
 }
 
 }  // namespace gpulab::fixed_point

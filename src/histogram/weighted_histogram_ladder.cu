@@ -1,8 +1,9 @@
 // The weighted histogram's ladder (weighted_histogram_problem.hpp): every weight added to its bin
 // by a float atomic in global memory, as PyTorch's bincount(weights=) does; warp-owned
 // sub-histograms with each bin's lanes found by __match_any_sync; exact sums in 128-bit fixed point
-// (an experiment); the library (histogram_weighted.cu), which finds a bin's lanes by ballots of the
-// bin's bits up to 256 bins. No vendor: CUB's histograms count.
+// (an experiment), then float32's in a superaccumulator without a first pass; the library
+// (histogram_weighted.cu), which finds a bin's lanes by ballots of the bin's bits up to 256 bins.
+// No vendor: CUB's histograms count.
 #include "histogram/bin_rule.hpp"
 #include "histogram/fixed_point_sum.hpp"
 #include "histogram/histogram_paths.hpp"
@@ -16,6 +17,7 @@
 
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 namespace gpulab {
 namespace {
@@ -226,6 +228,107 @@ void exact_fixed_point(const std::int32_t* values, const W* weights, std::size_t
       .work([] { return std::string("each bin's positive less negative sum rounded once to double, then to W"); });
 }
 
+// ---- rung 4: float32 weights in a superaccumulator -------------------------------------------
+//
+// Adds over rung 3: no first pass, and no span past which the sums fail. Every finite float32 is an
+// integer number of 2^−149 below 2^277, so ten 32-bit limbs a side hold any sum of them exactly
+// (fixed_point::add_to_super): one read of the values and weights. A bin's 21 words: ten limbs of
+// its positive weights, ten of its negative ones, and flags for +Inf, −Inf and NaN among its weights
+// (its sum is then what IEEE addition gives: ±Inf, or NaN for both or a NaN). In shared memory 21
+// planes of m where they fit (m ≤ ~2700 on an H100), else in global memory. float64 weights span
+// 2 098 binades, 66 limbs a side: they take rung 3's path.
+
+constexpr unsigned kSuperWords = 2 * fixed_point::kSuperLimbs + 1;  // positive limbs, negative limbs, flags
+constexpr unsigned kFlagsWord = 2 * fixed_point::kSuperLimbs;
+constexpr std::uint32_t kPlusInf = 1, kMinusInf = 2, kNaN = 4;
+
+struct AtomicAddU32 {
+  __device__ std::uint32_t operator()(std::uint32_t* p, std::uint32_t v) const { return atomicAdd(p, v); }
+};
+
+template <bool kShared>
+__global__ void super_add_kernel(const std::int32_t* values, const float* weights, std::size_t n, BinRule rule, std::uint32_t* sums) {
+  const std::uint32_t m = rule.bins();
+  extern __shared__ std::uint32_t block_words[];  // kShared: kSuperWords planes of m
+  if constexpr (kShared) {
+    for (std::uint32_t k = threadIdx.x; k < kSuperWords * m; k += blockDim.x) block_words[k] = 0;
+    __syncthreads();
+  }
+  const std::size_t stride = kShared ? m : 1;  // between a bin's words
+  auto word = [&](std::uint32_t b, unsigned w) { return kShared ? block_words + b + w * stride : sums + std::size_t{kSuperWords} * b + w; };
+  struct Element {
+    std::int32_t value;
+    float weight;
+  };
+  grid_stride_batches<kExactBatch>(n, [&](std::size_t i) { return Element{values[i], weights[i]}; }, [&](const Element& e) {
+    if (e.weight == 0.f) return;
+    const std::uint32_t b = rule(e.value);
+    if (!isfinite(e.weight)) atomicOr(word(b, kFlagsWord), isnan(e.weight) ? kNaN : e.weight > 0.f ? kPlusInf : kMinusInf);
+    else fixed_point::add_to_super(word(b, e.weight < 0.f ? fixed_point::kSuperLimbs : 0), e.weight, AtomicAddU32{}, stride);
+  });
+  if constexpr (kShared) {
+    __syncthreads();
+    for (std::uint32_t b = threadIdx.x; b < m; b += blockDim.x) {
+      for (unsigned side = 0; side < 2; ++side) {
+        std::uint32_t parts[fixed_point::kSuperLimbs];
+        std::uint32_t any = 0;
+        for (int k = 0; k < fixed_point::kSuperLimbs; ++k) any |= parts[k] = *word(b, side * fixed_point::kSuperLimbs + k);
+        if (any != 0)
+          fixed_point::add_parts(sums + std::size_t{kSuperWords} * b + side * fixed_point::kSuperLimbs, 1, fixed_point::kSuperLimbs, 0,
+                                 parts, fixed_point::kSuperLimbs, AtomicAddU32{});
+      }
+      if (const std::uint32_t flags = *word(b, kFlagsWord); flags != 0) atomicOr(sums + std::size_t{kSuperWords} * b + kFlagsWord, flags);
+    }
+  }
+}
+
+__global__ void super_round_kernel(const std::uint32_t* sums, std::uint32_t m, float* out) {
+  for (std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < m; b += gridDim.x * blockDim.x) {
+    const std::uint32_t* bin = sums + std::size_t{kSuperWords} * b;
+    const std::uint32_t flags = bin[kFlagsWord];
+    if ((flags & kNaN) != 0 || flags == (kPlusInf | kMinusInf)) out[b] = NAN;
+    else if (flags != 0) out[b] = flags == kPlusInf ? INFINITY : -INFINITY;
+    else out[b] = static_cast<float>(fixed_point::super_to_double(bin, bin + fixed_point::kSuperLimbs, 1));
+  }
+}
+
+/// Its storage: kSuperWords words a bin (float32), rung 3's (float64).
+template <class W>
+std::size_t super_workspace(std::size_t n, std::uint32_t m) {
+  if constexpr (std::is_same_v<W, float>) return kSuperWords * sizeof(std::uint32_t) * m;
+  else return exact_workspace(n, m);
+}
+
+template <class W>
+void exact_superaccumulator(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* workspace,
+                            std::size_t workspace_bytes, cudaStream_t stream) {
+  if constexpr (!std::is_same_v<W, float>) {
+    exact_fixed_point<W>(values, weights, n, m, sums, workspace, workspace_bytes, stream);
+  } else {
+    if (workspace_bytes < super_workspace<W>(n, m)) throw Error("exact_superaccumulator: too little workspace");
+    auto* words = static_cast<std::uint32_t*>(workspace);
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(workspace, 0, super_workspace<W>(n, m), stream));
+    constexpr unsigned kThreads = 512;
+    if (n > 0) {
+      const std::size_t smem = kSuperWords * sizeof(std::uint32_t) * m;
+      const void* in_shared = reinterpret_cast<const void*>(super_add_kernel<true>);
+      if (smem <= dynamic_smem_limit(in_shared)) {
+        allow_dynamic_smem(in_shared, smem, "exact_superaccumulator");
+        launch("super_add_shared", super_add_kernel<true>, {resident_grid(in_shared, n, kThreads, smem), kThreads, smem}, stream, values,
+               weights, n, BinRule(m), words)
+            .work([] { return std::string("each weight added to its bin's ten 32-bit limbs in the block's counters"); });
+      } else {
+        launch("super_add_global", super_add_kernel<false>,
+               {resident_grid(reinterpret_cast<const void*>(super_add_kernel<false>), n, kThreads), kThreads}, stream, values, weights,
+               n, BinRule(m), words)
+            .work([] { return std::string("each weight added to its bin's ten 32-bit limbs in the global counters"); });
+      }
+    }
+    launch("super_round", super_round_kernel, {grid_stride_blocks(m, 256), 256}, stream, words, m, sums)
+        .work([] { return std::string("each bin's positive less negative sum rounded once to double, then to float"); });
+  }
+}
+
 template <class W>
 constexpr WeightedHistogramRung<W> kRungs[] = {
     {{"global_atomics",
@@ -243,6 +346,11 @@ constexpr WeightedHistogramRung<W> kRungs[] = {
       "weights spanning more than ~70 binades give NaN (an experiment)",
       Role::rung, false, false, "dram"},
      {&exact_workspace, &exact_fixed_point<W>}},
+    {{"exact_superaccumulator",
+      "float32: each weight added to its bin's ten 32-bit limbs (any finite float32 an integer of 2^-149 below 2^277): "
+      "rung 3 without its first pass and with no span that fails; Inf and NaN as IEEE addition gives them; float64 as rung 3",
+      Role::rung, false, false, "dram"},
+     {&super_workspace<W>, &exact_superaccumulator<W>}},
     {{"library",
       "gpulab::histogram_weighted: rung 2 with a chunk's lanes of one bin found by ballots of the bin's bits up to 256 "
       "bins (a vote first: one bin?), which the MIO pipe bears better there; past shared memory sorted by bin and "
