@@ -279,14 +279,10 @@ void expect_exact_fixed_point_sums(std::mt19937_64& random, int exponent_spread)
     const bool coarse = trial % 3 == 1;  // weights on a grid of 2^-6: their lowest set bits, not 24 or 53 of them
     for (auto& x : w) x = std::ldexp(coarse ? std::round(unit(random) * W(64)) / W(64) : unit(random), exponent(random));
     if (trial % 7 == 0) w.push_back(-w[0]);  // a cancellation
-    int q_min = std::numeric_limits<int>::max(), top = std::numeric_limits<int>::min();
-    for (W x : w)
-      if (x != 0) {
-        const fp::Decomposed d = fp::decompose(x);
-        q_min = std::min(q_min, fp::lowest_bit(d));
-        top = std::max(top, fp::top_bit(d));
-      }
-    ASSERT_LE(fp::bits_needed(q_min, top, w.size()), 128);
+    fp::Span span;
+    for (W x : w) span.add(x);
+    ASSERT_TRUE(span.fits(w.size()));
+    const int q_min = span.q_min;
     fp::Int128 sum;
     Wide want = 0;
     for (W x : w) {
@@ -355,9 +351,9 @@ TEST(FixedPointSum, TheFloat32SuperaccumulatorSumsAnySpan) {
   for (int trial = 0; trial < 300; ++trial) {
     std::vector<float> w(1 + random() % 2000);
     for (auto& x : w) x = std::ldexp(unit(random), exponent(random));
-    int q_min = std::numeric_limits<int>::max();
-    for (float x : w)
-      if (x != 0) q_min = std::min(q_min, fp::lowest_bit(fp::decompose(x)));
+    fp::Span span;
+    for (float x : w) span.add(x);
+    const int q_min = span.q_min;
     fp::Int128 sum;
     for (float x : w) fp::add_into(sum, fp::to_fixed(x, q_min));
     ASSERT_EQ(super_sum(w), fp::to_double(sum, q_min)) << "trial " << trial;

@@ -440,15 +440,11 @@ void expect_exact_rung(std::size_t n, std::uint32_t m, int spread, HistogramDist
   std::vector<W> weights(n);
   fill_random<W>(weights, 13);
   for (std::size_t i = 0; i < n; ++i) weights[i] = std::ldexp(weights[i], static_cast<int>(i % (2 * spread + 1)) - spread);
-  int q_min = std::numeric_limits<int>::max(), top = std::numeric_limits<int>::min();
-  for (W w : weights)
-    if (w != 0) {
-      const fp::Decomposed d = fp::decompose(w);
-      q_min = std::min(q_min, fp::lowest_bit(d));
-      top = std::max(top, fp::top_bit(d));
-    }
+  fp::Span span;
+  for (W w : weights) span.add(w);
   // Past 128 bits the rung gives NaN (checked below): these weights must stay inside.
-  ASSERT_LE(fp::bits_needed(q_min, top, n), 128) << "the test's weights span too many binades";
+  ASSERT_TRUE(span.fits(n)) << "the test's weights span too many binades";
+  const int q_min = span.q_min;
   std::vector<fp::Int128> exact(m);
   const BinRule rule(m);
   for (std::size_t i = 0; i < n; ++i)

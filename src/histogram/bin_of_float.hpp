@@ -49,19 +49,24 @@ GPULAB_HOST_DEVICE T divide_by_reciprocal(T y, T d, T r) {
 #endif
 }
 
-/// torch.histogram's rule over m + 1 sorted edges: the b with edges[b] ≤ v < edges[b + 1], the last
-/// bin closed (v == edges[m] in m − 1); v outside [edges[0], edges[m]], and NaN, to m. A binary
-/// search: the first edge above v, less one.
+/// The b in [low, high) with edges[b] ≤ v < edges[b + 1], given edges[low] ≤ v and that b is below
+/// high: a binary search, the first edge above v less one.
 template <class T>
-GPULAB_HOST_DEVICE std::uint32_t edge_bin(T v, const T* edges, std::uint32_t m) {
-  if (!(v >= edges[0] && v <= edges[m])) return m;
-  std::uint32_t low = 0, high = m;  // edges[low] ≤ v; the answer is below high
+GPULAB_HOST_DEVICE std::uint32_t search_edges(T v, const T* edges, std::uint32_t low, std::uint32_t high) {
   while (high - low > 1) {
     const std::uint32_t mid = low + (high - low) / 2;
     if (edges[mid] <= v) low = mid;
     else high = mid;
   }
   return low;
+}
+
+/// torch.histogram's rule over m + 1 sorted edges: the b with edges[b] ≤ v < edges[b + 1], the last
+/// bin closed (v == edges[m] in m − 1); v outside [edges[0], edges[m]], and NaN, to m.
+template <class T>
+GPULAB_HOST_DEVICE std::uint32_t edge_bin(T v, const T* edges, std::uint32_t m) {
+  if (!(v >= edges[0] && v <= edges[m])) return m;
+  return search_edges(v, edges, 0, m);
 }
 
 // The rules of the counting kernels (bin_rule.hpp says what a rule has): RangeRule and EdgeRule
@@ -118,12 +123,7 @@ struct EdgeRule {
     std::uint32_t low = guide[cell > 0 ? cell - 1 : 0], high = guide[cell + 2 < m ? cell + 2 : m] + 1;
     if (edges[low] > v) low = 0;                    // edges[low] ≤ v, as edge_bin starts
     if (high >= m || edges[high] <= v) high = m;    // the bin is below high
-    while (high - low > 1) {
-      const std::uint32_t mid = low + (high - low) / 2;
-      if (edges[mid] <= v) low = mid;
-      else high = mid;
-    }
-    return low;
+    return search_edges(v, edges, low, high);
   }
 
   /// The edges, then the guide (16-byte aligned).

@@ -80,6 +80,25 @@ GPULAB_HOST_DEVICE inline int top_bit(const Decomposed& d) { return d.q + bit_wi
 /// Bits the sum of n values of magnitude below 2^top in units of 2^q_min takes, sign included.
 GPULAB_HOST_DEVICE inline int bits_needed(int q_min, int top, std::uint64_t n) { return top - q_min + bit_width(n) + 1; }
 
+/// The span of a set of finite weights: q_min, the place of their lowest set bit, and top, the
+/// top_bit of the largest (zeros add nothing).
+struct Span {
+  int q_min = std::numeric_limits<int>::max();
+  int top = std::numeric_limits<int>::min();
+
+  template <class W>
+  GPULAB_HOST_DEVICE void add(W w) {
+    if (w == W(0)) return;
+    const Decomposed d = decompose(w);
+    q_min = lowest_bit(d) < q_min ? lowest_bit(d) : q_min;
+    top = top_bit(d) > top ? top_bit(d) : top;
+  }
+  /// Only zeros (or nothing) added.
+  GPULAB_HOST_DEVICE bool empty() const { return top == std::numeric_limits<int>::min(); }
+  /// Whether the sum of any n of the weights fits 128 bits in units of 2^q_min, sign included.
+  GPULAB_HOST_DEVICE bool fits(std::uint64_t n) const { return empty() || bits_needed(q_min, top, n) <= 128; }
+};
+
 /// −x (mod 2^128): ~x + 1, the carry into hi where lo was 0.
 GPULAB_HOST_DEVICE inline Int128 negate(Int128 x) {
   x.lo = ~x.lo + 1;

@@ -95,17 +95,14 @@ constexpr unsigned kExactBatch = 8;
 
 template <class W>
 __global__ void exact_span_kernel(const W* weights, std::size_t n, ExactSpan* span) {
-  unsigned low = 0, top = 0, bad = 0;
+  fixed_point::Span mine;
+  unsigned bad = 0;
   grid_stride_batches<kExactBatch>(n, [&](std::size_t i) { return weights[i]; }, [&](W w) {
-    if (!isfinite(w)) bad = 1;
-    else if (w != W(0)) {
-      const fixed_point::Decomposed d = fixed_point::decompose(w);
-      low = max(low, static_cast<unsigned>(kExponentBias - fixed_point::lowest_bit(d)));
-      top = max(top, static_cast<unsigned>(kExponentBias + fixed_point::top_bit(d)));
-    }
+    if (isfinite(w)) mine.add(w);
+    else bad = 1;
   });
-  low = warp_max_unsigned(low);
-  top = warp_max_unsigned(top);
+  const unsigned low = warp_max_unsigned(mine.empty() ? 0u : static_cast<unsigned>(kExponentBias - mine.q_min));
+  const unsigned top = warp_max_unsigned(mine.empty() ? 0u : static_cast<unsigned>(kExponentBias + mine.top));
   bad = warp_max_unsigned(bad);
   if (threadIdx.x % kWarp == 0) {
     if (low != 0) atomicMax(&span->low_biased, low);
@@ -115,10 +112,11 @@ __global__ void exact_span_kernel(const W* weights, std::size_t n, ExactSpan* sp
 }
 
 /// q_min where the sums fit 128 bits, or false (then every sum is NaN).
-__device__ bool exact_q_min(const ExactSpan& span, std::size_t n, int& q_min) {
-  q_min = kExponentBias - static_cast<int>(span.low_biased);
-  const int top = static_cast<int>(span.top_biased) - kExponentBias;
-  return span.not_finite == 0 && (span.top_biased == 0 || fixed_point::bits_needed(q_min, top, n) <= 128);
+__device__ bool exact_q_min(const ExactSpan& found, std::size_t n, int& q_min) {
+  fixed_point::Span all;
+  if (found.top_biased != 0) all = {kExponentBias - static_cast<int>(found.low_biased), static_cast<int>(found.top_biased) - kExponentBias};
+  q_min = all.q_min;
+  return found.not_finite == 0 && all.fits(n);
 }
 
 /// A bin's counters: the sum of its positive weights' magnitudes, then its negative ones', each a
@@ -129,9 +127,13 @@ __device__ bool exact_q_min(const ExactSpan& span, std::size_t n, int& q_min) {
 /// bins fall in different banks: side by side, every bin's limb k lay in 4 of the 32 banks.
 constexpr unsigned kLimbsPerBin = 8;
 
+/// The limbs' add: an atomic that returns the limb before (fixed_point::add_parts).
+struct AtomicAddU32 {
+  __device__ std::uint32_t operator()(std::uint32_t* p, std::uint32_t v) const { return atomicAdd(p, v); }
+};
+
 __device__ __forceinline__ void add_weight(std::uint32_t* bin_limbs, std::size_t stride, bool negative, fixed_point::Int128 magnitude) {
-  fixed_point::add_to_limbs(bin_limbs + (negative ? 4 * stride : 0), magnitude,
-                            [](std::uint32_t* p, std::uint32_t v) { return atomicAdd(p, v); }, stride);
+  fixed_point::add_to_limbs(bin_limbs + (negative ? 4 * stride : 0), magnitude, AtomicAddU32{}, stride);
 }
 
 /// The sum of the warp's 32 integers (two's complement, mod 2^128), in every lane: exact where the
@@ -195,6 +197,20 @@ __global__ void exact_round_kernel(const std::uint32_t* sums_limbs, std::uint32_
   }
 }
 
+/// An exact rung's add pass over n elements, a resident grid-stride launch: `in_shared` where its
+/// counters (`smem` bytes) fit a block's shared memory, else `in_global` on the global counters.
+template <class Kernel, class... Args>
+void launch_add_pass(const char* name, Kernel in_shared, Kernel in_global, std::size_t smem, std::size_t n, const char* what,
+                     cudaStream_t stream, Args... args) {
+  constexpr unsigned kThreads = 512;
+  const bool fits = smem <= dynamic_smem_limit(reinterpret_cast<const void*>(in_shared));
+  if (fits) allow_dynamic_smem(reinterpret_cast<const void*>(in_shared), smem, name);
+  const Kernel kernel = fits ? in_shared : in_global;
+  const std::size_t bytes = fits ? smem : 0;
+  launch(name, kernel, {resident_grid(reinterpret_cast<const void*>(kernel), n, kThreads, bytes), kThreads, bytes}, stream, args...)
+      .work([what, fits] { return std::string(what) + (fits ? " in the block's counters" : " in the global counters"); });
+}
+
 /// Its storage: the span, then kLimbsPerBin words a bin.
 std::size_t exact_workspace(std::size_t, std::uint32_t m) { return sizeof(ExactSpan) + kLimbsPerBin * sizeof(std::uint32_t) * m; }
 
@@ -205,24 +221,14 @@ void exact_fixed_point(const std::int32_t* values, const W* weights, std::size_t
   auto* span = static_cast<ExactSpan*>(workspace);
   auto* limbs = reinterpret_cast<std::uint32_t*>(span + 1);
   GPULAB_CUDA_CHECK(cudaMemsetAsync(workspace, 0, exact_workspace(n, m), stream));
-  constexpr unsigned kThreads = 512;
   if (n > 0) {
+    constexpr unsigned kThreads = 512;
     launch("exact_span", exact_span_kernel<W>, {resident_grid(reinterpret_cast<const void*>(exact_span_kernel<W>), n, kThreads), kThreads},
            stream, weights, n, span)
-        .work([] { return std::string("the weights' lowest last bit and highest exponent, grid-stride"); });
-    const std::size_t smem = kLimbsPerBin * sizeof(std::uint32_t) * m;
-    const void* in_shared = reinterpret_cast<const void*>(exact_add_kernel<W, true>);
-    if (smem <= dynamic_smem_limit(in_shared)) {
-      allow_dynamic_smem(in_shared, smem, "exact_fixed_point");
-      launch("exact_add_shared", exact_add_kernel<W, true>, {resident_grid(in_shared, n, kThreads, smem), kThreads, smem}, stream, values,
-             weights, n, BinRule(m), span, limbs)
-          .work([] { return std::string("each weight an integer, 32-bit atomics on its limbs in the block's counters"); });
-    } else {
-      launch("exact_add_global", exact_add_kernel<W, false>,
-             {resident_grid(reinterpret_cast<const void*>(exact_add_kernel<W, false>), n, kThreads), kThreads}, stream, values, weights, n,
-             BinRule(m), span, limbs)
-          .work([] { return std::string("each weight an integer, 32-bit atomics on its limbs in the global counters"); });
-    }
+        .work([] { return std::string("the weights' lowest set bit and highest exponent, grid-stride"); });
+    launch_add_pass("exact_add", exact_add_kernel<W, true>, exact_add_kernel<W, false>, kLimbsPerBin * sizeof(std::uint32_t) * m, n,
+                    "each weight an integer, 32-bit atomics on its limbs", stream, values, weights, n, BinRule(m),
+                    static_cast<const ExactSpan*>(span), limbs);
   }
   launch("exact_round", exact_round_kernel<W>, {grid_stride_blocks(m, 256), 256}, stream, limbs, m, n, span, sums)
       .work([] { return std::string("each bin's positive less negative sum rounded once to double, then to W"); });
@@ -241,10 +247,6 @@ void exact_fixed_point(const std::int32_t* values, const W* weights, std::size_t
 constexpr unsigned kSuperWords = 2 * fixed_point::kSuperLimbs + 1;  // positive limbs, negative limbs, flags
 constexpr unsigned kFlagsWord = 2 * fixed_point::kSuperLimbs;
 constexpr std::uint32_t kPlusInf = 1, kMinusInf = 2, kNaN = 4;
-
-struct AtomicAddU32 {
-  __device__ std::uint32_t operator()(std::uint32_t* p, std::uint32_t v) const { return atomicAdd(p, v); }
-};
 
 template <bool kShared>
 __global__ void super_add_kernel(const std::int32_t* values, const float* weights, std::size_t n, BinRule rule, std::uint32_t* sums) {
@@ -308,22 +310,9 @@ void exact_superaccumulator(const std::int32_t* values, const W* weights, std::s
     if (workspace_bytes < super_workspace<W>(n, m)) throw Error("exact_superaccumulator: too little workspace");
     auto* words = static_cast<std::uint32_t*>(workspace);
     GPULAB_CUDA_CHECK(cudaMemsetAsync(workspace, 0, super_workspace<W>(n, m), stream));
-    constexpr unsigned kThreads = 512;
-    if (n > 0) {
-      const std::size_t smem = kSuperWords * sizeof(std::uint32_t) * m;
-      const void* in_shared = reinterpret_cast<const void*>(super_add_kernel<true>);
-      if (smem <= dynamic_smem_limit(in_shared)) {
-        allow_dynamic_smem(in_shared, smem, "exact_superaccumulator");
-        launch("super_add_shared", super_add_kernel<true>, {resident_grid(in_shared, n, kThreads, smem), kThreads, smem}, stream, values,
-               weights, n, BinRule(m), words)
-            .work([] { return std::string("each weight added to its bin's ten 32-bit limbs in the block's counters"); });
-      } else {
-        launch("super_add_global", super_add_kernel<false>,
-               {resident_grid(reinterpret_cast<const void*>(super_add_kernel<false>), n, kThreads), kThreads}, stream, values, weights,
-               n, BinRule(m), words)
-            .work([] { return std::string("each weight added to its bin's ten 32-bit limbs in the global counters"); });
-      }
-    }
+    if (n > 0)
+      launch_add_pass("super_add", super_add_kernel<true>, super_add_kernel<false>, kSuperWords * sizeof(std::uint32_t) * m, n,
+                      "each weight added to its bin's ten 32-bit limbs", stream, values, weights, n, BinRule(m), words);
     launch("super_round", super_round_kernel, {grid_stride_blocks(m, 256), 256}, stream, words, m, sums)
         .work([] { return std::string("each bin's positive less negative sum rounded once to double, then to float"); });
   }
