@@ -48,7 +48,7 @@ template <bool kBallots, class W>
 __device__ __forceinline__ void add_chunk(double* mine, std::uint32_t bin, W w, unsigned lane, int bits) {
   unsigned group;
   if constexpr (kBallots) {
-    if (__all_sync(kFullMask, bin == __shfl_sync(kFullMask, bin, 0))) {
+    if (warp_uniform(bin)) {
       group = kFullMask;
     } else {
       const bool live = bin != ~0u;

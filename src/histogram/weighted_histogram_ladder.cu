@@ -168,7 +168,7 @@ __global__ void exact_add_kernel(const std::int32_t* values, const W* weights, s
     // A whole warp of one bin (few bins, skewed values) adds its 32 weights as one integer summed by
     // shuffles, not by 32 atomics on the same limbs one after another (at 3308124 one bin took 0.72×
     // the library's time for float32 weights, 0.42× for float64).
-    if (__activemask() == kFullMask && __all_sync(kFullMask, b == __shfl_sync(kFullMask, b, 0))) {
+    if (__activemask() == kFullMask && warp_uniform(b)) {
       const fixed_point::Int128 sum = warp_sum_fixed(e.weight == W(0) ? fixed_point::Int128{} : fixed_point::to_fixed(e.weight, q_min));
       const bool negative = (sum.hi >> 63) != 0;
       if (threadIdx.x % kWarp == 0 && (sum.lo | sum.hi) != 0) add(b, negative, negative ? fixed_point::negate(sum) : sum);

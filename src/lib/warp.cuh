@@ -45,6 +45,9 @@ __device__ __forceinline__ unsigned warp_max_unsigned(unsigned v) {
 #endif
 }
 
+/// Whether every lane of the (whole, converged) warp holds lane 0's v, in every lane.
+__device__ __forceinline__ bool warp_uniform(unsigned v) { return __all_sync(kFullMask, v == __shfl_sync(kFullMask, v, 0)); }
+
 /// Inclusive prefix sum over the lanes of a warp (Kogge–Stone: five shuffle levels, each lane adding
 /// the value `offset` lanes below it). The association depends only on the lane: deterministic.
 template <class A>
