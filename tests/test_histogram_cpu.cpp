@@ -370,6 +370,45 @@ TEST(FixedPointSum, TheFloat32SuperaccumulatorSumsAnySpan) {
   }
 }
 
+// The carry-save digits (fixed_point_sum.hpp, the library's float32 path): each weight's three
+// digits added to 64-bit counters with no carry, the carries made once by digits_to_super: the
+// superaccumulator's sums, bit for bit, across float32's whole range (every finite bit pattern:
+// subnormal, huge, both signs), with sums cancelling to zero and to negative values.
+double digits_sum(const std::vector<float>& weights) {
+  namespace fp = gpulab::fixed_point;
+  std::int64_t counters[fp::kDigits] = {};
+  for (float w : weights) {
+    const fp::DigitParts d = fp::to_digits(w);
+    for (int j = 0; j < 3; ++j) counters[d.first + j] += d.digit[j];
+  }
+  std::uint32_t limbs[fp::kSuperLimbs], zeros[fp::kSuperLimbs] = {};
+  fp::digits_to_super(counters, 1, limbs);
+  return fp::super_to_double(limbs, zeros, 1);
+}
+
+TEST(FixedPointSum, CarrySaveDigitsGiveTheSuperaccumulatorsSums) {
+  namespace fp = gpulab::fixed_point;
+  const float big = std::numeric_limits<float>::max(), tiny = std::numeric_limits<float>::denorm_min();
+  for (const std::vector<float>& w : std::vector<std::vector<float>>{
+           {std::ldexp(1.0f, 100), 1.0f, -std::ldexp(1.0f, 100)}, {big, big, tiny, -big}, {tiny, tiny, tiny}, {2.5f, -2.5f},
+           {-big, -big, -big}, {-1.0f, std::ldexp(1.0f, -60)}, {-tiny}, {0.0f, -0.0f}, std::vector<float>(100000, -big)})
+    EXPECT_EQ(digits_sum(w), super_sum(w));
+  EXPECT_EQ(digits_sum({-big, -big, -big}), -3.0 * static_cast<double>(big));
+  EXPECT_FALSE(std::signbit(digits_sum({2.5f, -2.5f})));
+  std::mt19937_64 random(13);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<float> w(1 + random() % 500);
+    for (auto& x : w) {
+      do x = std::bit_cast<float>(static_cast<std::uint32_t>(random()));
+      while (!std::isfinite(x));
+      if (trial % 2 == 1) x = std::ldexp(x, -std::ilogb(x) + static_cast<int>(random() % 9) - 4);  // within 2^±5
+    }
+    ASSERT_EQ(digits_sum(w), super_sum(w)) << "trial " << trial;
+  }
+  // A 32-bit counter takes kDigitAddsIn32Bits digits of the largest size exactly.
+  static_assert(fp::kDigitAddsIn32Bits * fp::kDigitMask <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()));
+}
+
 TEST(HistogramWeightedReference, SumsEachBinsWeightsByHand) {
   const std::vector<std::int32_t> values = {0, 1, 2, 3, -1, 5};  // bins of m = 3: 0 1 2 0 2 2
   const std::vector<double> weights = {0.5, 2.0, -1.0, 1.5, 4.0, 0.25};

@@ -18,10 +18,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <map>
+#include <random>
 #include <string_view>
 #include <tuple>
 #include <utility>
@@ -473,40 +475,93 @@ TEST(HistogramWeighted, TheExactRungGivesTheRoundedExactSum) {
   for (float s : exact_rung_sums<float>(values, weights, 4)) EXPECT_TRUE(std::isnan(s));
 }
 
-// Rung 4, float32 weights in a superaccumulator: each bin's exact sum rounded to double, then to
-// float, bit for bit with the CPU's superaccumulator (fixed_point_sum.hpp, checked in the CPU tests)
-// over weights spanning 2^±60 (past rung 3's 128 bits), in shared (m ≤ 2000) and global counters
-// (5000 bins: 420 KB); Inf and NaN as IEEE addition gives them.
-TEST(HistogramWeighted, TheSuperaccumulatorGivesTheRoundedExactSum) {
+// Rungs 4 and 5, float32 weights summed exactly without a first pass (a superaccumulator; carry-save
+// digits): each bin's exact sum rounded to double, then to float, bit for bit with the CPU's
+// superaccumulator (fixed_point_sum.hpp, checked in the CPU tests) over weights spanning 2^±60 (past
+// rung 3's 128 bits), spread over the bins and all in one (whole warps of one bin summed first), in
+// shared memory (m ≤ 2000) and past it (5000 bins: rung 4's global counters, which rung 5 takes
+// there); Inf and NaN as IEEE addition gives them.
+/// Each bin's sum by the CPU's superaccumulator, rounded as the exact rungs round it.
+std::vector<float> superaccumulator_sums(std::span<const std::int32_t> values, std::span<const float> weights, std::uint32_t m) {
   namespace fp = gpulab::fixed_point;
-  const std::size_t n = (std::size_t{1} << 20) + 5;
-  const auto values = input_for(HistogramDistribution::uniform, n);
-  std::vector<float> weights(n);
-  fill_random<float>(weights, 17);
-  for (std::size_t i = 0; i < n; ++i) weights[i] = std::ldexp(weights[i], static_cast<int>(i % 121) - 60);
   const auto add = [](std::uint32_t* p, std::uint32_t v) { return std::exchange(*p, *p + v); };
-  for (std::uint32_t m : {1u, 7u, 256u, 2000u, 5000u}) {
-    SCOPED_TRACE("m = " + std::to_string(m));
-    std::vector<std::uint32_t> positive(std::size_t{fp::kSuperLimbs} * m), negative(std::size_t{fp::kSuperLimbs} * m);
-    const BinRule rule(m);
-    for (std::size_t i = 0; i < n; ++i)
-      fp::add_to_super((weights[i] < 0 ? negative : positive).data() + rule(values[i]), weights[i], add, m);
-    const auto got = exact_rung_sums<float>(values, weights, m, 3, "exact_superaccumulator");
-    for (std::uint32_t b = 0; b < m; ++b) {
-      const auto want = static_cast<float>(fp::super_to_double(positive.data() + b, negative.data() + b, m));
-      ASSERT_EQ(std::memcmp(&got[b], &want, sizeof(float)), 0) << "bin " << b << ": " << got[b] << " against " << want;
+  std::vector<std::uint32_t> positive(std::size_t{fp::kSuperLimbs} * m), negative(std::size_t{fp::kSuperLimbs} * m);
+  const BinRule rule(m);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    fp::add_to_super((weights[i] < 0 ? negative : positive).data() + rule(values[i]), weights[i], add, m);
+  std::vector<float> sums(m);
+  for (std::uint32_t b = 0; b < m; ++b) sums[b] = static_cast<float>(fp::super_to_double(positive.data() + b, negative.data() + b, m));
+  return sums;
+}
+
+void expect_same_bits(const std::vector<float>& got, const std::vector<float>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t b = 0; b < want.size(); ++b)
+    ASSERT_EQ(std::memcmp(&got[b], &want[b], sizeof(float)), 0) << "bin " << b << ": " << got[b] << " against " << want[b];
+}
+
+constexpr std::pair<std::size_t, std::string_view> kFloat32ExactRungs[] = {{3, "exact_superaccumulator"}, {4, "carry_save_digits"}};
+
+TEST(HistogramWeighted, TheFloat32ExactRungsGiveTheRoundedExactSum) {
+  const std::size_t n = (std::size_t{1} << 20) + 5;
+  for (int spread : {60, 2}) {  // 2^±2: a warp's weights mostly within two of the digits' counters
+    std::vector<float> weights(n);
+    fill_random<float>(weights, 17);
+    for (std::size_t i = 0; i < n; ++i) weights[i] = std::ldexp(weights[i], static_cast<int>(i % (2 * spread + 1)) - spread);
+    for (HistogramDistribution d : {HistogramDistribution::uniform, HistogramDistribution::degenerate}) {
+      const auto values = input_for(d, n);
+      for (std::uint32_t m : {1u, 7u, 256u, 2000u, 5000u}) {
+        const auto want = superaccumulator_sums(values, weights, m);
+        for (const auto& [index, name] : kFloat32ExactRungs) {
+          SCOPED_TRACE(fmt::format("{}, {}, m = {}, 2^±{}", name, histogram_distribution_name(d), m, spread));
+          expect_same_bits(exact_rung_sums<float>(values, weights, m, index, name), want);
+        }
+      }
     }
   }
   const float inf = std::numeric_limits<float>::infinity();
   const std::vector<float> special = {inf, 1.0f, -inf, 2.0f, inf, -inf, std::nanf(""), 3.0f, 5.0f, -5.0f};
   const std::vector<std::int32_t> bins = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
-  const auto sums = exact_rung_sums<float>(bins, special, 5, 3, "exact_superaccumulator");
-  EXPECT_EQ(sums[0], inf);
-  EXPECT_EQ(sums[1], -inf);
-  EXPECT_TRUE(std::isnan(sums[2]));
-  EXPECT_TRUE(std::isnan(sums[3]));
-  EXPECT_EQ(sums[4], 0.0f);
-  EXPECT_FALSE(std::signbit(sums[4]));
+  for (const auto& [index, name] : kFloat32ExactRungs) {
+    SCOPED_TRACE(name);
+    const auto sums = exact_rung_sums<float>(bins, special, 5, index, name);
+    EXPECT_EQ(sums[0], inf);
+    EXPECT_EQ(sums[1], -inf);
+    EXPECT_TRUE(std::isnan(sums[2]));
+    EXPECT_TRUE(std::isnan(sums[3]));
+    EXPECT_EQ(sums[4], 0.0f);
+    EXPECT_FALSE(std::signbit(sums[4]));
+  }
+}
+
+// The digits path (the library's for float32) adds a block's 32-bit counters into the global ones
+// every 2^19 of its elements, which a test's n never reaches: flushed after every tile of 4096
+// instead, the same bits. Weights of every finite float32 bit pattern (tiny, huge, subnormal), so
+// that warps of one bin whose weights lie far apart add lane by lane.
+TEST(HistogramWeighted, TheDigitsFlushedEveryTileGiveTheSameBits) {
+  const std::size_t n = (std::size_t{1} << 21) + 3;
+  std::vector<float> weights(n);
+  std::mt19937 random(5);
+  for (float& w : weights) {
+    do w = std::bit_cast<float>(static_cast<std::uint32_t>(random()));
+    while (!std::isfinite(w));
+  }
+  const auto d_weights = test::upload<float>(weights);
+  for (HistogramDistribution d : {HistogramDistribution::uniform, HistogramDistribution::degenerate}) {
+    const auto values = input_for(d, n);
+    const auto d_values = test::upload<std::int32_t>(values);
+    for (std::uint32_t m : {1u, 256u}) {
+      SCOPED_TRACE(fmt::format("{}, m = {}", histogram_distribution_name(d), m));
+      const std::size_t bytes = histogram_detail::histogram_weighted_digits_temp_bytes(m);
+      DeviceBuffer<std::byte> temp(bytes);
+      DeviceBuffer<float> sums(m);
+      for (unsigned tiles_per_flush : {0u, 1u}) {
+        histogram_detail::histogram_weighted_digits(d_values.data(), d_weights.data(), n, m, sums.data(), temp.data(), bytes, nullptr,
+                                                    tiles_per_flush);
+        expect_same_bits(test::download(sums.data(), m), superaccumulator_sums(values, weights, m));
+      }
+    }
+  }
 }
 
 TEST(HistogramWeighted, RefusesBadArguments) {

@@ -241,4 +241,63 @@ GPULAB_HOST_DEVICE inline double super_to_double(const std::uint32_t* positive, 
   return is_negative ? -d : d;
 }
 
+
+/// Non-finite weights a bin saw, as flags (ORed together), and the sum IEEE addition then gives:
+/// NaN for a NaN or for both infinities, else the infinity seen.
+constexpr std::uint32_t kPlusInf = 1, kMinusInf = 2, kNaN = 4;
+GPULAB_HOST_DEVICE inline std::uint32_t special_flag(float w) { return w != w ? kNaN : w > 0.f ? kPlusInf : kMinusInf; }
+GPULAB_HOST_DEVICE inline float special_sum(std::uint32_t flags) {
+  if ((flags & kNaN) != 0 || flags == (kPlusInf | kMinusInf)) return std::numeric_limits<float>::quiet_NaN();
+  return flags == kPlusInf ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
+}
+
+// ---- float32: carry-save digits --------------------------------------------------------------
+// The same sum in units of 2^kSuperUnit as kDigits signed counters, counter k weighing 2^(12k): a
+// weight adds its three 12-bit digits (or their negations) to three counters and nothing else, no
+// carry running from one counter into the next, so an adder needs no value back (a fire-and-forget
+// atomic) and no order. A 32-bit counter stays exact for 2^19 additions (each below 2^12), a 64-bit
+// one for 2^51; the carries are made once, at the end (digits_to_super).
+constexpr int kDigitBits = 12;
+constexpr std::uint32_t kDigitMask = (1u << kDigitBits) - 1;
+constexpr int kDigits = 24;  // a float32's top digit: p ≤ 253, so p / 12 + 2 ≤ 23
+constexpr std::size_t kDigitAddsIn32Bits = std::size_t{1} << (31 - kDigitBits);  // |2^19 · (2^12 − 1)| < 2^31
+
+/// A finite float32 w as digits: counter first + j gets digit[j] (negative for negative w).
+struct DigitParts {
+  int first = 0;
+  std::int32_t digit[3] = {};
+};
+
+GPULAB_HOST_DEVICE inline DigitParts to_digits(float w) {
+  const Decomposed d = decompose(w);
+  const int p = d.q - kSuperUnit;
+  const std::uint64_t x = d.mant << (p % kDigitBits);  // below 2^35: three digits
+  DigitParts r;
+  r.first = p / kDigitBits;
+  for (int j = 0; j < 3; ++j) {
+    const auto v = static_cast<std::int32_t>((x >> (kDigitBits * j)) & kDigitMask);
+    r.digit[j] = d.negative ? -v : v;
+  }
+  return r;
+}
+
+/// The value of counters[k·stride], k < kDigits (counter k weighing 2^(12k)), as the 320-bit two's
+/// complement integer of a superaccumulator's limbs (limbs[0, kSuperLimbs), the low 32 bits first;
+/// super_to_double(limbs, zeros) rounds it): the carries made from the lowest digit up.
+GPULAB_HOST_DEVICE inline void digits_to_super(const std::int64_t* counters, std::size_t stride, std::uint32_t* limbs) {
+  for (int l = 0; l < kSuperLimbs; ++l) limbs[l] = 0;
+  std::int64_t carry = 0;
+  for (int k = 0; k < kDigits; ++k) {
+    const std::int64_t t = counters[k * stride] + carry;
+    const auto digit = static_cast<std::uint32_t>(t & kDigitMask);
+    carry = t >> kDigitBits;  // the floor: t's digit is then never negative
+    const int bit = kDigitBits * k;
+    limbs[bit / 32] |= digit << (bit % 32);
+    if (bit % 32 > 32 - kDigitBits) limbs[bit / 32 + 1] |= digit >> (32 - bit % 32);
+  }
+  // Bits 288 and up: the last carry, two's complement (|sum| < 2^309 units: it fits the top limb).
+  static_assert(kDigitBits * kDigits == 32 * (kSuperLimbs - 1));
+  limbs[kSuperLimbs - 1] = static_cast<std::uint32_t>(carry);
+}
+
 }  // namespace gpulab::fixed_point

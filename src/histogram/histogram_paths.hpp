@@ -89,4 +89,14 @@ template <class W>
 void histogram_weighted_by_match(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
                                  std::size_t temp_bytes, cudaStream_t stream);
 
+/// Float32 weights summed exactly as carry-save digits (the library's path for float32 where
+/// m ≤ histogram_weighted_digits_max_bins(); the weighted ladder's rung 5): sums[b] the exact sum
+/// rounded once to double, then to float; Inf and NaN as IEEE addition gives them. `temp`:
+/// histogram_weighted_digits_temp_bytes(m) bytes, any content. `tiles_per_flush` (0: the most that
+/// keeps the block's 32-bit counters exact) is there for tests, which make the flushes frequent.
+void histogram_weighted_digits(const std::int32_t* values, const float* weights, std::size_t n, std::uint32_t m, float* sums,
+                               void* temp, std::size_t temp_bytes, cudaStream_t stream, unsigned tiles_per_flush = 0);
+std::uint32_t histogram_weighted_digits_max_bins();
+std::size_t histogram_weighted_digits_temp_bytes(std::uint32_t m);
+
 }  // namespace gpulab::histogram_detail

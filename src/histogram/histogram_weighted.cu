@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <bit>
 #include <string>
+#include <type_traits>
 
 namespace gpulab {
 namespace {
@@ -284,6 +285,9 @@ void weighted(const std::int32_t* values, const W* weights, std::size_t n, std::
   if (temp_bytes < needed)
     throw Error("histogram_weighted: temporary storage of " + std::to_string(temp_bytes) +
                 " bytes is too small; histogram_weighted_temp_bytes() says " + std::to_string(needed));
+  if constexpr (std::is_same_v<W, float>)
+    if (kGrouping == Grouping::by_bits_of_m && m <= histogram_detail::histogram_weighted_digits_max_bins())
+      return histogram_detail::histogram_weighted_digits(values, weights, n, m, sums, temp, temp_bytes, stream);
   if (m > histogram_weighted_max_bins()) return histogram_weighted_sorted(values, weights, n, m, sums, temp, stream);
   if (kGrouping == Grouping::by_bits_of_m && bin_bits(m) <= kBallotMaxBits) weighted_in_shared<W, true>(values, weights, n, m, sums, temp, stream);
   else weighted_in_shared<W, false>(values, weights, n, m, sums, temp, stream);
@@ -298,7 +302,10 @@ std::uint32_t histogram_weighted_max_bins() {
 std::size_t histogram_weighted_temp_bytes(std::size_t n, std::uint32_t m) {
   check_bins(m);
   if (m > histogram_weighted_max_bins()) return sorted_layout(n, m).total;
-  return std::size_t{weighted_shape(n, m).grid} * m * sizeof(double);
+  const std::size_t partials = std::size_t{weighted_shape(n, m).grid} * m * sizeof(double);
+  // (float32 weights where their digits fit take histogram_weighted_digits' storage instead)
+  if (m > histogram_detail::histogram_weighted_digits_max_bins()) return partials;
+  return std::max(partials, histogram_detail::histogram_weighted_digits_temp_bytes(m));
 }
 
 template <class W>

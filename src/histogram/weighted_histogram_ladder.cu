@@ -1,8 +1,10 @@
 // The weighted histogram's ladder (weighted_histogram_problem.hpp): every weight added to its bin
 // by a float atomic in global memory, as PyTorch's bincount(weights=) does; warp-owned
 // sub-histograms with each bin's lanes found by __match_any_sync; exact sums in 128-bit fixed point
-// (an experiment), then float32's in a superaccumulator without a first pass; the library
-// (histogram_weighted.cu), which finds a bin's lanes by ballots of the bin's bits up to 256 bins.
+// (an experiment), then float32's in a superaccumulator without a first pass, then as carry-save
+// digits that no atomic waits on; the library
+// (histogram_weighted.cu): float32 as rung 5, float64 as rung 2 with a bin's lanes found by
+// ballots of the bin's bits up to 256 bins.
 // No vendor: CUB's histograms count.
 #include "histogram/bin_rule.hpp"
 #include "histogram/fixed_point_sum.hpp"
@@ -246,7 +248,6 @@ void exact_fixed_point(const std::int32_t* values, const W* weights, std::size_t
 
 constexpr unsigned kSuperWords = 2 * fixed_point::kSuperLimbs + 1;  // positive limbs, negative limbs, flags
 constexpr unsigned kFlagsWord = 2 * fixed_point::kSuperLimbs;
-constexpr std::uint32_t kPlusInf = 1, kMinusInf = 2, kNaN = 4;
 
 template <bool kShared>
 __global__ void super_add_kernel(const std::int32_t* values, const float* weights, std::size_t n, BinRule rule, std::uint32_t* sums) {
@@ -265,7 +266,7 @@ __global__ void super_add_kernel(const std::int32_t* values, const float* weight
   grid_stride_batches<kExactBatch>(n, [&](std::size_t i) { return Element{values[i], weights[i]}; }, [&](const Element& e) {
     if (e.weight == 0.f) return;
     const std::uint32_t b = rule(e.value);
-    if (!isfinite(e.weight)) atomicOr(word(b, kFlagsWord), isnan(e.weight) ? kNaN : e.weight > 0.f ? kPlusInf : kMinusInf);
+    if (!isfinite(e.weight)) atomicOr(word(b, kFlagsWord), fixed_point::special_flag(e.weight));
     else fixed_point::add_to_super(word(b, e.weight < 0.f ? fixed_point::kSuperLimbs : 0), e.weight, AtomicAddU32{}, stride);
   });
   if constexpr (kShared) {
@@ -288,9 +289,8 @@ __global__ void super_round_kernel(const std::uint32_t* sums, std::uint32_t m, f
   for (std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < m; b += gridDim.x * blockDim.x) {
     const std::uint32_t* bin = sums + std::size_t{kSuperWords} * b;
     const std::uint32_t flags = bin[kFlagsWord];
-    if ((flags & kNaN) != 0 || flags == (kPlusInf | kMinusInf)) out[b] = NAN;
-    else if (flags != 0) out[b] = flags == kPlusInf ? INFINITY : -INFINITY;
-    else out[b] = static_cast<float>(fixed_point::super_to_double(bin, bin + fixed_point::kSuperLimbs, 1));
+    out[b] = flags != 0 ? fixed_point::special_sum(flags)
+                        : static_cast<float>(fixed_point::super_to_double(bin, bin + fixed_point::kSuperLimbs, 1));
   }
 }
 
@@ -318,6 +318,33 @@ void exact_superaccumulator(const std::int32_t* values, const W* weights, std::s
   }
 }
 
+// ---- rung 5: float32 weights as carry-save digits ---------------------------------------------
+//
+// Adds over rung 4: no carries while the weights add. A bin's sum is 24 counters of 12-bit digits
+// (fixed_point::to_digits), a weight adds three digits, and no atomic's result is waited for. The
+// library's own path for float32 weights where a block's counters fit (histogram_weighted_digits.cu,
+// m ≤ ~2300 on an H100); past that rung 4, and for float64 rung 3.
+
+template <class W>
+std::size_t digits_workspace(std::size_t n, std::uint32_t m) {
+  if (std::is_same_v<W, float> && m <= histogram_detail::histogram_weighted_digits_max_bins())
+    return histogram_detail::histogram_weighted_digits_temp_bytes(m);
+  return super_workspace<W>(n, m);
+}
+
+template <class W>
+void carry_save_digits(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* workspace,
+                       std::size_t workspace_bytes, cudaStream_t stream) {
+  if constexpr (std::is_same_v<W, float>) {
+    if (m <= histogram_detail::histogram_weighted_digits_max_bins())
+      histogram_detail::histogram_weighted_digits(values, weights, n, m, sums, workspace, workspace_bytes, stream);
+    else
+      exact_superaccumulator<W>(values, weights, n, m, sums, workspace, workspace_bytes, stream);
+  } else {
+    exact_fixed_point<W>(values, weights, n, m, sums, workspace, workspace_bytes, stream);
+  }
+}
+
 template <class W>
 constexpr WeightedHistogramRung<W> kRungs[] = {
     {{"global_atomics",
@@ -340,10 +367,16 @@ constexpr WeightedHistogramRung<W> kRungs[] = {
       "rung 3 without its first pass and with no span that fails; Inf and NaN as IEEE addition gives them; float64 as rung 3",
       Role::rung, false, false, "dram"},
      {&super_workspace<W>, &exact_superaccumulator<W>}},
+    {{"carry_save_digits",
+      "float32: each weight's three 12-bit digits added to 24 counters a bin in shared memory, no carry between them "
+      "while they add (no atomic's result waited for), the carries made once at the end: exact, rounded once; "
+      "past shared memory as rung 4, float64 as rung 3",
+      Role::rung, false, false, "dram"},
+     {&digits_workspace<W>, &carry_save_digits<W>}},
     {{"library",
-      "gpulab::histogram_weighted: rung 2 with a chunk's lanes of one bin found by ballots of the bin's bits up to 256 "
-      "bins (a vote first: one bin?), which the MIO pipe bears better there; past shared memory sorted by bin and "
-      "summed by a segmented scan by key: the same bits every call",
+      "gpulab::histogram_weighted: float32 as rung 5 where its counters fit; else rung 2 with a chunk's lanes of one bin "
+      "found by ballots of the bin's bits up to 256 bins (a vote first: one bin?), which the MIO pipe bears better there; "
+      "past shared memory sorted by bin and summed by a segmented scan by key: the same bits every call",
       Role::library, false, false, "dram"},
      {&histogram_weighted_temp_bytes, &histogram_weighted<W>}},
 };

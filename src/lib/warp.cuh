@@ -45,6 +45,18 @@ __device__ __forceinline__ unsigned warp_max_unsigned(unsigned v) {
 #endif
 }
 
+/// Smallest int of the 32 lanes, in every lane: one redux.sync on compute capability 8.0 and newer
+/// (__reduce_min_sync), a butterfly of shuffles before that.
+__device__ __forceinline__ int warp_min_int(int v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#pragma unroll
+  for (unsigned mask = kWarp / 2; mask > 0; mask /= 2) v = min(v, __shfl_xor_sync(kFullMask, v, mask));
+  return v;
+#else
+  return __reduce_min_sync(kFullMask, v);
+#endif
+}
+
 /// Whether every lane of the (whole, converged) warp holds lane 0's v, in every lane.
 __device__ __forceinline__ bool warp_uniform(unsigned v) { return __all_sync(kFullMask, v == __shfl_sync(kFullMask, v, 0)); }
 
