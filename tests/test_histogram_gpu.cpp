@@ -537,7 +537,8 @@ TEST(HistogramWeighted, TheFloat32ExactRungsGiveTheRoundedExactSum) {
 // The digits path (the library's for float32) adds a block's 32-bit counters into the global ones
 // every 2^19 of its elements, which a test's n never reaches: flushed after every tile of 4096
 // instead, the same bits. Weights of every finite float32 bit pattern (tiny, huge, subnormal), so
-// that warps of one bin whose weights lie far apart add lane by lane.
+// that warps of one bin whose weights lie far apart add lane by lane; arrays that start one element
+// past a 16-byte boundary, read element by element.
 TEST(HistogramWeighted, TheDigitsFlushedEveryTileGiveTheSameBits) {
   const std::size_t n = (std::size_t{1} << 21) + 3;
   std::vector<float> weights(n);
@@ -560,6 +561,9 @@ TEST(HistogramWeighted, TheDigitsFlushedEveryTileGiveTheSameBits) {
                                                     tiles_per_flush);
         expect_same_bits(test::download(sums.data(), m), superaccumulator_sums(values, weights, m));
       }
+      histogram_detail::histogram_weighted_digits(d_values.data() + 1, d_weights.data() + 1, n - 1, m, sums.data(), temp.data(), bytes, nullptr);
+      expect_same_bits(test::download(sums.data(), m),
+                       superaccumulator_sums(values.subspan(1), std::span<const float>(weights).subspan(1), m));
     }
   }
 }

@@ -269,15 +269,19 @@ struct DigitParts {
 };
 
 GPULAB_HOST_DEVICE inline DigitParts to_digits(float w) {
-  const Decomposed d = decompose(w);
-  const int p = d.q - kSuperUnit;
-  const std::uint64_t x = d.mant << (p % kDigitBits);  // below 2^35: three digits
+  // In 32-bit integers (the GPU's own width): mant·2^s with s = p mod 12 spans 35 bits, so each
+  // digit is cut from mant directly.
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &w, sizeof bits);
+  const std::uint32_t exponent = (bits >> 23) & 0xFF;
+  const std::uint32_t mant = (bits & 0x7FFFFF) | (exponent != 0 ? 0x800000u : 0u);
+  const std::uint32_t p = exponent == 0 ? 0 : exponent - 1;  // mant's unit is 2^(p − 149)
+  const std::uint32_t s = p % kDigitBits;
+  const std::uint32_t parts[3] = {(mant << s) & kDigitMask, (mant >> (kDigitBits - s)) & kDigitMask, mant >> (2 * kDigitBits - s)};
+  const std::uint32_t negative = 0u - (bits >> 31);  // all ones for a negative w
   DigitParts r;
-  r.first = p / kDigitBits;
-  for (int j = 0; j < 3; ++j) {
-    const auto v = static_cast<std::int32_t>((x >> (kDigitBits * j)) & kDigitMask);
-    r.digit[j] = d.negative ? -v : v;
-  }
+  r.first = static_cast<int>(p / kDigitBits);
+  for (int j = 0; j < 3; ++j) r.digit[j] = static_cast<std::int32_t>((parts[j] ^ negative) - negative);
   return r;
 }
 

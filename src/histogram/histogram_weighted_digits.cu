@@ -23,6 +23,8 @@
 
 #include <gpulab/error.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 namespace gpulab::histogram_detail {
@@ -80,6 +82,19 @@ __device__ void flush(std::int32_t* words, std::uint32_t m, unsigned long long* 
     }
 }
 
+/// One element: a whole warp of one bin, all finite, summed first (add_warp_of_one_bin), else the
+/// lane's own weight.
+__device__ __forceinline__ void add_element(std::int32_t* words, std::uint32_t m, std::uint32_t b, float w) {
+  const bool finite = isfinite(w);
+  if (__all_sync(kFullMask, finite && b == __shfl_sync(kFullMask, b, 0)) && add_warp_of_one_bin(words, m, b, w)) return;
+  if (!finite) atomicOr(&words[kFlagsWord * m + b], static_cast<std::int32_t>(fp::special_flag(w)));
+  else if (w != 0.f) add_weight(words, m, b, w);
+}
+
+/// kVectors: values and weights 16-byte aligned, so that a whole tile's thread loads its eight
+/// elements as two 16-byte vectors of each (four consecutive elements a vector; a quarter of the
+/// loads and of their index arithmetic), the last tile element by element.
+template <bool kVectors>
 __global__ void __launch_bounds__(kThreads)
 digits_add_kernel(const std::int32_t* values, const float* weights, std::size_t n, BinRule rule, unsigned tiles_per_flush,
                   unsigned long long* counters, std::uint32_t* flags) {
@@ -92,20 +107,25 @@ digits_add_kernel(const std::int32_t* values, const float* weights, std::size_t 
   for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {  // the same trips in every thread: the barriers below
     std::int32_t v[kBatch];
     float w[kBatch];
+    if (kVectors && (t + 1) * kTile <= n) {
 #pragma unroll
-    for (unsigned u = 0; u < kBatch; ++u) {
-      const std::size_t i = t * kTile + u * kThreads + threadIdx.x;
-      v[u] = i < n ? values[i] : 0;
-      w[u] = i < n ? weights[i] : 0.f;  // a zero weight adds nothing
+      for (unsigned u = 0; u < kBatch / 4; ++u) {
+        const std::size_t i = t * kTile + 4 * (u * kThreads + threadIdx.x);
+        const int4 vv = *reinterpret_cast<const int4*>(values + i);
+        const float4 ww = *reinterpret_cast<const float4*>(weights + i);
+        v[4 * u] = vv.x, v[4 * u + 1] = vv.y, v[4 * u + 2] = vv.z, v[4 * u + 3] = vv.w;
+        w[4 * u] = ww.x, w[4 * u + 1] = ww.y, w[4 * u + 2] = ww.z, w[4 * u + 3] = ww.w;
+      }
+    } else {
+#pragma unroll
+      for (unsigned u = 0; u < kBatch; ++u) {
+        const std::size_t i = t * kTile + u * kThreads + threadIdx.x;
+        v[u] = i < n ? values[i] : 0;
+        w[u] = i < n ? weights[i] : 0.f;  // a zero weight adds nothing
+      }
     }
 #pragma unroll
-    for (unsigned u = 0; u < kBatch; ++u) {
-      const std::uint32_t b = rule(v[u]);
-      const bool finite = isfinite(w[u]);
-      if (warp_uniform(b) && __all_sync(kFullMask, finite) && add_warp_of_one_bin(words, m, b, w[u])) continue;
-      if (!finite) atomicOr(&words[kFlagsWord * m + b], static_cast<std::int32_t>(fp::special_flag(w[u])));
-      else if (w[u] != 0.f) add_weight(words, m, b, w[u]);
-    }
+    for (unsigned u = 0; u < kBatch; ++u) add_element(words, m, rule(v[u]), w[u]);
     if (++since_flush == tiles_per_flush) {
       __syncthreads();
       flush(words, m, counters, flags, true);
@@ -131,13 +151,16 @@ __global__ void digits_round_kernel(const unsigned long long* counters, const st
 
 std::size_t counter_bytes(std::uint32_t m) { return std::size_t{m} * fp::kDigits * sizeof(unsigned long long); }
 
-/// The add kernel allowed all the dynamic shared memory the device gives it (once per device).
+const void* const kAddKernels[] = {reinterpret_cast<const void*>(digits_add_kernel<false>),
+                                   reinterpret_cast<const void*>(digits_add_kernel<true>)};
+
+/// The add kernels allowed all the dynamic shared memory the device gives them (once per device).
 std::size_t smem_limit() {
   static PerDevice<std::size_t> cache;
   return cache.get([] {
-    const auto* kernel = reinterpret_cast<const void*>(digits_add_kernel);
-    const std::size_t limit = dynamic_smem_limit(kernel);
-    allow_dynamic_smem(kernel, limit, "histogram_weighted (float32 digits)");
+    std::size_t limit = ~std::size_t{0};
+    for (const void* k : kAddKernels) limit = std::min(limit, dynamic_smem_limit(k));
+    for (const void* k : kAddKernels) allow_dynamic_smem(k, limit, "histogram_weighted (float32 digits)");
     return limit;
   });
 }
@@ -167,10 +190,14 @@ void histogram_weighted_digits(const std::int32_t* values, const float* weights,
   if (n > 0) {
     const std::size_t smem = std::size_t{kWords} * m * sizeof(std::int32_t);
     smem_limit();  // the attribute set before the first launch on this device
-    const auto* kernel = reinterpret_cast<const void*>(digits_add_kernel);
-    launch("histogram_weighted_digits", digits_add_kernel, {resident_grid(kernel, n, kThreads, smem), kThreads, smem}, stream, values,
-           weights, n, BinRule(m), tiles_per_flush, counters, flags)
-        .work([] { return std::string("each weight's three 12-bit digits added to its bin's counters in shared memory, no carries"); });
+    const bool vectors = reinterpret_cast<std::uintptr_t>(values) % 16 == 0 && reinterpret_cast<std::uintptr_t>(weights) % 16 == 0;
+    const auto kernel = vectors ? digits_add_kernel<true> : digits_add_kernel<false>;
+    launch("histogram_weighted_digits", kernel, {resident_grid(kAddKernels[vectors], n, kThreads, smem), kThreads, smem}, stream,
+           values, weights, n, BinRule(m), tiles_per_flush, counters, flags)
+        .work([vectors] {
+          return std::string("each weight's three 12-bit digits added to its bin's counters in shared memory, no carries") +
+                 (vectors ? ", 16-byte loads" : "");
+        });
   }
   launch("histogram_weighted_digits_round", digits_round_kernel, {grid_stride_blocks(m, 256), 256}, stream,
          static_cast<const unsigned long long*>(counters), static_cast<const std::uint32_t*>(flags), m, sums)
