@@ -86,7 +86,8 @@ __device__ void flush(std::int32_t* words, std::uint32_t m, unsigned long long* 
 /// lane's own weight.
 __device__ __forceinline__ void add_element(std::int32_t* words, std::uint32_t m, std::uint32_t b, float w) {
   const bool finite = isfinite(w);
-  if (__all_sync(kFullMask, finite && b == __shfl_sync(kFullMask, b, 0)) && add_warp_of_one_bin(words, m, b, w)) return;
+  const std::uint32_t lane0_bin = __shfl_sync(kFullMask, b, 0);  // (every lane shuffles: not under the && below)
+  if (__all_sync(kFullMask, finite && b == lane0_bin) && add_warp_of_one_bin(words, m, b, w)) return;
   if (!finite) atomicOr(&words[kFlagsWord * m + b], static_cast<std::int32_t>(fp::special_flag(w)));
   else if (w != 0.f) add_weight(words, m, b, w);
 }
