@@ -79,6 +79,11 @@ TEST(BinRule, MatchesTheDefinitionForEveryKindOfDivisor) {
     for (std::int32_t v : {static_cast<std::int32_t>(m - 1), static_cast<std::int32_t>(m), static_cast<std::int32_t>(m + 1)})
       ASSERT_EQ(rule(v), histogram_bin(v, m)) << "v=" << v << " m=" << m;
   }
+  for (std::uint32_t k = 0; k < 32; ++k) {  // powers of two: MaskBinRule's one AND
+    const gpulab::MaskBinRule rule(1u << k);
+    ASSERT_EQ(rule.bins(), 1u << k);
+    for (std::int32_t v : values) ASSERT_EQ(rule(v), histogram_bin(v, 1u << k)) << "v=" << v << " m=2^" << k;
+  }
 }
 
 TEST(BinRule, DividesEveryUnsignedByASmallAndALargeDivisor) {
@@ -404,6 +409,13 @@ TEST(FixedPointSum, CarrySaveDigitsGiveTheSuperaccumulatorsSums) {
       if (trial % 2 == 1) x = std::ldexp(x, -std::ilogb(x) + static_cast<int>(random() % 9) - 4);  // within 2^±5
     }
     ASSERT_EQ(digits_sum(w), super_sum(w)) << "trial " << trial;
+  }
+  for (int e = 0; e < 255; ++e) {  // every exponent: its digits placed as the superaccumulator places it
+    const float w = std::bit_cast<float>(static_cast<std::uint32_t>(e) << 23 | 0x7FFFFFu);
+    const fp::DigitParts d = fp::to_digits(w);
+    const int p = e == 0 ? 0 : e - 1;
+    EXPECT_EQ(d.first, p / fp::kDigitBits) << e;
+    EXPECT_EQ(digits_sum({w, -w, w}), static_cast<double>(w)) << e;
   }
   // A 32-bit counter takes kDigitAddsIn32Bits digits of the largest size exactly.
   static_assert(fp::kDigitAddsIn32Bits * fp::kDigitMask <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()));

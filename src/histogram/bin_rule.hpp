@@ -71,4 +71,20 @@ class BinRule {
   UnsignedDivider divider_;
 };
 
+/// BinRule for m a power of two: ((v % m) + m) % m is then v's low bits in two's complement, one AND
+/// where BinRule's division takes about a dozen instructions.
+class MaskBinRule {
+ public:
+  using Value = std::int32_t;
+
+  /// m a power of two, 1 ≤ m ≤ 2^31.
+  constexpr explicit MaskBinRule(std::uint32_t m) : mask_(m - 1) {}
+
+  GPULAB_HOST_DEVICE std::uint32_t bins() const { return mask_ + 1; }
+  GPULAB_HOST_DEVICE std::uint32_t operator()(std::int32_t v) const { return static_cast<std::uint32_t>(v) & mask_; }
+
+ private:
+  std::uint32_t mask_;
+};
+
 }  // namespace gpulab

@@ -262,7 +262,9 @@ constexpr std::uint32_t kDigitMask = (1u << kDigitBits) - 1;
 constexpr int kDigits = 24;  // a float32's top digit: p ≤ 253, so p / 12 + 2 ≤ 23
 constexpr std::size_t kDigitAddsIn32Bits = std::size_t{1} << (31 - kDigitBits);  // |2^19 · (2^12 − 1)| < 2^31
 
-/// A finite float32 w as digits: counter first + j gets digit[j] (negative for negative w).
+/// A finite float32 w as digits: counter first + j gets digit[j]. The digits of w's signed
+/// mantissa, floored: digit[0] and digit[1] in [0, 2^12), digit[2] in (−2^12, 2^12) carries the
+/// sign, so that negating w costs one instruction, not one a digit.
 struct DigitParts {
   int first = 0;
   std::int32_t digit[3] = {};
@@ -270,18 +272,21 @@ struct DigitParts {
 
 GPULAB_HOST_DEVICE inline DigitParts to_digits(float w) {
   // In 32-bit integers (the GPU's own width): mant·2^s with s = p mod 12 spans 35 bits, so each
-  // digit is cut from mant directly.
+  // digit is cut from the signed mantissa directly (arithmetic shifts floor).
   std::uint32_t bits = 0;
   std::memcpy(&bits, &w, sizeof bits);
   const std::uint32_t exponent = (bits >> 23) & 0xFF;
   const std::uint32_t mant = (bits & 0x7FFFFF) | (exponent != 0 ? 0x800000u : 0u);
+  const auto signed_mant = static_cast<std::int32_t>((bits >> 31) != 0 ? 0u - mant : mant);
   const std::uint32_t p = exponent == 0 ? 0 : exponent - 1;  // mant's unit is 2^(p − 149)
-  const std::uint32_t s = p % kDigitBits;
-  const std::uint32_t parts[3] = {(mant << s) & kDigitMask, (mant >> (kDigitBits - s)) & kDigitMask, mant >> (2 * kDigitBits - s)};
-  const std::uint32_t negative = 0u - (bits >> 31);  // all ones for a negative w
+  static_assert(kDigitBits == 12);
+  const std::uint32_t first = (p * 0xAAABu) >> 19;  // p / 12 for p < 2^14 (0xAAAB / 2^19 exceeds 1/12 by < 2^-20)
+  const auto s = static_cast<int>(p - first * kDigitBits);
   DigitParts r;
-  r.first = static_cast<int>(p / kDigitBits);
-  for (int j = 0; j < 3; ++j) r.digit[j] = static_cast<std::int32_t>((parts[j] ^ negative) - negative);
+  r.first = static_cast<int>(first);
+  r.digit[0] = static_cast<std::int32_t>((static_cast<std::uint32_t>(signed_mant) << s) & kDigitMask);
+  r.digit[1] = (signed_mant >> (kDigitBits - s)) & static_cast<std::int32_t>(kDigitMask);
+  r.digit[2] = signed_mant >> (2 * kDigitBits - s);
   return r;
 }
 

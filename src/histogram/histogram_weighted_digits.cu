@@ -24,8 +24,10 @@
 #include <gpulab/error.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace gpulab::histogram_detail {
 namespace {
@@ -82,22 +84,19 @@ __device__ void flush(std::int32_t* words, std::uint32_t m, unsigned long long* 
     }
 }
 
-/// One element: a whole warp of one bin, all finite, summed first (add_warp_of_one_bin), else the
-/// lane's own weight.
-__device__ __forceinline__ void add_element(std::int32_t* words, std::uint32_t m, std::uint32_t b, float w) {
-  const bool finite = isfinite(w);
-  const std::uint32_t lane0_bin = __shfl_sync(kFullMask, b, 0);  // (every lane shuffles: not under the && below)
-  if (__all_sync(kFullMask, finite && b == lane0_bin) && add_warp_of_one_bin(words, m, b, w)) return;
-  if (!finite) atomicOr(&words[kFlagsWord * m + b], static_cast<std::int32_t>(fp::special_flag(w)));
+/// One lane's element: a non-finite weight sets its bin's flag, a finite one adds its digits.
+__device__ __forceinline__ void add_lane(std::int32_t* words, std::uint32_t m, std::uint32_t b, float w) {
+  if (!isfinite(w)) atomicOr(&words[kFlagsWord * m + b], static_cast<std::int32_t>(fp::special_flag(w)));
   else if (w != 0.f) add_weight(words, m, b, w);
 }
 
 /// kVectors: values and weights 16-byte aligned, so that a whole tile's thread loads its eight
 /// elements as two 16-byte vectors of each (four consecutive elements a vector; a quarter of the
-/// loads and of their index arithmetic), the last tile element by element.
-template <bool kVectors>
+/// loads and of their index arithmetic), the last tile element by element. Rule: BinRule, or
+/// MaskBinRule where m is a power of two (one AND a bin where the division takes a dozen).
+template <bool kVectors, class Rule>
 __global__ void __launch_bounds__(kThreads)
-digits_add_kernel(const std::int32_t* values, const float* weights, std::size_t n, BinRule rule, unsigned tiles_per_flush,
+digits_add_kernel(const std::int32_t* values, const float* weights, std::size_t n, Rule rule, unsigned tiles_per_flush,
                   unsigned long long* counters, std::uint32_t* flags) {
   const std::uint32_t m = rule.bins();
   extern __shared__ std::int32_t words[];  // kWords planes of m
@@ -125,8 +124,24 @@ digits_add_kernel(const std::int32_t* values, const float* weights, std::size_t 
         w[u] = i < n ? weights[i] : 0.f;  // a zero weight adds nothing
       }
     }
+    std::uint32_t b[kBatch];
+    bool one_bin = true;  // this lane's elements all in its first one's bin, all finite
 #pragma unroll
-    for (unsigned u = 0; u < kBatch; ++u) add_element(words, m, rule(v[u]), w[u]);
+    for (unsigned u = 0; u < kBatch; ++u) {
+      b[u] = rule(v[u]);
+      one_bin = one_bin && b[u] == b[0] && isfinite(w[u]);
+    }
+    // One vote a batch: a warp whose 256 elements are all one bin (few bins, skewed values) sums
+    // each element's 32 weights first, where 32 atomics on one word would run one after another.
+    const std::uint32_t lane0_bin = __shfl_sync(kFullMask, b[0], 0);
+    if (__all_sync(kFullMask, one_bin && b[0] == lane0_bin)) {
+#pragma unroll
+      for (unsigned u = 0; u < kBatch; ++u)
+        if (!add_warp_of_one_bin(words, m, lane0_bin, w[u]) && w[u] != 0.f) add_weight(words, m, lane0_bin, w[u]);
+    } else {
+#pragma unroll
+      for (unsigned u = 0; u < kBatch; ++u) add_lane(words, m, b[u], w[u]);
+    }
     if (++since_flush == tiles_per_flush) {
       __syncthreads();
       flush(words, m, counters, flags, true);
@@ -152,8 +167,24 @@ __global__ void digits_round_kernel(const unsigned long long* counters, const st
 
 std::size_t counter_bytes(std::uint32_t m) { return std::size_t{m} * fp::kDigits * sizeof(unsigned long long); }
 
-const void* const kAddKernels[] = {reinterpret_cast<const void*>(digits_add_kernel<false>),
-                                   reinterpret_cast<const void*>(digits_add_kernel<true>)};
+const void* const kAddKernels[] = {
+    reinterpret_cast<const void*>(digits_add_kernel<false, BinRule>), reinterpret_cast<const void*>(digits_add_kernel<true, BinRule>),
+    reinterpret_cast<const void*>(digits_add_kernel<false, MaskBinRule>), reinterpret_cast<const void*>(digits_add_kernel<true, MaskBinRule>)};
+
+/// The add pass with rule `rule` (n > 0, the shared memory allowed).
+template <class Rule>
+void launch_add(const std::int32_t* values, const float* weights, std::size_t n, Rule rule, unsigned tiles_per_flush,
+                unsigned long long* counters, std::uint32_t* flags, cudaStream_t stream) {
+  const std::size_t smem = std::size_t{kWords} * rule.bins() * sizeof(std::int32_t);
+  const bool vectors = reinterpret_cast<std::uintptr_t>(values) % 16 == 0 && reinterpret_cast<std::uintptr_t>(weights) % 16 == 0;
+  const auto kernel = vectors ? digits_add_kernel<true, Rule> : digits_add_kernel<false, Rule>;
+  launch("histogram_weighted_digits", kernel, {resident_grid(reinterpret_cast<const void*>(kernel), n, kThreads, smem), kThreads, smem},
+         stream, values, weights, n, rule, tiles_per_flush, counters, flags)
+      .work([vectors] {
+        return std::string("each weight's three 12-bit digits added to its bin's counters in shared memory, no carries") +
+               (vectors ? ", 16-byte loads" : "") + (std::is_same_v<Rule, MaskBinRule> ? ", bins by a mask" : "");
+      });
+}
 
 /// The add kernels allowed all the dynamic shared memory the device gives them (once per device).
 std::size_t smem_limit() {
@@ -189,16 +220,9 @@ void histogram_weighted_digits(const std::int32_t* values, const float* weights,
   auto* flags = reinterpret_cast<std::uint32_t*>(static_cast<std::byte*>(temp) + counter_bytes(m));
   GPULAB_CUDA_CHECK(cudaMemsetAsync(temp, 0, histogram_weighted_digits_temp_bytes(m), stream));
   if (n > 0) {
-    const std::size_t smem = std::size_t{kWords} * m * sizeof(std::int32_t);
     smem_limit();  // the attribute set before the first launch on this device
-    const bool vectors = reinterpret_cast<std::uintptr_t>(values) % 16 == 0 && reinterpret_cast<std::uintptr_t>(weights) % 16 == 0;
-    const auto kernel = vectors ? digits_add_kernel<true> : digits_add_kernel<false>;
-    launch("histogram_weighted_digits", kernel, {resident_grid(kAddKernels[vectors], n, kThreads, smem), kThreads, smem}, stream,
-           values, weights, n, BinRule(m), tiles_per_flush, counters, flags)
-        .work([vectors] {
-          return std::string("each weight's three 12-bit digits added to its bin's counters in shared memory, no carries") +
-                 (vectors ? ", 16-byte loads" : "");
-        });
+    if (std::has_single_bit(m)) launch_add(values, weights, n, MaskBinRule(m), tiles_per_flush, counters, flags, stream);
+    else launch_add(values, weights, n, BinRule(m), tiles_per_flush, counters, flags, stream);
   }
   launch("histogram_weighted_digits_round", digits_round_kernel, {grid_stride_blocks(m, 256), 256}, stream,
          static_cast<const unsigned long long*>(counters), static_cast<const std::uint32_t*>(flags), m, sums)
