@@ -479,8 +479,8 @@ TEST(HistogramWeighted, TheExactRungGivesTheRoundedExactSum) {
 // digits): each bin's exact sum rounded to double, then to float, bit for bit with the CPU's
 // superaccumulator (fixed_point_sum.hpp, checked in the CPU tests) over weights spanning 2^±60 (past
 // rung 3's 128 bits), spread over the bins and all in one (whole warps of one bin summed first), in
-// shared memory (m ≤ 2000) and past it (5000 bins: rung 4's global counters, which rung 5 takes
-// there); Inf and NaN as IEEE addition gives them.
+// shared memory (m ≤ 2000) and past it (5000 bins: rung 4's global counters; rung 5's three passes,
+// and past its passes rung 4's); Inf and NaN as IEEE addition gives them.
 /// Each bin's sum by the CPU's superaccumulator, rounded as the exact rungs round it.
 std::vector<float> superaccumulator_sums(std::span<const std::int32_t> values, std::span<const float> weights, std::uint32_t m) {
   namespace fp = gpulab::fixed_point;
@@ -510,7 +510,7 @@ TEST(HistogramWeighted, TheFloat32ExactRungsGiveTheRoundedExactSum) {
     for (std::size_t i = 0; i < n; ++i) weights[i] = std::ldexp(weights[i], static_cast<int>(i % (2 * spread + 1)) - spread);
     for (HistogramDistribution d : {HistogramDistribution::uniform, HistogramDistribution::degenerate}) {
       const auto values = input_for(d, n);
-      for (std::uint32_t m : {1u, 7u, 256u, 2000u, 5000u}) {
+      for (std::uint32_t m : {1u, 7u, 256u, 2000u, 5000u, histogram_detail::histogram_weighted_digits_max_bins() + 1}) {
         const auto want = superaccumulator_sums(values, weights, m);
         for (const auto& [index, name] : kFloat32ExactRungs) {
           SCOPED_TRACE(fmt::format("{}, {}, m = {}, 2^±{}", name, histogram_distribution_name(d), m, spread));
@@ -551,7 +551,7 @@ TEST(HistogramWeighted, TheDigitsFlushedEveryTileGiveTheSameBits) {
   for (HistogramDistribution d : {HistogramDistribution::uniform, HistogramDistribution::degenerate}) {
     const auto values = input_for(d, n);
     const auto d_values = test::upload<std::int32_t>(values);
-    for (std::uint32_t m : {1u, 256u}) {
+    for (std::uint32_t m : {1u, 256u, 5000u}) {  // 5000: three passes over the bins
       SCOPED_TRACE(fmt::format("{}, m = {}", histogram_distribution_name(d), m));
       const std::size_t bytes = histogram_detail::histogram_weighted_digits_temp_bytes(m);
       DeviceBuffer<std::byte> temp(bytes);

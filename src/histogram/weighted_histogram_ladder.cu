@@ -322,8 +322,8 @@ void exact_superaccumulator(const std::int32_t* values, const W* weights, std::s
 //
 // Adds over rung 4: no carries while the weights add. A bin's sum is 24 counters of 12-bit digits
 // (fixed_point::to_digits), a weight adds three digits, and no atomic's result is waited for. The
-// library's own path for float32 weights where a block's counters fit (histogram_weighted_digits.cu,
-// m ≤ ~2300 on an H100); past that rung 4, and for float64 rung 3.
+// library's own path for float32 weights (histogram_weighted_digits.cu): the bins a block's shared
+// memory holds (~2300 on an H100) a pass, up to six passes; past that rung 4, and for float64 rung 3.
 
 template <class W>
 std::size_t digits_workspace(std::size_t n, std::uint32_t m) {
@@ -370,7 +370,7 @@ constexpr WeightedHistogramRung<W> kRungs[] = {
     {{"carry_save_digits",
       "float32: each weight's three 12-bit digits added to 24 counters a bin in shared memory, no carry between them "
       "while they add (no atomic's result waited for), the carries made once at the end: exact, rounded once; "
-      "past shared memory as rung 4, float64 as rung 3",
+      "past shared memory in passes over the bins (up to six), then as rung 4; float64 as rung 3",
       Role::rung, false, false, "dram"},
      {&digits_workspace<W>, &carry_save_digits<W>}},
     {{"library",
