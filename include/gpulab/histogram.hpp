@@ -78,11 +78,14 @@ void histogram_edges_rows(const T* values, std::size_t rows, std::size_t cols, c
                           std::uint32_t* counts, cudaStream_t stream = nullptr);
 
 /// Weighted: sums[b] = the sum of weights[i] over the values[i] of bin b (the bin rule above), for W
-/// float or double, summed in double and rounded once to W; an empty bin gets 0. Any n, any
-/// 1 ≤ m < 2^32. The same bits on every call on one GPU (no float atomics). Up to
-/// histogram_weighted_max_bins() (a warp's sub-histogram of doubles in a block's shared memory:
-/// ~29 000 bins on an H100, ~8 000 on a T4): each warp adds a chunk's weights of one bin in lane
-/// order into its own sub-histogram, blocks' partial sums are added in block order; two launches.
+/// float or double; an empty bin gets 0. Any n, any 1 ≤ m < 2^32. The same bits on every call (no
+/// float atomics). float32, up to ~14 000 bins on an H100: the exact sum, rounded once to double,
+/// then to float (each weight an integer number of 2^-149 added as three 12-bit digits to counters
+/// in shared memory, in up to six passes over the bins; +Inf, -Inf, NaN as IEEE addition gives
+/// them); m·196 bytes of `temp`. Otherwise, up to histogram_weighted_max_bins() (a warp's
+/// sub-histogram of doubles in a block's shared memory: ~29 000 bins on an H100, ~8 000 on a T4):
+/// summed in double and rounded once to W, each warp adding a chunk's weights of one bin in lane
+/// order into its own sub-histogram, blocks' partial sums added in block order; two launches.
 /// Past it: the (bin, weight) pairs sorted by bin (CUB's radix sort, stable) and summed by
 /// inclusive_segmented_scan_by_key; about 24n bytes and CUB's sort storage. `temp`:
 /// histogram_weighted_temp_bytes(n, m) bytes of device memory, any content. Throws gpulab::Error on
