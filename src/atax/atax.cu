@@ -2,6 +2,7 @@
 // path (rung 3), the first fused single pass (rung 4), and the cooperative fused pass (rung 5),
 // which atax() takes for 128 ≤ cols ≤ 16384 (the two-pass path otherwise).
 #include "atax/atax_paths.hpp"
+#include "lib/async_copy.cuh"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
@@ -267,6 +268,65 @@ fused_cooperative(const float* __restrict__ a, const float* __restrict__ x, std:
   add_partials<B>(partial, cols, y);
 }
 
+// ---- rung 6: the rows ahead staged in shared memory (the library) --------------------------------
+// Adds over rung 5: the rows in flight wait in shared memory, not in registers. Rung 5 holds D + 1
+// rows of K floats a thread in registers, so at 8960 columns (K = 12) 64 registers allow D = 2: an
+// SM has two rows, 72 KB, in flight. That keeps an H100 at 0.92 of its read ceiling and an H200,
+// which needs ~1.4× the bytes in flight for its bandwidth at the same latency, at 0.77 (Nsight
+// Compute at e8d7950: DRAM 67% busy, one 1024-thread block an SM). Here each thread copies its own
+// slice of row l + `ahead` into a ring slot with cp.async (16 bytes, no register on the way) and
+// reads it back when that row comes up; a thread only ever reads what it copied, so the ring needs
+// no barrier. `ahead` is as many rows as the shared memory beside x holds (at most 7), so registers
+// no longer bound it: 4 rows at 8960 columns on an H100 or an H200. The same rows, sums and order
+// as rung 5: the same bits.
+template <unsigned K>
+__global__ void __launch_bounds__(1024)
+fused_staged(const float* __restrict__ a, const float* __restrict__ x, std::uint32_t rows, std::uint32_t cols,
+             std::uint32_t rows_per_block, unsigned ahead, float* __restrict__ partial, float* __restrict__ y) {
+  constexpr unsigned B = 1024;
+  extern __shared__ float4 staged[];  // x (cols floats; cols % 4 == 0), then ahead + 1 row slots of cols floats
+  __shared__ float warp_dots[2][B / kWarp];
+  float* xs = reinterpret_cast<float*>(staged);
+  float4* ring = staged + cols / 4;
+  const BlockRows<true> mine(rows, rows_per_block);
+  const unsigned slots = ahead + 1;
+  auto stage = [&](std::size_t l) {  // row l's slice of this thread into its slot; one commit group a row (empty past the end)
+    if (l < mine.count) {
+      const auto* row = reinterpret_cast<const float4*>(a + mine.row(l) * cols);
+      float4* slot = ring + l % slots * (cols / 4);
+#pragma unroll
+      for (unsigned k = 0; k < K / 4; ++k)
+        if (const std::uint32_t v = threadIdx.x + k * B; v * 4 < cols) cp_async16(slot + v, row + v, 16);
+    }
+    cp_async_commit();
+  };
+  for (unsigned s = 0; s < ahead; ++s) stage(s);
+  for (std::uint32_t j = threadIdx.x; j < cols; j += B) xs[j] = x[j];
+  __syncthreads();
+  float y_part[K] = {};
+  for (std::size_t l = 0; l < mine.count; ++l) {
+    stage(l + ahead);
+    cp_async_wait_at_most(ahead);  // row l's group has landed: only the `ahead` after it may be pending
+    const float4* slot = ring + l % slots * (cols / 4);
+    float row[K];
+#pragma unroll
+    for (unsigned k = 0; k < K / 4; ++k) {
+      const std::uint32_t v = threadIdx.x + k * B;
+      const float4 q = v * 4 < cols ? slot[v] : make_float4(0.f, 0.f, 0.f, 0.f);
+      row[4 * k] = q.x, row[4 * k + 1] = q.y, row[4 * k + 2] = q.z, row[4 * k + 3] = q.w;
+    }
+    fused_row<B, K, true, 4>(row, l, cols, xs, warp_dots, y_part);
+  }
+#pragma unroll
+  for (unsigned k = 0; k < K; ++k) {
+    const std::uint32_t j = column_of<B, 4>(k);
+    if (j < cols) partial[std::size_t{blockIdx.x} * cols + j] = y_part[k];
+  }
+  cooperative_groups::this_grid().sync();
+
+  add_partials<B>(partial, cols, y);
+}
+
 // ---- host side --------------------------------------------------------------------------------------
 
 constexpr std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
@@ -310,16 +370,22 @@ struct CoopPlan {
   CoopKernel kernel = nullptr;
   unsigned block = 0;
   std::uint32_t blocks = 0;  // the grid
-  std::size_t smem = 0;      // dynamic shared memory: x
+  std::size_t smem = 0;      // dynamic shared memory: x (and the staged rows)
+  // Rung 6 where it keeps more rows in flight than rung 5's registers: its kernel and rows ahead.
+  using StagedKernel = void (*)(const float*, const float*, std::uint32_t, std::uint32_t, std::uint32_t, unsigned, float*, float*);
+  StagedKernel staged = nullptr;
+  unsigned ahead = 0;
 };
 // At least 8 rows a block: the partial y a block writes and the combine reads stay under 1/4 of
 // the block's share of A.
 constexpr std::uint32_t kMinRowsPerBlock = 8;
 
+/// Rung 5's rows ahead for K columns a thread: as many as 48 registers hold (1 to 4).
+constexpr unsigned ring_ahead(unsigned k) { return 48 / k - 2 < 1 ? 1 : 48 / k - 2 > 4 ? 4 : 48 / k - 2; }
+
 template <unsigned B, unsigned K, unsigned V>
 constexpr CoopKernel ring_kernel() {
-  constexpr unsigned kRing = 48 / K - 2;
-  return fused_cooperative<B, K, (kRing < 4 ? (kRing < 1 ? 1 : kRing) : 4), V>;
+  return fused_cooperative<B, K, ring_ahead(K), V>;
 }
 
 /// Blocks of the instance resident at once, planned for the largest x the instance takes so that
@@ -360,7 +426,26 @@ CoopInstance fused_instance(bool vector_loads, std::uint32_t k) {
   return ring_instance<B, 16, 1>();
 }
 
-CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads) {
+/// Rung 6's instance for K columns a thread, the rows ahead its shared memory holds beside x at
+/// `cols` columns (at most 7: cp_async_wait_at_most), and its blocks resident at once.
+template <unsigned K>
+void staged_instance(std::uint32_t cols, CoopPlan& p) {
+  const auto* kernel = reinterpret_cast<const void*>(fused_staged<K>);
+  static PerDevice<std::size_t> limit;
+  const std::size_t most = limit.get([kernel] {
+    const std::size_t bytes = dynamic_smem_limit(kernel);
+    allow_dynamic_smem(kernel, bytes, "gpulab::atax");
+    return bytes;
+  });
+  const std::size_t row = std::size_t{cols} * sizeof(float);
+  const std::size_t slots = most / row - 1;  // beside x
+  if (slots < 2) return;
+  p.staged = fused_staged<K>;
+  p.ahead = static_cast<unsigned>(std::min<std::size_t>(slots - 1, 7));
+  p.smem = row * (p.ahead + 2);
+}
+
+CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads, bool staged_ok = true) {
   CoopPlan p;
   p.block = cols <= 4096 ? 256 : 1024;
   const CoopInstance instance = p.block == 256 ? fused_instance<256>(vector_loads, k_for(cols, 256))
@@ -370,6 +455,19 @@ CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads) {
   const unsigned at_once = instance.resident();
   if (at_once < 1) throw Error("atax: the fused kernel does not fit an SM of this device");
   p.blocks = std::clamp<std::uint32_t>((rows + kMinRowsPerBlock - 1) / kMinRowsPerBlock, 1, at_once);
+  // Rung 6 for wide rows with 16-byte loads, where its shared memory holds more rows ahead than
+  // rung 5's registers; one block an SM like rung 5's, so the same grid and the same bits.
+  if (staged_ok && p.block == 1024 && vector_loads) {
+    CoopPlan s = p;
+    const std::uint32_t k = k_for(cols, 1024);
+    if (k <= 8) staged_instance<8>(cols, s);
+    else if (k <= 12) staged_instance<12>(cols, s);
+    else staged_instance<16>(cols, s);
+    const unsigned rung5_ahead = ring_ahead(k <= 8 ? 8 : k <= 12 ? 12 : 16);
+    if (s.staged != nullptr && s.ahead > rung5_ahead &&
+        resident_blocks(reinterpret_cast<const void*>(s.staged), 1024, s.smem) == at_once)
+      return s;
+  }
   return p;
 }
 
@@ -378,6 +476,13 @@ void launch_plan(const CoopPlan& p, const float* a, const float* x, std::uint32_
   const std::uint32_t per_block = (rows + p.blocks - 1) / p.blocks;
   LaunchShape shape{dim3(p.blocks), dim3(p.block), p.smem};
   shape.cooperative = true;
+  if (p.staged != nullptr) {
+    launch("fused_staged", p.staged, shape, stream, a, x, rows, cols, per_block, p.ahead, static_cast<float*>(temp), y).work([&] {
+      return count_of(per_block, "line") + " per block (two-row chunks dealt round-robin), " + std::to_string(p.ahead) +
+             " rows ahead in shared memory, then a slab of y each";
+    });
+    return;
+  }
   launch("fused_cooperative", p.kernel, shape, stream, a, x, rows, cols, per_block, static_cast<float*>(temp), y).work([&] {
     return count_of(per_block, "line") +
            (p.block == 1024 ? " per block (two-row chunks dealt round-robin)" : " per block (a panel)") +
@@ -460,8 +565,8 @@ std::size_t atax_temp_bytes(std::uint32_t rows, std::uint32_t cols) {
   return std::size_t{blocks} * cols * sizeof(float);
 }
 
-void atax(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
-          std::size_t temp_bytes, cudaStream_t stream) {
+namespace {
+void check_call(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp, std::size_t temp_bytes) {
   if (a == nullptr || x == nullptr || y == nullptr || temp == nullptr) throw Error("atax: null device pointer");
   if (rows == 0 || cols == 0 || rows > 0x7FFFFFFFu || cols > 0x7FFFFFFFu)
     throw Error("atax: " + std::to_string(cols) + " columns × " + std::to_string(rows) + " rows; both must be in [1, 2^31 - 1]");
@@ -469,8 +574,25 @@ void atax(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols
   if (temp_bytes < needed)
     throw Error("atax: temporary storage of " + std::to_string(temp_bytes) + " bytes is too small; atax_temp_bytes() says " +
                 std::to_string(needed));
+}
+
+/// The library's call, rung 6's staged rows allowed or (rung 5) not.
+void cooperative(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp, std::size_t temp_bytes,
+                 cudaStream_t stream, bool staged_ok) {
+  check_call(a, x, rows, cols, y, temp, temp_bytes);
   if (!coop_takes(cols)) return two_pass(a, x, rows, cols, y, temp, stream);
-  launch_plan(coop_plan(rows, cols, vector_loads_fit(a, cols)), a, x, rows, cols, y, temp, stream);
+  launch_plan(coop_plan(rows, cols, vector_loads_fit(a, cols), staged_ok), a, x, rows, cols, y, temp, stream);
+}
+}  // namespace
+
+void atax_detail::cooperative_in_registers(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
+                                           std::size_t temp_bytes, cudaStream_t stream) {
+  cooperative(a, x, rows, cols, y, temp, temp_bytes, stream, false);
+}
+
+void atax(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
+          std::size_t temp_bytes, cudaStream_t stream) {
+  cooperative(a, x, rows, cols, y, temp, temp_bytes, stream, true);
 }
 
 }  // namespace gpulab
