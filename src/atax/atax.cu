@@ -100,9 +100,9 @@ __device__ __forceinline__ void load_row(const float* __restrict__ a, std::size_
 /// y_part += aᵢ·tᵢ from the same registers. One barrier: the warp sums alternate between two
 /// buffers by row parity. kButterfly: each warp adds the warp sums with one shared load and five
 /// shuffles (warp_sum_all) instead of B/32 shared loads and adds in every thread. V: as load_row.
-template <unsigned B, unsigned K, bool kButterfly, unsigned V = 1>
-__device__ __forceinline__ void fused_row(const float (&row)[K], std::size_t i, std::uint32_t cols, const float* xs,
-                                          float (&warp_dots)[2][B / kWarp], float (&y_part)[K]) {
+/// The thread's part of a row's dot product with x (in shared memory).
+template <unsigned B, unsigned K, unsigned V>
+__device__ __forceinline__ float thread_dot(const float (&row)[K], std::uint32_t cols, const float* xs) {
   float d = 0.f;
   if constexpr (V == 4) {  // x from shared memory 16 bytes at a time too
 #pragma unroll
@@ -118,6 +118,13 @@ __device__ __forceinline__ void fused_row(const float (&row)[K], std::size_t i, 
       d += row[k] * (j < cols ? xs[j] : 0.f);
     }
   }
+  return d;
+}
+
+template <unsigned B, unsigned K, bool kButterfly, unsigned V = 1>
+__device__ __forceinline__ void fused_row(const float (&row)[K], std::size_t i, std::uint32_t cols, const float* xs,
+                                          float (&warp_dots)[2][B / kWarp], float (&y_part)[K]) {
+  float d = thread_dot<B, K, V>(row, cols, xs);
   d = warp_sum(d);
   float* dots = warp_dots[i & 1];
   if (threadIdx.x % kWarp == 0) dots[threadIdx.x / kWarp] = d;
@@ -268,28 +275,31 @@ fused_cooperative(const float* __restrict__ a, const float* __restrict__ x, std:
   add_partials<B>(partial, cols, y);
 }
 
-// ---- rung 6: the rows ahead staged in shared memory (the library) --------------------------------
-// Adds over rung 5: the rows in flight wait in shared memory, not in registers. Rung 5 holds D + 1
-// rows of K floats a thread in registers, so at 8960 columns (K = 12) 64 registers allow D = 2: an
-// SM has two rows, 72 KB, in flight. That keeps an H100 at 0.92 of its read ceiling and an H200,
-// which needs ~1.4× the bytes in flight for its bandwidth at the same latency, at 0.77 (Nsight
-// Compute at e8d7950: DRAM 67% busy, one 1024-thread block an SM). Here each thread copies its own
-// slice of row l + `ahead` into a ring slot with cp.async (16 bytes, no register on the way) and
-// reads it back when that row comes up; a thread only ever reads what it copied, so the ring needs
-// no barrier. `ahead` is as many rows as the shared memory beside x holds (at most 7), so registers
-// no longer bound it: 4 rows at 8960 columns on an H100 or an H200. The same rows, sums and order
-// as rung 5: the same bits.
+// ---- rung 6: the rows ahead staged in shared memory, two rows a barrier (the library) -------------
+// Adds over rung 5, where an H200 leaves a quarter of its bandwidth unused (8960 columns: 0.77 of
+// read against an H100's 0.92; Nsight Compute at e8d7950: DRAM 67% busy, one 1024-thread block an
+// SM): 1.38 µs a row of 35.8 KB an SM where the H200's bandwidth allows 1.05, the H100's 1.51. A
+// row's work is a chain a block cannot overlap with itself (its dot, five shuffles, the barrier, five
+// more), so the H200 waits on the chain, not on the memory:
+// - two rows a barrier: their dots, shuffles and butterflies side by side (one chain for two rows);
+// - the rows ahead wait in shared memory, not in registers (which two rows at once would fill): each
+//   thread copies its own slice of a row into a ring slot with cp.async (16 bytes, no register on
+//   the way) and reads back only what it copied, so the ring needs no barrier; as many rows ahead
+//   as fit beside x (3 at 8960 columns).
+// Each row's dot and y's additions are rung 5's, in the same order: the same bits.
+constexpr unsigned kStagedRows = 2;  // rows a barrier
+
 template <unsigned K>
 __global__ void __launch_bounds__(1024)
 fused_staged(const float* __restrict__ a, const float* __restrict__ x, std::uint32_t rows, std::uint32_t cols,
              std::uint32_t rows_per_block, unsigned ahead, float* __restrict__ partial, float* __restrict__ y) {
-  constexpr unsigned B = 1024;
-  extern __shared__ float4 staged[];  // x (cols floats; cols % 4 == 0), then ahead + 1 row slots of cols floats
-  __shared__ float warp_dots[2][B / kWarp];
+  constexpr unsigned B = 1024, W = B / kWarp;
+  extern __shared__ float4 staged[];  // x (cols floats; cols % 4 == 0), then ahead + kStagedRows row slots
+  __shared__ float warp_dots[2][kStagedRows][W];
   float* xs = reinterpret_cast<float*>(staged);
   float4* ring = staged + cols / 4;
   const BlockRows<true> mine(rows, rows_per_block);
-  const unsigned slots = ahead + 1;
+  const unsigned slots = ahead + kStagedRows;
   auto stage = [&](std::size_t l) {  // row l's slice of this thread into its slot; one commit group a row (empty past the end)
     if (l < mine.count) {
       const auto* row = reinterpret_cast<const float4*>(a + mine.row(l) * cols);
@@ -303,19 +313,36 @@ fused_staged(const float* __restrict__ a, const float* __restrict__ x, std::uint
   for (unsigned s = 0; s < ahead; ++s) stage(s);
   for (std::uint32_t j = threadIdx.x; j < cols; j += B) xs[j] = x[j];
   __syncthreads();
+  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   float y_part[K] = {};
-  for (std::size_t l = 0; l < mine.count; ++l) {
-    stage(l + ahead);
-    cp_async_wait_at_most(ahead);  // row l's group has landed: only the `ahead` after it may be pending
-    const float4* slot = ring + l % slots * (cols / 4);
-    float row[K];
+  for (std::size_t l = 0; l < mine.count; l += kStagedRows) {
 #pragma unroll
-    for (unsigned k = 0; k < K / 4; ++k) {
-      const std::uint32_t v = threadIdx.x + k * B;
-      const float4 q = v * 4 < cols ? slot[v] : make_float4(0.f, 0.f, 0.f, 0.f);
-      row[4 * k] = q.x, row[4 * k + 1] = q.y, row[4 * k + 2] = q.z, row[4 * k + 3] = q.w;
+    for (unsigned r = 0; r < kStagedRows; ++r) stage(l + ahead + r);
+    cp_async_wait_at_most(ahead);  // rows l, l + 1 have landed: only the `ahead` after them may be pending
+    float row[kStagedRows][K], d[kStagedRows];
+#pragma unroll
+    for (unsigned r = 0; r < kStagedRows; ++r) {
+      const float4* slot = ring + (l + r) % slots * (cols / 4);
+#pragma unroll
+      for (unsigned k = 0; k < K / 4; ++k) {
+        const std::uint32_t v = threadIdx.x + k * B;
+        const float4 q = v * 4 < cols && l + r < mine.count ? slot[v] : make_float4(0.f, 0.f, 0.f, 0.f);
+        row[r][4 * k] = q.x, row[r][4 * k + 1] = q.y, row[r][4 * k + 2] = q.z, row[r][4 * k + 3] = q.w;
+      }
+      d[r] = warp_sum(thread_dot<B, K, 4>(row[r], cols, xs));
     }
-    fused_row<B, K, true, 4>(row, l, cols, xs, warp_dots, y_part);
+    auto& dots = warp_dots[l / kStagedRows & 1];
+    if (lane == 0)
+#pragma unroll
+      for (unsigned r = 0; r < kStagedRows; ++r) dots[r][warp] = d[r];
+    __syncthreads();
+#pragma unroll
+    for (unsigned r = 0; r < kStagedRows; ++r) {
+      const float t = warp_sum_all(dots[r][lane]);  // (W = 32 warps: a lane each)
+      if (l + r < mine.count)
+#pragma unroll
+        for (unsigned k = 0; k < K; ++k) y_part[k] += row[r][k] * t;
+    }
   }
 #pragma unroll
   for (unsigned k = 0; k < K; ++k) {
@@ -439,10 +466,10 @@ void staged_instance(std::uint32_t cols, CoopPlan& p) {
   });
   const std::size_t row = std::size_t{cols} * sizeof(float);
   const std::size_t slots = most / row - 1;  // beside x
-  if (slots < 2) return;
+  if (slots < kStagedRows + 1) return;
   p.staged = fused_staged<K>;
-  p.ahead = static_cast<unsigned>(std::min<std::size_t>(slots - 1, 7));
-  p.smem = row * (p.ahead + 2);
+  p.ahead = static_cast<unsigned>(std::min<std::size_t>(slots - kStagedRows, 7));
+  p.smem = row * (1 + p.ahead + kStagedRows);
 }
 
 CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads, bool staged_ok = true) {
@@ -464,7 +491,7 @@ CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads, bo
     else if (k <= 12) staged_instance<12>(cols, s);
     else staged_instance<16>(cols, s);
     const unsigned rung5_ahead = ring_ahead(k <= 8 ? 8 : k <= 12 ? 12 : 16);
-    if (s.staged != nullptr && s.ahead > rung5_ahead &&
+    if (s.staged != nullptr && s.ahead + kStagedRows > rung5_ahead + 1 &&
         resident_blocks(reinterpret_cast<const void*>(s.staged), 1024, s.smem) == at_once)
       return s;
   }
