@@ -298,7 +298,7 @@ fused_staged(const float* __restrict__ a, const float* __restrict__ x, std::uint
   __shared__ float warp_dots[2][kStagedRows][W];
   float* xs = reinterpret_cast<float*>(staged);
   float4* ring = staged + cols / 4;
-  const BlockRows<true> mine(rows, rows_per_block);
+  const BlockRows<false> mine(rows, rows_per_block);  // (experiment: panels of consecutive rows, as rung 4)
   const unsigned slots = ahead + kStagedRows;
   auto stage = [&](std::size_t l) {  // row l's slice of this thread into its slot; one commit group a row (empty past the end)
     if (l < mine.count) {
