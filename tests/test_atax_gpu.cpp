@@ -97,18 +97,6 @@ TEST(Atax, SameInputSameBits) {
   }
 }
 
-// Rung 6 (the library) stages the rows ahead in shared memory where rung 5 holds them in registers:
-// the same rows, sums and order, so the same bits, at widths it stages (16-byte rows wider than
-// 4096 columns, as many rows ahead as fit beside x) and one it leaves to rung 5 (16384).
-TEST(Atax, StagedRowsGiveRung5sBits) {
-  const std::size_t rung5 = find_rung(ladder_info(atax_rungs()), "fused_cooperative", "atax");
-  for (AtaxShape s : {AtaxShape{8960, 17920}, AtaxShape{4100, 33}, AtaxShape{6000, 1000}, AtaxShape{8192, 513},
-                      AtaxShape{10240, 64}, AtaxShape{16384, 300}}) {
-    const auto in_registers = run_rung(rung5, s), staged = run_rung(library_rung(), s);
-    EXPECT_EQ(std::memcmp(in_registers.data(), staged.data(), staged.size() * sizeof(float)), 0) << s.cols << "x" << s.rows;
-  }
-}
-
 // A that does not start 16-byte aligned (cols % 4 == 0): the library must not take 16-byte pieces.
 TEST(Atax, UnalignedMatrix) {
   for (AtaxShape s : {AtaxShape{8960, 300}, AtaxShape{1024, 1000}}) {

@@ -2,7 +2,6 @@
 // path (rung 3), the first fused single pass (rung 4), and the cooperative fused pass (rung 5),
 // which atax() takes for 128 ≤ cols ≤ 16384 (the two-pass path otherwise).
 #include "atax/atax_paths.hpp"
-#include "lib/async_copy.cuh"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
@@ -100,9 +99,9 @@ __device__ __forceinline__ void load_row(const float* __restrict__ a, std::size_
 /// y_part += aᵢ·tᵢ from the same registers. One barrier: the warp sums alternate between two
 /// buffers by row parity. kButterfly: each warp adds the warp sums with one shared load and five
 /// shuffles (warp_sum_all) instead of B/32 shared loads and adds in every thread. V: as load_row.
-/// The thread's part of a row's dot product with x (in shared memory).
-template <unsigned B, unsigned K, unsigned V>
-__device__ __forceinline__ float thread_dot(const float (&row)[K], std::uint32_t cols, const float* xs) {
+template <unsigned B, unsigned K, bool kButterfly, unsigned V = 1>
+__device__ __forceinline__ void fused_row(const float (&row)[K], std::size_t i, std::uint32_t cols, const float* xs,
+                                          float (&warp_dots)[2][B / kWarp], float (&y_part)[K]) {
   float d = 0.f;
   if constexpr (V == 4) {  // x from shared memory 16 bytes at a time too
 #pragma unroll
@@ -118,13 +117,6 @@ __device__ __forceinline__ float thread_dot(const float (&row)[K], std::uint32_t
       d += row[k] * (j < cols ? xs[j] : 0.f);
     }
   }
-  return d;
-}
-
-template <unsigned B, unsigned K, bool kButterfly, unsigned V = 1>
-__device__ __forceinline__ void fused_row(const float (&row)[K], std::size_t i, std::uint32_t cols, const float* xs,
-                                          float (&warp_dots)[2][B / kWarp], float (&y_part)[K]) {
-  float d = thread_dot<B, K, V>(row, cols, xs);
   d = warp_sum(d);
   float* dots = warp_dots[i & 1];
   if (threadIdx.x % kWarp == 0) dots[threadIdx.x / kWarp] = d;
@@ -275,85 +267,6 @@ fused_cooperative(const float* __restrict__ a, const float* __restrict__ x, std:
   add_partials<B>(partial, cols, y);
 }
 
-// ---- rung 6: the rows ahead staged in shared memory, two rows a barrier (the library) -------------
-// Adds over rung 5, where an H200 leaves a quarter of its bandwidth unused (8960 columns: 0.77 of
-// read against an H100's 0.92; Nsight Compute at e8d7950: DRAM 67% busy, one 1024-thread block an
-// SM): 1.38 µs a row of 35.8 KB an SM where the H200's bandwidth allows 1.05, the H100's 1.51. A
-// row's work is a chain a block cannot overlap with itself (its dot, five shuffles, the barrier, five
-// more), so the H200 waits on the chain, not on the memory:
-// - two rows a barrier: their dots, shuffles and butterflies side by side (one chain for two rows);
-// - the rows ahead wait in shared memory, not in registers (which two rows at once would fill): each
-//   thread copies its own slice of a row into a ring slot with cp.async (16 bytes, no register on
-//   the way) and reads back only what it copied, so the ring needs no barrier; as many rows ahead
-//   as fit beside x (3 at 8960 columns).
-// Each row's dot and y's additions are rung 5's, in the same order: the same bits.
-constexpr unsigned kStagedRows = 2;  // rows a barrier
-
-template <unsigned K>
-__global__ void __launch_bounds__(1024)
-fused_staged(const float* __restrict__ a, const float* __restrict__ x, std::uint32_t rows, std::uint32_t cols,
-             std::uint32_t rows_per_block, unsigned ahead, float* __restrict__ partial, float* __restrict__ y) {
-  constexpr unsigned B = 1024, W = B / kWarp;
-  extern __shared__ float4 staged[];  // x (cols floats; cols % 4 == 0), then ahead + kStagedRows row slots
-  __shared__ float warp_dots[2][kStagedRows][W];
-  float* xs = reinterpret_cast<float*>(staged);
-  float4* ring = staged + cols / 4;
-  const BlockRows<false> mine(rows, rows_per_block);  // (experiment: panels of consecutive rows, as rung 4)
-  const unsigned slots = ahead + kStagedRows;
-  auto stage = [&](std::size_t l) {  // row l's slice of this thread into its slot; one commit group a row (empty past the end)
-    if (l < mine.count) {
-      const auto* row = reinterpret_cast<const float4*>(a + mine.row(l) * cols);
-      float4* slot = ring + l % slots * (cols / 4);
-#pragma unroll
-      for (unsigned k = 0; k < K / 4; ++k)
-        if (const std::uint32_t v = threadIdx.x + k * B; v * 4 < cols) cp_async16(slot + v, row + v, 16);
-    }
-    cp_async_commit();
-  };
-  for (unsigned s = 0; s < ahead; ++s) stage(s);
-  for (std::uint32_t j = threadIdx.x; j < cols; j += B) xs[j] = x[j];
-  __syncthreads();
-  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  float y_part[K] = {};
-  for (std::size_t l = 0; l < mine.count; l += kStagedRows) {
-#pragma unroll
-    for (unsigned r = 0; r < kStagedRows; ++r) stage(l + ahead + r);
-    cp_async_wait_at_most(ahead);  // rows l, l + 1 have landed: only the `ahead` after them may be pending
-    float row[kStagedRows][K], d[kStagedRows];
-#pragma unroll
-    for (unsigned r = 0; r < kStagedRows; ++r) {
-      const float4* slot = ring + (l + r) % slots * (cols / 4);
-#pragma unroll
-      for (unsigned k = 0; k < K / 4; ++k) {
-        const std::uint32_t v = threadIdx.x + k * B;
-        const float4 q = v * 4 < cols && l + r < mine.count ? slot[v] : make_float4(0.f, 0.f, 0.f, 0.f);
-        row[r][4 * k] = q.x, row[r][4 * k + 1] = q.y, row[r][4 * k + 2] = q.z, row[r][4 * k + 3] = q.w;
-      }
-      d[r] = warp_sum(thread_dot<B, K, 4>(row[r], cols, xs));
-    }
-    auto& dots = warp_dots[l / kStagedRows & 1];
-    if (lane == 0)
-#pragma unroll
-      for (unsigned r = 0; r < kStagedRows; ++r) dots[r][warp] = d[r];
-    __syncthreads();
-#pragma unroll
-    for (unsigned r = 0; r < kStagedRows; ++r) {
-      const float t = warp_sum_all(dots[r][lane]);  // (W = 32 warps: a lane each)
-      if (l + r < mine.count)
-#pragma unroll
-        for (unsigned k = 0; k < K; ++k) y_part[k] += row[r][k] * t;
-    }
-  }
-#pragma unroll
-  for (unsigned k = 0; k < K; ++k) {
-    const std::uint32_t j = column_of<B, 4>(k);
-    if (j < cols) partial[std::size_t{blockIdx.x} * cols + j] = y_part[k];
-  }
-  cooperative_groups::this_grid().sync();
-
-  add_partials<B>(partial, cols, y);
-}
-
 // ---- host side --------------------------------------------------------------------------------------
 
 constexpr std::size_t aligned(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
@@ -397,22 +310,16 @@ struct CoopPlan {
   CoopKernel kernel = nullptr;
   unsigned block = 0;
   std::uint32_t blocks = 0;  // the grid
-  std::size_t smem = 0;      // dynamic shared memory: x (and the staged rows)
-  // Rung 6 where it keeps more rows in flight than rung 5's registers: its kernel and rows ahead.
-  using StagedKernel = void (*)(const float*, const float*, std::uint32_t, std::uint32_t, std::uint32_t, unsigned, float*, float*);
-  StagedKernel staged = nullptr;
-  unsigned ahead = 0;
+  std::size_t smem = 0;      // dynamic shared memory: x
 };
 // At least 8 rows a block: the partial y a block writes and the combine reads stay under 1/4 of
 // the block's share of A.
 constexpr std::uint32_t kMinRowsPerBlock = 8;
 
-/// Rung 5's rows ahead for K columns a thread: as many as 48 registers hold (1 to 4).
-constexpr unsigned ring_ahead(unsigned k) { return 48 / k - 2 < 1 ? 1 : 48 / k - 2 > 4 ? 4 : 48 / k - 2; }
-
 template <unsigned B, unsigned K, unsigned V>
 constexpr CoopKernel ring_kernel() {
-  return fused_cooperative<B, K, ring_ahead(K), V>;
+  constexpr unsigned kRing = 48 / K - 2;
+  return fused_cooperative<B, K, (kRing < 4 ? (kRing < 1 ? 1 : kRing) : 4), V>;
 }
 
 /// Blocks of the instance resident at once, planned for the largest x the instance takes so that
@@ -453,26 +360,7 @@ CoopInstance fused_instance(bool vector_loads, std::uint32_t k) {
   return ring_instance<B, 16, 1>();
 }
 
-/// Rung 6's instance for K columns a thread, the rows ahead its shared memory holds beside x at
-/// `cols` columns (at most 7: cp_async_wait_at_most), and its blocks resident at once.
-template <unsigned K>
-void staged_instance(std::uint32_t cols, CoopPlan& p) {
-  const auto* kernel = reinterpret_cast<const void*>(fused_staged<K>);
-  static PerDevice<std::size_t> limit;
-  const std::size_t most = limit.get([kernel] {
-    const std::size_t bytes = dynamic_smem_limit(kernel);
-    allow_dynamic_smem(kernel, bytes, "gpulab::atax");
-    return bytes;
-  });
-  const std::size_t row = std::size_t{cols} * sizeof(float);
-  const std::size_t slots = most / row - 1;  // beside x
-  if (slots < kStagedRows + 1) return;
-  p.staged = fused_staged<K>;
-  p.ahead = static_cast<unsigned>(std::min<std::size_t>(slots - kStagedRows, 7));
-  p.smem = row * (1 + p.ahead + kStagedRows);
-}
-
-CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads, bool staged_ok = true) {
+CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads) {
   CoopPlan p;
   p.block = cols <= 4096 ? 256 : 1024;
   const CoopInstance instance = p.block == 256 ? fused_instance<256>(vector_loads, k_for(cols, 256))
@@ -482,19 +370,6 @@ CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads, bo
   const unsigned at_once = instance.resident();
   if (at_once < 1) throw Error("atax: the fused kernel does not fit an SM of this device");
   p.blocks = std::clamp<std::uint32_t>((rows + kMinRowsPerBlock - 1) / kMinRowsPerBlock, 1, at_once);
-  // Rung 6 for wide rows with 16-byte loads, where its shared memory holds more rows ahead than
-  // rung 5's registers; one block an SM like rung 5's, so the same grid and the same bits.
-  if (staged_ok && p.block == 1024 && vector_loads) {
-    CoopPlan s = p;
-    const std::uint32_t k = k_for(cols, 1024);
-    if (k <= 8) staged_instance<8>(cols, s);
-    else if (k <= 12) staged_instance<12>(cols, s);
-    else staged_instance<16>(cols, s);
-    const unsigned rung5_ahead = ring_ahead(k <= 8 ? 8 : k <= 12 ? 12 : 16);
-    if (s.staged != nullptr && s.ahead + kStagedRows > rung5_ahead + 1 &&
-        resident_blocks(reinterpret_cast<const void*>(s.staged), 1024, s.smem) == at_once)
-      return s;
-  }
   return p;
 }
 
@@ -503,13 +378,6 @@ void launch_plan(const CoopPlan& p, const float* a, const float* x, std::uint32_
   const std::uint32_t per_block = (rows + p.blocks - 1) / p.blocks;
   LaunchShape shape{dim3(p.blocks), dim3(p.block), p.smem};
   shape.cooperative = true;
-  if (p.staged != nullptr) {
-    launch("fused_staged", p.staged, shape, stream, a, x, rows, cols, per_block, p.ahead, static_cast<float*>(temp), y).work([&] {
-      return count_of(per_block, "line") + " per block (two-row chunks dealt round-robin), " + std::to_string(p.ahead) +
-             " rows ahead in shared memory, then a slab of y each";
-    });
-    return;
-  }
   launch("fused_cooperative", p.kernel, shape, stream, a, x, rows, cols, per_block, static_cast<float*>(temp), y).work([&] {
     return count_of(per_block, "line") +
            (p.block == 1024 ? " per block (two-row chunks dealt round-robin)" : " per block (a panel)") +
@@ -592,8 +460,8 @@ std::size_t atax_temp_bytes(std::uint32_t rows, std::uint32_t cols) {
   return std::size_t{blocks} * cols * sizeof(float);
 }
 
-namespace {
-void check_call(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp, std::size_t temp_bytes) {
+void atax(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
+          std::size_t temp_bytes, cudaStream_t stream) {
   if (a == nullptr || x == nullptr || y == nullptr || temp == nullptr) throw Error("atax: null device pointer");
   if (rows == 0 || cols == 0 || rows > 0x7FFFFFFFu || cols > 0x7FFFFFFFu)
     throw Error("atax: " + std::to_string(cols) + " columns × " + std::to_string(rows) + " rows; both must be in [1, 2^31 - 1]");
@@ -601,25 +469,8 @@ void check_call(const float* a, const float* x, std::uint32_t rows, std::uint32_
   if (temp_bytes < needed)
     throw Error("atax: temporary storage of " + std::to_string(temp_bytes) + " bytes is too small; atax_temp_bytes() says " +
                 std::to_string(needed));
-}
-
-/// The library's call, rung 6's staged rows allowed or (rung 5) not.
-void cooperative(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp, std::size_t temp_bytes,
-                 cudaStream_t stream, bool staged_ok) {
-  check_call(a, x, rows, cols, y, temp, temp_bytes);
   if (!coop_takes(cols)) return two_pass(a, x, rows, cols, y, temp, stream);
-  launch_plan(coop_plan(rows, cols, vector_loads_fit(a, cols), staged_ok), a, x, rows, cols, y, temp, stream);
-}
-}  // namespace
-
-void atax_detail::cooperative_in_registers(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
-                                           std::size_t temp_bytes, cudaStream_t stream) {
-  cooperative(a, x, rows, cols, y, temp, temp_bytes, stream, false);
-}
-
-void atax(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
-          std::size_t temp_bytes, cudaStream_t stream) {
-  cooperative(a, x, rows, cols, y, temp, temp_bytes, stream, true);
+  launch_plan(coop_plan(rows, cols, vector_loads_fit(a, cols)), a, x, rows, cols, y, temp, stream);
 }
 
 }  // namespace gpulab

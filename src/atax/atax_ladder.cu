@@ -76,13 +76,6 @@ struct FirstFused {
   }
 };
 
-struct InRegisters {
-  static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws,
-                  std::size_t ws_bytes, cudaStream_t s) {
-    atax_detail::cooperative_in_registers(a, x, rows, cols, y, ws, ws_bytes, s);
-  }
-};
-
 struct Library {
   static std::size_t workspace_bytes(std::uint32_t rows, std::uint32_t cols) { return atax_temp_bytes(rows, cols); }
   static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws,
@@ -121,11 +114,9 @@ constexpr AtaxRung kRungs[] = {
         "a warp per row; columns split over row chunks, added in order: every load coalesced", "load_sectors dram"),
     rung<FirstFused, FirstFused::workspace_bytes>("fused_single_pass",
         "A read once: t_i and y += t_i a_i from the same registers (cols <= 16384, else two passes); partials added by a 2nd launch", "dram_bytes"),
-    rung<InRegisters, Library::workspace_bytes>("fused_cooperative",
-        "one cooperative launch, block size by width, rows up to 4 ahead in registers, butterfly dot, 16-byte loads", "dram load_sectors"),
-    rung<Library, Library::workspace_bytes>("staged_rows",
-        "gpulab::atax: rung 5 with the rows ahead copied into shared memory by cp.async (as many as fit beside x, up to 7; "
-        "rows wider than 4096 with 16-byte loads), where registers held 1-4", "dram", Role::library),
+    rung<Library, Library::workspace_bytes>("fused_cooperative",
+        "gpulab::atax: one cooperative launch, block size by width, rows up to 4 ahead, butterfly dot, 16-byte loads", "dram load_sectors",
+        Role::library),
     rung<Cublas>("cublasSgemv x2", "the vendor library (cuBLAS): two matrix-vector products", "dram", Role::vendor),
 };
 

@@ -1,6 +1,5 @@
 // The atax paths beside the library's own, callable one by one so that the ladder can time rung 3
-// (two passes), rung 4 (the first fused pass) and rung 5 (rows ahead in registers) apart from the
-// library's choice (rung 6).
+// (two passes) and rung 4 (the first fused pass) apart from the library's choice (rung 5).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -26,10 +25,5 @@ bool fused_takes(std::uint32_t cols);
 std::size_t first_fused_temp_bytes(std::uint32_t rows, std::uint32_t cols);
 void first_fused(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
                  cudaStream_t stream);
-
-/// Rung 5: the library's call with the rows ahead always in registers (atax() stages them in shared
-/// memory where that holds more of them: rung 6). The same storage (atax_temp_bytes), the same bits.
-void cooperative_in_registers(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
-                              std::size_t temp_bytes, cudaStream_t stream);
 
 }  // namespace gpulab::atax_detail

@@ -53,20 +53,6 @@ __device__ __forceinline__ void cp_async_wait() {
 #endif
 }
 
-/// cp_async_wait with a count known only at run time (at most 7 pending; more waits for all).
-__device__ __forceinline__ void cp_async_wait_at_most(unsigned pending) {
-  switch (pending) {
-    case 7: cp_async_wait<7>(); break;
-    case 6: cp_async_wait<6>(); break;
-    case 5: cp_async_wait<5>(); break;
-    case 4: cp_async_wait<4>(); break;
-    case 3: cp_async_wait<3>(); break;
-    case 2: cp_async_wait<2>(); break;
-    case 1: cp_async_wait<1>(); break;
-    default: cp_async_wait<0>(); break;
-  }
-}
-
 #undef GPULAB_SYNC_COPIES  // (the choice is this header's alone)
 
 }  // namespace gpulab
