@@ -14,7 +14,6 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
-#include <bit>
 #include <optional>
 #include <string>
 #include <utility>
@@ -285,8 +284,7 @@ void launch_shared_path(Path path, const typename Rule::Value* values, std::size
   constexpr unsigned per_vector = 16 / sizeof(typename Rule::Value);
   switch (path) {
     case Path::packed_registers: {
-      // (MaskBinRule's instance needs no more registers than BinRule's division)
-      const unsigned resident = std::is_same_v<Rule, BinRule> || std::is_same_v<Rule, MaskBinRule>
+      const unsigned resident = std::is_same_v<Rule, BinRule>
                                     ? d.packed_resident
                                     : resident_blocks(reinterpret_cast<const void*>(packed_registers_kernel<Rule>), kBlock, tables);
       launch("packed_registers", packed_registers_kernel<Rule>, {grid_for(n, resident, kBlock, per_vector), kBlock, tables}, stream,
@@ -334,10 +332,7 @@ void launch_path(Path path, const std::int32_t* values, std::size_t n, BinRule r
     case Path::packed_registers:
     case Path::replicated_resident:
     case Path::halfword_shared:
-      // A power-of-two m: each value's bin by one AND (MaskBinRule), where the division takes a dozen
-      // instructions of the ~35 an SM has a value at the read ceiling.
-      if (std::has_single_bit(m)) launch_shared_path(path, values, n, MaskBinRule(m), counts, stream);
-      else launch_shared_path(path, values, n, rule, counts, stream);
+      launch_shared_path(path, values, n, rule, counts, stream);
       break;
     case Path::cluster_shared:
       launch_cluster<kPortableCluster>("cluster_shared", values, n, rule, counts, d, stream);

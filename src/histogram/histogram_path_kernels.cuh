@@ -89,7 +89,7 @@ packed_registers_kernel(const typename Rule::Value* __restrict__ values, std::si
   extern __shared__ uint4 tables[];  // the rule's, if any
   const Rule rule = staged(unstaged, tables);
   if (threadIdx.x < kPackedMaxBins) block_counts[threadIdx.x] = 0;
-  if constexpr (requires { unstaged.staged(tables); }) __syncthreads();  // the tables staged
+  if constexpr (!std::is_same_v<Rule, BinRule>) __syncthreads();  // the tables staged
 
   std::uint64_t packed = 0;
   std::uint32_t totals[kPackedMaxBins] = {};
