@@ -33,13 +33,20 @@ __device__ __forceinline__ unsigned warp_sum_unsigned(unsigned v) {
 #endif
 }
 
+/// op (associative, commutative) over the 32 lanes, in every lane: a butterfly of shuffles, where
+/// compute capability 8.0's redux.sync is missing.
+template <class T, class Op>
+__device__ __forceinline__ T warp_butterfly(T v, Op op) {
+#pragma unroll
+  for (unsigned mask = kWarp / 2; mask > 0; mask /= 2) v = op(v, __shfl_xor_sync(kFullMask, v, mask));
+  return v;
+}
+
 /// Largest unsigned of the 32 lanes, in every lane: one redux.sync on compute capability 8.0 and
 /// newer (__reduce_max_sync), a butterfly of shuffles before that.
 __device__ __forceinline__ unsigned warp_max_unsigned(unsigned v) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#pragma unroll
-  for (unsigned mask = kWarp / 2; mask > 0; mask /= 2) v = max(v, __shfl_xor_sync(kFullMask, v, mask));
-  return v;
+  return warp_butterfly(v, [](unsigned a, unsigned b) { return max(a, b); });
 #else
   return __reduce_max_sync(kFullMask, v);
 #endif
@@ -49,9 +56,7 @@ __device__ __forceinline__ unsigned warp_max_unsigned(unsigned v) {
 /// (__reduce_min_sync), a butterfly of shuffles before that.
 __device__ __forceinline__ int warp_min_int(int v) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#pragma unroll
-  for (unsigned mask = kWarp / 2; mask > 0; mask /= 2) v = min(v, __shfl_xor_sync(kFullMask, v, mask));
-  return v;
+  return warp_butterfly(v, [](int a, int b) { return min(a, b); });
 #else
   return __reduce_min_sync(kFullMask, v);
 #endif
