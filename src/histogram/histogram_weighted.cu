@@ -1,5 +1,7 @@
 // The weighted histogram (include/gpulab/histogram.hpp): sums of float or double weights by bin,
 // the same bits on every call, which float atomics cannot give (their order is the hardware's).
+// float32 weights, up to histogram_weighted_digits_max_bins(): exact sums as carry-save digits
+// (histogram_weighted_digits.cu). Otherwise, as below.
 //
 // While a warp's sub-histogram of doubles fits a block's shared memory: each warp owns one and
 // takes chunks of 32 elements in a fixed order (chunk c to warp c mod the grid's warps), four
