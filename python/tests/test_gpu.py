@@ -157,6 +157,23 @@ def test_weighted_histogram_matches_bincount(n, bins, dtype):
     assert torch.equal(gpulab.histogram(v, bins, weights=w), sums)  # the same bits again
 
 
+@pytest.mark.parametrize("bins", [1, 256, 4096])
+def test_weighted_histogram_of_float32_is_the_exact_sum_rounded(bins):
+    # float32 weights are summed exactly, rounded once to float64, then to float32: what math.fsum
+    # (the correctly rounded float64 sum) and a cast give, bin by bin. Weights over 2^±40, so that
+    # float32 or float64 additions in any order would lose bits; 4096 bins take two passes (H100).
+    n = 2**16 + 3
+    v = torch.randint(-2**31, 2**31 - 1, (n,), generator=rng(bins + 1), device="cuda", dtype=torch.int32)
+    scale = torch.pow(2.0, torch.randint(-40, 41, (n,), generator=rng(bins + 2), device="cuda").double())
+    w = (uniform(n, torch.float64, bins + 3) * scale).float()
+    sums = gpulab.histogram(v, bins, weights=w).cpu().numpy()
+    per_bin = [[] for _ in range(bins)]
+    for b, x in zip(torch.remainder(v.long(), bins).cpu().tolist(), w.cpu().double().tolist()):
+        per_bin[b].append(x)
+    want = np.array([math.fsum(xs) for xs in per_bin], dtype=np.float64).astype(np.float32)
+    assert np.array_equal(sums.view(np.uint32), want.view(np.uint32))
+
+
 @pytest.mark.parametrize("bins", [1, 7, 256, 70001])
 def test_histogram_uint64_counts_are_the_uint32_ones(bins):
     v = torch.randint(-2**31, 2**31 - 1, (100_003,), generator=rng(bins), device="cuda", dtype=torch.int32)
