@@ -435,6 +435,14 @@ std::vector<W> exact_rung_sums(std::span<const std::int32_t> values, std::span<c
   return test::download(sums.data(), m);
 }
 
+/// Every bin of `got` the same bits as `want`'s (a sum of weights, W float or double).
+template <class W>
+void expect_same_bits(const std::vector<W>& got, const std::vector<W>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t b = 0; b < want.size(); ++b)
+    ASSERT_EQ(std::memcmp(&got[b], &want[b], sizeof(W)), 0) << "bin " << b << ": " << got[b] << " against " << want[b];
+}
+
 template <class W>
 void expect_exact_rung(std::size_t n, std::uint32_t m, int spread, HistogramDistribution dist = HistogramDistribution::uniform) {
   namespace fp = gpulab::fixed_point;
@@ -451,11 +459,9 @@ void expect_exact_rung(std::size_t n, std::uint32_t m, int spread, HistogramDist
   const BinRule rule(m);
   for (std::size_t i = 0; i < n; ++i)
     if (weights[i] != 0) fp::add_into(exact[rule(values[i])], fp::to_fixed(weights[i], q_min));
-  const auto got = exact_rung_sums<W>(values, weights, m);
-  for (std::uint32_t b = 0; b < m; ++b) {
-    const W want = static_cast<W>(fp::to_double(exact[b], q_min));
-    ASSERT_EQ(std::memcmp(&got[b], &want, sizeof(W)), 0) << "bin " << b << ": " << got[b] << " against " << want;
-  }
+  std::vector<W> want(m);
+  for (std::uint32_t b = 0; b < m; ++b) want[b] = static_cast<W>(fp::to_double(exact[b], q_min));
+  expect_same_bits(exact_rung_sums<W>(values, weights, m), want);
 }
 
 TEST(HistogramWeighted, TheExactRungGivesTheRoundedExactSum) {
@@ -492,12 +498,6 @@ std::vector<float> superaccumulator_sums(std::span<const std::int32_t> values, s
   std::vector<float> sums(m);
   for (std::uint32_t b = 0; b < m; ++b) sums[b] = static_cast<float>(fp::super_to_double(positive.data() + b, negative.data() + b, m));
   return sums;
-}
-
-void expect_same_bits(const std::vector<float>& got, const std::vector<float>& want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (std::size_t b = 0; b < want.size(); ++b)
-    ASSERT_EQ(std::memcmp(&got[b], &want[b], sizeof(float)), 0) << "bin " << b << ": " << got[b] << " against " << want[b];
 }
 
 constexpr std::pair<std::size_t, std::string_view> kFloat32ExactRungs[] = {{3, "exact_superaccumulator"}, {4, "carry_save_digits"}};

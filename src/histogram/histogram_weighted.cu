@@ -145,11 +145,7 @@ const void* const kPartialsKernels[] = {reinterpret_cast<const void*>(weighted_p
 /// (so that the occupancy below counts past 48 KiB, with no attribute set on every call).
 std::size_t smem_limit() {
   static PerDevice<std::size_t> cache;
-  return cache.get([] {
-    const std::size_t limit = dynamic_smem_limit(kPartialsKernels[0]);
-    for (const void* k : kPartialsKernels) allow_dynamic_smem(k, limit, "histogram_weighted");
-    return limit;
-  });
+  return cache.get([] { return allow_most_dynamic_smem(kPartialsKernels, "histogram_weighted"); });
 }
 
 /// 1 ≤ m ≤ histogram_weighted_max_bins().

@@ -183,12 +183,7 @@ const void* const kAddKernels[] = {
 /// The add kernels allowed all the dynamic shared memory the device gives them (once per device).
 std::size_t smem_limit() {
   static PerDevice<std::size_t> cache;
-  return cache.get([] {
-    std::size_t limit = ~std::size_t{0};
-    for (const void* k : kAddKernels) limit = std::min(limit, dynamic_smem_limit(k));
-    for (const void* k : kAddKernels) allow_dynamic_smem(k, limit, "histogram_weighted (float32 digits)");
-    return limit;
-  });
+  return cache.get([] { return allow_most_dynamic_smem(kAddKernels, "histogram_weighted (float32 digits)"); });
 }
 
 /// The bins one pass takes: their counters fill a block's shared memory.
@@ -236,8 +231,7 @@ void histogram_weighted_digits(const std::int32_t* values, const float* weights,
   auto* counters = static_cast<unsigned long long*>(temp);
   auto* flags = reinterpret_cast<std::uint32_t*>(static_cast<std::byte*>(temp) + counter_bytes(m));
   GPULAB_CUDA_CHECK(cudaMemsetAsync(temp, 0, histogram_weighted_digits_temp_bytes(m), stream));
-  if (n > 0) {
-    smem_limit();  // the attribute set before the first launch on this device
+  if (n > 0) {  // (the attribute is set: the check of m above asked smem_limit())
     if (std::has_single_bit(m)) launch_add(values, weights, n, MaskBinRule(m), tiles_per_flush, counters, flags, stream);
     else launch_add(values, weights, n, BinRule(m), tiles_per_flush, counters, flags, stream);
   }

@@ -47,6 +47,13 @@ void allow_dynamic_smem(const void* kernel, std::size_t bytes, const char* who) 
   GPULAB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
 }
 
+std::size_t allow_most_dynamic_smem(std::span<const void* const> kernels, const char* who) {
+  std::size_t most = std::numeric_limits<std::size_t>::max();
+  for (const void* k : kernels) most = std::min(most, dynamic_smem_limit(k));
+  for (const void* k : kernels) allow_dynamic_smem(k, most, who);
+  return most;
+}
+
 unsigned resident_blocks(const void* kernel, unsigned block, std::size_t dynamic_smem) {
   int per_sm = 0;
   GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(block), dynamic_smem));

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <span>
 
 namespace gpulab {
 
@@ -31,6 +32,11 @@ std::size_t dynamic_smem_limit(const void* kernel);
 /// throws gpulab::Error naming `who` where the device (or the family it is treated as) has less:
 /// the check a T4's 64 KiB would make, made on any GPU.
 void allow_dynamic_smem(const void* kernel, std::size_t bytes, const char* who);
+
+/// Lets each of `kernels` (instances of one kernel, sized alike) ask for the most dynamic shared
+/// memory every one of them may (the least of their dynamic_smem_limit()s), and returns it. Callers
+/// keep it per device (PerDevice), so that the attribute is set once, not on every call.
+std::size_t allow_most_dynamic_smem(std::span<const void* const> kernels, const char* who);
 
 /// Blocks of `kernel` the current device holds at once with this block size and dynamic shared
 /// memory: the occupancy per SM (registers, threads, shared memory) times the SMs. 0 when a

@@ -14,13 +14,20 @@ __device__ __forceinline__ A warp_sum(A v) {
   return v;
 }
 
+/// op (associative, commutative) over the 32 lanes, in every lane: a butterfly of shuffles (where
+/// compute capability 8.0's redux.sync is missing, or for types it does not take).
+template <class T, class Op>
+__device__ __forceinline__ T warp_butterfly(T v, Op op) {
+#pragma unroll
+  for (unsigned mask = kWarp / 2; mask > 0; mask /= 2) v = op(v, __shfl_xor_sync(kFullMask, v, mask));
+  return v;
+}
+
 /// Sum over the 32 lanes of a warp, the same bits in every lane: a butterfly, where at each level
 /// lanes L and L ^ m add the same two values (float addition commutes), so they stay equal.
 template <class A>
 __device__ __forceinline__ A warp_sum_all(A v) {
-#pragma unroll
-  for (unsigned mask = kWarp / 2; mask > 0; mask /= 2) v += __shfl_xor_sync(kFullMask, v, mask);
-  return v;
+  return warp_butterfly(v, [](A a, A b) { return a + b; });
 }
 
 /// Sum of an unsigned over the 32 lanes, in every lane: one redux.sync on compute capability 8.0 and
@@ -31,15 +38,6 @@ __device__ __forceinline__ unsigned warp_sum_unsigned(unsigned v) {
 #else
   return __reduce_add_sync(kFullMask, v);
 #endif
-}
-
-/// op (associative, commutative) over the 32 lanes, in every lane: a butterfly of shuffles, where
-/// compute capability 8.0's redux.sync is missing.
-template <class T, class Op>
-__device__ __forceinline__ T warp_butterfly(T v, Op op) {
-#pragma unroll
-  for (unsigned mask = kWarp / 2; mask > 0; mask /= 2) v = op(v, __shfl_xor_sync(kFullMask, v, mask));
-  return v;
 }
 
 /// Largest unsigned of the 32 lanes, in every lane: one redux.sync on compute capability 8.0 and
