@@ -421,6 +421,42 @@ TEST(FixedPointSum, CarrySaveDigitsGiveTheSuperaccumulatorsSums) {
   static_assert(fp::kDigitAddsIn32Bits * fp::kDigitMask <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()));
 }
 
+// An exact sum for a float rounds to odd at 53 bits (fixed_point::to_double's to_odd): the float
+// rounded from that double is the exact sum rounded once. The nearest double can fall on a float's
+// midpoint: 1 + 2^-24 + 2^-80 is nearer 1 + 2^-23 than 1, but its nearest double, 1 + 2^-24, is the
+// midpoint, which rounds to even (1). Checked also against the exact value for random 128-bit sums.
+TEST(FixedPointSum, AnExactSumRoundsOnceToFloat) {
+  namespace fp = gpulab::fixed_point;
+  const std::vector<float> w = {1.0f, std::ldexp(1.0f, -24), std::ldexp(1.0f, -80)};
+  fp::Int128 sum;
+  for (float x : w) fp::add_into(sum, fp::to_fixed(x, -80));
+  EXPECT_EQ(static_cast<float>(fp::to_double(sum, -80)), 1.0f);  // the double's midpoint, rounded to even
+  EXPECT_EQ(static_cast<float>(fp::to_double(sum, -80, true)), std::nextafter(1.0f, 2.0f));
+  EXPECT_EQ(static_cast<float>(fp::to_double(fp::negate(sum), -80, true)), -std::nextafter(1.0f, 2.0f));
+  std::uint32_t positive[fp::kSuperLimbs] = {}, negative[fp::kSuperLimbs] = {};
+  for (float x : w) fp::add_to_super(positive, x, [](std::uint32_t* p, std::uint32_t v) { return std::exchange(*p, *p + v); });
+  EXPECT_EQ(static_cast<float>(fp::super_to_double(positive, negative, 1, true)), std::nextafter(1.0f, 2.0f));
+  EXPECT_EQ(static_cast<float>(fp::super_to_double(negative, positive, 1, true)), -std::nextafter(1.0f, 2.0f));
+  // Random 120-bit integers: the float from to_odd is the nearest float, ties to even, found from the
+  // integer itself (its top 24 bits, then the rest against half of their last place).
+  std::mt19937_64 random(17);
+  for (int k = 0; k < 100000; ++k) {
+    UWide bits = (static_cast<UWide>(random()) << 64 | random()) >> (random() % 100 + 8);
+    if (k % 3 == 0) bits |= static_cast<UWide>(1) << 40;  // a long run of zeros below a midpoint bit, now and then
+    if (k % 5 == 0) bits &= ~((static_cast<UWide>(1) << (random() % 60)) - 1);
+    if (bits == 0) continue;
+    const auto high = static_cast<std::uint64_t>(bits >> 64), low = static_cast<std::uint64_t>(bits);
+    const int width = high != 0 ? 128 - __builtin_clzll(high) : 64 - __builtin_clzll(low);
+    const int cut = width > 24 ? width - 24 : 0;
+    UWide kept = bits >> cut;
+    const UWide rest = bits - (kept << cut), half = cut > 0 ? static_cast<UWide>(1) << (cut - 1) : 0;
+    if (cut > 0 && (rest > half || (rest == half && (kept & 1) != 0))) ++kept;
+    const float want = std::ldexp(static_cast<float>(static_cast<std::uint64_t>(kept)), cut - 90);
+    const fp::Int128 x{static_cast<std::uint64_t>(bits), static_cast<std::uint64_t>(bits >> 64)};
+    ASSERT_EQ(static_cast<float>(fp::to_double(x, -90, true)), want) << k;
+  }
+}
+
 TEST(HistogramWeightedReference, SumsEachBinsWeightsByHand) {
   const std::vector<std::int32_t> values = {0, 1, 2, 3, -1, 5};  // bins of m = 3: 0 1 2 0 2 2
   const std::vector<double> weights = {0.5, 2.0, -1.0, 1.5, 4.0, 0.25};

@@ -460,7 +460,7 @@ void expect_exact_rung(std::size_t n, std::uint32_t m, int spread, HistogramDist
   for (std::size_t i = 0; i < n; ++i)
     if (weights[i] != 0) fp::add_into(exact[rule(values[i])], fp::to_fixed(weights[i], q_min));
   std::vector<W> want(m);
-  for (std::uint32_t b = 0; b < m; ++b) want[b] = static_cast<W>(fp::to_double(exact[b], q_min));
+  for (std::uint32_t b = 0; b < m; ++b) want[b] = static_cast<W>(fp::to_double(exact[b], q_min, fp::kRoundToOdd<W>));
   expect_same_bits(exact_rung_sums<W>(values, weights, m), want);
 }
 
@@ -482,7 +482,7 @@ TEST(HistogramWeighted, TheExactRungGivesTheRoundedExactSum) {
 }
 
 // Rungs 4 and 5, float32 weights summed exactly without a first pass (a superaccumulator; carry-save
-// digits): each bin's exact sum rounded to double, then to float, bit for bit with the CPU's
+// digits): each bin's exact sum rounded once to float, bit for bit with the CPU's
 // superaccumulator (fixed_point_sum.hpp, checked in the CPU tests) over weights spanning 2^±60 (past
 // rung 3's 128 bits), spread over the bins and all in one (whole warps of one bin summed first), in
 // shared memory (m ≤ 2000) and past it (5000 bins: rung 4's global counters; rung 5's three passes,
@@ -496,7 +496,7 @@ std::vector<float> superaccumulator_sums(std::span<const std::int32_t> values, s
   for (std::size_t i = 0; i < values.size(); ++i)
     fp::add_to_super((weights[i] < 0 ? negative : positive).data() + rule(values[i]), weights[i], add, m);
   std::vector<float> sums(m);
-  for (std::uint32_t b = 0; b < m; ++b) sums[b] = static_cast<float>(fp::super_to_double(positive.data() + b, negative.data() + b, m));
+  for (std::uint32_t b = 0; b < m; ++b) sums[b] = static_cast<float>(fp::super_to_double(positive.data() + b, negative.data() + b, m, true));
   return sums;
 }
 

@@ -2,6 +2,7 @@
 sizes; zero copies in; the caller's stream; CuPy and JAX arrays. Skipped, visibly, without a GPU
 or without PyTorch."""
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -157,20 +158,28 @@ def test_weighted_histogram_matches_bincount(n, bins, dtype):
     assert torch.equal(gpulab.histogram(v, bins, weights=w), sums)  # the same bits again
 
 
+def nearest_float32(exact):
+    """The float32 nearest the rational `exact`, ties to even: float64's nearest cast to float32 (which
+    can land one off, on a float32 midpoint), then it and its neighbours compared exactly."""
+    f = np.float32(float(exact))
+    near = [c for c in (np.nextafter(f, np.float32(-np.inf)), f, np.nextafter(f, np.float32(np.inf))) if np.isfinite(c)]
+    return min(near, key=lambda c: (abs(Fraction(float(c)) - exact), int(np.array(c).view(np.uint32)) & 1))
+
+
 @pytest.mark.parametrize("bins", [1, 256, 4096])
 def test_weighted_histogram_of_float32_is_the_exact_sum_rounded(bins):
-    # float32 weights are summed exactly, rounded once to float64, then to float32: what math.fsum
-    # (the correctly rounded float64 sum) and a cast give, bin by bin. Weights over 2^±40, so that
-    # float32 or float64 additions in any order would lose bits; 4096 bins take two passes (H100).
+    # float32 weights are summed exactly and rounded once to float32: each bin against its exact
+    # rational sum rounded to the nearest float32. Weights over 2^±40, so that float32 or float64
+    # additions in any order would lose bits; 4096 bins take two passes (H100).
     n = 2**16 + 3
     v = torch.randint(-2**31, 2**31 - 1, (n,), generator=rng(bins + 1), device="cuda", dtype=torch.int32)
     scale = torch.pow(2.0, torch.randint(-40, 41, (n,), generator=rng(bins + 2), device="cuda").double())
     w = (uniform(n, torch.float64, bins + 3) * scale).float()
     sums = gpulab.histogram(v, bins, weights=w).cpu().numpy()
-    per_bin = [[] for _ in range(bins)]
+    exact = [Fraction(0)] * bins
     for b, x in zip(torch.remainder(v.long(), bins).cpu().tolist(), w.cpu().double().tolist()):
-        per_bin[b].append(x)
-    want = np.array([math.fsum(xs) for xs in per_bin], dtype=np.float64).astype(np.float32)
+        exact[b] += Fraction(x)
+    want = np.array([nearest_float32(s) for s in exact], dtype=np.float32)
     assert np.array_equal(sums.view(np.uint32), want.view(np.uint32))
 
 

@@ -171,28 +171,40 @@ GPULAB_HOST_DEVICE inline Int128 from_limbs(const std::uint32_t* limbs, std::siz
   return {limbs[0] | std::uint64_t{limbs[stride]} << 32, limbs[2 * stride] | std::uint64_t{limbs[3 * stride]} << 32};
 }
 
-/// x·2^q_min rounded to the nearest double (once, unless the result is below double's normal range).
-GPULAB_HOST_DEVICE inline double to_double(Int128 x, int q_min) {
+/// x·2^q_min rounded to the nearest double (once, unless the result is below double's normal range);
+/// with `to_odd`, rounded to 53 bits by rounding to odd instead (cut, then the last bit set where
+/// anything was cut), for a float: rounding that double to float gives x·2^q_min rounded once
+/// (53 ≥ 24 + 2), where the nearest double may fall on a float's midpoint and round it the wrong way.
+GPULAB_HOST_DEVICE inline double to_double(Int128 x, int q_min, bool to_odd = false) {
   const bool negative = (x.hi >> 63) != 0;
   if (negative) x = negate(x);
-  double d = 0.0;
-  if (x.hi == 0) {
-    d = static_cast<double>(x.lo);
-  } else {
-    // The top 64 bits, the bits below them folded into the last one (round to odd), so that the one
-    // rounding to 53 bits is the rounding of the whole.
-    const int s = bit_width(x.hi);
-    std::uint64_t top = x.hi;
-    bool sticky = x.lo != 0;
+  // The top 64 bits (times 2^s), the bits below them folded into the last one (round to odd), so
+  // that one rounding to 53 bits is the rounding of the whole.
+  std::uint64_t top = x.lo;
+  int s = 0;
+  bool sticky = false;
+  if (x.hi != 0) {
+    s = bit_width(x.hi);
+    top = x.hi;
+    sticky = x.lo != 0;
     if (s < 64) {
       top = (x.hi << (64 - s)) | (x.lo >> s);
       sticky = (x.lo << (64 - s)) != 0;
     }
-    d = ldexp(static_cast<double>(top | (sticky ? 1u : 0u)), s);
   }
-  d = ldexp(d, q_min);
+  if (to_odd && bit_width(top) > 53) {
+    const int cut = bit_width(top) - 53;
+    sticky = sticky || (top & ((std::uint64_t{1} << cut) - 1)) != 0;
+    top >>= cut;
+    s += cut;
+  }
+  const double d = ldexp(ldexp(static_cast<double>(top | (sticky ? 1u : 0u)), s), q_min);
   return negative ? -d : d;
 }
+
+/// Whether an exact sum rounded to W goes through to_double's round to odd (float) or not (double).
+template <class W>
+inline constexpr bool kRoundToOdd = sizeof(W) == sizeof(float);
 
 // ---- float32: a superaccumulator -------------------------------------------------------------
 // Every finite float32 is ±mant·2^(p − 149), mant < 2^24, p in [0, 253]: an integer number of 2^−149
@@ -212,10 +224,11 @@ GPULAB_HOST_DEVICE void add_to_super(std::uint32_t* limbs, float w, Add&& add, s
   add_parts(limbs, stride, kSuperLimbs, p / 32, part, 2, add);
 }
 
-/// positive − negative (two superaccumulators, limb k at [k·stride]) rounded to the nearest double,
-/// once: the top three limbs below the highest nonzero one with the rest folded into their last bit
-/// (round to odd, as to_double does below its top 64 bits).
-GPULAB_HOST_DEVICE inline double super_to_double(const std::uint32_t* positive, const std::uint32_t* negative, std::size_t stride) {
+/// positive − negative (two superaccumulators, limb k at [k·stride]) rounded to the nearest double
+/// (to odd with `to_odd`, as to_double), once: the top three limbs below the highest nonzero one
+/// with the rest folded into their last bit (round to odd, as to_double does below its top 64 bits).
+GPULAB_HOST_DEVICE inline double super_to_double(const std::uint32_t* positive, const std::uint32_t* negative, std::size_t stride,
+                                                 bool to_odd = false) {
   std::uint32_t diff[kSuperLimbs];
   std::uint32_t borrow = 0;
   for (int k = 0; k < kSuperLimbs; ++k) {
@@ -237,7 +250,7 @@ GPULAB_HOST_DEVICE inline double super_to_double(const std::uint32_t* positive, 
   Int128 x{diff[base] | std::uint64_t{diff[base + 1]} << 32, diff[base + 2]};
   for (int k = 0; k < base; ++k)
     if (diff[k] != 0) x.lo |= 1;  // at least 65 bits above: a sticky bit, never a rounding of its own
-  const double d = to_double(x, kSuperUnit + 32 * base);
+  const double d = to_double(x, kSuperUnit + 32 * base, to_odd);
   return is_negative ? -d : d;
 }
 

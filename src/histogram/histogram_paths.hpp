@@ -92,7 +92,7 @@ void histogram_weighted_by_match(const std::int32_t* values, const W* weights, s
 /// Float32 weights summed exactly as carry-save digits (the library's path for float32 where
 /// m ≤ histogram_weighted_digits_max_bins(): up to six passes, each over the bins a block's shared
 /// memory holds; the weighted ladder's rung 5): sums[b] the exact sum
-/// rounded once to double, then to float; Inf and NaN as IEEE addition gives them. `temp`:
+/// rounded once to float; Inf and NaN as IEEE addition gives them. `temp`:
 /// histogram_weighted_digits_temp_bytes(m) bytes, any content. `tiles_per_flush` (0: the most that
 /// keeps the block's 32-bit counters exact) is there for tests, which make the flushes frequent.
 void histogram_weighted_digits(const std::int32_t* values, const float* weights, std::size_t n, std::uint32_t m, float* sums,

@@ -12,8 +12,8 @@
 // 0.89 of read (0875a0f). A warp whose batch is all one bin (few bins, skewed values) sums its
 // weights by shuffles in 64-bit integers first. A 32-bit counter stays exact for 2^19 additions, so
 // a block adds its counters into 64-bit global ones (and zeroes them) every 2^19 of its elements,
-// and at its end; a last kernel makes each bin's carries and rounds its sum once to double, then to
-// float. +Inf, −Inf and NaN set a flags word a bin: the sum is then what IEEE addition gives.
+// and at its end; a last kernel makes each bin's carries and rounds its sum once to float (to odd at
+// 53 bits first: fixed_point::to_double). +Inf, −Inf and NaN set a flags word a bin: the sum is then what IEEE addition gives.
 #include "histogram/bin_rule.hpp"
 #include "histogram/fixed_point_sum.hpp"
 #include "histogram/histogram_paths.hpp"
@@ -170,7 +170,7 @@ __global__ void digits_round_kernel(const unsigned long long* counters, const st
     }
     std::uint32_t limbs[fp::kSuperLimbs], zeros[fp::kSuperLimbs] = {};
     fp::digits_to_super(reinterpret_cast<const std::int64_t*>(counters + std::size_t{b} * fp::kDigits), 1, limbs);
-    sums[b] = static_cast<float>(fp::super_to_double(limbs, zeros, 1));
+    sums[b] = static_cast<float>(fp::super_to_double(limbs, zeros, 1, true));
   }
 }
 
@@ -237,7 +237,7 @@ void histogram_weighted_digits(const std::int32_t* values, const float* weights,
   }
   launch("histogram_weighted_digits_round", digits_round_kernel, {grid_stride_blocks(m, 256), 256}, stream,
          static_cast<const unsigned long long*>(counters), static_cast<const std::uint32_t*>(flags), m, sums)
-      .work([] { return std::string("each bin's carries made, its sum rounded once to double, then to float"); });
+      .work([] { return std::string("each bin's carries made, its sum rounded once to float"); });
 }
 
 }  // namespace gpulab::histogram_detail

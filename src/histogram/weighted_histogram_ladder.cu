@@ -59,8 +59,8 @@ void global_atomics(const std::int32_t* values, const W* weights, std::size_t n,
 // bit and their highest exponent; where n of them fit 128 bits in units of 2^q_min (float32
 // weights spanning up to ~70 binades at n = 2^26), each weight is an integer (fixed_point_sum.hpp)
 // and 32-bit integer atomics on its limbs, in any order, sum it exactly: the carry into a limb is
-// known from the value the atomic on the limb below returns. The sum is rounded once to double
-// (float32: then again to float) at the end. The same bits on every GPU, grid and schedule, and the
+// known from the value the atomic on the limb below returns. The sum is rounded once to W at the
+// end (float32: to odd at 53 bits, then to float). The same bits on every GPU, grid and schedule, and the
 // exact sum rounded; each block adds into a sub-histogram of 32-byte counters in shared memory
 // where m of them fit, into the global ones otherwise, its elements eight at a time (their loads
 // issued together), a warp whose 32 values share a bin adding their weights as one integer
@@ -194,7 +194,7 @@ __global__ void exact_round_kernel(const std::uint32_t* sums_limbs, std::uint32_
   for (std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < m; b += gridDim.x * blockDim.x) {
     fixed_point::Int128 sum = fixed_point::from_limbs(sums_limbs + kLimbsPerBin * b);
     fixed_point::add_into(sum, fixed_point::negate(fixed_point::from_limbs(sums_limbs + kLimbsPerBin * b + 4)));
-    sums[b] = fits ? static_cast<W>(fixed_point::to_double(sum, q_min)) : W(NAN);
+    sums[b] = fits ? static_cast<W>(fixed_point::to_double(sum, q_min, fixed_point::kRoundToOdd<W>)) : W(NAN);
   }
 }
 
@@ -232,7 +232,7 @@ void exact_fixed_point(const std::int32_t* values, const W* weights, std::size_t
                     static_cast<const ExactSpan*>(span), limbs);
   }
   launch("exact_round", exact_round_kernel<W>, {grid_stride_blocks(m, 256), 256}, stream, limbs, m, n, span, sums)
-      .work([] { return std::string("each bin's positive less negative sum rounded once to double, then to W"); });
+      .work([] { return std::string("each bin's positive less negative sum rounded once to W"); });
 }
 
 // ---- rung 4: float32 weights in a superaccumulator -------------------------------------------
@@ -289,7 +289,7 @@ __global__ void super_round_kernel(const std::uint32_t* sums, std::uint32_t m, f
     const std::uint32_t* bin = sums + std::size_t{kSuperWords} * b;
     const std::uint32_t flags = bin[kFlagsWord];
     out[b] = flags != 0 ? fixed_point::special_sum(flags)
-                        : static_cast<float>(fixed_point::super_to_double(bin, bin + fixed_point::kSuperLimbs, 1));
+                        : static_cast<float>(fixed_point::super_to_double(bin, bin + fixed_point::kSuperLimbs, 1, true));
   }
 }
 
@@ -313,7 +313,7 @@ void exact_superaccumulator(const std::int32_t* values, const W* weights, std::s
       launch_add_pass("super_add", super_add_kernel<true>, super_add_kernel<false>, kSuperWords * sizeof(std::uint32_t) * m, n,
                       "each weight added to its bin's ten 32-bit limbs", stream, values, weights, n, BinRule(m), words);
     launch("super_round", super_round_kernel, {grid_stride_blocks(m, 256), 256}, stream, words, m, sums)
-        .work([] { return std::string("each bin's positive less negative sum rounded once to double, then to float"); });
+        .work([] { return std::string("each bin's positive less negative sum rounded once to float"); });
   }
 }
 
