@@ -379,17 +379,21 @@ TEST(FixedPointSum, TheFloat32SuperaccumulatorSumsAnySpan) {
 // digits added to 64-bit counters with no carry, the carries made once by digits_to_super: the
 // superaccumulator's sums, bit for bit, across float32's whole range (every finite bit pattern:
 // subnormal, huge, both signs), with sums cancelling to zero and to negative values.
-double digits_sum(const std::vector<float>& weights) {
+template <class W>
+double digits_sum_of(const std::vector<W>& weights) {
   namespace fp = gpulab::fixed_point;
-  std::int64_t counters[fp::kDigits] = {};
-  for (float w : weights) {
-    const fp::DigitParts d = fp::to_digits(w);
-    for (int j = 0; j < 3; ++j) counters[d.first + j] += d.digit[j];
+  using F = fp::DigitFormat<W>;
+  std::vector<std::int64_t> counters(F::kDigits);
+  for (W w : weights) {
+    const auto d = fp::to_digits(w);
+    for (int j = 0; j < F::kParts; ++j) counters[d.first + j] += d.digit[j];
   }
-  std::uint32_t limbs[fp::kSuperLimbs], zeros[fp::kSuperLimbs] = {};
-  fp::digits_to_super(counters, 1, limbs);
-  return fp::super_to_double(limbs, zeros, 1);
+  std::uint32_t limbs[F::kLimbs];
+  fp::digits_to_limbs<F::kDigits, F::kLimbs>(counters.data(), 1, limbs);
+  return fp::limbs_to_double<F::kLimbs>(limbs, F::kUnit);
 }
+double digits_sum(const std::vector<float>& weights) { return digits_sum_of(weights); }
+double digits_sum(const std::vector<double>& weights) { return digits_sum_of(weights); }
 
 TEST(FixedPointSum, CarrySaveDigitsGiveTheSuperaccumulatorsSums) {
   namespace fp = gpulab::fixed_point;
@@ -398,8 +402,8 @@ TEST(FixedPointSum, CarrySaveDigitsGiveTheSuperaccumulatorsSums) {
            {std::ldexp(1.0f, 100), 1.0f, -std::ldexp(1.0f, 100)}, {big, big, tiny, -big}, {tiny, tiny, tiny}, {2.5f, -2.5f},
            {-big, -big, -big}, {-1.0f, std::ldexp(1.0f, -60)}, {-tiny}, {0.0f, -0.0f}, std::vector<float>(100000, -big)})
     EXPECT_EQ(digits_sum(w), super_sum(w));
-  EXPECT_EQ(digits_sum({-big, -big, -big}), -3.0 * static_cast<double>(big));
-  EXPECT_FALSE(std::signbit(digits_sum({2.5f, -2.5f})));
+  EXPECT_EQ(digits_sum(std::vector<float>{-big, -big, -big}), -3.0 * static_cast<double>(big));
+  EXPECT_FALSE(std::signbit(digits_sum(std::vector<float>{2.5f, -2.5f})));
   std::mt19937_64 random(13);
   for (int trial = 0; trial < 2000; ++trial) {
     std::vector<float> w(1 + random() % 500);
@@ -412,13 +416,63 @@ TEST(FixedPointSum, CarrySaveDigitsGiveTheSuperaccumulatorsSums) {
   }
   for (int e = 0; e < 255; ++e) {  // every exponent: its digits placed as the superaccumulator places it
     const float w = std::bit_cast<float>(static_cast<std::uint32_t>(e) << 23 | 0x7FFFFFu);
-    const fp::DigitParts d = fp::to_digits(w);
+    const auto d = fp::to_digits(w);
     const int p = e == 0 ? 0 : e - 1;
     EXPECT_EQ(d.first, p / fp::kDigitBits) << e;
-    EXPECT_EQ(digits_sum({w, -w, w}), static_cast<double>(w)) << e;
+    EXPECT_EQ(digits_sum(std::vector<float>{w, -w, w}), static_cast<double>(w)) << e;
   }
   // A 32-bit counter takes kDigitAddsIn32Bits digits of the largest size exactly.
   static_assert(fp::kDigitAddsIn32Bits * fp::kDigitMask <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()));
+}
+
+// float64 as carry-save digits (six a weight, 176 counters a bin, the library's float64 path up to
+// two passes): the exact sum rounded once. Two weights sum as IEEE addition does (itself the exact
+// sum rounded once), for every finite bit pattern; a weight added and taken away leaves the other
+// exactly; sums past the largest double round to infinity at its midpoint; random weights within
+// 128 bits against the 128-bit path (another integer form of the same sum).
+TEST(FixedPointSum, Float64DigitsGiveTheRoundedExactSum) {
+  namespace fp = gpulab::fixed_point;
+  const double big = std::numeric_limits<double>::max(), tiny = std::numeric_limits<double>::denorm_min();
+  EXPECT_EQ(digits_sum(std::vector<double>{1e300, 1.0, -1e300}), 1.0);
+  EXPECT_EQ(digits_sum(std::vector<double>{big, big, -big}), big);
+  EXPECT_EQ(digits_sum(std::vector<double>{tiny, tiny, tiny}), 3 * tiny);
+  EXPECT_EQ(digits_sum(std::vector<double>{-tiny}), -tiny);
+  EXPECT_EQ(digits_sum(std::vector<double>{2.5, -2.5}), 0.0);
+  EXPECT_FALSE(std::signbit(digits_sum(std::vector<double>{2.5, -2.5})));
+  EXPECT_EQ(digits_sum(std::vector<double>{-big, -big}), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(digits_sum(std::vector<double>{big, std::ldexp(1.0, 970)}), std::numeric_limits<double>::infinity());  // the midpoint: to even
+  EXPECT_EQ(digits_sum(std::vector<double>{big, std::ldexp(1.0, 969)}), big);
+  EXPECT_EQ(digits_sum(std::vector<double>(100000, -big)), -std::numeric_limits<double>::infinity());
+  std::mt19937_64 random(19);
+  auto any_finite = [&] {
+    double x;
+    do x = std::bit_cast<double>(static_cast<std::uint64_t>(random()));
+    while (!std::isfinite(x));
+    return x;
+  };
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (int k = 0; k < 200000; ++k) {  // odd k: b within 60 binades below a, where their sum must round
+    const double a = any_finite();
+    const double b = k % 2 == 0 ? any_finite() : std::ldexp(unit(random), std::ilogb(a) - static_cast<int>(random() % 60));
+    ASSERT_EQ(digits_sum(std::vector<double>{a, b}), a + b) << a << " + " << b;
+    ASSERT_EQ(digits_sum(std::vector<double>{a, b, -a}), b) << a << ", " << b;
+  }
+  for (int e = 0; e < 2047; ++e) {  // every exponent: its first counter, and w − w + w
+    const double w = std::bit_cast<double>(static_cast<std::uint64_t>(e) << 52 | 0xFFFFFFFFFFFFFull);
+    const int p = e == 0 ? 0 : e - 1;
+    EXPECT_EQ(fp::to_digits(w).first, p / fp::kDigitBits) << e;
+    EXPECT_EQ(digits_sum(std::vector<double>{w, -w, w}), w) << e;
+  }
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<double> w(1 + random() % 2000);
+    for (auto& x : w) x = std::ldexp(unit(random), static_cast<int>(random() % 41) - 20);
+    fp::Span span;
+    for (double x : w) span.add(x);
+    ASSERT_TRUE(span.fits(w.size()));
+    fp::Int128 sum;
+    for (double x : w) fp::add_into(sum, fp::to_fixed(x, span.q_min));
+    ASSERT_EQ(digits_sum(w), fp::to_double(sum, span.q_min)) << "trial " << trial;
+  }
 }
 
 // An exact sum for a float rounds to odd at 53 bits (fixed_point::to_double's to_odd): the float

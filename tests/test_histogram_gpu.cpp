@@ -393,9 +393,9 @@ TEST(HistogramWeighted, TheSameBitsEveryCall) {
   }
 }
 
-// Rung 2 finds each bin's lanes by __match_any_sync where the library takes ballots (m ≤ 256): the
-// same groups, so the same additions and bits.
-TEST(HistogramWeighted, MatchGroupsGiveTheLibrarysBits) {
+// Rung 2 finds each bin's lanes by __match_any_sync where the library, past its digits, takes
+// ballots (m ≤ 256): the same groups, so the same additions and bits.
+TEST(HistogramWeighted, MatchGroupsGiveTheBallotsBits) {
   const std::size_t n = (std::size_t{1} << 20) + 7;
   for (HistogramDistribution d : {HistogramDistribution::uniform, HistogramDistribution::narrow, HistogramDistribution::degenerate}) {
     const auto values = input_for(d, n);
@@ -407,7 +407,7 @@ TEST(HistogramWeighted, MatchGroupsGiveTheLibrarysBits) {
       const std::size_t bytes = histogram_weighted_temp_bytes(n, m);
       DeviceBuffer<std::byte> temp(bytes);
       DeviceBuffer<double> library(m), match(m);
-      histogram_weighted(d_values.data(), d_weights.data(), n, m, library.data(), temp.data(), bytes);
+      histogram_detail::histogram_weighted_by_ballots(d_values.data(), d_weights.data(), n, m, library.data(), temp.data(), bytes, nullptr);
       histogram_detail::histogram_weighted_by_match(d_values.data(), d_weights.data(), n, m, match.data(), temp.data(), bytes,
                                                     nullptr);
       const auto a = test::download(library.data(), m), b = test::download(match.data(), m);
@@ -444,7 +444,8 @@ void expect_same_bits(const std::vector<W>& got, const std::vector<W>& want) {
 }
 
 template <class W>
-void expect_exact_rung(std::size_t n, std::uint32_t m, int spread, HistogramDistribution dist = HistogramDistribution::uniform) {
+void expect_exact_rung(std::size_t n, std::uint32_t m, int spread, HistogramDistribution dist = HistogramDistribution::uniform,
+                       std::size_t index = 2, std::string_view name = "exact_fixed_point") {
   namespace fp = gpulab::fixed_point;
   const auto values = input_for(dist, n);
   std::vector<W> weights(n);
@@ -461,7 +462,7 @@ void expect_exact_rung(std::size_t n, std::uint32_t m, int spread, HistogramDist
     if (weights[i] != 0) fp::add_into(exact[rule(values[i])], fp::to_fixed(weights[i], q_min));
   std::vector<W> want(m);
   for (std::uint32_t b = 0; b < m; ++b) want[b] = static_cast<W>(fp::to_double(exact[b], q_min, fp::kRoundToOdd<W>));
-  expect_same_bits(exact_rung_sums<W>(values, weights, m), want);
+  expect_same_bits(exact_rung_sums<W>(values, weights, m, index, name), want);
 }
 
 TEST(HistogramWeighted, TheExactRungGivesTheRoundedExactSum) {
@@ -510,7 +511,7 @@ TEST(HistogramWeighted, TheFloat32ExactRungsGiveTheRoundedExactSum) {
     for (std::size_t i = 0; i < n; ++i) weights[i] = std::ldexp(weights[i], static_cast<int>(i % (2 * spread + 1)) - spread);
     for (HistogramDistribution d : {HistogramDistribution::uniform, HistogramDistribution::degenerate}) {
       const auto values = input_for(d, n);
-      for (std::uint32_t m : {1u, 7u, 256u, 2000u, 5000u, histogram_detail::histogram_weighted_digits_max_bins() + 1}) {
+      for (std::uint32_t m : {1u, 7u, 256u, 2000u, 5000u, histogram_detail::histogram_weighted_digits_max_bins<float>() + 1}) {
         const auto want = superaccumulator_sums(values, weights, m);
         for (const auto& [index, name] : kFloat32ExactRungs) {
           SCOPED_TRACE(fmt::format("{}, {}, m = {}, 2^±{}", name, histogram_distribution_name(d), m, spread));
@@ -553,7 +554,7 @@ TEST(HistogramWeighted, TheDigitsFlushedEveryTileGiveTheSameBits) {
     const auto d_values = test::upload<std::int32_t>(values);
     for (std::uint32_t m : {1u, 256u, 5000u}) {  // 5000: three passes over the bins
       SCOPED_TRACE(fmt::format("{}, m = {}", histogram_distribution_name(d), m));
-      const std::size_t bytes = histogram_detail::histogram_weighted_digits_temp_bytes(m);
+      const std::size_t bytes = histogram_detail::histogram_weighted_digits_temp_bytes<float>(m);
       DeviceBuffer<std::byte> temp(bytes);
       DeviceBuffer<float> sums(m);
       for (unsigned tiles_per_flush : {0u, 1u}) {
@@ -566,6 +567,77 @@ TEST(HistogramWeighted, TheDigitsFlushedEveryTileGiveTheSameBits) {
                        superaccumulator_sums(values.subspan(1), std::span<const float>(weights).subspan(1), m));
     }
   }
+}
+
+// float64 as carry-save digits (rung 5, the library's float64 path up to two passes): bit for bit
+// with the CPU's digits (fixed_point_sum.hpp, which the CPU tests check against IEEE addition) over
+// weights of every finite bit pattern and within 2^±2 (a warp's weights mostly within two counters:
+// the warps of one bin summed by shuffles), spread over the bins and all in one, in one pass and
+// two, flushed every tile and at the end, read by vectors and element by element; against the
+// 128-bit path's CPU sums (another integer form) within 2^±20; Inf and NaN as IEEE addition gives them.
+std::vector<double> float64_digits_sums(std::span<const std::int32_t> values, std::span<const double> weights, std::uint32_t m) {
+  namespace fp = gpulab::fixed_point;
+  constexpr int kDigits = fp::DigitFormat<double>::kDigits;
+  std::vector<std::int64_t> counters(std::size_t{kDigits} * m);
+  const BinRule rule(m);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const auto d = fp::to_digits(weights[i]);
+    for (int j = 0; j < fp::DigitFormat<double>::kParts; ++j) counters[std::size_t{rule(values[i])} * kDigits + d.first + j] += d.digit[j];
+  }
+  std::vector<double> sums(m);
+  for (std::uint32_t b = 0; b < m; ++b) sums[b] = fp::round_digits<double>(counters.data() + std::size_t{b} * kDigits, 1);
+  return sums;
+}
+
+TEST(HistogramWeighted, TheFloat64DigitsGiveTheRoundedExactSum) {
+  const std::size_t n = (std::size_t{1} << 20) + 5;
+  const std::uint32_t two_passes = histogram_detail::histogram_weighted_digits_max_bins<double>();
+  std::mt19937_64 random(23);
+  for (int spread : {0, 2}) {  // 0: any finite bit pattern
+    std::vector<double> weights(n);
+    fill_random<double>(weights, 29);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (spread > 0) weights[i] = std::ldexp(weights[i], static_cast<int>(i % (2 * spread + 1)) - spread);
+      else
+        do weights[i] = std::bit_cast<double>(static_cast<std::uint64_t>(random()));
+        while (!std::isfinite(weights[i]));
+    }
+    const auto d_weights = test::upload<double>(weights);
+    for (HistogramDistribution d : {HistogramDistribution::uniform, HistogramDistribution::degenerate}) {
+      const auto values = input_for(d, n);
+      const auto d_values = test::upload<std::int32_t>(values);
+      for (std::uint32_t m : {1u, 7u, 256u, two_passes}) {
+        SCOPED_TRACE(fmt::format("{}, m = {}, {}", histogram_distribution_name(d), m, spread > 0 ? "2^±2" : "any bits"));
+        const auto want = float64_digits_sums(values, weights, m);
+        expect_same_bits(exact_rung_sums<double>(values, weights, m, 4, "carry_save_digits"), want);
+        const std::size_t bytes = histogram_weighted_temp_bytes(n, m);
+        DeviceBuffer<std::byte> temp(bytes);
+        DeviceBuffer<double> sums(m);
+        histogram_weighted(d_values.data(), d_weights.data(), n, m, sums.data(), temp.data(), bytes);  // the library
+        expect_same_bits(test::download(sums.data(), m), want);
+        histogram_detail::histogram_weighted_digits(d_values.data(), d_weights.data(), n, m, sums.data(), temp.data(), bytes, nullptr, 1);
+        expect_same_bits(test::download(sums.data(), m), want);  // flushed every tile
+        histogram_detail::histogram_weighted_digits(d_values.data() + 1, d_weights.data() + 1, n - 1, m, sums.data(), temp.data(), bytes, nullptr);
+        expect_same_bits(test::download(sums.data(), m),
+                         float64_digits_sums(values.subspan(1), std::span<const double>(weights).subspan(1), m));
+      }
+    }
+  }
+  for (std::uint32_t m : {1u, 256u, two_passes}) {
+    SCOPED_TRACE(fmt::format("against the 128-bit sums, m = {}", m));
+    expect_exact_rung<double>((std::size_t{1} << 20) + 5, m, 20, HistogramDistribution::uniform, 4, "carry_save_digits");
+    expect_exact_rung<double>((std::size_t{1} << 20) + 5, m, 20, HistogramDistribution::degenerate, 4, "carry_save_digits");
+  }
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> special = {inf, 1.0, -inf, 2.0, inf, -inf, std::nan(""), 3.0, 5.0, -5.0};
+  const std::vector<std::int32_t> bins = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
+  const auto sums = exact_rung_sums<double>(bins, special, 5, 4, "carry_save_digits");
+  EXPECT_EQ(sums[0], inf);
+  EXPECT_EQ(sums[1], -inf);
+  EXPECT_TRUE(std::isnan(sums[2]));
+  EXPECT_TRUE(std::isnan(sums[3]));
+  EXPECT_EQ(sums[4], 0.0);
+  EXPECT_FALSE(std::signbit(sums[4]));
 }
 
 TEST(HistogramWeighted, RefusesBadArguments) {

@@ -224,9 +224,32 @@ GPULAB_HOST_DEVICE void add_to_super(std::uint32_t* limbs, float w, Add&& add, s
   add_parts(limbs, stride, kSuperLimbs, p / 32, part, 2, add);
 }
 
+/// The two's complement integer limbs[0, kCount) (the low 32 bits first) times 2^unit, rounded to the
+/// nearest double (to odd with `to_odd`, as to_double), once: the top three limbs below the highest
+/// nonzero one with the rest folded into their last bit (round to odd, as to_double does below its
+/// top 64 bits).
+template <int kCount>
+GPULAB_HOST_DEVICE double limbs_to_double(const std::uint32_t* limbs, int unit, bool to_odd = false) {
+  static_assert(kCount >= 3);
+  const bool is_negative = (limbs[kCount - 1] >> 31) != 0;
+  std::uint32_t magnitude[kCount];
+  std::uint32_t carry = 1;  // negation: ~limbs + 1
+  for (int k = 0; k < kCount; ++k) {
+    magnitude[k] = is_negative ? ~limbs[k] + carry : limbs[k];
+    carry = carry != 0 && magnitude[k] == 0 ? 1u : 0u;
+  }
+  int top = kCount - 1;
+  while (top > 0 && magnitude[top] == 0) --top;
+  const int base = top < 2 ? 0 : top - 2;
+  Int128 x{magnitude[base] | std::uint64_t{magnitude[base + 1]} << 32, magnitude[base + 2]};
+  for (int k = 0; k < base; ++k)
+    if (magnitude[k] != 0) x.lo |= 1;  // at least 65 bits above: a sticky bit, never a rounding of its own
+  const double d = to_double(x, unit + 32 * base, to_odd);
+  return is_negative ? -d : d;
+}
+
 /// positive − negative (two superaccumulators, limb k at [k·stride]) rounded to the nearest double
-/// (to odd with `to_odd`, as to_double), once: the top three limbs below the highest nonzero one
-/// with the rest folded into their last bit (round to odd, as to_double does below its top 64 bits).
+/// (to odd with `to_odd`), once (limbs_to_double).
 GPULAB_HOST_DEVICE inline double super_to_double(const std::uint32_t* positive, const std::uint32_t* negative, std::size_t stride,
                                                  bool to_odd = false) {
   std::uint32_t diff[kSuperLimbs];
@@ -236,56 +259,60 @@ GPULAB_HOST_DEVICE inline double super_to_double(const std::uint32_t* positive, 
     diff[k] = static_cast<std::uint32_t>(t);
     borrow = (t >> 32) != 0 ? 1u : 0u;
   }
-  const bool is_negative = (diff[kSuperLimbs - 1] >> 31) != 0;  // |sum| < 2^309
-  if (is_negative) {  // negate: ~diff + 1
-    std::uint32_t carry = 1;
-    for (int k = 0; k < kSuperLimbs; ++k) {
-      diff[k] = ~diff[k] + carry;
-      carry = carry != 0 && diff[k] == 0 ? 1u : 0u;
-    }
-  }
-  int top = kSuperLimbs - 1;
-  while (top > 0 && diff[top] == 0) --top;
-  const int base = top < 2 ? 0 : top - 2;
-  Int128 x{diff[base] | std::uint64_t{diff[base + 1]} << 32, diff[base + 2]};
-  for (int k = 0; k < base; ++k)
-    if (diff[k] != 0) x.lo |= 1;  // at least 65 bits above: a sticky bit, never a rounding of its own
-  const double d = to_double(x, kSuperUnit + 32 * base, to_odd);
-  return is_negative ? -d : d;
+  return limbs_to_double<kSuperLimbs>(diff, kSuperUnit, to_odd);  // |sum| < 2^309: the top limb holds its sign
 }
-
 
 /// Non-finite weights a bin saw, as flags (ORed together), and the sum IEEE addition then gives:
 /// NaN for a NaN or for both infinities, else the infinity seen.
 constexpr std::uint32_t kPlusInf = 1, kMinusInf = 2, kNaN = 4;
-GPULAB_HOST_DEVICE inline std::uint32_t special_flag(float w) { return w != w ? kNaN : w > 0.f ? kPlusInf : kMinusInf; }
-GPULAB_HOST_DEVICE inline float special_sum(std::uint32_t flags) {
-  if ((flags & kNaN) != 0 || flags == (kPlusInf | kMinusInf)) return std::numeric_limits<float>::quiet_NaN();
-  return flags == kPlusInf ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
+template <class W>
+GPULAB_HOST_DEVICE std::uint32_t special_flag(W w) {
+  return w != w ? kNaN : w > W(0) ? kPlusInf : kMinusInf;
+}
+template <class W = float>
+GPULAB_HOST_DEVICE W special_sum(std::uint32_t flags) {
+  if ((flags & kNaN) != 0 || flags == (kPlusInf | kMinusInf)) return std::numeric_limits<W>::quiet_NaN();
+  return flags == kPlusInf ? std::numeric_limits<W>::infinity() : -std::numeric_limits<W>::infinity();
 }
 
-// ---- float32: carry-save digits --------------------------------------------------------------
-// The same sum in units of 2^kSuperUnit as kDigits signed counters, counter k weighing 2^(12k): a
-// weight adds its three 12-bit digits (or their negations) to three counters and nothing else, no
-// carry running from one counter into the next, so an adder needs no value back (a fire-and-forget
-// atomic) and no order. A 32-bit counter stays exact for 2^19 additions (each below 2^12), a 64-bit
-// one for 2^51; the carries are made once, at the end (digits_to_super).
+// ---- carry-save digits: float32 and float64 --------------------------------------------------
+// The sum in units of a format's smallest subnormal (2^-149, 2^-1074) as signed counters, counter k
+// weighing 2^(12k): a weight adds its 12-bit digits (float32 three, float64 six: its mantissa
+// shifted by up to 11 bits) to as many counters and nothing else, no carry running from one counter
+// into the next, so an adder needs no value back (a fire-and-forget atomic) and no order. A 32-bit
+// counter stays exact for 2^19 additions (each below 2^12), a 64-bit one for 2^51; the carries are
+// made once, at the end (digits_to_limbs).
 constexpr int kDigitBits = 12;
 constexpr std::uint32_t kDigitMask = (1u << kDigitBits) - 1;
-constexpr int kDigits = 24;  // a float32's top digit: p ≤ 253, so p / 12 + 2 ≤ 23
 constexpr std::size_t kDigitAddsIn32Bits = std::size_t{1} << (31 - kDigitBits);  // |2^19 · (2^12 − 1)| < 2^31
 
-/// A finite float32 w as digits: counter first + j gets digit[j]. The digits of w's signed
-/// mantissa, floored: digit[0] and digit[1] in [0, 2^12), digit[2] in (−2^12, 2^12) carries the
-/// sign, so that negating w costs one instruction, not one a digit.
-struct DigitParts {
+/// A format's digits: counters a bin (up to the top digit of its largest finite value), limbs of its
+/// sums once carried (the counters' bits, then a limb for the last carry: any n < 2^32 of them), unit.
+template <class W>
+struct DigitFormat;
+template <>
+struct DigitFormat<float> {
+  static constexpr int kParts = 3, kDigits = 24, kLimbs = 10, kUnit = -149;  // p ≤ 253: p / 12 + 2 ≤ 23
+};
+template <>
+struct DigitFormat<double> {
+  static constexpr int kParts = 6, kDigits = 176, kLimbs = 67, kUnit = -1074;  // p ≤ 2045: p / 12 + 5 ≤ 175
+};
+static_assert(kDigitBits * DigitFormat<float>::kDigits == 32 * (DigitFormat<float>::kLimbs - 1) && DigitFormat<float>::kLimbs == kSuperLimbs);
+static_assert(kDigitBits * DigitFormat<double>::kDigits == 32 * (DigitFormat<double>::kLimbs - 1));
+
+/// A finite weight w as digits: counter first + j gets digit[j]. The digits of w's signed mantissa
+/// (shifted by s = p mod 12), floored: all but the last in [0, 2^12), the last carries the sign, so
+/// that negating w costs one instruction, not one a digit.
+template <int kParts>
+struct Digits {
   int first = 0;
-  std::int32_t digit[3] = {};
+  std::int32_t digit[kParts] = {};
 };
 
-GPULAB_HOST_DEVICE inline DigitParts to_digits(float w) {
-  // In 32-bit integers (the GPU's own width): mant·2^s with s = p mod 12 spans 35 bits, so each
-  // digit is cut from the signed mantissa directly (arithmetic shifts floor).
+GPULAB_HOST_DEVICE inline Digits<3> to_digits(float w) {
+  // In 32-bit integers (the GPU's own width): mant·2^s spans 35 bits, so each digit is cut from the
+  // signed mantissa directly (arithmetic shifts floor).
   std::uint32_t bits = 0;
   std::memcpy(&bits, &w, sizeof bits);
   const std::uint32_t exponent = (bits >> 23) & 0xFF;
@@ -295,7 +322,7 @@ GPULAB_HOST_DEVICE inline DigitParts to_digits(float w) {
   static_assert(kDigitBits == 12);
   const std::uint32_t first = (p * 0xAAABu) >> 19;  // p / 12 for p < 2^14 (0xAAAB / 2^19 exceeds 1/12 by < 2^-20)
   const auto s = static_cast<int>(p - first * kDigitBits);
-  DigitParts r;
+  Digits<3> r;
   r.first = static_cast<int>(first);
   r.digit[0] = static_cast<std::int32_t>((static_cast<std::uint32_t>(signed_mant) << s) & kDigitMask);
   r.digit[1] = (signed_mant >> (kDigitBits - s)) & static_cast<std::int32_t>(kDigitMask);
@@ -303,13 +330,34 @@ GPULAB_HOST_DEVICE inline DigitParts to_digits(float w) {
   return r;
 }
 
-/// The value of counters[k·stride], k < kDigits (counter k weighing 2^(12k)), as the 320-bit two's
-/// complement integer of a superaccumulator's limbs (limbs[0, kSuperLimbs), the low 32 bits first;
-/// super_to_double(limbs, zeros) rounds it): the carries made from the lowest digit up.
-GPULAB_HOST_DEVICE inline void digits_to_super(const std::int64_t* counters, std::size_t stride, std::uint32_t* limbs) {
-  for (int l = 0; l < kSuperLimbs; ++l) limbs[l] = 0;
+GPULAB_HOST_DEVICE inline Digits<6> to_digits(double w) {
+  // mant·2^s spans 64 bits: the digits are cut from the signed 64-bit mantissa, the last by a shift
+  // that keeps its sign (60 − s ≥ 49).
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &w, sizeof bits);
+  const auto exponent = static_cast<std::uint32_t>((bits >> 52) & 0x7FF);
+  const std::uint64_t mant = (bits & ((std::uint64_t{1} << 52) - 1)) | (exponent != 0 ? std::uint64_t{1} << 52 : 0);
+  const auto signed_mant = static_cast<std::int64_t>((bits >> 63) != 0 ? 0 - mant : mant);
+  const std::uint32_t p = exponent == 0 ? 0 : exponent - 1;  // mant's unit is 2^(p − 1074)
+  const std::uint32_t first = (p * 0xAAABu) >> 19;          // p / 12 (p < 2^14)
+  const auto s = static_cast<int>(p - first * kDigitBits);
+  Digits<6> r;
+  r.first = static_cast<int>(first);
+  r.digit[0] = static_cast<std::int32_t>((static_cast<std::uint64_t>(signed_mant) << s) & kDigitMask);
+  for (int j = 1; j < 5; ++j) r.digit[j] = static_cast<std::int32_t>((signed_mant >> (kDigitBits * j - s)) & kDigitMask);
+  r.digit[5] = static_cast<std::int32_t>(signed_mant >> (5 * kDigitBits - s));
+  return r;
+}
+
+/// The value of counters[k·stride], k < kCounters (counter k weighing 2^(12k)), as a two's
+/// complement integer of kLimbs limbs (the low 32 bits first; limbs_to_double rounds it): the carries
+/// made from the lowest digit up, the last carry in the top limb.
+template <int kCounters, int kLimbs>
+GPULAB_HOST_DEVICE void digits_to_limbs(const std::int64_t* counters, std::size_t stride, std::uint32_t* limbs) {
+  static_assert(kDigitBits * kCounters == 32 * (kLimbs - 1));
+  for (int l = 0; l < kLimbs; ++l) limbs[l] = 0;
   std::int64_t carry = 0;
-  for (int k = 0; k < kDigits; ++k) {
+  for (int k = 0; k < kCounters; ++k) {
     const std::int64_t t = counters[k * stride] + carry;
     const auto digit = static_cast<std::uint32_t>(t & kDigitMask);
     carry = t >> kDigitBits;  // the floor: t's digit is then never negative
@@ -317,9 +365,16 @@ GPULAB_HOST_DEVICE inline void digits_to_super(const std::int64_t* counters, std
     limbs[bit / 32] |= digit << (bit % 32);
     if (bit % 32 > 32 - kDigitBits) limbs[bit / 32 + 1] |= digit >> (32 - bit % 32);
   }
-  // Bits 288 and up: the last carry, two's complement (|sum| < 2^309 units: it fits the top limb).
-  static_assert(kDigitBits * kDigits == 32 * (kSuperLimbs - 1));
-  limbs[kSuperLimbs - 1] = static_cast<std::uint32_t>(carry);
+  limbs[kLimbs - 1] = static_cast<std::uint32_t>(carry);
+}
+
+/// A bin's counters (digits_to_limbs) as its sum rounded once to W (a float through round to odd).
+template <class W>
+GPULAB_HOST_DEVICE W round_digits(const std::int64_t* counters, std::size_t stride) {
+  using F = DigitFormat<W>;
+  std::uint32_t limbs[F::kLimbs];
+  digits_to_limbs<F::kDigits, F::kLimbs>(counters, stride, limbs);
+  return static_cast<W>(limbs_to_double<F::kLimbs>(limbs, F::kUnit, kRoundToOdd<W>));
 }
 
 }  // namespace gpulab::fixed_point

@@ -88,16 +88,24 @@ void histogram_edges_mapped(const T* values, std::size_t n, const T* edges, std:
 template <class W>
 void histogram_weighted_by_match(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
                                  std::size_t temp_bytes, cudaStream_t stream);
+/// The library's path past the digits, whatever m: ballots up to 256 bins, then as above, then
+/// sorted; for tests, which compare its groups with __match_any_sync's.
+template <class W>
+void histogram_weighted_by_ballots(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
+                                   std::size_t temp_bytes, cudaStream_t stream);
 
-/// Float32 weights summed exactly as carry-save digits (the library's path for float32 where
-/// m ≤ histogram_weighted_digits_max_bins(): up to six passes, each over the bins a block's shared
-/// memory holds; the weighted ladder's rung 5): sums[b] the exact sum
-/// rounded once to float; Inf and NaN as IEEE addition gives them. `temp`:
-/// histogram_weighted_digits_temp_bytes(m) bytes, any content. `tiles_per_flush` (0: the most that
-/// keeps the block's 32-bit counters exact) is there for tests, which make the flushes frequent.
-void histogram_weighted_digits(const std::int32_t* values, const float* weights, std::size_t n, std::uint32_t m, float* sums,
-                               void* temp, std::size_t temp_bytes, cudaStream_t stream, unsigned tiles_per_flush = 0);
+/// Weights summed exactly as carry-save digits, W float or double (the library's path where
+/// m ≤ histogram_weighted_digits_max_bins<W>(): float32 up to six passes, float64 up to two, each
+/// over the bins a block's shared memory holds; the weighted ladder's rung 5): sums[b] the exact sum
+/// rounded once to W; Inf and NaN as IEEE addition gives them. `temp`:
+/// histogram_weighted_digits_temp_bytes<W>(m) bytes, any content. `tiles_per_flush` (0: the most
+/// that keeps the block's 32-bit counters exact) is there for tests, which make the flushes frequent.
+template <class W>
+void histogram_weighted_digits(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
+                               std::size_t temp_bytes, cudaStream_t stream, unsigned tiles_per_flush = 0);
+template <class W>
 std::uint32_t histogram_weighted_digits_max_bins();
+template <class W>
 std::size_t histogram_weighted_digits_temp_bytes(std::uint32_t m);
 
 }  // namespace gpulab::histogram_detail

@@ -1,7 +1,7 @@
 // The weighted histogram (include/gpulab/histogram.hpp): sums of float or double weights by bin,
 // the same bits on every call, which float atomics cannot give (their order is the hardware's).
-// float32 weights, up to histogram_weighted_digits_max_bins(): exact sums as carry-save digits
-// (histogram_weighted_digits.cu). Otherwise, as below.
+// Up to histogram_weighted_digits_max_bins<W>() (float32 ~14 000 bins, float64 ~660 on an H100):
+// exact sums as carry-save digits (histogram_weighted_digits.cu). Otherwise, as below.
 //
 // While a warp's sub-histogram of doubles fits a block's shared memory: each warp owns one and
 // takes chunks of 32 elements in a fixed order (chunk c to warp c mod the grid's warps), four
@@ -262,12 +262,14 @@ void weighted_in_shared(const std::int32_t* values, const W* weights, std::size_
 }
 
 /// How a chunk's lanes of one bin find each other: by ballots up to kBallotMaxBits bits of bin and
-/// __match_any_sync past (the library), or by __match_any_sync whatever m (the ladder's rung 2).
+/// __match_any_sync past (the library, after the digits), or by __match_any_sync whatever m (the
+/// ladder's rung 2).
 enum class Grouping { by_bits_of_m, match };
 
-/// Both entries: the arguments checked, then the sorted path past shared memory (which only the
-/// library takes) or the sub-histograms with the entry's grouping.
-template <Grouping kGrouping, class W>
+/// The entries: the arguments checked, then (kDigits: the library) the digits where they fit, the
+/// sorted path past shared memory (which only by_bits_of_m takes) or the sub-histograms with the
+/// entry's grouping.
+template <Grouping kGrouping, bool kDigits, class W>
 void weighted(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
               std::size_t temp_bytes, cudaStream_t stream) {
   if (sums == nullptr || ((values == nullptr || weights == nullptr || temp == nullptr) && n > 0))
@@ -283,9 +285,8 @@ void weighted(const std::int32_t* values, const W* weights, std::size_t n, std::
   if (temp_bytes < needed)
     throw Error("histogram_weighted: temporary storage of " + std::to_string(temp_bytes) +
                 " bytes is too small; histogram_weighted_temp_bytes() says " + std::to_string(needed));
-  if constexpr (std::is_same_v<W, float>)
-    if (kGrouping == Grouping::by_bits_of_m && m <= histogram_detail::histogram_weighted_digits_max_bins())
-      return histogram_detail::histogram_weighted_digits(values, weights, n, m, sums, temp, temp_bytes, stream);
+  if (kDigits && m <= histogram_detail::histogram_weighted_digits_max_bins<W>())
+    return histogram_detail::histogram_weighted_digits(values, weights, n, m, sums, temp, temp_bytes, stream);
   if (m > histogram_weighted_max_bins()) return histogram_weighted_sorted(values, weights, n, m, sums, temp, stream);
   if (kGrouping == Grouping::by_bits_of_m && bin_bits(m) <= kBallotMaxBits) weighted_in_shared<W, true>(values, weights, n, m, sums, temp, stream);
   else weighted_in_shared<W, false>(values, weights, n, m, sums, temp, stream);
@@ -301,15 +302,19 @@ std::size_t histogram_weighted_temp_bytes(std::size_t n, std::uint32_t m) {
   check_bins(m);
   if (m > histogram_weighted_max_bins()) return sorted_layout(n, m).total;
   const std::size_t partials = std::size_t{weighted_shape(n, m).grid} * m * sizeof(double);
-  // (float32 weights where their digits fit take histogram_weighted_digits' storage instead)
-  if (m > histogram_detail::histogram_weighted_digits_max_bins()) return partials;
-  return std::max(partials, histogram_detail::histogram_weighted_digits_temp_bytes(m));
+  // (weights where their digits fit take histogram_weighted_digits' storage instead: either type's)
+  std::size_t bytes = partials;
+  if (m <= histogram_detail::histogram_weighted_digits_max_bins<float>())
+    bytes = std::max(bytes, histogram_detail::histogram_weighted_digits_temp_bytes<float>(m));
+  if (m <= histogram_detail::histogram_weighted_digits_max_bins<double>())
+    bytes = std::max(bytes, histogram_detail::histogram_weighted_digits_temp_bytes<double>(m));
+  return bytes;
 }
 
 template <class W>
 void histogram_weighted(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
                         std::size_t temp_bytes, cudaStream_t stream) {
-  weighted<Grouping::by_bits_of_m>(values, weights, n, m, sums, temp, temp_bytes, stream);
+  weighted<Grouping::by_bits_of_m, true>(values, weights, n, m, sums, temp, temp_bytes, stream);
 }
 
 namespace histogram_detail {
@@ -317,13 +322,23 @@ namespace histogram_detail {
 template <class W>
 void histogram_weighted_by_match(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
                                  std::size_t temp_bytes, cudaStream_t stream) {
-  weighted<Grouping::match>(values, weights, n, m, sums, temp, temp_bytes, stream);
+  weighted<Grouping::match, false>(values, weights, n, m, sums, temp, temp_bytes, stream);
+}
+
+template <class W>
+void histogram_weighted_by_ballots(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
+                                   std::size_t temp_bytes, cudaStream_t stream) {
+  weighted<Grouping::by_bits_of_m, false>(values, weights, n, m, sums, temp, temp_bytes, stream);
 }
 
 template void histogram_weighted_by_match<float>(const std::int32_t*, const float*, std::size_t, std::uint32_t, float*, void*,
                                                  std::size_t, cudaStream_t);
 template void histogram_weighted_by_match<double>(const std::int32_t*, const double*, std::size_t, std::uint32_t, double*, void*,
                                                   std::size_t, cudaStream_t);
+template void histogram_weighted_by_ballots<float>(const std::int32_t*, const float*, std::size_t, std::uint32_t, float*, void*,
+                                                   std::size_t, cudaStream_t);
+template void histogram_weighted_by_ballots<double>(const std::int32_t*, const double*, std::size_t, std::uint32_t, double*, void*,
+                                                    std::size_t, cudaStream_t);
 
 }  // namespace histogram_detail
 

@@ -2,8 +2,8 @@
 // by a float atomic in global memory, as PyTorch's bincount(weights=) does; warp-owned
 // sub-histograms with each bin's lanes found by __match_any_sync; exact sums in 128-bit fixed point
 // (an experiment), then float32's in a superaccumulator without a first pass, then as carry-save
-// digits that no atomic waits on; the library (histogram_weighted.cu): float32 as rung 5, float64
-// as rung 2 with a bin's lanes found by ballots of the bin's bits up to 256 bins.
+// digits that no atomic waits on; the library (histogram_weighted.cu): rung 5 up to its passes, past
+// them rung 2 with a bin's lanes found by ballots of the bin's bits up to 256 bins.
 // No vendor: CUB's histograms count.
 #include "histogram/bin_rule.hpp"
 #include "histogram/fixed_point_sum.hpp"
@@ -317,31 +317,27 @@ void exact_superaccumulator(const std::int32_t* values, const W* weights, std::s
   }
 }
 
-// ---- rung 5: float32 weights as carry-save digits ---------------------------------------------
+// ---- rung 5: weights as carry-save digits ------------------------------------------------------
 //
-// Adds over rung 4: no carries while the weights add. A bin's sum is 24 counters of 12-bit digits
-// (fixed_point::to_digits), a weight adds three digits, and no atomic's result is waited for. The
-// library's own path for float32 weights (histogram_weighted_digits.cu): the bins a block's shared
-// memory holds (~2300 on an H100) a pass, up to six passes; past that rung 4, and for float64 rung 3.
+// Adds over rung 4: no carries while the weights add. A bin's sum is counters of 12-bit digits
+// (fixed_point::to_digits: float32 24 counters, three digits a weight; float64 176, six), and no
+// atomic's result is waited for. The library's own path (histogram_weighted_digits.cu): the bins a
+// block's shared memory holds (~2300 float32, ~330 float64 on an H100) a pass, up to six passes
+// (float64 two); past that rung 4 (float64 rung 3).
 
 template <class W>
 std::size_t digits_workspace(std::size_t n, std::uint32_t m) {
-  if (std::is_same_v<W, float> && m <= histogram_detail::histogram_weighted_digits_max_bins())
-    return histogram_detail::histogram_weighted_digits_temp_bytes(m);
+  if (m <= histogram_detail::histogram_weighted_digits_max_bins<W>()) return histogram_detail::histogram_weighted_digits_temp_bytes<W>(m);
   return super_workspace<W>(n, m);
 }
 
 template <class W>
 void carry_save_digits(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* workspace,
                        std::size_t workspace_bytes, cudaStream_t stream) {
-  if constexpr (std::is_same_v<W, float>) {
-    if (m <= histogram_detail::histogram_weighted_digits_max_bins())
-      histogram_detail::histogram_weighted_digits(values, weights, n, m, sums, workspace, workspace_bytes, stream);
-    else
-      exact_superaccumulator<W>(values, weights, n, m, sums, workspace, workspace_bytes, stream);
-  } else {
-    exact_fixed_point<W>(values, weights, n, m, sums, workspace, workspace_bytes, stream);
-  }
+  if (m <= histogram_detail::histogram_weighted_digits_max_bins<W>())
+    histogram_detail::histogram_weighted_digits(values, weights, n, m, sums, workspace, workspace_bytes, stream);
+  else
+    exact_superaccumulator<W>(values, weights, n, m, sums, workspace, workspace_bytes, stream);
 }
 
 template <class W>
@@ -367,13 +363,13 @@ constexpr WeightedHistogramRung<W> kRungs[] = {
       Role::rung, false, false, "dram"},
      {&super_workspace<W>, &exact_superaccumulator<W>}},
     {{"carry_save_digits",
-      "float32: each weight's three 12-bit digits added to 24 counters a bin in shared memory, no carry between them "
-      "while they add (no atomic's result waited for), the carries made once at the end: exact, rounded once; "
-      "past shared memory in passes over the bins (up to six), then as rung 4; float64 as rung 3",
+      "each weight's 12-bit digits (float32 three, float64 six) added to a bin's counters in shared memory, no carry "
+      "between them while they add (no atomic's result waited for), the carries made once at the end: exact, rounded "
+      "once; past shared memory in passes over the bins (float32 up to six, float64 two), then as rung 4 (float64 3)",
       Role::rung, false, false, "dram"},
      {&digits_workspace<W>, &carry_save_digits<W>}},
     {{"library",
-      "gpulab::histogram_weighted: float32 as rung 5 up to its six passes; else rung 2 with a chunk's lanes of one bin "
+      "gpulab::histogram_weighted: as rung 5 up to its passes; else rung 2 with a chunk's lanes of one bin "
       "found by ballots of the bin's bits up to 256 bins (a vote first: one bin?), which the MIO pipe bears better there; "
       "past shared memory sorted by bin and summed by a segmented scan by key: the same bits every call",
       Role::library, false, false, "dram"},
