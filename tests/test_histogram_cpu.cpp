@@ -425,7 +425,7 @@ TEST(FixedPointSum, CarrySaveDigitsGiveTheSuperaccumulatorsSums) {
   static_assert(fp::kDigitAddsIn32Bits * fp::kDigitMask <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()));
 }
 
-// float64 as carry-save digits (six a weight, 176 counters a bin, the library's float64 path up to
+// float64 as carry-save digits (six a weight, 176 counters a bin, rung 5 of the weighted ladder, up to
 // two passes): the exact sum rounded once. Two weights sum as IEEE addition does (itself the exact
 // sum rounded once), for every finite bit pattern; a weight added and taken away leaves the other
 // exactly; sums past the largest double round to infinity at its midpoint; random weights within

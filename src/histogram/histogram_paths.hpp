@@ -88,15 +88,15 @@ void histogram_edges_mapped(const T* values, std::size_t n, const T* edges, std:
 template <class W>
 void histogram_weighted_by_match(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
                                  std::size_t temp_bytes, cudaStream_t stream);
-/// The library's path past the digits, whatever m: ballots up to 256 bins, then as above, then
-/// sorted; for tests, which compare its groups with __match_any_sync's.
+/// The library's path past float32's digits (float64's path), whatever m: ballots up to 256 bins,
+/// then as above, then sorted; for tests, which compare its groups with __match_any_sync's.
 template <class W>
 void histogram_weighted_by_ballots(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
                                    std::size_t temp_bytes, cudaStream_t stream);
 
-/// Weights summed exactly as carry-save digits, W float or double (the library's path where
-/// m ≤ histogram_weighted_digits_max_bins<W>(): float32 up to six passes, float64 up to two, each
-/// over the bins a block's shared memory holds; the weighted ladder's rung 5): sums[b] the exact sum
+/// Weights summed exactly as carry-save digits, W float or double, m ≤
+/// histogram_weighted_digits_max_bins<W>(): float32 up to six passes (the library's float32 path),
+/// float64 up to two, each over the bins a block's shared memory holds (the weighted ladder's rung 5): sums[b] the exact sum
 /// rounded once to W; Inf and NaN as IEEE addition gives them. `temp`:
 /// histogram_weighted_digits_temp_bytes<W>(m) bytes, any content. `tiles_per_flush` (0: the most
 /// that keeps the block's 32-bit counters exact) is there for tests, which make the flushes frequent.

@@ -1,6 +1,6 @@
-// The weighted histogram as carry-save digits (fixed_point_sum.hpp): the library's path for float32
-// up to six passes over the bins a block's shared memory holds, and for float64 up to two (the
-// weighted ladder's rung 5).
+// The weighted histogram as carry-save digits (fixed_point_sum.hpp), the weighted ladder's rung 5:
+// float32 up to six passes over the bins a block's shared memory holds (the library's float32 path),
+// float64 up to two.
 //
 // Every finite float32 is an integer number of 2^-149, every float64 of 2^-1074; a bin's sum is kept
 // as signed counters of 12-bit digits (float32 24, float64 176), and a weight adds its digits (three,
