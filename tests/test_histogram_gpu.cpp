@@ -501,6 +501,22 @@ std::vector<float> superaccumulator_sums(std::span<const std::int32_t> values, s
   return sums;
 }
 
+/// An exact rung's sums of +Inf, −Inf and NaN beside finite weights, as IEEE addition gives them:
+/// +Inf, −Inf, NaN (both infinities), NaN, and +0 for weights that cancel.
+template <class W>
+void expect_ieee_specials(std::size_t index, std::string_view name) {
+  const W inf = std::numeric_limits<W>::infinity(), nan = std::numeric_limits<W>::quiet_NaN();
+  const std::vector<W> special = {inf, W(1), -inf, W(2), inf, -inf, nan, W(3), W(5), W(-5)};
+  const std::vector<std::int32_t> bins = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
+  const auto sums = exact_rung_sums<W>(bins, special, 5, index, name);
+  EXPECT_EQ(sums[0], inf);
+  EXPECT_EQ(sums[1], -inf);
+  EXPECT_TRUE(std::isnan(sums[2]));
+  EXPECT_TRUE(std::isnan(sums[3]));
+  EXPECT_EQ(sums[4], W(0));
+  EXPECT_FALSE(std::signbit(sums[4]));
+}
+
 constexpr std::pair<std::size_t, std::string_view> kFloat32ExactRungs[] = {{3, "exact_superaccumulator"}, {4, "carry_save_digits"}};
 
 TEST(HistogramWeighted, TheFloat32ExactRungsGiveTheRoundedExactSum) {
@@ -520,18 +536,9 @@ TEST(HistogramWeighted, TheFloat32ExactRungsGiveTheRoundedExactSum) {
       }
     }
   }
-  const float inf = std::numeric_limits<float>::infinity();
-  const std::vector<float> special = {inf, 1.0f, -inf, 2.0f, inf, -inf, std::nanf(""), 3.0f, 5.0f, -5.0f};
-  const std::vector<std::int32_t> bins = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
   for (const auto& [index, name] : kFloat32ExactRungs) {
     SCOPED_TRACE(name);
-    const auto sums = exact_rung_sums<float>(bins, special, 5, index, name);
-    EXPECT_EQ(sums[0], inf);
-    EXPECT_EQ(sums[1], -inf);
-    EXPECT_TRUE(std::isnan(sums[2]));
-    EXPECT_TRUE(std::isnan(sums[3]));
-    EXPECT_EQ(sums[4], 0.0f);
-    EXPECT_FALSE(std::signbit(sums[4]));
+    expect_ieee_specials<float>(index, name);
   }
 }
 
@@ -626,16 +633,7 @@ TEST(HistogramWeighted, TheFloat64DigitsGiveTheRoundedExactSum) {
     expect_exact_rung<double>((std::size_t{1} << 20) + 5, m, 20, HistogramDistribution::uniform, 4, "carry_save_digits");
     expect_exact_rung<double>((std::size_t{1} << 20) + 5, m, 20, HistogramDistribution::degenerate, 4, "carry_save_digits");
   }
-  const double inf = std::numeric_limits<double>::infinity();
-  const std::vector<double> special = {inf, 1.0, -inf, 2.0, inf, -inf, std::nan(""), 3.0, 5.0, -5.0};
-  const std::vector<std::int32_t> bins = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
-  const auto sums = exact_rung_sums<double>(bins, special, 5, 4, "carry_save_digits");
-  EXPECT_EQ(sums[0], inf);
-  EXPECT_EQ(sums[1], -inf);
-  EXPECT_TRUE(std::isnan(sums[2]));
-  EXPECT_TRUE(std::isnan(sums[3]));
-  EXPECT_EQ(sums[4], 0.0);
-  EXPECT_FALSE(std::signbit(sums[4]));
+  expect_ieee_specials<double>(4, "carry_save_digits");
 }
 
 TEST(HistogramWeighted, RefusesBadArguments) {
