@@ -636,6 +636,35 @@ TEST(HistogramWeighted, TheFloat64DigitsGiveTheRoundedExactSum) {
   expect_ieee_specials<double>(4, "carry_save_digits");
 }
 
+// Rung 6, by ranges of bins: bit for bit with the CPU's exact sums (float32's superaccumulator,
+// float64's digits) over weights of every finite bit pattern, one range to many (2^20 + 3 bins in
+// ranges of up to 2048), values spread and all in one bin (one range's 2^20 elements: its counters
+// carried between chunks of 2^19), nothing at all, and Inf and NaN.
+TEST(HistogramWeighted, TheRangeDigitsGiveTheRoundedExactSum) {
+  const std::size_t n = (std::size_t{1} << 20) + 5;
+  std::mt19937_64 random(31);
+  std::vector<float> w32(n);
+  std::vector<double> w64(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    do w32[i] = std::bit_cast<float>(static_cast<std::uint32_t>(random()));
+    while (!std::isfinite(w32[i]));
+    do w64[i] = std::bit_cast<double>(static_cast<std::uint64_t>(random()));
+    while (!std::isfinite(w64[i]));
+  }
+  for (HistogramDistribution d : {HistogramDistribution::uniform, HistogramDistribution::degenerate}) {
+    const auto values = input_for(d, n);
+    for (std::uint32_t m : {1u, 7u, 256u, 5000u, (1u << 20) + 3}) {
+      SCOPED_TRACE(fmt::format("{}, m = {}", histogram_distribution_name(d), m));
+      expect_same_bits(exact_rung_sums<float>(values, w32, m, 5, "range_digits"), superaccumulator_sums(values, w32, m));
+      expect_same_bits(exact_rung_sums<double>(values, w64, m, 5, "range_digits"), float64_digits_sums(values, w64, m));
+    }
+  }
+  const std::vector<std::int32_t> none;
+  for (float s : exact_rung_sums<float>(none, std::vector<float>{}, 300, 5, "range_digits")) EXPECT_EQ(std::bit_cast<std::uint32_t>(s), 0u);
+  expect_ieee_specials<float>(5, "range_digits");
+  expect_ieee_specials<double>(5, "range_digits");
+}
+
 TEST(HistogramWeighted, RefusesBadArguments) {
   const std::size_t n = 1000;
   DeviceBuffer<std::int32_t> values(n);

@@ -108,4 +108,14 @@ std::uint32_t histogram_weighted_digits_max_bins();
 template <class W>
 std::size_t histogram_weighted_digits_temp_bytes(std::uint32_t m);
 
+/// Weights summed exactly as carry-save digits by ranges of bins, any m (the weighted ladder's rung
+/// 6): each element's bin, the (bin, weight) pairs sorted by range (CUB's radix sort), a block a
+/// range adding its elements' digits in shared memory and rounding its bins. Every value in one
+/// range is one block's work. `temp`: histogram_weighted_range_digits_temp_bytes<W>(n, m) bytes.
+template <class W>
+void histogram_weighted_range_digits(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
+                                     std::size_t temp_bytes, cudaStream_t stream);
+template <class W>
+std::size_t histogram_weighted_range_digits_temp_bytes(std::size_t n, std::uint32_t m);
+
 }  // namespace gpulab::histogram_detail

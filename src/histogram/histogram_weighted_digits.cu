@@ -25,6 +25,8 @@
 
 #include <gpulab/error.hpp>
 
+#include <cub/device/device_radix_sort.cuh>
+
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -326,7 +328,202 @@ void launch_add(const std::int32_t* values, const W* weights, std::size_t n, Rul
   }
 }
 
+// ---- past the passes: the elements sorted by range of bins, each range in one block -------------
+//
+// Each element's bin is written beside it and the (bin, weight) pairs sorted by the bin's range
+// (CUB's radix sort over the bits above the range's: two passes at 2^24 bins in ranges of 2048);
+// block r finds its range's elements by binary search in the sorted bins, adds their digits in
+// shared memory and rounds its bins: no global counters and no pass over the elements per range.
+// Every 2^19 of a block's elements its counters are carried (each brought into [0, 2^12), the rest
+// into the next), which keeps them exact however many elements one range holds.
+
+/// Each element's bin (grid-stride).
+template <class Rule>
+__global__ void range_bins_kernel(const std::int32_t* values, std::size_t n, Rule rule, std::uint32_t* bins) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    bins[i] = rule(values[i]);
+}
+
+/// The first index of `sorted` (n bins, sorted by range) whose bin is `bin` or more.
+__device__ std::size_t lower_bound(const std::uint32_t* sorted, std::size_t n, std::uint32_t bin) {
+  std::size_t lo = 0, hi = n;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (sorted[mid] < bin) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// A thread keeps the same bins of its block all through (b = threadIdx.x + j·blockDim.x), at most
+// four of them (ranges of up to 2048 bins), and each bin's top part in a 64-bit register: n < 2^32
+// float32 near their largest need more than a 32-bit top counter.
+constexpr unsigned kMaxBinsPerThread = 4;
+constexpr std::uint32_t kMaxRangeBins = kMaxBinsPerThread * kThreads;
+
+/// Each counter of the thread's bins brought into [0, 2^12), its carry added to the next; the top
+/// counter, with the last carry, moved into the thread's `top` (the same value, and room for 2^19
+/// more additions to every counter: below 2^12 + 2^19·(2^12 − 1) < 2^31).
+template <class W>
+__device__ void carry_counters(std::int32_t* words, std::uint32_t bins, std::int64_t (&top)[kMaxBinsPerThread]) {
+  constexpr int kDigits = fp::DigitFormat<W>::kDigits;
+#pragma unroll
+  for (unsigned j = 0; j < kMaxBinsPerThread; ++j) {
+    const std::uint32_t b = threadIdx.x + j * blockDim.x;
+    if (b >= bins) break;
+    std::int64_t carry = 0;
+    for (int k = 0; k + 1 < kDigits; ++k) {
+      const std::int64_t t = words[k * bins + b] + carry;
+      words[k * bins + b] = static_cast<std::int32_t>(t & fp::kDigitMask);
+      carry = t >> fp::kDigitBits;
+    }
+    top[j] += words[(kDigits - 1) * bins + b] + carry;
+    words[(kDigits - 1) * bins + b] = 0;
+  }
+}
+
+/// Block r: bins [r·2^range_bits, +2^range_bits) of m, its elements those of `sorted_bins` in that
+/// range (sorted by range), their weights beside them.
+template <class W>
+__global__ void __launch_bounds__(kThreads)
+range_digits_kernel(const std::uint32_t* sorted_bins, const W* sorted_weights, std::size_t n, std::uint32_t m, int range_bits, W* sums) {
+  extern __shared__ std::int32_t words[];
+  __shared__ std::size_t ends[2];
+  const std::uint32_t first_bin = blockIdx.x << range_bits;
+  const std::uint32_t bins = min(1u << range_bits, m - first_bin);
+  if (threadIdx.x < 2) ends[threadIdx.x] = lower_bound(sorted_bins, n, threadIdx.x == 0 ? first_bin : first_bin + bins);
+  __syncthreads();
+  const std::size_t begin = ends[0], end = ends[1];
+  if (begin == end) {  // no element in the range
+    for (std::uint32_t b = threadIdx.x; b < bins; b += blockDim.x) sums[first_bin + b] = W(0);
+    return;
+  }
+  for (std::uint32_t k = threadIdx.x; k < kWords<W> * bins; k += blockDim.x) words[k] = 0;
+  __syncthreads();
+  std::int64_t top[kMaxBinsPerThread] = {};
+  for (std::size_t chunk = begin; chunk < end; chunk += fp::kDigitAddsIn32Bits) {
+    const std::size_t chunk_end = min(end, chunk + fp::kDigitAddsIn32Bits);
+    // Warp by warp (every lane the same trips: the votes below), a warp whose 32 elements are all one
+    // bin, all finite (values all in one bin, or a few) summed by shuffles first, as in rung 5.
+    for (std::size_t at = chunk + threadIdx.x - threadIdx.x % kWarp; at < chunk_end; at += blockDim.x) {
+      const std::size_t i = at + threadIdx.x % kWarp;
+      const bool valid = i < chunk_end;
+      const std::uint32_t b = valid ? sorted_bins[i] - first_bin : 0;
+      const W w = valid ? sorted_weights[i] : W(0);
+      const std::uint32_t lane0_bin = __shfl_sync(kFullMask, b, 0);
+      if (__all_sync(kFullMask, valid && b == lane0_bin && isfinite(w))) {
+        if (!add_warp_of_one_bin(words, bins, b, w) && w != W(0)) add_weight(words, bins, b, w);
+      } else if (valid) {
+        add_lane(words, bins, b, w);
+      }
+    }
+    __syncthreads();
+    carry_counters<W>(words, bins, top);  // each thread its own bins, then a barrier before any thread adds again
+    __syncthreads();
+  }
+  constexpr int kDigits = fp::DigitFormat<W>::kDigits;
+#pragma unroll
+  for (unsigned j = 0; j < kMaxBinsPerThread; ++j) {
+    const std::uint32_t b = threadIdx.x + j * blockDim.x;
+    if (b >= bins) break;
+    const auto flags = static_cast<std::uint32_t>(words[kFlagsWord<W> * bins + b]);
+    if (flags != 0) {
+      sums[first_bin + b] = fp::special_sum<W>(flags);
+      continue;
+    }
+    std::int64_t counters[kDigits];
+    for (int k = 0; k < kDigits; ++k) counters[k] = words[k * bins + b];
+    counters[kDigits - 1] += top[j];
+    sums[first_bin + b] = fp::round_digits<W>(counters, 1);
+  }
+}
+
+/// The bits of a range of bins: as many bins as a block's shared memory holds (a power of two), but
+/// no more than leave two ranges an SM (where m allows), so that a small m still fills the GPU.
+template <class W>
+int range_bits_for(std::uint32_t m) {
+  const std::uint32_t most = std::min(std::bit_floor(bins_a_pass<W>()), kMaxRangeBins);
+  const auto sms = static_cast<std::uint32_t>(current_device_attribute(cudaDevAttrMultiProcessorCount));
+  const std::uint32_t spread = std::bit_floor(std::max(1u, m / (2 * sms)));
+  return std::countr_zero(std::min(most, spread));
+}
+
+/// The range path's storage: the bins, sorted bins and sorted weights, and CUB's sort storage.
+template <class W>
+struct RangeLayout {
+  std::size_t sort_bytes = 0, bins_in = 0, bins_out = 0, weights_out = 0, sort = 0, total = 0;
+  RangeLayout(std::size_t n, int range_bits, int end_bit) {
+    GPULAB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, static_cast<const std::uint32_t*>(nullptr),
+                                                      static_cast<std::uint32_t*>(nullptr), static_cast<const W*>(nullptr),
+                                                      static_cast<W*>(nullptr), static_cast<std::int64_t>(n), range_bits,
+                                                      std::max(end_bit, range_bits + 1)));
+    std::size_t at = 0;
+    auto take = [&](std::size_t bytes) {
+      const std::size_t start = at;
+      at = (at + bytes + 255) / 256 * 256;
+      return start;
+    };
+    bins_in = take(n * sizeof(std::uint32_t));
+    bins_out = take(n * sizeof(std::uint32_t));
+    weights_out = take(n * sizeof(W));
+    sort = take(sort_bytes);
+    total = at;
+  }
+};
+
+/// The bits m's bins take (the sort's end bit).
+int bins_end_bit(std::uint32_t m) { return std::max(1, static_cast<int>(std::bit_width(m - 1))); }
+
 }  // namespace
+
+template <class W>
+std::size_t histogram_weighted_range_digits_temp_bytes(std::size_t n, std::uint32_t m) {
+  if (m == 0) throw Error("histogram_weighted_range_digits: m = 0 bins");
+  return RangeLayout<W>(n, range_bits_for<W>(m), bins_end_bit(m)).total;
+}
+
+template <class W>
+void histogram_weighted_range_digits(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
+                                     std::size_t temp_bytes, cudaStream_t stream) {
+  if (sums == nullptr || ((values == nullptr || weights == nullptr || temp == nullptr) && n > 0))
+    throw Error("histogram_weighted_range_digits: null device pointer");
+  if (m == 0) throw Error("histogram_weighted_range_digits: m = 0 bins");
+  const int range_bits = range_bits_for<W>(m), end_bit = bins_end_bit(m);
+  const RangeLayout<W> l(n, range_bits, end_bit);
+  if (temp_bytes < l.total) throw Error("histogram_weighted_range_digits: too little temporary storage");
+  auto* base = static_cast<std::byte*>(temp);
+  auto* bins_in = reinterpret_cast<std::uint32_t*>(base + l.bins_in);
+  auto* bins_out = reinterpret_cast<std::uint32_t*>(base + l.bins_out);
+  auto* weights_out = reinterpret_cast<W*>(base + l.weights_out);
+  if (n > 0) {
+    constexpr unsigned kBinThreads = 256;
+    const unsigned blocks = grid_stride_blocks(n, kBinThreads);
+    if (std::has_single_bit(m))
+      launch("histogram_weighted_range_bins", range_bins_kernel<MaskBinRule>, {blocks, kBinThreads}, stream, values, n, MaskBinRule(m),
+             bins_in);
+    else launch("histogram_weighted_range_bins", range_bins_kernel<BinRule>, {blocks, kBinThreads}, stream, values, n, BinRule(m), bins_in);
+    std::size_t sort_bytes = l.sort_bytes;
+    // Sorted by the bits above a range's (at least one bit: one range needs no order, but CUB wants one)
+    GPULAB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(base + l.sort, sort_bytes, bins_in, bins_out, weights, weights_out,
+                                                      static_cast<std::int64_t>(n), range_bits, std::max(end_bit, range_bits + 1), stream));
+  }
+  const std::uint32_t ranges = ((m - 1) >> range_bits) + 1;
+  const std::size_t smem = std::size_t{kWords<W>} * (std::size_t{1} << range_bits) * sizeof(std::int32_t);
+  allow_dynamic_smem(reinterpret_cast<const void*>(range_digits_kernel<W>), smem, "histogram_weighted (range digits)");
+  launch("histogram_weighted_range_digits", range_digits_kernel<W>, {ranges, kThreads, smem}, stream,
+         static_cast<const std::uint32_t*>(bins_out), static_cast<const W*>(weights_out), n, m, range_bits, sums)
+      .work([=] {
+        return "a block a range of " + std::to_string(1u << range_bits) + " bins: its elements found by binary search, their digits " +
+               "added in shared memory, its bins rounded";
+      });
+}
+
+template std::size_t histogram_weighted_range_digits_temp_bytes<float>(std::size_t, std::uint32_t);
+template std::size_t histogram_weighted_range_digits_temp_bytes<double>(std::size_t, std::uint32_t);
+template void histogram_weighted_range_digits<float>(const std::int32_t*, const float*, std::size_t, std::uint32_t, float*, void*,
+                                                     std::size_t, cudaStream_t);
+template void histogram_weighted_range_digits<double>(const std::int32_t*, const double*, std::size_t, std::uint32_t, double*, void*,
+                                                      std::size_t, cudaStream_t);
 
 template <class W>
 std::uint32_t histogram_weighted_digits_max_bins() {

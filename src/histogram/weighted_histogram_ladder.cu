@@ -2,7 +2,7 @@
 // by a float atomic in global memory, as PyTorch's bincount(weights=) does; warp-owned
 // sub-histograms with each bin's lanes found by __match_any_sync; exact sums in 128-bit fixed point
 // (an experiment), then float32's in a superaccumulator without a first pass, then as carry-save
-// digits that no atomic waits on; the library (histogram_weighted.cu): float32 as rung 5, float64
+// digits that no atomic waits on, then by ranges of bins sorted first; the library (histogram_weighted.cu): float32 as rung 5, float64
 // as rung 2 with a bin's lanes found by ballots of the bin's bits up to 256 bins.
 // No vendor: CUB's histograms count.
 #include "histogram/bin_rule.hpp"
@@ -340,6 +340,19 @@ void carry_save_digits(const std::int32_t* values, const W* weights, std::size_t
     exact_superaccumulator<W>(values, weights, n, m, sums, workspace, workspace_bytes, stream);
 }
 
+// ---- rung 6: by ranges of bins, any m --------------------------------------------------------------
+//
+// Adds over rung 5: no pass over the elements per range of bins. Each element's bin is written, the
+// (bin, weight) pairs sorted by the bin's range (CUB's radix sort over the bits above it), and a
+// block a range adds its elements' digits in shared memory and rounds its bins
+// (histogram_weighted_digits.cu): exact at any m, where rung 5 stops at its passes. Every value in
+// one range is one block's work.
+
+template <class W>
+std::size_t range_workspace(std::size_t n, std::uint32_t m) {
+  return histogram_detail::histogram_weighted_range_digits_temp_bytes<W>(n, m);
+}
+
 template <class W>
 constexpr WeightedHistogramRung<W> kRungs[] = {
     {{"global_atomics",
@@ -368,6 +381,11 @@ constexpr WeightedHistogramRung<W> kRungs[] = {
       "once; past shared memory in passes over the bins (float32 up to six, float64 two), then as rung 4 (float64 3)",
       Role::rung, false, false, "dram"},
      {&digits_workspace<W>, &carry_save_digits<W>}},
+    {{"range_digits",
+      "each element's bin written, the (bin, weight) pairs sorted by range of bins (CUB), a block a range adding its "
+      "elements' digits in shared memory and rounding its bins: exact at any m; every value in one range is one block's work",
+      Role::rung, false, false, "dram"},
+     {&range_workspace<W>, &histogram_detail::histogram_weighted_range_digits<W>}},
     {{"library",
       "gpulab::histogram_weighted: float32 as rung 5 up to its six passes; else rung 2 with a chunk's lanes of one bin "
       "found by ballots of the bin's bits up to 256 bins (a vote first: one bin?), which the MIO pipe bears better there; "
