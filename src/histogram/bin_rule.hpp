@@ -10,6 +10,8 @@
 #include "lib/host_device.hpp"
 #include "lib/unsigned_divider.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -86,5 +88,8 @@ class MaskBinRule {
  private:
   std::uint32_t mask_;
 };
+
+/// The bits a bin below m takes (at least one): the radix sorts' end bit, the ballots' width.
+inline int bin_bits(std::uint32_t m) { return std::max(1, static_cast<int>(std::bit_width(m - 1))); }
 
 }  // namespace gpulab

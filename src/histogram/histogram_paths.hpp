@@ -96,8 +96,8 @@ void histogram_weighted_by_ballots(const std::int32_t* values, const W* weights,
 
 /// Weights summed exactly as carry-save digits, W float or double, m ≤
 /// histogram_weighted_digits_max_bins<W>(): float32 up to six passes (the library's float32 path),
-/// float64 up to two, each over the bins a block's shared memory holds (the weighted ladder's rung 5): sums[b] the exact sum
-/// rounded once to W; Inf and NaN as IEEE addition gives them. `temp`:
+/// float64 up to two, each over the bins a block's shared memory holds (the weighted ladder's rung
+/// 5): sums[b] the exact sum rounded once to W; Inf and NaN as IEEE addition gives them. `temp`:
 /// histogram_weighted_digits_temp_bytes<W>(m) bytes, any content. `tiles_per_flush` (0: the most
 /// that keeps the block's 32-bit counters exact) is there for tests, which make the flushes frequent.
 template <class W>

@@ -17,9 +17,9 @@
 // summed by a deterministic segmented scan (below).
 #include "histogram/bin_rule.hpp"
 #include "histogram/histogram_paths.hpp"
-#include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
+#include "lib/memory_layout.hpp"
 #include "lib/per_device.hpp"
 #include "lib/warp.cuh"
 
@@ -192,28 +192,20 @@ struct SortedLayout {
   std::size_t bins_in = 0, bins_out = 0, w_in = 0, w_out = 0, sort = 0, sort_bytes = 0, scan = 0, scan_bytes = 0, total = 0;
 };
 
-/// The bits a bin below m takes (the radix sort's end_bit; at least one).
-int bin_bits(std::uint32_t m) { return std::max(1, static_cast<int>(std::bit_width(m - 1))); }
-
 SortedLayout sorted_layout(std::size_t n, std::uint32_t m) {
   SortedLayout l;
   GPULAB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, l.sort_bytes, static_cast<const std::uint32_t*>(nullptr),
                                                     static_cast<std::uint32_t*>(nullptr), static_cast<const double*>(nullptr),
                                                     static_cast<double*>(nullptr), static_cast<std::int64_t>(n), 0, bin_bits(m)));
   l.scan_bytes = scan_temp_bytes<double>(n);
-  std::size_t at = 0;
-  auto take = [&](std::size_t bytes) {
-    const std::size_t start = at;
-    at = align_up(at + bytes, 256);
-    return start;
-  };
-  l.bins_in = take(n * sizeof(std::uint32_t));
-  l.bins_out = take(n * sizeof(std::uint32_t));
-  l.w_in = take(n * sizeof(double));
-  l.w_out = take(n * sizeof(double));
-  l.sort = take(l.sort_bytes);
-  l.scan = take(l.scan_bytes);
-  l.total = at;
+  Offsets parts;
+  l.bins_in = parts.take(n * sizeof(std::uint32_t));
+  l.bins_out = parts.take(n * sizeof(std::uint32_t));
+  l.w_in = parts.take(n * sizeof(double));
+  l.w_out = parts.take(n * sizeof(double));
+  l.sort = parts.take(l.sort_bytes);
+  l.scan = parts.take(l.scan_bytes);
+  l.total = parts.total;
   return l;
 }
 

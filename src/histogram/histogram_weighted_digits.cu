@@ -20,6 +20,7 @@
 #include "histogram/histogram_paths.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
+#include "lib/memory_layout.hpp"
 #include "lib/per_device.hpp"
 #include "lib/warp.cuh"
 
@@ -270,62 +271,22 @@ digits_add_kernel(const std::int32_t* values, const W* weights, std::size_t n, R
   flush<W>(words, m, counters, flags, false);
 }
 
+/// A bin's sum: what IEEE addition gives its non-finite weights where it saw any (flags), else its
+/// counters carried and rounded once.
+template <class W>
+__device__ W bin_sum(std::uint32_t flags, const std::int64_t* counters) {
+  return flags != 0 ? fp::special_sum<W>(flags) : fp::round_digits<W>(counters, 1);
+}
+
 template <class W>
 __global__ void digits_round_kernel(const unsigned long long* counters, const std::uint32_t* flags, std::uint32_t m, W* sums) {
   for (std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < m; b += gridDim.x * blockDim.x)
-    sums[b] = flags[b] != 0 ? fp::special_sum<W>(flags[b])
-                            : fp::round_digits<W>(reinterpret_cast<const std::int64_t*>(counters) + std::size_t{b} * fp::DigitFormat<W>::kDigits, 1);
+    sums[b] = bin_sum<W>(flags[b], reinterpret_cast<const std::int64_t*>(counters) + std::size_t{b} * fp::DigitFormat<W>::kDigits);
 }
 
 template <class W>
 std::size_t counter_bytes(std::uint32_t m) {
   return std::size_t{m} * fp::DigitFormat<W>::kDigits * sizeof(unsigned long long);
-}
-
-template <class W>
-const void* const kAddKernels[] = {reinterpret_cast<const void*>(digits_add_kernel<W, false, BinRule>),
-                                   reinterpret_cast<const void*>(digits_add_kernel<W, true, BinRule>),
-                                   reinterpret_cast<const void*>(digits_add_kernel<W, false, MaskBinRule>),
-                                   reinterpret_cast<const void*>(digits_add_kernel<W, true, MaskBinRule>)};
-
-/// The add kernels allowed all the dynamic shared memory the device gives them (once per device).
-template <class W>
-std::size_t smem_limit() {
-  static PerDevice<std::size_t> cache;
-  return cache.get([] {
-    return allow_most_dynamic_smem(kAddKernels<W>, std::is_same_v<W, float> ? "histogram_weighted (float32 digits)"
-                                                                            : "histogram_weighted (float64 digits)");
-  });
-}
-
-/// The bins one pass takes: their counters fill a block's shared memory.
-template <class W>
-std::uint32_t bins_a_pass() {
-  return static_cast<std::uint32_t>(smem_limit<W>() / (kWords<W> * sizeof(std::int32_t)));
-}
-
-/// The add passes with rule `rule` (n > 0, the shared memory allowed): the bins split evenly among
-/// as few passes as fit a block's shared memory.
-template <class W, class Rule>
-void launch_add(const std::int32_t* values, const W* weights, std::size_t n, Rule rule, unsigned tiles_per_flush,
-                unsigned long long* counters, std::uint32_t* flags, cudaStream_t stream) {
-  const std::uint32_t m = rule.bins();
-  const std::uint32_t passes = (m + bins_a_pass<W>() - 1) / bins_a_pass<W>(), per_pass = (m + passes - 1) / passes;
-  const bool vectors = reinterpret_cast<std::uintptr_t>(values) % 16 == 0 && reinterpret_cast<std::uintptr_t>(weights) % 16 == 0;
-  const auto kernel = vectors ? digits_add_kernel<W, true, Rule> : digits_add_kernel<W, false, Rule>;
-  for (std::uint32_t first = 0; first < m; first += per_pass) {
-    const std::uint32_t bins = std::min(per_pass, m - first);
-    const std::size_t smem = std::size_t{kWords<W>} * bins * sizeof(std::int32_t);
-    launch("histogram_weighted_digits", kernel, {resident_grid(reinterpret_cast<const void*>(kernel), n, kThreads, smem), kThreads, smem},
-           stream, values, weights, n, rule, first, bins, tiles_per_flush, counters + std::size_t{first} * fp::DigitFormat<W>::kDigits,
-           flags + first)
-        .work([=] {
-          return std::string("each weight's ") + (std::is_same_v<W, float> ? "three" : "six") +
-                 " 12-bit digits added to its bin's counters in shared memory, no carries" + (vectors ? ", 16-byte loads" : "") +
-                 (std::is_same_v<Rule, MaskBinRule> ? ", bins by a mask" : "") +
-                 (passes > 1 ? ", pass " + std::to_string(first / per_pass + 1) + " of " + std::to_string(passes) : "");
-        });
-  }
 }
 
 // ---- past the passes: the elements sorted by range of bins, each range in one block -------------
@@ -426,15 +387,60 @@ range_digits_kernel(const std::uint32_t* sorted_bins, const W* sorted_weights, s
   for (unsigned j = 0; j < kMaxBinsPerThread; ++j) {
     const std::uint32_t b = threadIdx.x + j * blockDim.x;
     if (b >= bins) break;
-    const auto flags = static_cast<std::uint32_t>(words[kFlagsWord<W> * bins + b]);
-    if (flags != 0) {
-      sums[first_bin + b] = fp::special_sum<W>(flags);
-      continue;
-    }
     std::int64_t counters[kDigits];
     for (int k = 0; k < kDigits; ++k) counters[k] = words[k * bins + b];
     counters[kDigits - 1] += top[j];
-    sums[first_bin + b] = fp::round_digits<W>(counters, 1);
+    sums[first_bin + b] = bin_sum<W>(static_cast<std::uint32_t>(words[kFlagsWord<W> * bins + b]), counters);
+  }
+}
+
+// ---- the host side: the shared memory both paths take, their launches -------------------------
+
+/// The kernels that hold a pass's or a range's counters in shared memory.
+template <class W>
+const void* const kCounterKernels[] = {reinterpret_cast<const void*>(digits_add_kernel<W, false, BinRule>),
+                                       reinterpret_cast<const void*>(digits_add_kernel<W, true, BinRule>),
+                                       reinterpret_cast<const void*>(digits_add_kernel<W, false, MaskBinRule>),
+                                       reinterpret_cast<const void*>(digits_add_kernel<W, true, MaskBinRule>),
+                                       reinterpret_cast<const void*>(range_digits_kernel<W>)};
+
+/// The counter kernels allowed all the dynamic shared memory the device gives them (once per device).
+template <class W>
+std::size_t smem_limit() {
+  static PerDevice<std::size_t> cache;
+  return cache.get([] {
+    return allow_most_dynamic_smem(kCounterKernels<W>, std::is_same_v<W, float> ? "histogram_weighted (float32 digits)"
+                                                                                : "histogram_weighted (float64 digits)");
+  });
+}
+
+/// The bins one pass takes: their counters fill a block's shared memory.
+template <class W>
+std::uint32_t bins_a_pass() {
+  return static_cast<std::uint32_t>(smem_limit<W>() / (kWords<W> * sizeof(std::int32_t)));
+}
+
+/// The add passes with rule `rule` (n > 0, the shared memory allowed): the bins split evenly among
+/// as few passes as fit a block's shared memory.
+template <class W, class Rule>
+void launch_add(const std::int32_t* values, const W* weights, std::size_t n, Rule rule, unsigned tiles_per_flush,
+                unsigned long long* counters, std::uint32_t* flags, cudaStream_t stream) {
+  const std::uint32_t m = rule.bins();
+  const std::uint32_t passes = (m + bins_a_pass<W>() - 1) / bins_a_pass<W>(), per_pass = (m + passes - 1) / passes;
+  const bool vectors = reinterpret_cast<std::uintptr_t>(values) % 16 == 0 && reinterpret_cast<std::uintptr_t>(weights) % 16 == 0;
+  const auto kernel = vectors ? digits_add_kernel<W, true, Rule> : digits_add_kernel<W, false, Rule>;
+  for (std::uint32_t first = 0; first < m; first += per_pass) {
+    const std::uint32_t bins = std::min(per_pass, m - first);
+    const std::size_t smem = std::size_t{kWords<W>} * bins * sizeof(std::int32_t);
+    launch("histogram_weighted_digits", kernel, {resident_grid(reinterpret_cast<const void*>(kernel), n, kThreads, smem), kThreads, smem},
+           stream, values, weights, n, rule, first, bins, tiles_per_flush, counters + std::size_t{first} * fp::DigitFormat<W>::kDigits,
+           flags + first)
+        .work([=] {
+          return std::string("each weight's ") + (std::is_same_v<W, float> ? "three" : "six") +
+                 " 12-bit digits added to its bin's counters in shared memory, no carries" + (vectors ? ", 16-byte loads" : "") +
+                 (std::is_same_v<Rule, MaskBinRule> ? ", bins by a mask" : "") +
+                 (passes > 1 ? ", pass " + std::to_string(first / per_pass + 1) + " of " + std::to_string(passes) : "");
+        });
   }
 }
 
@@ -457,29 +463,21 @@ struct RangeLayout {
                                                       static_cast<std::uint32_t*>(nullptr), static_cast<const W*>(nullptr),
                                                       static_cast<W*>(nullptr), static_cast<std::int64_t>(n), range_bits,
                                                       std::max(end_bit, range_bits + 1)));
-    std::size_t at = 0;
-    auto take = [&](std::size_t bytes) {
-      const std::size_t start = at;
-      at = (at + bytes + 255) / 256 * 256;
-      return start;
-    };
-    bins_in = take(n * sizeof(std::uint32_t));
-    bins_out = take(n * sizeof(std::uint32_t));
-    weights_out = take(n * sizeof(W));
-    sort = take(sort_bytes);
-    total = at;
+    Offsets parts;
+    bins_in = parts.take(n * sizeof(std::uint32_t));
+    bins_out = parts.take(n * sizeof(std::uint32_t));
+    weights_out = parts.take(n * sizeof(W));
+    sort = parts.take(sort_bytes);
+    total = parts.total;
   }
 };
-
-/// The bits m's bins take (the sort's end bit).
-int bins_end_bit(std::uint32_t m) { return std::max(1, static_cast<int>(std::bit_width(m - 1))); }
 
 }  // namespace
 
 template <class W>
 std::size_t histogram_weighted_range_digits_temp_bytes(std::size_t n, std::uint32_t m) {
   if (m == 0) throw Error("histogram_weighted_range_digits: m = 0 bins");
-  return RangeLayout<W>(n, range_bits_for<W>(m), bins_end_bit(m)).total;
+  return RangeLayout<W>(n, range_bits_for<W>(m), bin_bits(m)).total;
 }
 
 template <class W>
@@ -488,7 +486,7 @@ void histogram_weighted_range_digits(const std::int32_t* values, const W* weight
   if (sums == nullptr || ((values == nullptr || weights == nullptr || temp == nullptr) && n > 0))
     throw Error("histogram_weighted_range_digits: null device pointer");
   if (m == 0) throw Error("histogram_weighted_range_digits: m = 0 bins");
-  const int range_bits = range_bits_for<W>(m), end_bit = bins_end_bit(m);
+  const int range_bits = range_bits_for<W>(m), end_bit = bin_bits(m);
   const RangeLayout<W> l(n, range_bits, end_bit);
   if (temp_bytes < l.total) throw Error("histogram_weighted_range_digits: too little temporary storage");
   auto* base = static_cast<std::byte*>(temp);
@@ -509,7 +507,6 @@ void histogram_weighted_range_digits(const std::int32_t* values, const W* weight
   }
   const std::uint32_t ranges = ((m - 1) >> range_bits) + 1;
   const std::size_t smem = std::size_t{kWords<W>} * (std::size_t{1} << range_bits) * sizeof(std::int32_t);
-  allow_dynamic_smem(reinterpret_cast<const void*>(range_digits_kernel<W>), smem, "histogram_weighted (range digits)");
   launch("histogram_weighted_range_digits", range_digits_kernel<W>, {ranges, kThreads, smem}, stream,
          static_cast<const std::uint32_t*>(bins_out), static_cast<const W*>(weights_out), n, m, range_bits, sums)
       .work([=] {

@@ -2,8 +2,9 @@
 // by a float atomic in global memory, as PyTorch's bincount(weights=) does; warp-owned
 // sub-histograms with each bin's lanes found by __match_any_sync; exact sums in 128-bit fixed point
 // (an experiment), then float32's in a superaccumulator without a first pass, then as carry-save
-// digits that no atomic waits on, then by ranges of bins sorted first; the library (histogram_weighted.cu): float32 as rung 5, float64
-// as rung 2 with a bin's lanes found by ballots of the bin's bits up to 256 bins.
+// digits that no atomic waits on, then by ranges of bins sorted first; the library
+// (histogram_weighted.cu): float32 as rung 5, float64 as rung 2 with a bin's lanes found by ballots
+// of the bin's bits up to 256 bins.
 // No vendor: CUB's histograms count.
 #include "histogram/bin_rule.hpp"
 #include "histogram/fixed_point_sum.hpp"
@@ -60,8 +61,8 @@ void global_atomics(const std::int32_t* values, const W* weights, std::size_t n,
 // weights spanning up to ~70 binades at n = 2^26), each weight is an integer (fixed_point_sum.hpp)
 // and 32-bit integer atomics on its limbs, in any order, sum it exactly: the carry into a limb is
 // known from the value the atomic on the limb below returns. The sum is rounded once to W at the
-// end (float32: to odd at 53 bits, then to float). The same bits on every GPU, grid and schedule, and the
-// exact sum rounded; each block adds into a sub-histogram of 32-byte counters in shared memory
+// end (float32: to odd at 53 bits, then to float). The same bits on every GPU, grid and schedule,
+// and the exact sum rounded; each block adds into a sub-histogram of 32-byte counters in shared memory
 // where m of them fit, into the global ones otherwise, its elements eight at a time (their loads
 // issued together), a warp whose 32 values share a bin adding their weights as one integer
 // (summed by shuffles). Weights past that span, or not finite, make
@@ -321,8 +322,8 @@ void exact_superaccumulator(const std::int32_t* values, const W* weights, std::s
 //
 // Adds over rung 4: no carries while the weights add. A bin's sum is counters of 12-bit digits
 // (fixed_point::to_digits: float32 24 counters, three digits a weight; float64 176, six), and no
-// atomic's result is waited for. The library's own path (histogram_weighted_digits.cu): the bins a
-// block's shared memory holds (~2300 float32, ~330 float64 on an H100) a pass, up to six passes
+// atomic's result is waited for (histogram_weighted_digits.cu; the library's float32 path): the bins
+// a block's shared memory holds (~2300 float32, ~330 float64 on an H100) a pass, up to six passes
 // (float64 two); past that rung 4 (float64 rung 3).
 
 template <class W>
@@ -347,11 +348,6 @@ void carry_save_digits(const std::int32_t* values, const W* weights, std::size_t
 // block a range adds its elements' digits in shared memory and rounds its bins
 // (histogram_weighted_digits.cu): exact at any m, where rung 5 stops at its passes. Every value in
 // one range is one block's work.
-
-template <class W>
-std::size_t range_workspace(std::size_t n, std::uint32_t m) {
-  return histogram_detail::histogram_weighted_range_digits_temp_bytes<W>(n, m);
-}
 
 template <class W>
 constexpr WeightedHistogramRung<W> kRungs[] = {
@@ -385,7 +381,7 @@ constexpr WeightedHistogramRung<W> kRungs[] = {
       "each element's bin written, the (bin, weight) pairs sorted by range of bins (CUB), a block a range adding its "
       "elements' digits in shared memory and rounding its bins: exact at any m; every value in one range is one block's work",
       Role::rung, false, false, "dram"},
-     {&range_workspace<W>, &histogram_detail::histogram_weighted_range_digits<W>}},
+     {&histogram_detail::histogram_weighted_range_digits_temp_bytes<W>, &histogram_detail::histogram_weighted_range_digits<W>}},
     {{"library",
       "gpulab::histogram_weighted: float32 as rung 5 up to its six passes; else rung 2 with a chunk's lanes of one bin "
       "found by ballots of the bin's bits up to 256 bins (a vote first: one bin?), which the MIO pipe bears better there; "

@@ -1,7 +1,9 @@
 // Facts about rows of data in device memory that the library's argument checks and path choices
 // share: the bytes a row-pitched array spans, whether two spans overlap, whether every row starts
-// on 16 bytes (the 16-byte access paths).
+// on 16 bytes (the 16-byte access paths); and the parts of one temporary allocation, laid end to end.
 #pragma once
+
+#include "lib/arith.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -27,5 +29,17 @@ inline bool overlap(ByteRange x, ByteRange y) { return x.first < y.last && y.fir
 inline bool rows_aligned16(const void* data, std::size_t pitch_bytes, std::size_t rows) {
   return reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && (pitch_bytes % 16 == 0 || rows <= 1);
 }
+
+/// Parts of one temporary allocation laid end to end, each starting on `kAlign` bytes: take() gives
+/// a part's offset, `total` the bytes of all so far.
+struct Offsets {
+  static constexpr std::size_t kAlign = 256;
+  std::size_t total = 0;
+  std::size_t take(std::size_t bytes) {
+    const std::size_t start = total;
+    total = align_up(total + bytes, kAlign);
+    return start;
+  }
+};
 
 }  // namespace gpulab
