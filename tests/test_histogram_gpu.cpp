@@ -599,6 +599,7 @@ std::vector<double> float64_digits_sums(std::span<const std::int32_t> values, st
 TEST(HistogramWeighted, TheFloat64DigitsGiveTheRoundedExactSum) {
   const std::size_t n = (std::size_t{1} << 20) + 5;
   const std::uint32_t two_passes = histogram_detail::histogram_weighted_digits_max_bins<double>();
+  ASSERT_EQ(histogram_detail::histogram_weighted_digits_library_bins<double>(), two_passes / 2);  // the library: one pass
   std::mt19937_64 random(23);
   for (int spread : {0, 2}) {  // 0: any finite bit pattern
     std::vector<double> weights(n);
@@ -613,7 +614,7 @@ TEST(HistogramWeighted, TheFloat64DigitsGiveTheRoundedExactSum) {
     for (HistogramDistribution d : {HistogramDistribution::uniform, HistogramDistribution::degenerate}) {
       const auto values = input_for(d, n);
       const auto d_values = test::upload<std::int32_t>(values);
-      for (std::uint32_t m : {1u, 7u, 256u, two_passes}) {
+      for (std::uint32_t m : {1u, 7u, 256u, two_passes / 2, two_passes}) {
         SCOPED_TRACE(fmt::format("{}, m = {}, {}", histogram_distribution_name(d), m, spread > 0 ? "2^±2" : "any bits"));
         const auto want = float64_digits_sums(values, weights, m);
         expect_same_bits(exact_rung_sums<double>(values, weights, m, 4, "carry_save_digits"), want);
@@ -625,6 +626,12 @@ TEST(HistogramWeighted, TheFloat64DigitsGiveTheRoundedExactSum) {
         histogram_detail::histogram_weighted_digits(d_values.data() + 1, d_weights.data() + 1, n - 1, m, sums.data(), temp.data(), bytes, nullptr);
         expect_same_bits(test::download(sums.data(), m),
                          float64_digits_sums(values.subspan(1), std::span<const double>(weights).subspan(1), m));
+        if (m <= histogram_detail::histogram_weighted_digits_library_bins<double>()) {  // the library's float64 path
+          const std::size_t library_bytes = histogram_weighted_temp_bytes(n, m);
+          DeviceBuffer<std::byte> library_temp(library_bytes);
+          histogram_weighted(d_values.data(), d_weights.data(), n, m, sums.data(), library_temp.data(), library_bytes);
+          expect_same_bits(test::download(sums.data(), m), want);
+        }
       }
     }
   }

@@ -60,6 +60,10 @@ Report sample_report() {
   k.read_gbs = 3000;
   k.copy_gbs = 2900;
   k.read = stats(1.0, 0.9, 1.1, 20);
+  // (warps an SM, loads a thread, bytes in flight an SM, GB/s, latency ns)
+  k.in_flight = {{4, 1, 2048, 500, 543, stats(2.0, 2.0, 2.1, 5)},      {8, 1, 4096, 1000, 543, stats(1.0, 1.0, 1.1, 5)},
+                 {16, 4, 32768, 2800, 1545, stats(0.4, 0.4, 0.5, 5)}, {32, 4, 65536, 2950, 2932, stats(0.35, 0.3, 0.4, 5)},
+                 {64, 8, 262144, 3000, 11534, stats(0.33, 0.3, 0.4, 5)}};
   r.ceilings = k;
   r.cases.push_back(c);
   return r;
@@ -96,6 +100,20 @@ TEST(Report, JsonRoundTripKeepsEveryNumber) {
   EXPECT_TRUE(std::isnan(back.cases[0].variants[0].check.median_error));
   EXPECT_EQ(back.device->name, "Test GPU");
   EXPECT_EQ(back.ceilings->read_gbs, 3000);
+}
+
+// `gpulab ceilings --in-flight`: the fewest bytes in flight an SM that reach a share of the best point.
+TEST(Report, TheFewestBytesInFlightThatReachAShareOfTheBest) {
+  const Report r = sample_report();
+  const auto& points = r.ceilings->in_flight;
+  EXPECT_EQ(in_flight_bytes_for(points, 0.90), 32768u);  // 2800 ≥ 2700
+  EXPECT_EQ(in_flight_bytes_for(points, 0.95), 65536u);  // 2800 < 2850 ≤ 2950
+  EXPECT_EQ(in_flight_bytes_for(points, 1.0), 262144u);
+  EXPECT_EQ(in_flight_bytes_for({}, 0.9), 0u);
+  const Report back = report_from_json(nlohmann::ordered_json::parse(to_json(r).dump()));
+  ASSERT_EQ(back.ceilings->in_flight.size(), 5u);
+  EXPECT_EQ(back.ceilings->in_flight[2].bytes_per_sm, 32768u);
+  EXPECT_NE(to_markdown(r).find("90% of it from 32 KiB in flight an SM, 95% from 64 KiB"), std::string::npos) << to_markdown(r);
 }
 
 TEST(Report, MalformedJsonIsAnError) {

@@ -79,10 +79,11 @@ void histogram_edges_rows(const T* values, std::size_t rows, std::size_t cols, c
 
 /// Weighted: sums[b] = the sum of weights[i] over the values[i] of bin b (the bin rule above), for W
 /// float or double; an empty bin gets 0. Any n, any 1 ≤ m < 2^32. The same bits on every call (no
-/// float atomics). float32, up to ~14 000 bins on an H100: the exact sum, rounded once to float
-/// (each weight an integer number of 2^-149 added as three 12-bit digits to counters in shared
-/// memory, in up to six passes over the bins; +Inf, -Inf, NaN as IEEE addition gives them); m·196
-/// bytes of `temp`. Otherwise, up to histogram_weighted_max_bins() (a warp's
+/// float atomics). float32 up to ~14 000 bins on an H100, float64 up to ~330: the exact sum, rounded
+/// once to W, the same bits on every GPU (each weight an integer number of its type's smallest
+/// subnormal, added as three (float32) or six (float64) 12-bit digits to counters in shared memory,
+/// float32 in up to six passes over the bins, float64 in one; +Inf, -Inf, NaN as IEEE addition gives
+/// them); m·196 (float32) or m·1412 (float64) bytes of `temp`. Otherwise, up to histogram_weighted_max_bins() (a warp's
 /// sub-histogram of doubles in a block's shared memory: ~29 000 bins on an H100, ~8 000 on a T4):
 /// summed in double and rounded once to W, each warp adding a chunk's weights of one bin in lane
 /// order into its own sub-histogram, blocks' partial sums added in block order; two launches.

@@ -76,9 +76,10 @@ def histogram(values, bins: int, *, weights=None, range=None, edges=None, dim=No
     dtype): torch.histogram's (edges[b] <= v < edges[b + 1], the last bin closed); dim=-1 (or 1) with
     a 2-D input: a histogram per row in one call, (rows, bins) counts.
     weights= (float32 or float64, values' shape): each bin's sum of its values' weights instead, of
-    the weights' dtype, the same bits on every call: float32 the exact sum rounded once (up to about
-    14 000 bins on an H100), float64 summed in float64 in a fixed order and rounded once (past about
-    29 000 bins the weights are sorted by bin first: about 24 bytes of scratch a value)."""
+    the weights' dtype, the same bits on every call: the exact sum rounded once up to about 14 000
+    bins (float32) or 330 (float64) on an H100, the same bits on every GPU; past them summed in
+    float64 in a fixed order and rounded once (past about 29 000 bins the weights are sorted by bin
+    first: about 24 bytes of scratch a value)."""
     what = "gpulab.histogram"
     if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins < 2**32:
         raise ValueError(f"{what}: bins must be an integer from 1 to 2^32 - 1, got {bins!r}")

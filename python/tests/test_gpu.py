@@ -183,6 +183,22 @@ def test_weighted_histogram_of_float32_is_the_exact_sum_rounded(bins):
     assert np.array_equal(sums.view(np.uint32), want.view(np.uint32))
 
 
+@pytest.mark.parametrize("bins", [1, 256])
+def test_weighted_histogram_of_float64_is_the_exact_sum_rounded(bins):
+    # Up to about 330 bins (one pass of its digits) float64 weights are summed exactly too: each bin
+    # against its exact rational sum rounded to the nearest double (int / int in Python is).
+    n = 2**16 + 3
+    v = torch.randint(-2**31, 2**31 - 1, (n,), generator=rng(bins + 4), device="cuda", dtype=torch.int32)
+    scale = torch.pow(2.0, torch.randint(-300, 301, (n,), generator=rng(bins + 5), device="cuda").double())
+    w = uniform(n, torch.float64, bins + 6) * scale
+    sums = gpulab.histogram(v, bins, weights=w).cpu().numpy()
+    exact = [Fraction(0)] * bins
+    for b, x in zip(torch.remainder(v.long(), bins).cpu().tolist(), w.cpu().tolist()):
+        exact[b] += Fraction(x)
+    want = np.array([s.numerator / s.denominator for s in exact], dtype=np.float64)
+    assert np.array_equal(sums.view(np.uint64), want.view(np.uint64))
+
+
 @pytest.mark.parametrize("bins", [1, 7, 256, 70001])
 def test_histogram_uint64_counts_are_the_uint32_ones(bins):
     v = torch.randint(-2**31, 2**31 - 1, (100_003,), generator=rng(bins), device="cuda", dtype=torch.int32)

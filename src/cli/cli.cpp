@@ -573,6 +573,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       ->add_option("--gpus", ceiling_gpus,
                    "also what the host gives 1, 2, 4 … N GPUs copying at once (pinned) and NCCL's bus bandwidth over N")
       ->check(CLI::Range(1, 1024));
+  bool ceiling_in_flight = false;
+  ceilings_cmd->add_flag("--in-flight", ceiling_in_flight,
+                         "also the read at 2 KiB to 512 KiB in flight an SM (warps an SM x loads a thread): what a kernel must keep in flight here");
   OutputFiles ceiling_files;
   ceiling_files.add_to(ceilings_cmd);
   auto* list = app.add_subcommand("list", "list the problems and their rungs");
@@ -806,6 +809,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (ceilings_cmd->parsed()) {
       Report report = new_report(args, device);
       report.ceilings = measure_ceilings(device, ceiling_reps);
+      if (ceiling_in_flight) report.ceilings->in_flight = measure_in_flight(device);
       if (ceiling_gpus > 0) {
         MultiGpuRun& links = report.multi_gpu.emplace();
         links.gpus = ceiling_gpus;

@@ -59,6 +59,17 @@ __global__ void add_stream_kernel(const float4* __restrict__ a, const float4* __
   if (i < count) c[i] = make_float4(a[i].x + b[i].x, a[i].y + b[i].y, a[i].z + b[i].z, a[i].w + b[i].w);
 }
 
+// The read stream with its concurrency set by the launch: blockDim.x threads, kLoads 16-byte loads
+// each at a time, over block-contiguous tiles (as read_stream_kernel).
+template <unsigned kLoads>
+__global__ void read_in_flight_kernel(const float4* __restrict__ in, std::size_t count, float* __restrict__ sink) {
+  float acc = 0.f;
+  for_each_vector_in_tiles<kLoads>(in, count, blockIdx.x, gridDim.x, threadIdx.x, blockDim.x,
+                                   [&acc](const float4& v) { acc += v.x + v.y + v.z + v.w; });
+  for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
+  if ((threadIdx.x & 31) == 0) atomicAdd(&sink[blockIdx.x], acc);
+}
+
 constexpr int kFmaChains = 8;
 constexpr int kFmaIterations = 4096;
 
@@ -152,6 +163,52 @@ Ceilings measure_ceilings(const DeviceFacts& device, int reps) {
   const double flops = 2.0 * kFmaChains * kFmaIterations * static_cast<double>(fma_blocks) * kStreamBlock;
   c.fma_gflops = flops / (c.fma.median_ms * 1e-3) / 1e9;
   return c;
+}
+
+std::vector<InFlightPoint> measure_in_flight(const DeviceFacts& device, int reps) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  GPULAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  std::size_t bytes = std::min<std::size_t>(std::size_t{1} << 28, free_bytes / 4);  // 5× Hopper's L2
+  bytes -= bytes % (16 * 1024);
+  require_device_bytes(bytes, "measuring the read by bytes in flight");
+  Stream stream;
+  GpuTimer timer(stream.get(), device.l2_bytes);
+  TimingOptions opt;
+  opt.reps = reps;
+  opt.working_set_bytes = bytes;
+  DeviceBuffer<float4> a(bytes / sizeof(float4));
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(a.data(), 0x3c, bytes, stream.get()));
+  // One block an SM up to 32 warps, two past them: grids of a block or two an SM, resident at once.
+  DeviceBuffer<float> sink(static_cast<std::size_t>(device.sm_count) * 2);
+  using Kernel = void (*)(const float4*, std::size_t, float*);
+  const std::pair<int, Kernel> kernels[] = {{1, read_in_flight_kernel<1>}, {2, read_in_flight_kernel<2>},
+                                            {4, read_in_flight_kernel<4>}, {8, read_in_flight_kernel<8>}};
+  std::vector<InFlightPoint> points;
+  for (int warps : {4, 8, 16, 32, 64})
+    for (const auto& [loads, kernel] : kernels) {
+      const int blocks_per_sm = warps > 32 ? warps / 32 : 1;
+      const auto block = static_cast<unsigned>(warps / blocks_per_sm * 32);
+      if (device.max_resident_blocks(static_cast<int>(block)) < blocks_per_sm * device.sm_count) continue;  // (a small SM)
+      InFlightPoint p;
+      p.warps_per_sm = warps;
+      p.loads_per_thread = loads;
+      p.bytes_per_sm = static_cast<std::size_t>(warps) * 32 * static_cast<std::size_t>(loads) * sizeof(float4);
+      const auto grid = static_cast<unsigned>(device.sm_count * blocks_per_sm);
+      p.time = timer.time([&](cudaStream_t s) { launch("read_in_flight", kernel, {grid, block}, s, a.data(), a.size(), sink.data()); }, opt);
+      p.gbs = static_cast<double>(bytes) / 1e9 / (p.time.median_ms * 1e-3);
+      p.latency_ns = static_cast<double>(p.bytes_per_sm) * device.sm_count / p.gbs;  // bytes ÷ (GB/s) = ns
+      points.push_back(p);
+    }
+  return points;
+}
+
+std::size_t in_flight_bytes_for(const std::vector<InFlightPoint>& points, double fraction) {
+  double best = 0.0;
+  for (const auto& p : points) best = std::max(best, p.gbs);
+  std::size_t fewest = 0;
+  for (const auto& p : points)
+    if (p.gbs >= fraction * best && (fewest == 0 || p.bytes_per_sm < fewest)) fewest = p.bytes_per_sm;
+  return fewest;
 }
 
 }  // namespace gpulab

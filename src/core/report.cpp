@@ -80,12 +80,27 @@ DeviceFacts device_from(const json& j) {
   return d;
 }
 
+json in_flight_json(const std::vector<InFlightPoint>& points) {
+  json a = json::array();
+  for (const auto& p : points)
+    a.push_back({{"warps_per_sm", p.warps_per_sm}, {"loads_per_thread", p.loads_per_thread}, {"bytes_per_sm", p.bytes_per_sm},
+                 {"gbs", p.gbs}, {"latency_ns", p.latency_ns}, {"time", timing_json(p.time)}});
+  return a;
+}
+std::vector<InFlightPoint> in_flight_from(const json& a) {
+  std::vector<InFlightPoint> points;
+  for (const auto& j : a)
+    points.push_back({j.at("warps_per_sm").get<int>(), j.at("loads_per_thread").get<int>(), j.at("bytes_per_sm").get<std::size_t>(),
+                      j.at("gbs").get<double>(), j.at("latency_ns").get<double>(), timing_from(j.at("time"))});
+  return points;
+}
+
 json ceilings_json(const Ceilings& k) {
   return {{"buffer_bytes", k.buffer_bytes}, {"copy_gbs", k.copy_gbs}, {"read_gbs", k.read_gbs},
           {"write_gbs", k.write_gbs}, {"add_gbs", k.add_gbs}, {"fma_gflops", k.fma_gflops},
           {"l2_read_gbs", k.l2_read_gbs}, {"copy", timing_json(k.copy)}, {"read", timing_json(k.read)},
           {"write", timing_json(k.write)}, {"add", timing_json(k.add)}, {"fma", timing_json(k.fma)},
-          {"l2_read", timing_json(k.l2_read)}};
+          {"l2_read", timing_json(k.l2_read)}, {"in_flight", in_flight_json(k.in_flight)}};
 }
 Ceilings ceilings_from(const json& j) {
   Ceilings k;
@@ -102,6 +117,7 @@ Ceilings ceilings_from(const json& j) {
   if (j.contains("l2_read")) k.l2_read = timing_from(j.at("l2_read"));
   k.add_gbs = j.value("add_gbs", 0.0);  // reports before the stream-add ceiling have none
   if (j.contains("add")) k.add = timing_from(j.at("add"));
+  if (j.contains("in_flight")) k.in_flight = in_flight_from(j.at("in_flight"));
   return k;
 }
 
@@ -405,6 +421,10 @@ std::string to_markdown(const Report& r) {
                        r.device->theoretical_bandwidth_gbs());
   if (r.ceilings) out += "- measured ceilings: " + ceilings_line(*r.ceilings) + "\n";
   if (r.clocks_start || r.clocks_end) out += "- " + clocks_line(r) + "\n";
+  if (r.ceilings && !r.ceilings->in_flight.empty()) {
+    out += "\n## The read by bytes in flight an SM\n\n" + in_flight_summary(*r.ceilings) + "\n\n";
+    render_markdown(out, in_flight_table(*r.ceilings));
+  }
   for (const auto& c : r.cases) {
     out += "\n## " + case_title(c) + "\n\n" + case_subtitle(c) + "\n\n";
     render_markdown(out, gpu_table(c));
@@ -437,6 +457,10 @@ void print_terminal(std::ostream& os, const Report& r) {
                       r.device->cc_minor, r.device->sm_count, r.gpulab_version, r.commit);
   if (r.ceilings) os << "measured ceilings: " << ceilings_line(*r.ceilings) << "\n";
   if (r.clocks_start || r.clocks_end) os << clocks_line(r) << "\n";
+  if (r.ceilings && !r.ceilings->in_flight.empty()) {
+    os << "\nthe read by bytes in flight an SM: " << in_flight_summary(*r.ceilings) << "\n";
+    render_aligned(os, in_flight_table(*r.ceilings));
+  }
   for (const auto& c : r.cases) {
     os << "\n" << case_title(c) << "   (" << case_subtitle(c) << ")\n";
     render_aligned(os, gpu_table(c));

@@ -226,6 +226,25 @@ std::string ceilings_line(const Ceilings& k) {
                      k.copy_gbs, k.read_gbs, k.write_gbs, k.add_gbs, k.fma_gflops, k.l2_read_gbs,
                      fmt::format("{:.2f} GB", static_cast<double>(k.buffer_bytes) / 1e9));
 }
+Table in_flight_table(const Ceilings& k) {
+  Table t;
+  t.header = {"warps an SM", "loads a thread", "KiB in flight an SM", "GB/s", "of read", "latency ns (Little)"};
+  t.right = std::vector<bool>(t.header.size(), true);
+  for (const auto& p : k.in_flight)
+    t.rows.push_back({std::to_string(p.warps_per_sm), std::to_string(p.loads_per_thread),
+                      fmt::format("{}", static_cast<double>(p.bytes_per_sm) / 1024), fmt_gbs(p.gbs), fmt_pct(ratio(p.gbs, k.read_gbs)),
+                      fmt::format("{:.0f}", p.latency_ns)});
+  return t;
+}
+
+std::string in_flight_summary(const Ceilings& k) {
+  double best = 0.0;
+  for (const auto& p : k.in_flight) best = std::max(best, p.gbs);
+  const auto kib = [&](double fraction) { return static_cast<double>(in_flight_bytes_for(k.in_flight, fraction)) / 1024; };
+  return fmt::format("the best point {} GB/s ({} of the read ceiling); 90% of it from {} KiB in flight an SM, 95% from {} KiB",
+                     fmt_gbs(best), fmt_pct(ratio(best, k.read_gbs)), kib(0.90), kib(0.95));
+}
+
 std::string clocks_line(const Report& r) {
   auto one = [](const std::optional<ClockReading>& c) {
     return c ? fmt::format("SM {} MHz (max {}), memory {} MHz{}", c->sm_mhz, c->max_sm_mhz, c->memory_mhz,

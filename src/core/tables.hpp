@@ -52,6 +52,10 @@ std::string case_title(const CaseResult& c);     // "NAME  type=float32  n=2^28 
 std::string case_subtitle(const CaseResult& c);  // bytes, operations, the ceiling that judges it
 std::vector<std::string> failures(const CaseResult& c);
 std::string ceilings_line(const Ceilings& k);
+/// `gpulab ceilings --in-flight`: a row per point (warps an SM, loads a thread, KiB in flight an SM,
+/// GB/s, of the read ceiling, Little's latency), and the fewest bytes that reach 90% and 95% of the best.
+Table in_flight_table(const Ceilings& k);
+std::string in_flight_summary(const Ceilings& k);
 std::string clocks_line(const Report& r);
 
 }  // namespace gpulab

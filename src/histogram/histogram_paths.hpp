@@ -88,7 +88,7 @@ void histogram_edges_mapped(const T* values, std::size_t n, const T* edges, std:
 template <class W>
 void histogram_weighted_by_match(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
                                  std::size_t temp_bytes, cudaStream_t stream);
-/// The library's path past float32's digits (float64's path), whatever m: ballots up to 256 bins,
+/// The library's path past the digits, whatever m: ballots up to 256 bins,
 /// then as above, then sorted; for tests, which compare its groups with __match_any_sync's.
 template <class W>
 void histogram_weighted_by_ballots(const std::int32_t* values, const W* weights, std::size_t n, std::uint32_t m, W* sums, void* temp,
@@ -105,6 +105,9 @@ void histogram_weighted_digits(const std::int32_t* values, const W* weights, std
                                std::size_t temp_bytes, cudaStream_t stream, unsigned tiles_per_flush = 0);
 template <class W>
 std::uint32_t histogram_weighted_digits_max_bins();
+/// The bins up to which the library takes the digits: float32 all six passes, float64 one.
+template <class W>
+std::uint32_t histogram_weighted_digits_library_bins();
 template <class W>
 std::size_t histogram_weighted_digits_temp_bytes(std::uint32_t m);
 

@@ -1,9 +1,8 @@
 // The weighted histogram (include/gpulab/histogram.hpp): sums of float or double weights by bin,
 // the same bits on every call, which float atomics cannot give (their order is the hardware's).
-// float32 weights, up to histogram_weighted_digits_max_bins<float>() (~14 000 bins on an H100): exact
-// sums as carry-save digits (histogram_weighted_digits.cu). Otherwise, as below. (float64's digits,
-// the ladder's rung 5, are 1.8× faster on spread values into 256 bins but 3.4× slower where every
-// value is in one bin: 0.342 against 0.611 ms, 1.07 against 0.31, H100, d490177.)
+// Up to histogram_weighted_digits_library_bins<W>() (float32 ~14 000 bins on an H100 in six passes,
+// float64 ~330 in one): exact sums as carry-save digits (histogram_weighted_digits.cu). Otherwise, as
+// below.
 //
 // While a warp's sub-histogram of doubles fits a block's shared memory: each warp owns one and
 // takes chunks of 32 elements in a fixed order (chunk c to warp c mod the grid's warps), four
@@ -260,7 +259,7 @@ void weighted_in_shared(const std::int32_t* values, const W* weights, std::size_
 /// ladder's rung 2).
 enum class Grouping { by_bits_of_m, match };
 
-/// The entries: the arguments checked, then (kDigits: the library) float32's digits where they fit, the
+/// The entries: the arguments checked, then (kDigits: the library) the digits where the library takes them, the
 /// sorted path past shared memory (which only by_bits_of_m takes) or the sub-histograms with the
 /// entry's grouping.
 template <Grouping kGrouping, bool kDigits, class W>
@@ -279,9 +278,8 @@ void weighted(const std::int32_t* values, const W* weights, std::size_t n, std::
   if (temp_bytes < needed)
     throw Error("histogram_weighted: temporary storage of " + std::to_string(temp_bytes) +
                 " bytes is too small; histogram_weighted_temp_bytes() says " + std::to_string(needed));
-  if constexpr (std::is_same_v<W, float>)
-    if (kDigits && m <= histogram_detail::histogram_weighted_digits_max_bins<W>())
-      return histogram_detail::histogram_weighted_digits(values, weights, n, m, sums, temp, temp_bytes, stream);
+  if (kDigits && m <= histogram_detail::histogram_weighted_digits_library_bins<W>())
+    return histogram_detail::histogram_weighted_digits(values, weights, n, m, sums, temp, temp_bytes, stream);
   if (m > histogram_weighted_max_bins()) return histogram_weighted_sorted(values, weights, n, m, sums, temp, stream);
   if (kGrouping == Grouping::by_bits_of_m && bin_bits(m) <= kBallotMaxBits) weighted_in_shared<W, true>(values, weights, n, m, sums, temp, stream);
   else weighted_in_shared<W, false>(values, weights, n, m, sums, temp, stream);
@@ -296,10 +294,13 @@ std::uint32_t histogram_weighted_max_bins() {
 std::size_t histogram_weighted_temp_bytes(std::size_t n, std::uint32_t m) {
   check_bins(m);
   if (m > histogram_weighted_max_bins()) return sorted_layout(n, m).total;
-  const std::size_t partials = std::size_t{weighted_shape(n, m).grid} * m * sizeof(double);
-  // (float32 weights where their digits fit take histogram_weighted_digits' storage instead)
-  if (m > histogram_detail::histogram_weighted_digits_max_bins<float>()) return partials;
-  return std::max(partials, histogram_detail::histogram_weighted_digits_temp_bytes<float>(m));
+  std::size_t bytes = std::size_t{weighted_shape(n, m).grid} * m * sizeof(double);  // the partial sums
+  // (weights where the library takes their digits take histogram_weighted_digits' storage instead)
+  if (m <= histogram_detail::histogram_weighted_digits_library_bins<float>())
+    bytes = std::max(bytes, histogram_detail::histogram_weighted_digits_temp_bytes<float>(m));
+  if (m <= histogram_detail::histogram_weighted_digits_library_bins<double>())
+    bytes = std::max(bytes, histogram_detail::histogram_weighted_digits_temp_bytes<double>(m));
+  return bytes;
 }
 
 template <class W>

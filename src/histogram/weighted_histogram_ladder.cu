@@ -3,8 +3,8 @@
 // sub-histograms with each bin's lanes found by __match_any_sync; exact sums in 128-bit fixed point
 // (an experiment), then float32's in a superaccumulator without a first pass, then as carry-save
 // digits that no atomic waits on, then by ranges of bins sorted first; the library
-// (histogram_weighted.cu): float32 as rung 5, float64 as rung 2 with a bin's lanes found by ballots
-// of the bin's bits up to 256 bins.
+// (histogram_weighted.cu): rung 5 (float32 up to six passes, float64 one), past it rung 2 with a
+// bin's lanes found by ballots of the bin's bits up to 256 bins.
 // No vendor: CUB's histograms count.
 #include "histogram/bin_rule.hpp"
 #include "histogram/fixed_point_sum.hpp"
@@ -383,7 +383,7 @@ constexpr WeightedHistogramRung<W> kRungs[] = {
       Role::rung, false, false, "dram"},
      {&histogram_detail::histogram_weighted_range_digits_temp_bytes<W>, &histogram_detail::histogram_weighted_range_digits<W>}},
     {{"library",
-      "gpulab::histogram_weighted: float32 as rung 5 up to its six passes; else rung 2 with a chunk's lanes of one bin "
+      "gpulab::histogram_weighted: rung 5 up to its six passes (float32) or one (float64); else rung 2 with a chunk's lanes of one bin "
       "found by ballots of the bin's bits up to 256 bins (a vote first: one bin?), which the MIO pipe bears better there; "
       "past shared memory sorted by bin and summed by a segmented scan by key: the same bits every call",
       Role::library, false, false, "dram"},
