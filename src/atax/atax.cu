@@ -1,6 +1,7 @@
-// The library's atax (include/gpulab/atax.hpp) and the ladder's rungs 3–5: the coalesced two-pass
-// path (rung 3), the first fused single pass (rung 4), and the cooperative fused pass (rung 5),
-// which atax() takes for 128 ≤ cols ≤ 16384 (the two-pass path otherwise).
+// The library's atax (include/gpulab/atax.hpp) and the ladder's rungs 3–6: the coalesced two-pass
+// path (rung 3), the first fused single pass (rung 4), the cooperative fused pass (rung 5), which
+// atax() takes for 128 ≤ cols ≤ 16384 (the two-pass path otherwise), and rung 5 in half-size
+// blocks for wide rows (rung 6).
 #include "atax/atax_paths.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
@@ -235,6 +236,7 @@ struct BlockRows {
 //   is static), D as large as 48 registers allow, at most 4;
 // - 1024-thread blocks (wide rows) take their rows in two-row chunks dealt round-robin, 256-thread
 //   blocks keep panels (BlockRows).
+// Rung 6 is this kernel in 512-thread blocks past 4096 columns (B = 512, dealt chunks too).
 template <unsigned B, unsigned K, unsigned D, unsigned V>
 __global__ void __launch_bounds__(B)
 fused_cooperative(const float* __restrict__ a, const float* __restrict__ x, std::uint32_t rows, std::uint32_t cols,
@@ -243,7 +245,7 @@ fused_cooperative(const float* __restrict__ a, const float* __restrict__ x, std:
   __shared__ float warp_dots[2][B / kWarp];
   for (std::uint32_t j = threadIdx.x; j < cols; j += B) xs[j] = x[j];
   __syncthreads();
-  const BlockRows<B == 1024> mine(rows, rows_per_block);
+  const BlockRows<B >= 512> mine(rows, rows_per_block);
   float ring[D + 1][K], y_part[K] = {};
 #pragma unroll
   for (unsigned s = 0; s < D; ++s)
@@ -316,11 +318,17 @@ struct CoopPlan {
 // the block's share of A.
 constexpr std::uint32_t kMinRowsPerBlock = 8;
 
+// The rows in flight: as many as registers allow beside the partial y, at most 4. A row of K floats
+// a thread; 48 registers of them in 1024- and 256-thread blocks (at most 64 a thread in the first;
+// several of the second an SM), 96 in 512-thread blocks (one an SM at wide rows, 128 a thread).
 template <unsigned B, unsigned K, unsigned V>
 constexpr CoopKernel ring_kernel() {
-  constexpr unsigned kRing = 48 / K - 2;
+  constexpr unsigned kRing = (B == 512 ? 96 : 48) / K - 2;
   return fused_cooperative<B, K, (kRing < 4 ? (kRing < 1 ? 1 : kRing) : 4), V>;
 }
+
+/// Rung 6's columns a thread: past 4096 columns (k > 8) and up to 16384 (k ≤ 32), 16-byte loads.
+constexpr unsigned kHalfBlock = 512;
 
 /// Blocks of the instance resident at once, planned for the largest x the instance takes so that
 /// the grid does not depend on cols (asked once per device).
@@ -328,7 +336,7 @@ template <unsigned B, unsigned K, unsigned V>
 unsigned ring_resident() {
   static PerDevice<unsigned> cache;
   return cache.get([] {
-    const std::size_t most_x = std::min<std::size_t>(std::size_t{B} * kFusedMaxK, fused_max_cols()) * sizeof(float);
+    const std::size_t most_x = std::min<std::size_t>(std::size_t{B == kHalfBlock ? 1024 : B} * kFusedMaxK, fused_max_cols()) * sizeof(float);
     allow_dynamic_smem(reinterpret_cast<const void*>(ring_kernel<B, K, V>()), most_x, "gpulab::atax");
     return resident_blocks(reinterpret_cast<const void*>(ring_kernel<B, K, V>()), B, most_x);
   });
@@ -360,11 +368,22 @@ CoopInstance fused_instance(bool vector_loads, std::uint32_t k) {
   return ring_instance<B, 16, 1>();
 }
 
-CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads) {
+/// Rung 6's instances: 512-thread blocks, k from 9 to 32 columns a thread, 16-byte loads.
+CoopInstance half_block_instance(std::uint32_t k) {
+  if (k <= 12) return ring_instance<kHalfBlock, 12, 4>();
+  if (k <= 16) return ring_instance<kHalfBlock, 16, 4>();
+  if (k <= 20) return ring_instance<kHalfBlock, 20, 4>();
+  if (k <= 24) return ring_instance<kHalfBlock, 24, 4>();
+  return ring_instance<kHalfBlock, 32, 4>();
+}
+
+/// `half_blocks` (rung 6): 512-thread blocks where the library takes 1024 and loads 16 bytes.
+CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads, bool half_blocks = false) {
   CoopPlan p;
-  p.block = cols <= 4096 ? 256 : 1024;
-  const CoopInstance instance = p.block == 256 ? fused_instance<256>(vector_loads, k_for(cols, 256))
-                                               : fused_instance<1024>(vector_loads, k_for(cols, 1024));
+  p.block = cols <= 4096 ? 256 : half_blocks && vector_loads ? kHalfBlock : 1024;
+  const CoopInstance instance = p.block == 256    ? fused_instance<256>(vector_loads, k_for(cols, 256))
+                                : p.block == 1024 ? fused_instance<1024>(vector_loads, k_for(cols, 1024))
+                                                  : half_block_instance(k_for(cols, kHalfBlock));
   p.kernel = instance.kernel;
   p.smem = std::size_t{cols} * sizeof(float);
   const unsigned at_once = instance.resident();
@@ -380,7 +399,7 @@ void launch_plan(const CoopPlan& p, const float* a, const float* x, std::uint32_
   shape.cooperative = true;
   launch("fused_cooperative", p.kernel, shape, stream, a, x, rows, cols, per_block, static_cast<float*>(temp), y).work([&] {
     return count_of(per_block, "line") +
-           (p.block == 1024 ? " per block (two-row chunks dealt round-robin)" : " per block (a panel)") +
+           (p.block >= 512 ? " per block (two-row chunks dealt round-robin)" : " per block (a panel)") +
            ", then a slab of y each";
   });
 }
@@ -438,10 +457,6 @@ void first_fused(const float* a, const float* x, std::uint32_t rows, std::uint32
       .work([&] { return count_of(blocks, "partial") + " per column"; });
 }
 
-}  // namespace atax_detail
-
-using namespace atax_detail;
-
 namespace {
 constexpr std::uint32_t kCoopMinCols = 128;  // narrower: most of a 256-thread block would idle
 bool coop_takes(std::uint32_t cols) { return cols >= kCoopMinCols && fused_takes(cols); }
@@ -451,6 +466,23 @@ bool vector_loads_fit(const float* a, std::uint32_t cols) {
   return cols % 4 == 0 && reinterpret_cast<std::uintptr_t>(a) % 16 == 0;
 }
 }  // namespace
+
+std::size_t half_blocks_temp_bytes(std::uint32_t rows, std::uint32_t cols) {
+  return std::max(atax_temp_bytes(rows, cols),
+                  coop_takes(cols) && cols % 4 == 0 ? std::size_t{coop_plan(rows, cols, true, true).blocks} * cols * sizeof(float) : 0);
+}
+
+void half_blocks(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp, std::size_t temp_bytes,
+                 cudaStream_t stream) {
+  if (!coop_takes(cols) || !vector_loads_fit(a, cols)) return atax(a, x, rows, cols, y, temp, temp_bytes, stream);
+  if (temp_bytes < half_blocks_temp_bytes(rows, cols)) throw Error("atax half_blocks: temporary storage too small");
+  launch_plan(coop_plan(rows, cols, true, true), a, x, rows, cols, y, temp, stream);
+}
+
+}  // namespace atax_detail
+
+using namespace atax_detail;
+
 
 std::size_t atax_temp_bytes(std::uint32_t rows, std::uint32_t cols) {
   if (!coop_takes(cols)) return two_pass_temp_bytes(rows, cols);

@@ -76,6 +76,14 @@ struct FirstFused {
   }
 };
 
+struct HalfBlocks {
+  static std::size_t workspace_bytes(std::uint32_t rows, std::uint32_t cols) { return atax_detail::half_blocks_temp_bytes(rows, cols); }
+  static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws,
+                  std::size_t ws_bytes, cudaStream_t s) {
+    atax_detail::half_blocks(a, x, rows, cols, y, ws, ws_bytes, s);
+  }
+};
+
 struct Library {
   static std::size_t workspace_bytes(std::uint32_t rows, std::uint32_t cols) { return atax_temp_bytes(rows, cols); }
   static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws,
@@ -117,6 +125,8 @@ constexpr AtaxRung kRungs[] = {
     rung<Library, Library::workspace_bytes>("fused_cooperative",
         "gpulab::atax: one cooperative launch, block size by width, rows up to 4 ahead, butterfly dot, 16-byte loads", "dram load_sectors",
         Role::library),
+    rung<HalfBlocks, HalfBlocks::workspace_bytes>("half_blocks",
+        "rung 5 in 512-thread blocks past 4096 columns (16-byte loads): twice the columns a thread, a row's sums, barrier and bounds paid by half the warps", "instructions issue"),
     rung<Cublas>("cublasSgemv x2", "the vendor library (cuBLAS): two matrix-vector products", "dram", Role::vendor),
 };
 

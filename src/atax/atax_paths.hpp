@@ -1,5 +1,6 @@
 // The atax paths beside the library's own, callable one by one so that the ladder can time rung 3
-// (two passes) and rung 4 (the first fused pass) apart from the library's choice (rung 5).
+// (two passes), rung 4 (the first fused pass) and rung 6 (half-size blocks) apart from the
+// library's choice (rung 5).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -24,6 +25,13 @@ bool fused_takes(std::uint32_t cols);
 /// blocks' partial y in order (two_pass() where fused_takes() is false). Deterministic.
 std::size_t first_fused_temp_bytes(std::uint32_t rows, std::uint32_t cols);
 void first_fused(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
+                 cudaStream_t stream);
+
+/// Rung 6: the library's cooperative pass in 512-thread blocks past 4096 columns where rows load
+/// 16 bytes at a time (twice the columns a thread: a row's sums, barrier and bounds paid by half the
+/// warps), the library's call elsewhere. Deterministic.
+std::size_t half_blocks_temp_bytes(std::uint32_t rows, std::uint32_t cols);
+void half_blocks(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp, std::size_t temp_bytes,
                  cudaStream_t stream);
 
 }  // namespace gpulab::atax_detail

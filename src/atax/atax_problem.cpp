@@ -145,7 +145,7 @@ class AtaxProblem final : public Problem {
   }
 
   // 16385 columns: the fused rungs' two-pass fallback.
-  std::vector<std::string> sanitize_args() const override { return {"-s", "1x1,33x17,1001x1000,16385x5"}; }
+  std::vector<std::string> sanitize_args() const override { return {"-s", "1x1,33x17,1001x1000,4100x9,16385x5"}; }  // 4100: rung 6's blocks
 
   std::vector<Showcase> showcase() const override {
     std::vector<Showcase> runs;
