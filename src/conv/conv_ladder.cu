@@ -113,8 +113,6 @@ std::optional<std::string> lanes_refuse(const ConvArgs& a) {
   return "two channels a register need 16-byte-aligned rows and weights whose magnitudes sum to at most 128";
 }
 
-void run_lanes_rows_once(const ConvArgs& a, cudaStream_t s) { conv_detail::run_lanes_rows_once(a, s); }
-
 void run_lanes_realigned(const ConvArgs& a, cudaStream_t s) { conv_detail::run_lanes_realigned(a, s); }
 std::optional<std::string> lanes_realigned_refuse(const ConvArgs& a) {
   if (conv_detail::lane_weights_fit(a)) return std::nullopt;
@@ -159,9 +157,6 @@ constexpr ConvRung kRungs[] = {
     row("realigned_lanes", "the lanes on rows at any alignment: a run's words funnel-shifted out of five aligned 16-byte loads; "
         "16-byte stores from each lane's first boundary, the next lane's first bytes by shuffle", "instructions store_sectors",
         run_lanes_realigned, Role::rung, lanes_realigned_refuse),
-    row("rows_once", "the lanes with each input row's pairs made once and added to the three output rows it touches: five input "
-        "rows a 3-row band in a fixed sequence, no registers moved (the last band shifted up to end at the last row)", "instructions",
-        run_lanes_rows_once, Role::rung, lanes_refuse),
     row("library",
         "gpulab::conv3x3: the lanes from 2^16 pixels where the weights allow (realigned on rows off 16-byte boundaries); else, on "
         "aligned rows, the window from 2^22 pixels (unaligned ones staged through aligned copies from 2^24); the shared tile otherwise", "dram",

@@ -14,9 +14,6 @@ void run_shared_tile(const conv_device::ConvArgs& a, cudaStream_t stream);
 void run_sliding_window(const conv_device::ConvArgs& a, cudaStream_t stream);
 /// The same window with two channels a register (conv_window.cu): needs lanes_fit.
 void run_lanes(const conv_device::ConvArgs& a, cudaStream_t stream);
-/// The lanes with each input row's pairs made once and added to the three output rows it touches
-/// (3-row bands; the lanes' launch on images under 3 rows): needs lanes_fit.
-void run_lanes_rows_once(const conv_device::ConvArgs& a, cudaStream_t stream);
 /// The lanes on rows at any alignment (16-byte accesses realigned in registers): needs lane_weights_fit.
 void run_lanes_realigned(const conv_device::ConvArgs& a, cudaStream_t stream);
 bool rows_aligned16(const conv_device::ConvArgs& a);

@@ -408,83 +408,6 @@ __global__ void __launch_bounds__(kWindowBlock, kLaneMinBlocks) lanes(ConvArgs a
   }
 }
 
-// ---- each input row's pairs made once --------------------------------------------------------------
-//
-// The lanes kernel adds three input rows to each output row, making each row's pairs (PRMTs) again
-// for each of the three output rows it touches, and moves its rows and sums down a register a row.
-// Here each input row, once its pairs are made, is added to all three: it finishes output row r − 1
-// (then stored), adds to output row r, and starts output row r + 1 in the registers just freed. A
-// 3-row band is then five input rows in a fixed sequence, every role static: no moves. Integer sums
-// modulo 2^32 in another order: the same bytes as the lanes.
-
-/// The 12 even and 12 odd pair sums of one output row's run.
-struct LaneSums {
-  unsigned even[kRunWords], odd[kRunWords];
-};
-
-/// Input row r (its run `row`), each pair made once: kFinish adds it with the weights below (k[6..8])
-/// to `done`, output row r − 1, and stores that row at `y_done`; kMid adds it with the middle weights
-/// to `mid` (output row r); kStart makes `done` output row r + 1 from it (the weights above).
-/// Output row y's run's 16-byte vector v (its words 4v..4v+3): one store on a whole run, bytes on the
-/// ragged end of a row. Stored as each is made, so that a row's 12 output words are never all live.
-__device__ __forceinline__ void store_run_vector(const ConvArgs& a, int x0, int y, int v, const unsigned* words) {
-  std::uint8_t* dst = a.out + static_cast<std::size_t>(y) * a.out_pitch + 3 * static_cast<std::size_t>(x0) + 16 * v;
-  if (x0 + kRunPixels <= a.width) {
-    *reinterpret_cast<uint4*>(dst) = {words[0], words[1], words[2], words[3]};
-    return;
-  }
-  for (int q = 0; q < 16 && 16 * v + q < 3 * (a.width - x0); ++q) dst[q] = static_cast<std::uint8_t>(words[q / 4] >> (8 * (q % 4)));
-}
-
-template <bool kFinish, bool kMid, bool kStart, bool kPowerOfTwo>
-__device__ __forceinline__ void add_input_row(const ConvArgs& a, const LaneFilter& f, int x0, int y_done, const LaneRow& row,
-                                              LaneSums& done, LaneSums& mid) {
-  unsigned out[4];
-#pragma unroll
-  for (int w = 0; w < kRunWords; ++w) {  // the run's word w is row.w[w + 1]
-    const unsigned o0 = odd_pair(row.w[w]), e1 = even_pair(row.w[w + 1]), o1 = odd_pair(row.w[w + 1]);
-    const unsigned e2 = even_pair(row.w[w + 2]), so = straddle(o1, odd_pair(row.w[w + 2])), se = straddle(even_pair(row.w[w]), e1);
-    if constexpr (kFinish) {
-      const unsigned even = done.even[w] + f.k[6] * o0 + f.k[7] * e1 + f.k[8] * so;
-      const unsigned odd = done.odd[w] + f.k[6] * se + f.k[7] * o1 + f.k[8] * e2;
-      out[w % 4] = lane_bytes<kPowerOfTwo>(even, odd, f);
-      if (w % 4 == 3) store_run_vector(a, x0, y_done, w / 4, out);
-    }
-    if constexpr (kMid) {
-      mid.even[w] += f.k[3] * o0 + f.k[4] * e1 + f.k[5] * so;
-      mid.odd[w] += f.k[3] * se + f.k[4] * o1 + f.k[5] * e2;
-    }
-    if constexpr (kStart) {
-      done.even[w] = kLaneBias + f.k[0] * o0 + f.k[1] * e1 + f.k[2] * so;
-      done.odd[w] = kLaneBias + f.k[0] * se + f.k[1] * o1 + f.k[2] * e2;
-    }
-  }
-}
-
-/// Bands of exactly 3 rows (height ≥ 3): the last band moved up to end at the last row, so that its
-/// first rows are made twice, the same bytes by two threads. Rows 16-byte aligned, as the lanes.
-template <bool kPowerOfTwo>
-__global__ void __launch_bounds__(kWindowBlock, 4) lanes_rows_once(ConvArgs a, LaneFilter f) {
-  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kRunPixels;
-  if (x0 >= a.width) return;
-  const int bands = (a.height + kLaneBandRows - 1) / kLaneBandRows;
-  for (int band = static_cast<int>(blockIdx.y); band < bands; band += static_cast<int>(gridDim.y)) {
-    const int y0 = min(band * kLaneBandRows, a.height - kLaneBandRows);
-    LaneRow p, q;  // input rows, alternately: one computed while the other loads
-    LaneSums x, y;  // output rows' sums, their roles fixed by the sequence
-    load_lane_row(a, x0, y0 - 1, p);
-    load_lane_row(a, x0, y0, q);
-    add_input_row<false, false, true, kPowerOfTwo>(a, f, x0, 0, p, x, y);       // y0 − 1 starts x as y0
-    load_lane_row(a, x0, y0 + 1, p);
-    add_input_row<false, true, true, kPowerOfTwo>(a, f, x0, 0, q, y, x);        // y0: x += it, y starts as y0 + 1
-    load_lane_row(a, x0, y0 + 2, q);
-    add_input_row<true, true, true, kPowerOfTwo>(a, f, x0, y0, p, x, y);        // y0 + 1: y0 done, x starts as y0 + 2
-    load_lane_row(a, x0, y0 + 3, p);
-    add_input_row<true, true, false, kPowerOfTwo>(a, f, x0, y0 + 1, q, y, x);   // y0 + 2: y0 + 1 done
-    add_input_row<true, false, false, kPowerOfTwo>(a, f, x0, y0 + 2, p, x, y);  // y0 + 3: y0 + 2 done
-  }
-}
-
 LaneFilter lane_filter(const Filter3x3& filter) {
   const int sign = filter.divisor < 0 ? -1 : 1;
   LaneFilter f{};
@@ -530,25 +453,6 @@ void launch_lanes(const ConvArgs& a, cudaStream_t stream, bool realigned) {
   });
 }
 
-/// The lanes with each input row's pairs made once, in 3-row bands (images under 3 rows take the
-/// lanes' launch), one-warp blocks beyond one wave as there.
-void launch_lanes_rows_once(const ConvArgs& a, cudaStream_t stream) {
-  const LaneFilter f = lane_filter(a.filter);
-  const bool shift = f.ceiling != 0;
-  const auto kernel = shift ? lanes_rows_once<true> : lanes_rows_once<false>;
-  static PerDevice<unsigned> resident_cache[2];
-  const long resident = resident_cache[shift].get([&] { return resident_blocks(reinterpret_cast<const void*>(kernel), kWindowBlock); });
-  const long x_blocks = (a.width + static_cast<long>(kWindowBlock) * kRunPixels - 1) / (static_cast<long>(kWindowBlock) * kRunPixels);
-  const long bands = (a.height + kLaneBandRows - 1) / kLaneBandRows;
-  if (a.height < kLaneBandRows) return launch_lanes(a, stream, false);
-  const unsigned block = x_blocks * bands > resident ? kLaneWarpBlock : kWindowBlock;
-  const dim3 grid = tile_grid(static_cast<std::size_t>(a.width), block * kRunPixels, static_cast<std::size_t>(a.height),
-                              static_cast<std::size_t>(kLaneBandRows), "gpulab::conv3x3");
-  launch(shift ? "conv_lanes_rows_once<shift>" : "conv_lanes_rows_once<divide>", kernel, {grid, block}, stream, a, f).work([block] {
-    return "16 pixels x 3 rows a thread, " + std::to_string(block) + " threads a block, each input row's pairs made once";
-  });
-}
-
 dim3 window_grid(const ConvArgs& a) {
   return tile_grid(static_cast<std::size_t>(a.width), kWindowBlock * kRunPixels, static_cast<std::size_t>(a.height), kWindowRows,
                    "gpulab::conv3x3");
@@ -575,11 +479,6 @@ void run_sliding_window(const ConvArgs& a, cudaStream_t stream) {
 void run_lanes(const ConvArgs& a, cudaStream_t stream) {
   if (!lanes_fit(a)) throw Error("conv lanes: needs 16-byte-aligned rows and weights whose magnitudes sum to at most 128");
   launch_lanes(a, stream, false);
-}
-
-void run_lanes_rows_once(const ConvArgs& a, cudaStream_t stream) {
-  if (!lanes_fit(a)) throw Error("conv lanes: needs 16-byte-aligned rows and weights whose magnitudes sum to at most 128");
-  launch_lanes_rows_once(a, stream);
 }
 
 void run_lanes_realigned(const ConvArgs& a, cudaStream_t stream) {
