@@ -62,12 +62,12 @@ std::vector<Case> all_cases() {
   // cols × rows. Tiles: the seed's 1920-float tile and 64 lines, warps of 32, blocks of 256 and
   // 1024, the fused passes' 128..16384 columns; multiples of 4 for the library's 16-byte loads, one
   // vector past a block's width (4100), the widest (16384), panels of one row, each of rung 6's
-  // 12 to 32 columns a thread.
+  // 12 to 20 columns a thread.
   const std::vector<AtaxShape> shapes{{1, 1},       {1000, 1},   {1, 1000},    {31, 33},      {33, 31},
                                       {127, 4097},  {4097, 127}, {511, 600},   {513, 1025},   {1921, 129},
                                       {2000, 3},    {16385, 7},  {4096, 4096}, {8960, 17920}, {17920, 8960},
                                       {128, 5000},  {132, 1},    {4100, 33},   {16384, 300},  {1028, 2000},
-                                      {8000, 129},  {12000, 77}};  // (rung 6's 16 and 24 columns a thread)
+                                      {8000, 129},  {10240, 77}};  // (rung 6's 16 and 20 columns a thread)
   std::vector<Case> cases;
   for (std::size_t v = 0; v < atax_rungs().size(); ++v)
     for (const auto& s : shapes) cases.push_back({v, s});

@@ -1,7 +1,7 @@
 // The library's atax (include/gpulab/atax.hpp) and the ladder's rungs 3–6: the coalesced two-pass
 // path (rung 3), the first fused single pass (rung 4), the cooperative fused pass (rung 5), which
 // atax() takes for 128 ≤ cols ≤ 16384 (the two-pass path otherwise), and rung 5 in half-size
-// blocks for wide rows (rung 6).
+// blocks for rows of 4097 to 10240 columns (rung 6).
 #include "atax/atax_paths.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
@@ -236,7 +236,7 @@ struct BlockRows {
 //   is static), D as large as 48 registers allow, at most 4;
 // - 1024-thread blocks (wide rows) take their rows in two-row chunks dealt round-robin, 256-thread
 //   blocks keep panels (BlockRows).
-// Rung 6 is this kernel in 512-thread blocks past 4096 columns (B = 512, dealt chunks too).
+// Rung 6 is this kernel in 512-thread blocks from 4097 to 10240 columns (B = 512, dealt chunks too).
 template <unsigned B, unsigned K, unsigned D, unsigned V>
 __global__ void __launch_bounds__(B)
 fused_cooperative(const float* __restrict__ a, const float* __restrict__ x, std::uint32_t rows, std::uint32_t cols,
@@ -327,8 +327,10 @@ constexpr CoopKernel ring_kernel() {
   return fused_cooperative<B, K, (kRing < 4 ? (kRing < 1 ? 1 : kRing) : 4), V>;
 }
 
-/// Rung 6's columns a thread: past 4096 columns (k > 8) and up to 16384 (k ≤ 32), 16-byte loads.
-constexpr unsigned kHalfBlock = 512;
+/// Rung 6's blocks: past 4096 columns (k > 8 a thread) up to 10240 (k ≤ 20), 16-byte loads. Wider
+/// rows keep rung 5's: at 24 and 32 columns a thread the half blocks hold two rows ahead or one, and
+/// lost on the H200 (12288x1024 0.90×, 16384x9800 0.97×; docs/atax.md).
+constexpr unsigned kHalfBlock = 512, kHalfBlockMaxK = 20;
 
 /// Blocks of the instance resident at once, planned for the largest x the instance takes so that
 /// the grid does not depend on cols (asked once per device).
@@ -336,7 +338,7 @@ template <unsigned B, unsigned K, unsigned V>
 unsigned ring_resident() {
   static PerDevice<unsigned> cache;
   return cache.get([] {
-    const std::size_t most_x = std::min<std::size_t>(std::size_t{B == kHalfBlock ? 1024 : B} * kFusedMaxK, fused_max_cols()) * sizeof(float);
+    const std::size_t most_x = std::min<std::size_t>(B == kHalfBlock ? std::size_t{B} * kHalfBlockMaxK : std::size_t{B} * kFusedMaxK, fused_max_cols()) * sizeof(float);
     allow_dynamic_smem(reinterpret_cast<const void*>(ring_kernel<B, K, V>()), most_x, "gpulab::atax");
     return resident_blocks(reinterpret_cast<const void*>(ring_kernel<B, K, V>()), B, most_x);
   });
@@ -368,19 +370,17 @@ CoopInstance fused_instance(bool vector_loads, std::uint32_t k) {
   return ring_instance<B, 16, 1>();
 }
 
-/// Rung 6's instances: 512-thread blocks, k from 9 to 32 columns a thread, 16-byte loads.
+/// Rung 6's instances: 512-thread blocks, k from 9 to 20 columns a thread, 16-byte loads.
 CoopInstance half_block_instance(std::uint32_t k) {
   if (k <= 12) return ring_instance<kHalfBlock, 12, 4>();
   if (k <= 16) return ring_instance<kHalfBlock, 16, 4>();
-  if (k <= 20) return ring_instance<kHalfBlock, 20, 4>();
-  if (k <= 24) return ring_instance<kHalfBlock, 24, 4>();
-  return ring_instance<kHalfBlock, 32, 4>();
+  return ring_instance<kHalfBlock, 20, 4>();
 }
 
 /// `half_blocks` (rung 6): 512-thread blocks where the library takes 1024 and loads 16 bytes.
 CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads, bool half_blocks = false) {
   CoopPlan p;
-  p.block = cols <= 4096 ? 256 : half_blocks && vector_loads ? kHalfBlock : 1024;
+  p.block = cols <= 4096 ? 256 : half_blocks && vector_loads && k_for(cols, kHalfBlock) <= kHalfBlockMaxK ? kHalfBlock : 1024;
   const CoopInstance instance = p.block == 256    ? fused_instance<256>(vector_loads, k_for(cols, 256))
                                 : p.block == 1024 ? fused_instance<1024>(vector_loads, k_for(cols, 1024))
                                                   : half_block_instance(k_for(cols, kHalfBlock));

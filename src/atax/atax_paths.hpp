@@ -27,9 +27,9 @@ std::size_t first_fused_temp_bytes(std::uint32_t rows, std::uint32_t cols);
 void first_fused(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
                  cudaStream_t stream);
 
-/// Rung 6: the library's cooperative pass in 512-thread blocks past 4096 columns where rows load
-/// 16 bytes at a time (twice the columns a thread: a row's sums, barrier and bounds paid by half the
-/// warps), the library's call elsewhere. Deterministic.
+/// Rung 6: the library's cooperative pass in 512-thread blocks from 4097 to 10240 columns where rows
+/// load 16 bytes at a time (twice the columns a thread: a row's sums, barrier and bounds paid by half
+/// the warps), the library's call elsewhere. Deterministic.
 std::size_t half_blocks_temp_bytes(std::uint32_t rows, std::uint32_t cols);
 void half_blocks(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp, std::size_t temp_bytes,
                  cudaStream_t stream);
