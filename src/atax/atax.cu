@@ -95,14 +95,9 @@ __device__ __forceinline__ void load_row(const float* __restrict__ a, std::size_
   }
 }
 
-/// One row of the fused pass: tᵢ = Σⱼ aᵢⱼ·xⱼ over the block (warp sums, then the B/32 warp sums
-/// added the same way by every thread, so all threads hold the same bits of tᵢ), then
-/// y_part += aᵢ·tᵢ from the same registers. One barrier: the warp sums alternate between two
-/// buffers by row parity. kButterfly: each warp adds the warp sums with one shared load and five
-/// shuffles (warp_sum_all) instead of B/32 shared loads and adds in every thread. V: as load_row.
-template <unsigned B, unsigned K, bool kButterfly, unsigned V = 1>
-__device__ __forceinline__ void fused_row(const float (&row)[K], std::size_t i, std::uint32_t cols, const float* xs,
-                                          float (&warp_dots)[2][B / kWarp], float (&y_part)[K]) {
+/// The thread's part of row `row`'s dot with x (x in shared memory; V: as load_row).
+template <unsigned B, unsigned K, unsigned V>
+__device__ __forceinline__ float row_dot(const float (&row)[K], std::uint32_t cols, const float* xs) {
   float d = 0.f;
   if constexpr (V == 4) {  // x from shared memory 16 bytes at a time too
 #pragma unroll
@@ -118,7 +113,24 @@ __device__ __forceinline__ void fused_row(const float (&row)[K], std::size_t i, 
       d += row[k] * (j < cols ? xs[j] : 0.f);
     }
   }
-  d = warp_sum(d);
+  return d;
+}
+
+template <unsigned K>
+__device__ __forceinline__ void add_row(const float (&row)[K], float t, float (&y_part)[K]) {
+#pragma unroll
+  for (unsigned k = 0; k < K; ++k) y_part[k] += row[k] * t;
+}
+
+/// One row of the fused pass: tᵢ = Σⱼ aᵢⱼ·xⱼ over the block (warp sums, then the B/32 warp sums
+/// added the same way by every thread, so all threads hold the same bits of tᵢ), then
+/// y_part += aᵢ·tᵢ from the same registers. One barrier: the warp sums alternate between two
+/// buffers by row parity. kButterfly: each warp adds the warp sums with one shared load and five
+/// shuffles (warp_sum_all) instead of B/32 shared loads and adds in every thread. V: as load_row.
+template <unsigned B, unsigned K, bool kButterfly, unsigned V = 1>
+__device__ __forceinline__ void fused_row(const float (&row)[K], std::size_t i, std::uint32_t cols, const float* xs,
+                                          float (&warp_dots)[2][B / kWarp], float (&y_part)[K]) {
+  const float d = warp_sum(row_dot<B, K, V>(row, cols, xs));
   float* dots = warp_dots[i & 1];
   if (threadIdx.x % kWarp == 0) dots[threadIdx.x / kWarp] = d;
   __syncthreads();
@@ -130,8 +142,34 @@ __device__ __forceinline__ void fused_row(const float (&row)[K], std::size_t i, 
 #pragma unroll
     for (unsigned w = 0; w < B / kWarp; ++w) t += dots[w];
   }
+  add_row(row, t, y_part);
+}
+
+/// Two rows' dots over the block with one barrier (rung 6): a warp's two sums in one pass of five
+/// shuffles (after the first, lanes 0–15 carry the first row's partial sums, 16–31 the second's),
+/// then each warp adds the B/32 warp sums of both rows the same way, so that every thread holds the
+/// same bits of t_a and t_b. `dots`: this pair's buffer (pairs alternate between two).
+template <unsigned B>
+__device__ __forceinline__ void block_dots2(float da, float db, float (&dots)[2][B / kWarp], float& ta, float& tb) {
+  constexpr unsigned kWarps = B / kWarp;
+  static_assert(kWarps <= kWarp, "two warp sums a lane at most");
+  const unsigned lane = threadIdx.x % kWarp;
+  const bool second = lane >= kWarp / 2;
+  auto half_sum = [](float v) {  // a butterfly within each half of the warp
 #pragma unroll
-  for (unsigned k = 0; k < K; ++k) y_part[k] += row[k] * t;
+    for (unsigned m = kWarp / 4; m > 0; m /= 2) v += __shfl_xor_sync(kFullMask, v, m);
+    return v;
+  };
+  float v = (second ? db : da) + __shfl_xor_sync(kFullMask, second ? da : db, kWarp / 2);
+  v = half_sum(v);
+  if (lane % (kWarp / 2) == 0) dots[second][threadIdx.x / kWarp] = v;
+  __syncthreads();
+  const unsigned w = lane % (kWarp / 2);
+  v = w < kWarps ? dots[second][w] : 0.f;
+  if constexpr (kWarps > kWarp / 2) v += dots[second][w + kWarp / 2];
+  v = half_sum(v);
+  ta = __shfl_sync(kFullMask, v, 0);
+  tb = __shfl_sync(kFullMask, v, kWarp / 2);
 }
 
 // ---- rung 4: the first fused pass -----------------------------------------------------------------
@@ -221,6 +259,20 @@ struct BlockRows {
   }
 };
 
+/// The end of a cooperative pass: the block's partial y written, a grid-wide barrier, then the
+/// block's slab of y added over the blocks in order.
+template <unsigned B, unsigned K, unsigned V>
+__device__ __forceinline__ void finish_cooperative(const float (&y_part)[K], std::uint32_t cols, float* __restrict__ partial,
+                                                   float* __restrict__ y) {
+#pragma unroll
+  for (unsigned k = 0; k < K; ++k) {
+    const std::uint32_t j = column_of<B, V>(k);
+    if (j < cols) partial[std::size_t{blockIdx.x} * cols + j] = y_part[k];
+  }
+  cooperative_groups::this_grid().sync();
+  add_partials<B>(partial, cols, y);
+}
+
 // ---- rung 5: the cooperative fused pass (the library) ------------------------------------------------
 // Adds over rung 4:
 // - one launch: the blocks' partial y are added after a grid-wide barrier (a cooperative launch
@@ -236,7 +288,6 @@ struct BlockRows {
 //   is static), D as large as 48 registers allow, at most 4;
 // - 1024-thread blocks (wide rows) take their rows in two-row chunks dealt round-robin, 256-thread
 //   blocks keep panels (BlockRows).
-// Rung 6 is this kernel in 512-thread blocks from 4097 to 10240 columns (B = 512, dealt chunks too).
 template <unsigned B, unsigned K, unsigned D, unsigned V>
 __global__ void __launch_bounds__(B)
 fused_cooperative(const float* __restrict__ a, const float* __restrict__ x, std::uint32_t rows, std::uint32_t cols,
@@ -259,14 +310,44 @@ fused_cooperative(const float* __restrict__ a, const float* __restrict__ x, std:
       fused_row<B, K, true, V>(ring[s], l, cols, xs, warp_dots, y_part);
     }
   }
-#pragma unroll
-  for (unsigned k = 0; k < K; ++k) {
-    const std::uint32_t j = column_of<B, V>(k);
-    if (j < cols) partial[std::size_t{blockIdx.x} * cols + j] = y_part[k];
-  }
-  cooperative_groups::this_grid().sync();
+  finish_cooperative<B, K, V>(y_part, cols, partial, y);
+}
 
-  add_partials<B>(partial, cols, y);
+// ---- rung 6: half blocks, two rows a barrier ----------------------------------------------------------
+// Rung 5 in 512-thread blocks (twice the columns a thread: a row's sums, barrier and bounds paid by
+// half the warps), its rows taken two at a time: both dots summed by one pass of shuffles and one
+// barrier (block_dots2). A ring of R rows: the pair computed while the next R − 2 rows load.
+template <unsigned B, unsigned K, unsigned R, unsigned V>
+__global__ void __launch_bounds__(B)
+fused_pairs(const float* __restrict__ a, const float* __restrict__ x, std::uint32_t rows, std::uint32_t cols,
+            std::uint32_t rows_per_block, float* __restrict__ partial, float* __restrict__ y) {
+  static_assert(R % 2 == 0 && R >= 4, "pairs, at least one pair ahead");
+  extern __shared__ float xs[];
+  __shared__ float pair_dots[2][2][B / kWarp];
+  for (std::uint32_t j = threadIdx.x; j < cols; j += B) xs[j] = x[j];
+  __syncthreads();
+  const BlockRows<true> mine(rows, rows_per_block);
+  float ring[R][K], y_part[K] = {};
+#pragma unroll
+  for (unsigned s = 0; s < R - 2; ++s)
+    if (s < mine.count) load_row<B, K, V>(a, mine.row(s), cols, ring[s]);
+  for (std::size_t i = 0; i < mine.count; i += R) {
+#pragma unroll
+    for (unsigned s = 0; s < R; s += 2) {  // the block's rows i + s, i + s + 1 are in ring[s], ring[s + 1]
+      const std::size_t l = i + s;
+      if (l >= mine.count) break;
+#pragma unroll
+      for (unsigned q = R - 2; q < R; ++q)
+        if (l + q < mine.count) load_row<B, K, V>(a, mine.row(l + q), cols, ring[(s + q) % R]);
+      const bool second = l + 1 < mine.count;
+      float ta, tb;
+      block_dots2<B>(row_dot<B, K, V>(ring[s], cols, xs), second ? row_dot<B, K, V>(ring[s + 1], cols, xs) : 0.f,
+                     pair_dots[(l / 2) & 1], ta, tb);
+      add_row(ring[s], ta, y_part);
+      if (second) add_row(ring[s + 1], tb, y_part);
+    }
+  }
+  finish_cooperative<B, K, V>(y_part, cols, partial, y);
 }
 
 // ---- host side --------------------------------------------------------------------------------------
@@ -320,11 +401,17 @@ constexpr std::uint32_t kMinRowsPerBlock = 8;
 
 // The rows in flight: as many as registers allow beside the partial y, at most 4. A row of K floats
 // a thread; 48 registers of them in 1024- and 256-thread blocks (at most 64 a thread in the first;
-// several of the second an SM), 96 in 512-thread blocks (one an SM at wide rows, 128 a thread).
+// several of the second an SM); rung 6's 512-thread blocks (one an SM at wide rows, 128 registers a
+// thread) a ring of 4 or 6 rows in 96.
 template <unsigned B, unsigned K, unsigned V>
 constexpr CoopKernel ring_kernel() {
-  constexpr unsigned kRing = (B == 512 ? 96 : 48) / K - 2;
-  return fused_cooperative<B, K, (kRing < 4 ? (kRing < 1 ? 1 : kRing) : 4), V>;
+  if constexpr (B == 512) {  // rung 6: pairs, a ring of 4 or 6 rows
+    constexpr unsigned kRing = (96 / K - 1) / 2 * 2;
+    return fused_pairs<B, K, (kRing < 4 ? 4 : kRing > 6 ? 6 : kRing), V>;
+  } else {
+    constexpr unsigned kRing = 48 / K - 2;
+    return fused_cooperative<B, K, (kRing < 4 ? (kRing < 1 ? 1 : kRing) : 4), V>;
+  }
 }
 
 /// Rung 6's blocks: past 4096 columns (k > 8 a thread) up to 10240 (k ≤ 20), 16-byte loads. Wider

@@ -126,7 +126,7 @@ constexpr AtaxRung kRungs[] = {
         "gpulab::atax: one cooperative launch, block size by width, rows up to 4 ahead, butterfly dot, 16-byte loads", "dram load_sectors",
         Role::library),
     rung<HalfBlocks, HalfBlocks::workspace_bytes>("half_blocks",
-        "rung 5 in 512-thread blocks from 4097 to 10240 columns (16-byte loads): twice the columns a thread, a row's sums, barrier and bounds paid by half the warps", "instructions issue"),
+        "rung 5 in 512-thread blocks from 4097 to 10240 columns (16-byte loads): twice the columns a thread, a row's sums, barrier and bounds paid by half the warps; rows two at a time, one barrier for both", "instructions issue"),
     rung<Cublas>("cublasSgemv x2", "the vendor library (cuBLAS): two matrix-vector products", "dram", Role::vendor),
 };
 
