@@ -554,42 +554,53 @@ bool vector_loads_fit(const float* a, std::uint32_t cols) {
 }
 }  // namespace
 
-std::size_t half_blocks_temp_bytes(std::uint32_t rows, std::uint32_t cols) {
-  return std::max(atax_temp_bytes(rows, cols),
-                  coop_takes(cols) && cols % 4 == 0 ? std::size_t{coop_plan(rows, cols, true, true).blocks} * cols * sizeof(float) : 0);
+// The library takes rung 6 where each SM must take more DRAM bytes a cycle than an H100's 12.8: on an
+// H200 (18.8) rung 5 is bound by issuing its instructions and rung 6 has half of them (1.14× at
+// 8960x17920, 1.23× at 5000x32000; docs/atax.md). Below it, rung 5 until rung 6 is shown no slower.
+constexpr double kHalfBlocksFromBytesPerSmCycle = 15.0;
+
+/// The fused pass (half_blocks: rung 6's blocks where they apply) after the arguments' checks; the
+/// two passes where the fused kernels do not take the width.
+void checked_pass(const char* name, const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
+                  std::size_t temp_bytes, cudaStream_t stream, bool half_blocks) {
+  if (a == nullptr || x == nullptr || y == nullptr || temp == nullptr) throw Error(std::string(name) + ": null device pointer");
+  if (rows == 0 || cols == 0 || rows > 0x7FFFFFFFu || cols > 0x7FFFFFFFu)
+    throw Error(std::string(name) + ": " + std::to_string(cols) + " columns × " + std::to_string(rows) +
+                " rows; both must be in [1, 2^31 - 1]");
+  const std::size_t needed = atax_temp_bytes(rows, cols);
+  if (temp_bytes < needed)
+    throw Error(std::string(name) + ": temporary storage of " + std::to_string(temp_bytes) +
+                " bytes is too small; atax_temp_bytes() says " + std::to_string(needed));
+  if (!coop_takes(cols)) return two_pass(a, x, rows, cols, y, temp, stream);
+  launch_plan(coop_plan(rows, cols, vector_loads_fit(a, cols), half_blocks), a, x, rows, cols, y, temp, stream);
+}
+
+void cooperative_pass(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
+                      std::size_t temp_bytes, cudaStream_t stream) {
+  checked_pass("atax", a, x, rows, cols, y, temp, temp_bytes, stream, false);
 }
 
 void half_blocks(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp, std::size_t temp_bytes,
                  cudaStream_t stream) {
-  if (!coop_takes(cols) || !vector_loads_fit(a, cols)) return atax(a, x, rows, cols, y, temp, temp_bytes, stream);
-  if (temp_bytes < half_blocks_temp_bytes(rows, cols)) throw Error("atax half_blocks: temporary storage too small");
-  launch_plan(coop_plan(rows, cols, true, true), a, x, rows, cols, y, temp, stream);
+  checked_pass("atax", a, x, rows, cols, y, temp, temp_bytes, stream, true);
 }
 
 }  // namespace atax_detail
 
 using namespace atax_detail;
 
-
 std::size_t atax_temp_bytes(std::uint32_t rows, std::uint32_t cols) {
   if (!coop_takes(cols)) return two_pass_temp_bytes(rows, cols);
-  // Enough for either instance: which one runs depends on A's alignment, not known here.
+  // Enough for every plan: which one runs depends on A's alignment and the device's bandwidth.
   std::uint32_t blocks = coop_plan(rows, cols, false).blocks;
-  if (cols % 4 == 0) blocks = std::max(blocks, coop_plan(rows, cols, true).blocks);
+  if (cols % 4 == 0) blocks = std::max({blocks, coop_plan(rows, cols, true).blocks, coop_plan(rows, cols, true, true).blocks});
   return std::size_t{blocks} * cols * sizeof(float);
 }
 
 void atax(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
           std::size_t temp_bytes, cudaStream_t stream) {
-  if (a == nullptr || x == nullptr || y == nullptr || temp == nullptr) throw Error("atax: null device pointer");
-  if (rows == 0 || cols == 0 || rows > 0x7FFFFFFFu || cols > 0x7FFFFFFFu)
-    throw Error("atax: " + std::to_string(cols) + " columns × " + std::to_string(rows) + " rows; both must be in [1, 2^31 - 1]");
-  const std::size_t needed = atax_temp_bytes(rows, cols);
-  if (temp_bytes < needed)
-    throw Error("atax: temporary storage of " + std::to_string(temp_bytes) + " bytes is too small; atax_temp_bytes() says " +
-                std::to_string(needed));
-  if (!coop_takes(cols)) return two_pass(a, x, rows, cols, y, temp, stream);
-  launch_plan(coop_plan(rows, cols, vector_loads_fit(a, cols)), a, x, rows, cols, y, temp, stream);
+  checked_pass("atax", a, x, rows, cols, y, temp, temp_bytes, stream,
+               current_dram_bytes_per_sm_cycle() >= kHalfBlocksFromBytesPerSmCycle);
 }
 
 }  // namespace gpulab

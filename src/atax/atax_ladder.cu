@@ -76,21 +76,18 @@ struct FirstFused {
   }
 };
 
-struct HalfBlocks {
-  static std::size_t workspace_bytes(std::uint32_t rows, std::uint32_t cols) { return atax_detail::half_blocks_temp_bytes(rows, cols); }
-  static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws,
-                  std::size_t ws_bytes, cudaStream_t s) {
-    atax_detail::half_blocks(a, x, rows, cols, y, ws, ws_bytes, s);
-  }
-};
-
-struct Library {
+template <void (*kPass)(const float*, const float*, std::uint32_t, std::uint32_t, float*, void*, std::size_t, cudaStream_t)>
+struct FusedPass {
   static std::size_t workspace_bytes(std::uint32_t rows, std::uint32_t cols) { return atax_temp_bytes(rows, cols); }
   static void run(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* ws,
                   std::size_t ws_bytes, cudaStream_t s) {
-    atax(a, x, rows, cols, y, ws, ws_bytes, s);
+    kPass(a, x, rows, cols, y, ws, ws_bytes, s);
   }
 };
+using Cooperative = FusedPass<&atax_detail::cooperative_pass>;
+using HalfBlocks = FusedPass<&atax_detail::half_blocks>;
+using Library = FusedPass<&atax>;
+
 
 // Row-major A (rows × cols) is column-major Aᶜ (cols × rows, lda = cols): A·x = (Aᶜ)ᵀ·x and
 // Aᵀ·t = Aᶜ·t.
@@ -122,11 +119,13 @@ constexpr AtaxRung kRungs[] = {
         "a warp per row; columns split over row chunks, added in order: every load coalesced", "load_sectors dram"),
     rung<FirstFused, FirstFused::workspace_bytes>("fused_single_pass",
         "A read once: t_i and y += t_i a_i from the same registers (cols <= 16384, else two passes); partials added by a 2nd launch", "dram_bytes"),
-    rung<Library, Library::workspace_bytes>("fused_cooperative",
-        "gpulab::atax: one cooperative launch, block size by width, rows up to 4 ahead, butterfly dot, 16-byte loads", "dram load_sectors",
-        Role::library),
+    rung<Cooperative, Cooperative::workspace_bytes>("fused_cooperative",
+        "one cooperative launch, block size by width, rows up to 4 ahead, butterfly dot, 16-byte loads", "dram load_sectors"),
     rung<HalfBlocks, HalfBlocks::workspace_bytes>("half_blocks",
         "rung 5 in 512-thread blocks from 4097 to 10240 columns (16-byte loads): twice the columns a thread, a row's sums, barrier and bounds paid by half the warps; rows two at a time, one barrier for both", "instructions issue"),
+    rung<Library, Library::workspace_bytes>("library",
+        "gpulab::atax: rung 6 where an SM must take 15 bytes of DRAM a cycle or more (an H200), rung 5 below (an H100: 12.8)", "dram",
+        Role::library),
     rung<Cublas>("cublasSgemv x2", "the vendor library (cuBLAS): two matrix-vector products", "dram", Role::vendor),
 };
 

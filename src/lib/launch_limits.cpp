@@ -23,6 +23,21 @@ std::size_t current_l2_bytes() {
   return bytes.get([] { return static_cast<std::size_t>(current_device_attribute(cudaDevAttrL2CacheSize)); });
 }
 
+double current_dram_bytes_per_sm_cycle() {
+  static PerDevice<double> bytes;
+  return bytes.get([] {
+    const auto real = [](cudaDeviceAttr attribute) {  // the GPU's own: clocks and memory are not the family's
+      int device = 0, value = 0;
+      GPULAB_CUDA_CHECK(cudaGetDevice(&device));
+      GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+      return static_cast<double>(value);
+    };
+    const double bytes_per_s = 2.0 * real(cudaDevAttrMemoryClockRate) * 1e3 * real(cudaDevAttrGlobalMemoryBusWidth) / 8;
+    const double sm_cycles_per_s = real(cudaDevAttrMultiProcessorCount) * real(cudaDevAttrClockRate) * 1e3;
+    return sm_cycles_per_s > 0 ? bytes_per_s / sm_cycles_per_s : 0.0;
+  });
+}
+
 int current_compute_capability() {
   static PerDevice<int> capability;
   return capability.get([] {

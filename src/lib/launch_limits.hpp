@@ -16,6 +16,13 @@ int current_device_attribute(cudaDeviceAttr attribute);
 /// The current device's L2 cache in bytes (asked once per device).
 std::size_t current_l2_bytes();
 
+/// The current device's DRAM bandwidth a cycle of one SM, in bytes: its memory's clock × bus width
+/// × 2 (double data rate) ÷ (SMs × SM clock), from its attributes (asked once per device; the GPU's
+/// own, treated as an older family or not). About 12.8 on an H100 SXM, 18.8 on an H200, 13 on an
+/// A100, 5 on a T4: what each SM must take in a cycle to keep the memory busy, so how few
+/// instructions a byte a streaming kernel can afford.
+double current_dram_bytes_per_sm_cycle();
+
 /// The current device's compute capability as major·10 + minor (75, 80, 86, 89, 90, …; asked
 /// once per device; the treated-as family's where one is set).
 int current_compute_capability();
