@@ -1,7 +1,8 @@
 // The library's atax (include/gpulab/atax.hpp) and the ladder's rungs 3–6: the coalesced two-pass
-// path (rung 3), the first fused single pass (rung 4), the cooperative fused pass (rung 5), which
-// atax() takes for 128 ≤ cols ≤ 16384 (the two-pass path otherwise), and rung 5 in half-size
-// blocks for rows of 4097 to 10240 columns (rung 6).
+// path (rung 3), the first fused single pass (rung 4), the cooperative fused pass (rung 5) and the
+// same in half-size blocks, two rows a barrier, for rows of 4097 to 10240 columns (rung 6). atax()
+// takes rung 6 or 5 for 128 ≤ cols ≤ 16384, by the DRAM bytes a cycle each SM must take, and the
+// two-pass path otherwise.
 #include "atax/atax_paths.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
@@ -273,7 +274,7 @@ __device__ __forceinline__ void finish_cooperative(const float (&y_part)[K], std
   add_partials<B>(partial, cols, y);
 }
 
-// ---- rung 5: the cooperative fused pass (the library) ------------------------------------------------
+// ---- rung 5: the cooperative fused pass (the library's below 15 bytes of DRAM a cycle an SM) ----------
 // Adds over rung 4:
 // - one launch: the blocks' partial y are added after a grid-wide barrier (a cooperative launch
 //   of a grid that is resident at once), each block summing a slab of columns over the blocks in
@@ -296,7 +297,7 @@ fused_cooperative(const float* __restrict__ a, const float* __restrict__ x, std:
   __shared__ float warp_dots[2][B / kWarp];
   for (std::uint32_t j = threadIdx.x; j < cols; j += B) xs[j] = x[j];
   __syncthreads();
-  const BlockRows<B >= 512> mine(rows, rows_per_block);
+  const BlockRows<B == 1024> mine(rows, rows_per_block);
   float ring[D + 1][K], y_part[K] = {};
 #pragma unroll
   for (unsigned s = 0; s < D; ++s)
@@ -425,7 +426,8 @@ template <unsigned B, unsigned K, unsigned V>
 unsigned ring_resident() {
   static PerDevice<unsigned> cache;
   return cache.get([] {
-    const std::size_t most_x = std::min<std::size_t>(B == kHalfBlock ? std::size_t{B} * kHalfBlockMaxK : std::size_t{B} * kFusedMaxK, fused_max_cols()) * sizeof(float);
+    const std::size_t most_k = B == kHalfBlock ? kHalfBlockMaxK : kFusedMaxK;
+    const std::size_t most_x = std::min<std::size_t>(std::size_t{B} * most_k, fused_max_cols()) * sizeof(float);
     allow_dynamic_smem(reinterpret_cast<const void*>(ring_kernel<B, K, V>()), most_x, "gpulab::atax");
     return resident_blocks(reinterpret_cast<const void*>(ring_kernel<B, K, V>()), B, most_x);
   });
@@ -464,7 +466,7 @@ CoopInstance half_block_instance(std::uint32_t k) {
   return ring_instance<kHalfBlock, 20, 4>();
 }
 
-/// `half_blocks` (rung 6): 512-thread blocks where the library takes 1024 and loads 16 bytes.
+/// `half_blocks` (rung 6): 512-thread blocks where rung 5 takes 1024 and rows load 16 bytes.
 CoopPlan coop_plan(std::uint32_t rows, std::uint32_t cols, bool vector_loads, bool half_blocks = false) {
   CoopPlan p;
   p.block = cols <= 4096 ? 256 : half_blocks && vector_loads && k_for(cols, kHalfBlock) <= kHalfBlockMaxK ? kHalfBlock : 1024;
@@ -484,9 +486,10 @@ void launch_plan(const CoopPlan& p, const float* a, const float* x, std::uint32_
   const std::uint32_t per_block = (rows + p.blocks - 1) / p.blocks;
   LaunchShape shape{dim3(p.blocks), dim3(p.block), p.smem};
   shape.cooperative = true;
-  launch("fused_cooperative", p.kernel, shape, stream, a, x, rows, cols, per_block, static_cast<float*>(temp), y).work([&] {
+  const char* name = p.block == kHalfBlock ? "fused_pairs" : "fused_cooperative";
+  launch(name, p.kernel, shape, stream, a, x, rows, cols, per_block, static_cast<float*>(temp), y).work([&] {
     return count_of(per_block, "line") +
-           (p.block >= 512 ? " per block (two-row chunks dealt round-robin)" : " per block (a panel)") +
+           (p.block >= kHalfBlock ? " per block (two-row chunks dealt round-robin)" : " per block (a panel)") +
            ", then a slab of y each";
   });
 }
