@@ -2,6 +2,7 @@
 #include "core/ceilings.hpp"
 #include "core/memory.hpp"
 #include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
 #include "lib/tile_stream.cuh"
 
 #include <gpulab/device_buffer.hpp>
@@ -188,7 +189,8 @@ std::vector<InFlightPoint> measure_in_flight(const DeviceFacts& device, int reps
     for (const auto& [loads, kernel] : kernels) {
       const int blocks_per_sm = warps > 32 ? warps / 32 : 1;
       const auto block = static_cast<unsigned>(warps / blocks_per_sm * 32);
-      if (device.max_resident_blocks(static_cast<int>(block)) < blocks_per_sm * device.sm_count) continue;  // (a small SM)
+      // Only points whose blocks are all resident at once (registers can halve 64 warps, a small SM refuse them).
+      if (resident_blocks(reinterpret_cast<const void*>(kernel), block) < static_cast<unsigned>(blocks_per_sm * device.sm_count)) continue;
       InFlightPoint p;
       p.warps_per_sm = warps;
       p.loads_per_thread = loads;
