@@ -575,7 +575,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       ->check(CLI::Range(1, 1024));
   bool ceiling_in_flight = false;
   ceilings_cmd->add_flag("--in-flight", ceiling_in_flight,
-                         "also the read at 2 KiB to 512 KiB in flight an SM (warps an SM x loads a thread): what a kernel must keep in flight here");
+                         "also the read at 2 KiB to 256 KiB in flight an SM (warps an SM x loads a thread): what a kernel must keep in flight here");
   OutputFiles ceiling_files;
   ceiling_files.add_to(ceilings_cmd);
   auto* list = app.add_subcommand("list", "list the problems and their rungs");

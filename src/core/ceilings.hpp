@@ -44,9 +44,9 @@ void read_through(const void* data, std::size_t bytes, float* sink, unsigned blo
 /// Measures the four ceilings with buffers of up to 1 GiB (less on a small card).
 Ceilings measure_ceilings(const DeviceFacts& device, int reps = 20);
 
-/// The read stream at 4 to 64 warps an SM times 1 to 8 loads a thread (2 KiB to 512 KiB in flight an
+/// The read stream at 4 to 64 warps an SM times 1 to 8 loads a thread (2 KiB to 256 KiB in flight an
 /// SM) over 256 MiB (less on a small card): how many bytes each SM must keep in flight for the
-/// memory's bandwidth (issue 67: a GPU with more bandwidth at the same latency needs more).
+/// memory's bandwidth (a GPU with more bandwidth at the same latency needs more).
 std::vector<InFlightPoint> measure_in_flight(const DeviceFacts& device, int reps = 5);
 
 }  // namespace gpulab
