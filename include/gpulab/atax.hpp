@@ -12,6 +12,10 @@
 //   owns a panel of rows: tᵢ = aᵢ·x, then y += tᵢ·aᵢ with the row still in registers; after a
 //   grid-wide barrier the blocks' partial y are added in block order); otherwise two passes (a
 //   warp per row for t, columns split over row chunks for y, chunks added in a fixed order).
+//   Where each SM must take 15 bytes of DRAM a cycle or more (an H200; not an H100, A100 or T4)
+//   and 4096 < cols ≤ 10240 with 16-byte rows, the pass runs in 512-thread blocks that take their
+//   rows two at a time (fewer instructions a byte); the device decides, so results stay
+//   deterministic per device.
 // - Any alignment of the pointers: where cols % 4 == 0 and `a` is 16-byte aligned (as
 //   cudaMalloc's pointers are), A is read 16 bytes at a time, otherwise 4.
 // - Deterministic: same input, same device → same bits. The result is within the bound of
