@@ -5,6 +5,7 @@
 
 #include "atax/atax_problem.hpp"
 #include "core/memory.hpp"
+#include "lib/launch_limits.hpp"
 #include "lib/launch_log.hpp"
 
 #include <gpulab/atax.hpp>
@@ -96,6 +97,20 @@ TEST(Atax, SameInputSameBits) {
       const auto again = run_rung(library_rung(), s);
       EXPECT_EQ(std::memcmp(first.data(), again.data(), first.size() * sizeof(float)), 0) << s.cols << "x" << s.rows;
     }
+  }
+}
+
+// The library takes rung 6 where each SM must take 15 bytes of DRAM a cycle or more (an H200) and
+// rung 5 below (an H100): the same bits as the rung it takes.
+TEST(Atax, TheLibraryTakesRungSixByTheBytesEachSmMustTake) {
+  const double bytes_per_cycle = current_dram_bytes_per_sm_cycle();
+  ASSERT_GT(bytes_per_cycle, 1.0);
+  const char* taken = bytes_per_cycle >= 15.0 ? "half_blocks" : "fused_cooperative";
+  for (AtaxShape s : {AtaxShape{8960, 300}, AtaxShape{5000, 77}}) {
+    const auto library = run_rung(library_rung(), s);
+    const auto rung = run_rung(find_rung(ladder_info(atax_rungs()), taken, "atax"), s);
+    EXPECT_EQ(std::memcmp(library.data(), rung.data(), library.size() * sizeof(float)), 0)
+        << s.cols << "x" << s.rows << ": the library is not " << taken << " at " << bytes_per_cycle << " bytes a cycle an SM";
   }
 }
 
