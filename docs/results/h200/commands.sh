@@ -1,3 +1,3 @@
-# One call on an H200 with the build of be5c925 carried (build/ci-device.tar.xz); the call script was kept beside the build:
-build/ci-device/tests/gpulab_gpu_tests --gtest_filter='*AtaxLadder*:Atax.*:Ladders.*:*Multi*Atax*'
-gpulab ceilings --in-flight --json ceilings_in_flight.json --md ceilings_in_flight.md
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
