@@ -400,13 +400,18 @@ struct CoopPlan {
 // the block's share of A.
 constexpr std::uint32_t kMinRowsPerBlock = 8;
 
+/// Rung 6's blocks: past 4096 columns (k > 8 a thread) up to 10240 (k ≤ 20), 16-byte loads. Wider
+/// rows keep rung 5's: at 24 and 32 columns a thread the half blocks hold two rows ahead or one, and
+/// lost on the H200 (12288x1024 0.90×, 16384x9800 0.97×; docs/atax.md).
+constexpr unsigned kHalfBlock = 512, kHalfBlockMaxK = 20;
+
 // The rows in flight: as many as registers allow beside the partial y, at most 4. A row of K floats
 // a thread; 48 registers of them in 1024- and 256-thread blocks (at most 64 a thread in the first;
 // several of the second an SM); rung 6's 512-thread blocks (one an SM at wide rows, 128 registers a
 // thread) a ring of 4 or 6 rows in 96.
 template <unsigned B, unsigned K, unsigned V>
 constexpr CoopKernel ring_kernel() {
-  if constexpr (B == 512) {  // rung 6: pairs, a ring of 4 or 6 rows
+  if constexpr (B == kHalfBlock) {  // rung 6: pairs, a ring of 4 or 6 rows
     constexpr unsigned kRing = (96 / K - 1) / 2 * 2;
     return fused_pairs<B, K, (kRing < 4 ? 4 : kRing > 6 ? 6 : kRing), V>;
   } else {
@@ -414,11 +419,6 @@ constexpr CoopKernel ring_kernel() {
     return fused_cooperative<B, K, (kRing < 4 ? (kRing < 1 ? 1 : kRing) : 4), V>;
   }
 }
-
-/// Rung 6's blocks: past 4096 columns (k > 8 a thread) up to 10240 (k ≤ 20), 16-byte loads. Wider
-/// rows keep rung 5's: at 24 and 32 columns a thread the half blocks hold two rows ahead or one, and
-/// lost on the H200 (12288x1024 0.90×, 16384x9800 0.97×; docs/atax.md).
-constexpr unsigned kHalfBlock = 512, kHalfBlockMaxK = 20;
 
 /// Blocks of the instance resident at once, planned for the largest x the instance takes so that
 /// the grid does not depend on cols (asked once per device).
@@ -564,28 +564,27 @@ constexpr double kHalfBlocksFromBytesPerSmCycle = 15.0;
 
 /// The fused pass (half_blocks: rung 6's blocks where they apply) after the arguments' checks; the
 /// two passes where the fused kernels do not take the width.
-void checked_pass(const char* name, const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
+void checked_pass(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
                   std::size_t temp_bytes, cudaStream_t stream, bool half_blocks) {
-  if (a == nullptr || x == nullptr || y == nullptr || temp == nullptr) throw Error(std::string(name) + ": null device pointer");
+  if (a == nullptr || x == nullptr || y == nullptr || temp == nullptr) throw Error("atax: null device pointer");
   if (rows == 0 || cols == 0 || rows > 0x7FFFFFFFu || cols > 0x7FFFFFFFu)
-    throw Error(std::string(name) + ": " + std::to_string(cols) + " columns × " + std::to_string(rows) +
-                " rows; both must be in [1, 2^31 - 1]");
+    throw Error("atax: " + std::to_string(cols) + " columns × " + std::to_string(rows) + " rows; both must be in [1, 2^31 - 1]");
   const std::size_t needed = atax_temp_bytes(rows, cols);
   if (temp_bytes < needed)
-    throw Error(std::string(name) + ": temporary storage of " + std::to_string(temp_bytes) +
-                " bytes is too small; atax_temp_bytes() says " + std::to_string(needed));
+    throw Error("atax: temporary storage of " + std::to_string(temp_bytes) + " bytes is too small; atax_temp_bytes() says " +
+                std::to_string(needed));
   if (!coop_takes(cols)) return two_pass(a, x, rows, cols, y, temp, stream);
   launch_plan(coop_plan(rows, cols, vector_loads_fit(a, cols), half_blocks), a, x, rows, cols, y, temp, stream);
 }
 
 void cooperative_pass(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
                       std::size_t temp_bytes, cudaStream_t stream) {
-  checked_pass("atax", a, x, rows, cols, y, temp, temp_bytes, stream, false);
+  checked_pass(a, x, rows, cols, y, temp, temp_bytes, stream, false);
 }
 
 void half_blocks(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp, std::size_t temp_bytes,
                  cudaStream_t stream) {
-  checked_pass("atax", a, x, rows, cols, y, temp, temp_bytes, stream, true);
+  checked_pass(a, x, rows, cols, y, temp, temp_bytes, stream, true);
 }
 
 }  // namespace atax_detail
@@ -602,7 +601,7 @@ std::size_t atax_temp_bytes(std::uint32_t rows, std::uint32_t cols) {
 
 void atax(const float* a, const float* x, std::uint32_t rows, std::uint32_t cols, float* y, void* temp,
           std::size_t temp_bytes, cudaStream_t stream) {
-  checked_pass("atax", a, x, rows, cols, y, temp, temp_bytes, stream,
+  checked_pass(a, x, rows, cols, y, temp, temp_bytes, stream,
                current_dram_bytes_per_sm_cycle() >= kHalfBlocksFromBytesPerSmCycle);
 }
 

@@ -16,14 +16,15 @@ namespace {
 constexpr int kStreamBlock = 256;
 constexpr unsigned kStreamUnroll = 4;
 
-// Reads every float4 once, with the access pattern of lib/tile_stream.cuh (four 16-byte loads
-// in flight per thread, block-contiguous tiles). Each warp adds one float to `sink`, so the
-// compiler cannot drop the loads.
-__global__ void read_stream_kernel(const float4* __restrict__ in, std::size_t count,
-                                   float* __restrict__ sink) {
+// Reads every float4 once, with the access pattern of lib/tile_stream.cuh (kLoads 16-byte loads in
+// flight per thread, block-contiguous tiles; the read ceiling takes four in blocks of kStreamBlock,
+// `ceilings --in-flight` any count in blocks of any size: kBlock 0, blockDim.x). Each warp adds one
+// float to `sink`, so the compiler cannot drop the loads.
+template <unsigned kLoads = kStreamUnroll, unsigned kBlock = kStreamBlock>
+__global__ void read_stream_kernel(const float4* __restrict__ in, std::size_t count, float* __restrict__ sink) {
   float acc = 0.f;
-  for_each_vector_in_tiles<kStreamUnroll>(in, count, blockIdx.x, gridDim.x, threadIdx.x, kStreamBlock,
-                                          [&acc](const float4& v) { acc += v.x + v.y + v.z + v.w; });
+  for_each_vector_in_tiles<kLoads>(in, count, blockIdx.x, gridDim.x, threadIdx.x, kBlock != 0 ? kBlock : blockDim.x,
+                                   [&acc](const float4& v) { acc += v.x + v.y + v.z + v.w; });
   for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
   if ((threadIdx.x & 31) == 0) atomicAdd(&sink[blockIdx.x], acc);
 }
@@ -60,17 +61,6 @@ __global__ void add_stream_kernel(const float4* __restrict__ a, const float4* __
   if (i < count) c[i] = make_float4(a[i].x + b[i].x, a[i].y + b[i].y, a[i].z + b[i].z, a[i].w + b[i].w);
 }
 
-// The read stream with its concurrency set by the launch: blockDim.x threads, kLoads 16-byte loads
-// each at a time, over block-contiguous tiles (as read_stream_kernel).
-template <unsigned kLoads>
-__global__ void read_in_flight_kernel(const float4* __restrict__ in, std::size_t count, float* __restrict__ sink) {
-  float acc = 0.f;
-  for_each_vector_in_tiles<kLoads>(in, count, blockIdx.x, gridDim.x, threadIdx.x, blockDim.x,
-                                   [&acc](const float4& v) { acc += v.x + v.y + v.z + v.w; });
-  for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
-  if ((threadIdx.x & 31) == 0) atomicAdd(&sink[blockIdx.x], acc);
-}
-
 constexpr int kFmaChains = 8;
 constexpr int kFmaIterations = 4096;
 
@@ -92,7 +82,7 @@ __global__ void fma_kernel(float* __restrict__ out, float a, float b) {
 }  // namespace
 
 void read_through(const void* data, std::size_t bytes, float* sink, unsigned blocks, cudaStream_t stream) {
-  launch("read_through", read_stream_kernel, {blocks, kStreamBlock}, stream, static_cast<const float4*>(data), bytes / sizeof(float4),
+  launch("read_through", read_stream_kernel<>, {blocks, kStreamBlock}, stream, static_cast<const float4*>(data), bytes / sizeof(float4),
          sink);
 }
 
@@ -121,7 +111,7 @@ Ceilings measure_ceilings(const DeviceFacts& device, int reps) {
     GPULAB_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice, s));
   }, opt);
   c.read = timer.time([&](cudaStream_t s) {
-    launch("read_stream", read_stream_kernel, {static_cast<unsigned>(resident_blocks), kStreamBlock}, s, a.data(), a.size(),
+    launch("read_stream", read_stream_kernel<>, {static_cast<unsigned>(resident_blocks), kStreamBlock}, s, a.data(), a.size(),
            sink.data());
   }, opt);
   c.write = timer.time([&](cudaStream_t s) {
@@ -182,8 +172,8 @@ std::vector<InFlightPoint> measure_in_flight(const DeviceFacts& device, int reps
   // One block an SM up to 32 warps, two past them: grids of a block or two an SM, resident at once.
   DeviceBuffer<float> sink(static_cast<std::size_t>(device.sm_count) * 2);
   using Kernel = void (*)(const float4*, std::size_t, float*);
-  const std::pair<int, Kernel> kernels[] = {{1, read_in_flight_kernel<1>}, {2, read_in_flight_kernel<2>},
-                                            {4, read_in_flight_kernel<4>}, {8, read_in_flight_kernel<8>}};
+  const std::pair<int, Kernel> kernels[] = {{1, read_stream_kernel<1, 0>}, {2, read_stream_kernel<2, 0>},
+                                            {4, read_stream_kernel<4, 0>}, {8, read_stream_kernel<8, 0>}};
   std::vector<InFlightPoint> points;
   for (int warps : {4, 8, 16, 32, 64})
     for (const auto& [loads, kernel] : kernels) {

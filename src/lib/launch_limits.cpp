@@ -11,11 +11,19 @@
 
 namespace gpulab {
 
-int current_device_attribute(cudaDeviceAttr attribute) {
+namespace {
+/// The current GPU's own answer, treated as an older family or not.
+int own_device_attribute(cudaDeviceAttr attribute) {
   int device = 0, value = 0;
   GPULAB_CUDA_CHECK(cudaGetDevice(&device));
   GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
-  return treated_attribute(attribute, value);  // an older family's, where the GPU is treated as one
+  return value;
+}
+}  // namespace
+
+int current_device_attribute(cudaDeviceAttr attribute) {
+  // an older family's, where the GPU is treated as one
+  return treated_attribute(attribute, own_device_attribute(attribute));
 }
 
 std::size_t current_l2_bytes() {
@@ -26,12 +34,8 @@ std::size_t current_l2_bytes() {
 double current_dram_bytes_per_sm_cycle() {
   static PerDevice<double> bytes;
   return bytes.get([] {
-    const auto real = [](cudaDeviceAttr attribute) {  // the GPU's own: clocks and memory are not the family's
-      int device = 0, value = 0;
-      GPULAB_CUDA_CHECK(cudaGetDevice(&device));
-      GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
-      return static_cast<double>(value);
-    };
+    // The GPU's own: clocks and memory are not a treated-as family's.
+    const auto real = [](cudaDeviceAttr attribute) { return static_cast<double>(own_device_attribute(attribute)); };
     const double bytes_per_s = 2.0 * real(cudaDevAttrMemoryClockRate) * 1e3 * real(cudaDevAttrGlobalMemoryBusWidth) / 8;
     const double sm_cycles_per_s = real(cudaDevAttrMultiProcessorCount) * real(cudaDevAttrClockRate) * 1e3;
     return sm_cycles_per_s > 0 ? bytes_per_s / sm_cycles_per_s : 0.0;
