@@ -166,12 +166,15 @@ void zero_triangle(const Matrix& m, bool upper, int device, Address stream) {
   gpulab::zero_triangle(view<float>(m), upper ? gpulab::Triangle::upper : gpulab::Triangle::lower, as_stream(stream));
 }
 
-void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, Address a, std::size_t lda, Address b, std::size_t ldb,
-           float beta, Address c, std::size_t ldc, const std::string& precision, int device, Address stream) {
+/// a_transposed, b_transposed: the operand is stored transposed (A k × m, B n × k: gpulab::Op).
+void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, Address a, std::size_t lda, bool a_transposed, Address b,
+           std::size_t ldb, bool b_transposed, float beta, Address c, std::size_t ldc, const std::string& precision, int device,
+           Address stream) {
   const auto chosen = gpulab_python::sgemm_precision(precision);
   if (!chosen) throw gpulab::Error(gpulab_python::unknown_sgemm_precision("gpulab.sgemm", precision));
   DeviceScope scope(device);
-  gpulab::sgemm(m, n, k, alpha, at<const float>(a), lda, at<const float>(b), ldb, beta, at<float>(c), ldc, as_stream(stream), *chosen);
+  gpulab::sgemm(gpulab_python::op(a_transposed), gpulab_python::op(b_transposed), m, n, k, alpha, at<const float>(a), lda,
+                at<const float>(b), ldb, beta, at<float>(c), ldc, as_stream(stream), *chosen);
 }
 
 bool sgemm_precision_supported(const std::string& precision, int device) {
@@ -320,8 +323,8 @@ NB_MODULE(_core, m) {
         nb::arg("stream"));
   m.def("zero_triangle", &zero_triangle, nb::arg("m"), nb::arg("upper"), nb::arg("device"), nb::arg("stream"));
   m.def("sgemm", &sgemm, nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("alpha"), nb::arg("a"), nb::arg("lda"),
-        nb::arg("b"), nb::arg("ldb"), nb::arg("beta"), nb::arg("c"), nb::arg("ldc"), nb::arg("precision"), nb::arg("device"),
-        nb::arg("stream"));
+        nb::arg("a_transposed"), nb::arg("b"), nb::arg("ldb"), nb::arg("b_transposed"), nb::arg("beta"), nb::arg("c"), nb::arg("ldc"),
+        nb::arg("precision"), nb::arg("device"), nb::arg("stream"));
   m.def("sgemm_precision_supported", &sgemm_precision_supported, nb::arg("precision"), nb::arg("device"));
   m.def("conv3x3", &conv3x3, nb::arg("data"), nb::arg("pitch"), nb::arg("out"), nb::arg("out_pitch"), nb::arg("width"),
         nb::arg("height"), nb::arg("weights"), nb::arg("divisor"), nb::arg("border"), nb::arg("device"), nb::arg("stream"));

@@ -167,6 +167,33 @@ MaybeProblem matrix_problem(const char* what, const char* name, const at::Tensor
   return rows_problem(what, name, t);
 }
 
+/// gpulab/_arrays.py's operand_layout: a matrix read in place with contiguous rows (as it is) or
+/// contiguous columns (a transposed view, stored transposed), and its leading dimension.
+struct Operand {
+  const float* data;
+  bool transposed;
+  std::size_t ld;  // elements
+};
+std::optional<Operand> operand(const at::Tensor& t) {
+  const std::int64_t rows = t.size(0), cols = t.size(1), row_stride = t.stride(0), col_stride = t.stride(1);
+  const auto* data = static_cast<const float*>(t.data_ptr());
+  if (rows == 0 || cols == 0) return Operand{data, false, static_cast<std::size_t>(std::max<std::int64_t>(cols, 1))};
+  if ((cols == 1 || col_stride == 1) && (rows == 1 || row_stride >= cols))
+    return Operand{data, false, static_cast<std::size_t>(rows > 1 ? std::max(row_stride, cols) : cols)};
+  if ((rows == 1 || row_stride == 1) && (cols == 1 || col_stride >= rows))
+    return Operand{data, true, static_cast<std::size_t>(cols > 1 ? std::max(col_stride, rows) : rows)};
+  return std::nullopt;
+}
+MaybeProblem operand_problem(const char* what, const char* name, const at::Tensor& t) {
+  if (auto p = view_problem(what, t, {at::kFloat})) return p;
+  if (t.dim() != 2) return value_problem(std::string(what) + ": " + name + " must be 2-D, got shape " + tuple_text(t.sizes()));
+  if (!operand(t))
+    return value_problem(std::string(what) + ": " + name +
+                         " must have contiguous rows (strides (pitch, 1)) or contiguous columns (strides (1, pitch), a transposed view); got "
+                         "strides " + tuple_text(t.strides()) + ": call .contiguous() first");
+  return std::nullopt;
+}
+
 template <class T>
 gpulab::MatrixView<T> matrix(const at::Tensor& t) {
   const auto rows = static_cast<std::size_t>(t.size(0)), cols = static_cast<std::size_t>(t.size(1));
@@ -483,8 +510,8 @@ struct Sgemm {
   static MaybeProblem problem(const at::Tensor& a, const at::Tensor& b, double, c10::string_view precision, const at::Tensor* c) {
     if (!gpulab_python::sgemm_precision(name(precision)))
       return value_problem(gpulab_python::unknown_sgemm_precision(kWhat, name(precision)));
-    if (auto p = matrix_problem(kWhat, "a", a)) return p;
-    if (auto p = matrix_problem(kWhat, "b", b)) return p;
+    if (auto p = operand_problem(kWhat, "a", a)) return p;
+    if (auto p = operand_problem(kWhat, "b", b)) return p;
     if (auto p = same_device_problem(kWhat, a, b)) return p;
     if (a.size(1) != b.size(0))
       return value_problem(std::string(kWhat) + ": a is " + std::to_string(a.size(0)) + " x " + std::to_string(a.size(1)) + " and b is " +
@@ -497,11 +524,11 @@ struct Sgemm {
   static void run(const at::Tensor& a, const at::Tensor& b, double alpha, double beta, c10::string_view precision, const at::Tensor& c) {
     const gpulab::SgemmPrecision chosen = *gpulab_python::sgemm_precision(name(precision));  // problem() checked it
     DeviceScope scope(a.device().index());
-    const auto va = matrix<const float>(a), vb = matrix<const float>(b);
+    const Operand oa = *operand(a), ob = *operand(b);  // problem() checked both
     const auto vc = matrix<float>(c);
-    gpulab::sgemm(va.rows, vb.cols, va.cols, static_cast<float>(alpha), va.data, va.pitch_bytes / sizeof(float), vb.data,
-                  vb.pitch_bytes / sizeof(float), static_cast<float>(beta), vc.data, vc.pitch_bytes / sizeof(float), current_stream(a),
-                  chosen);
+    gpulab::sgemm(gpulab_python::op(oa.transposed), gpulab_python::op(ob.transposed), static_cast<std::size_t>(a.size(0)),
+                  static_cast<std::size_t>(b.size(1)), static_cast<std::size_t>(a.size(1)), static_cast<float>(alpha), oa.data, oa.ld,
+                  ob.data, ob.ld, static_cast<float>(beta), vc.data, vc.pitch_bytes / sizeof(float), current_stream(a), chosen);
   }
   static void into(const at::Tensor& a, const at::Tensor& b, double alpha, c10::string_view precision, const at::Tensor& c) {
     run(a, b, alpha, 0.0, precision, c);
@@ -789,8 +816,8 @@ struct AddGradient : torch::autograd::Function<AddGradient> {
   }
 };
 
-/// c = alpha·a·b: d a = alpha·g·bᵀ, d b = alpha·aᵀ·g, each one more sgemm (and a transpose) at the
-/// forward's precision.
+/// c = alpha·a·b: d a = alpha·g·bᵀ, d b = alpha·aᵀ·g, each one more sgemm at the forward's
+/// precision on a transposed view (read in place, no copy).
 struct SgemmGradient : torch::autograd::Function<SgemmGradient> {
   static at::Tensor forward(AutogradContext* ctx, const at::Tensor& a, const at::Tensor& b, double alpha, c10::string_view precision) {
     ctx->saved_data["alpha"] = alpha;
@@ -805,8 +832,8 @@ struct SgemmGradient : torch::autograd::Function<SgemmGradient> {
     const double alpha = ctx->saved_data["alpha"].toDouble();
     const std::string precision = ctx->saved_data["precision"].toStringRef();
     at::Tensor grad_a, grad_b;
-    if (ctx->needs_input_grad(0)) grad_a = call_sgemm(g, call_transpose(saved[1]), alpha, precision);
-    if (ctx->needs_input_grad(1)) grad_b = call_sgemm(call_transpose(saved[0]), g, alpha, precision);
+    if (ctx->needs_input_grad(0)) grad_a = call_sgemm(g, saved[1].t(), alpha, precision);
+    if (ctx->needs_input_grad(1)) grad_b = call_sgemm(saved[0].t(), g, alpha, precision);
     return {grad_a, grad_b, at::Tensor(), at::Tensor()};
   }
 };

@@ -52,6 +52,24 @@ TEST(SgemmShape, Parses) {
   EXPECT_EQ(sgemm_shape_name({5000, 3000, 700}), "5000x3000x700");
 }
 
+TEST(SgemmForm, ParsesAndStoresOperandsTransposedWithNaNPadding) {
+  EXPECT_EQ(parse_sgemm_form("NN"), (SgemmForm{false, false}));
+  EXPECT_EQ(parse_sgemm_form("nt"), (SgemmForm{false, true}));
+  EXPECT_EQ(parse_sgemm_form("TN"), (SgemmForm{true, false}));
+  EXPECT_EQ(parse_sgemm_form("TT"), (SgemmForm{true, true}));
+  for (const char* bad : {"", "N", "NNN", "NX", "tx", "T N"}) EXPECT_FALSE(parse_sgemm_form(bad)) << bad;
+  EXPECT_EQ(sgemm_form_name({true, false}), "TN");
+  // A 2 × 3 matrix with a row pitch of 4, stored transposed with one float of padding: 3 rows of
+  // 2 values, each but the last followed by a NaN.
+  const std::vector<float> x{1, 2, 3, -1, 4, 5, 6};
+  const std::vector<float> t = stored_transposed(x, 2, 3, 4, 1);
+  ASSERT_EQ(t.size(), 8u);
+  const std::vector<std::size_t> values{0, 1, 3, 4, 6, 7}, padding{2, 5};
+  const std::vector<float> want{1, 4, 2, 5, 3, 6};
+  for (std::size_t i = 0; i < values.size(); ++i) EXPECT_EQ(t[values[i]], want[i]);
+  for (std::size_t p : padding) EXPECT_TRUE(std::isnan(t[p]));
+}
+
 TEST(SgemmInput, PadsRowsWithNaNsAndFillsValuesInRange) {
   const SgemmInput in = make_sgemm_input({3, 5, 7}, 2, 1.f, 0.f, 9);
   EXPECT_EQ(in.lda, 9u);

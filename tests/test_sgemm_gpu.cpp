@@ -4,6 +4,7 @@
 // pick, and the library's contract as a user calls it.
 #include "gpu_test_support.hpp"
 
+#include "lib/launch_log.hpp"
 #include "sgemm/sgemm_ozaki.hpp"
 #include "sgemm/sgemm_paths.hpp"
 #include "sgemm/sgemm_problem.hpp"
@@ -495,6 +496,131 @@ TEST(SgemmLibrary, EmptyShapesDoNothingAndKZeroScalesC) {
   std::vector<float> want = in.c;
   for (float& v : want) v *= -2.f;
   EXPECT_EQ(d.result(), want);
+}
+
+// ---- operands stored transposed -----------------------------------------------------------------
+
+/// `in`'s operands on the device in a form: A as stored or stored k × m, B as stored or n × k
+/// (leading dimensions padded as in's are), C as C₀.
+struct DeviceForm {
+  bool a_t, b_t;
+  std::size_t lda, ldb;
+  DeviceBuffer<float> a, b, c;
+  DeviceForm(const SgemmInput& in, bool a_transposed, bool b_transposed)
+      : a_t(a_transposed), b_t(b_transposed), lda(a_t ? in.shape.m + (in.lda - in.shape.k) : in.lda),
+        ldb(b_t ? in.shape.k + (in.ldb - in.shape.n) : in.ldb),
+        a(test::upload<float>(a_t ? stored_transposed(in.a, in.shape.m, in.shape.k, in.lda, in.lda - in.shape.k) : in.a)),
+        b(test::upload<float>(b_t ? stored_transposed(in.b, in.shape.k, in.shape.n, in.ldb, in.ldb - in.shape.n) : in.b)),
+        c(test::upload<float>(in.c)) {}
+  sgemm_detail::GemmArgs args(const SgemmInput& in) const {
+    sgemm_detail::GemmArgs g = sgemm_device::gemm_args(in.shape.m, in.shape.n, in.shape.k, in.alpha, a.data(), lda, b.data(), ldb,
+                                                       in.beta, c.data(), in.ldc);
+    g.a_transposed = a_t, g.b_transposed = b_t;
+    return g;
+  }
+  void call(const SgemmInput& in, SgemmPrecision precision, cudaStream_t stream = nullptr) {
+    sgemm(a_t ? Op::transposed : Op::as_is, b_t ? Op::transposed : Op::as_is, in.shape.m, in.shape.n, in.shape.k, in.alpha, a.data(),
+          lda, b.data(), ldb, in.beta, c.data(), in.ldc, stream, precision);
+  }
+  std::vector<float> result() const {
+    GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+    return test::download(c.data(), c.size());
+  }
+  std::string name() const { return fmt::format("{}{}", a_t ? "T" : "N", b_t ? "T" : "N"); }
+};
+
+// The staged big tiles in every form: right, and the bits of the same configuration on operands as
+// stored (the forms change which copies fill shared memory, not the FMAs), with split-K and without,
+// aligned rows or not, beta or not. Configurations that take operands as stored only refuse.
+TEST(SgemmForms, StagedTilesReadTransposedOperandsInPlaceWithTheBitsOfAsStored) {
+  for (SgemmShape s : {SgemmShape{127, 129, 131}, SgemmShape{200, 200, 4097}, SgemmShape{1, 300, 257}, SgemmShape{129, 65, 257},
+                       SgemmShape{300, 520, 203}, SgemmShape{5, 3, 0}})
+    for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3}) {
+      const SgemmInput in = input_for(s, v);
+      const SgemmReference ref = sgemm_reference(in, 7);
+      for (std::size_t config = 0; config < sgemm_detail::tile_configs().size(); ++config) {
+        if (!sgemm_detail::config_fits(config)) continue;
+        for (int splits : {1, 5}) {
+          DeviceForm as_stored(in, false, false);
+          DeviceBuffer<float> partials(static_cast<std::size_t>(splits) * s.m * s.n);
+          sgemm_detail::run_config(config, as_stored.args(in), splits, partials.data(), nullptr);
+          const std::vector<float> want = as_stored.result();
+          for (auto [a_t, b_t] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
+            DeviceForm d(in, a_t, b_t);
+            const std::string what = fmt::format("{} {} {} {} splits {}", sgemm_detail::tile_configs()[config].name, d.name(),
+                                                 sgemm_shape_name(s), variant_name(v), splits);
+            if (!sgemm_detail::tile_configs()[config].every_form) {
+              EXPECT_THROW(sgemm_detail::run_config(config, d.args(in), splits, partials.data(), nullptr), Error) << what;
+              continue;
+            }
+            sgemm_detail::run_config(config, d.args(in), splits, partials.data(), nullptr);
+            const std::vector<float> got = d.result();
+            const CheckResult r = check_sgemm(got, in, ref, SgemmMath::fp32);
+            EXPECT_TRUE(r.ok) << what << ": " << r.detail;
+            EXPECT_EQ(std::memcmp(want.data(), got.data(), got.size() * sizeof(float)), 0) << what;
+          }
+        }
+      }
+    }
+}
+
+// The library in every form and precision, on shapes each path of operands as stored would take
+// (few rows, few columns, fringes, split-K, the tensor cores' sizes): within the precision's bound;
+// where the tensor cores take a form (wgmma splits op(A) and op(B)ᵀ the same way whatever their
+// form), the bits of operands as stored; a captured call gives the bits of an eager one.
+TEST(SgemmForms, TheLibraryTakesEveryFormInEveryPrecision) {
+  const sgemm_detail::SgemmPolicy& policy = sgemm_detail::current_sgemm_policy();
+  for (SgemmShape s : {SgemmShape{1, 4096, 2048}, SgemmShape{6, 700, 300}, SgemmShape{3000, 5, 600}, SgemmShape{4100, 3, 64},
+                       SgemmShape{257, 300, 1}, SgemmShape{1031, 1029, 1027}, SgemmShape{512, 520, 4100}})
+    for (auto [precision, math] : {std::pair{SgemmPrecision::fp32, SgemmMath::fp32}, std::pair{SgemmPrecision::fp32_tensor, SgemmMath::tf32x3},
+                                   std::pair{SgemmPrecision::tf32, SgemmMath::tf32}}) {
+      if (refused_here(precision)) continue;
+      const SgemmInput in = input_for(s, s.m % 2 == 1 ? Variant::unaligned : Variant::scaled);
+      const SgemmReference ref = sgemm_reference(in, 7);
+      DeviceForm as_stored(in, false, false);
+      as_stored.call(in, precision);
+      const std::vector<float> want = as_stored.result();
+      const bool tensor = precision != SgemmPrecision::fp32 && sgemm_detail::takes_tensor_cores(as_stored.args(in));
+      for (auto [a_t, b_t] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
+        DeviceForm d(in, a_t, b_t), captured(in, a_t, b_t), logged(in, a_t, b_t);
+        d.call(in, precision);  // the first call of a shape and form may time the tile configurations
+        const std::string what = fmt::format("{} {} precision {}", d.name(), sgemm_shape_name(s), static_cast<int>(precision));
+        {
+          // Read in place: the call launches the product's own kernels, no copy of an operand.
+          LaunchLog log(nullptr);
+          logged.call(in, precision);
+          GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+          ASSERT_FALSE(log.notes().empty()) << what;
+          for (const LaunchNote& n : log.notes())
+            EXPECT_TRUE(n.kernel.starts_with("big_tiles") || n.kernel.starts_with("add_slices") || n.kernel.starts_with("sgemm_"))
+                << what << ": " << n.kernel;
+        }
+        run_captured([&](cudaStream_t stream) { captured.call(in, precision, stream); });
+        const std::vector<float> got = d.result();
+        // Where a form leaves the tensor cores (mma.sync), its result is FP32's, within both bounds.
+        const CheckResult r = check_sgemm(got, in, ref, math);
+        EXPECT_TRUE(r.ok) << what << ": " << r.detail;
+        EXPECT_EQ(std::memcmp(got.data(), captured.result().data(), got.size() * sizeof(float)), 0) << what;
+        if (tensor && policy.fp32_tensor == sgemm_detail::TensorForm::wgmma) {
+          EXPECT_EQ(std::memcmp(want.data(), got.data(), got.size() * sizeof(float)), 0) << what;
+        }
+      }
+    }
+}
+
+TEST(SgemmForms, LeadingDimensionsAreCheckedAgainstTheStoredRows) {
+  DeviceBuffer<float> buf(64 * 64 * 3);
+  float* a = buf.data();
+  float* b = a + 64 * 64;
+  float* c = b + 64 * 64;
+  // m = 32, n = 48, k = 64: A stored k × m needs lda ≥ 32, B stored n × k ldb ≥ 64.
+  EXPECT_NO_THROW(sgemm(Op::transposed, Op::transposed, 32, 48, 64, 1.f, a, 32, b, 64, 0.f, c, 48));
+  EXPECT_THROW(sgemm(Op::transposed, Op::as_is, 32, 48, 64, 1.f, a, 31, b, 48, 0.f, c, 48), Error);  // lda < m
+  EXPECT_THROW(sgemm(Op::as_is, Op::transposed, 32, 48, 64, 1.f, a, 64, b, 63, 0.f, c, 48), Error);  // ldb < k
+  EXPECT_THROW(sgemm(static_cast<Op>(2), Op::as_is, 32, 48, 64, 1.f, a, 64, b, 48, 0.f, c, 48), Error);
+  // A stored k × m = 64 × 32 (lda 32) spans 2048 floats: a C that starts at its last one overlaps it.
+  EXPECT_THROW(sgemm(Op::transposed, Op::as_is, 32, 48, 64, 1.f, a, 32, b, 48, 0.f, a + 2047, 48), Error);
+  GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 TEST(SgemmLibrary, BadArgumentsThrow) {

@@ -1,8 +1,19 @@
-// gpulab/sgemm.hpp — C = alpha·A·B + beta·C in float32, row-major, the top rung of gpulab's SGEMM
-// ladder.
+// gpulab/sgemm.hpp — C = alpha·op(A)·op(B) + beta·C in float32, row-major, the top rung of gpulab's
+// SGEMM ladder.
 //
 //   // A: m × k, B: k × n, C: m × n, all packed (leading dimension = columns)
 //   gpulab::sgemm(m, n, k, 1.0f, d_a, k, d_b, n, 0.0f, d_c, n, stream);
+//   // A linear layer, y = x·wᵀ: x m × k, w stored n × k, read in place
+//   gpulab::sgemm(gpulab::Op::as_is, gpulab::Op::transposed, m, n, k, 1.0f, d_x, k, d_w, k, 0.0f, d_y, n, stream);
+//
+// Operands stored transposed (Op::transposed): op(A) = Aᵀ with A stored k × m (lda ≥ m), op(B) = Bᵀ
+// with B stored n × k (ldb ≥ k), read where they lie, never copied. Every precision takes every
+// form with the same arithmetic and bounds. The paths below that stream A or B once (few rows or
+// columns, the fringe) and the copies to 16-byte rows take operands as stored: a product with an
+// operand stored transposed runs on the staged big tiles (128 × 256 or 64 × 128, measured per shape)
+// on the CUDA cores, and on the tensor cores as below but on compute capability 8.x, whose
+// mma.sync path stages operands as stored: there fp32_tensor and tf32 take the CUDA cores' FP32
+// (within either's bound).
 //
 // Contract
 // - Row-major operands in device memory: element (i, j) of A is a[i·lda + j]. lda ≥ k, ldb ≥ n,
@@ -73,6 +84,12 @@
 
 namespace gpulab {
 
+/// How gpulab::sgemm reads an operand: as stored, or as the transpose of what is stored.
+enum class Op {
+  as_is,       ///< A stored m × k, B stored k × n
+  transposed,  ///< A stored k × m (op(A) = Aᵀ), B stored n × k (op(B) = Bᵀ)
+};
+
 /// The arithmetic gpulab::sgemm may use (see the contract above).
 enum class SgemmPrecision {
   fp32,         ///< FP32 on the CUDA cores (the default)
@@ -82,6 +99,11 @@ enum class SgemmPrecision {
 
 void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
            std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream = nullptr,
+           SgemmPrecision precision = SgemmPrecision::fp32);
+
+/// C = alpha·op(A)·op(B) + beta·C: op(A) is m × k, op(B) k × n (see Op); the contract above.
+void sgemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
+           const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream = nullptr,
            SgemmPrecision precision = SgemmPrecision::fp32);
 
 /// Whether the current device runs sgemm with `precision` (tf32 needs TF32 tensor cores: compute

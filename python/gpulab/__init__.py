@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from . import _core, _torch
-from ._arrays import Call, mutable, rows_pitch, same_device, view, contiguous
+from ._arrays import Call, mutable, operand_layout, rows_pitch, same_device, view, contiguous
 from ._core import Error, NoDeviceError, OutOfMemoryError
 from .report import Report, load_report
 
@@ -355,9 +355,10 @@ _SGEMM_PRECISIONS = ("fp32", "fp32_tensor", "tf32")
 def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, precision: str = "fp32", stream=None):
     """alpha·(a @ b) + beta·c in float32 (alpha and beta taken as float32): a is m × k, b k × n.
     Without c, a new m × n result (beta must be 0); with c, c is updated in place and returned.
-    Rows may be strided (leading dimensions). alpha = 0 reads neither a nor b (their NaN and Inf do
-    not reach the result), as in BLAS. Differentiable without c (PyTorch; the gradients at the
-    same precision).
+    Rows may be strided (leading dimensions), and a and b may be transposed views (x @ w.T, the
+    form of a linear layer): read in place, never copied. alpha = 0 reads neither a nor b (their
+    NaN and Inf do not reach the result), as in BLAS. Differentiable without c (PyTorch; the
+    gradients at the same precision, on transposed views).
 
     precision (include/gpulab/sgemm.hpp, docs/sgemm.md):
     - "fp32" (the default): the CUDA cores, no TF32. Each element is one FMA chain over k: within
@@ -379,16 +380,17 @@ def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, precision: str
         result = _torch.run(_torch.direct.sgemm, _torch.sgemm, a, b, c, float(alpha), float(beta), precision)
         if result is not NotImplemented:
             return result
-    ma, da = _matrix(a, what, "a")
-    mb, db = _matrix(b, what, "b")
+    ma, mb = view(a, what, ("float32",)), view(b, what, ("float32",))
+    a_transposed, lda = operand_layout(ma, what, "a")
+    b_transposed, ldb = operand_layout(mb, what, "b")
     same_device(what, ma, mb)
     (m, k), (k2, n) = ma.shape, mb.shape
     if k != k2:
         raise ValueError(f"{what}: a is {m} x {k} and b is {k2} x {n}: the inner sizes differ")
     call = Call(ma, stream)
     result, dc = _output(call, c, (m, n), what)
-    _core.sgemm(m, n, k, float(alpha), da[0], da[3] // 4, db[0], db[3] // 4, float(beta), dc[0], dc[3] // 4, precision,
-                ma.device, call.stream)
+    _core.sgemm(m, n, k, float(alpha), ma.address, lda, a_transposed, mb.address, ldb, b_transposed, float(beta), dc[0], dc[3] // 4,
+                precision, ma.device, call.stream)
     return call.done(result)
 
 

@@ -209,6 +209,25 @@ def rows_pitch(array, what, name):
     return max(row_stride, cols, 1) * item if rows > 1 else max(cols, 1) * item
 
 
+def operand_layout(array, what, name):
+    """(transposed, leading dimension in elements) of a 2-D matrix operand read in place: rows
+    contiguous (strides (ld, 1), ld >= columns: as it is), or columns contiguous (strides (1, ld),
+    ld >= rows: a transposed view, such as w.T, stored transposed). Either is fine for an empty one
+    or a vector; anything else is refused."""
+    if len(array.shape) != 2:
+        raise ValueError(f"{what}: {name} must be 2-D, got shape {array.shape}")
+    rows, cols = array.shape
+    row_stride, col_stride = array.strides
+    if rows == 0 or cols == 0:  # nothing is read: any strides will do
+        return False, max(cols, 1)
+    if (cols == 1 or col_stride == 1) and (rows == 1 or row_stride >= cols):
+        return False, max(row_stride, cols) if rows > 1 else cols
+    if (rows == 1 or row_stride == 1) and (cols == 1 or col_stride >= rows):
+        return True, max(col_stride, rows) if cols > 1 else rows
+    raise ValueError(f"{what}: {name} must have contiguous rows (strides (pitch, 1)) or contiguous columns (strides (1, pitch), "
+                     f"a transposed view); got strides {array.strides}: call .contiguous() first")
+
+
 def itemsize(dtype):
     return {"bool": 1, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "float16": 2, "bfloat16": 2}.get(dtype, 8 if dtype.endswith("64") else 4)
 

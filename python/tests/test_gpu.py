@@ -426,6 +426,42 @@ def test_sgemm_precisions(m, n, k):
         assert errors["tf32"] > 100 * errors["fp32_tensor"]  # TF32's 11 bits show: the tensor cores ran
 
 
+@pytest.mark.parametrize("precision", ["fp32", "fp32_tensor", "tf32"])
+@pytest.mark.parametrize("m,n,k", [(1, 300, 257), (33, 65, 17), (512, 520, 4100)])
+def test_sgemm_reads_transposed_views_in_place(m, n, k, precision):
+    """x @ w.T and the other forms: transposed views go in as they are (no .contiguous()), within
+    the precision's bound; strided rows of a wider matrix, transposed, too."""
+    if not gpulab.sgemm_precision_supported(precision):
+        pytest.skip(f"{precision} is refused on this GPU")
+    bound = {"fp32": gamma(k + 2, 2.0**-24), "fp32_tensor": gamma(6 * k + 4, 2.0**-24) + 2.0**-20,
+             "tf32": gamma(2 * k + 4, 2.0**-24) + 2.0**-10 + 2.0**-20}[precision]
+    a_stored = uniform(m * k, torch.float32, 1).reshape(m, k)
+    b_stored = uniform(k * n, torch.float32, 2).reshape(k, n)
+    a_t = uniform(k * (m + 3), torch.float32, 1).reshape(k, m + 3)[:, :m]  # stored k × m, rows padded
+    b_t = uniform(n * k, torch.float32, 2).reshape(n, k)
+    for a, b in ((a_t.T, b_stored), (a_stored, b_t.T), (a_t.T, b_t.T)):
+        assert not a.is_contiguous() or not b.is_contiguous()
+        c = gpulab.sgemm(a, b, precision=precision)
+        ref = a.double() @ b.double()
+        assert torch.all((c.double() - ref).abs() <= bound * (a.double().abs() @ b.double().abs()))
+    if m > 1:  # (one row with a column stride is a column stored transposed: fine)
+        with pytest.raises(ValueError, match=r"contiguous rows .* or contiguous columns"):
+            gpulab.sgemm(a_stored[:, ::2], b_stored[: (k + 1) // 2])
+
+
+def test_sgemm_linear_layer_gradients_use_transposed_views():
+    """y = x·wᵀ as a linear layer writes it: forward and both gradients against PyTorch's."""
+    x, w = uniform(64 * 96, torch.float32, 1).reshape(64, 96), uniform(40 * 96, torch.float32, 2).reshape(40, 96)
+    x.requires_grad_(), w.requires_grad_()
+    gpulab.sgemm(x, w.T).square().sum().backward()
+    got = x.grad.clone(), w.grad.clone()
+    x.grad = w.grad = None
+    torch.backends.cuda.matmul.allow_tf32 = False
+    (x @ w.T).square().sum().backward()
+    torch.testing.assert_close(got[0], x.grad, rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(got[1], w.grad, rtol=1e-4, atol=1e-5)
+
+
 # ---- conv ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("h,w", [(1, 1), (1, 1000), (3, 4097), (67, 129), (1080, 1920)])
@@ -458,6 +494,9 @@ def test_cupy_arrays_in_and_out():
         s = gpulab.sum(y)
     side.synchronize()
     assert float(s) == 2.0**21
+    a, b = cupy.asarray(np.arange(12, dtype=np.float32).reshape(4, 3)), cupy.asarray(np.arange(8, dtype=np.float32).reshape(2, 4))
+    c = gpulab.sgemm(a.T, b.T)  # both transposed views, read in place
+    assert isinstance(c, cupy.ndarray) and c.tolist() == (cupy.asnumpy(a).T @ cupy.asnumpy(b).T).tolist()
 
 
 def test_jax_arrays_in_and_out():

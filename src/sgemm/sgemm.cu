@@ -43,13 +43,20 @@ ByteRange extent(const float* p, std::size_t rows, std::size_t cols, std::size_t
 }
 
 /// Throws on a bad call; returns whether there is anything to do.
-bool validate(std::size_t m, std::size_t n, std::size_t k, const float* a, std::size_t lda, const float* b,
+bool validate(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, const float* a, std::size_t lda, const float* b,
               std::size_t ldb, const float* c, std::size_t ldc) {
+  require(op_a == Op::as_is || op_a == Op::transposed, "unknown op_a " + std::to_string(static_cast<int>(op_a)));
+  require(op_b == Op::as_is || op_b == Op::transposed, "unknown op_b " + std::to_string(static_cast<int>(op_b)));
   require(m < kMaxSide && n < kMaxSide && k < kMaxSide,
           "m, n and k must each be below 2^31 - 1024 (got " + std::to_string(m) + ", " + std::to_string(n) + ", " +
               std::to_string(k) + ")");
-  require(lda >= k, "lda = " + std::to_string(lda) + " is smaller than k = " + std::to_string(k));
-  require(ldb >= n, "ldb = " + std::to_string(ldb) + " is smaller than n = " + std::to_string(n));
+  // A stored m × k, or k × m (transposed); B stored k × n, or n × k.
+  const bool a_t = op_a == Op::transposed, b_t = op_b == Op::transposed;
+  const std::size_t a_rows = a_t ? k : m, a_cols = a_t ? m : k, b_rows = b_t ? n : k, b_cols = b_t ? k : n;
+  require(lda >= a_cols, "lda = " + std::to_string(lda) + " is smaller than A's stored row, " + (a_t ? "m = " : "k = ") +
+                             std::to_string(a_cols));
+  require(ldb >= b_cols, "ldb = " + std::to_string(ldb) + " is smaller than B's stored row, " + (b_t ? "k = " : "n = ") +
+                             std::to_string(b_cols));
   require(ldc >= n, "ldc = " + std::to_string(ldc) + " is smaller than n = " + std::to_string(n));
   if (m == 0 || n == 0) return false;  // nothing is read or written (BLAS's quick return)
   const bool has_a = m > 0 && k > 0, has_b = k > 0 && n > 0, has_c = m > 0 && n > 0;
@@ -59,26 +66,28 @@ bool validate(std::size_t m, std::size_t n, std::size_t k, const float* a, std::
   for (const float* p : {a, b, c})
     require(reinterpret_cast<std::uintptr_t>(p) % alignof(float) == 0, "a matrix is not 4-byte aligned");
   const auto ce = extent(c, m, n, ldc);
-  require(!overlap(ce, extent(a, m, k, lda)) && !overlap(ce, extent(b, k, n, ldb)), "c overlaps a or b");
+  require(!overlap(ce, extent(a, a_rows, a_cols, lda)) && !overlap(ce, extent(b, b_rows, b_cols, ldb)), "c overlaps a or b");
   return true;
 }
 
 /// The tuner's memory: the configuration measured fastest per device and shape.
 struct ChoiceKey {
   int device, m, n, k;
-  bool vector;
+  bool vector, a_transposed, b_transposed;
   bool operator<(const ChoiceKey& o) const {
-    return std::tie(device, m, n, k, vector) < std::tie(o.device, o.m, o.n, o.k, o.vector);
+    return std::tie(device, m, n, k, vector, a_transposed, b_transposed) <
+           std::tie(o.device, o.m, o.n, o.k, o.vector, o.a_transposed, o.b_transposed);
   }
 };
 std::mutex choices_mutex;
 std::map<ChoiceKey, std::size_t> choices;
 
-/// The rule used before (or without) a measurement: big tiles where there are enough of them.
+/// The rule used before (or without) a measurement: big tiles where there are enough of them (of
+/// the staged kernels where an operand is stored transposed).
 std::size_t rule_config(const GemmArgs& g) {
-  return sgemm_detail::tile_count(g.m, g.n, 128, 128) >= 2 * static_cast<std::size_t>(sgemm_detail::sm_count())
-             ? sgemm_detail::kDefault
-             : sgemm_detail::kSmall;
+  const bool many = sgemm_detail::tile_count(g.m, g.n, 128, 128) >= 2 * static_cast<std::size_t>(sgemm_detail::sm_count());
+  if (!g.as_stored()) return many ? sgemm_detail::kStaged : sgemm_detail::kSmallStaged;
+  return many ? sgemm_detail::kDefault : sgemm_detail::kSmall;
 }
 
 /// The largest scratch output the tuner allocates to measure a call with beta ≠ 0 (larger ones
@@ -108,7 +117,7 @@ std::optional<std::size_t> measure_configs(GemmArgs g, int splits, float* partia
   const std::size_t configs = sgemm_detail::tile_configs().size();
   std::vector<float> ms(configs, std::numeric_limits<float>::infinity());  // a configuration that does not fit stays last
   for (std::size_t i = 0; i < configs; ++i) {
-    if (!sgemm_detail::config_fits(i)) continue;
+    if (!sgemm_detail::config_fits(i) || !sgemm_detail::config_takes(i, g)) continue;
     sgemm_detail::run_config(i, g, splits, partials, stream);  // warm-up
     ms[i] = time_config(i, 2);
   }
@@ -118,7 +127,7 @@ std::optional<std::size_t> measure_configs(GemmArgs g, int splits, float* partia
   constexpr float kRetimeBelowMs = 1.f;
   if (*std::min_element(ms.begin(), ms.end()) < kRetimeBelowMs)
     for (std::size_t i = 0; i < configs; ++i)
-      if (sgemm_detail::config_fits(i)) ms[i] = std::min(ms[i], time_config(i, 4));
+      if (sgemm_detail::config_fits(i) && sgemm_detail::config_takes(i, g)) ms[i] = std::min(ms[i], time_config(i, 4));
   return static_cast<std::size_t>(std::min_element(ms.begin(), ms.end()) - ms.begin());
 }
 
@@ -176,8 +185,31 @@ bool tensor_product(const GemmArgs& g, SgemmPrecision precision, cudaStream_t st
           "precision tf32 needs TF32 tensor cores (compute capability 8.0 and newer); this GPU is sm_" +
               std::to_string(current_compute_capability()) + ": use fp32 or fp32_tensor");
   if (form == TensorForm::none || !sgemm_detail::takes_tensor_cores(g)) return false;
+  // mma.sync stages A and B as stored only: operands stored transposed take the CUDA cores there.
+  if (form == TensorForm::mma_sync && !g.as_stored()) return false;
   if (form == TensorForm::wgmma) return tf32 ? sgemm_detail::wgmma_tf32(g, stream) : sgemm_detail::wgmma_tf32x3(g, stream);
   return tf32 ? sgemm_detail::mma_tf32(g, stream) : sgemm_detail::mma_tf32x3(g, stream);
+}
+
+/// The tiles over all of g's C, k in split_count's slices, in the configuration measured fastest
+/// for this shape, form and device (measured on the first call that may wait; the rule's before).
+void tiled_product(const GemmArgs& g, cudaStream_t stream) {
+  const int splits = sgemm_detail::split_count(g);
+  StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * g.m * g.n * sizeof(float) : 0, stream);
+  const ChoiceKey key{current_device(), g.m, g.n, g.k, sgemm_detail::vector_rows(g), g.a_transposed, g.b_transposed};
+  std::size_t config = rule_config(g);
+  bool known = false;
+  {
+    std::lock_guard lock(choices_mutex);
+    if (const auto it = choices.find(key); it != choices.end()) config = it->second, known = true;
+  }
+  if (!known && !stream_capturing(stream))
+    if (const std::optional<std::size_t> measured = measure_configs(g, splits, partials.as<float>(), stream)) {
+      config = *measured;
+      std::lock_guard lock(choices_mutex);
+      choices[key] = config;
+    }
+  sgemm_detail::run_config(config, g, splits, partials.as<float>(), stream);
 }
 
 }  // namespace
@@ -186,17 +218,24 @@ bool sgemm_precision_supported(SgemmPrecision precision) {
   return precision != SgemmPrecision::tf32 || sgemm_detail::current_sgemm_policy().tf32 != sgemm_detail::TensorForm::none;
 }
 
-void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
-           std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream, SgemmPrecision precision) {
+void sgemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
+           const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream, SgemmPrecision precision) {
   require(precision == SgemmPrecision::fp32 || precision == SgemmPrecision::fp32_tensor || precision == SgemmPrecision::tf32,
           "unknown precision " + std::to_string(static_cast<int>(precision)));
-  if (!validate(m, n, k, a, lda, b, ldb, c, ldc)) return;
+  if (!validate(op_a, op_b, m, n, k, a, lda, b, ldb, c, ldc)) return;
   // alpha = 0: C = beta·C without reading A or B, as in BLAS (their Inf and NaN do not reach C).
   if (alpha == 0.f) k = 0;
   GemmArgs g = sgemm_device::gemm_args(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  g.a_transposed = op_a == Op::transposed, g.b_transposed = op_b == Op::transposed;
 
   if (precision != SgemmPrecision::fp32 && tensor_product(g, precision, stream)) return;
 
+  if (!g.as_stored()) {
+    // Operands stored transposed take the staged big tiles alone (the streaming paths for few rows
+    // or columns, the fringe and the copies to 16-byte rows read A and B as stored).
+    tiled_product(g, stream);
+    return;
+  }
   if (m <= sgemm_detail::kFewRows) {
     few_rows_product(g, stream);
     return;
@@ -205,7 +244,7 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
     sgemm_detail::run_few_cols(g, stream);
     return;
   }
-  std::optional<StreamScratch> aligned_a, aligned_b;  // declared before partials: freed after the product
+  std::optional<StreamScratch> aligned_a, aligned_b;  // declared before the product: freed after it
   if (sgemm_detail::realigns_rows(g)) {
     realign_rows(g.a, g.lda, g.m, g.k, aligned_a, stream);
     realign_rows(g.b, g.ldb, g.k, g.n, aligned_b, stream);
@@ -216,23 +255,12 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float
   const GemmArgs tiled = block_of(g, 0, 0, g.m - fringe.rows, g.n - fringe.cols);
   if (fringe.cols > 0) sgemm_detail::run_few_cols(block_of(g, 0, tiled.n, tiled.m, fringe.cols), stream);
   if (fringe.rows > 0) few_rows_product(block_of(g, tiled.m, 0, fringe.rows, g.n), stream);
+  tiled_product(tiled, stream);
+}
 
-  const int splits = sgemm_detail::split_count(tiled);
-  StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * tiled.m * tiled.n * sizeof(float) : 0, stream);
-  const ChoiceKey key{current_device(), tiled.m, tiled.n, tiled.k, sgemm_detail::vector_rows(tiled)};
-  std::size_t config = rule_config(tiled);
-  bool known = false;
-  {
-    std::lock_guard lock(choices_mutex);
-    if (const auto it = choices.find(key); it != choices.end()) config = it->second, known = true;
-  }
-  if (!known && !stream_capturing(stream))
-    if (const std::optional<std::size_t> measured = measure_configs(tiled, splits, partials.as<float>(), stream)) {
-      config = *measured;
-      std::lock_guard lock(choices_mutex);
-      choices[key] = config;
-    }
-  sgemm_detail::run_config(config, tiled, splits, partials.as<float>(), stream);
+void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
+           std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream, SgemmPrecision precision) {
+  sgemm(Op::as_is, Op::as_is, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream, precision);
 }
 
 }  // namespace gpulab

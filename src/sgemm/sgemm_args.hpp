@@ -5,7 +5,10 @@
 
 namespace gpulab::sgemm_device {
 
-/// C = alpha·A·B + beta·C, row-major, leading dimensions in elements; sides checked to fit an int.
+/// C = alpha·op(A)·op(B) + beta·C, row-major, leading dimensions in elements; sides checked to fit
+/// an int. op(A) is m × k: A as stored (a[i·lda + p]), or, a_transposed, A stored k × m
+/// (a[p·lda + i]); op(B) is k × n: B as stored (b[p·ldb + j]) or, b_transposed, stored n × k
+/// (b[j·ldb + p]).
 struct GemmArgs {
   int m = 0, n = 0, k = 0;
   float alpha = 1.f, beta = 0.f;
@@ -15,6 +18,9 @@ struct GemmArgs {
   std::size_t ldb = 0;
   float* c = nullptr;
   std::size_t ldc = 0;
+  bool a_transposed = false, b_transposed = false;
+  /// Both operands as stored (the form every path takes; the others take form_paths()).
+  bool as_stored() const { return !a_transposed && !b_transposed; }
 };
 
 /// The arguments of one call (sides already checked to fit an int): one place builds them.

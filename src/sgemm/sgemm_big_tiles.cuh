@@ -42,6 +42,10 @@ struct BigTiles {
   // B's copies: kBPer float4 a thread, rows kBRowStep apart.
   static constexpr int kBUnits = kBN / 4, kBPer = kBK * kBUnits / kThreads, kBRowStep = kThreads / kBUnits;
   static_assert(kBM * kBK == 4 * kThreads, "A's slice is one float4 a thread");
+  /// Bs's row: padded by 4 floats where B is stored transposed, so that its transposing copies
+  /// fall in 32 distinct banks as A's do.
+  template <bool kBTransposed>
+  static constexpr int kBStride = kBTransposed ? kBN + 4 : kBN;
 };
 
 /// The FMAs two rows of A at a time (below) where that measured faster: the 16 × 8 tile with
@@ -59,15 +63,22 @@ __device__ __forceinline__ float4 load4_first(const float* p, int count) {
   return {count > 0 ? p[0] : 0.f, count > 1 ? p[1] : 0.f, count > 2 ? p[2] : 0.f, count > 3 ? p[3] : 0.f};
 }
 
-template <int kChunksM, bool kVector, int kBlockRows = 128, int kStages = 0>
+// kATransposed, kBTransposed (the staged kernel only): an operand stored transposed (A as k × m,
+// B as n × k, GemmArgs) is read in place. Both operands land in shared memory as they always do,
+// as[k][m] and bs[k][n], so the FMAs are the same; only their copies change sides. A stored k × m
+// runs along m, as B's rows run along n: it is copied as B is, 16 bytes at a time, straight to its
+// places. B stored n × k runs along k, as A's rows do: it is copied as A is, 4 bytes a value to its
+// transposed places, into rows padded as A's are.
+template <int kChunksM, bool kVector, int kBlockRows = 128, int kStages = 0, bool kATransposed = false, bool kBTransposed = false>
 __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigTiles<kChunksM, kBlockRows>::kMinBlocks)
     big_tiles(GemmArgs g, int k_slice, float* partials) {
   using T = BigTiles<kChunksM, kBlockRows>;
   constexpr bool kAsync = kStages > 0;
   constexpr int kBuffers = kAsync ? kStages : 2;
   static_assert(!kAsync || kStages >= 3, "cp.async fills a stage beside the one read and the one read next");
+  static_assert(kAsync || (!kATransposed && !kBTransposed), "operands stored transposed take the staged kernel");
   __shared__ __align__(16) float as[kBuffers][T::kBK][T::kAStride];
-  __shared__ __align__(16) float bs[kBuffers][T::kBK][T::kBN];
+  __shared__ __align__(16) float bs[kBuffers][T::kBK][T::template kBStride<kBTransposed>];
 
   const auto [m0, n0, k_begin, k_end, slices] = BlockWork::of<T>(g, k_slice);
 
@@ -132,52 +143,105 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   const int bc_col = kVector ? b_col : t % T::kBUnits;
   constexpr int kBColStep = kVector ? 1 : T::kBUnits;
   using Copy = TileCopy<true>;  // the warp tiles' cp.async copies, zero-filled where not valid
-  // Whole slices from running pointers: a_run at A's (row ac_row, k), b_run at B's (row k + b_row, col bc_col).
+  // A stored k × m, copied as B is: a thread's float4 of stored row at_k from column m0 + at_m
+  // (4-byte copies kAUnits apart where rows are not 16-byte aligned), one a thread a slice.
+  constexpr int kAUnits = T::kBM / 4, kAColStep = kVector ? 1 : kAUnits;
+  static_assert(T::kBK * kAUnits == T::kThreads, "A's slice, stored k x m, is one float4 a thread");
+  [[maybe_unused]] const int at_k = t / kAUnits, at_m = kVector ? t % kAUnits * 4 : t % kAUnits;
+  // B stored n × k, copied as A is: k = t % 8 of stored rows (B's columns) t / 8 + q·kBTColStep.
+  constexpr int kBTColStep = T::kThreads / 8, kBTPer = T::kBN / kBTColStep;
+  [[maybe_unused]] const int bt_k = t % 8, bt_n = t / 8;
+  [[maybe_unused]] const std::ptrdiff_t bt_step = static_cast<std::ptrdiff_t>(kBTColStep) * static_cast<std::ptrdiff_t>(g.ldb);
+  [[maybe_unused]] const float* bt_row_start = g.b + static_cast<std::size_t>(min(n0 + bt_n, g.n - 1)) * g.ldb + bt_k;
+  // Whole slices from running pointers: a_run at A's (row ac_row, k), b_run at B's (row k + b_row,
+  // col bc_col); stored transposed, a_run at A's stored (row k + at_k, col m0 + at_m), b_run at
+  // B's stored (row n0 + bt_n, col k + bt_k).
   auto copy_whole = [&](const float* a_run, const float* b_run, int stage) {
-#pragma unroll
-    for (int q = 0; q < 4; ++q) Copy::one_at(&as[stage][ac_k][ac_row + q * kARowStep], a_run + q * ac_step, true);
-#pragma unroll
-    for (int r = 0; r < T::kBPer; ++r) {
-      float* dst = &bs[stage][b_row + T::kBRowStep * r][bc_col];
+    if constexpr (kATransposed) {
+      float* dst = &as[stage][at_k][at_m];
       if constexpr (kVector) {
-        Copy::four_at(dst, b_run + r * b_row_step, 16);
+        Copy::four_at(dst, a_run, 16);
       } else {
 #pragma unroll
-        for (int q = 0; q < 4; ++q) Copy::one_at(dst + q * kBColStep, b_run + r * b_row_step + q * kBColStep, true);
+        for (int q = 0; q < 4; ++q) Copy::one_at(dst + q * kAColStep, a_run + q * kAColStep, true);
+      }
+    } else {
+#pragma unroll
+      for (int q = 0; q < 4; ++q) Copy::one_at(&as[stage][ac_k][ac_row + q * kARowStep], a_run + q * ac_step, true);
+    }
+    if constexpr (kBTransposed) {
+#pragma unroll
+      for (int q = 0; q < kBTPer; ++q) Copy::one_at(&bs[stage][bt_k][bt_n + q * kBTColStep], b_run + q * bt_step, true);
+    } else {
+#pragma unroll
+      for (int r = 0; r < T::kBPer; ++r) {
+        float* dst = &bs[stage][b_row + T::kBRowStep * r][bc_col];
+        if constexpr (kVector) {
+          Copy::four_at(dst, b_run + r * b_row_step, 16);
+        } else {
+#pragma unroll
+          for (int q = 0; q < 4; ++q) Copy::one_at(dst + q * kBColStep, b_run + r * b_row_step + q * kBColStep, true);
+        }
       }
     }
   };
   auto copy_checked = [&](int s, int stage) {
     const int k = k_first + s * T::kBK;  // k + 7 < k_end
-    const bool a_k_in = k + ac_k >= k_begin;
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const bool valid = a_k_in && m0 + ac_row + q * kARowStep < g.m;
-      Copy::one_at(&as[stage][ac_k][ac_row + q * kARowStep], valid ? ac_row_start + q * ac_step + k : g.a, valid);
-    }
-#pragma unroll
-    for (int r = 0; r < T::kBPer; ++r) {
-      const int row = k + b_row + T::kBRowStep * r;
-      // 4-byte copies, then `continue`; the 16-byte form below is written as it was measured
-      // (an else, or its `kVector &&` dropped, changes that form's SASS; cuobjdump compared).
-      if constexpr (!kVector) {
-        float* dst = &bs[stage][b_row + T::kBRowStep * r][bc_col];
-        const float* src = g.b + static_cast<std::size_t>(max(row, 0)) * g.ldb + n0 + bc_col;
-#pragma unroll
-        for (int q = 0; q < 4; ++q) {
-          const bool valid = row >= k_begin && n0 + bc_col + q * kBColStep < g.n;
-          Copy::one_at(dst + q * kBColStep, valid ? src + q * kBColStep : g.b, valid);
-        }
-        continue;
-      }
-      const int cols = row >= k_begin ? b_cols : 0;
-      const float* src = cols > 0 ? g.b + static_cast<std::size_t>(row) * g.ldb + n0 + b_col : g.b;
-      float* dst = &bs[stage][b_row + T::kBRowStep * r][b_col];
+    if constexpr (kATransposed) {
+      const int row = k + at_k;
+      const bool k_in = row >= k_begin;
+      const float* src = g.a + static_cast<std::size_t>(max(row, 0)) * g.lda + m0 + at_m;
+      float* dst = &as[stage][at_k][at_m];
+      const int cols = k_in ? max(0, min(4, g.m - (m0 + at_m))) : 0;
       if (kVector && (cols == 4 || cols == 0)) {
-        Copy::four_at(dst, src, 4 * cols);
+        Copy::four_at(dst, cols > 0 ? src : g.a, 4 * cols);
       } else {
 #pragma unroll
-        for (int q = 0; q < 4; ++q) Copy::one_at(dst + q, q < cols ? src + q : g.b, q < cols);
+        for (int q = 0; q < 4; ++q) {
+          const bool valid = k_in && m0 + at_m + q * kAColStep < g.m;
+          Copy::one_at(dst + q * kAColStep, valid ? src + q * kAColStep : g.a, valid);
+        }
+      }
+    } else {
+      const bool a_k_in = k + ac_k >= k_begin;
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const bool valid = a_k_in && m0 + ac_row + q * kARowStep < g.m;
+        Copy::one_at(&as[stage][ac_k][ac_row + q * kARowStep], valid ? ac_row_start + q * ac_step + k : g.a, valid);
+      }
+    }
+    if constexpr (kBTransposed) {
+      const bool k_in = k + bt_k >= k_begin;
+#pragma unroll
+      for (int q = 0; q < kBTPer; ++q) {
+        const bool valid = k_in && n0 + bt_n + q * kBTColStep < g.n;
+        Copy::one_at(&bs[stage][bt_k][bt_n + q * kBTColStep], valid ? bt_row_start + q * bt_step + k : g.b, valid);
+      }
+    } else {
+#pragma unroll
+      for (int r = 0; r < T::kBPer; ++r) {
+        const int row = k + b_row + T::kBRowStep * r;
+        // 4-byte copies, then `continue`; the 16-byte form below is written as it was measured
+        // (an else, or its `kVector &&` dropped, changes that form's SASS; cuobjdump compared).
+        if constexpr (!kVector) {
+          float* dst = &bs[stage][b_row + T::kBRowStep * r][bc_col];
+          const float* src = g.b + static_cast<std::size_t>(max(row, 0)) * g.ldb + n0 + bc_col;
+#pragma unroll
+          for (int q = 0; q < 4; ++q) {
+            const bool valid = row >= k_begin && n0 + bc_col + q * kBColStep < g.n;
+            Copy::one_at(dst + q * kBColStep, valid ? src + q * kBColStep : g.b, valid);
+          }
+          continue;
+        }
+        const int cols = row >= k_begin ? b_cols : 0;
+        const float* src = cols > 0 ? g.b + static_cast<std::size_t>(row) * g.ldb + n0 + b_col : g.b;
+        float* dst = &bs[stage][b_row + T::kBRowStep * r][b_col];
+        if (kVector && (cols == 4 || cols == 0)) {
+          Copy::four_at(dst, src, 4 * cols);
+        } else {
+#pragma unroll
+          for (int q = 0; q < 4; ++q) Copy::one_at(dst + q, q < cols ? src + q : g.b, q < cols);
+        }
       }
     }
   };
@@ -249,9 +313,16 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       [[maybe_unused]] constexpr bool kWhole = decltype(whole_tile)::value;
       int stage = 0, next = 1;  // slice s's stage, s % kStages, and slice s + 1's
       // whole_tile: the next slice to copy, slice kStages − 1 (the prologue's are checked).
-      [[maybe_unused]] const float* a_run = ac_row_start + k_first + (kStages - 1) * T::kBK;
+      const int k_next = k_first + (kStages - 1) * T::kBK;
+      [[maybe_unused]] const float* a_run =
+          kATransposed ? g.a + static_cast<std::ptrdiff_t>(k_next + at_k) * static_cast<std::ptrdiff_t>(g.lda) + m0 + at_m
+                       : ac_row_start + k_next;
       [[maybe_unused]] const float* b_run =
-          g.b + static_cast<std::ptrdiff_t>(k_first + (kStages - 1) * T::kBK + b_row) * static_cast<std::ptrdiff_t>(g.ldb) + n0 + bc_col;
+          kBTransposed ? bt_row_start + k_next
+                       : g.b + static_cast<std::ptrdiff_t>(k_next + b_row) * static_cast<std::ptrdiff_t>(g.ldb) + n0 + bc_col;
+      // A slice on: along A's (or stored Bᵀ's) rows, or a slice of rows down stored Aᵀ (or B).
+      const std::ptrdiff_t a_slice = kATransposed ? T::kBK * static_cast<std::ptrdiff_t>(g.lda) : T::kBK;
+      const std::ptrdiff_t b_slice = kBTransposed ? T::kBK : T::kBK * static_cast<std::ptrdiff_t>(g.ldb);
 #pragma unroll
       for (int s = 0; s < kStages - 1; ++s) {
         if (s < slices) copy_checked(s, s);
@@ -275,8 +346,8 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
           // slice reads (the slices left hold fewer than kStages stages).
           copy_whole(a_run, b_run, free_stage);
           if (ahead < slices - 1) {
-            a_run += T::kBK;
-            b_run += T::kBK * static_cast<std::ptrdiff_t>(g.ldb);
+            a_run += a_slice;
+            b_run += b_slice;
           }
         } else if (ahead < slices) {
           copy_checked(ahead, free_stage);

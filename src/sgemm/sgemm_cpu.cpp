@@ -97,6 +97,28 @@ SgemmInput make_sgemm_input(SgemmShape shape, std::size_t pad, float alpha, floa
   return in;
 }
 
+std::optional<SgemmForm> parse_sgemm_form(std::string_view text) {
+  if (text.size() != 2) return std::nullopt;
+  auto side = [](char c) -> std::optional<bool> {
+    if (c == 'N' || c == 'n') return false;
+    if (c == 'T' || c == 't') return true;
+    return std::nullopt;
+  };
+  const auto a = side(text[0]), b = side(text[1]);
+  if (!a || !b) return std::nullopt;
+  return SgemmForm{*a, *b};
+}
+
+std::string sgemm_form_name(SgemmForm f) { return std::string(f.a_transposed ? "T" : "N") + (f.b_transposed ? "T" : "N"); }
+
+std::vector<float> stored_transposed(std::span<const float> x, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t pad) {
+  const std::size_t out_ld = rows + pad;
+  std::vector<float> t(cols == 0 ? 0 : (cols - 1) * out_ld + rows, std::bit_cast<float>(~0u));
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < cols; ++j) t[j * out_ld + i] = x[i * ld + j];
+  return t;
+}
+
 bool sgemm_full_reference(SgemmShape s) {
   return static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k) <= SgemmReference::kFullReferenceMacs &&
          s.m * s.n <= SgemmReference::kFullReferenceElements;

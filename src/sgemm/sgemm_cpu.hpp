@@ -52,6 +52,20 @@ struct SgemmInput {
 SgemmInput make_sgemm_input(SgemmShape shape, std::size_t pad, float alpha, float beta, std::uint64_t seed,
                             int exponents = 0);
 
+/// How A and B are stored (gpulab::Op): A as m × k or, a_transposed, k × m; B as k × n or n × k.
+struct SgemmForm {
+  bool a_transposed = false, b_transposed = false;
+  bool operator==(const SgemmForm&) const = default;
+};
+/// "NN" (both as stored), "NT" (B stored transposed: x·wᵀ), "TN", "TT"; case-insensitive.
+std::optional<SgemmForm> parse_sgemm_form(std::string_view text);
+std::string sgemm_form_name(SgemmForm f);
+
+/// A rows × cols row-major matrix (leading dimension ld) stored transposed: cols rows of `rows`
+/// values, each followed by `pad` NaNs (all bits set), ending at its last element (as
+/// make_sgemm_input lays out its operands).
+std::vector<float> stored_transposed(std::span<const float> x, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t pad);
+
 /// The double-precision reference, on the elements the checks look at: every element for
 /// products up to kFullReferenceMacs multiply-adds and kFullReferenceElements elements; otherwise whole rows and columns (the first
 /// and last, the tile edges at 63/64/127/128 and random ones) plus the randomized products.

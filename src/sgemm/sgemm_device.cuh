@@ -40,6 +40,14 @@ __device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& sma
   small = to_tf32(x - __uint_as_float(big));
 }
 
+/// Element (i, p) of op(A) and (p, j) of op(B), in the operands' form (GemmArgs).
+__device__ __forceinline__ float a_at(const GemmArgs& g, int i, int p) {
+  return g.a_transposed ? g.a[static_cast<std::size_t>(p) * g.lda + i] : g.a[static_cast<std::size_t>(i) * g.lda + p];
+}
+__device__ __forceinline__ float b_at(const GemmArgs& g, int p, int j) {
+  return g.b_transposed ? g.b[static_cast<std::size_t>(j) * g.ldb + p] : g.b[static_cast<std::size_t>(p) * g.ldb + j];
+}
+
 __device__ __forceinline__ void store_c(const GemmArgs& g, int i, int j, float acc) {
   float* c = g.c + static_cast<std::size_t>(i) * g.ldc + j;
   *c = epilogue(g, acc, c);

@@ -21,6 +21,7 @@ struct SgemmOps {
   void (*run)(const sgemm_device::GemmArgs& g, cudaStream_t stream) = nullptr;
   SgemmMath math = SgemmMath::fp32;
   bool needs_aligned_rows = false;  // 16-byte loads of A and B: rows 16-byte aligned
+  bool every_form = false;          // reads operands stored transposed too (GemmArgs), not only as stored
 };
 
 using SgemmRung = Rung<SgemmOps>;

@@ -34,51 +34,69 @@ using namespace sgemm_scales;
 
 // ---- the rows' and columns' largest magnitudes (both tensor-core paths) ---------------------------
 
-/// The maxima pass's blocks: A's in warps of a row's 1024 columns (8 rows a block), then B's of 32
-/// columns × 256 rows. Each block does one at a time.
+/// One operand as the maxima pass reads it: a stored rows × cols matrix (leading dimension ld)
+/// whose rows' largest magnitudes (per_row: A as stored, B stored transposed, both running along k)
+/// or columns' go to `out`, zeroed before the pass. Rows are read in warps of a row's 1024 columns,
+/// 8 rows a block; columns in blocks of 32 columns × 256 rows.
+struct MaximaOperand {
+  const float* data = nullptr;
+  std::size_t ld = 0;
+  int rows = 0, cols = 0;
+  bool per_row = true;
+  unsigned* out = nullptr;
+  long long blocks = 0;
+  int blocks_x = 0;  // of them along the columns
+};
+/// The pass's blocks: A's, then B's; each block does one at a time.
 struct MaximaArgs {
-  GemmArgs g;
-  unsigned* a_rows;  // each row's largest |x| (magnitude_bits), zeroed before the pass
-  unsigned* b_cols;  // each column's
-  long long a_blocks, b_blocks;
-  int a_blocks_x, b_blocks_x;  // of them along the columns
+  MaximaOperand operand[2];
 };
 
-/// Each row of A's and column of B's largest |x| as magnitude_bits, by atomicMax: a warp reads 1024
-/// columns of a row of A (32 independent loads a lane) and makes one atomic; a block of B reads 32
-/// columns × 256 rows, its 8 warps' maxima meeting in shared memory before one atomic a column.
+/// Block t of `o`'s rows: a warp reads 1024 columns of a row (32 independent loads a lane) and
+/// makes one atomicMax.
+__device__ __forceinline__ void row_maxima(const MaximaOperand& o, long long t, int tx, int ty) {
+  const int row = static_cast<int>(t / o.blocks_x) * 8 + ty, c0 = static_cast<int>(t % o.blocks_x) * 1024;
+  if (row >= o.rows) return;
+  const float* src = o.data + static_cast<std::size_t>(row) * o.ld;
+  unsigned m = 0;
+#pragma unroll
+  for (int i = 0; i < 32; ++i)
+    if (c0 + tx + 32 * i < o.cols) m = max(m, magnitude_bits(src[c0 + tx + 32 * i]));
+  m = warp_max_unsigned(m);
+  if (tx == 0 && m != 0) atomicMax(&o.out[row], m);
+}
+
+/// Block t of `o`'s columns: 32 columns × 256 rows, its 8 warps' maxima meeting in shared memory
+/// before one atomicMax a column. (Uniform in the block: it holds barriers.)
+__device__ __forceinline__ void column_maxima(const MaximaOperand& o, long long t, int tx, int ty, unsigned (&partial)[8][32]) {
+  const int col = static_cast<int>(t % o.blocks_x) * 32 + tx, r0 = static_cast<int>(t / o.blocks_x) * 256;
+  unsigned m = 0;
+#pragma unroll
+  for (int i = 0; i < 32; ++i) {
+    const int row = r0 + ty + 8 * i;
+    if (row < o.rows && col < o.cols) m = max(m, magnitude_bits(o.data[static_cast<std::size_t>(row) * o.ld + col]));
+  }
+  partial[ty][tx] = m;
+  __syncthreads();
+  if (ty == 0) {
+    for (int y = 1; y < 8; ++y) m = max(m, partial[y][tx]);
+    if (col < o.cols && m != 0) atomicMax(&o.out[col], m);
+  }
+  __syncthreads();
+}
+
+/// Each row of op(A)'s and column of op(B)'s largest |x| as magnitude_bits, by atomicMax.
 __global__ void operand_maxima(MaximaArgs p) {
   __shared__ unsigned partial[8][32];
-  const GemmArgs& g = p.g;
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
-  for (long long t = blockIdx.x; t < p.a_blocks + p.b_blocks; t += gridDim.x) {  // (uniform in the block)
-    if (t < p.a_blocks) {
-      const int row = static_cast<int>(t / p.a_blocks_x) * 8 + ty, c0 = static_cast<int>(t % p.a_blocks_x) * 1024;
-      if (row >= g.m) continue;
-      const float* src = g.a + static_cast<std::size_t>(row) * g.lda;
-      unsigned m = 0;
-#pragma unroll
-      for (int i = 0; i < 32; ++i)
-        if (c0 + tx + 32 * i < g.k) m = max(m, magnitude_bits(src[c0 + tx + 32 * i]));
-      m = warp_max_unsigned(m);
-      if (tx == 0 && m != 0) atomicMax(&p.a_rows[row], m);
-    } else {
-      const long long u = t - p.a_blocks;
-      const int col = static_cast<int>(u % p.b_blocks_x) * 32 + tx, r0 = static_cast<int>(u / p.b_blocks_x) * 256;
-      unsigned m = 0;
-#pragma unroll
-      for (int i = 0; i < 32; ++i) {
-        const int row = r0 + ty + 8 * i;
-        if (row < g.k && col < g.n) m = max(m, magnitude_bits(g.b[static_cast<std::size_t>(row) * g.ldb + col]));
-      }
-      partial[ty][tx] = m;
-      __syncthreads();
-      if (ty == 0) {
-        for (int y = 1; y < 8; ++y) m = max(m, partial[y][tx]);
-        if (col < g.n && m != 0) atomicMax(&p.b_cols[col], m);
-      }
-      __syncthreads();
-    }
+  const long long a_blocks = p.operand[0].blocks;
+  for (long long t = blockIdx.x; t < a_blocks + p.operand[1].blocks; t += gridDim.x) {  // (uniform in the block)
+    const MaximaOperand& o = p.operand[t < a_blocks ? 0 : 1];
+    const long long u = t < a_blocks ? t : t - a_blocks;
+    if (o.per_row)
+      row_maxima(o, u, tx, ty);
+    else
+      column_maxima(o, u, tx, ty, partial);
   }
 }
 
@@ -263,6 +281,7 @@ template <int kProducts>
 bool run_mma(const GemmArgs& g, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return true;
   if (!mma_tf32_supported()) throw Error("sgemm mma.sync: TF32 tensor cores need a GPU of compute capability 8.0 or newer");
+  if (!g.as_stored()) throw Error("sgemm mma.sync: takes A and B as stored only, not " + std::string(operand_form(g)));
   std::optional<StreamScratch> maxima;  // freed in stream order, after the product
   if (!take_scratch(maxima, (static_cast<std::size_t>(g.m) + g.n) * sizeof(unsigned), stream)) return false;
   unsigned* a_rows = maxima->as<unsigned>();
@@ -280,12 +299,21 @@ void find_operand_maxima(const GemmArgs& g, unsigned* a_rows, cudaStream_t strea
   GPULAB_CUDA_CHECK(cudaMemsetAsync(a_rows, 0, (static_cast<std::size_t>(g.m) + g.n) * sizeof(unsigned), stream));
   if (g.k == 0) return;
   const auto blocks = [](int items, int per) { return (items + per - 1) / per; };
-  MaximaArgs p{g, a_rows, a_rows + g.m, 0, 0, blocks(g.k, 1024), blocks(g.n, 32)};
-  p.a_blocks = static_cast<long long>(p.a_blocks_x) * blocks(g.m, 8);
-  p.b_blocks = static_cast<long long>(p.b_blocks_x) * blocks(g.k, 256);
+  // A stored rows × cols whose maxima are per row (along k) or per column.
+  auto operand = [&](const float* data, std::size_t ld, int rows, int cols, bool per_row, unsigned* out) {
+    MaximaOperand o{data, ld, rows, cols, per_row, out};
+    o.blocks_x = per_row ? blocks(cols, 1024) : blocks(cols, 32);
+    o.blocks = static_cast<long long>(o.blocks_x) * (per_row ? blocks(rows, 8) : blocks(rows, 256));
+    return o;
+  };
+  const MaximaArgs p{{g.a_transposed ? operand(g.a, g.lda, g.k, g.m, false, a_rows) : operand(g.a, g.lda, g.m, g.k, true, a_rows),
+                      g.b_transposed ? operand(g.b, g.ldb, g.n, g.k, true, a_rows + g.m)
+                                     : operand(g.b, g.ldb, g.k, g.n, false, a_rows + g.m)}};
   launch("sgemm_operand_maxima", operand_maxima,
-         {dim3(static_cast<unsigned>(std::min(p.a_blocks + p.b_blocks, kMaxMaximaBlocks))), dim3(32, 8)}, stream, p)
-      .work([] { return std::string("A: a warp a row's 1024 columns; B: 32 columns x 256 rows; one atomicMax a row or column each"); });
+         {dim3(static_cast<unsigned>(std::min(p.operand[0].blocks + p.operand[1].blocks, kMaxMaximaBlocks))), dim3(32, 8)}, stream, p)
+      .work([] {
+        return std::string("rows along k: a warp a row's 1024 columns; along m or n: 32 columns x 256 rows; one atomicMax a row or column each");
+      });
 }
 
 bool mma_tf32_supported() { return current_compute_capability() >= 80; }

@@ -15,11 +15,16 @@
 
 namespace gpulab {
 
-SgemmCase::SgemmCase(SgemmInput input, std::uint64_t seed, std::span<const SgemmRung> table)
-    : in_(std::move(input)), seed_(seed), table_(table) {}
+SgemmCase::SgemmCase(SgemmInput input, std::uint64_t seed, std::span<const SgemmRung> table, SgemmForm form)
+    : in_(std::move(input)), seed_(seed), table_(table), form_(form), lda_(in_.lda), ldb_(in_.ldb) {
+  const auto [m, n, k] = in_.shape;
+  if (form_.a_transposed) a_stored_ = stored_transposed(in_.a, m, k, in_.lda, in_.lda - k), lda_ = m + (in_.lda - k);
+  if (form_.b_transposed) b_stored_ = stored_transposed(in_.b, k, n, in_.ldb, in_.ldb - n), ldb_ = k + (in_.ldb - n);
+}
 
 std::vector<std::pair<std::string, std::string>> SgemmCase::params() const {
   std::vector<std::pair<std::string, std::string>> p{{"shape", sgemm_shape_name(in_.shape)}};
+  if (form_ != SgemmForm{}) p.emplace_back("form", sgemm_form_name(form_));
   if (in_.lda != in_.shape.k || in_.ldb != in_.shape.n)
     p.emplace_back("ld", fmt::format("{}/{}/{}", in_.lda, in_.ldb, in_.ldc));
   if (in_.exponents > 0) p.emplace_back("exponents", fmt::format("±{}", in_.exponents));
@@ -33,16 +38,18 @@ std::vector<std::pair<std::string, std::string>> SgemmCase::params() const {
 Work SgemmCase::work() const {
   const auto m = static_cast<double>(in_.shape.m), n = static_cast<double>(in_.shape.n), k = static_cast<double>(in_.shape.k);
   const double c_passes = in_.beta != 0.f ? 2.0 : 1.0;  // C read too when beta ≠ 0
-  return {4.0 * (m * k + k * n + c_passes * m * n), 2.0 * m * n * k, CeilingKind::fma,
-          (in_.a.size() + in_.b.size() + in_.c.size()) * sizeof(float)};
+  const std::size_t a_size = form_.a_transposed ? a_stored_.size() : in_.a.size(), b_size = form_.b_transposed ? b_stored_.size() : in_.b.size();
+  return {4.0 * (m * k + k * n + c_passes * m * n), 2.0 * m * n * k, CeilingKind::fma, (a_size + b_size + in_.c.size()) * sizeof(float)};
 }
 
 // beta ≠ 0: C₀ first, so that the harness starts the output as a copy of it.
 std::vector<InputArray> SgemmCase::inputs() const {
   std::vector<InputArray> in;
   if (in_.beta != 0.f) in.push_back({in_.c.data(), in_.c.size() * sizeof(float)});
-  in.push_back({in_.a.data(), in_.a.size() * sizeof(float)});
-  in.push_back({in_.b.data(), in_.b.size() * sizeof(float)});
+  const std::vector<float>& a = form_.a_transposed ? a_stored_ : in_.a;
+  const std::vector<float>& b = form_.b_transposed ? b_stored_ : in_.b;
+  in.push_back({a.data(), a.size() * sizeof(float)});
+  in.push_back({b.data(), b.size() * sizeof(float)});
   return in;
 }
 
@@ -58,6 +65,7 @@ void SgemmCase::run_baseline() { baseline_ = sgemm_openmp(in_); }
 CheckResult SgemmCase::check_baseline() const { return check_sgemm(baseline_, in_, ref_, SgemmMath::fp32, 2); }
 
 std::optional<std::string> SgemmCase::unsupported(std::size_t rung) const {
+  if (form_ != SgemmForm{} && !table_[rung].every_form) return "reads A and B as stored only (form NN)";
   // The device allocations are 256-byte aligned: only the leading dimensions decide.
   if (table_[rung].needs_aligned_rows && (in_.lda % 4 != 0 || in_.ldb % 4 != 0))
     return "16-byte loads need leading dimensions that are multiples of 4";
@@ -66,10 +74,10 @@ std::optional<std::string> SgemmCase::unsupported(std::size_t rung) const {
 
 void SgemmCase::launch(std::size_t rung, const Arrays& arrays, Workspace, cudaStream_t stream) const {
   const std::size_t first = in_.beta != 0.f ? 1 : 0;
-  table_[rung].run(sgemm_device::gemm_args(in_.shape.m, in_.shape.n, in_.shape.k, in_.alpha, arrays.input<float>(first),
-                                           in_.lda, arrays.input<float>(first + 1), in_.ldb, in_.beta,
-                                           arrays.output<float>(0), in_.ldc),
-                   stream);
+  sgemm_device::GemmArgs g = sgemm_device::gemm_args(in_.shape.m, in_.shape.n, in_.shape.k, in_.alpha, arrays.input<float>(first), lda_,
+                                                     arrays.input<float>(first + 1), ldb_, in_.beta, arrays.output<float>(0), in_.ldc);
+  g.a_transposed = form_.a_transposed, g.b_transposed = form_.b_transposed;
+  table_[rung].run(g, stream);
 }
 
 CheckResult SgemmCase::check(std::size_t rung, std::span<const std::span<const std::byte>> outputs) const {
@@ -90,6 +98,17 @@ std::vector<SgemmShape> parse_shapes(const std::string& text) {
   }
   if (shapes.empty()) throw UsageError("sgemm: the list of shapes is empty");
   return shapes;
+}
+
+std::vector<SgemmForm> parse_forms(const std::string& text) {
+  std::vector<SgemmForm> forms;
+  for (const auto& item : split_commas(text)) {
+    const auto form = parse_sgemm_form(item);
+    if (!form) throw UsageError(fmt::format("sgemm: '{}' is not a form: NN, NT, TN or TT (A then B: N as stored, T stored transposed)", item));
+    forms.push_back(*form);
+  }
+  if (forms.empty()) throw UsageError("sgemm: the list of forms is empty");
+  return forms;
 }
 
 class SgemmProblem final : public Problem {
@@ -115,27 +134,35 @@ class SgemmProblem final : public Problem {
     cmd.add_option("--pad", pads_, "elements of padding after every row of A, B and C, a list (1: unaligned rows)")
         ->check(size_list_validator())
         ->capture_default_str();
+    cmd.add_option("--forms", forms_,
+                   "how A and B are stored, a list: NN (as they are), NT (B stored n x k: x w^T), TN (A stored k x m), TT")
+        ->capture_default_str();
   }
   void validate() const override {
     parse_shapes(shapes_);
+    parse_forms(forms_);
     for (std::size_t pad : size_list(pads_))
       if (pad > 1024) throw UsageError(fmt::format("sgemm: a padding of {} elements is more than 1024", pad));
   }
   int default_reps() const override { return 10; }
 
-  std::size_t case_count() const override { return size_list(pads_).size() * parse_shapes(shapes_).size(); }
+  std::size_t case_count() const override {
+    return size_list(pads_).size() * parse_shapes(shapes_).size() * parse_forms(forms_).size();
+  }
   void for_each_case(std::uint64_t seed, const std::function<void(BenchCase&)>& run) const override {
     for (std::size_t pad : size_list(pads_))
-      for (const SgemmShape& shape : parse_shapes(shapes_)) {
-        SgemmCase c(make_sgemm_input(shape, pad, alpha_, beta_, seed, exponents_), seed);
-        run(c);
-      }
+      for (const SgemmShape& shape : parse_shapes(shapes_))
+        for (const SgemmForm form : parse_forms(forms_)) {
+          SgemmCase c(make_sgemm_input(shape, pad, alpha_, beta_, seed, exponents_), seed, sgemm_rungs(), form);
+          run(c);
+        }
   }
 
   bool has_multi_gpu() const override { return true; }
   void for_each_multi_case(std::uint64_t seed, const std::function<void(const MultiCaseMaker&)>& run) const override {
     if (size_list(pads_) != std::vector<std::size_t>{0} || beta_ != 0.0f)
       throw UsageError("sgemm --gpus: packed matrices and beta 0 (--pad 0 --beta 0): C is gathered on every rank");
+    if (parse_forms(forms_) != std::vector<SgemmForm>{SgemmForm{}}) throw UsageError("sgemm --gpus: operands as stored only (--forms NN)");
     for (const SgemmShape& shape : parse_shapes(shapes_))
       run([=, alpha = alpha_](std::size_t scale) {
         return make_sgemm_multi({shape.m * scale, shape.n, shape.k}, alpha, seed);  // rows of A and C
@@ -145,9 +172,10 @@ class SgemmProblem final : public Problem {
   // 64x64x5000: too few tiles, so the library splits K. Padding 3 makes the leading dimensions of
   // 17x33x65 and 129x65x257 multiples of 4 (16-byte copies) while n and k are not: each row's
   // last vector is partial, and A and B end at their last element (make_sgemm_input). 300x520x203
-  // holds whole 128x256 tiles with a ragged k: the staged rung's loop without tests.
+  // holds whole 128x256 tiles with a ragged k: the staged rung's loop without tests. NT and TN
+  // take each of the copies of an operand stored transposed (TT is both at once).
   std::vector<std::string> sanitize_args() const override {
-    return {"-s", "1,17x33x65,129x65x257,64x64x5000,300x520x203", "--pad", "0,1,3"};
+    return {"-s", "1,17x33x65,129x65x257,64x64x5000,300x520x203", "--pad", "0,1,3", "--forms", "NN,NT,TN"};
   }
 
   std::vector<Showcase> showcase() const override {
@@ -159,6 +187,9 @@ class SgemmProblem final : public Problem {
         {"sgemm_library", "sgemm: the library against cuBLAS on the awkward shapes",
          {"bench", "sgemm", "--shapes", "4096,8192,4097,5000x3000x700,1x4096x4096,4096x1x4096,64x64x2^20,2^16x64x64,1000,3000x5000x7",
           "--variants", "library,vendor", "--no-cpu", "--reps", "10"}},
+        {"sgemm_forms", "sgemm: operands stored transposed (NT: x wT, TN, TT) against cuBLAS's same call, every precision",
+         {"bench", "sgemm", "--shapes", "4096,8192,4097", "--forms", "NN,NT,TN,TT", "--variants",
+          "library,library_3xtf32,library_tf32,cublas_tf32,vendor", "--no-cpu", "--reps", "10"}},
         {"sgemm_beta", "sgemm: alpha, beta and unaligned rows",
          {"bench", "sgemm", "--shapes", "1000x999x1001", "--alpha", "0.5", "--beta", "-2", "--pad", "0,1"}},
         {"profile_sgemm", "sgemm: every rung under Nsight Compute, 2048³", {"profile", "sgemm", "-s", "2048"}, true,
@@ -179,6 +210,7 @@ class SgemmProblem final : public Problem {
  private:
   std::string shapes_ = "1024,4097,5000x3000x700,64x64x2^20,2^16x64x64,1x4096x4096";
   std::string pads_ = "0";
+  std::string forms_ = "NN";
   float alpha_ = 1.f, beta_ = 0.f;
   int exponents_ = 0;
 };

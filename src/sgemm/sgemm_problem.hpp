@@ -13,7 +13,9 @@ namespace gpulab {
 
 class SgemmCase final : public BenchCase {
  public:
-  SgemmCase(SgemmInput input, std::uint64_t seed, std::span<const SgemmRung> table = sgemm_rungs());
+  /// `form`: how A and B are stored on the device (the reference and the check are op(A)·op(B)'s,
+  /// from the input as it is); rungs that read operands as stored only are skipped in other forms.
+  SgemmCase(SgemmInput input, std::uint64_t seed, std::span<const SgemmRung> table = sgemm_rungs(), SgemmForm form = {});
 
   std::vector<std::pair<std::string, std::string>> params() const override;
   Work work() const override;
@@ -35,6 +37,9 @@ class SgemmCase final : public BenchCase {
   SgemmInput in_;
   std::uint64_t seed_;
   std::span<const SgemmRung> table_;
+  SgemmForm form_;
+  std::vector<float> a_stored_, b_stored_;  // an operand stored transposed (empty: as in in_)
+  std::size_t lda_ = 0, ldb_ = 0;           // the stored operands' leading dimensions
   SgemmReference ref_;
   std::vector<float> baseline_;
 };

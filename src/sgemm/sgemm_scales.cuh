@@ -56,8 +56,7 @@ __device__ __forceinline__ void split_scaled(float x, int e, unsigned& big, unsi
 /// columns holding ±Inf or NaN, which are not scaled: rare, and it reads a row and a column).
 __device__ __noinline__ inline float fma_chain(const GemmArgs& g, int i, int j, int k_begin, int k_end) {
   float acc = 0.f;
-  for (int p = k_begin; p < k_end; ++p)
-    acc = fmaf(g.a[static_cast<std::size_t>(i) * g.lda + p], g.b[static_cast<std::size_t>(p) * g.ldb + j], acc);
+  for (int p = k_begin; p < k_end; ++p) acc = fmaf(sgemm_device::a_at(g, i, p), sgemm_device::b_at(g, p, j), acc);
   return acc;
 }
 

@@ -297,14 +297,27 @@ void launch_tiles(const char* name, const GemmArgs& g, int splits, float* partia
 }
 
 /// The big-tile kernel (16-byte loads or 4-byte; it needs no guarded form: its plain loads read
-/// only valid elements, its cp.async copies a partial vector 4 bytes at a time).
+/// only valid elements, its cp.async copies a partial vector 4 bytes at a time); the staged kernel
+/// in the operands' form (GemmArgs::a_transposed, b_transposed).
 template <int kChunksM, bool kVector, int kBlockRows, int kStages>
 void launch_big(const char* name, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   using T = BigTiles<kChunksM, kBlockRows>;
-  launch_tiled<T>(name, big_tiles<kChunksM, kVector, kBlockRows, kStages>, 0,
-                  std::to_string(T::kRows) + "x" + std::to_string(T::kCols) + " per thread, fragments double-buffered" +
-                      (kStages > 0 ? ", cp.async " + std::to_string(kStages) + " stages" : ""),
-                  g, splits, partials, stream);
+  const std::string per_thread = std::to_string(T::kRows) + "x" + std::to_string(T::kCols) + " per thread, fragments double-buffered" +
+                                 (kStages > 0 ? ", cp.async " + std::to_string(kStages) + " stages" : "");
+  auto run = [&](auto a_transposed, auto b_transposed) {
+    launch_tiled<T>(name, big_tiles<kChunksM, kVector, kBlockRows, kStages, decltype(a_transposed)::value, decltype(b_transposed)::value>,
+                    0, per_thread + (g.as_stored() ? "" : ", " + std::string(operand_form(g))), g, splits, partials, stream);
+  };
+  using No = std::false_type;
+  using Yes = std::true_type;
+  if constexpr (kStages > 0) {
+    if (g.a_transposed && g.b_transposed) return run(Yes{}, Yes{});
+    if (g.a_transposed) return run(Yes{}, No{});
+    if (g.b_transposed) return run(No{}, Yes{});
+  } else if (!g.as_stored()) {
+    throw Error("gpulab::sgemm: configuration " + std::string(name) + " takes operands as stored only");
+  }
+  run(No{}, No{});
 }
 
 using Launcher = void (*)(const char*, const GemmArgs&, int, float*, cudaStream_t);
@@ -329,7 +342,7 @@ constexpr Config config(std::string_view name) {
 template <int kChunksM, int kBlockRows = 128, int kStages = 0>
 constexpr Config big_config(std::string_view name) {
   using T = BigTiles<kChunksM, kBlockRows>;
-  return {{name, T::kBM, T::kBN},
+  return {{name, T::kBM, T::kBN, 0, kStages > 0},
           {launch_big<kChunksM, false, kBlockRows, kStages>, launch_big<kChunksM, true, kBlockRows, kStages>,
            launch_big<kChunksM, true, kBlockRows, kStages>},
           "big_tiles"};
@@ -360,8 +373,10 @@ constexpr Config kConfigs[] = {
 };
 // The rule's picks (and rungs 8-10) fit the 48 KiB every GPU gives a block.
 static_assert(kConfigs[kDefault].info.smem_bytes <= 48 * 1024 && kConfigs[kSmall].info.smem_bytes <= 48 * 1024);
-static_assert(std::size(kConfigs) > kStaged && kConfigs[kDefault].info.name == "128x64x3" && kConfigs[kSmall].info.name == "64x64x4" &&
-              kConfigs[kBig].info.name == "128x256_fragments" && kConfigs[kStaged].info.name == "128x256_staged3");
+static_assert(std::size(kConfigs) > kSmallStaged && kConfigs[kDefault].info.name == "128x64x3" && kConfigs[kSmall].info.name == "64x64x4" &&
+              kConfigs[kBig].info.name == "128x256_fragments" && kConfigs[kStaged].info.name == "128x256_staged3" &&
+              kConfigs[kSmallStaged].info.name == "64x128_staged4" && kConfigs[kStaged].info.every_form &&
+              kConfigs[kSmallStaged].info.every_form);
 
 void run_with(const Config& c, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   const std::string name = std::string(c.kernel) + "_" + std::string(c.info.name);
@@ -386,6 +401,13 @@ std::span<const TileConfig> tile_configs() {
   }();
   return infos;
 }
+
+std::string_view operand_form(const GemmArgs& g) {
+  if (g.a_transposed) return g.b_transposed ? "A and B stored transposed" : "A stored transposed";
+  return g.b_transposed ? "B stored transposed" : "A and B as stored";
+}
+
+bool config_takes(std::size_t config, const GemmArgs& g) { return g.as_stored() || tile_configs()[config].every_form; }
 
 bool config_fits(std::size_t config) {
   return tile_configs()[config].smem_bytes <= static_cast<std::size_t>(current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
@@ -467,6 +489,9 @@ void launch_few_cols(const GemmArgs& g, cudaStream_t stream) {
 
 }  // namespace
 void run_config(std::size_t config, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
+  if (!config_takes(config, g))
+    throw Error("gpulab::sgemm: configuration " + std::string(tile_configs()[config].name) + " takes operands as stored only, not " +
+                std::string(operand_form(g)));
   if (g.m == 0 || g.n == 0) return;
   run_with(kConfigs[config], g, splits, splits > 1 ? partials : nullptr, stream);
   add_slices_of(g, splits, partials, stream, true);

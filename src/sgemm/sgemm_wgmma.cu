@@ -67,20 +67,26 @@ struct Form {
 
 // ---- the split: both operands in one launch (after find_operand_maxima) -------------------------
 
-/// What the split covers: A (m × k, rows scaled) and B (k × n, columns scaled, split into Bᵀ), in
-/// 32 × 32 tiles of A, then of B. Each block does one at a time.
+/// One operand as the split reads it: op(A) (m × k) or op(B)ᵀ (n × k), written K-major as `rows`
+/// rows of k (leading dimension depth), each row scaled by its largest magnitude (`maxima`). Stored
+/// along k (A as stored, B stored transposed: k_major) its tiles are copied row for row; stored along
+/// m or n (A stored transposed, B as stored) they are transposed through shared memory, so that
+/// both the reads and the writes stay coalesced. Tiles of 32 × 32.
+struct SplitOperand {
+  const float* data = nullptr;
+  std::size_t ld = 0;
+  bool k_major = true;
+  int rows = 0;                       // m or n
+  const unsigned* maxima = nullptr;   // each row's largest |x| (magnitude_bits)
+  float *big = nullptr, *small = nullptr;  // small: null for the one-product form
+  long long blocks = 0;
+  int blocks_x = 0;                   // of them along the stored columns
+};
+/// The split's blocks: A's, then B's; each block does one tile at a time.
 struct SplitArgs {
-  const float* a;
-  std::size_t lda;
-  const float* b;
-  std::size_t ldb;
-  int m, n, k;
-  const unsigned* a_rows;  // each row's largest |x| (magnitude_bits)
-  const unsigned* b_cols;  // each column's
-  float *a_big, *a_small, *b_big, *b_small;  // small: null for the one-product form
-  std::size_t depth;                         // the split operands' leading dimension (k padded)
-  long long a_blocks, b_blocks;              // blocks of A, then of B
-  int a_blocks_x, b_blocks_x;                // of them along the columns
+  SplitOperand operand[2];
+  int k = 0;
+  std::size_t depth = 0;  // the split operands' leading dimension (k padded)
 };
 
 /// x of a row or column whose largest |x| has `max_bits`, scaled and split (sgemm_scales.cuh).
@@ -90,41 +96,44 @@ __device__ __forceinline__ void split_scaled(float x, unsigned max_bits, float& 
   big = __uint_as_float(hi), small = __uint_as_float(lo);
 }
 
-/// big and small TF32 parts of A (row-major, leading dimension depth) and of B written transposed
-/// (Bᵀ: n × k), 32 × 32 tiles of 32 × 8 threads; B's go through shared memory so that both its
-/// reads and its writes stay coalesced.
+/// Tile t of `o`, 32 × 8 threads.
+__device__ __forceinline__ void split_tile(const SplitOperand& o, int k, std::size_t depth, long long t, float (&tile_big)[32][33],
+                                           float (&tile_small)[32][33]) {
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  auto write = [&](int row, int col, float big, float small) {
+    o.big[static_cast<std::size_t>(row) * depth + col] = big;
+    if (o.small != nullptr) o.small[static_cast<std::size_t>(row) * depth + col] = small;
+  };
+  const int r0 = static_cast<int>(t / o.blocks_x) * 32, c0 = static_cast<int>(t % o.blocks_x) * 32;
+  if (o.k_major) {
+    for (int r = ty; r < 32; r += 8) {
+      const int row = r0 + r, col = c0 + tx;
+      if (row >= o.rows || col >= k) continue;
+      float big, small;
+      split_scaled(o.data[static_cast<std::size_t>(row) * o.ld + col], o.maxima[row], big, small);
+      write(row, col, big, small);
+    }
+    return;
+  }
+  // Stored k × rows: the tile's stored rows are k from r0, its columns rows of the output from c0.
+  for (int r = ty; r < 32; r += 8) {
+    const int p = r0 + r, col = c0 + tx;
+    if (p < k && col < o.rows) split_scaled(o.data[static_cast<std::size_t>(p) * o.ld + col], o.maxima[col], tile_big[r][tx], tile_small[r][tx]);
+  }
+  __syncthreads();
+  for (int c = ty; c < 32; c += 8) {
+    const int row = c0 + c, p = r0 + tx;
+    if (row < o.rows && p < k) write(row, p, tile_big[tx][c], tile_small[tx][c]);
+  }
+  __syncthreads();
+}
+
+/// big and small TF32 parts of op(A) and of op(B)ᵀ, K-major (leading dimension depth).
 __global__ void split_operands(SplitArgs p) {
   __shared__ float tile_big[32][33], tile_small[32][33];
-  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
-  for (long long t = blockIdx.x; t < p.a_blocks + p.b_blocks; t += gridDim.x) {  // (uniform in the block)
-    if (t < p.a_blocks) {
-      const int r0 = static_cast<int>(t / p.a_blocks_x) * 32, col = static_cast<int>(t % p.a_blocks_x) * 32 + tx;
-      for (int r = ty; r < 32; r += 8) {
-        const int row = r0 + r;
-        if (row >= p.m || col >= p.k) continue;
-        float big, small;
-        split_scaled(p.a[static_cast<std::size_t>(row) * p.lda + col], p.a_rows[row], big, small);
-        p.a_big[static_cast<std::size_t>(row) * p.depth + col] = big;
-        if (p.a_small != nullptr) p.a_small[static_cast<std::size_t>(row) * p.depth + col] = small;
-      }
-    } else {
-      const long long u = t - p.a_blocks;
-      const int r0 = static_cast<int>(u / p.b_blocks_x) * 32, c0 = static_cast<int>(u % p.b_blocks_x) * 32;
-      for (int r = ty; r < 32; r += 8) {
-        const int row = r0 + r, col = c0 + tx;
-        if (row < p.k && col < p.n) split_scaled(p.b[static_cast<std::size_t>(row) * p.ldb + col], p.b_cols[col], tile_big[r][tx], tile_small[r][tx]);
-      }
-      __syncthreads();
-      for (int c = ty; c < 32; c += 8) {
-        const int out_row = c0 + c, out_col = r0 + tx;  // Bᵀ's row = B's column
-        if (out_row < p.n && out_col < p.k) {
-          p.b_big[static_cast<std::size_t>(out_row) * p.depth + out_col] = tile_big[tx][c];
-          if (p.b_small != nullptr) p.b_small[static_cast<std::size_t>(out_row) * p.depth + out_col] = tile_small[tx][c];
-        }
-      }
-      __syncthreads();
-    }
-  }
+  const long long a_blocks = p.operand[0].blocks;
+  for (long long t = blockIdx.x; t < a_blocks + p.operand[1].blocks; t += gridDim.x)  // (uniform in the block)
+    split_tile(p.operand[t < a_blocks ? 0 : 1], p.k, p.depth, t < a_blocks ? t : t - a_blocks, tile_big, tile_small);
 }
 
 // ---- PTX wrappers: mbarriers, TMA, wgmma ---------------------------------------------------------
@@ -363,15 +372,28 @@ CUtensorMap tile_map(const float* data, int rows, int cols, std::size_t ld, int 
 /// The blocks a pass launches: at most this many, each looping over the pass's blocks of work.
 constexpr long long kMaxSplitBlocks = 1 << 20;
 
-/// The split of both operands, scaled by their rows' and columns' largest magnitudes.
-void launch_split(SplitArgs p, cudaStream_t stream) {
+/// The split of op(A) (into a_big, a_small) and op(B)ᵀ (b_big, b_small), scaled by their rows' and
+/// columns' largest magnitudes (maxima: m of A's rows, then n of B's columns).
+void launch_split(const GemmArgs& g, const unsigned* maxima, float* a_big, float* a_small, float* b_big, float* b_small,
+                  std::size_t depth, cudaStream_t stream) {
   const auto blocks = [](int items, int per) { return (items + per - 1) / per; };
-  p.a_blocks_x = blocks(p.k, 32), p.a_blocks = static_cast<long long>(p.a_blocks_x) * blocks(p.m, 32);
-  p.b_blocks_x = blocks(p.n, 32), p.b_blocks = static_cast<long long>(p.b_blocks_x) * blocks(p.k, 32);
-  launch("sgemm_split_tf32", split_operands, {dim3(static_cast<unsigned>(std::min(p.a_blocks + p.b_blocks, kMaxSplitBlocks))), dim3(32, 8)},
-         stream, p)
-      .work([] { return std::string("32x32 tiles of A, then of B (transposed): x scaled by its row's or column's power of two, "
-                                    "big = tf32(x), small = tf32(x - big)"); });
+  auto operand = [&](const float* data, std::size_t ld, bool k_major, int rows, const unsigned* max, float* big, float* small) {
+    SplitOperand o{data, ld, k_major, rows, max, big, small};
+    const int stored_rows = k_major ? rows : g.k, stored_cols = k_major ? g.k : rows;
+    o.blocks_x = blocks(stored_cols, 32);
+    o.blocks = static_cast<long long>(o.blocks_x) * blocks(stored_rows, 32);
+    return o;
+  };
+  const SplitArgs p{{operand(g.a, g.lda, !g.a_transposed, g.m, maxima, a_big, a_small),
+                     operand(g.b, g.ldb, g.b_transposed, g.n, maxima + g.m, b_big, b_small)},
+                    g.k,
+                    depth};
+  launch("sgemm_split_tf32", split_operands,
+         {dim3(static_cast<unsigned>(std::min(p.operand[0].blocks + p.operand[1].blocks, kMaxSplitBlocks))), dim3(32, 8)}, stream, p)
+      .work([] {
+        return std::string("32x32 tiles of op(A), then of op(B) transposed: x scaled by its row's or column's power of two, "
+                           "big = tf32(x), small = tf32(x - big)");
+      });
 }
 
 /// False, with nothing enqueued, where gpulab's pool cannot hold the split operands.
@@ -401,8 +423,7 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
     float* b_big = a_big + a_floats;
     float* a_small = kProducts == 3 ? b_big + b_floats : nullptr;
     float* b_small = kProducts == 3 ? a_small + a_floats : nullptr;
-    launch_split({g.a, g.lda, g.b, g.ldb, g.m, g.n, g.k, a_rows, a_rows + g.m, a_big, a_small, b_big, b_small, depth, 0, 0, 0, 0},
-                 stream);
+    launch_split(g, a_rows, a_big, a_small, b_big, b_small, depth, stream);
     maps.a_big = tile_map(a_big, g.m, g.k, depth, kBM);
     maps.b_big = tile_map(b_big, g.n, g.k, depth, kBN);
     if (kProducts == 3) maps.a_small = tile_map(a_small, g.m, g.k, depth, kBM), maps.b_small = tile_map(b_small, g.n, g.k, depth, kBN);
