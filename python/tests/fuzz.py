@@ -345,7 +345,15 @@ class Fuzz:
                 kinds = self.pick([("subnormal", "huge"), ("huge", "subnormal"), ("tiny", "tiny"), ("huge", "tiny"), ("subnormal", "unit"),
                                    ("specials", "unit"), ("unit", "specials"), ("elements", "elements"), ("rows", "rows")])
         precision = self.pick(self.sgemm_precisions)
-        a, b = self.with_pitch(self.floats((m, k), kind=kinds[0])), self.with_pitch(self.floats((k, n), kind=kinds[1]))
+
+        def operand(shape, kind):
+            """As stored, or a transposed view of the other shape (read in place: x @ w.T)."""
+            if self.rng.random() < 0.6:
+                return self.with_pitch(self.floats(shape, kind=kind))
+            return self.with_pitch(self.floats(shape[::-1], kind=kind)).T
+
+        a, b = operand((m, k), kinds[0]), operand((k, n), kinds[1])
+        form = ("T" if a.stride(0) == 1 and a.shape[0] > 1 else "N") + ("T" if b.stride(0) == 1 and b.shape[0] > 1 else "N")
         alpha = float(self.pick([1.0, 1.0, -0.5, 0.0, 3.0]))
         beta = float(self.pick([0.0, 0.0, 1.0, -2.0]))
         route = self.route()
@@ -373,7 +381,7 @@ class Fuzz:
                 "tf32": gamma(2 * k + 4, U32) + 2.0**-10 + 2.0**-20}[precision]
         slack = TINY32 * (2 * k + 8) * max(1.0, abs(alpha))
         # A·B's own magnitudes too: the sum is formed before alpha scales it
-        self.expect_floats(got, ref, unit * mag, slack, torch.float32, f"sgemm {precision} {m}x{n}x{k} alpha {alpha} beta {beta}",
+        self.expect_floats(got, ref, unit * mag, slack, torch.float32, f"sgemm {precision} {m}x{n}x{k} {form} alpha {alpha} beta {beta}",
                            torch.maximum(mag, magnitude if alpha != 0.0 else torch.zeros_like(mag)))
 
     def fuzz_conv(self):
