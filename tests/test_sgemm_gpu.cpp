@@ -529,10 +529,10 @@ struct DeviceForm {
   std::string name() const { return fmt::format("{}{}", a_t ? "T" : "N", b_t ? "T" : "N"); }
 };
 
-// The staged big tiles in every form: right, and the bits of the same configuration on operands as
-// stored (the forms change which copies fill shared memory, not the FMAs), with split-K and without,
+// The big tiles in every form: right, and the bits of the same configuration on operands as stored
+// (the forms change which copies fill shared memory, not the FMAs), with split-K and without,
 // aligned rows or not, beta or not. Configurations that take operands as stored only refuse.
-TEST(SgemmForms, StagedTilesReadTransposedOperandsInPlaceWithTheBitsOfAsStored) {
+TEST(SgemmForms, BigTilesReadTransposedOperandsInPlaceWithTheBitsOfAsStored) {
   for (SgemmShape s : {SgemmShape{127, 129, 131}, SgemmShape{200, 200, 4097}, SgemmShape{1, 300, 257}, SgemmShape{129, 65, 257},
                        SgemmShape{300, 520, 203}, SgemmShape{5, 3, 0}})
     for (Variant v : {Variant::plain, Variant::unaligned, Variant::scaled, Variant::pad3}) {

@@ -63,12 +63,72 @@ __device__ __forceinline__ float4 load4_first(const float* p, int count) {
   return {count > 0 ? p[0] : 0.f, count > 1 ? p[1] : 0.f, count > 2 ? p[2] : 0.f, count > 3 ? p[3] : 0.f};
 }
 
-// kATransposed, kBTransposed (the staged kernel only): an operand stored transposed (A as k × m,
-// B as n × k, GemmArgs) is read in place. Both operands land in shared memory as they always do,
-// as[k][m] and bs[k][n], so the FMAs are the same; only their copies change sides. A stored k × m
-// runs along m, as B's rows run along n: it is copied as B is, 16 bytes at a time, straight to its
-// places. B stored n × k runs along k, as A's rows do: it is copied as A is, 4 bytes a value to its
-// transposed places, into rows padded as A's are.
+// kATransposed, kBTransposed: an operand stored transposed (A as k × m, B as n × k, GemmArgs) is
+// read in place. Both operands land in shared memory as they always do, as[k][m] and bs[k][n], so
+// the FMAs are the same; only their copies change sides. A stored k × m runs along m, as B's rows
+// run along n: it is copied as B is, 16 bytes at a time, straight to its places. B stored n × k
+// runs along k, as A's rows do: it is copied as A is (RegisterCopy; in the staged kernel 4 bytes a
+// value), to its transposed places, into rows padded as A's are.
+/// One operand's copies in rung 9 (kStages = 0): a slice loaded into registers a slice ahead, then
+/// stored to shared memory, xs[k][m or n] (`stride` floats a row), after the slice's FMAs. kAlongK:
+/// the stored rows run along k (A as stored, B stored transposed): a thread loads a float4 along k of
+/// stored rows t / 2 + r·kThreads / 2 and stores its four values to their transposed places;
+/// otherwise (A stored transposed, B as stored) a float4 along m or n of stored rows t / kUnits +
+/// r·kRowStep, stored as it is.
+template <int kMN, int kThreads, int kBK, bool kAlongK, bool kVector>
+struct RegisterCopy {
+  static constexpr int kUnits = (kAlongK ? kBK : kMN) / 4;  // float4 a stored row of a slice
+  static constexpr int kRowStep = kThreads / kUnits, kLoads = kMN * kBK / 4 / kThreads;
+  static_assert(kLoads >= 1 && kRowStep * kUnits == kThreads);
+  const float* src;                     // the thread's first float4 of the block's first slice
+  std::ptrdiff_t row_step, slice_step;  // from a load to the next; from a slice to the next
+  int unit_mn, unit_k;                  // its first float4's place in the tile
+  float4 next[kLoads];
+
+  /// A stored matrix (leading dimension ld) whose tile starts at m or n = mn0 and k = k_begin;
+  /// `extent`: m or n.
+  __device__ RegisterCopy(const float* p, std::size_t ld, int mn0, int extent, int k_begin) {
+    const int t = static_cast<int>(threadIdx.x);
+    const auto stored_ld = static_cast<std::ptrdiff_t>(ld);
+    row_step = kRowStep * stored_ld;
+    if constexpr (kAlongK) {
+      unit_mn = t / kUnits, unit_k = t % kUnits * 4;
+      src = p + static_cast<std::size_t>(min(mn0 + unit_mn, extent - 1)) * ld + k_begin + unit_k;
+      slice_step = kBK;
+    } else {
+      unit_k = t / kUnits, unit_mn = t % kUnits * 4;
+      src = p + static_cast<std::ptrdiff_t>(k_begin + unit_k) * stored_ld + mn0 + unit_mn;
+      slice_step = kBK * stored_ld;
+    }
+  }
+  /// Slice s; `whole`: the tile and the slice lie inside the matrix (no test), else zeros outside
+  /// m or n (extent, from mn0) and past k_end.
+  __device__ __forceinline__ void load(int s, bool whole, int mn0, int extent, int k_begin, int k_end) {
+    const float* p = src + s * slice_step;
+    const int k = k_begin + s * kBK + unit_k;
+#pragma unroll
+    for (int r = 0; r < kLoads; ++r) {
+      int count = 4;
+      if (!whole) {
+        if constexpr (kAlongK) count = mn0 + unit_mn + r * kRowStep < extent ? max(0, min(4, k_end - k)) : 0;
+        else count = k + r * kRowStep < k_end ? max(0, min(4, extent - (mn0 + unit_mn))) : 0;
+      }
+      next[r] = load4_first<kVector>(p + r * row_step, count);
+    }
+  }
+  __device__ __forceinline__ void store(float* xs, int stride) const {
+#pragma unroll
+    for (int r = 0; r < kLoads; ++r) {
+      if constexpr (kAlongK) {
+        float* d = xs + unit_k * stride + unit_mn + r * kRowStep;
+        d[0] = next[r].x, d[stride] = next[r].y, d[2 * stride] = next[r].z, d[3 * stride] = next[r].w;
+      } else {
+        *reinterpret_cast<float4*>(xs + (unit_k + r * kRowStep) * stride + unit_mn) = next[r];
+      }
+    }
+  }
+};
+
 template <int kChunksM, bool kVector, int kBlockRows = 128, int kStages = 0, bool kATransposed = false, bool kBTransposed = false>
 __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigTiles<kChunksM, kBlockRows>::kMinBlocks)
     big_tiles(GemmArgs g, int k_slice, float* partials) {
@@ -76,7 +136,6 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   constexpr bool kAsync = kStages > 0;
   constexpr int kBuffers = kAsync ? kStages : 2;
   static_assert(!kAsync || kStages >= 3, "cp.async fills a stage beside the one read and the one read next");
-  static_assert(kAsync || (!kATransposed && !kBTransposed), "operands stored transposed take the staged kernel");
   __shared__ __align__(16) float as[kBuffers][T::kBK][T::kAStride];
   __shared__ __align__(16) float bs[kBuffers][T::kBK][T::template kBStride<kBTransposed>];
 
@@ -86,43 +145,26 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   const int warp_m = warp % T::kWarpsM * T::kWM, warp_n = warp / T::kWarpsM * T::kWN;
   const int ly = lane / 8, lx = lane % 8;
 
-  // The thread's global loads a slice: A's row a_row, k from a_k (one float4); B's rows b_row +
-  // r·kBRowStep, columns from b_col (kBPer float4).
-  const int a_row = t / 2, a_k = t % 2 * 4, b_row = t / T::kBUnits, b_col = t % T::kBUnits * 4;
-  const float* a_src = g.a + static_cast<std::size_t>(min(m0 + a_row, g.m - 1)) * g.lda + k_begin + a_k;
-  const float* b_src = g.b + static_cast<std::size_t>(k_begin + b_row) * g.ldb + n0 + b_col;
-  const bool a_row_in = m0 + a_row < g.m;
+  // The thread's B copies of the staged kernel (kStages ≥ 3), as stored: rows b_row + r·kBRowStep,
+  // columns from b_col (kBPer float4).
+  const int b_row = t / T::kBUnits, b_col = t % T::kBUnits * 4;
   const int b_cols = max(0, min(4, g.n - (n0 + b_col)));
 
   // Tiles with all their rows and columns inside the matrices read full slices without a test.
   const bool interior = m0 + T::kBM <= g.m && n0 + T::kBN <= g.n;
   const std::ptrdiff_t b_row_step = static_cast<std::ptrdiff_t>(T::kBRowStep) * static_cast<std::ptrdiff_t>(g.ldb);
 
-  float4 a_next, b_next[T::kBPer];
+  // kStages = 0: each operand's slice through registers (RegisterCopy).
+  RegisterCopy<T::kBM, T::kThreads, T::kBK, !kATransposed, kVector> a_copy(g.a, g.lda, m0, g.m, k_begin);
+  RegisterCopy<T::kBN, T::kThreads, T::kBK, kBTransposed, kVector> b_copy(g.b, g.ldb, n0, g.n, k_begin);
   auto load_global = [&](int s) {
-    const int k0 = s * T::kBK;
-    if (interior && k_begin + k0 + T::kBK <= k_end) {
-      const float* b_slice = b_src + static_cast<std::ptrdiff_t>(k0) * static_cast<std::ptrdiff_t>(g.ldb);
-      a_next = load4_first<kVector>(a_src + k0, 4);
-#pragma unroll
-      for (int r = 0; r < T::kBPer; ++r) b_next[r] = load4_first<kVector>(b_slice + r * b_row_step, 4);
-      return;
-    }
-    a_next = load4_first<kVector>(a_src + k0, a_row_in ? max(0, min(4, k_end - (k_begin + k0 + a_k))) : 0);
-#pragma unroll
-    for (int r = 0; r < T::kBPer; ++r) {
-      const int k = k_begin + k0 + b_row + T::kBRowStep * r;
-      b_next[r] = load4_first<kVector>(
-          b_src + static_cast<std::ptrdiff_t>(k0 + T::kBRowStep * r) * static_cast<std::ptrdiff_t>(g.ldb), k < k_end ? b_cols : 0);
-    }
+    const bool whole = interior && k_begin + (s + 1) * T::kBK <= k_end;
+    a_copy.load(s, whole, m0, g.m, k_begin, k_end);
+    b_copy.load(s, whole, n0, g.n, k_begin, k_end);
   };
   auto store_shared = [&](int buf) {
-    as[buf][a_k + 0][a_row] = a_next.x;
-    as[buf][a_k + 1][a_row] = a_next.y;
-    as[buf][a_k + 2][a_row] = a_next.z;
-    as[buf][a_k + 3][a_row] = a_next.w;
-#pragma unroll
-    for (int r = 0; r < T::kBPer; ++r) *reinterpret_cast<float4*>(&bs[buf][b_row + T::kBRowStep * r][b_col]) = b_next[r];
+    a_copy.store(&as[buf][0][0], T::kAStride);
+    b_copy.store(&bs[buf][0][0], T::template kBStride<kBTransposed>);
   };
   // kStages ≥ 3: slices copied straight into their stage, A's values one 4-byte cp.async each to
   // their transposed places, B's 16 bytes at a time (4 where its rows are not 16-byte aligned, or

@@ -44,7 +44,7 @@ struct TileConfig {
   std::string_view name;  // "128x128x3": tile rows × tile columns × cp.async stages; "128x128_fragments": the big-tile kernel
   int tile_m = 0, tile_n = 0;
   std::size_t smem_bytes = 0;  // dynamic shared memory a block
-  bool every_form = false;     // takes operands stored transposed too (the staged big tiles), not only as stored
+  bool every_form = false;     // takes operands stored transposed too (the big tiles), not only as stored
 };
 std::span<const TileConfig> tile_configs();
 /// Whether configuration `config` takes g's operands in their form.
@@ -56,7 +56,7 @@ bool config_fits(std::size_t config);
 /// Configurations by index in tile_configs(): the default (128 × 64, three stages), the smallest
 /// (64 × 64), the big tiles' fragments and staged kernels (rungs 9 and 10), and the staged kernel's
 /// small tiles (64 × 128). kStaged and kSmallStaged are the rule's picks for operands stored
-/// transposed, which only the staged kernels take.
+/// transposed, which only the big tiles take.
 constexpr std::size_t kDefault = 0, kSmall = 3, kBig = 6, kStaged = 9, kSmallStaged = 10;
 
 /// g.c = alpha·A·B + beta·C with configuration `config`, k cut into `splits` slices (1: none).

@@ -297,8 +297,8 @@ void launch_tiles(const char* name, const GemmArgs& g, int splits, float* partia
 }
 
 /// The big-tile kernel (16-byte loads or 4-byte; it needs no guarded form: its plain loads read
-/// only valid elements, its cp.async copies a partial vector 4 bytes at a time); the staged kernel
-/// in the operands' form (GemmArgs::a_transposed, b_transposed).
+/// only valid elements, its cp.async copies a partial vector 4 bytes at a time), in the operands'
+/// form (GemmArgs::a_transposed, b_transposed).
 template <int kChunksM, bool kVector, int kBlockRows, int kStages>
 void launch_big(const char* name, const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   using T = BigTiles<kChunksM, kBlockRows>;
@@ -310,13 +310,9 @@ void launch_big(const char* name, const GemmArgs& g, int splits, float* partials
   };
   using No = std::false_type;
   using Yes = std::true_type;
-  if constexpr (kStages > 0) {
-    if (g.a_transposed && g.b_transposed) return run(Yes{}, Yes{});
-    if (g.a_transposed) return run(Yes{}, No{});
-    if (g.b_transposed) return run(No{}, Yes{});
-  } else if (!g.as_stored()) {
-    throw Error("gpulab::sgemm: configuration " + std::string(name) + " takes operands as stored only");
-  }
+  if (g.a_transposed && g.b_transposed) return run(Yes{}, Yes{});
+  if (g.a_transposed) return run(Yes{}, No{});
+  if (g.b_transposed) return run(No{}, Yes{});
   run(No{}, No{});
 }
 
@@ -342,7 +338,7 @@ constexpr Config config(std::string_view name) {
 template <int kChunksM, int kBlockRows = 128, int kStages = 0>
 constexpr Config big_config(std::string_view name) {
   using T = BigTiles<kChunksM, kBlockRows>;
-  return {{name, T::kBM, T::kBN, 0, kStages > 0},
+  return {{name, T::kBM, T::kBN, 0, true},
           {launch_big<kChunksM, false, kBlockRows, kStages>, launch_big<kChunksM, true, kBlockRows, kStages>,
            launch_big<kChunksM, true, kBlockRows, kStages>},
           "big_tiles"};
