@@ -181,8 +181,6 @@ __device__ __forceinline__ std::uint64_t smem_descriptor(const void* tile) {
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
-/// Waits until at most one committed group (the newest) is still running.
-__device__ __forceinline__ void wgmma_wait_all_but_one() { asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory"); }
 /// Keeps the compiler from moving accesses of the accumulators across a wgmma wait.
 __device__ __forceinline__ void fence_registers(float (&d)[64]) {
 #pragma unroll
@@ -290,23 +288,13 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int step = 0; step < kBK / 8; ++step) wgmma_m64n128k8(sum, a_big + 2 * step, b_big + 2 * step, true);
     }
     wgmma_commit();
+    wgmma_wait_all();
+    fence_registers(kProducts == 3 ? slice_sum : sum);
+    if (lane == 0) barrier_arrive(&empty[stage]);
     if constexpr (kProducts == 3) {
-      // The slice's sum is read at once: all its products must be done.
-      wgmma_wait_all();
-      fence_registers(slice_sum);
-      if (lane == 0) barrier_arrive(&empty[stage]);
 #pragma unroll
       for (int i = 0; i < 64; ++i) sum[i] += slice_sum[i];
-    } else {
-      // One product into the running sum: the slice's wgmma stay in flight while the next slice's
-      // are issued; the slice before is done, and its stage free.
-      wgmma_wait_all_but_one();
-      if (lane == 0 && slice > 0) barrier_arrive(&empty[(slice - 1) % kStages]);
     }
-  }
-  if constexpr (kProducts == 1) {
-    wgmma_wait_all();
-    fence_registers(sum);
   }
 
   // The accumulator layout of m64nNk8: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8; each
@@ -448,7 +436,7 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
          splits > 1 ? partials->as<float>() : nullptr)
       .work([&] {
         return std::string("a 128x128 tile: TMA, ") + std::to_string(F::kStages) + " stages of 32; 2 warpgroups of 64x128, " +
-               (kProducts == 3 ? "12 wgmma a slice into a fresh accumulator" : "4 wgmma a slice, a slice's in flight while the next's issue") +
+               (kProducts == 3 ? "12 wgmma a slice into a fresh accumulator" : "4 wgmma a slice") +
                (splits > 1 ? ", k in " + std::to_string(splits) + " slices" : "");
       });
   add_slices_of(g, splits, partials->as<float>(), stream, true);
