@@ -177,6 +177,19 @@ void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, Address a, 
                 at<const float>(b), ldb, beta, at<float>(c), ldc, as_stream(stream), *chosen);
 }
 
+/// A strided batch (gpulab::sgemm_strided_batched): strides in elements.
+void sgemm_strided_batched(std::size_t m, std::size_t n, std::size_t k, float alpha, Address a, std::size_t lda, std::size_t stride_a,
+                           bool a_transposed, Address b, std::size_t ldb, std::size_t stride_b, bool b_transposed, float beta, Address c,
+                           std::size_t ldc, std::size_t stride_c, std::size_t batch, const std::string& precision, int device,
+                           Address stream) {
+  const auto chosen = gpulab_python::sgemm_precision(precision);
+  if (!chosen) throw gpulab::Error(gpulab_python::unknown_sgemm_precision("gpulab.sgemm", precision));
+  DeviceScope scope(device);
+  gpulab::sgemm_strided_batched(gpulab_python::op(a_transposed), gpulab_python::op(b_transposed), m, n, k, alpha, at<const float>(a), lda,
+                                stride_a, at<const float>(b), ldb, stride_b, beta, at<float>(c), ldc, stride_c, batch, as_stream(stream),
+                                *chosen);
+}
+
 bool sgemm_precision_supported(const std::string& precision, int device) {
   const auto chosen = gpulab_python::sgemm_precision(precision);
   if (!chosen) throw gpulab::Error(gpulab_python::unknown_sgemm_precision("gpulab.sgemm_precision_supported", precision));
@@ -325,6 +338,10 @@ NB_MODULE(_core, m) {
   m.def("sgemm", &sgemm, nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("alpha"), nb::arg("a"), nb::arg("lda"),
         nb::arg("a_transposed"), nb::arg("b"), nb::arg("ldb"), nb::arg("b_transposed"), nb::arg("beta"), nb::arg("c"), nb::arg("ldc"),
         nb::arg("precision"), nb::arg("device"), nb::arg("stream"));
+  m.def("sgemm_strided_batched", &sgemm_strided_batched, nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("alpha"), nb::arg("a"),
+        nb::arg("lda"), nb::arg("stride_a"), nb::arg("a_transposed"), nb::arg("b"), nb::arg("ldb"), nb::arg("stride_b"),
+        nb::arg("b_transposed"), nb::arg("beta"), nb::arg("c"), nb::arg("ldc"), nb::arg("stride_c"), nb::arg("batch"), nb::arg("precision"),
+        nb::arg("device"), nb::arg("stream"));
   m.def("sgemm_precision_supported", &sgemm_precision_supported, nb::arg("precision"), nb::arg("device"));
   m.def("conv3x3", &conv3x3, nb::arg("data"), nb::arg("pitch"), nb::arg("out"), nb::arg("out_pitch"), nb::arg("width"),
         nb::arg("height"), nb::arg("weights"), nb::arg("divisor"), nb::arg("border"), nb::arg("device"), nb::arg("stream"));

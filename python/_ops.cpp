@@ -503,32 +503,57 @@ struct Add {
 };
 
 /// c = alpha·a·b + beta·c, for the new result (beta = 0) and for sgemm_ (c in place), at a precision
-/// named as gpulab.sgemm's precision=.
+/// named as gpulab.sgemm's precision=. a and b: matrices, or strided batches of them (3-D, the batch
+/// first: torch.bmm's form), each matrix read in place with contiguous rows or columns.
 struct Sgemm {
   static constexpr const char* kWhat = "gpulab.sgemm";
   static std::string_view name(c10::string_view precision) { return {precision.data(), precision.size()}; }
+  /// A matrix, or the first of a batch's (its layout is every member's; the batch is not empty).
+  static at::Tensor member(const at::Tensor& t) { return t.dim() == 3 ? t.select(0, 0) : t; }
+  static std::vector<std::int64_t> shape(const at::Tensor& a, const at::Tensor& b) {
+    if (a.dim() == 3) return {a.size(0), a.size(1), b.size(2)};
+    return {a.size(0), b.size(1)};
+  }
   static MaybeProblem problem(const at::Tensor& a, const at::Tensor& b, double, c10::string_view precision, const at::Tensor* c) {
     if (!gpulab_python::sgemm_precision(name(precision)))
       return value_problem(gpulab_python::unknown_sgemm_precision(kWhat, name(precision)));
-    if (auto p = operand_problem(kWhat, "a", a)) return p;
-    if (auto p = operand_problem(kWhat, "b", b)) return p;
+    if (auto p = view_problem(kWhat, a, {at::kFloat})) return p;
+    if (auto p = view_problem(kWhat, b, {at::kFloat})) return p;
+    if (a.dim() != b.dim() || (a.dim() != 2 && a.dim() != 3))
+      return value_problem(std::string(kWhat) + ": a and b must be matrices (2-D) or batches of them (3-D), got shapes " + tuple_text(a.sizes()) +
+                           " and " + tuple_text(b.sizes()));
+    if (a.dim() == 3 && a.size(0) != b.size(0))
+      return value_problem(std::string(kWhat) + ": batches of " + std::to_string(a.size(0)) + " and " + std::to_string(b.size(0)) + " matrices");
     if (auto p = same_device_problem(kWhat, a, b)) return p;
-    if (a.size(1) != b.size(0))
-      return value_problem(std::string(kWhat) + ": a is " + std::to_string(a.size(0)) + " x " + std::to_string(a.size(1)) + " and b is " +
-                           std::to_string(b.size(0)) + " x " + std::to_string(b.size(1)) + ": the inner sizes differ");
-    return c != nullptr ? matrix_out_problem(kWhat, *c, a, a.size(0), b.size(1)) : std::nullopt;
+    const std::int64_t k = a.size(-1);
+    if (k != b.size(-2))
+      return value_problem(std::string(kWhat) + ": a is " + std::to_string(a.size(-2)) + " x " + std::to_string(k) + " and b is " +
+                           std::to_string(b.size(-2)) + " x " + std::to_string(b.size(-1)) + ": the inner sizes differ");
+    if (c != nullptr)
+      if (auto p = out_problem(kWhat, *c, a, at::kFloat, shape(a, b), true)) return p;
+    if (a.dim() == 3 && a.size(0) == 0) return std::nullopt;  // an empty batch: nothing is read or written
+    if (auto p = operand_problem(kWhat, "a", member(a))) return p;
+    if (auto p = operand_problem(kWhat, "b", member(b))) return p;
+    return c != nullptr ? rows_problem(kWhat, "out", member(*c)) : std::nullopt;
   }
-  static at::Tensor result(const at::Tensor& a, const at::Tensor& b, double, c10::string_view) {
-    return new_result({a.size(0), b.size(1)}, at::kFloat, a);
-  }
+  static at::Tensor result(const at::Tensor& a, const at::Tensor& b, double, c10::string_view) { return new_result(shape(a, b), at::kFloat, a); }
   static void run(const at::Tensor& a, const at::Tensor& b, double alpha, double beta, c10::string_view precision, const at::Tensor& c) {
     const gpulab::SgemmPrecision chosen = *gpulab_python::sgemm_precision(name(precision));  // problem() checked it
+    if (a.dim() == 3 && a.size(0) == 0) return;
     DeviceScope scope(a.device().index());
-    const Operand oa = *operand(a), ob = *operand(b);  // problem() checked both
-    const auto vc = matrix<float>(c);
-    gpulab::sgemm(gpulab_python::op(oa.transposed), gpulab_python::op(ob.transposed), static_cast<std::size_t>(a.size(0)),
-                  static_cast<std::size_t>(b.size(1)), static_cast<std::size_t>(a.size(1)), static_cast<float>(alpha), oa.data, oa.ld,
-                  ob.data, ob.ld, static_cast<float>(beta), vc.data, vc.pitch_bytes / sizeof(float), current_stream(a), chosen);
+    const Operand oa = *operand(member(a)), ob = *operand(member(b));  // problem() checked both
+    const auto vc = matrix<float>(member(c));
+    const auto m = static_cast<std::size_t>(a.size(-2)), n = static_cast<std::size_t>(b.size(-1)), k = static_cast<std::size_t>(a.size(-1));
+    const auto op_a = gpulab_python::op(oa.transposed), op_b = gpulab_python::op(ob.transposed);
+    if (a.dim() == 2) {
+      gpulab::sgemm(op_a, op_b, m, n, k, static_cast<float>(alpha), oa.data, oa.ld, ob.data, ob.ld, static_cast<float>(beta), vc.data,
+                    vc.pitch_bytes / sizeof(float), current_stream(a), chosen);
+      return;
+    }
+    auto stride = [](const at::Tensor& t) { return static_cast<std::size_t>(t.stride(0)); };
+    gpulab::sgemm_strided_batched(op_a, op_b, m, n, k, static_cast<float>(alpha), oa.data, oa.ld, stride(a), ob.data, ob.ld, stride(b),
+                                  static_cast<float>(beta), vc.data, vc.pitch_bytes / sizeof(float), stride(c),
+                                  static_cast<std::size_t>(a.size(0)), current_stream(a), chosen);
   }
   static void into(const at::Tensor& a, const at::Tensor& b, double alpha, c10::string_view precision, const at::Tensor& c) {
     run(a, b, alpha, 0.0, precision, c);
@@ -832,8 +857,8 @@ struct SgemmGradient : torch::autograd::Function<SgemmGradient> {
     const double alpha = ctx->saved_data["alpha"].toDouble();
     const std::string precision = ctx->saved_data["precision"].toStringRef();
     at::Tensor grad_a, grad_b;
-    if (ctx->needs_input_grad(0)) grad_a = call_sgemm(g, saved[1].t(), alpha, precision);
-    if (ctx->needs_input_grad(1)) grad_b = call_sgemm(saved[0].t(), g, alpha, precision);
+    if (ctx->needs_input_grad(0)) grad_a = call_sgemm(g, saved[1].transpose(-2, -1), alpha, precision);
+    if (ctx->needs_input_grad(1)) grad_b = call_sgemm(saved[0].transpose(-2, -1), g, alpha, precision);
     return {grad_a, grad_b, at::Tensor(), at::Tensor()};
   }
 };

@@ -608,6 +608,107 @@ TEST(SgemmForms, TheLibraryTakesEveryFormInEveryPrecision) {
     }
 }
 
+// ---- strided batches ------------------------------------------------------------------------------
+
+/// `count` members of a shape, each its own input (seeds apart), laid out as the batched call takes
+/// them: each operand stored in `form`, members `gap` floats of NaN apart; C's members too.
+struct DeviceBatch {
+  std::vector<SgemmInput> members;
+  SgemmForm form;
+  std::size_t lda = 0, ldb = 0, stride_a = 0, stride_b = 0, stride_c = 0;
+  DeviceBuffer<float> a, b, c;
+  DeviceBatch(SgemmShape s, Variant v, SgemmForm f, std::size_t count, std::size_t gap) : form(f) {
+    std::vector<float> host_a, host_b, host_c;
+    auto append = [&](std::vector<float>& all, const std::vector<float>& member, std::size_t& stride) {
+      stride = member.size() + gap;
+      all.insert(all.end(), member.begin(), member.end());
+      all.resize(all.size() + gap, std::bit_cast<float>(~0u));
+    };
+    for (std::size_t i = 0; i < count; ++i) {
+      SgemmInput in = make_sgemm_input(s, v == Variant::unaligned ? 1 : 0, v == Variant::scaled ? 0.5f : 1.f,
+                                       v == Variant::scaled ? -2.f : 0.f, 300 + i);
+      const std::size_t pad_a = in.lda - s.k, pad_b = in.ldb - s.n;
+      lda = f.a_transposed ? s.m + pad_a : in.lda, ldb = f.b_transposed ? s.k + pad_b : in.ldb;
+      append(host_a, f.a_transposed ? stored_transposed(in.a, s.m, s.k, in.lda, pad_a) : in.a, stride_a);
+      append(host_b, f.b_transposed ? stored_transposed(in.b, s.k, s.n, in.ldb, pad_b) : in.b, stride_b);
+      append(host_c, in.c, stride_c);
+      members.push_back(std::move(in));
+    }
+    a = test::upload<float>(host_a), b = test::upload<float>(host_b), c = test::upload<float>(host_c);
+  }
+  void call(SgemmPrecision precision) {
+    const SgemmInput& in = members.front();
+    sgemm_strided_batched(form.a_transposed ? Op::transposed : Op::as_is, form.b_transposed ? Op::transposed : Op::as_is, in.shape.m,
+                          in.shape.n, in.shape.k, in.alpha, a.data(), lda, stride_a, b.data(), ldb, stride_b, in.beta, c.data(), in.ldc,
+                          stride_c, members.size(), nullptr, precision);
+  }
+  /// Each member against its reference, and the gaps between C's members untouched (NaN bits).
+  void expect_right(SgemmMath math, const std::string& what) const {
+    GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+    const std::vector<float> got = test::download(c.data(), c.size());
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      const SgemmInput& in = members[i];
+      const std::span<const float> member(got.data() + i * stride_c, in.c.size());
+      const CheckResult r = check_sgemm(member, in, sgemm_reference(in, 7), math);
+      EXPECT_TRUE(r.ok) << what << " member " << i << ": " << r.detail;
+      for (std::size_t e = in.c.size(); e < stride_c; ++e)
+        EXPECT_EQ(std::bit_cast<std::uint32_t>(got[i * stride_c + e]), ~0u) << what << " member " << i << " gap " << e;
+    }
+  }
+};
+
+// A batch through every route: the tiles over the batch (small members, every form, aligned rows
+// or not), members one call each (few rows, few columns, the tensor cores' sizes), each member
+// against its own reference and C's gaps untouched.
+TEST(SgemmBatched, EveryMemberIsRightOnEveryRoute) {
+  struct Run {
+    SgemmShape shape;
+    Variant variant;
+    SgemmForm form;
+    SgemmPrecision precision;
+    SgemmMath math;
+    std::size_t count, gap;
+  };
+  const std::vector<Run> runs{
+      {{64, 48, 33}, Variant::plain, {}, SgemmPrecision::fp32, SgemmMath::fp32, 7, 0},
+      {{129, 65, 257}, Variant::scaled, {}, SgemmPrecision::fp32, SgemmMath::fp32, 5, 3},
+      {{127, 129, 131}, Variant::unaligned, {false, true}, SgemmPrecision::fp32, SgemmMath::fp32, 4, 1},
+      {{200, 120, 64}, Variant::plain, {true, false}, SgemmPrecision::fp32_tensor, SgemmMath::tf32x3, 3, 4},
+      {{100, 300, 17}, Variant::scaled, {true, true}, SgemmPrecision::fp32, SgemmMath::fp32, 3, 2},
+      {{3, 700, 300}, Variant::plain, {}, SgemmPrecision::fp32, SgemmMath::fp32, 3, 1},
+      {{500, 5, 300}, Variant::scaled, {false, true}, SgemmPrecision::fp32, SgemmMath::fp32, 3, 0},
+      {{1031, 1029, 1027}, Variant::scaled, {false, true}, SgemmPrecision::fp32_tensor, SgemmMath::tf32x3, 2, 5},
+      {{1031, 1029, 1027}, Variant::plain, {}, SgemmPrecision::tf32, SgemmMath::tf32, 2, 0},
+  };
+  for (const Run& r : runs) {
+    if (refused_here(r.precision)) continue;
+    DeviceBatch d(r.shape, r.variant, r.form, r.count, r.gap);
+    d.call(r.precision);
+    d.expect_right(r.math, fmt::format("{} {} {} x{} precision {}", sgemm_shape_name(r.shape), variant_name(r.variant),
+                                       sgemm_form_name(r.form), r.count, static_cast<int>(r.precision)));
+  }
+}
+
+TEST(SgemmBatched, StridesOfZeroShareAnOperandAndCsMembersMustNotOverlap) {
+  // Every member the same B (stride 0): member i is A_i·B.
+  DeviceBatch d({96, 80, 40}, Variant::plain, {}, 3, 0);
+  const SgemmInput& first = d.members.front();
+  for (SgemmInput& in : d.members) in.b = first.b;  // what the call sees with stride_b = 0
+  sgemm_strided_batched(Op::as_is, Op::as_is, 96, 80, 40, 1.f, d.a.data(), d.lda, d.stride_a, d.b.data(), d.ldb, 0, 0.f, d.c.data(),
+                        first.ldc, d.stride_c, 3);
+  d.expect_right(SgemmMath::fp32, "stride_b 0");
+  // C's members overlapping (stride_c below a member's span) are refused; so is C over A's batch.
+  EXPECT_THROW(sgemm_strided_batched(Op::as_is, Op::as_is, 96, 80, 40, 1.f, d.a.data(), d.lda, d.stride_a, d.b.data(), d.ldb, 0, 0.f,
+                                     d.c.data(), first.ldc, 96 * 80 - 1, 3),
+               Error);
+  EXPECT_THROW(sgemm_strided_batched(Op::as_is, Op::as_is, 96, 80, 40, 1.f, d.a.data(), d.lda, d.stride_a, d.b.data(), d.ldb, 0, 0.f,
+                                     const_cast<float*>(d.a.data()) + d.stride_a, first.ldc, d.stride_c, 3),
+               Error);
+  // batch 0 does nothing (null pointers are fine then).
+  EXPECT_NO_THROW(sgemm_strided_batched(Op::as_is, Op::as_is, 96, 80, 40, 1.f, nullptr, 40, 0, nullptr, 80, 0, 0.f, nullptr, 80, 0, 0));
+  GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 TEST(SgemmForms, LeadingDimensionsAreCheckedAgainstTheStoredRows) {
   DeviceBuffer<float> buf(64 * 64 * 3);
   float* a = buf.data();

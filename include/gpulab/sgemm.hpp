@@ -106,6 +106,19 @@ void sgemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float 
            const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream = nullptr,
            SgemmPrecision precision = SgemmPrecision::fp32);
 
+/// A strided batch, as cublasSgemmStridedBatched: for i < batch, C_i = alpha·op(A_i)·op(B_i) +
+/// beta·C_i with A_i at a + i·stride_a, B_i at b + i·stride_b and C_i at c + i·stride_c (elements;
+/// strides of 0 give every member the same A or B). Each member as sgemm's contract says, within
+/// its precision's bound: members of at most 8 rows or columns, and members the tensor cores take,
+/// are one call each (their bits those of that call); the others run in one launch of the tiles
+/// over the whole batch (blockIdx.y), without split-K or the fringe paths (bits of the tiles, one
+/// FMA chain over k per element). The members of C must not overlap (stride_c at least a member's
+/// span); the whole batch of C must not overlap the batches of A and B. batch = 0 does nothing.
+void sgemm_strided_batched(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
+                           std::size_t stride_a, const float* b, std::size_t ldb, std::size_t stride_b, float beta, float* c,
+                           std::size_t ldc, std::size_t stride_c, std::size_t batch, cudaStream_t stream = nullptr,
+                           SgemmPrecision precision = SgemmPrecision::fp32);
+
 /// Whether the current device runs sgemm with `precision` (tf32 needs TF32 tensor cores: compute
 /// capability 8.0 and newer; fp32 and fp32_tensor run everywhere).
 bool sgemm_precision_supported(SgemmPrecision precision);

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from . import _core, _torch
-from ._arrays import Call, mutable, operand_layout, rows_pitch, same_device, view, contiguous
+from ._arrays import Array, Call, mutable, operand_layout, rows_pitch, same_device, view, contiguous
 from ._core import Error, NoDeviceError, OutOfMemoryError
 from .report import Report, load_report
 
@@ -290,6 +290,11 @@ def _matrix(m, what, name):
     return a, _rows(a, what, name)
 
 
+def _member(array):
+    """The first matrix of a 3-D batch, as an Array (every member's layout is its)."""
+    return Array(array.address, tuple(array.shape[1:]), tuple(array.strides[1:]), array.dtype, array.device, array.framework, array.obj)
+
+
 def _output(call, out, shape, what):
     """A new float32 result of `shape`, or the caller's `out` (rows may be strided), and its rows."""
     result, o = call.output(out, shape, "float32", what, strided_rows=True)
@@ -353,10 +358,12 @@ _SGEMM_PRECISIONS = ("fp32", "fp32_tensor", "tf32")
 
 
 def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, precision: str = "fp32", stream=None):
-    """alpha·(a @ b) + beta·c in float32 (alpha and beta taken as float32): a is m × k, b k × n.
-    Without c, a new m × n result (beta must be 0); with c, c is updated in place and returned.
-    Rows may be strided (leading dimensions), and a and b may be transposed views (x @ w.T, the
-    form of a linear layer): read in place, never copied. alpha = 0 reads neither a nor b (their
+    """alpha·(a @ b) + beta·c in float32 (alpha and beta taken as float32): a is m × k, b k × n,
+    or both batches of them (3-D, batch first, as torch.bmm: a strided batch, one call). Without
+    c, a new m × n (or batch × m × n) result (beta must be 0); with c, c is updated in place and
+    returned. Rows may be strided (leading dimensions), and a and b may be transposed views
+    (x @ w.T, the form of a linear layer; a.transpose(1, 2) in a batch): read in place, never
+    copied. alpha = 0 reads neither a nor b (their
     NaN and Inf do not reach the result), as in BLAS. Differentiable without c (PyTorch; the
     gradients at the same precision, on transposed views).
 
@@ -381,16 +388,31 @@ def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, precision: str
         if result is not NotImplemented:
             return result
     ma, mb = view(a, what, ("float32",)), view(b, what, ("float32",))
-    a_transposed, lda = operand_layout(ma, what, "a")
-    b_transposed, ldb = operand_layout(mb, what, "b")
+    if len(ma.shape) != len(mb.shape) or len(ma.shape) not in (2, 3):
+        raise ValueError(f"{what}: a and b must be matrices (2-D) or batches of them (3-D), got shapes {tuple(ma.shape)} and "
+                         f"{tuple(mb.shape)}")
+    batch = ma.shape[0] if len(ma.shape) == 3 else None
+    if batch is not None and mb.shape[0] != batch:
+        raise ValueError(f"{what}: batches of {batch} and {mb.shape[0]} matrices")
     same_device(what, ma, mb)
-    (m, k), (k2, n) = ma.shape, mb.shape
+    (m, k), (k2, n) = ma.shape[-2:], mb.shape[-2:]
     if k != k2:
         raise ValueError(f"{what}: a is {m} x {k} and b is {k2} x {n}: the inner sizes differ")
     call = Call(ma, stream)
-    result, dc = _output(call, c, (m, n), what)
-    _core.sgemm(m, n, k, float(alpha), ma.address, lda, a_transposed, mb.address, ldb, b_transposed, float(beta), dc[0], dc[3] // 4,
-                precision, ma.device, call.stream)
+    if batch is None:
+        a_transposed, lda = operand_layout(ma, what, "a")
+        b_transposed, ldb = operand_layout(mb, what, "b")
+        result, dc = _output(call, c, (m, n), what)
+        _core.sgemm(m, n, k, float(alpha), ma.address, lda, a_transposed, mb.address, ldb, b_transposed, float(beta), dc[0],
+                    dc[3] // 4, precision, ma.device, call.stream)
+        return call.done(result)
+    result, o = call.output(c, (batch, m, n), "float32", what, strided_rows=True)
+    if batch > 0:  # (an empty batch reads and writes nothing)
+        a_transposed, lda = operand_layout(_member(ma), what, "a")
+        b_transposed, ldb = operand_layout(_member(mb), what, "b")
+        dc = _rows(_member(o), what, "out")
+        _core.sgemm_strided_batched(m, n, k, float(alpha), ma.address, lda, ma.strides[0], a_transposed, mb.address, ldb, mb.strides[0],
+                                    b_transposed, float(beta), dc[0], dc[3] // 4, o.strides[0], batch, precision, ma.device, call.stream)
     return call.done(result)
 
 

@@ -161,7 +161,7 @@ def _register_fakes():
     fake("gpulab::transpose")(lambda a: a.new_empty((a.shape[1], a.shape[0]) if a.dim() == 2 else (0, 0)))
     fake("gpulab::add")(lambda a, b, alpha=1.0, beta=1.0: a.new_empty(a.shape))
     fake("gpulab::sgemm")(lambda a, b, alpha=1.0, precision="fp32": a.new_empty(
-        (a.shape[0], b.shape[1]) if a.dim() == 2 and b.dim() == 2 else (0, 0)))
+        tuple(a.shape[:-1]) + (b.shape[-1],) if a.dim() == b.dim() and a.dim() in (2, 3) else (0, 0)))
     fake("gpulab::conv3x3")(lambda image, weights, divisor, border="replicate": image.new_empty(image.shape))
 
 

@@ -449,6 +449,34 @@ def test_sgemm_reads_transposed_views_in_place(m, n, k, precision):
             gpulab.sgemm(a_stored[:, ::2], b_stored[: (k + 1) // 2])
 
 
+@pytest.mark.parametrize("precision", ["fp32", "fp32_tensor"])
+def test_sgemm_batches_as_torch_bmm(precision):
+    """3-D a and b: a strided batch in one call, each member within the bound; members transposed
+    (a.transpose(1, 2)) and an out= batch with strided rows too; an empty batch does nothing."""
+    batch, m, n, k = 5, 70, 90, 33
+    a = uniform(batch * m * k, torch.float32, 1).reshape(batch, m, k)
+    b = uniform(batch * k * n, torch.float32, 2).reshape(batch, k, n)
+    bt = uniform(batch * n * k, torch.float32, 3).reshape(batch, n, k).transpose(1, 2)  # members stored n × k
+    bound = {"fp32": gamma(k + 2, 2.0**-24), "fp32_tensor": gamma(6 * k + 4, 2.0**-24) + 2.0**-20}[precision]
+    for x, y in ((a, b), (a, bt)):
+        c = gpulab.sgemm(x, y, precision=precision)
+        assert c.shape == (batch, m, n)
+        ref = torch.bmm(x.double(), y.double())
+        assert torch.all((c.double() - ref).abs() <= bound * torch.bmm(x.double().abs(), y.double().abs()))
+    wide = torch.full((batch, m, n + 3), float("nan"), device="cuda")
+    out = wide[:, :, :n]
+    out.zero_()
+    assert gpulab.sgemm(a, b, out, beta=1.0, precision=precision) is out
+    assert torch.isnan(wide[:, :, n:]).all()  # the padding of each row untouched
+    assert torch.allclose(out, torch.bmm(a, b), rtol=1e-5, atol=1e-5)
+    empty = gpulab.sgemm(a[:0], b[:0])
+    assert empty.shape == (0, m, n)
+    with pytest.raises(ValueError, match=r"batches of 5 and 4 matrices"):
+        gpulab.sgemm(a, b[:4])
+    with pytest.raises(ValueError, match=r"matrices \(2-D\) or batches of them \(3-D\)"):
+        gpulab.sgemm(a, b[0])
+
+
 def test_sgemm_linear_layer_gradients_use_transposed_views():
     """y = x·wᵀ as a linear layer writes it: forward and both gradients against PyTorch's."""
     x, w = uniform(64 * 96, torch.float32, 1).reshape(64, 96), uniform(40 * 96, torch.float32, 2).reshape(40, 96)
@@ -460,6 +488,15 @@ def test_sgemm_linear_layer_gradients_use_transposed_views():
     (x @ w.T).square().sum().backward()
     torch.testing.assert_close(got[0], x.grad, rtol=1e-4, atol=1e-5)
     torch.testing.assert_close(got[1], w.grad, rtol=1e-4, atol=1e-5)
+    # A batch: the gradients are batches too, on transposed views of the members.
+    xb = uniform(3 * 20 * 30, torch.float32, 3).reshape(3, 20, 30).requires_grad_()
+    wb = uniform(3 * 40 * 30, torch.float32, 4).reshape(3, 40, 30).requires_grad_()
+    gpulab.sgemm(xb, wb.transpose(1, 2)).square().sum().backward()
+    got = xb.grad.clone(), wb.grad.clone()
+    xb.grad = wb.grad = None
+    torch.bmm(xb, wb.transpose(1, 2)).square().sum().backward()
+    torch.testing.assert_close(got[0], xb.grad, rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(got[1], wb.grad, rtol=1e-4, atol=1e-5)
 
 
 # ---- conv ---------------------------------------------------------------------------------------

@@ -42,9 +42,23 @@ ByteRange extent(const float* p, std::size_t rows, std::size_t cols, std::size_t
   return rows_span(p, rows, cols * sizeof(float), ld * sizeof(float));
 }
 
+/// A strided batch as the caller gives it: `count` members, each operand's `stride` floats apart.
+struct Batch {
+  std::size_t count = 1, stride_a = 0, stride_b = 0, stride_c = 0;
+};
+
+/// What `count` copies of `member`, each `stride` floats after the one before, span.
+ByteRange batch_span(ByteRange member, std::size_t count, std::size_t stride) {
+  if (member.first == member.last || count <= 1) return member;
+  const std::size_t step = stride * sizeof(float);
+  require(step / sizeof(float) == stride && (step == 0 || count - 1 <= (UINTPTR_MAX - member.last) / step),
+          "a batch of " + std::to_string(count) + " members " + std::to_string(stride) + " floats apart spans past the address space");
+  return {member.first, member.last + (count - 1) * step};
+}
+
 /// Throws on a bad call; returns whether there is anything to do.
 bool validate(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, const float* a, std::size_t lda, const float* b,
-              std::size_t ldb, const float* c, std::size_t ldc) {
+              std::size_t ldb, const float* c, std::size_t ldc, const Batch& batch = {}) {
   require(op_a == Op::as_is || op_a == Op::transposed, "unknown op_a " + std::to_string(static_cast<int>(op_a)));
   require(op_b == Op::as_is || op_b == Op::transposed, "unknown op_b " + std::to_string(static_cast<int>(op_b)));
   require(m < kMaxSide && n < kMaxSide && k < kMaxSide,
@@ -58,7 +72,8 @@ bool validate(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, con
   require(ldb >= b_cols, "ldb = " + std::to_string(ldb) + " is smaller than B's stored row, " + (b_t ? "k = " : "n = ") +
                              std::to_string(b_cols));
   require(ldc >= n, "ldc = " + std::to_string(ldc) + " is smaller than n = " + std::to_string(n));
-  if (m == 0 || n == 0) return false;  // nothing is read or written (BLAS's quick return)
+  require(batch.count <= static_cast<std::size_t>(INT_MAX), "a batch of " + std::to_string(batch.count) + " members is more than 2^31 - 1");
+  if (m == 0 || n == 0 || batch.count == 0) return false;  // nothing is read or written (BLAS's quick return)
   const bool has_a = m > 0 && k > 0, has_b = k > 0 && n > 0, has_c = m > 0 && n > 0;
   require(!has_a || a != nullptr, "a is null");
   require(!has_b || b != nullptr, "b is null");
@@ -66,17 +81,24 @@ bool validate(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, con
   for (const float* p : {a, b, c})
     require(reinterpret_cast<std::uintptr_t>(p) % alignof(float) == 0, "a matrix is not 4-byte aligned");
   const auto ce = extent(c, m, n, ldc);
-  require(!overlap(ce, extent(a, a_rows, a_cols, lda)) && !overlap(ce, extent(b, b_rows, b_cols, ldb)), "c overlaps a or b");
+  // C's members are written: no two may share an element (A's and B's may: they are only read).
+  require(batch.count == 1 || batch.stride_c * sizeof(float) >= ce.last - ce.first,
+          "stride_c = " + std::to_string(batch.stride_c) + " is smaller than a member of C, " + std::to_string((ce.last - ce.first) / sizeof(float)) +
+              " floats: the members would overlap");
+  const auto all_c = batch_span(ce, batch.count, batch.stride_c);
+  require(!overlap(all_c, batch_span(extent(a, a_rows, a_cols, lda), batch.count, batch.stride_a)) &&
+              !overlap(all_c, batch_span(extent(b, b_rows, b_cols, ldb), batch.count, batch.stride_b)),
+          "c overlaps a or b");
   return true;
 }
 
 /// The tuner's memory: the configuration measured fastest per device and shape.
 struct ChoiceKey {
-  int device, m, n, k;
+  int device, m, n, k, batch;
   bool vector, a_transposed, b_transposed;
   bool operator<(const ChoiceKey& o) const {
-    return std::tie(device, m, n, k, vector, a_transposed, b_transposed) <
-           std::tie(o.device, o.m, o.n, o.k, o.vector, o.a_transposed, o.b_transposed);
+    return std::tie(device, m, n, k, batch, vector, a_transposed, b_transposed) <
+           std::tie(o.device, o.m, o.n, o.k, o.batch, o.vector, o.a_transposed, o.b_transposed);
   }
 };
 std::mutex choices_mutex;
@@ -85,7 +107,8 @@ std::map<ChoiceKey, std::size_t> choices;
 /// The rule used before (or without) a measurement: big tiles where there are enough of them (of
 /// the staged kernels where an operand is stored transposed).
 std::size_t rule_config(const GemmArgs& g) {
-  const bool many = sgemm_detail::tile_count(g.m, g.n, 128, 128) >= 2 * static_cast<std::size_t>(sgemm_detail::sm_count());
+  const bool many =
+      sgemm_detail::tile_count(g.m, g.n, 128, 128) * static_cast<std::size_t>(g.batch) >= 2 * static_cast<std::size_t>(sgemm_detail::sm_count());
   if (!g.as_stored()) return many ? sgemm_detail::kStaged : sgemm_detail::kSmallStaged;
   return many ? sgemm_detail::kDefault : sgemm_detail::kSmall;
 }
@@ -101,10 +124,10 @@ constexpr std::size_t kMaxProbeBytes = std::size_t{256} << 20;
 std::optional<std::size_t> measure_configs(GemmArgs g, int splits, float* partials, cudaStream_t stream) {
   std::optional<StreamScratch> scratch_c;
   if (g.beta != 0.f) {
-    const std::size_t bytes = static_cast<std::size_t>(g.m) * g.n * sizeof(float);
+    const std::size_t member = static_cast<std::size_t>(g.m) * g.n, bytes = member * static_cast<std::size_t>(g.batch) * sizeof(float);
     if (bytes > kMaxProbeBytes) return std::nullopt;
     scratch_c.emplace(bytes, stream);
-    g.c = scratch_c->as<float>(), g.ldc = static_cast<std::size_t>(g.n), g.beta = 0.f;
+    g.c = scratch_c->as<float>(), g.ldc = static_cast<std::size_t>(g.n), g.stride_c = member, g.beta = 0.f;
   }
   const Event start, stop;
   auto time_config = [&](std::size_t config, int reps) {  // ms a run, `reps` runs back to back
@@ -173,30 +196,50 @@ GemmArgs block_of(GemmArgs g, int row, int col, int rows, int cols) {
   return g;
 }
 
-/// The product on the tensor cores where the device's policy gives `precision` a form and the shape
-/// pays for it; false where the CUDA cores are to run it (also where gpulab's pool could not hold
-/// the tensor path's scratch).
-bool tensor_product(const GemmArgs& g, SgemmPrecision precision, cudaStream_t stream) {
-  using sgemm_detail::TensorForm;
-  const sgemm_detail::SgemmPolicy& policy = sgemm_detail::current_sgemm_policy();
-  const bool tf32 = precision == SgemmPrecision::tf32;
-  const TensorForm form = tf32 ? policy.tf32 : policy.fp32_tensor;
+/// The product on the tensor cores where they take it (above); false where the CUDA cores are to run
+/// it (also where gpulab's pool could not hold the tensor path's scratch).
+/// Throws on a precision gpulab does not know, or one the device does not run (tf32 without TF32
+/// tensor cores).
+void require_precision(SgemmPrecision precision) {
+  require(precision == SgemmPrecision::fp32 || precision == SgemmPrecision::fp32_tensor || precision == SgemmPrecision::tf32,
+          "unknown precision " + std::to_string(static_cast<int>(precision)));
   require(sgemm_precision_supported(precision),
           "precision tf32 needs TF32 tensor cores (compute capability 8.0 and newer); this GPU is sm_" +
               std::to_string(current_compute_capability()) + ": use fp32 or fp32_tensor");
-  if (form == TensorForm::none || !sgemm_detail::takes_tensor_cores(g)) return false;
-  // mma.sync stages A and B as stored only: operands stored transposed take the CUDA cores there.
-  if (form == TensorForm::mma_sync && !g.as_stored()) return false;
+}
+
+/// The tensor-core form the device's policy gives `precision` (none for fp32).
+sgemm_detail::TensorForm tensor_form(SgemmPrecision precision) {
+  const sgemm_detail::SgemmPolicy& policy = sgemm_detail::current_sgemm_policy();
+  if (precision == SgemmPrecision::fp32) return sgemm_detail::TensorForm::none;
+  return precision == SgemmPrecision::tf32 ? policy.tf32 : policy.fp32_tensor;
+}
+
+/// Whether the tensor cores take this product at `precision`: the device's policy gives it a form,
+/// the shape pays, and the form reads the operands as they lie (mma.sync stages A and B as stored
+/// only: operands stored transposed take the CUDA cores there).
+bool takes_tensor_cores(const GemmArgs& g, SgemmPrecision precision) {
+  const sgemm_detail::TensorForm form = tensor_form(precision);
+  return form != sgemm_detail::TensorForm::none && sgemm_detail::takes_tensor_cores(g) &&
+         (form == sgemm_detail::TensorForm::wgmma || g.as_stored());
+}
+
+bool tensor_product(const GemmArgs& g, SgemmPrecision precision, cudaStream_t stream) {
+  using sgemm_detail::TensorForm;
+  if (!takes_tensor_cores(g, precision)) return false;
+  const bool tf32 = precision == SgemmPrecision::tf32;
+  const TensorForm form = tensor_form(precision);
   if (form == TensorForm::wgmma) return tf32 ? sgemm_detail::wgmma_tf32(g, stream) : sgemm_detail::wgmma_tf32x3(g, stream);
   return tf32 ? sgemm_detail::mma_tf32(g, stream) : sgemm_detail::mma_tf32x3(g, stream);
 }
 
-/// The tiles over all of g's C, k in split_count's slices, in the configuration measured fastest
-/// for this shape, form and device (measured on the first call that may wait; the rule's before).
+/// The tiles over all of g's C (of each member of a batch), k in split_count's slices (none in a
+/// batch), in the configuration measured fastest for this shape, batch, form and device (measured
+/// on the first call that may wait; the rule's before).
 void tiled_product(const GemmArgs& g, cudaStream_t stream) {
-  const int splits = sgemm_detail::split_count(g);
+  const int splits = g.batch > 1 ? 1 : sgemm_detail::split_count(g);
   StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * g.m * g.n * sizeof(float) : 0, stream);
-  const ChoiceKey key{current_device(), g.m, g.n, g.k, sgemm_detail::vector_rows(g), g.a_transposed, g.b_transposed};
+  const ChoiceKey key{current_device(), g.m, g.n, g.k, g.batch, sgemm_detail::vector_rows(g), g.a_transposed, g.b_transposed};
   std::size_t config = rule_config(g);
   bool known = false;
   {
@@ -212,31 +255,18 @@ void tiled_product(const GemmArgs& g, cudaStream_t stream) {
   sgemm_detail::run_config(config, g, splits, partials.as<float>(), stream);
 }
 
-}  // namespace
-
-bool sgemm_precision_supported(SgemmPrecision precision) {
-  return precision != SgemmPrecision::tf32 || sgemm_detail::current_sgemm_policy().tf32 != sgemm_detail::TensorForm::none;
-}
-
-void sgemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
-           const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream, SgemmPrecision precision) {
-  require(precision == SgemmPrecision::fp32 || precision == SgemmPrecision::fp32_tensor || precision == SgemmPrecision::tf32,
-          "unknown precision " + std::to_string(static_cast<int>(precision)));
-  if (!validate(op_a, op_b, m, n, k, a, lda, b, ldb, c, ldc)) return;
-  // alpha = 0: C = beta·C without reading A or B, as in BLAS (their Inf and NaN do not reach C).
-  if (alpha == 0.f) k = 0;
-  GemmArgs g = sgemm_device::gemm_args(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  g.a_transposed = op_a == Op::transposed, g.b_transposed = op_b == Op::transposed;
-
+/// One product (not a batch) as the library runs it: the tensor cores where the precision, the
+/// device's policy and the shape give them, else the CUDA cores' paths.
+void product(GemmArgs g, cudaStream_t stream, SgemmPrecision precision) {
   if (precision != SgemmPrecision::fp32 && tensor_product(g, precision, stream)) return;
 
   if (!g.as_stored()) {
-    // Operands stored transposed take the staged big tiles alone (the streaming paths for few rows
-    // or columns, the fringe and the copies to 16-byte rows read A and B as stored).
+    // Operands stored transposed take the big tiles alone (the streaming paths for few rows or
+    // columns, the fringe and the copies to 16-byte rows read A and B as stored).
     tiled_product(g, stream);
     return;
   }
-  if (m <= sgemm_detail::kFewRows) {
+  if (g.m <= sgemm_detail::kFewRows) {
     few_rows_product(g, stream);
     return;
   }
@@ -257,6 +287,53 @@ void sgemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float 
   if (fringe.rows > 0) few_rows_product(block_of(g, tiled.m, 0, fringe.rows, g.n), stream);
   tiled_product(tiled, stream);
 }
+
+
+}  // namespace
+
+bool sgemm_precision_supported(SgemmPrecision precision) {
+  return precision != SgemmPrecision::tf32 || sgemm_detail::current_sgemm_policy().tf32 != sgemm_detail::TensorForm::none;
+}
+
+void sgemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
+           const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream, SgemmPrecision precision) {
+  require_precision(precision);
+  if (!validate(op_a, op_b, m, n, k, a, lda, b, ldb, c, ldc)) return;
+  // alpha = 0: C = beta·C without reading A or B, as in BLAS (their Inf and NaN do not reach C).
+  if (alpha == 0.f) k = 0;
+  GemmArgs g = sgemm_device::gemm_args(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  g.a_transposed = op_a == Op::transposed, g.b_transposed = op_b == Op::transposed;
+  product(g, stream, precision);
+}
+
+void sgemm_strided_batched(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
+                           std::size_t stride_a, const float* b, std::size_t ldb, std::size_t stride_b, float beta, float* c,
+                           std::size_t ldc, std::size_t stride_c, std::size_t batch, cudaStream_t stream, SgemmPrecision precision) {
+  require_precision(precision);
+  if (!validate(op_a, op_b, m, n, k, a, lda, b, ldb, c, ldc, {batch, stride_a, stride_b, stride_c})) return;
+  if (alpha == 0.f) k = 0;
+  GemmArgs g = sgemm_device::gemm_args(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  g.a_transposed = op_a == Op::transposed, g.b_transposed = op_b == Op::transposed;
+  g.stride_a = stride_a, g.stride_b = stride_b, g.stride_c = stride_c;
+  // Members the tensor cores take, and members of few rows or columns (the streaming paths), one
+  // call each; the others in launches of the tiles over up to 65535 members (blockIdx.y).
+  if (batch == 1 || takes_tensor_cores(g, precision) || g.m <= sgemm_detail::kFewRows || g.n <= sgemm_detail::kFewCols) {
+    for (std::size_t i = 0; i < batch; ++i) {
+      GemmArgs member = g;
+      member.a += i * stride_a, member.b += i * stride_b, member.c += i * stride_c;
+      product(member, stream, precision);
+    }
+    return;
+  }
+  constexpr std::size_t kMaxLaunchMembers = 65535;
+  for (std::size_t first = 0; first < batch; first += kMaxLaunchMembers) {
+    GemmArgs part = g;
+    part.a += first * stride_a, part.b += first * stride_b, part.c += first * stride_c;
+    part.batch = static_cast<int>(std::min(kMaxLaunchMembers, batch - first));
+    tiled_product(part, stream);
+  }
+}
+
 
 void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
            std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream, SgemmPrecision precision) {

@@ -19,7 +19,12 @@ struct GemmArgs {
   float* c = nullptr;
   std::size_t ldc = 0;
   bool a_transposed = false, b_transposed = false;
-  /// Both operands as stored (the form every path takes; the others take form_paths()).
+  /// A strided batch: `batch` products, member i's A, B and C at a + i·stride_a, b + i·stride_b
+  /// and c + i·stride_c (elements). The tiled kernels take member blockIdx.y.
+  int batch = 1;
+  std::size_t stride_a = 0, stride_b = 0, stride_c = 0;
+  /// Both operands as stored (the form every path takes; the big tiles and the tensor cores take
+  /// the others).
   bool as_stored() const { return !a_transposed && !b_transposed; }
 };
 

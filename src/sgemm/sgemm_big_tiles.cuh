@@ -139,6 +139,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   __shared__ __align__(16) float as[kBuffers][T::kBK][T::kAStride];
   __shared__ __align__(16) float bs[kBuffers][T::kBK][T::template kBStride<kBTransposed>];
 
+  g = batch_member(g);
   const auto [m0, n0, k_begin, k_end, slices] = BlockWork::of<T>(g, k_slice);
 
   const int t = static_cast<int>(threadIdx.x), warp = t / 32, lane = t % 32;

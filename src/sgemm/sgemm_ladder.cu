@@ -66,6 +66,11 @@ void run_staged(const GemmArgs& g, cudaStream_t s) { sgemm_detail::big_tiles_sta
 template <SgemmPrecision kPrecision>
 void run_library(const GemmArgs& g, cudaStream_t s) {
   auto op = [](bool transposed) { return transposed ? Op::transposed : Op::as_is; };
+  if (g.batch > 1) {
+    sgemm_strided_batched(op(g.a_transposed), op(g.b_transposed), g.m, g.n, g.k, g.alpha, g.a, g.lda, g.stride_a, g.b, g.ldb, g.stride_b,
+                          g.beta, g.c, g.ldc, g.stride_c, static_cast<std::size_t>(g.batch), s, kPrecision);
+    return;
+  }
   sgemm(op(g.a_transposed), op(g.b_transposed), g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, s, kPrecision);
 }
 /// A tensor-core path alone: its scratch must fit.
@@ -90,8 +95,19 @@ int blas_ld(std::size_t ld) {
 // stored transposed is, read column-major, op(X) itself (CUBLAS_OP_T gives op(X)ᵀ).
 cublasOperation_t blas_op(bool transposed) { return transposed ? CUBLAS_OP_T : CUBLAS_OP_N; }
 
+/// A member stride as cuBLAS takes it (long long).
+long long blas_stride(std::size_t stride) { return static_cast<long long>(stride); }
+
 void run_cublas_tf32(const GemmArgs& g, cudaStream_t s) {
   if (empty(g)) return;
+  if (g.batch > 1) {
+    check_cublas(cublasGemmStridedBatchedEx(cublas_on(s), blas_op(g.b_transposed), blas_op(g.a_transposed), g.n, g.m, g.k, &g.alpha, g.b,
+                                            CUDA_R_32F, blas_ld(g.ldb), blas_stride(g.stride_b), g.a, CUDA_R_32F, blas_ld(g.lda),
+                                            blas_stride(g.stride_a), &g.beta, g.c, CUDA_R_32F, blas_ld(g.ldc), blas_stride(g.stride_c),
+                                            g.batch, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT),
+                 "cublasGemmStridedBatchedEx (TF32)");
+    return;
+  }
   check_cublas(cublasGemmEx(cublas_on(s), blas_op(g.b_transposed), blas_op(g.a_transposed), g.n, g.m, g.k, &g.alpha, g.b, CUDA_R_32F,
                             blas_ld(g.ldb), g.a, CUDA_R_32F, blas_ld(g.lda), &g.beta, g.c, CUDA_R_32F, blas_ld(g.ldc),
                             CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT),
@@ -101,18 +117,26 @@ void run_cublas_tf32(const GemmArgs& g, cudaStream_t s) {
 /// allow_tf32 off).
 void run_cublas(const GemmArgs& g, cudaStream_t s) {
   if (empty(g)) return;
+  if (g.batch > 1) {
+    check_cublas(cublasSgemmStridedBatched(cublas_on(s), blas_op(g.b_transposed), blas_op(g.a_transposed), g.n, g.m, g.k, &g.alpha, g.b,
+                                           blas_ld(g.ldb), blas_stride(g.stride_b), g.a, blas_ld(g.lda), blas_stride(g.stride_a), &g.beta,
+                                           g.c, blas_ld(g.ldc), blas_stride(g.stride_c), g.batch),
+                 "cublasSgemmStridedBatched");
+    return;
+  }
   check_cublas(cublasSgemm(cublas_on(s), blas_op(g.b_transposed), blas_op(g.a_transposed), g.n, g.m, g.k, &g.alpha, g.b, blas_ld(g.ldb),
                            g.a, blas_ld(g.lda), &g.beta, g.c, blas_ld(g.ldc)),
                "cublasSgemm");
 }
 
-/// every_form: the rung reads operands stored transposed too (`bench sgemm --forms`).
+/// What a rung takes beyond one product of operands as stored: kEveryForm, operands stored
+/// transposed (`bench sgemm --forms`); kBatches, a strided batch (`--batch`) as one call.
+enum Takes : unsigned { kAsStored = 0, kEveryForm = 1, kBatches = 2 };
 constexpr SgemmRung row(std::string_view name, std::string_view adds, std::string_view claims,
                         void (*run)(const GemmArgs&, cudaStream_t), Role role = Role::rung,
-                        SgemmMath math = SgemmMath::fp32, bool aligned = false, GpuNeeds needs = {}, bool every_form = false) {
-  return {{name, adds, role, false, math != SgemmMath::fp32, claims, needs}, {run, math, aligned, every_form}};
+                        SgemmMath math = SgemmMath::fp32, bool aligned = false, GpuNeeds needs = {}, unsigned takes = kAsStored) {
+  return {{name, adds, role, false, math != SgemmMath::fp32, claims, needs}, {run, math, aligned, (takes & kEveryForm) != 0, (takes & kBatches) != 0}};
 }
-constexpr bool kEveryForm = true;
 
 // What the tensor-core rungs need of the GPU beyond sm_75 (the harness skips them elsewhere).
 constexpr GpuNeeds kTf32Mma{80, false, "TF32 mma.sync"};
@@ -136,19 +160,19 @@ constexpr SgemmRung kRungs[] = {
     row("fragments",
         "128x256 tiles, 16x8 a thread, A transposed: 6 shared loads per 128 FMAs; next step's fragments and slice in flight; "
         "the FMAs two rows of A at a time",
-        "instructions issue", run_big_tiles),
+        "instructions issue", run_big_tiles, Role::rung, SgemmMath::fp32, false, {}, kEveryForm),
     row("staged",
         "cp.async into 3 stages, each of A's values copied (4 bytes) to its transposed place: no staging registers; "
         "whole tiles copied without a test; the barrier a slice early",
         "issue registers", run_staged, Role::rung, SgemmMath::fp32, false, {}, kEveryForm),
     row("library", "gpulab::sgemm: tiles measured per shape and device; split-K (fixed order) where tiles leave SMs idle", "fma",
-        run_library<SgemmPrecision::fp32>, Role::library, SgemmMath::fp32, false, {}, kEveryForm),
+        run_library<SgemmPrecision::fp32>, Role::library, SgemmMath::fp32, false, {}, kEveryForm | kBatches),
     row("tc_3xtf32", "TENSOR CORES: FP32 accuracy from 3 TF32 products (big*big + big*small + small*big), mma.sync", "fma instructions",
         run_tensor_path<sgemm_detail::mma_tf32x3>, Role::rung, SgemmMath::tf32x3, false, kTf32Mma),
     row("wgmma_3xtf32", "operands split once; TMA into swizzled stages, 2 warpgroups of wgmma, a fresh accumulator a 32-deep slice",
         "instructions fma", run_tensor_path<sgemm_detail::wgmma_tf32x3>, Role::rung, SgemmMath::tf32x3, false, kWgmma, kEveryForm),
     row("library_3xtf32", "gpulab::sgemm with SgemmPrecision::fp32_tensor: wgmma_3xtf32 (Hopper) or tc_3xtf32 (A100) where it pays, else the FP32 library",
-        "fma", run_library<SgemmPrecision::fp32_tensor>, Role::rung, SgemmMath::tf32x3, false, {}, kEveryForm),
+        "fma", run_library<SgemmPrecision::fp32_tensor>, Role::rung, SgemmMath::tf32x3, false, {}, kEveryForm | kBatches),
     row("ozaki2_int8", "Ozaki scheme II: rows and columns scaled to integers, residues mod 8 moduli, INT8 GEMMs (cuBLAS), CRT",
         "fma instructions", run_ozaki<8>, Role::rung, SgemmMath::ozaki8),
     row("ozaki2_int8_7", "7 moduli, not 8: one INT8 product less, each row's and column's norm kept to 27 bits, not 31", "fma",
@@ -156,11 +180,11 @@ constexpr SgemmRung kRungs[] = {
     row("wgmma_tf32", "TF32 (NOT FP32 accuracy): one product, big*big, accumulated in the tensor cores", "fma",
         run_tensor_path<sgemm_detail::wgmma_tf32>, Role::rung, SgemmMath::tf32, false, kWgmma, kEveryForm),
     row("library_tf32", "gpulab::sgemm with SgemmPrecision::tf32: wgmma_tf32 (Hopper) or mma.sync (Ampere, Ada) where it pays, else the FP32 library",
-        "fma", run_library<SgemmPrecision::tf32>, Role::rung, SgemmMath::tf32, false, {80, false, "TF32 tensor cores"}, kEveryForm),
+        "fma", run_library<SgemmPrecision::tf32>, Role::rung, SgemmMath::tf32, false, {80, false, "TF32 tensor cores"}, kEveryForm | kBatches),
     row("cublas_tf32", "TENSOR CORES, vendor: cuBLAS with TF32 (10-bit mantissas: NOT FP32 accuracy)", "fma instructions", run_cublas_tf32,
-        Role::rung, SgemmMath::tf32, false, {80, false, "TF32 tensor cores"}, kEveryForm),
+        Role::rung, SgemmMath::tf32, false, {80, false, "TF32 tensor cores"}, kEveryForm | kBatches),
     row("cublasSgemm", "the vendor library (cuBLAS), FP32 on the CUDA cores", "fma", run_cublas, Role::vendor, SgemmMath::fp32, false, {},
-        kEveryForm),
+        kEveryForm | kBatches),
 };
 
 }  // namespace

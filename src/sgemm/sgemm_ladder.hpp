@@ -22,6 +22,7 @@ struct SgemmOps {
   SgemmMath math = SgemmMath::fp32;
   bool needs_aligned_rows = false;  // 16-byte loads of A and B: rows 16-byte aligned
   bool every_form = false;          // reads operands stored transposed too (GemmArgs), not only as stored
+  bool batches = false;             // runs a strided batch (GemmArgs::batch > 1) as one call
 };
 
 using SgemmRung = Rung<SgemmOps>;

@@ -59,8 +59,8 @@ bool config_fits(std::size_t config);
 /// transposed, which only the big tiles take.
 constexpr std::size_t kDefault = 0, kSmall = 3, kBig = 6, kStaged = 9, kSmallStaged = 10;
 
-/// g.c = alpha·A·B + beta·C with configuration `config`, k cut into `splits` slices (1: none).
-/// `partials` holds splits·m·n floats when splits > 1.
+/// g.c = alpha·A·B + beta·C with configuration `config`, k cut into `splits` slices (1: none; so
+/// for a batch, g.batch > 1). `partials` holds splits·m·n floats when splits > 1.
 void run_config(std::size_t config, const GemmArgs& g, int splits, float* partials, cudaStream_t stream);
 
 /// Outputs of at most this many rows take the few-rows path: B read once, no 64-row tiles.

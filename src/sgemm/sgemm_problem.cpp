@@ -1,6 +1,7 @@
 #include "sgemm/sgemm_problem.hpp"
 
 #include "core/cli_options.hpp"
+#include "core/random.hpp"
 #include "core/sizes.hpp"
 #include "multi/multi_bench.hpp"
 #include "lib/launch_limits.hpp"
@@ -15,15 +16,26 @@
 
 namespace gpulab {
 
-SgemmCase::SgemmCase(SgemmInput input, std::uint64_t seed, std::span<const SgemmRung> table, SgemmForm form)
-    : in_(std::move(input)), seed_(seed), table_(table), form_(form), lda_(in_.lda), ldb_(in_.ldb) {
+SgemmCase::SgemmCase(SgemmInput input, std::uint64_t seed, std::span<const SgemmRung> table, SgemmForm form, std::vector<SgemmInput> more)
+    : in_(std::move(input)), seed_(seed), table_(table), form_(form), more_(std::move(more)), lda_(in_.lda), ldb_(in_.ldb) {
   const auto [m, n, k] = in_.shape;
-  if (form_.a_transposed) a_stored_ = stored_transposed(in_.a, m, k, in_.lda, in_.lda - k), lda_ = m + (in_.lda - k);
-  if (form_.b_transposed) b_stored_ = stored_transposed(in_.b, k, n, in_.ldb, in_.ldb - n), ldb_ = k + (in_.ldb - n);
+  if (form_.a_transposed) lda_ = m + (in_.lda - k);
+  if (form_.b_transposed) ldb_ = k + (in_.ldb - n);
+  for (std::size_t i = 0; i < batch(); ++i) {
+    const SgemmInput& in = member(i);
+    if (in.shape != in_.shape || in.lda != in_.lda || in.ldb != in_.ldb || in.ldc != in_.ldc)
+      throw Error("sgemm: a batch's members have one shape and one padding");
+    const std::vector<float> a = form_.a_transposed ? stored_transposed(in.a, m, k, in.lda, in.lda - k) : in.a;
+    const std::vector<float> b = form_.b_transposed ? stored_transposed(in.b, k, n, in.ldb, in.ldb - n) : in.b;
+    a_all_.insert(a_all_.end(), a.begin(), a.end());
+    b_all_.insert(b_all_.end(), b.begin(), b.end());
+    c_all_.insert(c_all_.end(), in.c.begin(), in.c.end());
+  }
 }
 
 std::vector<std::pair<std::string, std::string>> SgemmCase::params() const {
   std::vector<std::pair<std::string, std::string>> p{{"shape", sgemm_shape_name(in_.shape)}};
+  if (batch() > 1) p.emplace_back("batch", std::to_string(batch()));
   if (form_ != SgemmForm{}) p.emplace_back("form", sgemm_form_name(form_));
   if (in_.lda != in_.shape.k || in_.ldb != in_.shape.n)
     p.emplace_back("ld", fmt::format("{}/{}/{}", in_.lda, in_.ldb, in_.ldc));
@@ -38,34 +50,59 @@ std::vector<std::pair<std::string, std::string>> SgemmCase::params() const {
 Work SgemmCase::work() const {
   const auto m = static_cast<double>(in_.shape.m), n = static_cast<double>(in_.shape.n), k = static_cast<double>(in_.shape.k);
   const double c_passes = in_.beta != 0.f ? 2.0 : 1.0;  // C read too when beta ≠ 0
-  const std::size_t a_size = form_.a_transposed ? a_stored_.size() : in_.a.size(), b_size = form_.b_transposed ? b_stored_.size() : in_.b.size();
-  return {4.0 * (m * k + k * n + c_passes * m * n), 2.0 * m * n * k, CeilingKind::fma, (a_size + b_size + in_.c.size()) * sizeof(float)};
+  const auto members = static_cast<double>(batch());
+  return {members * 4.0 * (m * k + k * n + c_passes * m * n), members * 2.0 * m * n * k, CeilingKind::fma,
+          (a_all_.size() + b_all_.size() + c_all_.size()) * sizeof(float)};
 }
 
 // beta ≠ 0: C₀ first, so that the harness starts the output as a copy of it.
 std::vector<InputArray> SgemmCase::inputs() const {
   std::vector<InputArray> in;
-  if (in_.beta != 0.f) in.push_back({in_.c.data(), in_.c.size() * sizeof(float)});
-  const std::vector<float>& a = form_.a_transposed ? a_stored_ : in_.a;
-  const std::vector<float>& b = form_.b_transposed ? b_stored_ : in_.b;
-  in.push_back({a.data(), a.size() * sizeof(float)});
-  in.push_back({b.data(), b.size() * sizeof(float)});
+  if (in_.beta != 0.f) in.push_back({c_all_.data(), c_all_.size() * sizeof(float)});
+  in.push_back({a_all_.data(), a_all_.size() * sizeof(float)});
+  in.push_back({b_all_.data(), b_all_.size() * sizeof(float)});
   return in;
 }
 
-std::vector<OutputArray> SgemmCase::outputs() const { return {{in_.c.size() * sizeof(float), 0xFF}}; }  // NaN
+std::vector<OutputArray> SgemmCase::outputs() const { return {{c_all_.size() * sizeof(float), 0xFF}}; }  // NaN
 
 std::string SgemmCase::reference_name() const {
   return sgemm_full_reference(in_.shape) ? "double reference (every element)"
              : "double reference (rows, columns, randomized products)";
 }
 
-void SgemmCase::compute_reference() { ref_ = sgemm_reference(in_, seed_); }
-void SgemmCase::run_baseline() { baseline_ = sgemm_openmp(in_); }
-CheckResult SgemmCase::check_baseline() const { return check_sgemm(baseline_, in_, ref_, SgemmMath::fp32, 2); }
+void SgemmCase::compute_reference() {
+  refs_.clear();
+  for (std::size_t i = 0; i < batch(); ++i) refs_.push_back(sgemm_reference(member(i), seed_));
+}
+void SgemmCase::run_baseline() {
+  baselines_.clear();
+  for (std::size_t i = 0; i < batch(); ++i) baselines_.push_back(sgemm_openmp(member(i)));
+}
+
+namespace {
+
+/// Every member's check: the first that fails, else the worst error (and the median of the worst's).
+template <class CheckMember>
+CheckResult check_members(std::size_t members, CheckMember&& check_member) {
+  CheckResult all = check_member(0);
+  for (std::size_t i = 1; i < members && all.ok; ++i) {
+    CheckResult r = check_member(i);
+    if (!r.ok) r.detail = "member " + std::to_string(i) + ": " + r.detail;
+    if (!r.ok || r.error > all.error) all = r;
+  }
+  return all;
+}
+
+}  // namespace
+
+CheckResult SgemmCase::check_baseline() const {
+  return check_members(batch(), [&](std::size_t i) { return check_sgemm(baselines_[i], member(i), refs_[i], SgemmMath::fp32, 2); });
+}
 
 std::optional<std::string> SgemmCase::unsupported(std::size_t rung) const {
   if (form_ != SgemmForm{} && !table_[rung].every_form) return "reads A and B as stored only (form NN)";
+  if (batch() > 1 && !table_[rung].batches) return "one product at a time (no batch)";
   // The device allocations are 256-byte aligned: only the leading dimensions decide.
   if (table_[rung].needs_aligned_rows && (in_.lda % 4 != 0 || in_.ldb % 4 != 0))
     return "16-byte loads need leading dimensions that are multiples of 4";
@@ -77,11 +114,15 @@ void SgemmCase::launch(std::size_t rung, const Arrays& arrays, Workspace, cudaSt
   sgemm_device::GemmArgs g = sgemm_device::gemm_args(in_.shape.m, in_.shape.n, in_.shape.k, in_.alpha, arrays.input<float>(first), lda_,
                                                      arrays.input<float>(first + 1), ldb_, in_.beta, arrays.output<float>(0), in_.ldc);
   g.a_transposed = form_.a_transposed, g.b_transposed = form_.b_transposed;
+  g.batch = static_cast<int>(batch());
+  g.stride_a = a_all_.size() / batch(), g.stride_b = b_all_.size() / batch(), g.stride_c = c_all_.size() / batch();
   table_[rung].run(g, stream);
 }
 
 CheckResult SgemmCase::check(std::size_t rung, std::span<const std::span<const std::byte>> outputs) const {
-  return check_sgemm(as<float>(outputs[0]), in_, ref_, table_[rung].math);
+  const std::span<const float> c = as<float>(outputs[0]);
+  const std::size_t stride = c_all_.size() / batch();
+  return check_members(batch(), [&](std::size_t i) { return check_sgemm(c.subspan(i * stride, stride), member(i), refs_[i], table_[rung].math); });
 }
 
 namespace {
@@ -134,6 +175,9 @@ class SgemmProblem final : public Problem {
     cmd.add_option("--pad", pads_, "elements of padding after every row of A, B and C, a list (1: unaligned rows)")
         ->check(size_list_validator())
         ->capture_default_str();
+    cmd.add_option("--batch", batch_, "products of a strided batch, each its own inputs (the rungs that take batches: the library and cuBLAS)")
+        ->check(CLI::Range(1, 65536))
+        ->capture_default_str();
     cmd.add_option("--forms", forms_,
                    "how A and B are stored, a list: NN (as they are), NT (B stored n x k: x w^T), TN (A stored k x m), TT")
         ->capture_default_str();
@@ -153,7 +197,9 @@ class SgemmProblem final : public Problem {
     for (std::size_t pad : size_list(pads_))
       for (const SgemmShape& shape : parse_shapes(shapes_))
         for (const SgemmForm form : parse_forms(forms_)) {
-          SgemmCase c(make_sgemm_input(shape, pad, alpha_, beta_, seed, exponents_), seed, sgemm_rungs(), form);
+          std::vector<SgemmInput> more;
+          for (int i = 1; i < batch_; ++i) more.push_back(make_sgemm_input(shape, pad, alpha_, beta_, hash64(seed, 1000 + i), exponents_));
+          SgemmCase c(make_sgemm_input(shape, pad, alpha_, beta_, seed, exponents_), seed, sgemm_rungs(), form, std::move(more));
           run(c);
         }
   }
@@ -162,7 +208,8 @@ class SgemmProblem final : public Problem {
   void for_each_multi_case(std::uint64_t seed, const std::function<void(const MultiCaseMaker&)>& run) const override {
     if (size_list(pads_) != std::vector<std::size_t>{0} || beta_ != 0.0f)
       throw UsageError("sgemm --gpus: packed matrices and beta 0 (--pad 0 --beta 0): C is gathered on every rank");
-    if (parse_forms(forms_) != std::vector<SgemmForm>{SgemmForm{}}) throw UsageError("sgemm --gpus: operands as stored only (--forms NN)");
+    if (parse_forms(forms_) != std::vector<SgemmForm>{SgemmForm{}} || batch_ != 1)
+      throw UsageError("sgemm --gpus: one product, operands as stored (--forms NN --batch 1)");
     for (const SgemmShape& shape : parse_shapes(shapes_))
       run([=, alpha = alpha_](std::size_t scale) {
         return make_sgemm_multi({shape.m * scale, shape.n, shape.k}, alpha, seed);  // rows of A and C
@@ -190,6 +237,9 @@ class SgemmProblem final : public Problem {
         {"sgemm_forms", "sgemm: operands stored transposed (NT: x wT, TN, TT) against cuBLAS's same call, every precision",
          {"bench", "sgemm", "--shapes", "4096,8192,4097", "--forms", "NN,NT,TN,TT", "--variants",
           "library,library_3xtf32,library_tf32,cublas_tf32,vendor", "--no-cpu", "--reps", "10"}},
+        {"sgemm_batched", "sgemm: a strided batch of 64 products against cublasSgemmStridedBatched",
+         {"bench", "sgemm", "--shapes", "512,256,1000x1000x64", "--batch", "64", "--forms", "NN,NT", "--variants",
+          "library,library_3xtf32,library_tf32,cublas_tf32,vendor", "--reps", "20"}},
         {"sgemm_beta", "sgemm: alpha, beta and unaligned rows",
          {"bench", "sgemm", "--shapes", "1000x999x1001", "--alpha", "0.5", "--beta", "-2", "--pad", "0,1"}},
         {"profile_sgemm", "sgemm: every rung under Nsight Compute, 2048³", {"profile", "sgemm", "-s", "2048"}, true,
@@ -211,6 +261,7 @@ class SgemmProblem final : public Problem {
   std::string shapes_ = "1024,4097,5000x3000x700,64x64x2^20,2^16x64x64,1x4096x4096";
   std::string pads_ = "0";
   std::string forms_ = "NN";
+  int batch_ = 1;
   float alpha_ = 1.f, beta_ = 0.f;
   int exponents_ = 0;
 };

@@ -15,7 +15,10 @@ class SgemmCase final : public BenchCase {
  public:
   /// `form`: how A and B are stored on the device (the reference and the check are op(A)·op(B)'s,
   /// from the input as it is); rungs that read operands as stored only are skipped in other forms.
-  SgemmCase(SgemmInput input, std::uint64_t seed, std::span<const SgemmRung> table = sgemm_rungs(), SgemmForm form = {});
+  /// `more`: further members of a strided batch of the same shape (each operand's members laid end
+  /// to end), run by the rungs that take batches.
+  SgemmCase(SgemmInput input, std::uint64_t seed, std::span<const SgemmRung> table = sgemm_rungs(), SgemmForm form = {},
+            std::vector<SgemmInput> more = {});
 
   std::vector<std::pair<std::string, std::string>> params() const override;
   Work work() const override;
@@ -34,14 +37,19 @@ class SgemmCase final : public BenchCase {
   const SgemmInput& input() const { return in_; }
 
  private:
+  /// Member i of the batch (0: in_).
+  const SgemmInput& member(std::size_t i) const { return i == 0 ? in_ : more_[i - 1]; }
+  std::size_t batch() const { return 1 + more_.size(); }
+
   SgemmInput in_;
   std::uint64_t seed_;
   std::span<const SgemmRung> table_;
   SgemmForm form_;
-  std::vector<float> a_stored_, b_stored_;  // an operand stored transposed (empty: as in in_)
-  std::size_t lda_ = 0, ldb_ = 0;           // the stored operands' leading dimensions
-  SgemmReference ref_;
-  std::vector<float> baseline_;
+  std::vector<SgemmInput> more_;
+  std::vector<float> a_all_, b_all_, c_all_;  // every member's operands as the device holds them, end to end
+  std::size_t lda_ = 0, ldb_ = 0;             // the stored operands' leading dimensions
+  std::vector<SgemmReference> refs_;          // a member's each
+  std::vector<std::vector<float>> baselines_;
 };
 
 std::unique_ptr<Problem> make_sgemm_problem();

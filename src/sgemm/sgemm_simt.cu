@@ -279,11 +279,13 @@ void launch_tiled(const char* name, Kernel kernel, std::size_t smem_bytes, const
                   const GemmArgs& g, int splits, float* partials, cudaStream_t stream) {
   const std::size_t tiles = tile_count(g.m, g.n, T::kBM, T::kBN);
   const int k_slice = splits == 1 ? g.k : static_cast<int>(align_up(ceil_div(static_cast<std::size_t>(g.k), splits), T::kBK));
-  launch(name, kernel, {dim3(checked_grid(tiles, "gpulab::sgemm"), 1, static_cast<unsigned>(splits)), T::kThreads, smem_bytes},
+  launch(name, kernel,
+         {dim3(checked_grid(tiles, "gpulab::sgemm"), static_cast<unsigned>(g.batch), static_cast<unsigned>(splits)), T::kThreads, smem_bytes},
          stream, g, k_slice, partials)
       .work([&] {
         return std::to_string(T::kBM) + "x" + std::to_string(T::kBN) + " tile, " + per_thread +
-               (splits > 1 ? ", k in " + std::to_string(splits) + " slices" : "");
+               (splits > 1 ? ", k in " + std::to_string(splits) + " slices" : "") +
+               (g.batch > 1 ? ", " + std::to_string(g.batch) + " products (blockIdx.y)" : "");
       });
 }
 
@@ -387,7 +389,12 @@ bool rows_aligned16(const float* p, std::size_t ld) {
   return gpulab::rows_aligned16(p, ld * sizeof(float), 2);
 }
 
-bool vector_rows(const GemmArgs& g) { return rows_aligned16(g.a, g.lda) && rows_aligned16(g.b, g.ldb); }
+bool vector_rows(const GemmArgs& g) {
+  // In a batch, every member's rows: its strides keep the first member's alignment when they are
+  // multiples of 4 floats.
+  const bool members = g.batch == 1 || (g.stride_a % 4 == 0 && g.stride_b % 4 == 0);
+  return members && rows_aligned16(g.a, g.lda) && rows_aligned16(g.b, g.ldb);
+}
 
 std::span<const TileConfig> tile_configs() {
   static const auto infos = [] {
@@ -488,6 +495,7 @@ void run_config(std::size_t config, const GemmArgs& g, int splits, float* partia
   if (!config_takes(config, g))
     throw Error("gpulab::sgemm: configuration " + std::string(tile_configs()[config].name) + " takes operands as stored only, not " +
                 std::string(operand_form(g)));
+  if (g.batch > 1 && splits > 1) throw Error("gpulab::sgemm: a batch of products does not split k");
   if (g.m == 0 || g.n == 0) return;
   run_with(kConfigs[config], g, splits, splits > 1 ? partials : nullptr, stream);
   add_slices_of(g, splits, partials, stream, true);
