@@ -9,7 +9,7 @@ run was cut short before packing it). The run's commit comes from the first line
 commit, its calls' logs one after the other, their reports, sanitizer.txt, gpu_tests_summary.txt
 (per-suite counts from GoogleTest's JSON) and commands.sh (each call's device_run.sh line). A call
 at another commit than the folder's replaces the record only with --replace: move the record's line
-in docs/results/README.md to the earlier records first (its folder stays in history).
+in docs/results/README.md to docs/results/earlier.md first (its folder stays in history).
 """
 import argparse
 import json

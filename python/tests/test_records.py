@@ -98,6 +98,10 @@ def test_check_records_finds_numbers_without_records_broken_links_and_stray_fold
     rows = "# c\n\n| x | y |\n|---|---|\n| a | 2.1× ([r](results/h100/)) |\n| b | 0.9× |\n"
     status, out = checked(tmp_path / "row", {**good, "docs/c.md": rows})
     assert status == 1 and "| b | 0.9× |" in out and "| a |" not in out
+    # A commit earlier.md lists is a record too (its folder in git history).
+    earlier = {**good, "docs/results/earlier.md": "# Earlier records\n\n| <a id=\"2026-11-21-h100-b0b0b0b\"></a>x | c0ffee1 |\n",
+               "docs/f.md": "# f\n\nAt c0ffee1 it took 1.5 ms ([then](results/earlier.md#2026-11-21-h100-b0b0b0b)).\n\nAt c0ffee1: 2.5 ms.\n"}
+    assert checked(tmp_path / "earlier", earlier) == (0, "check_records: every number has its record\n")
     gone = "# d\n\n[gone](results/README.md#2026-01-01-h100-0000000)\n"
     status, out = checked(tmp_path / "link", {**good, "docs/d.md": gone})
     assert status == 1 and "has no anchor #2026-01-01-h100-0000000" in out
