@@ -709,21 +709,6 @@ TEST(SgemmBatched, StridesOfZeroShareAnOperandAndCsMembersMustNotOverlap) {
   GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-TEST(SgemmForms, LeadingDimensionsAreCheckedAgainstTheStoredRows) {
-  DeviceBuffer<float> buf(64 * 64 * 3);
-  float* a = buf.data();
-  float* b = a + 64 * 64;
-  float* c = b + 64 * 64;
-  // m = 32, n = 48, k = 64: A stored k × m needs lda ≥ 32, B stored n × k ldb ≥ 64.
-  EXPECT_NO_THROW(sgemm(Op::transposed, Op::transposed, 32, 48, 64, 1.f, a, 32, b, 64, 0.f, c, 48));
-  EXPECT_THROW(sgemm(Op::transposed, Op::as_is, 32, 48, 64, 1.f, a, 31, b, 48, 0.f, c, 48), Error);  // lda < m
-  EXPECT_THROW(sgemm(Op::as_is, Op::transposed, 32, 48, 64, 1.f, a, 64, b, 63, 0.f, c, 48), Error);  // ldb < k
-  EXPECT_THROW(sgemm(static_cast<Op>(2), Op::as_is, 32, 48, 64, 1.f, a, 64, b, 48, 0.f, c, 48), Error);
-  // A stored k × m = 64 × 32 (lda 32) spans 2048 floats: a C that starts at its last one overlaps it.
-  EXPECT_THROW(sgemm(Op::transposed, Op::as_is, 32, 48, 64, 1.f, a, 32, b, 48, 0.f, a + 2047, 48), Error);
-  GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
-}
-
 TEST(SgemmLibrary, BadArgumentsThrow) {
   DeviceBuffer<float> buf(64 * 64 * 3);
   float* a = buf.data();
@@ -742,6 +727,13 @@ TEST(SgemmLibrary, BadArgumentsThrow) {
                      64),
                Error);  // not 4-byte aligned
   EXPECT_THROW(sgemm(std::size_t{1} << 31, 1, 1, 1.f, a, 1, b, 1, 0.f, c, 1), Error);
+  // Operands stored transposed (m = 32, n = 48, k = 64): A stored k × m needs lda ≥ 32, B stored
+  // n × k ldb ≥ 64; A stored 64 × 32 (lda 32) spans 2048 floats: a C at its last one overlaps it.
+  EXPECT_NO_THROW(sgemm(Op::transposed, Op::transposed, 32, 48, 64, 1.f, a, 32, b, 64, 0.f, c, 48));
+  EXPECT_THROW(sgemm(Op::transposed, Op::as_is, 32, 48, 64, 1.f, a, 31, b, 48, 0.f, c, 48), Error);  // lda < m
+  EXPECT_THROW(sgemm(Op::as_is, Op::transposed, 32, 48, 64, 1.f, a, 64, b, 63, 0.f, c, 48), Error);  // ldb < k
+  EXPECT_THROW(sgemm(static_cast<Op>(2), Op::as_is, 32, 48, 64, 1.f, a, 64, b, 48, 0.f, c, 48), Error);
+  EXPECT_THROW(sgemm(Op::transposed, Op::as_is, 32, 48, 64, 1.f, a, 32, b, 48, 0.f, a + 2047, 48), Error);
   // Every row one float apart from the next is fine (lda = k), misaligned by one float too.
   EXPECT_NO_THROW(sgemm(8, 8, 8, 1.f, a + 1, 8, b + 1, 8, 0.f, c + 1, 8));
   GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
