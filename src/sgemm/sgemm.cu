@@ -196,8 +196,6 @@ GemmArgs block_of(GemmArgs g, int row, int col, int rows, int cols) {
   return g;
 }
 
-/// The product on the tensor cores where they take it (above); false where the CUDA cores are to run
-/// it (also where gpulab's pool could not hold the tensor path's scratch).
 /// Throws on a precision gpulab does not know, or one the device does not run (tf32 without TF32
 /// tensor cores).
 void require_precision(SgemmPrecision precision) {
@@ -224,6 +222,8 @@ bool takes_tensor_cores(const GemmArgs& g, SgemmPrecision precision) {
          (form == sgemm_detail::TensorForm::wgmma || g.as_stored());
 }
 
+/// The product on the tensor cores where they take it (above); false where the CUDA cores are to run
+/// it (also where gpulab's pool could not hold the tensor path's scratch).
 bool tensor_product(const GemmArgs& g, SgemmPrecision precision, cudaStream_t stream) {
   using sgemm_detail::TensorForm;
   if (!takes_tensor_cores(g, precision)) return false;
@@ -287,7 +287,6 @@ void product(GemmArgs g, cudaStream_t stream, SgemmPrecision precision) {
   if (fringe.rows > 0) few_rows_product(block_of(g, tiled.m, 0, fringe.rows, g.n), stream);
   tiled_product(tiled, stream);
 }
-
 
 }  // namespace
 
