@@ -564,6 +564,31 @@ TEST(SgemmForms, BigTilesReadTransposedOperandsInPlaceWithTheBitsOfAsStored) {
     }
 }
 
+/// Every configuration that takes operands stored transposed, in each such form, on `in`: right
+/// against the reference.
+void expect_every_form_right(const SgemmInput& in, int splits, const std::string& what) {
+  const SgemmReference ref = sgemm_reference(in, 7);
+  const SgemmShape s = in.shape;
+  DeviceBuffer<float> partials(static_cast<std::size_t>(splits) * s.m * s.n);
+  for (std::size_t config = 0; config < sgemm_detail::tile_configs().size(); ++config) {
+    if (!sgemm_detail::config_fits(config) || !sgemm_detail::tile_configs()[config].every_form) continue;
+    for (auto [a_t, b_t] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
+      DeviceForm d(in, a_t, b_t);
+      sgemm_detail::run_config(config, d.args(in), splits, partials.data(), nullptr);
+      const CheckResult r = check_sgemm(d.result(), in, ref, SgemmMath::fp32);
+      EXPECT_TRUE(r.ok) << what << " " << sgemm_detail::tile_configs()[config].name << " " << d.name() << ": " << r.detail;
+    }
+  }
+}
+
+// The forms' copies under compute-sanitizer (scripts/device_run.sh runs the small_ tests under each
+// tool): ragged edges, a partial last vector (pad3), unaligned rows, split-K.
+TEST(SgemmForms, small_EveryFormOnRaggedEdges) {
+  expect_every_form_right(input_for({129, 65, 257}, Variant::pad3), 1, "129x65x257 pad3");
+  expect_every_form_right(input_for({33, 65, 17}, Variant::unaligned), 1, "33x65x17 pad1");
+  expect_every_form_right(input_for({64, 64, 600}, Variant::scaled), 3, "64x64x600 scaled, 3 slices");
+}
+
 // The library in every form and precision, on shapes each path of operands as stored would take
 // (few rows, few columns, fringes, split-K, the tensor cores' sizes): within the precision's bound;
 // where the tensor cores take a form (wgmma splits op(A) and op(B)ᵀ the same way whatever their
@@ -686,6 +711,15 @@ TEST(SgemmBatched, EveryMemberIsRightOnEveryRoute) {
     d.call(r.precision);
     d.expect_right(r.math, fmt::format("{} {} {} x{} precision {}", sgemm_shape_name(r.shape), variant_name(r.variant),
                                        sgemm_form_name(r.form), r.count, static_cast<int>(r.precision)));
+  }
+}
+
+// A batch's tiles under compute-sanitizer: members whose gaps would show a write past a member.
+TEST(SgemmBatched, small_TilesOverABatch) {
+  for (SgemmForm form : {SgemmForm{}, SgemmForm{true, true}}) {
+    DeviceBatch d({40, 36, 33}, Variant::unaligned, form, 3, 2);
+    d.call(SgemmPrecision::fp32);
+    d.expect_right(SgemmMath::fp32, "40x36x33 x3 " + sgemm_form_name(form));
   }
 }
 
