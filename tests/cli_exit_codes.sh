@@ -31,6 +31,9 @@ expect 2 "not one of sm_75, sm_80, sm_86, sm_89" -- "$gpulab" --treat-as sm_99 l
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" --treat-as sm_75 info
 expect 0 "wgmma_3xtf32 .*\[sm_90a: wgmma, TMA\]" -- "$gpulab" list
 expect 2 "no rung 'nope'" -- "$gpulab" bench reduce --variants library,nope
+expect 2 "'NX' is not a form: NN, NT, TN or TT" -- "$gpulab" bench sgemm --forms NN,NX
+expect 2 "batch" -- "$gpulab" bench sgemm --batch 0
+expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" bench sgemm --shapes 64 --forms NT,TT --batch 3
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" bench reduce --variants library,vendor --n 2^10
 expect 3 "no CUDA device" -- env CUDA_VISIBLE_DEVICES= "$gpulab" run atax --shapes 31x33
 expect 1 "cannot open" -- "$gpulab" conv check /nonexistent/a.png /nonexistent/b.png
