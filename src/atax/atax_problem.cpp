@@ -1,6 +1,7 @@
 #include "atax/atax_problem.hpp"
 
 #include "atax/atax_tools.hpp"
+#include "core/cli_options.hpp"
 #include "core/sizes.hpp"
 #include "multi/multi_bench.hpp"
 
@@ -67,14 +68,7 @@ CheckResult check_atax_any_order(std::span<const float> y, const AtaxReference& 
 namespace {
 
 std::vector<AtaxShape> parse_shapes(const std::string& text) {
-  std::vector<AtaxShape> shapes;
-  for (const auto& item : split_commas(text)) {
-    const auto shape = parse_atax_shape(item);
-    if (!shape) throw UsageError(fmt::format("atax: '{}' is not a shape like 8960x17920 (columns x rows, each 1 to 2^31-1)", item));
-    shapes.push_back(*shape);
-  }
-  if (shapes.empty()) throw UsageError("atax: the list of shapes is empty");
-  return shapes;
+  return parse_list("atax", "shapes", text, parse_atax_shape, "a shape like 8960x17920 (columns x rows, each 1 to 2^31-1)");
 }
 
 class AtaxProblem final : public Problem {

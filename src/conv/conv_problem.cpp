@@ -113,15 +113,12 @@ struct Size2 {
 };
 
 std::vector<Size2> parse_sizes(const std::string& text) {
-  std::vector<Size2> sizes;
-  for (const auto& item : split_commas(text)) {
+  auto size = [](const std::string& item) -> std::optional<Size2> {
     const auto wh = parse_size_pair(item);
-    if (!wh || wh->first < 1 || wh->second < 1 || wh->first > (1u << 20) || wh->second > (1u << 20))
-      throw UsageError(fmt::format("conv: '{}' is not an image size like 7680x4320 (WIDTHxHEIGHT, sides 1 to 2^20)", item));
-    sizes.push_back({wh->first, wh->second});
-  }
-  if (sizes.empty()) throw UsageError("conv: the list of sizes is empty");
-  return sizes;
+    if (!wh || wh->first < 1 || wh->second < 1 || wh->first > (1u << 20) || wh->second > (1u << 20)) return std::nullopt;
+    return Size2{wh->first, wh->second};
+  };
+  return parse_list("conv", "sizes", text, size, "an image size like 7680x4320 (WIDTHxHEIGHT, sides 1 to 2^20)");
 }
 
 std::vector<Border> parse_borders(const std::string& text) {

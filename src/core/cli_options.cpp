@@ -1,5 +1,7 @@
 #include "core/cli_options.hpp"
 
+#include "core/problem.hpp"
+
 #include "core/sizes.hpp"
 
 #include <gpulab/error.hpp>
@@ -15,6 +17,8 @@ CLI::Validator size_list_validator() {
       },
       "SIZES");
 }
+
+void usage_error(const std::string& message) { throw UsageError(message); }
 
 std::vector<std::size_t> size_list(const std::string& text) {
   auto sizes = parse_size_list(text);

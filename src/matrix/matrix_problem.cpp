@@ -174,15 +174,7 @@ OpText op_text(MatrixOp op) {
 }
 
 std::vector<MatrixShape> parse_shapes(std::string_view problem, const std::string& text) {
-  std::vector<MatrixShape> shapes;
-  for (const auto& item : split_commas(text)) {
-    const auto shape = parse_matrix_shape(item);
-    if (!shape)
-      throw UsageError(fmt::format("{}: '{}' is not a shape like 16383x16385 (rows x cols, each 1 to 2^31-1)", problem, item));
-    shapes.push_back(*shape);
-  }
-  if (shapes.empty()) throw UsageError(fmt::format("{}: the list of shapes is empty", problem));
-  return shapes;
+  return parse_list(problem, "shapes", text, parse_matrix_shape, "a shape like 16383x16385 (rows x cols, each 1 to 2^31-1)");
 }
 
 std::vector<MatrixLayout> parse_layouts(const std::string& text) {

@@ -128,28 +128,12 @@ CheckResult SgemmCase::check(std::size_t rung, std::span<const std::span<const s
 namespace {
 
 std::vector<SgemmShape> parse_shapes(const std::string& text) {
-  std::vector<SgemmShape> shapes;
-  for (const auto& item : split_commas(text)) {
-    const auto shape = parse_sgemm_shape(item);
-    if (!shape)
-      throw UsageError(fmt::format("sgemm: '{}' is not a shape like 5000x3000x700 (M x N x K) or 4097 (a cube); "
-                                   "M, N from 1 and K from 0, each below 2^31 - 1024",
-                                   item));
-    shapes.push_back(*shape);
-  }
-  if (shapes.empty()) throw UsageError("sgemm: the list of shapes is empty");
-  return shapes;
+  return parse_list("sgemm", "shapes", text, parse_sgemm_shape,
+                    "a shape like 5000x3000x700 (M x N x K) or 4097 (a cube); M, N from 1 and K from 0, each below 2^31 - 1024");
 }
 
 std::vector<SgemmForm> parse_forms(const std::string& text) {
-  std::vector<SgemmForm> forms;
-  for (const auto& item : split_commas(text)) {
-    const auto form = parse_sgemm_form(item);
-    if (!form) throw UsageError(fmt::format("sgemm: '{}' is not a form: NN, NT, TN or TT (A then B: N as stored, T stored transposed)", item));
-    forms.push_back(*form);
-  }
-  if (forms.empty()) throw UsageError("sgemm: the list of forms is empty");
-  return forms;
+  return parse_list("sgemm", "forms", text, parse_sgemm_form, "a form: NN, NT, TN or TT (A then B: N as stored, T stored transposed)");
 }
 
 class SgemmProblem final : public Problem {
