@@ -10,10 +10,10 @@
 // with B stored n × k (ldb ≥ k), read where they lie, never copied. Every precision takes every
 // form with the same arithmetic and bounds. The paths below that stream A or B once (few rows or
 // columns, the fringe) and the copies to 16-byte rows take operands as stored: a product with an
-// operand stored transposed runs on the staged big tiles (128 × 256 or 64 × 128, measured per shape)
-// on the CUDA cores, and on the tensor cores as below but on compute capability 8.x, whose
+// operand stored transposed runs on the big tiles (128 × 256, 128 × 128 or 64 × 128, measured per
+// shape) on the CUDA cores, and on the tensor cores as below but on compute capability 8.x, whose
 // mma.sync path stages operands as stored: there fp32_tensor and tf32 take the CUDA cores' FP32
-// (within either's bound).
+// (within either's bound). Element (i, p) of A stored transposed is a[p·lda + i].
 //
 // Contract
 // - Row-major operands in device memory: element (i, j) of A is a[i·lda + j]. lda ≥ k, ldb ≥ n,
