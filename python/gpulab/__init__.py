@@ -363,9 +363,9 @@ def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, precision: str
     c, a new m × n (or batch × m × n) result (beta must be 0); with c, c is updated in place and
     returned. Rows may be strided (leading dimensions), and a and b may be transposed views
     (x @ w.T, the form of a linear layer; a.transpose(1, 2) in a batch): read in place, never
-    copied. alpha = 0 reads neither a nor b (their
-    NaN and Inf do not reach the result), as in BLAS. Differentiable without c (PyTorch; the
-    gradients at the same precision, on transposed views).
+    copied. alpha = 0 reads neither a nor b (their NaN and Inf do not reach the result), as in
+    BLAS. Differentiable without c (PyTorch; the gradients at the same precision, on transposed
+    views).
 
     precision (include/gpulab/sgemm.hpp, docs/sgemm.md):
     - "fp32" (the default): the CUDA cores, no TF32. Each element is one FMA chain over k: within
@@ -408,6 +408,9 @@ def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, precision: str
         return call.done(result)
     result, o = call.output(c, (batch, m, n), "float32", what, strided_rows=True)
     if batch > 0:  # (an empty batch reads and writes nothing)
+        if min(ma.strides[0], mb.strides[0], o.strides[0]) < 0:
+            raise ValueError(f"{what}: a batch's members must follow one another (strides {ma.strides[0]}, {mb.strides[0]} and "
+                             f"{o.strides[0]} elements): call .copy() or cupy.ascontiguousarray() first")
         a_transposed, lda = operand_layout(_member(ma), what, "a")
         b_transposed, ldb = operand_layout(_member(mb), what, "b")
         dc = _rows(_member(o), what, "out")
