@@ -166,18 +166,8 @@ void zero_triangle(const Matrix& m, bool upper, int device, Address stream) {
   gpulab::zero_triangle(view<float>(m), upper ? gpulab::Triangle::upper : gpulab::Triangle::lower, as_stream(stream));
 }
 
-/// a_transposed, b_transposed: the operand is stored transposed (A k × m, B n × k: gpulab::Op).
-void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, Address a, std::size_t lda, bool a_transposed, Address b,
-           std::size_t ldb, bool b_transposed, float beta, Address c, std::size_t ldc, const std::string& precision, int device,
-           Address stream) {
-  const auto chosen = gpulab_python::sgemm_precision(precision);
-  if (!chosen) throw gpulab::Error(gpulab_python::unknown_sgemm_precision("gpulab.sgemm", precision));
-  DeviceScope scope(device);
-  gpulab::sgemm(gpulab_python::op(a_transposed), gpulab_python::op(b_transposed), m, n, k, alpha, at<const float>(a), lda,
-                at<const float>(b), ldb, beta, at<float>(c), ldc, as_stream(stream), *chosen);
-}
-
-/// A strided batch (gpulab::sgemm_strided_batched): strides in elements.
+/// gpulab::sgemm_strided_batched (a matrix is a batch of one): strides in elements; a_transposed,
+/// b_transposed: the operand is stored transposed (A k × m, B n × k: gpulab::Op).
 void sgemm_strided_batched(std::size_t m, std::size_t n, std::size_t k, float alpha, Address a, std::size_t lda, std::size_t stride_a,
                            bool a_transposed, Address b, std::size_t ldb, std::size_t stride_b, bool b_transposed, float beta, Address c,
                            std::size_t ldc, std::size_t stride_c, std::size_t batch, const std::string& precision, int device,
@@ -335,9 +325,6 @@ NB_MODULE(_core, m) {
   m.def("add", &add, nb::arg("alpha"), nb::arg("a"), nb::arg("beta"), nb::arg("b"), nb::arg("c"), nb::arg("device"),
         nb::arg("stream"));
   m.def("zero_triangle", &zero_triangle, nb::arg("m"), nb::arg("upper"), nb::arg("device"), nb::arg("stream"));
-  m.def("sgemm", &sgemm, nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("alpha"), nb::arg("a"), nb::arg("lda"),
-        nb::arg("a_transposed"), nb::arg("b"), nb::arg("ldb"), nb::arg("b_transposed"), nb::arg("beta"), nb::arg("c"), nb::arg("ldc"),
-        nb::arg("precision"), nb::arg("device"), nb::arg("stream"));
   m.def("sgemm_strided_batched", &sgemm_strided_batched, nb::arg("m"), nb::arg("n"), nb::arg("k"), nb::arg("alpha"), nb::arg("a"),
         nb::arg("lda"), nb::arg("stride_a"), nb::arg("a_transposed"), nb::arg("b"), nb::arg("ldb"), nb::arg("stride_b"),
         nb::arg("b_transposed"), nb::arg("beta"), nb::arg("c"), nb::arg("ldc"), nb::arg("stride_c"), nb::arg("batch"), nb::arg("precision"),

@@ -545,15 +545,12 @@ struct Sgemm {
     const auto vc = matrix<float>(member(c));
     const auto m = static_cast<std::size_t>(a.size(-2)), n = static_cast<std::size_t>(b.size(-1)), k = static_cast<std::size_t>(a.size(-1));
     const auto op_a = gpulab_python::op(oa.transposed), op_b = gpulab_python::op(ob.transposed);
-    if (a.dim() == 2) {
-      gpulab::sgemm(op_a, op_b, m, n, k, static_cast<float>(alpha), oa.data, oa.ld, ob.data, ob.ld, static_cast<float>(beta), vc.data,
-                    vc.pitch_bytes / sizeof(float), current_stream(a), chosen);
-      return;
-    }
-    auto stride = [](const at::Tensor& t) { return static_cast<std::size_t>(t.stride(0)); };
+    // A matrix is a batch of one.
+    const bool batched = a.dim() == 3;
+    auto stride = [&](const at::Tensor& t) { return batched ? static_cast<std::size_t>(t.stride(0)) : std::size_t{0}; };
     gpulab::sgemm_strided_batched(op_a, op_b, m, n, k, static_cast<float>(alpha), oa.data, oa.ld, stride(a), ob.data, ob.ld, stride(b),
                                   static_cast<float>(beta), vc.data, vc.pitch_bytes / sizeof(float), stride(c),
-                                  static_cast<std::size_t>(a.size(0)), current_stream(a), chosen);
+                                  batched ? static_cast<std::size_t>(a.size(0)) : std::size_t{1}, current_stream(a), chosen);
   }
   static void into(const at::Tensor& a, const at::Tensor& b, double alpha, c10::string_view precision, const at::Tensor& c) {
     run(a, b, alpha, 0.0, precision, c);

@@ -68,6 +68,17 @@ TEST(SgemmForm, ParsesAndStoresOperandsTransposedWithNaNPadding) {
   const std::vector<float> want{1, 4, 2, 5, 3, 6};
   for (std::size_t i = 0; i < values.size(); ++i) EXPECT_EQ(t[values[i]], want[i]);
   for (std::size_t p : padding) EXPECT_TRUE(std::isnan(t[p]));
+  // An input's operands in a form: the transposed one stored with the input's padding, the other as it is.
+  const SgemmInput in = make_sgemm_input({3, 5, 7}, 2, 1.f, 0.f, 9);
+  const SgemmStored tn = stored_operands(in, {true, false});
+  EXPECT_EQ(tn.lda, 3u + 2u);
+  const std::vector<float> a_t = stored_transposed(in.a, 3, 7, in.lda, 2);
+  EXPECT_EQ(tn.ldb, in.ldb);
+  ASSERT_EQ(tn.a.size(), a_t.size());
+  ASSERT_EQ(tn.b.size(), in.b.size());
+  // (NaN padding: bits compared, not values)
+  EXPECT_EQ(std::memcmp(tn.a.data(), a_t.data(), a_t.size() * sizeof(float)), 0);
+  EXPECT_EQ(std::memcmp(tn.b.data(), in.b.data(), in.b.size() * sizeof(float)), 0);
 }
 
 TEST(SgemmInput, PadsRowsWithNaNsAndFillsValuesInRange) {

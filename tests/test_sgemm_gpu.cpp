@@ -41,9 +41,10 @@ std::string_view variant_name(Variant v) {
   return "?";
 }
 
-SgemmInput input_for(SgemmShape s, Variant v) {
+/// `member`: another input of the same shape and call (a batch's members).
+SgemmInput input_for(SgemmShape s, Variant v, std::uint64_t member = 0) {
   return make_sgemm_input(s, v == Variant::unaligned ? 1 : v == Variant::pad3 ? 3 : 0, v == Variant::scaled ? 0.5f : 1.f,
-                          v == Variant::scaled ? -2.f : 0.f, 100 + s.m * 3 + s.n * 5 + s.k);
+                          v == Variant::scaled ? -2.f : 0.f, 100 + s.m * 3 + s.n * 5 + s.k + 1000 * member);
 }
 
 struct Case {
@@ -103,19 +104,34 @@ INSTANTIATE_TEST_SUITE_P(All, SgemmLadder, ::testing::ValuesIn(all_cases()), cas
 
 // ---- the library as a user calls it ------------------------------------------------------------------
 
-/// An input's three matrices on the device; C starts as C₀.
+Op op(bool transposed) { return transposed ? Op::transposed : Op::as_is; }
+
+/// An input's three matrices on the device, A and B stored in `form` (stored_operands); C starts as C₀.
 struct DeviceGemm {
+  SgemmForm form;
+  std::size_t lda, ldb;
   DeviceBuffer<float> a, b, c;
-  explicit DeviceGemm(const SgemmInput& in)
-      : a(test::upload<float>(in.a)), b(test::upload<float>(in.b)), c(test::upload<float>(in.c)) {}
+  explicit DeviceGemm(const SgemmInput& in, SgemmForm f = {}) : DeviceGemm(in, f, stored_operands(in, f)) {}
   sgemm_detail::GemmArgs args(const SgemmInput& in) const {
-    return sgemm_device::gemm_args(in.shape.m, in.shape.n, in.shape.k, in.alpha, a.data(), in.lda, b.data(), in.ldb,
-                                   in.beta, c.data(), in.ldc);
+    sgemm_detail::GemmArgs g = sgemm_device::gemm_args(in.shape.m, in.shape.n, in.shape.k, in.alpha, a.data(), lda, b.data(), ldb,
+                                                       in.beta, c.data(), in.ldc);
+    g.a_transposed = form.a_transposed, g.b_transposed = form.b_transposed;
+    return g;
+  }
+  /// gpulab::sgemm on these operands, as a user calls it.
+  void call(const SgemmInput& in, SgemmPrecision precision, cudaStream_t stream = nullptr) {
+    sgemm(op(form.a_transposed), op(form.b_transposed), in.shape.m, in.shape.n, in.shape.k, in.alpha, a.data(), lda, b.data(), ldb,
+          in.beta, c.data(), in.ldc, stream, precision);
   }
   std::vector<float> result() const {
     GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
     return test::download(c.data(), c.size());
   }
+
+ private:
+  DeviceGemm(const SgemmInput& in, SgemmForm f, const SgemmStored& stored)
+      : form(f), lda(stored.lda), ldb(stored.ldb), a(test::upload<float>(stored.a)), b(test::upload<float>(stored.b)),
+        c(test::upload<float>(in.c)) {}
 };
 
 // Every configuration the tuner may pick, with and without split-K, aligned or not, beta or not:
@@ -500,34 +516,8 @@ TEST(SgemmLibrary, EmptyShapesDoNothingAndKZeroScalesC) {
 
 // ---- operands stored transposed -----------------------------------------------------------------
 
-/// `in`'s operands on the device in a form: A as stored or stored k × m, B as stored or n × k
-/// (leading dimensions padded as in's are), C as C₀.
-struct DeviceForm {
-  bool a_t, b_t;
-  std::size_t lda, ldb;
-  DeviceBuffer<float> a, b, c;
-  DeviceForm(const SgemmInput& in, bool a_transposed, bool b_transposed)
-      : a_t(a_transposed), b_t(b_transposed), lda(a_t ? in.shape.m + (in.lda - in.shape.k) : in.lda),
-        ldb(b_t ? in.shape.k + (in.ldb - in.shape.n) : in.ldb),
-        a(test::upload<float>(a_t ? stored_transposed(in.a, in.shape.m, in.shape.k, in.lda, in.lda - in.shape.k) : in.a)),
-        b(test::upload<float>(b_t ? stored_transposed(in.b, in.shape.k, in.shape.n, in.ldb, in.ldb - in.shape.n) : in.b)),
-        c(test::upload<float>(in.c)) {}
-  sgemm_detail::GemmArgs args(const SgemmInput& in) const {
-    sgemm_detail::GemmArgs g = sgemm_device::gemm_args(in.shape.m, in.shape.n, in.shape.k, in.alpha, a.data(), lda, b.data(), ldb,
-                                                       in.beta, c.data(), in.ldc);
-    g.a_transposed = a_t, g.b_transposed = b_t;
-    return g;
-  }
-  void call(const SgemmInput& in, SgemmPrecision precision, cudaStream_t stream = nullptr) {
-    sgemm(a_t ? Op::transposed : Op::as_is, b_t ? Op::transposed : Op::as_is, in.shape.m, in.shape.n, in.shape.k, in.alpha, a.data(),
-          lda, b.data(), ldb, in.beta, c.data(), in.ldc, stream, precision);
-  }
-  std::vector<float> result() const {
-    GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
-    return test::download(c.data(), c.size());
-  }
-  std::string name() const { return fmt::format("{}{}", a_t ? "T" : "N", b_t ? "T" : "N"); }
-};
+/// The forms with an operand stored transposed (NT, TN, TT).
+constexpr SgemmForm kTransposedForms[] = {{false, true}, {true, false}, {true, true}};
 
 // The big tiles in every form: right, and the bits of the same configuration on operands as stored
 // (the forms change which copies fill shared memory, not the FMAs), with split-K and without,
@@ -541,13 +531,13 @@ TEST(SgemmForms, BigTilesReadTransposedOperandsInPlaceWithTheBitsOfAsStored) {
       for (std::size_t config = 0; config < sgemm_detail::tile_configs().size(); ++config) {
         if (!sgemm_detail::config_fits(config)) continue;
         for (int splits : {1, 5}) {
-          DeviceForm as_stored(in, false, false);
+          DeviceGemm as_stored(in);
           DeviceBuffer<float> partials(static_cast<std::size_t>(splits) * s.m * s.n);
           sgemm_detail::run_config(config, as_stored.args(in), splits, partials.data(), nullptr);
           const std::vector<float> want = as_stored.result();
-          for (auto [a_t, b_t] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
-            DeviceForm d(in, a_t, b_t);
-            const std::string what = fmt::format("{} {} {} {} splits {}", sgemm_detail::tile_configs()[config].name, d.name(),
+          for (const SgemmForm form : kTransposedForms) {
+            DeviceGemm d(in, form);
+            const std::string what = fmt::format("{} {} {} {} splits {}", sgemm_detail::tile_configs()[config].name, sgemm_form_name(form),
                                                  sgemm_shape_name(s), variant_name(v), splits);
             if (!sgemm_detail::tile_configs()[config].every_form) {
               EXPECT_THROW(sgemm_detail::run_config(config, d.args(in), splits, partials.data(), nullptr), Error) << what;
@@ -572,11 +562,11 @@ void expect_every_form_right(const SgemmInput& in, int splits, const std::string
   DeviceBuffer<float> partials(static_cast<std::size_t>(splits) * s.m * s.n);
   for (std::size_t config = 0; config < sgemm_detail::tile_configs().size(); ++config) {
     if (!sgemm_detail::config_fits(config) || !sgemm_detail::tile_configs()[config].every_form) continue;
-    for (auto [a_t, b_t] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
-      DeviceForm d(in, a_t, b_t);
+    for (const SgemmForm form : kTransposedForms) {
+      DeviceGemm d(in, form);
       sgemm_detail::run_config(config, d.args(in), splits, partials.data(), nullptr);
       const CheckResult r = check_sgemm(d.result(), in, ref, SgemmMath::fp32);
-      EXPECT_TRUE(r.ok) << what << " " << sgemm_detail::tile_configs()[config].name << " " << d.name() << ": " << r.detail;
+      EXPECT_TRUE(r.ok) << what << " " << sgemm_detail::tile_configs()[config].name << " " << sgemm_form_name(form) << ": " << r.detail;
     }
   }
 }
@@ -602,14 +592,14 @@ TEST(SgemmForms, TheLibraryTakesEveryFormInEveryPrecision) {
       if (refused_here(precision)) continue;
       const SgemmInput in = input_for(s, s.m % 2 == 1 ? Variant::unaligned : Variant::scaled);
       const SgemmReference ref = sgemm_reference(in, 7);
-      DeviceForm as_stored(in, false, false);
+      DeviceGemm as_stored(in);
       as_stored.call(in, precision);
       const std::vector<float> want = as_stored.result();
       const bool tensor = precision != SgemmPrecision::fp32 && sgemm_detail::takes_tensor_cores(as_stored.args(in));
-      for (auto [a_t, b_t] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
-        DeviceForm d(in, a_t, b_t), captured(in, a_t, b_t), logged(in, a_t, b_t);
+      for (const SgemmForm form : kTransposedForms) {
+        DeviceGemm d(in, form), captured(in, form), logged(in, form);
         d.call(in, precision);  // the first call of a shape and form may time the tile configurations
-        const std::string what = fmt::format("{} {} precision {}", d.name(), sgemm_shape_name(s), static_cast<int>(precision));
+        const std::string what = fmt::format("{} {} precision {}", sgemm_form_name(form), sgemm_shape_name(s), static_cast<int>(precision));
         {
           // Read in place: the call launches the product's own kernels, no copy of an operand.
           LaunchLog log(nullptr);
@@ -650,12 +640,11 @@ struct DeviceBatch {
       all.resize(all.size() + gap, std::bit_cast<float>(~0u));
     };
     for (std::size_t i = 0; i < count; ++i) {
-      SgemmInput in = make_sgemm_input(s, v == Variant::unaligned ? 1 : 0, v == Variant::scaled ? 0.5f : 1.f,
-                                       v == Variant::scaled ? -2.f : 0.f, 300 + i);
-      const std::size_t pad_a = in.lda - s.k, pad_b = in.ldb - s.n;
-      lda = f.a_transposed ? s.m + pad_a : in.lda, ldb = f.b_transposed ? s.k + pad_b : in.ldb;
-      append(host_a, f.a_transposed ? stored_transposed(in.a, s.m, s.k, in.lda, pad_a) : in.a, stride_a);
-      append(host_b, f.b_transposed ? stored_transposed(in.b, s.k, s.n, in.ldb, pad_b) : in.b, stride_b);
+      SgemmInput in = input_for(s, v, i);
+      const SgemmStored stored = stored_operands(in, f);
+      lda = stored.lda, ldb = stored.ldb;
+      append(host_a, stored.a, stride_a);
+      append(host_b, stored.b, stride_b);
       append(host_c, in.c, stride_c);
       members.push_back(std::move(in));
     }
@@ -663,9 +652,8 @@ struct DeviceBatch {
   }
   void call(SgemmPrecision precision) {
     const SgemmInput& in = members.front();
-    sgemm_strided_batched(form.a_transposed ? Op::transposed : Op::as_is, form.b_transposed ? Op::transposed : Op::as_is, in.shape.m,
-                          in.shape.n, in.shape.k, in.alpha, a.data(), lda, stride_a, b.data(), ldb, stride_b, in.beta, c.data(), in.ldc,
-                          stride_c, members.size(), nullptr, precision);
+    sgemm_strided_batched(op(form.a_transposed), op(form.b_transposed), in.shape.m, in.shape.n, in.shape.k, in.alpha, a.data(), lda,
+                          stride_a, b.data(), ldb, stride_b, in.beta, c.data(), in.ldc, stride_c, members.size(), nullptr, precision);
   }
   /// Each member against its reference, and the gaps between C's members untouched (NaN bits).
   void expect_right(SgemmMath math, const std::string& what) const {

@@ -391,31 +391,28 @@ def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, precision: str
     if len(ma.shape) != len(mb.shape) or len(ma.shape) not in (2, 3):
         raise ValueError(f"{what}: a and b must be matrices (2-D) or batches of them (3-D), got shapes {tuple(ma.shape)} and "
                          f"{tuple(mb.shape)}")
-    batch = ma.shape[0] if len(ma.shape) == 3 else None
-    if batch is not None and mb.shape[0] != batch:
+    batched = len(ma.shape) == 3
+    batch = ma.shape[0] if batched else 1  # a matrix is a batch of one
+    if batched and mb.shape[0] != batch:
         raise ValueError(f"{what}: batches of {batch} and {mb.shape[0]} matrices")
     same_device(what, ma, mb)
     (m, k), (k2, n) = ma.shape[-2:], mb.shape[-2:]
     if k != k2:
         raise ValueError(f"{what}: a is {m} x {k} and b is {k2} x {n}: the inner sizes differ")
-    call = Call(ma, stream)
-    if batch is None:
-        a_transposed, lda = operand_layout(ma, what, "a")
-        b_transposed, ldb = operand_layout(mb, what, "b")
-        result, dc = _output(call, c, (m, n), what)
-        _core.sgemm(m, n, k, float(alpha), ma.address, lda, a_transposed, mb.address, ldb, b_transposed, float(beta), dc[0],
-                    dc[3] // 4, precision, ma.device, call.stream)
-        return call.done(result)
-    result, o = call.output(c, (batch, m, n), "float32", what, strided_rows=True)
+    member = _member if batched else (lambda x: x)  # a batch's members each have its first one's layout
     if batch > 0:  # (an empty batch reads and writes nothing)
-        if min(ma.strides[0], mb.strides[0], o.strides[0]) < 0:
-            raise ValueError(f"{what}: a batch's members must follow one another (strides {ma.strides[0]}, {mb.strides[0]} and "
-                             f"{o.strides[0]} elements): call .copy() or cupy.ascontiguousarray() first")
-        a_transposed, lda = operand_layout(_member(ma), what, "a")
-        b_transposed, ldb = operand_layout(_member(mb), what, "b")
-        dc = _rows(_member(o), what, "out")
-        _core.sgemm_strided_batched(m, n, k, float(alpha), ma.address, lda, ma.strides[0], a_transposed, mb.address, ldb, mb.strides[0],
-                                    b_transposed, float(beta), dc[0], dc[3] // 4, o.strides[0], batch, precision, ma.device, call.stream)
+        a_transposed, lda = operand_layout(member(ma), what, "a")
+        b_transposed, ldb = operand_layout(member(mb), what, "b")
+    call = Call(ma, stream)
+    result, o = call.output(c, tuple(ma.shape[:-1]) + (n,), "float32", what, strided_rows=True)
+    if batch > 0:
+        strides = (ma.strides[0], mb.strides[0], o.strides[0]) if batched else (0, 0, 0)
+        if min(strides) < 0:
+            raise ValueError(f"{what}: a batch's members must follow one another (strides {strides[0]}, {strides[1]} and "
+                             f"{strides[2]} elements): call .copy() or cupy.ascontiguousarray() first")
+        dc = _rows(member(o), what, "out")
+        _core.sgemm_strided_batched(m, n, k, float(alpha), ma.address, lda, strides[0], a_transposed, mb.address, ldb, strides[1],
+                                    b_transposed, float(beta), dc[0], dc[3] // 4, strides[2], batch, precision, ma.device, call.stream)
     return call.done(result)
 
 

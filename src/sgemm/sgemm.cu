@@ -291,18 +291,12 @@ void product(GemmArgs g, cudaStream_t stream, SgemmPrecision precision) {
 }  // namespace
 
 bool sgemm_precision_supported(SgemmPrecision precision) {
-  return precision != SgemmPrecision::tf32 || sgemm_detail::current_sgemm_policy().tf32 != sgemm_detail::TensorForm::none;
+  return precision != SgemmPrecision::tf32 || tensor_form(precision) != sgemm_detail::TensorForm::none;
 }
 
 void sgemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
            const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream, SgemmPrecision precision) {
-  require_precision(precision);
-  if (!validate(op_a, op_b, m, n, k, a, lda, b, ldb, c, ldc)) return;
-  // alpha = 0: C = beta·C without reading A or B, as in BLAS (their Inf and NaN do not reach C).
-  if (alpha == 0.f) k = 0;
-  GemmArgs g = sgemm_device::gemm_args(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  g.a_transposed = op_a == Op::transposed, g.b_transposed = op_b == Op::transposed;
-  product(g, stream, precision);
+  sgemm_strided_batched(op_a, op_b, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, stream, precision);  // a batch of one
 }
 
 void sgemm_strided_batched(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
@@ -310,6 +304,7 @@ void sgemm_strided_batched(Op op_a, Op op_b, std::size_t m, std::size_t n, std::
                            std::size_t ldc, std::size_t stride_c, std::size_t batch, cudaStream_t stream, SgemmPrecision precision) {
   require_precision(precision);
   if (!validate(op_a, op_b, m, n, k, a, lda, b, ldb, c, ldc, {batch, stride_a, stride_b, stride_c})) return;
+  // alpha = 0: C = beta·C without reading A or B, as in BLAS (their Inf and NaN do not reach C).
   if (alpha == 0.f) k = 0;
   GemmArgs g = sgemm_device::gemm_args(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   g.a_transposed = op_a == Op::transposed, g.b_transposed = op_b == Op::transposed;
@@ -317,22 +312,16 @@ void sgemm_strided_batched(Op op_a, Op op_b, std::size_t m, std::size_t n, std::
   // Members the tensor cores take, and members of few rows or columns (the streaming paths), one
   // call each; the others in launches of the tiles over up to 65535 members (blockIdx.y).
   if (batch == 1 || takes_tensor_cores(g, precision) || g.m <= sgemm_detail::kFewRows || g.n <= sgemm_detail::kFewCols) {
-    for (std::size_t i = 0; i < batch; ++i) {
-      GemmArgs member = g;
-      member.a += i * stride_a, member.b += i * stride_b, member.c += i * stride_c;
-      product(member, stream, precision);
-    }
+    for (std::size_t i = 0; i < batch; ++i) product(g.member(i), stream, precision);
     return;
   }
   constexpr std::size_t kMaxLaunchMembers = 65535;
   for (std::size_t first = 0; first < batch; first += kMaxLaunchMembers) {
-    GemmArgs part = g;
-    part.a += first * stride_a, part.b += first * stride_b, part.c += first * stride_c;
+    GemmArgs part = g.member(first);
     part.batch = static_cast<int>(std::min(kMaxLaunchMembers, batch - first));
     tiled_product(part, stream);
   }
 }
-
 
 void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,
            std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream, SgemmPrecision precision) {

@@ -1,6 +1,8 @@
 // The operands of one SGEMM call as every kernel, launcher and ladder row takes them.
 #pragma once
 
+#include "lib/host_device.hpp"
+
 #include <cstddef>
 
 namespace gpulab::sgemm_device {
@@ -20,9 +22,15 @@ struct GemmArgs {
   std::size_t ldc = 0;
   bool a_transposed = false, b_transposed = false;
   /// A strided batch: `batch` products, member i's A, B and C at a + i·stride_a, b + i·stride_b
-  /// and c + i·stride_c (elements). The tiled kernels take member blockIdx.y.
+  /// and c + i·stride_c (elements), member(i). The tiled kernels take member blockIdx.y.
   int batch = 1;
   std::size_t stride_a = 0, stride_b = 0, stride_c = 0;
+  /// The arguments from member i of the batch on (its A, B and C first).
+  GPULAB_HOST_DEVICE GemmArgs member(std::size_t i) const {
+    GemmArgs g = *this;
+    g.a += i * stride_a, g.b += i * stride_b, g.c += i * stride_c;
+    return g;
+  }
   /// Both operands as stored (the form every path takes; the big tiles and the tensor cores take
   /// the others).
   bool as_stored() const { return !a_transposed && !b_transposed; }

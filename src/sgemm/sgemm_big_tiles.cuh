@@ -63,12 +63,6 @@ __device__ __forceinline__ float4 load4_first(const float* p, int count) {
   return {count > 0 ? p[0] : 0.f, count > 1 ? p[1] : 0.f, count > 2 ? p[2] : 0.f, count > 3 ? p[3] : 0.f};
 }
 
-// kATransposed, kBTransposed: an operand stored transposed (A as k × m, B as n × k, GemmArgs) is
-// read in place. Both operands land in shared memory as they always do, as[k][m] and bs[k][n], so
-// the FMAs are the same; only their copies change sides. A stored k × m runs along m, as B's rows
-// run along n: it is copied as B is, 16 bytes at a time, straight to its places. B stored n × k
-// runs along k, as A's rows do: it is copied as A is (RegisterCopy; in the staged kernel 4 bytes a
-// value), to its transposed places, into rows padded as A's are.
 /// One operand's copies in rung 9 (kStages = 0): a slice loaded into registers a slice ahead, then
 /// stored to shared memory, xs[k][m or n] (`stride` floats a row), after the slice's FMAs. kAlongK:
 /// the stored rows run along k (A as stored, B stored transposed): a thread loads a float4 along k of
@@ -129,6 +123,12 @@ struct RegisterCopy {
   }
 };
 
+// kATransposed, kBTransposed: an operand stored transposed (A as k × m, B as n × k, GemmArgs) is
+// read in place. Both operands land in shared memory as they always do, as[k][m] and bs[k][n], so
+// the FMAs are the same; only their copies change sides. A stored k × m runs along m, as B's rows
+// run along n: it is copied as B is, 16 bytes at a time, straight to its places. B stored n × k
+// runs along k, as A's rows do: it is copied as A is (RegisterCopy; in the staged kernel 4 bytes a
+// value), to its transposed places, into rows padded as A's are.
 template <int kChunksM, bool kVector, int kBlockRows = 128, int kStages = 0, bool kATransposed = false, bool kBTransposed = false>
 __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigTiles<kChunksM, kBlockRows>::kMinBlocks)
     big_tiles(GemmArgs g, int k_slice, float* partials) {
@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   __shared__ __align__(16) float as[kBuffers][T::kBK][T::kAStride];
   __shared__ __align__(16) float bs[kBuffers][T::kBK][T::template kBStride<kBTransposed>];
 
-  g = batch_member(g);
+  g = g.member(blockIdx.y);  // a batch's member (GemmArgs::batch)
   const auto [m0, n0, k_begin, k_end, slices] = BlockWork::of<T>(g, k_slice);
 
   const int t = static_cast<int>(threadIdx.x), warp = t / 32, lane = t % 32;

@@ -119,6 +119,17 @@ std::vector<float> stored_transposed(std::span<const float> x, std::size_t rows,
   return t;
 }
 
+SgemmStored stored_operands(const SgemmInput& in, SgemmForm form) {
+  const auto [m, n, k] = in.shape;
+  const std::size_t pad_a = in.lda - k, pad_b = in.ldb - n;
+  SgemmStored s;
+  if (form.a_transposed) s.a = stored_transposed(in.a, m, k, in.lda, pad_a), s.lda = m + pad_a;
+  else s.a = in.a, s.lda = in.lda;
+  if (form.b_transposed) s.b = stored_transposed(in.b, k, n, in.ldb, pad_b), s.ldb = k + pad_b;
+  else s.b = in.b, s.ldb = in.ldb;
+  return s;
+}
+
 bool sgemm_full_reference(SgemmShape s) {
   return static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k) <= SgemmReference::kFullReferenceMacs &&
          s.m * s.n <= SgemmReference::kFullReferenceElements;

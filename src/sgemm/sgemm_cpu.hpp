@@ -66,6 +66,14 @@ std::string sgemm_form_name(SgemmForm f);
 /// make_sgemm_input lays out its operands).
 std::vector<float> stored_transposed(std::span<const float> x, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t pad);
 
+/// An input's A and B as the device holds them in `form` (each stored transposed where the form
+/// says, its rows padded as the input's are) and their leading dimensions.
+struct SgemmStored {
+  std::vector<float> a, b;
+  std::size_t lda = 0, ldb = 0;
+};
+SgemmStored stored_operands(const SgemmInput& in, SgemmForm form);
+
 /// The double-precision reference, on the elements the checks look at: every element for
 /// products up to kFullReferenceMacs multiply-adds and kFullReferenceElements elements; otherwise whole rows and columns (the first
 /// and last, the tile edges at 63/64/127/128 and random ones) plus the randomized products.

@@ -16,13 +16,6 @@
 
 namespace gpulab::sgemm_device {
 
-/// The product of batch member blockIdx.y (GemmArgs::batch): A, B and C moved on by their strides.
-__device__ __forceinline__ GemmArgs batch_member(GemmArgs g) {
-  const std::size_t member = blockIdx.y;
-  g.a += member * g.stride_a, g.b += member * g.stride_b, g.c += member * g.stride_c;
-  return g;
-}
-
 /// c = alpha·acc, or fma(alpha, acc, beta·c): C is not read when beta = 0 (BLAS's rule).
 __device__ __forceinline__ float epilogue(const GemmArgs& g, float acc, const float* c) {
   return g.beta == 0.f ? g.alpha * acc : fmaf(g.alpha, acc, g.beta * *c);

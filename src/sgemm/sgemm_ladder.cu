@@ -66,12 +66,8 @@ void run_staged(const GemmArgs& g, cudaStream_t s) { sgemm_detail::big_tiles_sta
 template <SgemmPrecision kPrecision>
 void run_library(const GemmArgs& g, cudaStream_t s) {
   auto op = [](bool transposed) { return transposed ? Op::transposed : Op::as_is; };
-  if (g.batch > 1) {
-    sgemm_strided_batched(op(g.a_transposed), op(g.b_transposed), g.m, g.n, g.k, g.alpha, g.a, g.lda, g.stride_a, g.b, g.ldb, g.stride_b,
-                          g.beta, g.c, g.ldc, g.stride_c, static_cast<std::size_t>(g.batch), s, kPrecision);
-    return;
-  }
-  sgemm(op(g.a_transposed), op(g.b_transposed), g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc, s, kPrecision);
+  sgemm_strided_batched(op(g.a_transposed), op(g.b_transposed), g.m, g.n, g.k, g.alpha, g.a, g.lda, g.stride_a, g.b, g.ldb, g.stride_b,
+                        g.beta, g.c, g.ldc, g.stride_c, static_cast<std::size_t>(g.batch), s, kPrecision);
 }
 /// A tensor-core path alone: its scratch must fit.
 template <bool (*kPath)(const GemmArgs&, cudaStream_t)>

@@ -17,18 +17,15 @@
 namespace gpulab {
 
 SgemmCase::SgemmCase(SgemmInput input, std::uint64_t seed, std::span<const SgemmRung> table, SgemmForm form, std::vector<SgemmInput> more)
-    : in_(std::move(input)), seed_(seed), table_(table), form_(form), more_(std::move(more)), lda_(in_.lda), ldb_(in_.ldb) {
-  const auto [m, n, k] = in_.shape;
-  if (form_.a_transposed) lda_ = m + (in_.lda - k);
-  if (form_.b_transposed) ldb_ = k + (in_.ldb - n);
+    : in_(std::move(input)), seed_(seed), table_(table), form_(form), more_(std::move(more)) {
   for (std::size_t i = 0; i < batch(); ++i) {
     const SgemmInput& in = member(i);
     if (in.shape != in_.shape || in.lda != in_.lda || in.ldb != in_.ldb || in.ldc != in_.ldc)
       throw Error("sgemm: a batch's members have one shape and one padding");
-    const std::vector<float> a = form_.a_transposed ? stored_transposed(in.a, m, k, in.lda, in.lda - k) : in.a;
-    const std::vector<float> b = form_.b_transposed ? stored_transposed(in.b, k, n, in.ldb, in.ldb - n) : in.b;
-    a_all_.insert(a_all_.end(), a.begin(), a.end());
-    b_all_.insert(b_all_.end(), b.begin(), b.end());
+    const SgemmStored stored = stored_operands(in, form_);
+    lda_ = stored.lda, ldb_ = stored.ldb;
+    a_all_.insert(a_all_.end(), stored.a.begin(), stored.a.end());
+    b_all_.insert(b_all_.end(), stored.b.begin(), stored.b.end());
     c_all_.insert(c_all_.end(), in.c.begin(), in.c.end());
   }
 }

@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(WarpTiles<kWarpsM, kWarpsN, kFragsM, kFragsN, 
   extern __shared__ float4 smem4[];
   float* const smem = reinterpret_cast<float*>(smem4);
 
-  g = batch_member(g);
+  g = g.member(blockIdx.y);  // a batch's member (GemmArgs::batch)
   const auto [m0, n0, k_begin, k_end, slices] = BlockWork::of<T>(g, k_slice);
 
   const int t = static_cast<int>(threadIdx.x), warp = t / 32, lane = t % 32;
