@@ -324,18 +324,23 @@ TEST(SgemmRules, LargeProductsTakeEveryFringe) {
   EXPECT_EQ(fringe(4097, 4097, 63), std::pair(0, 0));    // shallower than 64: bound by writing C
 }
 
+TEST(SgemmRules, SeveralRanksTakeStagesOnlyWhereEachKeepsItsWaves) {
+  for (bool copy_engines : {false, true}) {
+    EXPECT_EQ(sgemm_detail::multi_sgemm_stages(16384, 16384, 1, copy_engines), 1u);  // nothing to send
+    EXPECT_EQ(sgemm_detail::multi_sgemm_stages(16384, 16384, 4, copy_engines), 4u);  // 4096 tiles a rank
+    EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4 * 16384, 16384, 4, copy_engines), 4u);  // weakly scaled: at most four
+    EXPECT_EQ(sgemm_detail::multi_sgemm_stages(0, 4096, 4, copy_engines), 1u);
+    EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4 * 4097, 4096, 4, copy_engines), copy_engines ? 4u : 2u);  // 33 × 32 tiles a rank
+  }
+  // 256 tiles a rank: one stage where NCCL's kernels would take the SMs, two (a wave each) by copy engines.
+  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4096, 4096, 4, false), 1u);
+  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4096, 4096, 4, true), 2u);
+  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(1024, 4096, 4, true), 1u);  // 64 tiles a rank
+}
+
 // The policy per family: TF32 refused without TF32 tensor cores (sm_75); 3xTF32 only where the TF32
 // rate is far above three times the FP32 rate (A100 on mma.sync, Hopper on wgmma); Blackwell, which
 // runs the sm_90 PTX without wgmma, takes mma.sync for TF32.
-TEST(SgemmRules, SeveralRanksTakeStagesOnlyWhereEachKeepsFourWaves) {
-  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(16384, 16384, 1), 1u);  // nothing to send
-  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(16384, 16384, 4), 4u);  // 4096 tiles a rank
-  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4 * 16384, 16384, 4), 4u);  // weakly scaled: at most four
-  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4096, 4096, 4), 1u);  // 256 tiles a rank: one wave
-  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4 * 4097, 4096, 4), 2u);  // 33 × 32 tiles a rank
-  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(0, 4096, 4), 1u);
-}
-
 TEST(SgemmRules, EachFamilyTakesTheTensorFormThatPaysThere) {
   using sgemm_detail::sgemm_policy;
   using sgemm_detail::TensorForm;

@@ -15,6 +15,12 @@
 #include <gpulab/device_buffer.hpp>
 
 #include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <utility>
 
 namespace gpulab::multi {
 namespace detail {
@@ -57,6 +63,38 @@ std::size_t element_bytes(ncclDataType_t type) {
   }
 }
 
+/// The ranks' collectives of one stage (`of[q]`: rank q's), checked to agree as NCCL requires of
+/// them (where NCCL would hang, the copies below would write the wrong places).
+void require_agreement(const std::vector<const std::vector<Collective>*>& of) {
+  for (const auto* cs : of) require(cs->size() == of[0]->size(), "the ranks disagree on their collectives");
+  for (std::size_t k = 0; k < of[0]->size(); ++k) {
+    const Collective& c = (*of[0])[k];
+    for (const auto* cs : of)
+      require((*cs)[k].kind == c.kind && (*cs)[k].count == c.count && (*cs)[k].type == c.type && (*cs)[k].root == c.root,
+              "the ranks disagree on their collectives");
+  }
+}
+
+/// The copies by which collective k of a stage moves data, by NCCL's semantics, where it only moves
+/// it (an all-gather, a broadcast): fn(from, to, dst, src, bytes) for each rank `from` whose data
+/// lands in rank `to` (a rank's own block of an all-gather in place is there already).
+template <class Fn>
+void for_each_transfer(const std::vector<const std::vector<Collective>*>& of, std::size_t k, Fn&& fn) {
+  const Collective& c = (*of[0])[k];
+  require(c.kind != Collective::Kind::all_reduce_sum, "an all-reduce done by copies");
+  require(c.kind != Collective::Kind::broadcast || (c.root >= 0 && static_cast<std::size_t>(c.root) < of.size()),
+          "a broadcast from a rank outside");
+  const std::size_t bytes = c.count * element_bytes(c.type);
+  if (bytes == 0) return;
+  for (std::size_t to = 0; to < of.size(); ++to)
+    for (std::size_t from = 0; from < of.size(); ++from) {
+      if (c.kind == Collective::Kind::broadcast && from != static_cast<std::size_t>(c.root)) continue;
+      void* dst = static_cast<std::byte*>((*of[to])[k].recv) + (c.kind == Collective::Kind::all_gather ? from * bytes : 0);
+      const void* src = (*of[from])[k].send;
+      if (dst != src) fn(from, to, dst, src, bytes);
+    }
+}
+
 /// The loopback's collectives of one stage over every rank (`of[q]`: rank q's), after every
 /// rank's local part of it finished: copies with NCCL's semantics (see multi_loopback.hpp).
 void loopback_collectives(std::span<const RankStream> ranks, const std::vector<const std::vector<Collective>*>& of) {
@@ -64,44 +102,22 @@ void loopback_collectives(std::span<const RankStream> ranks, const std::vector<c
     GPULAB_CUDA_CHECK(cudaSetDevice(r.device));
     GPULAB_CUDA_CHECK(cudaStreamSynchronize(r.stream));
   }
-  const std::size_t n = of.size();
-  for (const auto* cs : of) require(cs->size() == of[0]->size(), "loopback: the ranks disagree on their collectives");
-  for (std::size_t j = 0; j < of[0]->size(); ++j) {
-    const Collective& c = (*of[0])[j];
-    for (const auto* cs : of)
-      require((*cs)[j].kind == c.kind && (*cs)[j].count == c.count && (*cs)[j].type == c.type && (*cs)[j].root == c.root,
-              "loopback: the ranks disagree on their collectives");
-    const std::size_t bytes = c.count * element_bytes(c.type);
-    if (bytes == 0) continue;
-    auto copy = [](void* to, const void* from, std::size_t b) {
-      GPULAB_CUDA_CHECK(cudaMemcpy(to, from, b, cudaMemcpyDefault));
-    };
-    switch (c.kind) {
-      case Collective::Kind::all_gather:
-        for (const auto* to : of)
-          for (std::size_t q = 0; q < n; ++q) {
-            std::byte* at = static_cast<std::byte*>((*to)[j].recv) + q * bytes;
-            if (at != (*of[q])[j].send) copy(at, (*of[q])[j].send, bytes);  // (in place: already there)
-          }
-        break;
-      case Collective::Kind::all_reduce_sum: {
-        require(c.type == ncclUint32, "loopback: a sum all-reduce of a type other than uint32");
-        std::vector<std::uint32_t> sum(c.count, 0), part(c.count);
-        for (const auto* from : of) {
-          copy(part.data(), (*from)[j].send, bytes);
-          for (std::size_t i = 0; i < c.count; ++i) sum[i] += part[i];
-        }
-        for (const auto* to : of) copy((*to)[j].recv, sum.data(), bytes);
-        break;
-      }
-      case Collective::Kind::broadcast: {
-        require(c.root >= 0 && static_cast<std::size_t>(c.root) < n, "loopback: a broadcast from a rank outside");
-        const void* from = (*of[static_cast<std::size_t>(c.root)])[j].send;
-        for (const auto* to : of)
-          if ((*to)[j].recv != from) copy((*to)[j].recv, from, bytes);
-        break;
-      }
+  require_agreement(of);
+  auto copy = [](void* to, const void* from, std::size_t b) { GPULAB_CUDA_CHECK(cudaMemcpy(to, from, b, cudaMemcpyDefault)); };
+  for (std::size_t k = 0; k < of[0]->size(); ++k) {
+    const Collective& c = (*of[0])[k];
+    if (c.kind != Collective::Kind::all_reduce_sum) {
+      for_each_transfer(of, k, [&](std::size_t, std::size_t, void* dst, const void* src, std::size_t b) { copy(dst, src, b); });
+      continue;
     }
+    require(c.type == ncclUint32, "loopback: a sum all-reduce of a type other than uint32");
+    const std::size_t bytes = c.count * element_bytes(c.type);
+    std::vector<std::uint32_t> sum(c.count, 0), part(c.count);
+    for (const auto* from : of) {
+      copy(part.data(), (*from)[k].send, bytes);
+      for (std::size_t i = 0; i < c.count; ++i) sum[i] += part[i];
+    }
+    for (const auto* to : of) copy((*to)[k].recv, sum.data(), bytes);
   }
 }
 
@@ -134,6 +150,138 @@ void collect_and_combine(const Phases& p, ncclComm_t comm, cudaStream_t stream) 
   sent.record(sending.get());
   GPULAB_CUDA_CHECK(cudaStreamWaitEvent(stream, sent.get()));
   p.combine();
+}
+
+/// Whether the gathers may go by copy engines: not where GPULAB_MULTI_COPY_ENGINES=0 (every
+/// gather through NCCL, to compare the two).
+bool copy_engines_wanted() {
+  const char* v = std::getenv("GPULAB_MULTI_COPY_ENGINES");
+  return v == nullptr || std::string_view(v) != "0";
+}
+
+/// Whether each of `devices` can write the others' memory, peer access enabled (once a pair, for
+/// the process: cudaDeviceEnablePeerAccess). A pair that cannot (no P2P path, too many peers)
+/// sends its gathers through NCCL.
+bool peers_reachable(std::span<const int> devices) {
+  static std::mutex mutex;
+  static std::map<std::pair<int, int>, bool> known;
+  const std::lock_guard lock(mutex);
+  const KeepCurrentDevice keep;
+  for (int a : devices)
+    for (int b : devices) {
+      if (a == b) continue;
+      auto [pair, fresh] = known.try_emplace({a, b}, false);
+      if (fresh) {
+        int can = 0;
+        GPULAB_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
+        if (can != 0) {
+          GPULAB_CUDA_CHECK(cudaSetDevice(a));
+          const cudaError_t e = cudaDeviceEnablePeerAccess(b, 0);
+          if (e != cudaSuccess) (void)cudaGetLastError();  // (already enabled, by NCCL or the caller: fine)
+          pair->second = e == cudaSuccess || e == cudaErrorPeerAccessAlreadyEnabled;
+        }
+      }
+      if (!pair->second) return false;
+    }
+  return true;
+}
+
+bool any_capturing(std::span<const RankStream> ranks) {
+  const KeepCurrentDevice keep;
+  for (const RankStream& r : ranks) {
+    GPULAB_CUDA_CHECK(cudaSetDevice(r.device));
+    if (stream_capturing(r.stream)) return true;
+  }
+  return false;
+}
+
+/// Each stage's collectives of every rank: of_stage(phases, s)[q] is rank q's in stage s.
+std::vector<const std::vector<Collective>*> of_stage(const std::vector<Phases>& phases, std::size_t s) {
+  std::vector<const std::vector<Collective>*> of;
+  for (const Phases& p : phases) of.push_back(s == 0 ? &p.collectives : &p.later[s - 1].collectives);
+  return of;
+}
+
+/// Whether a call's collectives only move data, at least 1 MiB of it into each rank (below that
+/// NCCL's one launch costs less than a copy from each peer).
+bool only_moves_enough(const std::vector<Phases>& phases) {
+  std::size_t bytes = 0;
+  for (std::size_t s = 0; s <= phases[0].later.size(); ++s) {
+    for (const Phases& p : phases) require(p.later.size() == phases[0].later.size(), "the ranks disagree on their stages");
+    const auto of = of_stage(phases, s);
+    require_agreement(of);
+    for (const Collective& c : *of[0]) {
+      if (c.kind == Collective::Kind::all_reduce_sum) return false;
+      bytes += c.count * element_bytes(c.type) * (c.kind == Collective::Kind::all_gather ? phases.size() : 1);
+    }
+  }
+  return bytes >= (std::size_t{1} << 20);
+}
+
+/// The streams on which this device's copy engines send to each peer device (made once).
+cudaStream_t sending_stream(int peer) {
+  static PerDevice<std::vector<std::shared_ptr<Stream>>> streams;
+  const auto& mine = streams.get([] {
+    int count = 0;
+    GPULAB_CUDA_CHECK(cudaGetDeviceCount(&count));
+    std::vector<std::shared_ptr<Stream>> s;
+    for (int i = 0; i < count; ++i) s.push_back(std::make_shared<Stream>());
+    return s;
+  });
+  return mine.at(static_cast<std::size_t>(peer))->get();
+}
+
+/// The collectives of every stage as copies from each rank's GPU into its peers' memory
+/// (cudaMemcpyPeerAsync: the copy engines, no SMs), once every rank's first local part is issued.
+/// Each rank sends a stage once its local part is made, on a stream to each peer, while its stream
+/// goes on to the next stage's local part; a peer's memory is written only once the peer's stream
+/// has come this far. Each rank's stream then waits for everything it sends and receives, and
+/// combines.
+void gather_by_copy_engines(std::span<const RankStream> ranks, const std::vector<Phases>& phases) {
+  const std::size_t n = ranks.size(), stages = 1 + phases[0].later.size();
+  std::vector<int> devices;
+  for (const RankStream& r : ranks) devices.push_back(r.device);
+  std::vector<std::unique_ptr<Event>> here(n);  // rank i's stream at its first stage made
+  std::vector<std::vector<std::unique_ptr<Event>>> sent(n);  // sent[i][j]: what i sends j, sent
+  gpulab::detail::on_launchers(devices, [&](std::size_t i) {
+    here[i] = std::make_unique<Event>();
+    here[i]->record(ranks[i].stream);
+    sent[i].resize(n);
+    for (std::size_t j = 0; j < n; ++j)
+      if (j != i) sent[i][j] = std::make_unique<Event>();
+  });
+  gpulab::detail::on_launchers(devices, [&](std::size_t i) {
+    const Event made;
+    for (std::size_t s = 0; s < stages; ++s) {
+      if (s > 0) {
+        phases[i].later[s - 1].local();
+        made.record(ranks[i].stream);
+      }
+      const Event& ready = s == 0 ? *here[i] : made;
+      const auto of = of_stage(phases, s);
+      for (std::size_t j = 0; j < n; ++j) {
+        if (j == i) continue;
+        const cudaStream_t to_j = sending_stream(ranks[j].device);
+        GPULAB_CUDA_CHECK(cudaStreamWaitEvent(to_j, ready.get()));
+        if (s == 0) GPULAB_CUDA_CHECK(cudaStreamWaitEvent(to_j, here[j]->get()));
+        for (std::size_t k = 0; k < of[0]->size(); ++k)
+          for_each_transfer(of, k, [&](std::size_t from, std::size_t to, void* dst, const void* src, std::size_t bytes) {
+            if (from == i && to == j)
+              GPULAB_CUDA_CHECK(cudaMemcpyPeerAsync(dst, ranks[j].device, src, ranks[i].device, bytes, to_j));
+          });
+      }
+    }
+    for (std::size_t j = 0; j < n; ++j)
+      if (j != i) sent[i][j]->record(sending_stream(ranks[j].device));
+  });
+  gpulab::detail::on_launchers(devices, [&](std::size_t i) {
+    for (std::size_t j = 0; j < n; ++j)
+      if (j != i) {
+        GPULAB_CUDA_CHECK(cudaStreamWaitEvent(ranks[i].stream, sent[j][i]->get()));
+        GPULAB_CUDA_CHECK(cudaStreamWaitEvent(ranks[i].stream, sent[i][j]->get()));
+      }
+    phases[i].combine();
+  });
 }
 
 }  // namespace
@@ -200,12 +348,19 @@ void run_all(std::span<const RankStream> ranks, const std::function<Phases(std::
   // thread issuing every GPU's in turn made a small call over four GPUs 2–4 times one GPU's time).
   // The local parts first, everywhere: a rank whose part fails then leaves no other rank waiting
   // in a collective that it will never join.
+  // Where every GPU can write every other's memory, gathers of a megabyte or more go by the copy
+  // engines, which take no SMs from the local parts beside them (NCCL's kernels do: sgemm's rows
+  // sent while the next are computed made the product slower, cdf679a); not while captured.
   std::vector<int> devices;
   for (const RankStream& r : ranks) devices.push_back(r.device);
+  const bool copy_engines = ranks.size() > 1 && copy_engines_wanted() && !any_capturing(ranks) && peers_reachable(devices);
   gpulab::detail::on_launchers(devices, [&](std::size_t i) {
-    phases[i] = make_phases(i, place_of(ranks[i].comm));
+    Place place = place_of(ranks[i].comm);
+    place.copy_engines = copy_engines;
+    phases[i] = make_phases(i, place);
     phases[i].local();
   });
+  if (copy_engines && only_moves_enough(phases)) return gather_by_copy_engines(ranks, phases);
   gpulab::detail::on_launchers(devices, [&](std::size_t i) { collect_and_combine(phases[i], ranks[i].comm, ranks[i].stream); });
 }
 

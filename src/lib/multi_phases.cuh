@@ -40,9 +40,12 @@ ncclDataType_t nccl_type() {
   else static_assert(sizeof(T) == 0, "no NCCL type for T");
 }
 
-/// Where a rank stands: rank `rank` of `ranks`.
+/// Where a rank stands: rank `rank` of `ranks`, and whether its gathers go by the copy engines (one
+/// process, peer access between every pair of GPUs): they then take no SMs from a stage's local
+/// part beside them.
 struct Place {
   int rank = 0, ranks = 1;
+  bool copy_engines = false;
 };
 
 /// One collective of a rank, as data: what it sends and where it receives. Run through NCCL, or by

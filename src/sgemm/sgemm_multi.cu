@@ -12,14 +12,16 @@
 
 namespace gpulab {
 
-std::size_t sgemm_detail::multi_sgemm_stages(std::size_t m, std::size_t n, int ranks) {
+std::size_t sgemm_detail::multi_sgemm_stages(std::size_t m, std::size_t n, int ranks, bool copy_engines) {
   // At 16384³ over four H100s the broadcasts of C (768 MB into each GPU) took 2.4 ms after 44 ms
-  // of compute, 5% (8cc802d). In s stages only the last stage's broadcast is left after the
-  // compute. A stage keeps at least 512 tiles of 128 × 128 (four waves on 132 SMs), so that the
-  // parts cost the product little; at most four.
+  // of compute, 5% (8cc802d). In s stages only the last stage's gather is left after the compute;
+  // at most four. Sent by NCCL, whose kernels take SMs from the next stage's product, a stage keeps
+  // at least 512 tiles of 128 × 128 (four waves on 132 SMs); sent by the copy engines, which take
+  // none, a wave's 128 tiles are enough (4096³ over four GPUs: two stages of 128 tiles a rank).
   if (ranks < 2) return 1;
   const std::size_t rows = ceil_div(m, static_cast<std::size_t>(ranks));  // the largest rank's
-  return std::clamp<std::size_t>(ceil_div(rows, 128) * ceil_div(n, 128) / 512, 1, 4);
+  const std::size_t tiles_a_stage = copy_engines ? 128 : 512;
+  return std::clamp<std::size_t>(ceil_div(rows, 128) * ceil_div(n, 128) / tiles_a_stage, 1, 4);
 }
 
 namespace multi {
@@ -31,7 +33,7 @@ Phases sgemm_phases(std::size_t m, std::size_t n, std::size_t k, float alpha, co
                     const float* b, std::size_t ldb, float beta, float* c, Place place, cudaStream_t stream) {
   const Rows mine = rows_of(m, place.rank, place.ranks);
   require(m == 0 || n == 0 || c != nullptr, "sgemm: a null C");
-  const std::size_t stages = sgemm_detail::multi_sgemm_stages(m, n, place.ranks);
+  const std::size_t stages = sgemm_detail::multi_sgemm_stages(m, n, place.ranks, place.copy_engines);
   auto stage = [=](std::size_t s) {
     return Stage{[=] {
                    const Rows part = rows_of(mine.end - mine.begin, static_cast<int>(s), static_cast<int>(stages));

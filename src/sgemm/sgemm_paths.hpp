@@ -86,8 +86,9 @@ int few_rows_cluster_ranks(const GemmArgs& g);
 
 /// The stages of gpulab::multi::sgemm over `ranks` ranks of an m × n C (sgemm_multi.cu): a rank's
 /// rows computed in this many parts, each part's rows sent while the next are computed. The
-/// shape's alone, so the same on every rank.
-std::size_t multi_sgemm_stages(std::size_t m, std::size_t n, int ranks);
+/// shape's and the engine's (copy engines or NCCL: the same for every rank of a call) alone, so
+/// the same on every rank.
+std::size_t multi_sgemm_stages(std::size_t m, std::size_t n, int ranks, bool copy_engines);
 /// The few-rows path in one launch (g.m ≤ kFewRows): k split over `ranks` blocks of a cluster
 /// (1 to few_rows_max_cluster_ranks()).
 void run_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream);
