@@ -218,28 +218,22 @@ bool only_moves_enough(const std::vector<Phases>& phases) {
   return bytes >= (std::size_t{1} << 20);
 }
 
-/// Each copy to a peer is cut in this many pieces, each on a stream (a copy engine) of its own: one
-/// copy engine moved 64–80 GB/s over NVLink on four H200s (062b8ad), a third of what NCCL's
-/// kernels move.
-constexpr std::size_t kCopyLanes = 4;
-
-/// The streams on which this device's copy engines send to a peer device (made once).
-const std::vector<std::shared_ptr<Stream>>& sending_lanes(int peer) {
-  static PerDevice<std::vector<std::vector<std::shared_ptr<Stream>>>> streams;
+/// The streams on which this device's copy engines send to each peer device (made once).
+cudaStream_t sending_stream(int peer) {
+  static PerDevice<std::vector<std::shared_ptr<Stream>>> streams;
   const auto& mine = streams.get([] {
     int count = 0;
     GPULAB_CUDA_CHECK(cudaGetDeviceCount(&count));
-    std::vector<std::vector<std::shared_ptr<Stream>>> s(static_cast<std::size_t>(count));
-    for (auto& lanes : s)
-      for (std::size_t l = 0; l < kCopyLanes; ++l) lanes.push_back(std::make_shared<Stream>());
+    std::vector<std::shared_ptr<Stream>> s;
+    for (int i = 0; i < count; ++i) s.push_back(std::make_shared<Stream>());
     return s;
   });
-  return mine.at(static_cast<std::size_t>(peer));
+  return mine.at(static_cast<std::size_t>(peer))->get();
 }
 
 /// The collectives of every stage as copies from each rank's GPU into its peers' memory
 /// (cudaMemcpyPeerAsync: the copy engines, no SMs), once every rank's first local part is issued.
-/// Each rank sends a stage once its local part is made, on streams to each peer, while its stream
+/// Each rank sends a stage once its local part is made, on a stream to each peer, while its stream
 /// goes on to the next stage's local part; a peer's memory is written only once the peer's stream
 /// has come this far. Each rank's stream then waits for everything it sends and receives, and
 /// combines.
@@ -248,11 +242,13 @@ void gather_by_copy_engines(std::span<const RankStream> ranks, const std::vector
   std::vector<int> devices;
   for (const RankStream& r : ranks) devices.push_back(r.device);
   std::vector<std::unique_ptr<Event>> here(n);  // rank i's stream at its first stage made
-  std::vector<std::vector<std::unique_ptr<Event>>> sent(n);  // sent[i][j * kCopyLanes + l]: lane l from i to j done
+  std::vector<std::vector<std::unique_ptr<Event>>> sent(n);  // sent[i][j]: what i sends j, sent
   gpulab::detail::on_launchers(devices, [&](std::size_t i) {
     here[i] = std::make_unique<Event>();
     here[i]->record(ranks[i].stream);
-    for (std::size_t e = 0; e < n * kCopyLanes; ++e) sent[i].push_back(std::make_unique<Event>());
+    sent[i].resize(n);
+    for (std::size_t j = 0; j < n; ++j)
+      if (j != i) sent[i][j] = std::make_unique<Event>();
   });
   gpulab::detail::on_launchers(devices, [&](std::size_t i) {
     const Event made;
@@ -265,33 +261,25 @@ void gather_by_copy_engines(std::span<const RankStream> ranks, const std::vector
       const auto of = of_stage(phases, s);
       for (std::size_t j = 0; j < n; ++j) {
         if (j == i) continue;
-        const auto& lanes = sending_lanes(ranks[j].device);
-        for (const auto& lane : lanes) {
-          GPULAB_CUDA_CHECK(cudaStreamWaitEvent(lane->get(), ready.get()));
-          if (s == 0) GPULAB_CUDA_CHECK(cudaStreamWaitEvent(lane->get(), here[j]->get()));
-        }
+        const cudaStream_t to_j = sending_stream(ranks[j].device);
+        GPULAB_CUDA_CHECK(cudaStreamWaitEvent(to_j, ready.get()));
+        if (s == 0) GPULAB_CUDA_CHECK(cudaStreamWaitEvent(to_j, here[j]->get()));
         for (std::size_t k = 0; k < of[0]->size(); ++k)
           for_each_transfer(of, k, [&](std::size_t from, std::size_t to, void* dst, const void* src, std::size_t bytes) {
-            if (from != i || to != j) return;
-            const std::size_t piece = align_up(ceil_div(bytes, kCopyLanes), kAlign);
-            for (std::size_t l = 0, at = 0; at < bytes; ++l, at += piece)
-              GPULAB_CUDA_CHECK(cudaMemcpyPeerAsync(static_cast<std::byte*>(dst) + at, ranks[j].device,
-                                                    static_cast<const std::byte*>(src) + at, ranks[i].device,
-                                                    std::min(piece, bytes - at), lanes[l]->get()));
+            if (from == i && to == j)
+              GPULAB_CUDA_CHECK(cudaMemcpyPeerAsync(dst, ranks[j].device, src, ranks[i].device, bytes, to_j));
           });
       }
     }
     for (std::size_t j = 0; j < n; ++j)
-      if (j != i)
-        for (std::size_t l = 0; l < kCopyLanes; ++l) sent[i][j * kCopyLanes + l]->record(sending_lanes(ranks[j].device)[l]->get());
+      if (j != i) sent[i][j]->record(sending_stream(ranks[j].device));
   });
   gpulab::detail::on_launchers(devices, [&](std::size_t i) {
     for (std::size_t j = 0; j < n; ++j)
-      if (j != i)
-        for (std::size_t l = 0; l < kCopyLanes; ++l) {
-          GPULAB_CUDA_CHECK(cudaStreamWaitEvent(ranks[i].stream, sent[j][i * kCopyLanes + l]->get()));
-          GPULAB_CUDA_CHECK(cudaStreamWaitEvent(ranks[i].stream, sent[i][j * kCopyLanes + l]->get()));
-        }
+      if (j != i) {
+        GPULAB_CUDA_CHECK(cudaStreamWaitEvent(ranks[i].stream, sent[j][i]->get()));
+        GPULAB_CUDA_CHECK(cudaStreamWaitEvent(ranks[i].stream, sent[i][j]->get()));
+      }
     phases[i].combine();
   });
 }
