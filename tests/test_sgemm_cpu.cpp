@@ -332,10 +332,10 @@ TEST(SgemmRules, SeveralRanksTakeStagesOnlyWhereEachKeepsItsWaves) {
     EXPECT_EQ(sgemm_detail::multi_sgemm_stages(0, 4096, 4, copy_engines), 1u);
     EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4 * 4097, 4096, 4, copy_engines), copy_engines ? 4u : 2u);  // 33 × 32 tiles a rank
   }
-  // 256 tiles a rank: one stage where NCCL's kernels would take the SMs, two (a wave each) by copy engines.
-  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4096, 4096, 4, false), 1u);
-  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4096, 4096, 4, true), 2u);
-  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(1024, 4096, 4, true), 1u);  // 64 tiles a rank
+  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4096, 4096, 4, true), 1u);  // 256 tiles a rank: two waves, one stage
+  // 1024 tiles a rank: two stages of four waves where NCCL's kernels would take the SMs, four of two by copy engines.
+  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(8192, 8192, 4, false), 2u);
+  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(8192, 8192, 4, true), 4u);
 }
 
 // The policy per family: TF32 refused without TF32 tensor cores (sm_75); 3xTF32 only where the TF32
