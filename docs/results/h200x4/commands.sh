@@ -1,26 +1,19 @@
-# A lease of nvidia-h200-x4 (four H200s), the build of 1d1f02f carried (build/ci-device.tar.xz),
-# 2026-11-28: each copy to a peer cut in four lanes (a stream each), against NCCL in one call.
-tar xJf build/ci-device.tar.xz -C build
-B=build/ci-device; export LD_LIBRARY_PATH=$PWD/$B/devlibs:${LD_LIBRARY_PATH:-}
-export NCCL_NVLS_ENABLE=0
-R=$OUT/results; mkdir -p $R
-G=$B/gpulab
-{
-  echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: multi-GPU tests (sgemm, conv), sgemm and conv gathered by copy engines (four lanes) and by NCCL"
-  nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm,clocks.max.mem --format=csv
-  nvidia-smi topo -m | head -8
-  echo "== $(date -u +%T) multi-GPU tests"
-  timeout 240 $B/tests/gpulab_gpu_tests --gtest_filter='MultiGpu.Sgemm*:MultiGpu.Conv*' --gtest_brief=1 --gtest_output=json:$R/multi_gpu_tests.json; echo "multi gpu tests exit code: $?"
-  for ce in 1 0; do
-    echo "== $(date -u +%T) sgemm, GPULAB_MULTI_COPY_ENGINES=$ce"
-    GPULAB_MULTI_COPY_ENGINES=$ce timeout 150 $G bench sgemm -s 4096,8192,16384 --gpus 2,4 --placement resident --reps 10 --md $R/multi_sgemm_ce$ce.md --json $R/multi_sgemm_ce$ce.json > $R/multi_sgemm_ce$ce.txt 2>&1; echo "exit code: $?"
-    grep -E "^### |^\| [124] \| resident" $R/multi_sgemm_ce$ce.md | cut -c1-150
-  done
-  for ce in 1 0; do
-    echo "== $(date -u +%T) conv gathered, GPULAB_MULTI_COPY_ENGINES=$ce"
-    GPULAB_MULTI_COPY_ENGINES=$ce timeout 100 $G bench conv -s 30720x17280,7680x4320 --gather all --gpus 4 --placement resident --reps 10 --md $R/multi_conv_ce$ce.md --json $R/multi_conv_ce$ce.json > $R/multi_conv_ce$ce.txt 2>&1; echo "exit code: $?"
-    grep -E "^### |^\| [124] \| resident" $R/multi_conv_ce$ce.md | cut -c1-150
-  done
-  echo "== done $(date -u +%FT%TZ)"
-} 2>&1 | tee $OUT/log.txt
-tar czf $OUT/results.tgz -C $OUT results && rm -rf $OUT/results
+# The calls of this record, on the GPU machine (a lease of nvidia-h200-x4: four H200s, NVLink NV18
+# between every pair) with the build of a45c808 carried (build/ci-device.tar.xz), 2026-11-28, each
+# GPU's work issued by its own launcher (one process) or one process a GPU (MPI):
+# 1. 06:54-07:04: the multi-GPU tests (23 pass, 6 minutes), then atax and scan over 1, 2 and 4 GPUs;
+#    the call's limit cut it in sgemm, before its results were packed: multi_scan.* did not come
+#    back (their tables are in log.txt).
+GPULAB_BIN=build/ci-device MULTI_PROBLEMS="atax scan sgemm" bash scripts/device_run.sh notests multi-tests multi
+# 2. 07:04-07:08: sgemm over 1, 2 and 4 GPUs, the errors that end every rank; then 16384³ over 1 and 4
+#    GPUs in four stages (this build) against eight (a45c808 with multi_sgemm_stages' cap at 8, its
+#    gpulab binary carried), in turn 8, 4, 8: sgemm_stages_4_against_8.txt.
+GPULAB_BIN=build/ci-device MULTI_PROBLEMS=sgemm bash scripts/device_run.sh notests multi
+for b in gpulab-stages8 ci-device/gpulab gpulab-stages8; do
+  build/$b bench sgemm -s 16384 --gpus 4 --placement resident --reps 5
+done
+# 3. 07:08-07:18: the six problems under MPI, then reduce, atax and scan weakly scaled.
+GPULAB_BIN=build/ci-device bash scripts/device_run.sh notests multi-mpi
+GPULAB_BIN=build/ci-device MULTI_PROBLEMS="reduce atax scan" bash scripts/device_run.sh notests multi-weak
+# Here, after filing: one page of the record's reports.
+build/ci/gpulab report docs/results/h200x4/ceilings_gpus.json $(ls docs/results/h200x4/multi_*.json | grep -v gpu_tests) -o docs/results/h200x4/showcase.html
