@@ -25,6 +25,10 @@
 //   overload that takes every rank at once. It issues each rank's work from a thread of its GPU's
 //   (gpulab keeps one per GPU, asleep when idle), all at once as processes would: the local parts
 //   first, then each rank's collectives and combining step, and returns once all is enqueued.
+//   Where every pair of its GPUs can reach the other's memory, the first such call enables peer
+//   access between them (cudaDeviceEnablePeerAccess, for the whole process), and what a call sends
+//   while it computes (multi::sgemm's stages) goes by the copy engines, which take no SMs;
+//   GPULAB_MULTI_COPY_ENGINES=0 sends everything through NCCL.
 //   Per-rank calls for each GPU in turn from one thread are not a way: NCCL may block a call
 //   until the other ranks arrive, and inside one NCCL group the combining kernel would be enqueued
 //   before the deferred collective.
