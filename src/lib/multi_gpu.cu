@@ -1,6 +1,7 @@
 // The multi-GPU engine: runs the phases each problem's form makes of a rank's work (its local part,
 // its collectives as data, its combine; lib/multi_phases.cuh), in a row for one rank or phase by
-// phase over every rank, the collectives through NCCL or the loopback's copies. Floats are gathered
+// phase over every rank, the collectives through NCCL, the copy engines (a pipelined call's sends
+// from one process) or the loopback's copies. Floats are gathered
 // and added in rank order on every rank by the problems' combines (an all-reduce's order is NCCL's
 // choice, so its bits could differ between runs, algorithms and ranks); integer counts go through
 // an all-reduce (exact in any order). The problems' forms live in their folders (<problem>_multi.cu).
@@ -152,8 +153,8 @@ void collect_and_combine(const Phases& p, ncclComm_t comm, cudaStream_t stream) 
   p.combine();
 }
 
-/// Whether the gathers may go by copy engines: not where GPULAB_MULTI_COPY_ENGINES=0 (every
-/// gather through NCCL, to compare the two).
+/// Whether sends may go by the copy engines: not where GPULAB_MULTI_COPY_ENGINES=0 (everything
+/// through NCCL, to compare the two or to step around a platform's peer copies).
 bool copy_engines_wanted() {
   const char* v = std::getenv("GPULAB_MULTI_COPY_ENGINES");
   return v == nullptr || std::string_view(v) != "0";
@@ -186,6 +187,8 @@ bool peers_reachable(std::span<const int> devices) {
   return true;
 }
 
+/// Whether any rank's stream is being captured into a graph (the captured calls stay with NCCL,
+/// which a graph replays; the copy engines' cross-device events would join the captures).
 bool any_capturing(std::span<const RankStream> ranks) {
   const KeepCurrentDevice keep;
   for (const RankStream& r : ranks) {
@@ -209,8 +212,8 @@ std::vector<const std::vector<Collective>*> of_stage(const std::vector<Phases>& 
 /// engines none (sgemm 8192³ over four: 3.76× against 3.43×; 062b8ad).
 bool pipelined_and_only_moves(const std::vector<Phases>& phases) {
   if (phases[0].later.empty()) return false;
+  for (const Phases& p : phases) require(p.later.size() == phases[0].later.size(), "the ranks disagree on their stages");
   for (std::size_t s = 0; s <= phases[0].later.size(); ++s) {
-    for (const Phases& p : phases) require(p.later.size() == phases[0].later.size(), "the ranks disagree on their stages");
     const auto of = of_stage(phases, s);
     require_agreement(of);
     for (const Collective& c : *of[0])
@@ -219,14 +222,14 @@ bool pipelined_and_only_moves(const std::vector<Phases>& phases) {
   return true;
 }
 
-/// The streams on which this device's copy engines send to each peer device (made once).
+/// The stream on which the current device sends to `peer` by its copy engines (one a peer, made once).
 cudaStream_t sending_stream(int peer) {
-  static PerDevice<std::vector<std::shared_ptr<Stream>>> streams;
+  static PerDevice<std::vector<std::unique_ptr<Stream>>> streams;
   const auto& mine = streams.get([] {
     int count = 0;
     GPULAB_CUDA_CHECK(cudaGetDeviceCount(&count));
-    std::vector<std::shared_ptr<Stream>> s;
-    for (int i = 0; i < count; ++i) s.push_back(std::make_shared<Stream>());
+    std::vector<std::unique_ptr<Stream>> s;
+    for (int i = 0; i < count; ++i) s.push_back(std::make_unique<Stream>());
     return s;
   });
   return mine.at(static_cast<std::size_t>(peer))->get();
