@@ -130,6 +130,7 @@ struct RankState {
   DeviceBuffer<std::byte> out, temp;
   PinnedBuffer<std::byte> result;
   Event start, stop;
+  std::vector<Event> starts, stops;  // a pair a run of the runs queued back to back
   GraphExec local_graph, whole_graph;
   RankState(const MultiCase& c, int r, int ranks)
       : host_inputs(c.inputs(r, ranks)),
@@ -201,27 +202,31 @@ class Ranks {
   /// the same launchers itself.
   void run(Work work, bool upload) {
     world_.barrier();
-    const auto on_each = [&](auto&& step) {
-      detail::on_launchers(comms_.devices(), [&](std::size_t i) { step(state(static_cast<int>(i)), i); });
-    };
-    if (work == Work::whole) {
-      on_each([&](RankState& s, std::size_t) {
-        s.start.record(s.stream.get());
-        if (upload) s.upload();
-      });
-      issue(false);
-      on_each([](RankState& s, std::size_t) { s.stop.record(s.stream.get()); });
-    } else {
-      const std::vector<RankRun> v = views();
-      on_each([&](RankState& s, std::size_t i) {
-        s.start.record(s.stream.get());
-        if (upload) s.upload();
-        if (work == Work::local) case_.local(v[i]);
-        else (work == Work::local_graph ? s.local_graph : s.whole_graph).launch(s.stream.get());
-        s.stop.record(s.stream.get());
-      });
-    }
+    issue_run(work, upload, [](RankState& s) -> Event& { return s.start; }, [](RankState& s) -> Event& { return s.stop; });
     wait();
+  }
+
+  /// `reps` runs queued back to back on every rank, each between its own pair of events, the host
+  /// waiting once at the end, as GpuTimer::time does on one GPU: a run's host cost (its launches,
+  /// NCCL's calls) lies inside a measurement only where the GPUs would wait for it. Returns each
+  /// run's time, its slowest rank over the world.
+  std::vector<double> run_queued(Work work, bool upload, int reps) {
+    const auto count = static_cast<std::size_t>(reps);
+    detail::on_launchers(comms_.devices(), [&](std::size_t i) {  // (made on the rank's device)
+      RankState& s = state(static_cast<int>(i));
+      s.starts.resize(std::max(s.starts.size(), count));
+      s.stops.resize(std::max(s.stops.size(), count));
+    });
+    world_.barrier();
+    for (std::size_t r = 0; r < count; ++r)
+      issue_run(work, upload, [r](RankState& s) -> Event& { return s.starts[r]; }, [r](RankState& s) -> Event& { return s.stops[r]; });
+    wait();
+    std::vector<double> ms(count, 0.0);
+    for (std::size_t r = 0; r < count; ++r) {
+      for (int i = 0; i < local_count(); ++i) ms[r] = std::max(ms[r], static_cast<double>(state(i).stops[r].ms_since(state(i).starts[r])));
+      ms[r] = world_.max(ms[r]);
+    }
+    return ms;
   }
 
   /// Captures the local part and the whole function, a graph per rank (every launch and NCCL call
@@ -247,13 +252,6 @@ class Ranks {
   }
   bool graphs() const { return graphs_; }
 
-  /// The slowest rank's time of the last run, over the world.
-  double slowest_ms() {
-    double ms = 0.0;
-    for (int i = 0; i < local_count(); ++i) ms = std::max(ms, static_cast<double>(state(i).stop.ms_since(state(i).start)));
-    return world_.max(ms);
-  }
-
   /// This process's ranks' outputs of the last run.
   std::vector<std::vector<std::byte>> outputs() {
     for (int i = 0; i < local_count(); ++i) {
@@ -272,6 +270,32 @@ class Ranks {
     std::vector<cudaStream_t> streams;
     for (const auto& st : states_) streams.push_back(st->stream.get());
     comms_.wait(streams, timeout_s_);
+  }
+
+  /// The work of one run on every rank, between the events start(state) and stop(state), nothing
+  /// waited for.
+  template <class Start, class Stop>
+  void issue_run(Work work, bool upload, Start start, Stop stop) {
+    const auto on_each = [&](auto&& step) {
+      detail::on_launchers(comms_.devices(), [&](std::size_t i) { step(state(static_cast<int>(i)), i); });
+    };
+    if (work == Work::whole) {
+      on_each([&](RankState& s, std::size_t) {
+        start(s).record(s.stream.get());
+        if (upload) s.upload();
+      });
+      issue(false);
+      on_each([&](RankState& s, std::size_t) { stop(s).record(s.stream.get()); });
+    } else {
+      const std::vector<RankRun> v = views();
+      on_each([&](RankState& s, std::size_t i) {
+        start(s).record(s.stream.get());
+        if (upload) s.upload();
+        if (work == Work::local) case_.local(v[i]);
+        else (work == Work::local_graph ? s.local_graph : s.whole_graph).launch(s.stream.get());
+        stop(s).record(s.stream.get());
+      });
+    }
   }
 
   std::vector<StreamOnDevice> streams_on_devices() const {
@@ -310,12 +334,7 @@ class Ranks {
 
 TimingStats time_runs(Ranks& ranks, Work work, bool upload, int reps) {
   for (int i = 0; i < 2; ++i) ranks.run(work, upload);  // warm-up
-  std::vector<double> samples;
-  for (int i = 0; i < reps; ++i) {
-    ranks.run(work, upload);
-    samples.push_back(ranks.slowest_ms());
-  }
-  return summarize(samples);
+  return summarize(ranks.run_queued(work, upload, reps));
 }
 
 /// Cases that move at most this much are also timed replayed from CUDA graphs: at small sizes the
