@@ -40,9 +40,9 @@ ncclDataType_t nccl_type() {
   else static_assert(sizeof(T) == 0, "no NCCL type for T");
 }
 
-/// Where a rank stands: rank `rank` of `ranks`, and whether its gathers go by the copy engines (one
-/// process, peer access between every pair of GPUs): they then take no SMs from a stage's local
-/// part beside them.
+/// Where a rank stands: rank `rank` of `ranks`, and whether what it sends while it computes goes by
+/// the copy engines (one process, peer access between every pair of GPUs), which take no SMs from
+/// the stage's local part beside them (a pipelined form may then take shorter stages).
 struct Place {
   int rank = 0, ranks = 1;
   bool copy_engines = false;

@@ -17,7 +17,8 @@ std::size_t sgemm_detail::multi_sgemm_stages(std::size_t m, std::size_t n, int r
   // of compute, 5% (8cc802d). In s stages only the last stage's gather is left after the compute;
   // at most four. Sent by NCCL, whose kernels take SMs from the next stage's product, a stage keeps
   // at least 512 tiles of 128 × 128 (four waves on 132 SMs); sent by the copy engines, which take
-  // none, 256 (two waves): 8192³ over four H200s in four stages 3.76×, in NCCL's two 3.43× (062b8ad).
+  // none, 256 (two waves): 8192³ over four H200s in four stages 3.67–3.76×, in NCCL's two 3.43–3.49×
+  // (062b8ad, 6f8e54c).
   // 4096³ over four stays one stage (a stage of one wave, 128 tiles, made it slower: 2.69× against
   // 3.06×, the copy engines moving a third less than NCCL's all-gather).
   if (ranks < 2) return 1;
