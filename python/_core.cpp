@@ -175,7 +175,7 @@ void sgemm_strided_batched(std::size_t m, std::size_t n, std::size_t k, float al
   const auto chosen = gpulab_python::sgemm_precision(precision);
   if (!chosen) throw gpulab::Error(gpulab_python::unknown_sgemm_precision("gpulab.sgemm", precision));
   DeviceScope scope(device);
-  gpulab::sgemm_strided_batched(gpulab_python::op(a_transposed), gpulab_python::op(b_transposed), m, n, k, alpha, at<const float>(a), lda,
+  gpulab::sgemm_strided_batched(gpulab::op_of(a_transposed), gpulab::op_of(b_transposed), m, n, k, alpha, at<const float>(a), lda,
                                 stride_a, at<const float>(b), ldb, stride_b, beta, at<float>(c), ldc, stride_c, batch, as_stream(stream),
                                 *chosen);
 }

@@ -544,7 +544,7 @@ struct Sgemm {
     const Operand oa = *operand(member(a)), ob = *operand(member(b));  // problem() checked both
     const auto vc = matrix<float>(member(c));
     const auto m = static_cast<std::size_t>(a.size(-2)), n = static_cast<std::size_t>(b.size(-1)), k = static_cast<std::size_t>(a.size(-1));
-    const auto op_a = gpulab_python::op(oa.transposed), op_b = gpulab_python::op(ob.transposed);
+    const auto op_a = gpulab::op_of(oa.transposed), op_b = gpulab::op_of(ob.transposed);
     // A matrix is a batch of one.
     const bool batched = a.dim() == 3;
     auto stride = [&](const at::Tensor& t) { return batched ? static_cast<std::size_t>(t.stride(0)) : std::size_t{0}; };

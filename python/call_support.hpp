@@ -228,9 +228,6 @@ inline void atax(const float* a, const float* x, std::uint32_t rows, std::uint32
                  [&](void* temp, std::size_t bytes) { gpulab::atax(a, x, rows, cols, y, temp, bytes, stream); });
 }
 
-/// An operand stored transposed, or as it is.
-inline gpulab::Op op(bool transposed) { return transposed ? gpulab::Op::transposed : gpulab::Op::as_is; }
-
 /// gpulab.sgemm's precision= names, as the library's SgemmPrecision; none for a name it does not know.
 inline std::optional<gpulab::SgemmPrecision> sgemm_precision(std::string_view name) {
   if (name == "fp32") return gpulab::SgemmPrecision::fp32;

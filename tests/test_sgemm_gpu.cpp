@@ -104,8 +104,6 @@ INSTANTIATE_TEST_SUITE_P(All, SgemmLadder, ::testing::ValuesIn(all_cases()), cas
 
 // ---- the library as a user calls it ------------------------------------------------------------------
 
-Op op(bool transposed) { return transposed ? Op::transposed : Op::as_is; }
-
 /// An input's three matrices on the device, A and B stored in `form` (stored_operands); C starts as C₀.
 struct DeviceGemm {
   SgemmForm form;
@@ -120,7 +118,7 @@ struct DeviceGemm {
   }
   /// gpulab::sgemm on these operands, as a user calls it.
   void call(const SgemmInput& in, SgemmPrecision precision, cudaStream_t stream = nullptr) {
-    sgemm(op(form.a_transposed), op(form.b_transposed), in.shape.m, in.shape.n, in.shape.k, in.alpha, a.data(), lda, b.data(), ldb,
+    sgemm(op_of(form.a_transposed), op_of(form.b_transposed), in.shape.m, in.shape.n, in.shape.k, in.alpha, a.data(), lda, b.data(), ldb,
           in.beta, c.data(), in.ldc, stream, precision);
   }
   std::vector<float> result() const {
@@ -652,7 +650,7 @@ struct DeviceBatch {
   }
   void call(SgemmPrecision precision) {
     const SgemmInput& in = members.front();
-    sgemm_strided_batched(op(form.a_transposed), op(form.b_transposed), in.shape.m, in.shape.n, in.shape.k, in.alpha, a.data(), lda,
+    sgemm_strided_batched(op_of(form.a_transposed), op_of(form.b_transposed), in.shape.m, in.shape.n, in.shape.k, in.alpha, a.data(), lda,
                           stride_a, b.data(), ldb, stride_b, in.beta, c.data(), in.ldc, stride_c, members.size(), nullptr, precision);
   }
   /// Each member against its reference, and the gaps between C's members untouched (NaN bits).

@@ -90,6 +90,9 @@ enum class Op {
   transposed,  ///< A stored k × m (op(A) = Aᵀ), B stored n × k (op(B) = Bᵀ)
 };
 
+/// Op::transposed for an operand stored transposed, Op::as_is otherwise.
+constexpr Op op_of(bool transposed) { return transposed ? Op::transposed : Op::as_is; }
+
 /// The arithmetic gpulab::sgemm may use (see the contract above).
 enum class SgemmPrecision {
   fp32,         ///< FP32 on the CUDA cores (the default)

@@ -1,7 +1,6 @@
 #include "core/cli_options.hpp"
 
 #include "core/problem.hpp"
-
 #include "core/sizes.hpp"
 
 #include <gpulab/error.hpp>

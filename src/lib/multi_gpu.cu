@@ -241,10 +241,8 @@ cudaStream_t sending_stream(int peer) {
 /// goes on to the next stage's local part; a peer's memory is written only once the peer's stream
 /// has come this far. Each rank's stream then waits for everything it sends and receives, and
 /// combines.
-void gather_by_copy_engines(std::span<const RankStream> ranks, const std::vector<Phases>& phases) {
+void gather_by_copy_engines(std::span<const RankStream> ranks, std::span<const int> devices, const std::vector<Phases>& phases) {
   const std::size_t n = ranks.size(), stages = 1 + phases[0].later.size();
-  std::vector<int> devices;
-  for (const RankStream& r : ranks) devices.push_back(r.device);
   std::vector<std::unique_ptr<Event>> here(n);  // rank i's stream at its first stage made
   std::vector<std::vector<std::unique_ptr<Event>>> sent(n);  // sent[i][j]: what i sends j, sent
   gpulab::detail::on_launchers(devices, [&](std::size_t i) {
@@ -363,7 +361,7 @@ void run_all(std::span<const RankStream> ranks, const std::function<Phases(std::
     phases[i] = make_phases(i, place);
     phases[i].local();
   });
-  if (copy_engines && pipelined_and_only_moves(phases)) return gather_by_copy_engines(ranks, phases);
+  if (copy_engines && pipelined_and_only_moves(phases)) return gather_by_copy_engines(ranks, devices, phases);
   gpulab::detail::on_launchers(devices, [&](std::size_t i) { collect_and_combine(phases[i], ranks[i].comm, ranks[i].stream); });
 }
 

@@ -129,8 +129,7 @@ struct RankState {
   std::vector<DeviceBuffer<std::byte>> in;
   DeviceBuffer<std::byte> out, temp;
   PinnedBuffer<std::byte> result;
-  Event start, stop;
-  std::vector<Event> starts, stops;  // a pair a run of the runs queued back to back
+  std::vector<Event> starts = std::vector<Event>(1), stops = std::vector<Event>(1);  // a pair a run queued back to back
   GraphExec local_graph, whole_graph;
   RankState(const MultiCase& c, int r, int ranks)
       : host_inputs(c.inputs(r, ranks)),
@@ -202,7 +201,7 @@ class Ranks {
   /// the same launchers itself.
   void run(Work work, bool upload) {
     world_.barrier();
-    issue_run(work, upload, [](RankState& s) -> Event& { return s.start; }, [](RankState& s) -> Event& { return s.stop; });
+    issue_run(work, upload, 0);
     wait();
   }
 
@@ -219,7 +218,7 @@ class Ranks {
     });
     world_.barrier();
     for (std::size_t r = 0; r < count; ++r)
-      issue_run(work, upload, [r](RankState& s) -> Event& { return s.starts[r]; }, [r](RankState& s) -> Event& { return s.stops[r]; });
+      issue_run(work, upload, r);
     wait();
     std::vector<double> ms(count, 0.0);
     for (std::size_t r = 0; r < count; ++r) {
@@ -272,28 +271,27 @@ class Ranks {
     comms_.wait(streams, timeout_s_);
   }
 
-  /// The work of one run on every rank, between the events start(state) and stop(state), nothing
+  /// The work of one run on every rank, between each rank's events starts[r] and stops[r], nothing
   /// waited for.
-  template <class Start, class Stop>
-  void issue_run(Work work, bool upload, Start start, Stop stop) {
+  void issue_run(Work work, bool upload, std::size_t r) {
     const auto on_each = [&](auto&& step) {
       detail::on_launchers(comms_.devices(), [&](std::size_t i) { step(state(static_cast<int>(i)), i); });
     };
     if (work == Work::whole) {
       on_each([&](RankState& s, std::size_t) {
-        start(s).record(s.stream.get());
+        s.starts[r].record(s.stream.get());
         if (upload) s.upload();
       });
       issue(false);
-      on_each([&](RankState& s, std::size_t) { stop(s).record(s.stream.get()); });
+      on_each([&](RankState& s, std::size_t) { s.stops[r].record(s.stream.get()); });
     } else {
       const std::vector<RankRun> v = views();
       on_each([&](RankState& s, std::size_t i) {
-        start(s).record(s.stream.get());
+        s.starts[r].record(s.stream.get());
         if (upload) s.upload();
         if (work == Work::local) case_.local(v[i]);
         else (work == Work::local_graph ? s.local_graph : s.whole_graph).launch(s.stream.get());
-        stop(s).record(s.stream.get());
+        s.stops[r].record(s.stream.get());
       });
     }
   }

@@ -65,8 +65,7 @@ void run_big_tiles(const GemmArgs& g, cudaStream_t s) { sgemm_detail::big_tiles_
 void run_staged(const GemmArgs& g, cudaStream_t s) { sgemm_detail::big_tiles_staged(g, s); }
 template <SgemmPrecision kPrecision>
 void run_library(const GemmArgs& g, cudaStream_t s) {
-  auto op = [](bool transposed) { return transposed ? Op::transposed : Op::as_is; };
-  sgemm_strided_batched(op(g.a_transposed), op(g.b_transposed), g.m, g.n, g.k, g.alpha, g.a, g.lda, g.stride_a, g.b, g.ldb, g.stride_b,
+  sgemm_strided_batched(op_of(g.a_transposed), op_of(g.b_transposed), g.m, g.n, g.k, g.alpha, g.a, g.lda, g.stride_a, g.b, g.ldb, g.stride_b,
                         g.beta, g.c, g.ldc, g.stride_c, static_cast<std::size_t>(g.batch), s, kPrecision);
 }
 /// A tensor-core path alone: its scratch must fit.
