@@ -54,11 +54,12 @@ constexpr const char* kLocalLd = "l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum";
 constexpr const char* kLocalSt = "l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum";
 constexpr const char* kIssue = "smsp__issue_active.avg.pct_of_peak_sustained_active";
 constexpr const char* kFma = "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active";
+constexpr const char* kL2Read = "lts__t_sectors_op_read.sum";
 
 constexpr const char* kAllMetrics[] = {
     kDuration, kDramPct, kDramRead, kDramWrite, kOccupancy, kThreadInst, kInst, kUniformPct, kBranches,
     kConflictsLd, kConflictsSt, kConflictsAtom, kSharedLd, kSharedSt, kSharedAtom, kLdSectors, kLdRequests,
-    kStSectors, kStRequests, kGlobalLd, kRegisters, kLocalLd, kLocalSt, kIssue, kFma};
+    kStSectors, kStRequests, kGlobalLd, kRegisters, kLocalLd, kLocalSt, kIssue, kFma, kL2Read};
 
 enum class Combine { ratio, max };
 
@@ -113,6 +114,8 @@ const Counter kCounters[] = {
      [](const Metrics& m) { return sum_of(m, {kLocalLd, kLocalSt}); }, nullptr, 1e-3, Combine::ratio, "{:.3g}"},
     {{"issue", "issue %", "cycles a scheduler issued an instruction, % of active cycles"}, timed<&kIssue>, duration},
     {{"fma", "FMA pipe %", "cycles the FMA pipe was busy, % of active cycles"}, timed<&kFma>, duration},
+    {{"l2_read", "L2 read MB", "bytes read at the L2 (32-byte sectors; TMA's copies included)"},
+     [](const Metrics& m) { return 32 * metric(m, kL2Read); }, nullptr, 1e-6, Combine::ratio, "{:.4g}"},
 };
 
 const Counter* find_counter(std::string_view key) {

@@ -229,7 +229,7 @@ bool tensor_product(const GemmArgs& g, SgemmPrecision precision, cudaStream_t st
   if (!takes_tensor_cores(g, precision)) return false;
   const bool tf32 = precision == SgemmPrecision::tf32;
   const TensorForm form = tensor_form(precision);
-  if (form == TensorForm::wgmma) return tf32 ? sgemm_detail::wgmma_tf32(g, stream) : sgemm_detail::wgmma_tf32x3(g, stream);
+  if (form == TensorForm::wgmma) return tf32 ? sgemm_detail::wgmma_tf32_wide(g, stream) : sgemm_detail::wgmma_tf32x3(g, stream);
   return tf32 ? sgemm_detail::mma_tf32(g, stream) : sgemm_detail::mma_tf32x3(g, stream);
 }
 

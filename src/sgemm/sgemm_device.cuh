@@ -151,18 +151,29 @@ __device__ __forceinline__ void grouped_tile(int block, int tiles_m, int tiles_n
   tn = block % per_group / rows;
 }
 
+/// The blocks a cluster of T's kernel stacks along M (T::kClusterM; 1 where T has none).
+template <class T>
+constexpr int cluster_rows() {
+  if constexpr (requires { T::kClusterM; }) return T::kClusterM;
+  else return 1;
+}
+
 /// What a block of a tiled kernel computes: its kBM × kBN tile of C at (m0, n0) (grouped_tile's
 /// order) and k from k_begin to k_end (split-K: blockIdx.z's slice of k_slice) in `slices` steps of kBK.
+/// Clustered, the grouped order places clusters: a cluster's blocks take consecutive tiles down M
+/// (the grid has whole clusters: tiles past m read zeros and store nothing).
 struct BlockWork {
   int m0, n0, k_begin, k_end, slices;
   template <class T>
   __device__ static BlockWork of(const GemmArgs& g, int k_slice) {
-    const int tiles_m = (g.m + T::kBM - 1) / T::kBM, tiles_n = (g.n + T::kBN - 1) / T::kBN;
+    constexpr int kCluster = cluster_rows<T>();
+    const int tiles_m = (g.m + T::kBM * kCluster - 1) / (T::kBM * kCluster), tiles_n = (g.n + T::kBN - 1) / T::kBN;
     int tm, tn;
-    grouped_tile(static_cast<int>(blockIdx.x), tiles_m, tiles_n, tm, tn);
+    grouped_tile(static_cast<int>(blockIdx.x) / kCluster, tiles_m, tiles_n, tm, tn);
     const int k_begin = static_cast<int>(blockIdx.z) * k_slice;
     const int k_end = min(g.k, k_begin + k_slice);
-    return {tm * T::kBM, tn * T::kBN, k_begin, k_end, k_end > k_begin ? (k_end - k_begin + T::kBK - 1) / T::kBK : 0};
+    const int m0 = (tm * kCluster + static_cast<int>(blockIdx.x) % kCluster) * T::kBM;
+    return {m0, tn * T::kBN, k_begin, k_end, k_end > k_begin ? (k_end - k_begin + T::kBK - 1) / T::kBK : 0};
   }
 };
 

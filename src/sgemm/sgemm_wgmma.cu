@@ -41,24 +41,33 @@ namespace {
 using sgemm_device::GemmArgs;
 using namespace sgemm_scales;
 
-constexpr int kBM = 128, kBN = 128;  // the block's tile of C
-constexpr int kBK = 32;              // a slice: 32 floats = one 128-byte swizzled row
+constexpr int kBM = 128;            // the block's rows of C
+constexpr int kBK = 32;             // a slice: 32 floats = one 128-byte swizzled row
 constexpr int kConsumers = 2;                           // warpgroups of 64 rows
 constexpr int kThreads = 128 * (1 + kConsumers);        // a producer warpgroup, then the consumers
-constexpr int kTileBytesA = kBM * kBK * 4, kTileBytesB = kBN * kBK * 4;
+constexpr int kTileBytesA = kBM * kBK * 4;
 constexpr int kMinSplitSlice = 1024;                    // split-K's shortest slice of k
 constexpr int kSwizzleAlign = 1024;                     // the 128-byte swizzle repeats every 8 rows
+constexpr int kStageBudget = 192 * 1024;                // shared memory for the ring of stages
 
-/// The two forms: 3 products (3xTF32: big·big + big·small + small·big, FP32 accuracy) or 1 (TF32:
-/// big·big). A stage holds A's and Bᵀ's tiles of each part they use.
-template <int kProducts>
+/// The forms: 3 products (3xTF32: big·big + big·small + small·big, FP32 accuracy) or 1 (TF32:
+/// big·big), on tiles of 128 × kTileN, in clusters of kCluster blocks along M that share each
+/// slice of Bᵀ: each block copies 1/kCluster of it and the TMA multicasts it into every block of
+/// the cluster, so a block reads from L2 its A and a share of B. A stage holds A's and Bᵀ's tiles
+/// of each part they use.
+template <int kProducts, int kTileN = 128, int kCluster = 1>
 struct Form {
   static_assert(kProducts == 1 || kProducts == 3);
-  static constexpr int kBM = sgemm_detail::kBM, kBN = sgemm_detail::kBN, kBK = sgemm_detail::kBK;  // for BlockWork
+  static_assert(kTileN == 128 || (kTileN == 256 && kProducts == 1), "two 64 x 256 sums a thread do not fit its registers");
+  static constexpr int kBM = sgemm_detail::kBM, kBN = kTileN, kBK = sgemm_detail::kBK;  // for BlockWork
+  static constexpr int kClusterM = kCluster;
   static constexpr int kParts = kProducts == 3 ? 2 : 1;  // big, and small
+  static constexpr int kTileBytesB = kBN * kBK * 4;
+  static constexpr int kShareRowsB = kBN / kCluster;     // the rows of Bᵀ's tile each block copies
   static constexpr int kStageBytes = kParts * (kTileBytesA + kTileBytesB);
-  static constexpr int kStages = kProducts == 3 ? 3 : 6;  // ~192 KiB either way
+  static constexpr int kStages = kStageBudget / kStageBytes;
   static constexpr std::size_t kSmemBytes = std::size_t{kStages} * kStageBytes + kSwizzleAlign;
+  static constexpr int kSums = kBN / 2;  // a consumer thread's accumulators (64 rows × kBN / 128 threads)
   /// Where a stage's tile of A (operand 0) or Bᵀ (1), part 0 (big) or 1 (small), starts.
   __device__ static unsigned char* tile(unsigned char* smem, int stage, int operand, int part) {
     return smem + stage * kStageBytes + (operand == 0 ? part * kTileBytesA : kParts * kTileBytesA + part * kTileBytesB);
@@ -159,6 +168,29 @@ __device__ __forceinline__ void barrier_wait(std::uint64_t* bar, unsigned parity
         : "memory");
   }
 }
+/// The same wait, seeing what the other blocks of the cluster did before they arrived.
+__device__ __forceinline__ void barrier_wait_cluster(std::uint64_t* bar, unsigned parity) {
+  unsigned done = 0;
+  while (!done) {
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(shared_address(bar)), "r"(parity)
+        : "memory");
+  }
+}
+/// Arrives on the barrier at the same place in block `rank` of the cluster (this block's too).
+__device__ __forceinline__ void barrier_arrive_in(std::uint64_t* bar, unsigned rank) {
+  asm volatile(
+      "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
+      " mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(shared_address(bar)),
+      "r"(rank)
+      : "memory");
+}
+/// Every thread of every block of the cluster: arrive (after this thread's earlier accesses), then
+/// wait for all the others. Split so that work can run between the two.
+__device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release;" ::: "memory"); }
+__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire;" ::: "memory"); }
 
 /// The TMA copy of one box at (x, y) = (column, row) of a 2-D tensor into shared memory; its bytes
 /// count against `bar`.
@@ -167,6 +199,16 @@ __device__ __forceinline__ void tma_load(const CUtensorMap& map, void* dst, std:
       "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(
           shared_address(dst)),
       "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(shared_address(bar)), "r"(x), "r"(y)
+      : "memory");
+}
+/// tma_load into the same place of every block of the cluster in `blocks` (a bit a rank), each
+/// block's bytes counted against its own barrier at `bar`'s place.
+__device__ __forceinline__ void tma_load_multicast(const CUtensorMap& map, void* dst, std::uint64_t* bar, int x, int y,
+                                                   std::uint16_t blocks) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(
+          shared_address(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(shared_address(bar)), "r"(x), "r"(y), "h"(blocks)
       : "memory");
 }
 
@@ -182,17 +224,19 @@ __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.a
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
 /// Keeps the compiler from moving accesses of the accumulators across a wgmma wait.
-__device__ __forceinline__ void fence_registers(float (&d)[64]) {
+template <int kN>
+__device__ __forceinline__ void fence_registers(float (&d)[kN]) {
 #pragma unroll
-  for (int i = 0; i < 64; ++i) asm volatile("" : "+f"(d[i])::"memory");
+  for (int i = 0; i < kN; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
 #define GPULAB_D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
                      "+f"(d[i + 6]), "+f"(d[i + 7])
 
-/// d = A·B (+ d when `accumulate`) on a 64 × 128 × 8 tile: A and B from shared memory (descriptors),
-/// TF32 inputs, FP32 accumulators, 64 a thread. Asynchronous: wgmma_commit, then wgmma_wait_all.
-__device__ __forceinline__ void wgmma_m64n128k8(float (&d)[64], std::uint64_t a, std::uint64_t b, bool accumulate) {
+/// d = A·B (+ d when `accumulate`) on a 64 × N × 8 tile (N = 2 × d's size: 128 or 256): A and B
+/// from shared memory (descriptors), TF32 inputs, FP32 accumulators, N / 2 a thread. Asynchronous:
+/// wgmma_commit, then wgmma_wait_all.
+__device__ __forceinline__ void wgmma_m64nk8(float (&d)[64], std::uint64_t a, std::uint64_t b, bool accumulate) {
   asm volatile(
       "{\n .reg .pred p;\n setp.ne.b32 p, %66, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
@@ -205,62 +249,101 @@ __device__ __forceinline__ void wgmma_m64n128k8(float (&d)[64], std::uint64_t a,
         GPULAB_D8(56)
       : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)));
 }
+__device__ __forceinline__ void wgmma_m64nk8(float (&d)[128], std::uint64_t a, std::uint64_t b, bool accumulate) {
+  asm volatile(
+      "{\n .reg .pred p;\n setp.ne.b32 p, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+      "%128, %129, p, 1, 1;\n}\n"
+      : GPULAB_D8(0), GPULAB_D8(8), GPULAB_D8(16), GPULAB_D8(24), GPULAB_D8(32), GPULAB_D8(40), GPULAB_D8(48),
+        GPULAB_D8(56), GPULAB_D8(64), GPULAB_D8(72), GPULAB_D8(80), GPULAB_D8(88), GPULAB_D8(96), GPULAB_D8(104),
+        GPULAB_D8(112), GPULAB_D8(120)
+      : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)));
+}
 #undef GPULAB_D8
 
 // ---- the product ---------------------------------------------------------------------------------
 
 struct SplitMaps {
-  CUtensorMap a_big, a_small, b_big, b_small;  // A: m × k, Bᵀ: n × k, boxes of 128 rows × 32
+  CUtensorMap a_big, a_small, b_big, b_small;  // A: m × k, boxes of 128 rows × 32; Bᵀ: n × k, of kShareRowsB × 32
 };
 
 /// C's tile of this block, k from blockIdx.z · k_slice for k_slice; the raw sums go to `partials`
 /// (slice blockIdx.z of m × n) when it is not null, else c = alpha·sum + beta·c.
-template <int kProducts>
+template <class F>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_product(const __grid_constant__ SplitMaps maps, GemmArgs g, Scales scales, int k_slice, float* partials) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  using F = Form<kProducts>;
-  constexpr int kStages = F::kStages;
+  constexpr int kStages = F::kStages, kCluster = F::kClusterM, kBN = F::kBN;
+  constexpr bool kProducts3 = F::kParts == 2;
   __shared__ std::uint64_t full[kStages], empty[kStages];
+  // The epilogue's power-of-two scales of the tile's rows, then of its columns (sgemm_scales.cuh),
+  // and whether any is not 0: read by the consumers while the first slices arrive.
+  __shared__ int tile_exponents[kBM + kBN];
+  __shared__ int tile_scaled;
   extern __shared__ unsigned char smem_raw[];
   unsigned char* smem = reinterpret_cast<unsigned char*>(align_up(reinterpret_cast<std::uintptr_t>(smem_raw), kSwizzleAlign));
 
   // This block's tile in grouped_tile's order (the blocks resident together share slices of A
-  // and B in L2), and its slice of k (blockIdx.z).
+  // and B in L2; a cluster's blocks are neighbours along M), and its slice of k (blockIdx.z).
   const auto [m0, n0, k_begin, k_end, slices] = sgemm_device::BlockWork::of<F>(g, k_slice);
+  const unsigned rank = blockIdx.x % kCluster;  // in the cluster (clusters of kCluster × 1 × 1)
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       barrier_init(&full[s], 1);
-      barrier_init(&empty[s], kConsumers * 4);  // each consumer warp's lane 0
+      barrier_init(&empty[s], kCluster * kConsumers * 4);  // each consumer warp's lane 0, of every block
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    tile_scaled = 0;
   }
-  __syncthreads();
+  // No block copies into another, or arrives on its barriers, before they exist.
+  if constexpr (kCluster > 1) cluster_arrive(), cluster_wait();
+  else __syncthreads();
 
   if (warpgroup == 0) {  // the producer: one thread issues every copy
     if (threadIdx.x == 0) {
       for (int slice = 0; slice < slices; ++slice) {
         const int stage = slice % kStages, round = slice / kStages;
-        if (round > 0) barrier_wait(&empty[stage], (round - 1) & 1);
+        // Clustered, this block's copy of B lands in every block: wait until all have freed the stage.
+        if (round > 0) barrier_wait_cluster(&empty[stage], (round - 1) & 1);
         barrier_expect_bytes(&full[stage], F::kStageBytes);
         const int k0 = k_begin + slice * kBK;  // k_slice is a multiple of kBK; TMA reads zeros past k
-        tma_load(maps.a_big, F::tile(smem, stage, 0, 0), &full[stage], k0, m0);
-        tma_load(maps.b_big, F::tile(smem, stage, 1, 0), &full[stage], k0, n0);
-        if constexpr (kProducts == 3) {
-          tma_load(maps.a_small, F::tile(smem, stage, 0, 1), &full[stage], k0, m0);
-          tma_load(maps.b_small, F::tile(smem, stage, 1, 1), &full[stage], k0, n0);
+        for (int part = 0; part < F::kParts; ++part) {
+          tma_load(part == 0 ? maps.a_big : maps.a_small, F::tile(smem, stage, 0, part), &full[stage], k0, m0);
+          const int share = static_cast<int>(rank) * F::kShareRowsB;
+          unsigned char* b_share = F::tile(smem, stage, 1, part) + share * kBK * 4;
+          if constexpr (kCluster > 1)
+            tma_load_multicast(part == 0 ? maps.b_big : maps.b_small, b_share, &full[stage], k0, n0 + share, (1u << kCluster) - 1);
+          else
+            tma_load(part == 0 ? maps.b_big : maps.b_small, b_share, &full[stage], k0, n0);
         }
       }
     }
+    if constexpr (kCluster > 1) cluster_arrive(), cluster_wait();  // stay until the cluster is done with this block
     return;
   }
 
   const int consumer = warpgroup - 1, warp = static_cast<int>(threadIdx.x) / 32 % 4, lane = static_cast<int>(threadIdx.x) % 32;
-  float sum[64], slice_sum[64];
+  float sum[F::kSums], slice_sum[kProducts3 ? F::kSums : 1];
 #pragma unroll
-  for (int i = 0; i < 64; ++i) sum[i] = 0.f, slice_sum[i] = 0.f;
+  for (int i = 0; i < F::kSums; ++i) sum[i] = 0.f;
+#pragma unroll
+  for (auto& x : slice_sum) x = 0.f;
+  for (int t = static_cast<int>(threadIdx.x) - 128; t < kBM + kBN; t += 128 * kConsumers) {
+    const int i = t < kBM ? m0 + t : n0 + t - kBM;
+    const int e = epilogue_exponent(i < (t < kBM ? g.m : g.n) ? (t < kBM ? scales.a_rows : scales.b_cols)[i] : 0u);
+    tile_exponents[t] = e;
+    if (e != 0) tile_scaled = 1;
+  }
 
   for (int slice = 0; slice < slices; ++slice) {
     const int stage = slice % kStages;
@@ -271,69 +354,73 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_fence();
     // Each step of 8 along K is 32 bytes further into the swizzled rows (2 in the descriptor's
     // 16-byte units).
-    if constexpr (kProducts == 3) {
+    if constexpr (kProducts3) {
       // The small products first, into a fresh accumulator, then big·big; the slice's sum is added
       // to the running one by rounding FP32 adds.
       const std::uint64_t a_small = smem_descriptor(F::tile(smem, stage, 0, 1) + a_rows);
       const std::uint64_t b_small = smem_descriptor(F::tile(smem, stage, 1, 1));
 #pragma unroll
       for (int step = 0; step < kBK / 8; ++step) {
-        wgmma_m64n128k8(slice_sum, a_small + 2 * step, b_big + 2 * step, step > 0);
-        wgmma_m64n128k8(slice_sum, a_big + 2 * step, b_small + 2 * step, true);
+        wgmma_m64nk8(slice_sum, a_small + 2 * step, b_big + 2 * step, step > 0);
+        wgmma_m64nk8(slice_sum, a_big + 2 * step, b_small + 2 * step, true);
       }
 #pragma unroll
-      for (int step = 0; step < kBK / 8; ++step) wgmma_m64n128k8(slice_sum, a_big + 2 * step, b_big + 2 * step, true);
+      for (int step = 0; step < kBK / 8; ++step) wgmma_m64nk8(slice_sum, a_big + 2 * step, b_big + 2 * step, true);
     } else {
 #pragma unroll
-      for (int step = 0; step < kBK / 8; ++step) wgmma_m64n128k8(sum, a_big + 2 * step, b_big + 2 * step, true);
+      for (int step = 0; step < kBK / 8; ++step) wgmma_m64nk8(sum, a_big + 2 * step, b_big + 2 * step, true);
     }
     wgmma_commit();
     wgmma_wait_all();
-    fence_registers(kProducts == 3 ? slice_sum : sum);
-    if (lane == 0) barrier_arrive(&empty[stage]);
-    if constexpr (kProducts == 3) {
+    if constexpr (kProducts3) fence_registers(slice_sum);
+    else fence_registers(sum);
+    if (lane == 0) {
+      if constexpr (kCluster > 1) {
 #pragma unroll
-      for (int i = 0; i < 64; ++i) sum[i] += slice_sum[i];
-    }
-  }
-
-  // The accumulator layout of m64nNk8: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8; each
-  // 8-column group j its columns 8j + 2·(lane % 4) and the next.
-  const int row = m0 + consumer * 64 + warp * 16 + lane / 4;
-  float* slice_out = partials == nullptr ? nullptr : partials + static_cast<std::size_t>(blockIdx.z) * g.m * g.n;
-  // The scales of this thread's 2 rows and 32 columns, all read before the first store (the
-  // compiler cannot tell that a store to C leaves them alone: read per element, each waited for
-  // the store before it, and the whole call took 1.74x as long at 1024^3, docs/sgemm.md).
-  int row_exponent[2];
-  unsigned col_exponents[kBN / 8];  // column pair j's two, 16 bits each (registers are scarce here)
-#pragma unroll
-  for (int half = 0; half < 2; ++half) {
-    const int i = row + 8 * half;
-    row_exponent[half] = epilogue_exponent(i < g.m ? scales.a_rows[i] : 0u);
-  }
-#pragma unroll
-  for (int j = 0; j < kBN / 8; ++j) {
-    const int col = n0 + j * 8 + 2 * (lane % 4);
-    const int first = epilogue_exponent(col < g.n ? scales.b_cols[col] : 0u);
-    const int second = epilogue_exponent(col + 1 < g.n ? scales.b_cols[col + 1] : 0u);
-    col_exponents[j] = (static_cast<unsigned>(first) & 0xffffu) | (static_cast<unsigned>(second) << 16);
-  }
-#pragma unroll
-  for (int j = 0; j < kBN / 8; ++j) {
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-#pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        const int i = row + 8 * half, col = n0 + j * 8 + 2 * (lane % 4) + e;
-        if (i >= g.m || col >= g.n) continue;
-        const int exponent = row_exponent[half] + static_cast<short>(col_exponents[j] >> (16 * e));
-        float v = sum[4 * j + 2 * half + e];
-        v = unscaled_sum(g, v, exponent, i, col, k_begin, k_end);
-        if (slice_out != nullptr) slice_out[static_cast<std::size_t>(i) * g.n + col] = v;
-        else sgemm_device::store_c(g, i, col, v);
+        for (unsigned r = 0; r < kCluster; ++r) barrier_arrive_in(&empty[stage], r);
+      } else {
+        barrier_arrive(&empty[stage]);
       }
     }
+    if constexpr (kProducts3) {
+#pragma unroll
+      for (int i = 0; i < F::kSums; ++i) sum[i] += slice_sum[i];
+    }
   }
+  // This block's arrivals on the others' barriers are done; it waits for theirs before it exits.
+  if constexpr (kCluster > 1) cluster_arrive();
+
+  asm volatile("bar.sync 1, %0;" ::"n"(128 * kConsumers) : "memory");  // the consumers' tile_exponents written
+
+  // The accumulator layout of m64nNk8: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8; each
+  // 8-column group j its columns 8j + 2·(lane % 4) and the next. Sum s of the thread is element
+  // (row + 8·half, n0 + col) with j = s / 4, half = s / 2 % 2, col = 8j + 2·(lane % 4) + s % 2.
+  const int tile_row = consumer * 64 + warp * 16 + lane / 4;
+  float* slice_out = partials == nullptr ? nullptr : partials + static_cast<std::size_t>(blockIdx.z) * g.m * g.n;
+  auto store = [&](int i, int col, float v) {
+    if (slice_out != nullptr) slice_out[static_cast<std::size_t>(i) * g.n + col] = v;
+    else sgemm_device::store_c(g, i, col, v);
+  };
+  if (!tile_scaled) {  // the common case, uniform in the block: every scale 0
+#pragma unroll
+    for (int s = 0; s < F::kSums; ++s) {
+      const int i = m0 + tile_row + 8 * (s / 2 % 2), col = n0 + 8 * (s / 4) + 2 * (lane % 4) + s % 2;
+      if (i < g.m && col < g.n) store(i, col, sum[s]);
+    }
+  } else {
+    // The sums through the ring of stages (free: every slice has landed and been read), then each
+    // element scaled back in a loop: the sums stay in registers (indexed by constants alone).
+    float* staged = reinterpret_cast<float*>(smem);
+#pragma unroll
+    for (int s = 0; s < F::kSums; ++s) staged[(tile_row + 8 * (s / 2 % 2)) * kBN + 8 * (s / 4) + 2 * (lane % 4) + s % 2] = sum[s];
+    asm volatile("bar.sync 1, %0;" ::"n"(128 * kConsumers) : "memory");
+    for (int t = static_cast<int>(threadIdx.x) - 128; t < kBM * kBN; t += 128 * kConsumers) {
+      const int r = t / kBN, c = t % kBN;
+      if (m0 + r < g.m && n0 + c < g.n)
+        store(m0 + r, n0 + c, unscaled_sum(g, staged[t], tile_exponents[r] + tile_exponents[kBM + c], m0 + r, n0 + c, k_begin, k_end));
+    }
+  }
+  if constexpr (kCluster > 1) cluster_wait();
 #else
   __trap();  // built without sm_90a: wgmma_supported() keeps this from being launched
 #endif
@@ -397,15 +484,16 @@ void launch_split(const GemmArgs& g, const unsigned* maxima, float* a_big, float
 }
 
 /// False, with nothing enqueued, where gpulab's pool cannot hold the split operands.
-template <int kProducts>
+template <class F>
 bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
   if (g.m == 0 || g.n == 0) return true;
   if (!wgmma_supported()) throw Error("sgemm wgmma: needs a GPU of compute capability 9.0 (sm_90a)");
-  using F = Form<kProducts>;
+  constexpr int kProducts = F::kParts == 2 ? 3 : 1, kCluster = F::kClusterM;
   // K-major operands with rows padded to 16 bytes (TMA's stride unit); k = 0 copies nothing.
   const std::size_t depth = align_up(static_cast<std::size_t>(g.k), std::size_t{4});
   const std::size_t a_floats = static_cast<std::size_t>(g.m) * depth, b_floats = static_cast<std::size_t>(g.n) * depth;
-  const std::size_t tiles = tile_count(g.m, g.n, kBM, kBN);
+  // Whole clusters: a cluster's kCluster tiles down M.
+  const std::size_t tiles = tile_count(g.m, g.n, kBM * kCluster, F::kBN) * kCluster;
   const int splits = splits_for(g, tiles, kMinSplitSlice);
   // Both freed in stream order, after the product.
   std::optional<StreamScratch> split, partials;
@@ -425,18 +513,22 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
     float* b_small = kProducts == 3 ? a_small + a_floats : nullptr;
     launch_split(g, a_rows, a_big, a_small, b_big, b_small, depth, stream);
     maps.a_big = tile_map(a_big, g.m, g.k, depth, kBM);
-    maps.b_big = tile_map(b_big, g.n, g.k, depth, kBN);
-    if (kProducts == 3) maps.a_small = tile_map(a_small, g.m, g.k, depth, kBM), maps.b_small = tile_map(b_small, g.n, g.k, depth, kBN);
+    maps.b_big = tile_map(b_big, g.n, g.k, depth, F::kShareRowsB);
+    if (kProducts == 3)
+      maps.a_small = tile_map(a_small, g.m, g.k, depth, kBM), maps.b_small = tile_map(b_small, g.n, g.k, depth, F::kShareRowsB);
   }
-  constexpr auto kernel = wgmma_product<kProducts>;
+  constexpr auto kernel = wgmma_product<F>;
   allow_smem<kernel>(F::kSmemBytes);
   const int k_slice = static_cast<int>(align_up(ceil_div(static_cast<std::size_t>(g.k), splits), kBK));
-  launch(kProducts == 3 ? "sgemm_wgmma_3xtf32" : "sgemm_wgmma_tf32", kernel,
-         {dim3(checked_grid(tiles, "sgemm"), 1, static_cast<unsigned>(splits)), kThreads, F::kSmemBytes}, stream, maps, g, scales, k_slice,
-         splits > 1 ? partials->as<float>() : nullptr)
+  LaunchShape shape{dim3(checked_grid(tiles, "sgemm"), 1, static_cast<unsigned>(splits)), kThreads, F::kSmemBytes};
+  shape.cluster = kCluster > 1 ? kCluster : 0;
+  launch(kProducts == 3 ? "sgemm_wgmma_3xtf32" : kCluster > 1 ? "sgemm_wgmma_tf32_wide" : "sgemm_wgmma_tf32", kernel, shape, stream, maps,
+         g, scales, k_slice, splits > 1 ? partials->as<float>() : nullptr)
       .work([&] {
-        return std::string("a 128x128 tile: TMA, ") + std::to_string(F::kStages) + " stages of 32; 2 warpgroups of 64x128, " +
+        const std::string n = std::to_string(F::kBN);
+        return "a 128x" + n + " tile: TMA, " + std::to_string(F::kStages) + " stages of 32; 2 warpgroups of 64x" + n + ", " +
                (kProducts == 3 ? "12 wgmma a slice into a fresh accumulator" : "4 wgmma a slice") +
+               (kCluster > 1 ? "; clusters of " + std::to_string(kCluster) + " down M, each block multicasting its share of B" : "") +
                (splits > 1 ? ", k in " + std::to_string(splits) + " slices" : "");
       });
   add_slices_of(g, splits, partials->as<float>(), stream, true);
@@ -449,7 +541,8 @@ bool wgmma_supported() {
   return current_compute_capability() == 90;  // sm_90a code runs on compute capability 9.0 only
 }
 
-bool wgmma_tf32x3(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<3>(g, stream); }
-bool wgmma_tf32(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<1>(g, stream); }
+bool wgmma_tf32x3(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<3>>(g, stream); }
+bool wgmma_tf32(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<1>>(g, stream); }
+bool wgmma_tf32_wide(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<1, 256, 2>>(g, stream); }
 
 }  // namespace gpulab::sgemm_detail
