@@ -166,6 +166,8 @@ constexpr SgemmRung kRungs[] = {
         run_tensor_path<sgemm_detail::mma_tf32x3>, Role::rung, SgemmMath::tf32x3, false, kTf32Mma),
     row("wgmma_3xtf32", "operands split once; TMA into swizzled stages, 2 warpgroups of wgmma, a fresh accumulator a 32-deep slice",
         "instructions fma", run_tensor_path<sgemm_detail::wgmma_tf32x3>, Role::rung, SgemmMath::tf32x3, false, kWgmma, kEveryForm),
+    row("x_3xtf32_c2", "experiment: rung 13 in clusters of two sharing B", "l2_read", run_tensor_path<sgemm_detail::wgmma_tf32x3_c2>,
+        Role::rung, SgemmMath::tf32x3, false, kWgmma, kEveryForm),
     row("library_3xtf32", "gpulab::sgemm with SgemmPrecision::fp32_tensor: wgmma_3xtf32 (Hopper) or tc_3xtf32 (A100) where it pays, else the FP32 library",
         "fma", run_library<SgemmPrecision::fp32_tensor>, Role::rung, SgemmMath::tf32x3, false, {}, kEveryForm | kBatches),
     row("ozaki2_int8", "Ozaki scheme II: rows and columns scaled to integers, residues mod 8 moduli, INT8 GEMMs (cuBLAS), CRT",

@@ -177,6 +177,7 @@ bool wgmma_tf32(const GemmArgs& g, cudaStream_t stream);
 bool wgmma_tf32_wide(const GemmArgs& g, cudaStream_t stream);
 bool wgmma_tf32_256(const GemmArgs& g, cudaStream_t stream);  // experiment
 bool wgmma_tf32_c2(const GemmArgs& g, cudaStream_t stream);   // experiment
+bool wgmma_tf32x3_c2(const GemmArgs& g, cudaStream_t stream);   // experiment
 /// Whether gpulab::sgemm takes the tensor cores for this shape when the precision and the
 /// device's policy let it.
 bool takes_tensor_cores(const GemmArgs& g);

@@ -216,6 +216,8 @@ __device__ __forceinline__ std::uint64_t smem_descriptor(const void* tile) {
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+/// Waits until at most the latest committed group is in flight.
+__device__ __forceinline__ void wgmma_wait_one() { asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory"); }
 /// Keeps the compiler from moving accesses of the accumulators across a wgmma wait.
 template <int kN>
 __device__ __forceinline__ void fence_registers(float (&d)[kN]) {
@@ -338,6 +340,16 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (e != 0) tile_scaled = 1;
   }
 
+  // A consumer warp frees a stage in every block of the cluster (whose producers multicast into it).
+  auto free_stage = [&](int stage) {
+    if (lane != 0) return;
+    if constexpr (kCluster > 1) {
+#pragma unroll
+      for (unsigned r = 0; r < kCluster; ++r) barrier_arrive_in(&empty[stage], r);
+    } else {
+      barrier_arrive(&empty[stage]);
+    }
+  };
   for (int slice = 0; slice < slices; ++slice) {
     const int stage = slice % kStages;
     barrier_wait(&full[stage], (slice / kStages) & 1);
@@ -364,21 +376,23 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int step = 0; step < kBK / 8; ++step) wgmma_m64nk8(sum, a_big + 2 * step, b_big + 2 * step, true);
     }
     wgmma_commit();
-    wgmma_wait_all();
-    if constexpr (kProducts3) fence_registers(slice_sum);
-    else fence_registers(sum);
-    if (lane == 0) {
-      if constexpr (kCluster > 1) {
-#pragma unroll
-        for (unsigned r = 0; r < kCluster; ++r) barrier_arrive_in(&empty[stage], r);
-      } else {
-        barrier_arrive(&empty[stage]);
-      }
-    }
     if constexpr (kProducts3) {
+      wgmma_wait_all();
+      fence_registers(slice_sum);
+      free_stage(stage);
 #pragma unroll
       for (int i = 0; i < F::kSums; ++i) sum[i] += slice_sum[i];
+    } else {
+      // One product accumulates in place: this slice's wgmma stay in flight while the stage before
+      // is freed and the next slice's are issued.
+      wgmma_wait_one();
+      fence_registers(sum);
+      if (slice > 0) free_stage((slice - 1) % kStages);
     }
+  }
+  if constexpr (!kProducts3) {
+    wgmma_wait_all();
+    fence_registers(sum);
   }
   // This block's arrivals on the others' barriers are done; it waits for theirs before it exits.
   if constexpr (kCluster > 1) cluster_arrive();
@@ -540,5 +554,6 @@ bool wgmma_tf32_wide(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<
 // Experiments (to be removed): the wide tile alone, the cluster alone.
 bool wgmma_tf32_256(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<1, 256, 1>>(g, stream); }
 bool wgmma_tf32_c2(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<1, 128, 2>>(g, stream); }
+bool wgmma_tf32x3_c2(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<3, 128, 2>>(g, stream); }
 
 }  // namespace gpulab::sgemm_detail
