@@ -74,19 +74,19 @@ struct Form {
   }
 };
 
-// ---- the split: both operands in one launch (after find_operand_maxima) -------------------------
+// ---- the split: both operands in one launch, their maxima found on the way -------------------------
 
 /// One operand as the split reads it: op(A) (m × k) or op(B)ᵀ (n × k), written K-major as `rows`
-/// rows of k (leading dimension depth), each row scaled by its largest magnitude (`maxima`). Stored
-/// along k (A as stored, B stored transposed: k_major) its tiles are copied row for row; stored along
-/// m or n (A stored transposed, B as stored) they are transposed through shared memory, so that
-/// both the reads and the writes stay coalesced. Tiles of 32 × 32.
+/// rows of k (leading dimension depth). Stored along k (A as stored, B stored transposed: k_major)
+/// its tiles are copied row for row; stored along m or n (A stored transposed, B as stored) they are
+/// transposed through shared memory, so that both the reads and the writes stay coalesced. Tiles
+/// of 32 × 32.
 struct SplitOperand {
   const float* data = nullptr;
   std::size_t ld = 0;
   bool k_major = true;
   int rows = 0;                       // m or n
-  const unsigned* maxima = nullptr;   // each row's largest |x| (magnitude_bits)
+  unsigned* maxima = nullptr;         // each row's largest |x| (magnitude bits), zeroed before the split
   float *big = nullptr, *small = nullptr;  // small: null for the one-product form
   long long blocks = 0;
   int blocks_x = 0;                   // of them along the stored columns
@@ -98,38 +98,61 @@ struct SplitArgs {
   std::size_t depth = 0;  // the split operands' leading dimension (k padded)
 };
 
-/// x of a row or column whose largest |x| has `max_bits`, scaled and split (sgemm_scales.cuh).
-__device__ __forceinline__ void split_scaled(float x, unsigned max_bits, float& big, float& small) {
-  unsigned hi, lo;
-  sgemm_scales::split_scaled(x, scale_exponent(max_bits), hi, lo);
-  big = __uint_as_float(hi), small = __uint_as_float(lo);
-}
+/// |x|'s bits: non-negative floats order as their bits (NaN above Inf), so atomicMax finds the largest.
+__device__ __forceinline__ unsigned magnitude_bits(float x) { return __float_as_uint(x) & 0x7fffffffu; }
 
-/// Tile t of `o`, 32 × 8 threads.
+/// Tile t of `o`, 32 × 8 threads: each x split unscaled (big = tf32(x), small = tf32(x − big)) and
+/// its row's largest magnitude raised to |x|. A row the maxima then say is to be scaled is split
+/// again by rescale_rows (rare: magnitudes outside [2^−50, 2^51)). Each thread's four loads are
+/// issued before any store (a store could alias the next load: one at a time, the pass ran at half
+/// the bandwidth).
 __device__ __forceinline__ void split_tile(const SplitOperand& o, int k, std::size_t depth, long long t, float (&tile_big)[32][33],
-                                           float (&tile_small)[32][33]) {
+                                           float (&tile_small)[32][33], unsigned (&tile_max)[32]) {
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
   auto write = [&](int row, int col, float big, float small) {
     o.big[static_cast<std::size_t>(row) * depth + col] = big;
     if (o.small != nullptr) o.small[static_cast<std::size_t>(row) * depth + col] = small;
   };
+  auto split = [](float x, float& big, float& small) {
+    unsigned hi, lo;
+    sgemm_scales::split_scaled(x, 0, hi, lo);
+    big = __uint_as_float(hi), small = __uint_as_float(lo);
+  };
   const int r0 = static_cast<int>(t / o.blocks_x) * 32, c0 = static_cast<int>(t % o.blocks_x) * 32;
+  // Stored rows r0 + ty + 8q, column c0 + tx.
+  const int stored_rows = o.k_major ? o.rows : k, stored_cols = o.k_major ? k : o.rows;
+  float x[4];
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const int row = r0 + ty + 8 * q, col = c0 + tx;
+    x[q] = row < stored_rows && col < stored_cols ? o.data[static_cast<std::size_t>(row) * o.ld + col] : 0.f;
+  }
   if (o.k_major) {
-    for (int r = ty; r < 32; r += 8) {
-      const int row = r0 + r, col = c0 + tx;
-      if (row >= o.rows || col >= k) continue;
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int row = r0 + ty + 8 * q, col = c0 + tx;
+      const unsigned largest = __reduce_max_sync(0xffffffffu, magnitude_bits(x[q]));  // the warp's 32 columns of the row
+      if (row >= o.rows) continue;
+      if (tx == 0 && largest != 0) atomicMax(&o.maxima[row], largest);
+      if (col >= k) continue;
       float big, small;
-      split_scaled(o.data[static_cast<std::size_t>(row) * o.ld + col], o.maxima[row], big, small);
+      split(x[q], big, small);
       write(row, col, big, small);
     }
     return;
   }
   // Stored k × rows: the tile's stored rows are k from r0, its columns rows of the output from c0.
-  for (int r = ty; r < 32; r += 8) {
-    const int p = r0 + r, col = c0 + tx;
-    if (p < k && col < o.rows) split_scaled(o.data[static_cast<std::size_t>(p) * o.ld + col], o.maxima[col], tile_big[r][tx], tile_small[r][tx]);
-  }
+  if (ty == 0) tile_max[tx] = 0;
   __syncthreads();
+  unsigned largest = 0;
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    split(x[q], tile_big[ty + 8 * q][tx], tile_small[ty + 8 * q][tx]);
+    largest = max(largest, magnitude_bits(x[q]));
+  }
+  if (largest != 0) atomicMax(&tile_max[tx], largest);
+  __syncthreads();
+  if (ty == 0 && c0 + tx < o.rows && tile_max[tx] != 0) atomicMax(&o.maxima[c0 + tx], tile_max[tx]);
   for (int c = ty; c < 32; c += 8) {
     const int row = c0 + c, p = r0 + tx;
     if (row < o.rows && p < k) write(row, p, tile_big[tx][c], tile_small[tx][c]);
@@ -137,12 +160,35 @@ __device__ __forceinline__ void split_tile(const SplitOperand& o, int k, std::si
   __syncthreads();
 }
 
-/// big and small TF32 parts of op(A) and of op(B)ᵀ, K-major (leading dimension depth).
+/// big and small TF32 parts of op(A) and of op(B)ᵀ, K-major (leading dimension depth), unscaled, and
+/// the largest magnitude of each row of op(A) and each column of op(B).
 __global__ void split_operands(SplitArgs p) {
   __shared__ float tile_big[32][33], tile_small[32][33];
+  __shared__ unsigned tile_max[32];
   const long long a_blocks = p.operand[0].blocks;
   for (long long t = blockIdx.x; t < a_blocks + p.operand[1].blocks; t += gridDim.x)  // (uniform in the block)
-    split_tile(p.operand[t < a_blocks ? 0 : 1], p.k, p.depth, t < a_blocks ? t : t - a_blocks, tile_big, tile_small);
+    split_tile(p.operand[t < a_blocks ? 0 : 1], p.k, p.depth, t < a_blocks ? t : t - a_blocks, tile_big, tile_small, tile_max);
+}
+
+/// Each row of op(A) and each column of op(B) whose largest magnitude lies outside the common range
+/// split again, scaled into [1, 2) by a power of two (sgemm_scales.cuh): a block a row, the others
+/// return at once.
+__global__ void rescale_rows(SplitArgs p) {
+  const int rows = p.operand[0].rows + p.operand[1].rows;
+  for (int q = static_cast<int>(blockIdx.x); q < rows; q += static_cast<int>(gridDim.x)) {
+    const bool of_a = q < p.operand[0].rows;
+    const SplitOperand& o = p.operand[of_a ? 0 : 1];
+    const int row = of_a ? q : q - p.operand[0].rows;
+    const int e = scale_exponent(o.maxima[row]);
+    if (e == 0) continue;
+    for (int col = static_cast<int>(threadIdx.x); col < p.k; col += static_cast<int>(blockDim.x)) {
+      const float x = o.k_major ? o.data[static_cast<std::size_t>(row) * o.ld + col] : o.data[static_cast<std::size_t>(col) * o.ld + row];
+      unsigned big, small;
+      sgemm_scales::split_scaled(x, e, big, small);
+      o.big[static_cast<std::size_t>(row) * p.depth + col] = __uint_as_float(big);
+      if (o.small != nullptr) o.small[static_cast<std::size_t>(row) * p.depth + col] = __uint_as_float(small);
+    }
+  }
 }
 
 // ---- PTX wrappers: mbarriers, TMA, wgmma ---------------------------------------------------------
@@ -466,12 +512,15 @@ CUtensorMap tile_map(const float* data, int rows, int cols, std::size_t ld, int 
 /// The blocks a pass launches: at most this many, each looping over the pass's blocks of work.
 constexpr long long kMaxSplitBlocks = 1 << 20;
 
-/// The split of op(A) (into a_big, a_small) and op(B)ᵀ (b_big, b_small), scaled by their rows' and
-/// columns' largest magnitudes (maxima: m of A's rows, then n of B's columns).
-void launch_split(const GemmArgs& g, const unsigned* maxima, float* a_big, float* a_small, float* b_big, float* b_small,
-                  std::size_t depth, cudaStream_t stream) {
+/// The split of op(A) (into a_big, a_small) and op(B)ᵀ (b_big, b_small) and their rows' and columns'
+/// largest magnitudes (maxima: m of A's rows, then n of B's columns); rows and columns of uncommon
+/// magnitudes split again, scaled.
+void launch_split(const GemmArgs& g, unsigned* maxima, float* a_big, float* a_small, float* b_big, float* b_small, std::size_t depth,
+                  cudaStream_t stream) {
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(maxima, 0, (static_cast<std::size_t>(g.m) + g.n) * sizeof(unsigned), stream));
+  if (g.k == 0) return;
   const auto blocks = [](int items, int per) { return (items + per - 1) / per; };
-  auto operand = [&](const float* data, std::size_t ld, bool k_major, int rows, const unsigned* max, float* big, float* small) {
+  auto operand = [&](const float* data, std::size_t ld, bool k_major, int rows, unsigned* max, float* big, float* small) {
     SplitOperand o{data, ld, k_major, rows, max, big, small};
     const int stored_rows = k_major ? rows : g.k, stored_cols = k_major ? g.k : rows;
     o.blocks_x = blocks(stored_cols, 32);
@@ -485,9 +534,13 @@ void launch_split(const GemmArgs& g, const unsigned* maxima, float* a_big, float
   launch("sgemm_split_tf32", split_operands,
          {dim3(static_cast<unsigned>(std::min(p.operand[0].blocks + p.operand[1].blocks, kMaxSplitBlocks))), dim3(32, 8)}, stream, p)
       .work([] {
-        return std::string("32x32 tiles of op(A), then of op(B) transposed: x scaled by its row's or column's power of two, "
-                           "big = tf32(x), small = tf32(x - big)");
+        return std::string("32x32 tiles of op(A), then of op(B) transposed: big = tf32(x), small = tf32(x - big); "
+                           "each row's and column's largest |x| by atomicMax");
       });
+  launch("sgemm_rescale_tf32", rescale_rows, {dim3(static_cast<unsigned>(std::min(g.m + g.n, 4096))), 256}, stream, p).work([] {
+    return std::string("a row of op(A) or of op(B) transposed a block, split again scaled by a power of two where its largest "
+                       "|x| is outside [2^-50, 2^51) (else nothing)");
+  });
 }
 
 /// False, with nothing enqueued, where gpulab's pool cannot hold the split operands.
@@ -512,13 +565,12 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
   SplitMaps maps{};
   unsigned* a_rows = reinterpret_cast<unsigned*>(split->as<unsigned char>() + split_bytes);
   const Scales scales{a_rows, a_rows + g.m};
-  find_operand_maxima(g, a_rows, stream);
+  float* a_big = split->as<float>();
+  float* b_big = a_big + a_floats;
+  float* a_small = kProducts == 3 ? b_big + b_floats : nullptr;
+  float* b_small = kProducts == 3 ? a_small + a_floats : nullptr;
+  launch_split(g, a_rows, a_big, a_small, b_big, b_small, depth, stream);
   if (g.k > 0) {
-    float* a_big = split->as<float>();
-    float* b_big = a_big + a_floats;
-    float* a_small = kProducts == 3 ? b_big + b_floats : nullptr;
-    float* b_small = kProducts == 3 ? a_small + a_floats : nullptr;
-    launch_split(g, a_rows, a_big, a_small, b_big, b_small, depth, stream);
     maps.a_big = tile_map(a_big, g.m, g.k, depth, kBM);
     maps.b_big = tile_map(b_big, g.n, g.k, depth, F::kShareRowsB);
     if (kProducts == 3)
