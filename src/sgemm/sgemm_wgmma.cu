@@ -78,9 +78,8 @@ struct Form {
 
 /// One operand as the split reads it: op(A) (m × k) or op(B)ᵀ (n × k), written K-major as `rows`
 /// rows of k (leading dimension depth). Stored along k (A as stored, B stored transposed: k_major)
-/// its tiles are copied row for row; stored along m or n (A stored transposed, B as stored) they are
-/// transposed through shared memory, so that both the reads and the writes stay coalesced. Tiles
-/// of 32 × 32.
+/// it is streamed a row at a time; stored along m or n (A stored transposed, B as stored) its tiles
+/// are transposed through shared memory, so that both the reads and the writes stay coalesced.
 struct SplitOperand {
   const float* data = nullptr;
   std::size_t ld = 0;
@@ -89,73 +88,101 @@ struct SplitOperand {
   unsigned* maxima = nullptr;         // each row's largest |x| (magnitude bits), zeroed before the split
   float *big = nullptr, *small = nullptr;  // small: null for the one-product form
   long long blocks = 0;
-  int blocks_x = 0;                   // of them along the stored columns
+  int blocks_x = 0;                   // transposed: tiles along the stored columns; k_major: pieces of a row
 };
-/// The split's blocks: A's, then B's; each block does one tile at a time.
+/// The split's blocks: A's, then B's; each block does one piece of work at a time.
 struct SplitArgs {
   SplitOperand operand[2];
   int k = 0;
-  std::size_t depth = 0;  // the split operands' leading dimension (k padded)
+  std::size_t depth = 0;  // the split operands' leading dimension (k padded to 4: rows of 16 bytes)
 };
+
+constexpr int kSplitWarps = 8;                 // a split block: 32 × 8 threads
+constexpr int kRowPiece = 32 * 4 * 4;          // floats of a row a warp streams at once: 4 float4 a lane
+constexpr int kTile = 32;                      // a transposed tile: 32 × 32, 4 floats a thread
 
 /// |x|'s bits: non-negative floats order as their bits (NaN above Inf), so atomicMax finds the largest.
 __device__ __forceinline__ unsigned magnitude_bits(float x) { return __float_as_uint(x) & 0x7fffffffu; }
 
-/// Tile t of `o`, 32 × 8 threads: each x split unscaled (big = tf32(x), small = tf32(x − big)) and
-/// its row's largest magnitude raised to |x|. A row the maxima then say is to be scaled is split
-/// again by rescale_rows (rare: magnitudes outside [2^−50, 2^51)). Each thread's four loads are
-/// issued before any store (a store could alias the next load: one at a time, the pass ran at half
-/// the bandwidth).
-__device__ __forceinline__ void split_tile(const SplitOperand& o, int k, std::size_t depth, long long t, float (&tile_big)[32][33],
-                                           float (&tile_small)[32][33], unsigned (&tile_max)[32]) {
+/// x split unscaled: big = tf32(x), small = tf32(x − big) (a non-finite x: itself and 0). A row the
+/// maxima say is to be scaled is split again by rescale_rows (rare: magnitudes outside [2^−50, 2^51)).
+__device__ __forceinline__ void split_unscaled(float x, float& big, float& small) {
+  unsigned hi, lo;
+  sgemm_scales::split_scaled(x, 0, hi, lo);
+  big = __uint_as_float(hi), small = __uint_as_float(lo);
+}
+
+/// Piece t of kSplitWarps pieces of kRowPiece floats of K-major rows, a warp each: 4 loads of 16
+/// bytes a lane in flight (4-byte loads where the row is not 16-byte aligned), issued before any
+/// store (a store could alias the next load); the row's largest |x| by one atomicMax a piece.
+__device__ __forceinline__ void split_row_pieces(const SplitOperand& o, int k, std::size_t depth, long long t) {
+  const int lane = static_cast<int>(threadIdx.x);
+  const long long piece = t * kSplitWarps + threadIdx.y;
+  if (piece >= static_cast<long long>(o.rows) * o.blocks_x) return;  // (uniform in the warp)
+  const int row = static_cast<int>(piece / o.blocks_x), c0 = static_cast<int>(piece % o.blocks_x) * kRowPiece;
+  const float* src = o.data + static_cast<std::size_t>(row) * o.ld;
+  const bool vector = (reinterpret_cast<std::uintptr_t>(src) & 15) == 0;
+  float4 x[4];
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const int col = c0 + 4 * (lane + 32 * q);
+    if (vector && col + 3 < k) {
+      x[q] = *reinterpret_cast<const float4*>(src + col);
+    } else {
+      x[q] = {col < k ? src[col] : 0.f, col + 1 < k ? src[col + 1] : 0.f, col + 2 < k ? src[col + 2] : 0.f, col + 3 < k ? src[col + 3] : 0.f};
+    }
+  }
+  unsigned largest = 0;
+#pragma unroll
+  for (int q = 0; q < 4; ++q)
+    largest = max(largest, max(max(magnitude_bits(x[q].x), magnitude_bits(x[q].y)), max(magnitude_bits(x[q].z), magnitude_bits(x[q].w))));
+  largest = __reduce_max_sync(0xffffffffu, largest);
+  if (lane == 0 && largest != 0) atomicMax(&o.maxima[row], largest);
+  float* big_row = o.big + static_cast<std::size_t>(row) * depth;
+  float* small_row = o.small == nullptr ? nullptr : o.small + static_cast<std::size_t>(row) * depth;
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const int col = c0 + 4 * (lane + 32 * q);
+    if (col >= k) continue;
+    float4 big, small;
+    split_unscaled(x[q].x, big.x, small.x), split_unscaled(x[q].y, big.y, small.y);
+    split_unscaled(x[q].z, big.z, small.z), split_unscaled(x[q].w, big.w, small.w);
+    // depth is a multiple of 4: the split rows are 16-byte aligned, and col + 3 < depth.
+    *reinterpret_cast<float4*>(big_row + col) = big;
+    if (small_row != nullptr) *reinterpret_cast<float4*>(small_row + col) = small;
+  }
+}
+
+/// Tile t of an operand stored k × rows, 32 × 8 threads: the tile's stored rows are k from r0, its
+/// columns rows of the output from c0; each column's largest |x| by shared atomics, then one global
+/// atomicMax a column. Each thread's four loads are issued before any store.
+__device__ __forceinline__ void split_transposed_tile(const SplitOperand& o, int k, std::size_t depth, long long t,
+                                                      float (&tile_big)[kTile][kTile + 1], float (&tile_small)[kTile][kTile + 1],
+                                                      unsigned (&tile_max)[kTile]) {
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
-  auto write = [&](int row, int col, float big, float small) {
-    o.big[static_cast<std::size_t>(row) * depth + col] = big;
-    if (o.small != nullptr) o.small[static_cast<std::size_t>(row) * depth + col] = small;
-  };
-  auto split = [](float x, float& big, float& small) {
-    unsigned hi, lo;
-    sgemm_scales::split_scaled(x, 0, hi, lo);
-    big = __uint_as_float(hi), small = __uint_as_float(lo);
-  };
-  const int r0 = static_cast<int>(t / o.blocks_x) * 32, c0 = static_cast<int>(t % o.blocks_x) * 32;
-  // Stored rows r0 + ty + 8q, column c0 + tx.
-  const int stored_rows = o.k_major ? o.rows : k, stored_cols = o.k_major ? k : o.rows;
+  const int r0 = static_cast<int>(t / o.blocks_x) * kTile, c0 = static_cast<int>(t % o.blocks_x) * kTile;
   float x[4];
 #pragma unroll
   for (int q = 0; q < 4; ++q) {
-    const int row = r0 + ty + 8 * q, col = c0 + tx;
-    x[q] = row < stored_rows && col < stored_cols ? o.data[static_cast<std::size_t>(row) * o.ld + col] : 0.f;
+    const int p = r0 + ty + 8 * q, col = c0 + tx;
+    x[q] = p < k && col < o.rows ? o.data[static_cast<std::size_t>(p) * o.ld + col] : 0.f;
   }
-  if (o.k_major) {
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const int row = r0 + ty + 8 * q, col = c0 + tx;
-      const unsigned largest = __reduce_max_sync(0xffffffffu, magnitude_bits(x[q]));  // the warp's 32 columns of the row
-      if (row >= o.rows) continue;
-      if (tx == 0 && largest != 0) atomicMax(&o.maxima[row], largest);
-      if (col >= k) continue;
-      float big, small;
-      split(x[q], big, small);
-      write(row, col, big, small);
-    }
-    return;
-  }
-  // Stored k × rows: the tile's stored rows are k from r0, its columns rows of the output from c0.
   if (ty == 0) tile_max[tx] = 0;
   __syncthreads();
   unsigned largest = 0;
 #pragma unroll
   for (int q = 0; q < 4; ++q) {
-    split(x[q], tile_big[ty + 8 * q][tx], tile_small[ty + 8 * q][tx]);
+    split_unscaled(x[q], tile_big[ty + 8 * q][tx], tile_small[ty + 8 * q][tx]);
     largest = max(largest, magnitude_bits(x[q]));
   }
   if (largest != 0) atomicMax(&tile_max[tx], largest);
   __syncthreads();
   if (ty == 0 && c0 + tx < o.rows && tile_max[tx] != 0) atomicMax(&o.maxima[c0 + tx], tile_max[tx]);
-  for (int c = ty; c < 32; c += 8) {
+  for (int c = ty; c < kTile; c += 8) {
     const int row = c0 + c, p = r0 + tx;
-    if (row < o.rows && p < k) write(row, p, tile_big[tx][c], tile_small[tx][c]);
+    if (row >= o.rows || p >= k) continue;
+    o.big[static_cast<std::size_t>(row) * depth + p] = tile_big[tx][c];
+    if (o.small != nullptr) o.small[static_cast<std::size_t>(row) * depth + p] = tile_small[tx][c];
   }
   __syncthreads();
 }
@@ -163,11 +190,15 @@ __device__ __forceinline__ void split_tile(const SplitOperand& o, int k, std::si
 /// big and small TF32 parts of op(A) and of op(B)ᵀ, K-major (leading dimension depth), unscaled, and
 /// the largest magnitude of each row of op(A) and each column of op(B).
 __global__ void split_operands(SplitArgs p) {
-  __shared__ float tile_big[32][33], tile_small[32][33];
-  __shared__ unsigned tile_max[32];
+  __shared__ float tile_big[kTile][kTile + 1], tile_small[kTile][kTile + 1];
+  __shared__ unsigned tile_max[kTile];
   const long long a_blocks = p.operand[0].blocks;
-  for (long long t = blockIdx.x; t < a_blocks + p.operand[1].blocks; t += gridDim.x)  // (uniform in the block)
-    split_tile(p.operand[t < a_blocks ? 0 : 1], p.k, p.depth, t < a_blocks ? t : t - a_blocks, tile_big, tile_small, tile_max);
+  for (long long t = blockIdx.x; t < a_blocks + p.operand[1].blocks; t += gridDim.x) {  // (uniform in the block)
+    const SplitOperand& o = p.operand[t < a_blocks ? 0 : 1];
+    const long long u = t < a_blocks ? t : t - a_blocks;
+    if (o.k_major) split_row_pieces(o, p.k, p.depth, u);
+    else split_transposed_tile(o, p.k, p.depth, u, tile_big, tile_small, tile_max);
+  }
 }
 
 /// Each row of op(A) and each column of op(B) whose largest magnitude lies outside the common range
@@ -520,11 +551,16 @@ void launch_split(const GemmArgs& g, unsigned* maxima, float* a_big, float* a_sm
   GPULAB_CUDA_CHECK(cudaMemsetAsync(maxima, 0, (static_cast<std::size_t>(g.m) + g.n) * sizeof(unsigned), stream));
   if (g.k == 0) return;
   const auto blocks = [](int items, int per) { return (items + per - 1) / per; };
+  const auto blocks_of = [](long long items, int per) { return (items + per - 1) / per; };
   auto operand = [&](const float* data, std::size_t ld, bool k_major, int rows, unsigned* max, float* big, float* small) {
     SplitOperand o{data, ld, k_major, rows, max, big, small};
-    const int stored_rows = k_major ? rows : g.k, stored_cols = k_major ? g.k : rows;
-    o.blocks_x = blocks(stored_cols, 32);
-    o.blocks = static_cast<long long>(o.blocks_x) * blocks(stored_rows, 32);
+    if (k_major) {  // pieces of kRowPiece floats of each row, kSplitWarps a block
+      o.blocks_x = blocks(g.k, kRowPiece);
+      o.blocks = blocks_of(static_cast<long long>(rows) * o.blocks_x, kSplitWarps);
+    } else {  // tiles of the stored k × rows
+      o.blocks_x = blocks(rows, kTile);
+      o.blocks = static_cast<long long>(o.blocks_x) * blocks(g.k, kTile);
+    }
     return o;
   };
   const SplitArgs p{{operand(g.a, g.lda, !g.a_transposed, g.m, maxima, a_big, a_small),
@@ -534,8 +570,9 @@ void launch_split(const GemmArgs& g, unsigned* maxima, float* a_big, float* a_sm
   launch("sgemm_split_tf32", split_operands,
          {dim3(static_cast<unsigned>(std::min(p.operand[0].blocks + p.operand[1].blocks, kMaxSplitBlocks))), dim3(32, 8)}, stream, p)
       .work([] {
-        return std::string("32x32 tiles of op(A), then of op(B) transposed: big = tf32(x), small = tf32(x - big); "
-                           "each row's and column's largest |x| by atomicMax");
+        return std::string("op(A), then op(B) transposed: rows along k in pieces of 512 (a warp, 16-byte loads), "
+                           "others in 32x32 tiles transposed; big = tf32(x), small = tf32(x - big); each row's and column's "
+                           "largest |x| by atomicMax");
       });
   launch("sgemm_rescale_tf32", rescale_rows, {dim3(static_cast<unsigned>(std::min(g.m + g.n, 4096))), 256}, stream, p).work([] {
     return std::string("a row of op(A) or of op(B) transposed a block, split again scaled by a power of two where its largest "
