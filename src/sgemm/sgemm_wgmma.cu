@@ -99,7 +99,7 @@ struct SplitArgs {
 
 constexpr int kSplitWarps = 8;                 // a split block: 32 × 8 threads
 constexpr int kRowPiece = 32 * 4 * 4;          // floats of a row a warp streams at once: 4 float4 a lane
-constexpr int kTile = 32;                      // a transposed tile: 32 × 32, 4 floats a thread
+constexpr int kTile = 32, kTileK = 64;         // a transposed tile: 64 of k × 32 rows, 8 floats a thread
 
 /// |x|'s bits: non-negative floats order as their bits (NaN above Inf), so atomicMax finds the largest.
 __device__ __forceinline__ unsigned magnitude_bits(float x) { return __float_as_uint(x) & 0x7fffffffu; }
@@ -155,15 +155,15 @@ __device__ __forceinline__ void split_row_pieces(const SplitOperand& o, int k, s
 
 /// Tile t of an operand stored k × rows, 32 × 8 threads: the tile's stored rows are k from r0, its
 /// columns rows of the output from c0; each column's largest |x| by shared atomics, then one global
-/// atomicMax a column. Each thread's four loads are issued before any store.
+/// atomicMax a column. Each thread's eight loads are issued before any store.
 __device__ __forceinline__ void split_transposed_tile(const SplitOperand& o, int k, std::size_t depth, long long t,
-                                                      float (&tile_big)[kTile][kTile + 1], float (&tile_small)[kTile][kTile + 1],
+                                                      float (&tile_big)[kTileK][kTile + 1], float (&tile_small)[kTileK][kTile + 1],
                                                       unsigned (&tile_max)[kTile]) {
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
-  const int r0 = static_cast<int>(t / o.blocks_x) * kTile, c0 = static_cast<int>(t % o.blocks_x) * kTile;
-  float x[4];
+  const int r0 = static_cast<int>(t / o.blocks_x) * kTileK, c0 = static_cast<int>(t % o.blocks_x) * kTile;
+  float x[kTileK / 8];
 #pragma unroll
-  for (int q = 0; q < 4; ++q) {
+  for (int q = 0; q < kTileK / 8; ++q) {
     const int p = r0 + ty + 8 * q, col = c0 + tx;
     x[q] = p < k && col < o.rows ? o.data[static_cast<std::size_t>(p) * o.ld + col] : 0.f;
   }
@@ -171,7 +171,7 @@ __device__ __forceinline__ void split_transposed_tile(const SplitOperand& o, int
   __syncthreads();
   unsigned largest = 0;
 #pragma unroll
-  for (int q = 0; q < 4; ++q) {
+  for (int q = 0; q < kTileK / 8; ++q) {
     split_unscaled(x[q], tile_big[ty + 8 * q][tx], tile_small[ty + 8 * q][tx]);
     largest = max(largest, magnitude_bits(x[q]));
   }
@@ -179,10 +179,13 @@ __device__ __forceinline__ void split_transposed_tile(const SplitOperand& o, int
   __syncthreads();
   if (ty == 0 && c0 + tx < o.rows && tile_max[tx] != 0) atomicMax(&o.maxima[c0 + tx], tile_max[tx]);
   for (int c = ty; c < kTile; c += 8) {
-    const int row = c0 + c, p = r0 + tx;
-    if (row >= o.rows || p >= k) continue;
-    o.big[static_cast<std::size_t>(row) * depth + p] = tile_big[tx][c];
-    if (o.small != nullptr) o.small[static_cast<std::size_t>(row) * depth + p] = tile_small[tx][c];
+#pragma unroll
+    for (int h = 0; h < kTileK; h += 32) {
+      const int row = c0 + c, p = r0 + h + tx;
+      if (row >= o.rows || p >= k) continue;
+      o.big[static_cast<std::size_t>(row) * depth + p] = tile_big[h + tx][c];
+      if (o.small != nullptr) o.small[static_cast<std::size_t>(row) * depth + p] = tile_small[h + tx][c];
+    }
   }
   __syncthreads();
 }
@@ -190,7 +193,7 @@ __device__ __forceinline__ void split_transposed_tile(const SplitOperand& o, int
 /// big and small TF32 parts of op(A) and of op(B)ᵀ, K-major (leading dimension depth), unscaled, and
 /// the largest magnitude of each row of op(A) and each column of op(B).
 __global__ void split_operands(SplitArgs p) {
-  __shared__ float tile_big[kTile][kTile + 1], tile_small[kTile][kTile + 1];
+  __shared__ float tile_big[kTileK][kTile + 1], tile_small[kTileK][kTile + 1];
   __shared__ unsigned tile_max[kTile];
   const long long a_blocks = p.operand[0].blocks;
   for (long long t = blockIdx.x; t < a_blocks + p.operand[1].blocks; t += gridDim.x) {  // (uniform in the block)
@@ -559,7 +562,7 @@ void launch_split(const GemmArgs& g, unsigned* maxima, float* a_big, float* a_sm
       o.blocks = blocks_of(static_cast<long long>(rows) * o.blocks_x, kSplitWarps);
     } else {  // tiles of the stored k × rows
       o.blocks_x = blocks(rows, kTile);
-      o.blocks = static_cast<long long>(o.blocks_x) * blocks(g.k, kTile);
+      o.blocks = static_cast<long long>(o.blocks_x) * blocks(g.k, kTileK);
     }
     return o;
   };
@@ -571,7 +574,7 @@ void launch_split(const GemmArgs& g, unsigned* maxima, float* a_big, float* a_sm
          {dim3(static_cast<unsigned>(std::min(p.operand[0].blocks + p.operand[1].blocks, kMaxSplitBlocks))), dim3(32, 8)}, stream, p)
       .work([] {
         return std::string("op(A), then op(B) transposed: rows along k in pieces of 512 (a warp, 16-byte loads), "
-                           "others in 32x32 tiles transposed; big = tf32(x), small = tf32(x - big); each row's and column's "
+                           "others in tiles of 64 (k) x 32 transposed; big = tf32(x), small = tf32(x - big); each row's and column's "
                            "largest |x| by atomicMax");
       });
   launch("sgemm_rescale_tf32", rescale_rows, {dim3(static_cast<unsigned>(std::min(g.m + g.n, 4096))), 256}, stream, p).work([] {
