@@ -175,9 +175,6 @@ bool wgmma_tf32(const GemmArgs& g, cudaStream_t stream);
 /// TF32 on 128 × 256 tiles in clusters of two blocks down M, which share each slice of Bᵀ by TMA
 /// multicast: half the bytes from L2 a product of wgmma_tf32's tiles.
 bool wgmma_tf32_wide(const GemmArgs& g, cudaStream_t stream);
-bool wgmma_tf32_256(const GemmArgs& g, cudaStream_t stream);  // experiment
-bool wgmma_tf32_c2(const GemmArgs& g, cudaStream_t stream);   // experiment
-bool wgmma_tf32x3_c2(const GemmArgs& g, cudaStream_t stream);   // experiment
 /// Whether gpulab::sgemm takes the tensor cores for this shape when the precision and the
 /// device's policy let it.
 bool takes_tensor_cores(const GemmArgs& g);

@@ -643,9 +643,5 @@ bool wgmma_supported() {
 bool wgmma_tf32x3(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<3>>(g, stream); }
 bool wgmma_tf32(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<1>>(g, stream); }
 bool wgmma_tf32_wide(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<1, 256, 2>>(g, stream); }
-// Experiments (to be removed): the wide tile alone, the cluster alone.
-bool wgmma_tf32_256(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<1, 256, 1>>(g, stream); }
-bool wgmma_tf32_c2(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<1, 128, 2>>(g, stream); }
-bool wgmma_tf32x3_c2(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<3, 128, 2>>(g, stream); }
 
 }  // namespace gpulab::sgemm_detail
