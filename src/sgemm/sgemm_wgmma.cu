@@ -4,7 +4,8 @@
 //
 // What it adds over the mma.sync rung (tc_3xtf32, sgemm_mma.cu):
 // - The operands are split once, not per warp: a first pass writes big = tf32(x) and
-//   small = tf32(x − big) of A (m × k) and of Bᵀ (n × k: wgmma reads TF32 operands K-major only).
+//   small = tf32(x − big) of A (m × k) and of Bᵀ (n × k: wgmma reads TF32 operands K-major only),
+//   and finds each row's and column's largest magnitude on the way.
 // - One producer thread copies each 32-deep slice of the four tiles (A big and small, 128 × 32;
 //   Bᵀ big and small, 128 × 32) with TMA into 128-byte-swizzled shared memory, the layout wgmma
 //   reads without bank conflicts; an mbarrier per stage says when a slice has landed, another
@@ -14,8 +15,12 @@
 //   rounding FP32 adds: the tensor cores truncate their own additions (12× cuBLAS's error when
 //   every product of K stayed in their accumulator), so at most 12 products'
 //   additions of a slice are truncated before an exact-rounding add takes over.
-// - Rows of A and columns of B of uncommon magnitudes are scaled by a power of two before the
-//   split, and their sums scaled back in the epilogue (sgemm_scales.cuh).
+// - Rows of A and columns of B of uncommon magnitudes are split again, scaled by a power of two,
+//   and their sums scaled back in the epilogue (sgemm_scales.cuh).
+//
+// TF32 (one product, big·big) has two forms: the 128 × 128 one (rung wgmma_tf32) and the wide
+// one the library takes (wgmma_tf32_wide): 128 × 256 tiles in clusters of two blocks down M that
+// share each slice of Bᵀ by TMA multicast, half the bytes from L2 a product of the narrow form.
 #include "lib/arith.hpp"
 #include "lib/async_copy.cuh"
 #include "lib/launch.cuh"
