@@ -484,32 +484,39 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   asm volatile("bar.sync 1, %0;" ::"n"(128 * kConsumers) : "memory");  // the consumers' tile_exponents written
 
-  // The accumulator layout of m64nNk8: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8; each
-  // 8-column group j its columns 8j + 2·(lane % 4) and the next. Sum s of the thread is element
-  // (row + 8·half, n0 + col) with j = s / 4, half = s / 2 % 2, col = 8j + 2·(lane % 4) + s % 2.
+  // The sums go through the ring of stages (free: every slice has landed and been read) so that C
+  // is written a row at a time, 16 bytes a thread (as the sums lie, a warp's store covers 8 rows
+  // with 8 bytes each: 8x the store instructions, which bound shallow products). The accumulator
+  // layout of m64nNk8: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8; each 8-column group j
+  // its columns 8j + 2·(lane % 4) and the next. Rows of the staged tile are kStagedLd apart: 8
+  // floats more than a row, so that a warp's 8 rows fall in different banks.
+  constexpr int kStagedLd = kBN + 8;
+  float* staged = reinterpret_cast<float*>(smem);
   const int tile_row = consumer * 64 + warp * 16 + lane / 4;
+#pragma unroll
+  for (int s = 0; s < F::kSums; s += 2)
+    *reinterpret_cast<float2*>(&staged[(tile_row + 8 * (s / 2 % 2)) * kStagedLd + 8 * (s / 4) + 2 * (lane % 4)]) = {sum[s], sum[s + 1]};
+  asm volatile("bar.sync 1, %0;" ::"n"(128 * kConsumers) : "memory");
   float* slice_out = partials == nullptr ? nullptr : partials + static_cast<std::size_t>(blockIdx.z) * g.m * g.n;
-  auto store = [&](int i, int col, float v) {
-    if (slice_out != nullptr) slice_out[static_cast<std::size_t>(i) * g.n + col] = v;
-    else sgemm_device::store_c(g, i, col, v);
-  };
-  if (!tile_scaled) {  // the common case, uniform in the block: every scale 0
-#pragma unroll
-    for (int s = 0; s < F::kSums; ++s) {
-      const int i = m0 + tile_row + 8 * (s / 2 % 2), col = n0 + 8 * (s / 4) + 2 * (lane % 4) + s % 2;
-      if (i < g.m && col < g.n) store(i, col, sum[s]);
+  const bool scaled = tile_scaled != 0;  // uniform in the block; rare: some scale not 0
+  for (int t = static_cast<int>(threadIdx.x) - 128; t < kBM * kBN / 4; t += 128 * kConsumers) {
+    const int r = t / (kBN / 4), c = t % (kBN / 4) * 4, i = m0 + r, j = n0 + c;
+    if (i >= g.m || j >= g.n) continue;
+    float4 v = *reinterpret_cast<const float4*>(&staged[r * kStagedLd + c]);
+    if (scaled) {
+      auto back = [&](int q, float x) {
+        return j + q < g.n ? unscaled_sum(g, x, tile_exponents[r] + tile_exponents[kBM + c + q], i, j + q, k_begin, k_end) : x;
+      };
+      v = {back(0, v.x), back(1, v.y), back(2, v.z), back(3, v.w)};
     }
-  } else {
-    // The sums through the ring of stages (free: every slice has landed and been read), then each
-    // element scaled back in a loop: the sums stay in registers (indexed by constants alone).
-    float* staged = reinterpret_cast<float*>(smem);
-#pragma unroll
-    for (int s = 0; s < F::kSums; ++s) staged[(tile_row + 8 * (s / 2 % 2)) * kBN + 8 * (s / 4) + 2 * (lane % 4) + s % 2] = sum[s];
-    asm volatile("bar.sync 1, %0;" ::"n"(128 * kConsumers) : "memory");
-    for (int t = static_cast<int>(threadIdx.x) - 128; t < kBM * kBN; t += 128 * kConsumers) {
-      const int r = t / kBN, c = t % kBN;
-      if (m0 + r < g.m && n0 + c < g.n)
-        store(m0 + r, n0 + c, unscaled_sum(g, staged[t], tile_exponents[r] + tile_exponents[kBM + c], m0 + r, n0 + c, k_begin, k_end));
+    if (slice_out == nullptr) {
+      sgemm_device::store_c4(g, i, j, v);
+    } else {
+      float* out = slice_out + static_cast<std::size_t>(i) * g.n + j;
+      out[0] = v.x;
+      if (j + 1 < g.n) out[1] = v.y;
+      if (j + 2 < g.n) out[2] = v.z;
+      if (j + 3 < g.n) out[3] = v.w;
     }
   }
   if constexpr (kCluster > 1) cluster_wait();
