@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <tuple>
 #include <utility>
 
 using namespace gpulab;
@@ -291,6 +292,29 @@ TEST(SgemmRules, SplitCountTakesTheBusiestSmsLeastWork) {
   EXPECT_EQ(sgemm_detail::split_count_for(64, 64, 1 << 20, kSms), 264u);  // two blocks an SM
   EXPECT_EQ(sgemm_detail::split_count_for(64, 64, 100, kSms), 1u);        // too shallow to cut
   EXPECT_EQ(sgemm_detail::split_count_for(0, 64, 4096, kSms), 1u);        // nothing to tile
+}
+
+// The shapes of the H200 sweep (docs/sgemm.md): the tensor cores where they beat the FP32 path there.
+TEST(SgemmRules, TensorCoresTakeTheShapesWhereTheyWereMeasuredFaster) {
+  auto takes = [](int m, int n, int k, bool tf32) {
+    return sgemm_detail::takes_tensor_cores(sgemm_device::gemm_args(m, n, k, 1.f, nullptr, k, nullptr, n, 0.f, nullptr, n), tf32);
+  };
+  for (bool tf32 : {false, true}) {
+    EXPECT_TRUE(takes(896, 896, 896, tf32));
+    EXPECT_TRUE(takes(4096, 4096, 128, tf32));
+    EXPECT_TRUE(takes(512, 512, 4096, tf32));
+    EXPECT_TRUE(takes(5000, 3000, 700, tf32));
+    EXPECT_FALSE(takes(768, 768, 768, tf32));
+    EXPECT_FALSE(takes(127, 129, 131, tf32));
+    EXPECT_FALSE(takes(4096, 4096, 32, tf32));
+  }
+  // Three products for one pay less: not with k = 64, nor on narrow products that one product takes.
+  EXPECT_FALSE(takes(4096, 4096, 64, false));
+  EXPECT_TRUE(takes(4096, 4096, 64, true));
+  for (auto [m, n, k] : {std::tuple{65536, 256, 256}, std::tuple{300, 300, 20000}, std::tuple{8192, 256, 1024}}) {
+    EXPECT_FALSE(takes(m, n, k, false)) << m << "x" << n << "x" << k;
+    EXPECT_TRUE(takes(m, n, k, true)) << m << "x" << n << "x" << k;
+  }
 }
 
 TEST(SgemmRules, FewRowsTakeClustersUnlessSplitKFillsTheGpuOnALargeB) {

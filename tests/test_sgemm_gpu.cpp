@@ -395,7 +395,7 @@ TEST(SgemmLibrary, TensorCorePrecisionsAreWithinTheirBoundsAndReproducible) {
           sgemm(s.m, s.n, s.k, in.alpha, d.a.data(), in.lda, d.b.data(), in.ldb, in.beta, d.c.data(), in.ldc, stream, precision);
         };
         DeviceGemm first(in), again(in), captured(in);
-        EXPECT_TRUE(sgemm_detail::takes_tensor_cores(first.args(in)));
+        EXPECT_TRUE(sgemm_detail::takes_tensor_cores(first.args(in), precision == SgemmPrecision::tf32));
         if (refused_here(precision)) {
           EXPECT_THROW(call(first, nullptr), Error) << policy.family;
           continue;
@@ -412,7 +412,7 @@ TEST(SgemmLibrary, TensorCorePrecisionsAreWithinTheirBoundsAndReproducible) {
       }
   const SgemmInput small = input_for({127, 129, 131}, Variant::scaled);
   DeviceGemm fp32(small), tensor(small);
-  ASSERT_FALSE(sgemm_detail::takes_tensor_cores(tensor.args(small)));
+  ASSERT_FALSE(sgemm_detail::takes_tensor_cores(tensor.args(small), false));
   for (auto [d, precision] : {std::pair{&fp32, SgemmPrecision::fp32}, std::pair{&tensor, SgemmPrecision::fp32_tensor}})
     sgemm(127, 129, 131, small.alpha, d->a.data(), small.lda, d->b.data(), small.ldb, small.beta, d->c.data(), small.ldc,
           nullptr, precision);
@@ -438,7 +438,7 @@ TEST(SgemmLibrary, TensorCorePrecisionKeepsItsBoundOnSubnormalTinyAndHugeOperand
       if (fp32_path && a_exponent + b_exponent < -126) continue;
       DeviceGemm d(in);
       if (precision == SgemmPrecision::fp32_tensor) {
-        EXPECT_TRUE(sgemm_detail::takes_tensor_cores(d.args(in)));
+        EXPECT_TRUE(sgemm_detail::takes_tensor_cores(d.args(in), false));
       }
       sgemm(s.m, s.n, s.k, 1.f, d.a.data(), in.lda, d.b.data(), in.ldb, 0.f, d.c.data(), in.ldc, nullptr, precision);
       const CheckResult r = check_sgemm(d.result(), in, ref, math);
@@ -593,7 +593,7 @@ TEST(SgemmForms, TheLibraryTakesEveryFormInEveryPrecision) {
       DeviceGemm as_stored(in);
       as_stored.call(in, precision);
       const std::vector<float> want = as_stored.result();
-      const bool tensor = precision != SgemmPrecision::fp32 && sgemm_detail::takes_tensor_cores(as_stored.args(in));
+      const bool tensor = precision != SgemmPrecision::fp32 && sgemm_detail::takes_tensor_cores(as_stored.args(in), precision == SgemmPrecision::tf32);
       for (const SgemmForm form : kTransposedForms) {
         DeviceGemm d(in, form), captured(in, form), logged(in, form);
         d.call(in, precision);  // the first call of a shape and form may time the tile configurations

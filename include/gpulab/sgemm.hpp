@@ -66,10 +66,11 @@
 //     8.0 (A100): mma.sync, each value split as its tile is staged (m + n words of scales);
 //     7.5 (T4), 8.6, 8.9 (Ampere and Ada RTX, A10, L4) and 10.0+: the fp32 call (no TF32 tensor
 //       cores on 7.5; on the others three TF32 products cost more than one FP32 product).
-//   Taken only where it is faster (m, n > 8, k ≥ 64, m·n/(m + n) ≥ 256, m·n·k ≥ 2^30 — a rule of
+//   Taken only where it is faster (m, n > 8, k ≥ 128, m·n/(m + n) ≥ 256, m·n·k ≥ 2^29 — a rule of
 //   the shape, so results are reproducible per device); elsewhere, and where the pool cannot hold
-//   the scratch, the call is the fp32 one. SgemmPrecision::tf32 takes the same rule with one
-//   product (big·big, inputs rounded to 11 significant bits: bound (γ(2k+4) + 2^−10 + 2^−20)·…), on
+//   the scratch, the call is the fp32 one. SgemmPrecision::tf32 takes a wider rule (k ≥ 64,
+//   m·n/(m + n) ≥ 128) with one product (big·big, inputs rounded to 11 significant bits: bound
+//   (γ(2k+4) + 2^−10 + 2^−20)·…), on
 //   wgmma (9.0) or mma.sync (8.0 and newer), for callers who want speed and not FP32 accuracy; a
 //   GPU without TF32 tensor cores (7.5) refuses it (gpulab::Error; sgemm_precision_supported says
 //   so beforehand).

@@ -218,7 +218,7 @@ sgemm_detail::TensorForm tensor_form(SgemmPrecision precision) {
 /// only: operands stored transposed take the CUDA cores there).
 bool takes_tensor_cores(const GemmArgs& g, SgemmPrecision precision) {
   const sgemm_detail::TensorForm form = tensor_form(precision);
-  return form != sgemm_detail::TensorForm::none && sgemm_detail::takes_tensor_cores(g) &&
+  return form != sgemm_detail::TensorForm::none && sgemm_detail::takes_tensor_cores(g, precision == SgemmPrecision::tf32) &&
          (form == sgemm_detail::TensorForm::wgmma || g.as_stored());
 }
 

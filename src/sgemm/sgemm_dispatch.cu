@@ -205,17 +205,23 @@ const SgemmPolicy& sgemm_policy(int capability) {
 
 const SgemmPolicy& current_sgemm_policy() { return sgemm_policy(current_compute_capability()); }
 
-// The tensor-core paths run at ~2.3× the CUDA cores' rate on the H100, and wgmma's first splits A
-// and B (12 bytes moved a value for 3xTF32): they pay where each value takes part in enough
-// products. Measured on the H100, then swept on the H200 (docs/sgemm.md): 1000³ pays (0.058 against
-// the FP32 path's 0.067 ms), 896³ does not; 4096 × 4096 × 128 does not (0.138 against 0.114).
-constexpr std::size_t kTensorMinReuse = 256;
-constexpr std::size_t kTensorMinMacs = std::size_t{900} << 20;
-constexpr int kTensorMinDepth = 256;
+// Where the tensor-core paths beat the FP32 path, swept on the H200 (docs/sgemm.md): they first
+// split A and B (8 or 12 bytes moved a value), so each value must take part in enough products,
+// and a shallow k leaves mostly the writing of C. 3xTF32 (three products for one) pays from
+// m·n·k ≥ 2^29 with k ≥ 128 and m·n ≥ 256·(m + n): 896³ 0.048 against 0.050 ms, 4096 × 4096 × 128
+// 0.098 against 0.114, but 768³, k = 64 and 65536 × 256 × 256 do not. TF32 pays wider: from k ≥ 64
+// and m·n ≥ 128·(m + n) (4096 × 4096 × 64 0.063 against 0.066, 300 × 300 × 20000 0.102 against 0.120).
+constexpr std::size_t kTensorMinMacs = std::size_t{1} << 29;
+struct TensorReach {
+  int min_depth;
+  std::size_t min_reuse;  // m·n / (m + n), at least
+};
+constexpr TensorReach kThreeProducts{128, 256}, kOneProduct{64, 128};
 
-bool takes_tensor_cores(const GemmArgs& g) {
+bool takes_tensor_cores(const GemmArgs& g, bool tf32) {
+  const TensorReach reach = tf32 ? kOneProduct : kThreeProducts;
   const auto m = static_cast<std::size_t>(g.m), n = static_cast<std::size_t>(g.n);
-  return g.m > kFewRows && g.n > kFewCols && g.k >= kTensorMinDepth && m * n >= kTensorMinReuse * (m + n) &&
+  return g.m > kFewRows && g.n > kFewCols && g.k >= reach.min_depth && m * n >= reach.min_reuse * (m + n) &&
          m * n * static_cast<std::size_t>(g.k) >= kTensorMinMacs;
 }
 

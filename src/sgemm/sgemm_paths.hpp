@@ -175,9 +175,9 @@ bool wgmma_tf32(const GemmArgs& g, cudaStream_t stream);
 /// TF32 on 128 × 256 tiles in clusters of two blocks down M, which share each slice of Bᵀ by TMA
 /// multicast: half the bytes from L2 a product of wgmma_tf32's tiles.
 bool wgmma_tf32_wide(const GemmArgs& g, cudaStream_t stream);
-/// Whether gpulab::sgemm takes the tensor cores for this shape when the precision and the
-/// device's policy let it.
-bool takes_tensor_cores(const GemmArgs& g);
+/// Whether gpulab::sgemm takes the tensor cores for this shape when the precision (tf32: one TF32
+/// product; else fp32_tensor's three) and the device's policy let it.
+bool takes_tensor_cores(const GemmArgs& g, bool tf32);
 
 /// Whether 16-byte loads may be used on the rows of a row-major matrix with this leading
 /// dimension (elements) starting at p.
