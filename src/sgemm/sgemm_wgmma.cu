@@ -267,7 +267,6 @@ __device__ __forceinline__ void barrier_arrive_in(std::uint64_t* bar, unsigned r
 /// Every thread of every block of the cluster: arrive (after this thread's earlier accesses), then
 /// wait for all the others. Split so that work can run between the two.
 __device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release;" ::: "memory"); }
-__device__ __forceinline__ void cluster_arrive_relaxed() { asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory"); }
 __device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire;" ::: "memory"); }
 
 /// The TMA copy of one box at (x, y) = (column, row) of a 2-D tensor into shared memory; its bytes
@@ -385,8 +384,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     tile_scaled = 0;
   }
-  // No block copies into another, or arrives on its barriers, before they exist.
-  if constexpr (kCluster > 1) cluster_arrive_relaxed(), cluster_wait();  // (the fence above orders the inits)
+  // No block copies into another, or arrives on its barriers, before they exist (and tile_scaled's
+  // 0 is seen before any consumer sets it).
+  if constexpr (kCluster > 1) cluster_arrive(), cluster_wait();
   else __syncthreads();
 
   if (warpgroup == 0) {  // the producer: one thread issues every copy
