@@ -491,6 +491,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   // its columns 8j + 2·(lane % 4) and the next. Rows of the staged tile are kStagedLd apart: 8
   // floats more than a row, so that a warp's 8 rows fall in different banks.
   constexpr int kStagedLd = kBN + 8;
+  static_assert(std::size_t{kBM} * kStagedLd * sizeof(float) <= std::size_t{kStages} * F::kStageBytes, "the staged tile fits the ring");
   float* staged = reinterpret_cast<float*>(smem);
   const int tile_row = consumer * 64 + warp * 16 + lane / 4;
 #pragma unroll
