@@ -6,7 +6,8 @@
 // their largest brought into [1, 2), and each sum is scaled back in the epilogue. Rows or columns
 // holding ±Inf or NaN keep their values unscaled and their elements of C are FMA chains in FP32
 // (the split would make Inf − Inf = NaN of an infinite value's small part), so non-finite values
-// propagate as in gpulab's FP32 path. find_operand_maxima (sgemm_paths.hpp) writes the maxima.
+// propagate as in gpulab's FP32 path. find_operand_maxima (sgemm_paths.hpp) writes the maxima for
+// mma.sync; wgmma's split finds them as it splits (sgemm_wgmma.cu).
 #pragma once
 
 #include "sgemm/sgemm_device.cuh"
@@ -38,8 +39,7 @@ __device__ __forceinline__ int scale_exponent(unsigned max_bits) {
 }
 
 /// scale_exponent, or kUnscaled for a row or column holding ±Inf or NaN: a sum of a row's and a
-/// column's is above kUnscaled / 2 exactly when either holds one (exponents lie within ±149; it
-/// fits 16 bits, in which the wgmma epilogue keeps its columns' two by two).
+/// column's is above kUnscaled / 2 exactly when either holds one (exponents lie within ±149).
 constexpr int kUnscaled = 1 << 12;
 __device__ __forceinline__ int epilogue_exponent(unsigned max_bits) {
   return max_bits >= kNonFiniteBits ? kUnscaled : scale_exponent(max_bits);

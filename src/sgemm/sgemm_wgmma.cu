@@ -106,9 +106,6 @@ constexpr int kSplitWarps = 8;                 // a split block: 32 × 8 threads
 constexpr int kRowPiece = 32 * 4 * 4;          // floats of a row a warp streams at once: 4 float4 a lane
 constexpr int kTile = 32, kTileK = 64;         // a transposed tile: 64 of k × 32 rows, 8 floats a thread
 
-/// |x|'s bits: non-negative floats order as their bits (NaN above Inf), so atomicMax finds the largest.
-__device__ __forceinline__ unsigned magnitude_bits(float x) { return __float_as_uint(x) & 0x7fffffffu; }
-
 /// x split unscaled: big = tf32(x), small = tf32(x − big) (a non-finite x: itself and 0). A row the
 /// maxima say is to be scaled is split again by rescale_rows (rare: magnitudes outside [2^−50, 2^51)).
 __device__ __forceinline__ void split_unscaled(float x, float& big, float& small) {
@@ -404,7 +401,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           if constexpr (kCluster > 1)
             tma_load_multicast(part == 0 ? maps.b_big : maps.b_small, b_share, &full[stage], k0, n0 + share, (1u << kCluster) - 1);
           else
-            tma_load(part == 0 ? maps.b_big : maps.b_small, b_share, &full[stage], k0, n0);
+            tma_load(part == 0 ? maps.b_big : maps.b_small, b_share, &full[stage], k0, n0 + share);
         }
       }
     }
@@ -419,8 +416,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
   for (auto& x : slice_sum) x = 0.f;
   for (int t = static_cast<int>(threadIdx.x) - 128; t < kBM + kBN; t += 128 * kConsumers) {
-    const int i = t < kBM ? m0 + t : n0 + t - kBM;
-    const int e = epilogue_exponent(i < (t < kBM ? g.m : g.n) ? (t < kBM ? scales.a_rows : scales.b_cols)[i] : 0u);
+    const bool row = t < kBM;  // else a column: tile_exponents holds the rows', then the columns'
+    const int i = row ? m0 + t : n0 + t - kBM;
+    const unsigned largest = i < (row ? g.m : g.n) ? (row ? scales.a_rows : scales.b_cols)[i] : 0u;
+    const int e = epilogue_exponent(largest);
     tile_exponents[t] = e;
     if (e != 0) tile_scaled = 1;
   }
@@ -566,16 +565,14 @@ void launch_split(const GemmArgs& g, unsigned* maxima, float* a_big, float* a_sm
                   cudaStream_t stream) {
   GPULAB_CUDA_CHECK(cudaMemsetAsync(maxima, 0, (static_cast<std::size_t>(g.m) + g.n) * sizeof(unsigned), stream));
   if (g.k == 0) return;
-  const auto blocks = [](int items, int per) { return (items + per - 1) / per; };
-  const auto blocks_of = [](long long items, int per) { return (items + per - 1) / per; };
   auto operand = [&](const float* data, std::size_t ld, bool k_major, int rows, unsigned* max, float* big, float* small) {
     SplitOperand o{data, ld, k_major, rows, max, big, small};
     if (k_major) {  // pieces of kRowPiece floats of each row, kSplitWarps a block
-      o.blocks_x = blocks(g.k, kRowPiece);
-      o.blocks = blocks_of(static_cast<long long>(rows) * o.blocks_x, kSplitWarps);
+      o.blocks_x = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), kRowPiece));
+      o.blocks = static_cast<long long>(ceil_div(static_cast<std::size_t>(rows) * o.blocks_x, kSplitWarps));
     } else {  // tiles of the stored k × rows
-      o.blocks_x = blocks(rows, kTile);
-      o.blocks = static_cast<long long>(o.blocks_x) * blocks(g.k, kTileK);
+      o.blocks_x = static_cast<int>(ceil_div(static_cast<std::size_t>(rows), kTile));
+      o.blocks = static_cast<long long>(o.blocks_x) * static_cast<long long>(ceil_div(static_cast<std::size_t>(g.k), kTileK));
     }
     return o;
   };
