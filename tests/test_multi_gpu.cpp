@@ -115,19 +115,30 @@ TEST(MultiGpu, SgemmRowsSplitAndGathered) {
     expect_all_rows_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 7); });
 }
 
-// C is 268 MB, past what the bench captures in graphs: 4 stages a rank over 2 and 4 GPUs, each
-// sent by the copy engines where the GPUs reach each other's memory (by NCCL otherwise: 2 over four GPUs).
+/// An environment variable set for a scope.
+struct ScopedEnv {
+  const char* name;
+  ScopedEnv(const char* n, const char* value) : name(n) { ::setenv(n, value, 1); }
+  ~ScopedEnv() { ::unsetenv(name); }
+};
+
+// C is 268 MB, past what the bench captures in graphs. From one process whose GPUs reach each
+// other's memory, each rank writes its rows into every rank's C as they are made; with that off,
+// 4 stages a rank over 2 and 4 GPUs, each sent by the copy engines; with those off too, by NCCL (2
+// stages over four GPUs).
 const SgemmShape kStagedShape{4 * 4097 - 3, 4096, 5};
 
+TEST(MultiGpu, SgemmRowsWrittenToEveryGpuAsTheyAreMade) {
+  expect_all_rows_pass([&](std::size_t) { return make_sgemm_multi(kStagedShape, 1.0f, 7); }, false);
+}
+
 TEST(MultiGpu, SgemmInStagesEachPartSentWhileTheNextIsComputed) {
+  const ScopedEnv no_peer_writes("GPULAB_MULTI_PEER_WRITES", "0");
   expect_all_rows_pass([&](std::size_t) { return make_sgemm_multi(kStagedShape, 1.0f, 7); }, false);
 }
 
 TEST(MultiGpu, SgemmInStagesSentByNcclWhereCopyEnginesAreTurnedOff) {
-  struct CopyEnginesOff {
-    CopyEnginesOff() { ::setenv("GPULAB_MULTI_COPY_ENGINES", "0", 1); }
-    ~CopyEnginesOff() { ::unsetenv("GPULAB_MULTI_COPY_ENGINES"); }
-  } off;
+  const ScopedEnv no_copy_engines("GPULAB_MULTI_COPY_ENGINES", "0");
   expect_all_rows_pass([&](std::size_t) { return make_sgemm_multi(kStagedShape, 1.0f, 7); }, false);
 }
 

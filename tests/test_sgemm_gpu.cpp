@@ -621,6 +621,67 @@ TEST(SgemmForms, TheLibraryTakesEveryFormInEveryPrecision) {
     }
 }
 
+// C written to copies as it is made (multi::sgemm's ranks send their rows of C this way, each copy
+// on another GPU): on every path a shape may take — few rows, few columns, the fringe's strips,
+// split-K's sums, unaligned rows, an operand stored transposed, the tensor cores — every copy holds
+// C's bits (beta's too), C is what gpulab::sgemm gives, and past the m × n elements (padding) a copy
+// is untouched. Copies that do not lie as C does modulo 16 bytes, overlap an operand, or are more
+// than seven are refused.
+TEST(SgemmLibrary, CopiesOfCHoldCsBitsOnEveryPath) {
+  const SgemmShape fringed = shape_with_both_fringes();
+  ASSERT_GT(fringed.m, 0u);
+  struct Run {
+    SgemmShape shape;
+    Variant variant;
+    SgemmForm form;
+    SgemmPrecision precision;
+  };
+  std::vector<Run> runs = {{{6, 700, 300}, Variant::scaled, {}, SgemmPrecision::fp32},
+                           {{3000, 5, 600}, Variant::plain, {}, SgemmPrecision::fp32},
+                           {fringed, Variant::unaligned, {}, SgemmPrecision::fp32},
+                           {{512, 520, 4100}, Variant::scaled, {}, SgemmPrecision::fp32},
+                           {{1031, 1029, 1027}, Variant::unaligned, {}, SgemmPrecision::fp32},
+                           {{301, 263, 517}, Variant::scaled, {true, true}, SgemmPrecision::fp32}};
+  for (SgemmPrecision precision : {SgemmPrecision::fp32_tensor, SgemmPrecision::tf32})
+    if (!refused_here(precision)) runs.push_back({{1031, 1029, 1027}, Variant::scaled, {}, precision});
+  for (const Run& run : runs) {
+    const SgemmShape s = run.shape;
+    const std::string what = fmt::format("{} {} precision {}", sgemm_form_name(run.form), sgemm_shape_name(s), static_cast<int>(run.precision));
+    const SgemmInput in = input_for(s, run.variant);
+    DeviceGemm plain(in, run.form), copied(in, run.form);
+    plain.call(in, run.precision);
+    const std::vector<float> poison(in.c.size(), std::bit_cast<float>(~0u));
+    std::vector<DeviceBuffer<float>> copies;
+    for (int q = 0; q < 3; ++q) copies.push_back(test::upload<float>(poison));
+    const std::vector<float*> at = {copies[0].data(), copies[1].data(), copies[2].data()};
+    sgemm_detail::sgemm_with_copies(op_of(run.form.a_transposed), op_of(run.form.b_transposed), s.m, s.n, s.k, in.alpha, copied.a.data(),
+                                    copied.lda, copied.b.data(), copied.ldb, in.beta, copied.c.data(), in.ldc, at, nullptr, run.precision);
+    const std::vector<float> want = plain.result(), got = copied.result();
+    EXPECT_EQ(std::memcmp(want.data(), got.data(), got.size() * sizeof(float)), 0) << what;
+    for (const DeviceBuffer<float>& copy : copies) {
+      const std::vector<float> held = test::download(copy.data(), copy.size());
+      for (std::size_t i = 0; i < s.m; ++i)
+        for (std::size_t j = 0; j < in.ldc && i * in.ldc + j < held.size(); ++j) {
+          const std::uint32_t bits = std::bit_cast<std::uint32_t>(held[i * in.ldc + j]);
+          ASSERT_EQ(bits, j < s.n ? std::bit_cast<std::uint32_t>(got[i * in.ldc + j]) : ~0u) << what << " at " << i << ", " << j;
+        }
+    }
+  }
+  // Refused: a copy 4 bytes off C's lie, one over B, eight copies.
+  const SgemmInput in = input_for({64, 64, 64}, Variant::plain);
+  DeviceGemm d(in);
+  DeviceBuffer<float> spare(in.c.size() + 4);
+  auto call = [&](std::vector<float*> at) {
+    sgemm_detail::sgemm_with_copies(Op::as_is, Op::as_is, 64, 64, 64, 1.f, d.a.data(), d.lda, d.b.data(), d.ldb, 0.f, d.c.data(), in.ldc, at,
+                                    nullptr);
+  };
+  EXPECT_THROW(call({spare.data() + 1}), Error);
+  EXPECT_THROW(call({d.b.data()}), Error);
+  EXPECT_THROW(call(std::vector<float*>(8, spare.data())), Error);
+  EXPECT_THROW(call({spare.data(), spare.data()}), Error);  // two copies on the same bytes
+  EXPECT_NO_THROW(call({spare.data()}));
+}
+
 // ---- strided batches ------------------------------------------------------------------------------
 
 /// `count` members of a shape, each its own input (seeds apart), laid out as the batched call takes

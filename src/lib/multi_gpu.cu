@@ -160,6 +160,13 @@ bool copy_engines_wanted() {
   return v == nullptr || std::string_view(v) != "0";
 }
 
+/// Whether a local part may write the other ranks' memory: not where GPULAB_MULTI_PEER_WRITES=0
+/// (sgemm's rows then gathered after the product, to compare the two).
+bool peer_writes_wanted() {
+  const char* v = std::getenv("GPULAB_MULTI_PEER_WRITES");
+  return v == nullptr || std::string_view(v) != "0";
+}
+
 /// Whether each of `devices` can write the others' memory, peer access enabled (once a pair, for
 /// the process: cudaDeviceEnablePeerAccess). A pair that cannot (no P2P path, too many peers)
 /// sends its gathers through NCCL.
@@ -286,6 +293,28 @@ void gather_by_copy_engines(std::span<const RankStream> ranks, std::span<const i
   });
 }
 
+/// A call whose local parts write the other ranks' memory (Phases::writes_peers), each rank's
+/// stream at `here[i]` when its phases were made: each rank's local part starts once every rank's
+/// stream has come that far (no rank's memory is written while its stream may still use it), and
+/// each rank's combine once every rank's local part is done.
+void run_writing_peers(std::span<const RankStream> ranks, std::span<const int> devices, const std::vector<Phases>& phases,
+                       const std::vector<std::unique_ptr<Event>>& here) {
+  const std::size_t n = ranks.size();
+  std::vector<std::unique_ptr<Event>> made(n);
+  gpulab::detail::on_launchers(devices, [&](std::size_t i) {
+    for (std::size_t j = 0; j < n; ++j)
+      if (j != i) GPULAB_CUDA_CHECK(cudaStreamWaitEvent(ranks[i].stream, here[j]->get()));
+    phases[i].local();
+    made[i] = std::make_unique<Event>();
+    made[i]->record(ranks[i].stream);
+  });
+  gpulab::detail::on_launchers(devices, [&](std::size_t i) {
+    for (std::size_t j = 0; j < n; ++j)
+      if (j != i) GPULAB_CUDA_CHECK(cudaStreamWaitEvent(ranks[i].stream, made[j]->get()));
+    phases[i].combine();
+  });
+}
+
 }  // namespace
 
 void require(bool ok, const std::string& what) {
@@ -354,13 +383,22 @@ void run_all(std::span<const RankStream> ranks, const std::function<Phases(std::
   // goes by the copy engines, which take no SMs from the product beside it; not while captured.
   std::vector<int> devices;
   for (const RankStream& r : ranks) devices.push_back(r.device);
+  // A local part that writes the other ranks' memory waits for every rank's stream first (below).
   const bool copy_engines = ranks.size() > 1 && copy_engines_wanted() && !any_capturing(ranks) && peers_reachable(devices);
+  std::vector<std::unique_ptr<Event>> here(ranks.size());
   gpulab::detail::on_launchers(devices, [&](std::size_t i) {
     Place place = place_of(ranks[i].comm);
     place.copy_engines = copy_engines;
+    place.peer_writes = copy_engines && peer_writes_wanted();
     phases[i] = make_phases(i, place);
-    phases[i].local();
+    if (!phases[i].writes_peers) return phases[i].local();
+    here[i] = std::make_unique<Event>();
+    here[i]->record(ranks[i].stream);
   });
+  if (phases[0].writes_peers) {
+    for (const Phases& p : phases) require(p.writes_peers && p.collectives.empty() && p.later.empty(), "the ranks disagree on their phases");
+    return run_writing_peers(ranks, devices, phases, here);
+  }
   if (copy_engines && pipelined_and_only_moves(phases)) return gather_by_copy_engines(ranks, devices, phases);
   gpulab::detail::on_launchers(devices, [&](std::size_t i) { collect_and_combine(phases[i], ranks[i].comm, ranks[i].stream); });
 }

@@ -46,6 +46,9 @@ ncclDataType_t nccl_type() {
 struct Place {
   int rank = 0, ranks = 1;
   bool copy_engines = false;
+  /// One process whose GPUs can each write every other's memory, not being captured: a rank's local
+  /// part may write its results into the other ranks' memory itself (Phases::writes_peers).
+  bool peer_writes = false;
 };
 
 /// One collective of a rank, as data: what it sends and where it receives. Run through NCCL, or by
@@ -96,6 +99,10 @@ struct Phases {
   std::vector<Collective> collectives;
   std::function<void()> combine = [] {};
   std::vector<Stage> later = {};
+  /// The local part writes into the other ranks' memory (only where Place::peer_writes; then every
+  /// rank's does, and there are no collectives): it starts once every rank's stream has come this
+  /// far, and each rank's combine waits for every rank's local part.
+  bool writes_peers = false;
 };
 
 /// A rank's temporary storage: the one-GPU function's, its partial result, every rank's gathered.

@@ -56,9 +56,10 @@ ByteRange batch_span(ByteRange member, std::size_t count, std::size_t stride) {
   return {member.first, member.last + (count - 1) * step};
 }
 
-/// Throws on a bad call; returns whether there is anything to do.
+/// Throws on a bad call; returns whether there is anything to do. `copies`: places C is also
+/// written to (sgemm_with_copies), each as C lies.
 bool validate(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, const float* a, std::size_t lda, const float* b,
-              std::size_t ldb, const float* c, std::size_t ldc, const Batch& batch = {}) {
+              std::size_t ldb, const float* c, std::size_t ldc, const Batch& batch = {}, std::span<float* const> copies = {}) {
   require(op_a == Op::as_is || op_a == Op::transposed, "unknown op_a " + std::to_string(static_cast<int>(op_a)));
   require(op_b == Op::as_is || op_b == Op::transposed, "unknown op_b " + std::to_string(static_cast<int>(op_b)));
   require(m < kMaxSide && n < kMaxSide && k < kMaxSide,
@@ -86,9 +87,23 @@ bool validate(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, con
           "stride_c = " + std::to_string(batch.stride_c) + " is smaller than a member of C, " + std::to_string((ce.last - ce.first) / sizeof(float)) +
               " floats: the members would overlap");
   const auto all_c = batch_span(ce, batch.count, batch.stride_c);
-  require(!overlap(all_c, batch_span(extent(a, a_rows, a_cols, lda), batch.count, batch.stride_a)) &&
-              !overlap(all_c, batch_span(extent(b, b_rows, b_cols, ldb), batch.count, batch.stride_b)),
-          "c overlaps a or b");
+  const auto ae = batch_span(extent(a, a_rows, a_cols, lda), batch.count, batch.stride_a);
+  const auto be = batch_span(extent(b, b_rows, b_cols, ldb), batch.count, batch.stride_b);
+  require(!overlap(all_c, ae) && !overlap(all_c, be), "c overlaps a or b");
+  // A copy is written as C is: it may share no byte with A, B, C or another copy, and lies as C
+  // does modulo 16 bytes (C's 16-byte stores are the copies' too).
+  require(copies.size() <= static_cast<std::size_t>(GemmArgs::kMaxCopies),
+          std::to_string(copies.size()) + " copies of c: at most " + std::to_string(GemmArgs::kMaxCopies));
+  require(copies.empty() || batch.count == 1, "copies of c in a batch");
+  for (std::size_t q = 0; q < copies.size(); ++q) {
+    require(copies[q] != nullptr, "copy " + std::to_string(q) + " of c is null");
+    require((reinterpret_cast<std::uintptr_t>(copies[q]) - reinterpret_cast<std::uintptr_t>(c)) % 16 == 0,
+            "copy " + std::to_string(q) + " of c does not lie as c does modulo 16 bytes");
+    const auto qe = extent(copies[q], m, n, ldc);
+    require(!overlap(qe, ae) && !overlap(qe, be) && !overlap(qe, ce), "copy " + std::to_string(q) + " of c overlaps a, b or c");
+    for (std::size_t r = 0; r < q; ++r)
+      require(!overlap(qe, extent(copies[r], m, n, ldc)), "copies " + std::to_string(r) + " and " + std::to_string(q) + " of c overlap");
+  }
   return true;
 }
 
@@ -122,6 +137,7 @@ constexpr std::size_t kMaxProbeBytes = std::size_t{256} << 20;
 /// is overwritten by each, then by the chosen one); with beta ≠ 0 they write a scratch output
 /// instead, with beta = 0 (reading C costs every configuration the same), up to kMaxProbeBytes.
 std::optional<std::size_t> measure_configs(GemmArgs g, int splits, float* partials, cudaStream_t stream) {
+  g.copies = 0;  // the chosen configuration's run writes them (a scratch C has none)
   std::optional<StreamScratch> scratch_c;
   if (g.beta != 0.f) {
     const std::size_t member = static_cast<std::size_t>(g.m) * g.n, bytes = member * static_cast<std::size_t>(g.batch) * sizeof(float);
@@ -288,27 +304,17 @@ void product(GemmArgs g, cudaStream_t stream, SgemmPrecision precision) {
   tiled_product(tiled, stream);
 }
 
-}  // namespace
-
-bool sgemm_precision_supported(SgemmPrecision precision) {
-  return precision != SgemmPrecision::tf32 || tensor_form(precision) != sgemm_detail::TensorForm::none;
-}
-
-void sgemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
-           const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream, SgemmPrecision precision) {
-  sgemm_strided_batched(op_a, op_b, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, stream, precision);  // a batch of one
-}
-
-void sgemm_strided_batched(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
-                           std::size_t stride_a, const float* b, std::size_t ldb, std::size_t stride_b, float beta, float* c,
-                           std::size_t ldc, std::size_t stride_c, std::size_t batch, cudaStream_t stream, SgemmPrecision precision) {
-  require_precision(precision);
-  if (!validate(op_a, op_b, m, n, k, a, lda, b, ldb, c, ldc, {batch, stride_a, stride_b, stride_c})) return;
-  // alpha = 0: C = beta·C without reading A or B, as in BLAS (their Inf and NaN do not reach C).
-  if (alpha == 0.f) k = 0;
-  GemmArgs g = sgemm_device::gemm_args(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+/// A checked call's arguments (alpha = 0: C = beta·C without reading A or B, as in BLAS: their Inf
+/// and NaN do not reach C).
+GemmArgs args_of(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
+                 const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc) {
+  GemmArgs g = sgemm_device::gemm_args(m, n, alpha == 0.f ? 0 : k, alpha, a, lda, b, ldb, beta, c, ldc);
   g.a_transposed = op_a == Op::transposed, g.b_transposed = op_b == Op::transposed;
-  g.stride_a = stride_a, g.stride_b = stride_b, g.stride_c = stride_c;
+  return g;
+}
+
+/// A checked call of `batch` members (the operands' strides in g) as the library runs it.
+void run_call(const GemmArgs& g, std::size_t batch, cudaStream_t stream, SgemmPrecision precision) {
   // Members the tensor cores take, and members of few rows or columns (the streaming paths), one
   // call each; the others in launches of the tiles over up to 65535 members (blockIdx.y).
   if (batch == 1 || takes_tensor_cores(g, precision) || g.m <= sgemm_detail::kFewRows || g.n <= sgemm_detail::kFewCols) {
@@ -321,6 +327,39 @@ void sgemm_strided_batched(Op op_a, Op op_b, std::size_t m, std::size_t n, std::
     part.batch = static_cast<int>(std::min(kMaxLaunchMembers, batch - first));
     tiled_product(part, stream);
   }
+}
+
+}  // namespace
+
+bool sgemm_precision_supported(SgemmPrecision precision) {
+  return precision != SgemmPrecision::tf32 || tensor_form(precision) != sgemm_detail::TensorForm::none;
+}
+
+void sgemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
+           const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc, cudaStream_t stream, SgemmPrecision precision) {
+  sgemm_strided_batched(op_a, op_b, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, stream, precision);  // a batch of one
+}
+
+void sgemm_detail::sgemm_with_copies(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a,
+                                     std::size_t lda, const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc,
+                                     std::span<float* const> copies, cudaStream_t stream, SgemmPrecision precision) {
+  require_precision(precision);
+  if (!validate(op_a, op_b, m, n, k, a, lda, b, ldb, c, ldc, {}, copies)) return;
+  GemmArgs g = args_of(op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  g.copies = static_cast<int>(copies.size());
+  for (std::size_t q = 0; q < copies.size(); ++q)
+    g.copy_offset[q] = static_cast<std::ptrdiff_t>(reinterpret_cast<std::uintptr_t>(copies[q]) - reinterpret_cast<std::uintptr_t>(c));
+  run_call(g, 1, stream, precision);
+}
+
+void sgemm_strided_batched(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
+                           std::size_t stride_a, const float* b, std::size_t ldb, std::size_t stride_b, float beta, float* c,
+                           std::size_t ldc, std::size_t stride_c, std::size_t batch, cudaStream_t stream, SgemmPrecision precision) {
+  require_precision(precision);
+  if (!validate(op_a, op_b, m, n, k, a, lda, b, ldb, c, ldc, {batch, stride_a, stride_b, stride_c})) return;
+  GemmArgs g = args_of(op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  g.stride_a = stride_a, g.stride_b = stride_b, g.stride_c = stride_c;
+  run_call(g, batch, stream, precision);
 }
 
 void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,

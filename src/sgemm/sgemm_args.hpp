@@ -25,6 +25,13 @@ struct GemmArgs {
   /// and c + i·stride_c (elements), member(i). The tiled kernels take member blockIdx.y.
   int batch = 1;
   std::size_t stride_a = 0, stride_b = 0, stride_c = 0;
+  /// Copies of C written with it (sgemm_with_copies: multi::sgemm's rows sent to the other GPUs as
+  /// they are made): the element at C + e is also stored at C + e + copy_offset[q] (bytes, a
+  /// multiple of 16, so that C's 16-byte stores stay aligned there), for q < copies. As offsets,
+  /// they follow C through a block's or a member's arithmetic.
+  static constexpr int kMaxCopies = 7;
+  int copies = 0;
+  std::ptrdiff_t copy_offset[kMaxCopies] = {};
   /// The arguments from member i of the batch on (its A, B and C first).
   GPULAB_HOST_DEVICE GemmArgs member(std::size_t i) const {
     GemmArgs g = *this;

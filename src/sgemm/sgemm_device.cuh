@@ -48,9 +48,20 @@ __device__ __forceinline__ float b_at(const GemmArgs& g, int p, int j) {
   return g.b_transposed ? g.b[static_cast<std::size_t>(j) * g.ldb + p] : g.b[static_cast<std::size_t>(p) * g.ldb + j];
 }
 
+/// C's element (or 16 bytes) at `c` set to v, and the same place of each of C's copies.
+template <class V>
+__device__ __forceinline__ void put_c(const GemmArgs& g, float* c, V v) {
+  *reinterpret_cast<V*>(c) = v;
+  // Unrolled, so that each offset is read where the kernel's parameters lie (an index known only
+  // at run time would copy the arguments to every thread's local memory first).
+#pragma unroll
+  for (int q = 0; q < GemmArgs::kMaxCopies; ++q)
+    if (q < g.copies) *reinterpret_cast<V*>(reinterpret_cast<char*>(c) + g.copy_offset[q]) = v;
+}
+
 __device__ __forceinline__ void store_c(const GemmArgs& g, int i, int j, float acc) {
   float* c = g.c + static_cast<std::size_t>(i) * g.ldc + j;
-  *c = epilogue(g, acc, c);
+  put_c(g, c, epilogue(g, acc, c));
 }
 
 /// Four consecutive elements of row i from column j: one 16-byte access where the row is
@@ -67,11 +78,11 @@ __device__ __forceinline__ void store_c4(const GemmArgs& g, int i, int j, float4
     } else {
       v = {g.alpha * acc.x, g.alpha * acc.y, g.alpha * acc.z, g.alpha * acc.w};
     }
-    *reinterpret_cast<float4*>(c) = v;
+    put_c(g, c, v);
     return;
   }
   const float values[4] = {acc.x, acc.y, acc.z, acc.w};
-  for (int q = 0; q < 4 && j + q < g.n; ++q) c[q] = epilogue(g, values[q], c + q);
+  for (int q = 0; q < 4 && j + q < g.n; ++q) put_c(g, c + q, epilogue(g, values[q], c + q));
 }
 
 /// Element (i, j) of a row-major matrix, or 0 outside rows × cols (the tiles' zero fill).

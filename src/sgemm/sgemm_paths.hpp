@@ -8,6 +8,7 @@
 #include "sgemm/sgemm_args.hpp"
 
 #include <gpulab/error.hpp>
+#include <gpulab/sgemm.hpp>
 
 #include <cuda_runtime.h>
 
@@ -89,6 +90,14 @@ int few_rows_cluster_ranks(const GemmArgs& g);
 /// shape's and the engine's (copy engines or NCCL: the same for every rank of a call) alone, so
 /// the same on every rank.
 std::size_t multi_sgemm_stages(std::size_t m, std::size_t n, int ranks, bool copy_engines);
+/// gpulab::sgemm (one product) whose C is also written, element for element as it is made, to each
+/// of `copies` (at most GemmArgs::kMaxCopies, each laid out as C, ldc apart, at an address equal to
+/// C's modulo 16 bytes, sharing no byte with A, B, C or each other; any GPU's memory the device may
+/// write): multi::sgemm's ranks, in one process, send their rows of C to the other GPUs this way,
+/// with no gather after the product. Throws what gpulab::sgemm throws, and on such copies.
+void sgemm_with_copies(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
+                       const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc, std::span<float* const> copies,
+                       cudaStream_t stream, SgemmPrecision precision = SgemmPrecision::fp32);
 /// The few-rows path in one launch (g.m ≤ kFewRows): k split over `ranks` blocks of a cluster
 /// (1 to few_rows_max_cluster_ranks()).
 void run_few_rows_cluster(const GemmArgs& g, int ranks, cudaStream_t stream);
