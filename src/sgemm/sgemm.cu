@@ -329,6 +329,15 @@ void run_call(const GemmArgs& g, std::size_t batch, cudaStream_t stream, SgemmPr
   }
 }
 
+/// The copies' offsets from C, as the kernels read them (GemmArgs::copy_offsets).
+struct CopyOffsets {
+  std::ptrdiff_t bytes[GemmArgs::kMaxCopies];
+};
+
+__global__ void store_copy_offsets(CopyOffsets offsets, int count, std::ptrdiff_t* table) {
+  if (static_cast<int>(threadIdx.x) < count) table[threadIdx.x] = offsets.bytes[threadIdx.x];
+}
+
 }  // namespace
 
 bool sgemm_precision_supported(SgemmPrecision precision) {
@@ -346,9 +355,18 @@ void sgemm_detail::sgemm_with_copies(Op op_a, Op op_b, std::size_t m, std::size_
   require_precision(precision);
   if (!validate(op_a, op_b, m, n, k, a, lda, b, ldb, c, ldc, {}, copies)) return;
   GemmArgs g = args_of(op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  g.copies = static_cast<int>(copies.size());
+  // The offsets go to device memory by a launch of their own (a kernel's argument, in stream order:
+  // no copy from host memory that might wait), freed in stream order after the product.
+  CopyOffsets offsets{};
   for (std::size_t q = 0; q < copies.size(); ++q)
-    g.copy_offset[q] = static_cast<std::ptrdiff_t>(reinterpret_cast<std::uintptr_t>(copies[q]) - reinterpret_cast<std::uintptr_t>(c));
+    offsets.bytes[q] = static_cast<std::ptrdiff_t>(reinterpret_cast<std::uintptr_t>(copies[q]) - reinterpret_cast<std::uintptr_t>(c));
+  const StreamScratch table(copies.size() * sizeof(std::ptrdiff_t), stream);
+  if (!copies.empty()) {
+    launch("sgemm_copy_offsets", store_copy_offsets, {dim3(1), dim3(GemmArgs::kMaxCopies)}, stream, offsets,
+           static_cast<int>(copies.size()), table.as<std::ptrdiff_t>());
+    g.copies = static_cast<int>(copies.size());
+    g.copy_offsets = table.as<std::ptrdiff_t>();
+  }
   run_call(g, 1, stream, precision);
 }
 

@@ -26,12 +26,13 @@ struct GemmArgs {
   int batch = 1;
   std::size_t stride_a = 0, stride_b = 0, stride_c = 0;
   /// Copies of C written with it (sgemm_with_copies: multi::sgemm's rows sent to the other GPUs as
-  /// they are made): the element at C + e is also stored at C + e + copy_offset[q] (bytes, a
+  /// they are made): the element at C + e is also stored at C + e + copy_offsets[q] (bytes, a
   /// multiple of 16, so that C's 16-byte stores stay aligned there), for q < copies. As offsets,
-  /// they follow C through a block's or a member's arithmetic.
+  /// they follow C through a block's arithmetic; in device memory, so that a kernel indexes them
+  /// without copying its arguments to each thread's local memory.
   static constexpr int kMaxCopies = 7;
   int copies = 0;
-  std::ptrdiff_t copy_offset[kMaxCopies] = {};
+  const std::ptrdiff_t* copy_offsets = nullptr;
   /// The arguments from member i of the batch on (its A, B and C first).
   GPULAB_HOST_DEVICE GemmArgs member(std::size_t i) const {
     GemmArgs g = *this;

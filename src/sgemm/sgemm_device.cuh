@@ -48,29 +48,28 @@ __device__ __forceinline__ float b_at(const GemmArgs& g, int p, int j) {
   return g.b_transposed ? g.b[static_cast<std::size_t>(j) * g.ldb + p] : g.b[static_cast<std::size_t>(p) * g.ldb + j];
 }
 
-/// C's element (or 16 bytes) at `c` set to v, and the same place of each of C's copies.
-template <class V>
-__device__ __forceinline__ void put_c(const GemmArgs& g, float* c, V v) {
-  *reinterpret_cast<V*>(c) = v;
-  // Unrolled, so that each offset is read where the kernel's parameters lie (an index known only
-  // at run time would copy the arguments to every thread's local memory first).
-#pragma unroll
-  for (int q = 0; q < GemmArgs::kMaxCopies; ++q)
-    if (q < g.copies) *reinterpret_cast<V*>(reinterpret_cast<char*>(c) + g.copy_offset[q]) = v;
+/// Where a destination of C's values lies: C itself (q = −1), or copy q (GemmArgs::copies).
+__device__ __forceinline__ float* destination(const GemmArgs& g, float* c, int q) {
+  return q < 0 ? c : reinterpret_cast<float*>(reinterpret_cast<char*>(c) + g.copy_offsets[q]);
 }
 
 __device__ __forceinline__ void store_c(const GemmArgs& g, int i, int j, float acc) {
   float* c = g.c + static_cast<std::size_t>(i) * g.ldc + j;
-  put_c(g, c, epilogue(g, acc, c));
+  const float v = epilogue(g, acc, c);
+#pragma unroll 1
+  for (int q = -1; q < g.copies; ++q) *destination(g, c, q) = v;
 }
 
 /// Four consecutive elements of row i from column j: one 16-byte access where the row is
-/// 16-byte aligned and all four are inside, elements one by one otherwise.
+/// 16-byte aligned and all four are inside, elements one by one otherwise. The values are made
+/// once, then stored to C and to each of its copies by one loop (not a store site a destination:
+/// the tiled kernels inline this 16 times and more).
 __device__ __forceinline__ void store_c4(const GemmArgs& g, int i, int j, float4 acc) {
   if (i >= g.m || j >= g.n) return;
   float* c = g.c + static_cast<std::size_t>(i) * g.ldc + j;
-  if (j + 3 < g.n && (reinterpret_cast<std::uintptr_t>(c) & 15) == 0) {
-    float4 v = acc;
+  const bool vector = j + 3 < g.n && (reinterpret_cast<std::uintptr_t>(c) & 15) == 0;
+  float4 v = acc;
+  if (vector) {
     if (g.beta != 0.f) {
       const float4 old = *reinterpret_cast<const float4*>(c);
       v = {fmaf(g.alpha, acc.x, g.beta * old.x), fmaf(g.alpha, acc.y, g.beta * old.y),
@@ -78,11 +77,24 @@ __device__ __forceinline__ void store_c4(const GemmArgs& g, int i, int j, float4
     } else {
       v = {g.alpha * acc.x, g.alpha * acc.y, g.alpha * acc.z, g.alpha * acc.w};
     }
-    put_c(g, c, v);
-    return;
+  } else {
+    v.x = epilogue(g, acc.x, c);
+    if (j + 1 < g.n) v.y = epilogue(g, acc.y, c + 1);
+    if (j + 2 < g.n) v.z = epilogue(g, acc.z, c + 2);
+    if (j + 3 < g.n) v.w = epilogue(g, acc.w, c + 3);
   }
-  const float values[4] = {acc.x, acc.y, acc.z, acc.w};
-  for (int q = 0; q < 4 && j + q < g.n; ++q) put_c(g, c + q, epilogue(g, values[q], c + q));
+#pragma unroll 1
+  for (int q = -1; q < g.copies; ++q) {
+    float* to = destination(g, c, q);
+    if (vector) {
+      *reinterpret_cast<float4*>(to) = v;
+    } else {
+      to[0] = v.x;
+      if (j + 1 < g.n) to[1] = v.y;
+      if (j + 2 < g.n) to[2] = v.z;
+      if (j + 3 < g.n) to[3] = v.w;
+    }
+  }
 }
 
 /// Element (i, j) of a row-major matrix, or 0 outside rows × cols (the tiles' zero fill).
