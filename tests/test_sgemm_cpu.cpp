@@ -349,17 +349,13 @@ TEST(SgemmRules, LargeProductsTakeEveryFringe) {
 }
 
 TEST(SgemmRules, SeveralRanksTakeStagesOnlyWhereEachKeepsItsWaves) {
-  for (bool copy_engines : {false, true}) {
-    EXPECT_EQ(sgemm_detail::multi_sgemm_stages(16384, 16384, 1, copy_engines), 1u);  // nothing to send
-    EXPECT_EQ(sgemm_detail::multi_sgemm_stages(16384, 16384, 4, copy_engines), 4u);  // 4096 tiles a rank
-    EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4 * 16384, 16384, 4, copy_engines), 4u);  // weakly scaled: at most four
-    EXPECT_EQ(sgemm_detail::multi_sgemm_stages(0, 4096, 4, copy_engines), 1u);
-    EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4 * 4097, 4096, 4, copy_engines), copy_engines ? 4u : 2u);  // 33 × 32 tiles a rank
-  }
-  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4096, 4096, 4, true), 1u);  // 256 tiles a rank: two waves, one stage
-  // 1024 tiles a rank: two stages of four waves where NCCL's kernels would take the SMs, four of two by copy engines.
-  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(8192, 8192, 4, false), 2u);
-  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(8192, 8192, 4, true), 4u);
+  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(16384, 16384, 1), 1u);      // nothing to send
+  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(16384, 16384, 4), 4u);      // 4096 tiles a rank
+  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4 * 16384, 16384, 4), 4u);  // weakly scaled: at most four
+  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(0, 4096, 4), 1u);
+  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4 * 4097, 4096, 4), 2u);  // 33 × 32 tiles a rank
+  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(4096, 4096, 4), 1u);      // 256 tiles a rank: two waves, one stage
+  EXPECT_EQ(sgemm_detail::multi_sgemm_stages(8192, 8192, 4), 2u);      // 1024 tiles a rank: two stages of four waves
 }
 
 // The policy per family: TF32 refused without TF32 tensor cores (sm_75); 3xTF32 only where the TF32

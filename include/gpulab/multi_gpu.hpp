@@ -26,9 +26,10 @@
 //   (gpulab keeps one per GPU, asleep when idle), all at once as processes would: the local parts
 //   first, then each rank's collectives and combining step, and returns once all is enqueued.
 //   Where every pair of its GPUs can reach the other's memory, the first such call enables peer
-//   access between them (cudaDeviceEnablePeerAccess, for the whole process), and what a call sends
-//   while it computes (multi::sgemm's stages) goes by the copy engines, which take no SMs;
-//   GPULAB_MULTI_COPY_ENGINES=0 sends everything through NCCL.
+//   access between them (cudaDeviceEnablePeerAccess, for the whole process), and multi::sgemm's
+//   ranks write their rows of C into every rank's C as they make them, with nothing to send after;
+//   GPULAB_MULTI_PEER_WRITES=0 sends everything through NCCL. Such a call's ranks wait for each
+//   other's streams at its start and end (cross-device events).
 //   Per-rank calls for each GPU in turn from one thread are not a way: NCCL may block a call
 //   until the other ranks arrive, and inside one NCCL group the combining kernel would be enqueued
 //   before the deferred collective.

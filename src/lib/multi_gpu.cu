@@ -1,7 +1,8 @@
 // The multi-GPU engine: runs the phases each problem's form makes of a rank's work (its local part,
 // its collectives as data, its combine; lib/multi_phases.cuh), in a row for one rank or phase by
-// phase over every rank, the collectives through NCCL, the copy engines (a pipelined call's sends
-// from one process) or the loopback's copies. Floats are gathered
+// phase over every rank, the collectives through NCCL or the loopback's copies, or none where a
+// rank's local part writes its results into the other ranks' memory itself (one process: sgemm's
+// rows of C). Floats are gathered
 // and added in rank order on every rank by the problems' combines (an all-reduce's order is NCCL's
 // choice, so its bits could differ between runs, algorithms and ranks); integer counts go through
 // an all-reduce (exact in any order). The problems' forms live in their folders (<problem>_multi.cu).
@@ -153,15 +154,8 @@ void collect_and_combine(const Phases& p, ncclComm_t comm, cudaStream_t stream) 
   p.combine();
 }
 
-/// Whether sends may go by the copy engines: not where GPULAB_MULTI_COPY_ENGINES=0 (everything
-/// through NCCL, to compare the two or to step around a platform's peer copies).
-bool copy_engines_wanted() {
-  const char* v = std::getenv("GPULAB_MULTI_COPY_ENGINES");
-  return v == nullptr || std::string_view(v) != "0";
-}
-
 /// Whether a local part may write the other ranks' memory: not where GPULAB_MULTI_PEER_WRITES=0
-/// (sgemm's rows then gathered after the product, to compare the two).
+/// (everything through NCCL, to compare the two or to step around a platform's peer access).
 bool peer_writes_wanted() {
   const char* v = std::getenv("GPULAB_MULTI_PEER_WRITES");
   return v == nullptr || std::string_view(v) != "0";
@@ -169,7 +163,7 @@ bool peer_writes_wanted() {
 
 /// Whether each of `devices` can write the others' memory, peer access enabled (once a pair, for
 /// the process: cudaDeviceEnablePeerAccess). A pair that cannot (no P2P path, too many peers)
-/// sends its gathers through NCCL.
+/// leaves every send to NCCL.
 bool peers_reachable(std::span<const int> devices) {
   static std::mutex mutex;
   static std::map<std::pair<int, int>, bool> known;
@@ -195,7 +189,7 @@ bool peers_reachable(std::span<const int> devices) {
 }
 
 /// Whether any rank's stream is being captured into a graph (the captured calls stay with NCCL,
-/// which a graph replays; the copy engines' cross-device events would join the captures).
+/// which a graph replays; the peer writes' cross-device events would join the captures).
 bool any_capturing(std::span<const RankStream> ranks) {
   const KeepCurrentDevice keep;
   for (const RankStream& r : ranks) {
@@ -203,94 +197,6 @@ bool any_capturing(std::span<const RankStream> ranks) {
     if (stream_capturing(r.stream)) return true;
   }
   return false;
-}
-
-/// Each stage's collectives of every rank: of_stage(phases, s)[q] is rank q's in stage s.
-std::vector<const std::vector<Collective>*> of_stage(const std::vector<Phases>& phases, std::size_t s) {
-  std::vector<const std::vector<Collective>*> of;
-  for (const Phases& p : phases) of.push_back(s == 0 ? &p.collectives : &p.later[s - 1].collectives);
-  return of;
-}
-
-/// Whether a call sends while it computes (stages) and its collectives only move data: what the
-/// copy engines may carry. On four H200s they took in about 190 GB/s a GPU where NCCL's kernels
-/// take in about 330 (conv 30720 × 17280 gathered: 6.2 ms against 3.6), so a gather with nothing
-/// beside it goes through NCCL; beside a stage's product NCCL's kernels take its SMs and the copy
-/// engines none (sgemm 8192³ over four: 3.76× against 3.43×; 062b8ad).
-bool pipelined_and_only_moves(const std::vector<Phases>& phases) {
-  if (phases[0].later.empty()) return false;
-  for (const Phases& p : phases) require(p.later.size() == phases[0].later.size(), "the ranks disagree on their stages");
-  for (std::size_t s = 0; s <= phases[0].later.size(); ++s) {
-    const auto of = of_stage(phases, s);
-    require_agreement(of);
-    for (const Collective& c : *of[0])
-      if (c.kind == Collective::Kind::all_reduce_sum) return false;
-  }
-  return true;
-}
-
-/// The stream on which the current device sends to `peer` by its copy engines (one a peer, made once).
-cudaStream_t sending_stream(int peer) {
-  static PerDevice<std::vector<std::unique_ptr<Stream>>> streams;
-  const auto& mine = streams.get([] {
-    int count = 0;
-    GPULAB_CUDA_CHECK(cudaGetDeviceCount(&count));
-    std::vector<std::unique_ptr<Stream>> s;
-    for (int i = 0; i < count; ++i) s.push_back(std::make_unique<Stream>());
-    return s;
-  });
-  return mine.at(static_cast<std::size_t>(peer))->get();
-}
-
-/// The collectives of every stage as copies from each rank's GPU into its peers' memory
-/// (cudaMemcpyPeerAsync: the copy engines, no SMs), once every rank's first local part is issued.
-/// Each rank sends a stage once its local part is made, on a stream to each peer, while its stream
-/// goes on to the next stage's local part; a peer's memory is written only once the peer's stream
-/// has come this far. Each rank's stream then waits for everything it sends and receives, and
-/// combines.
-void gather_by_copy_engines(std::span<const RankStream> ranks, std::span<const int> devices, const std::vector<Phases>& phases) {
-  const std::size_t n = ranks.size(), stages = 1 + phases[0].later.size();
-  std::vector<std::unique_ptr<Event>> here(n);  // rank i's stream at its first stage made
-  std::vector<std::vector<std::unique_ptr<Event>>> sent(n);  // sent[i][j]: what i sends j, sent
-  gpulab::detail::on_launchers(devices, [&](std::size_t i) {
-    here[i] = std::make_unique<Event>();
-    here[i]->record(ranks[i].stream);
-    sent[i].resize(n);
-    for (std::size_t j = 0; j < n; ++j)
-      if (j != i) sent[i][j] = std::make_unique<Event>();
-  });
-  gpulab::detail::on_launchers(devices, [&](std::size_t i) {
-    const Event made;
-    for (std::size_t s = 0; s < stages; ++s) {
-      if (s > 0) {
-        phases[i].later[s - 1].local();
-        made.record(ranks[i].stream);
-      }
-      const Event& ready = s == 0 ? *here[i] : made;
-      const auto of = of_stage(phases, s);
-      for (std::size_t j = 0; j < n; ++j) {
-        if (j == i) continue;
-        const cudaStream_t to_j = sending_stream(ranks[j].device);
-        GPULAB_CUDA_CHECK(cudaStreamWaitEvent(to_j, ready.get()));
-        if (s == 0) GPULAB_CUDA_CHECK(cudaStreamWaitEvent(to_j, here[j]->get()));
-        for (std::size_t k = 0; k < of[0]->size(); ++k)
-          for_each_transfer(of, k, [&](std::size_t from, std::size_t to, void* dst, const void* src, std::size_t bytes) {
-            if (from == i && to == j)
-              GPULAB_CUDA_CHECK(cudaMemcpyPeerAsync(dst, ranks[j].device, src, ranks[i].device, bytes, to_j));
-          });
-      }
-    }
-    for (std::size_t j = 0; j < n; ++j)
-      if (j != i) sent[i][j]->record(sending_stream(ranks[j].device));
-  });
-  gpulab::detail::on_launchers(devices, [&](std::size_t i) {
-    for (std::size_t j = 0; j < n; ++j)
-      if (j != i) {
-        GPULAB_CUDA_CHECK(cudaStreamWaitEvent(ranks[i].stream, sent[j][i]->get()));
-        GPULAB_CUDA_CHECK(cudaStreamWaitEvent(ranks[i].stream, sent[i][j]->get()));
-      }
-    phases[i].combine();
-  });
 }
 
 /// A call whose local parts write the other ranks' memory (Phases::writes_peers), each rank's
@@ -379,17 +285,16 @@ void run_all(std::span<const RankStream> ranks, const std::function<Phases(std::
   // thread issuing every GPU's in turn made a small call over four GPUs 2–4 times one GPU's time).
   // The local parts first, everywhere: a rank whose part fails then leaves no other rank waiting
   // in a collective that it will never join.
-  // Where every GPU can write every other's memory, what is sent while the next stage is computed
-  // goes by the copy engines, which take no SMs from the product beside it; not while captured.
+  // Where every GPU can write every other's memory, a local part may write its results into the
+  // other ranks' memory as it makes them (not while captured); it first waits for every rank's
+  // stream (run_writing_peers).
   std::vector<int> devices;
   for (const RankStream& r : ranks) devices.push_back(r.device);
-  // A local part that writes the other ranks' memory waits for every rank's stream first (below).
-  const bool copy_engines = ranks.size() > 1 && copy_engines_wanted() && !any_capturing(ranks) && peers_reachable(devices);
+  const bool peer_writes = ranks.size() > 1 && peer_writes_wanted() && !any_capturing(ranks) && peers_reachable(devices);
   std::vector<std::unique_ptr<Event>> here(ranks.size());
   gpulab::detail::on_launchers(devices, [&](std::size_t i) {
     Place place = place_of(ranks[i].comm);
-    place.copy_engines = copy_engines;
-    place.peer_writes = copy_engines && peer_writes_wanted();
+    place.peer_writes = peer_writes;
     phases[i] = make_phases(i, place);
     if (!phases[i].writes_peers) return phases[i].local();
     here[i] = std::make_unique<Event>();
@@ -399,7 +304,6 @@ void run_all(std::span<const RankStream> ranks, const std::function<Phases(std::
     for (const Phases& p : phases) require(p.writes_peers && p.collectives.empty() && p.later.empty(), "the ranks disagree on their phases");
     return run_writing_peers(ranks, devices, phases, here);
   }
-  if (copy_engines && pipelined_and_only_moves(phases)) return gather_by_copy_engines(ranks, devices, phases);
   gpulab::detail::on_launchers(devices, [&](std::size_t i) { collect_and_combine(phases[i], ranks[i].comm, ranks[i].stream); });
 }
 

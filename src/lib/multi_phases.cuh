@@ -40,14 +40,11 @@ ncclDataType_t nccl_type() {
   else static_assert(sizeof(T) == 0, "no NCCL type for T");
 }
 
-/// Where a rank stands: rank `rank` of `ranks`, and whether what it sends while it computes goes by
-/// the copy engines (one process, peer access between every pair of GPUs), which take no SMs from
-/// the stage's local part beside them (a pipelined form may then take shorter stages).
+/// Where a rank stands: rank `rank` of `ranks`, and whether its local part may write its results
+/// into the other ranks' memory itself (Phases::writes_peers): one process whose GPUs can each
+/// write every other's memory, not being captured.
 struct Place {
   int rank = 0, ranks = 1;
-  bool copy_engines = false;
-  /// One process whose GPUs can each write every other's memory, not being captured: a rank's local
-  /// part may write its results into the other ranks' memory itself (Phases::writes_peers).
   bool peer_writes = false;
 };
 

@@ -1,6 +1,8 @@
-// gpulab::multi::sgemm with A split by rows: each rank computes its rows of C (gpulab::sgemm), then
-// each rank's rows go to every other (row_block_gather). Nothing is added across ranks. Large products take
-// stages: a rank's rows in parts, each part's rows broadcast while the next part is computed.
+// gpulab::multi::sgemm with A split by rows: each rank computes its rows of C (gpulab::sgemm).
+// From one process whose GPUs reach each other's memory, each rank writes its rows into every
+// rank's C as its tiles are made; otherwise each rank's rows go to every other after they are made
+// (row_block_gather), a large product in stages, each part's rows broadcast while the next part is
+// computed. Nothing is added across ranks.
 #include <gpulab/multi/sgemm.hpp>
 #include <gpulab/sgemm.hpp>
 
@@ -15,19 +17,14 @@
 
 namespace gpulab {
 
-std::size_t sgemm_detail::multi_sgemm_stages(std::size_t m, std::size_t n, int ranks, bool copy_engines) {
+std::size_t sgemm_detail::multi_sgemm_stages(std::size_t m, std::size_t n, int ranks) {
   // At 16384³ over four H100s the broadcasts of C (768 MB into each GPU) took 2.4 ms after 44 ms
   // of compute, 5% (8cc802d). In s stages only the last stage's gather is left after the compute;
-  // at most four. Sent by NCCL, whose kernels take SMs from the next stage's product, a stage keeps
-  // at least 512 tiles of 128 × 128 (four waves on 132 SMs); sent by the copy engines, which take
-  // none, 256 (two waves): 8192³ over four H200s in four stages 3.67–3.76×, in NCCL's two 3.43–3.49×
-  // (062b8ad, 6f8e54c).
-  // 4096³ over four stays one stage (a stage of one wave, 128 tiles, made it slower: 2.69× against
-  // 3.06×, the copy engines moving a third less than NCCL's all-gather).
+  // at most four. NCCL's kernels take SMs from the next stage's product: a stage keeps at least
+  // 512 tiles of 128 × 128 (four waves on 132 SMs). 4096³ over four stays one stage.
   if (ranks < 2) return 1;
   const std::size_t rows = ceil_div(m, static_cast<std::size_t>(ranks));  // the largest rank's
-  const std::size_t tiles_a_stage = copy_engines ? 256 : 512;
-  return std::clamp<std::size_t>(ceil_div(rows, 128) * ceil_div(n, 128) / tiles_a_stage, 1, 4);
+  return std::clamp<std::size_t>(ceil_div(rows, 128) * ceil_div(n, 128) / 512, 1, 4);
 }
 
 namespace multi {
@@ -68,7 +65,7 @@ Phases sgemm_phases(std::size_t m, std::size_t n, std::size_t k, float alpha, co
     p.writes_peers = true;
     return p;
   }
-  const std::size_t stages = sgemm_detail::multi_sgemm_stages(m, n, place.ranks, place.copy_engines);
+  const std::size_t stages = sgemm_detail::multi_sgemm_stages(m, n, place.ranks);
   auto stage = [=](std::size_t s) {
     return Stage{[=] {
                    const Rows part = rows_of(mine.end - mine.begin, static_cast<int>(s), static_cast<int>(stages));

@@ -85,11 +85,10 @@ int few_rows_max_cluster_ranks();
 /// 4 rows and enough blocks for the split-K form to fill the GPU).
 int few_rows_cluster_ranks(const GemmArgs& g);
 
-/// The stages of gpulab::multi::sgemm over `ranks` ranks of an m × n C (sgemm_multi.cu): a rank's
-/// rows computed in this many parts, each part's rows sent while the next are computed. The
-/// shape's and the engine's (copy engines or NCCL: the same for every rank of a call) alone, so
-/// the same on every rank.
-std::size_t multi_sgemm_stages(std::size_t m, std::size_t n, int ranks, bool copy_engines);
+/// The stages of gpulab::multi::sgemm over `ranks` ranks of an m × n C where its rows are sent by
+/// NCCL (sgemm_multi.cu): a rank's rows computed in this many parts, each part's rows sent while
+/// the next are computed. The shape's alone, so the same on every rank.
+std::size_t multi_sgemm_stages(std::size_t m, std::size_t n, int ranks);
 /// gpulab::sgemm (one product) whose C is also written, element for element as it is made, to each
 /// of `copies` (at most GemmArgs::kMaxCopies, each laid out as C, ldc apart, at an address equal to
 /// C's modulo 16 bytes, sharing no byte with A, B, C or each other; any GPU's memory the device may
