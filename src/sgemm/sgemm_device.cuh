@@ -48,28 +48,29 @@ __device__ __forceinline__ float b_at(const GemmArgs& g, int p, int j) {
   return g.b_transposed ? g.b[static_cast<std::size_t>(j) * g.ldb + p] : g.b[static_cast<std::size_t>(p) * g.ldb + j];
 }
 
-/// Where a destination of C's values lies: C itself (q = −1), or copy q (GemmArgs::copies).
-__device__ __forceinline__ float* destination(const GemmArgs& g, float* c, int q) {
-  return q < 0 ? c : reinterpret_cast<float*>(reinterpret_cast<char*>(c) + g.copy_offsets[q]);
+/// C's element at `c`, as the thread stored it, to the same place of each of C's copies
+/// (GemmArgs::copies). Read back from the L2 (ld.global.cg: what the thread wrote), not kept in
+/// registers: the copies add no register pressure to the kernels' C epilogue (a loop over C and
+/// its copies from registers took big_tiles' 128 × 256 kernel from 237 to 253 registers and 2%).
+__device__ __forceinline__ void copy_c(const GemmArgs& g, float* c) {
+  const float v = __ldcg(c);
+#pragma unroll 1
+  for (int q = 0; q < g.copies; ++q) *reinterpret_cast<float*>(reinterpret_cast<char*>(c) + g.copy_offsets[q]) = v;
 }
 
 __device__ __forceinline__ void store_c(const GemmArgs& g, int i, int j, float acc) {
   float* c = g.c + static_cast<std::size_t>(i) * g.ldc + j;
-  const float v = epilogue(g, acc, c);
-#pragma unroll 1
-  for (int q = -1; q < g.copies; ++q) *destination(g, c, q) = v;
+  *c = epilogue(g, acc, c);
+  if (g.copies > 0) copy_c(g, c);
 }
 
-/// Four consecutive elements of row i from column j: one 16-byte access where the row is
-/// 16-byte aligned and all four are inside, elements one by one otherwise. The values are made
-/// once, then stored to C and to each of its copies by one loop (not a store site a destination:
-/// the tiled kernels inline this 16 times and more).
-__device__ __forceinline__ void store_c4(const GemmArgs& g, int i, int j, float4 acc) {
+/// Four consecutive elements of row i from column j to C (not its copies): one 16-byte access
+/// where the row is 16-byte aligned and all four are inside, elements one by one otherwise.
+__device__ __forceinline__ void write_c4(const GemmArgs& g, int i, int j, float4 acc) {
   if (i >= g.m || j >= g.n) return;
   float* c = g.c + static_cast<std::size_t>(i) * g.ldc + j;
-  const bool vector = j + 3 < g.n && (reinterpret_cast<std::uintptr_t>(c) & 15) == 0;
-  float4 v = acc;
-  if (vector) {
+  if (j + 3 < g.n && (reinterpret_cast<std::uintptr_t>(c) & 15) == 0) {
+    float4 v = acc;
     if (g.beta != 0.f) {
       const float4 old = *reinterpret_cast<const float4*>(c);
       v = {fmaf(g.alpha, acc.x, g.beta * old.x), fmaf(g.alpha, acc.y, g.beta * old.y),
@@ -77,24 +78,31 @@ __device__ __forceinline__ void store_c4(const GemmArgs& g, int i, int j, float4
     } else {
       v = {g.alpha * acc.x, g.alpha * acc.y, g.alpha * acc.z, g.alpha * acc.w};
     }
-  } else {
-    v.x = epilogue(g, acc.x, c);
-    if (j + 1 < g.n) v.y = epilogue(g, acc.y, c + 1);
-    if (j + 2 < g.n) v.z = epilogue(g, acc.z, c + 2);
-    if (j + 3 < g.n) v.w = epilogue(g, acc.w, c + 3);
+    *reinterpret_cast<float4*>(c) = v;
+    return;
   }
+  const float values[4] = {acc.x, acc.y, acc.z, acc.w};
+  for (int q = 0; q < 4 && j + q < g.n; ++q) c[q] = epilogue(g, values[q], c + q);
+}
+
+/// What write_c4(g, i, j, …) stored, to each of C's copies (copy_c's way, 16 bytes at a time
+/// where write_c4 stored so).
+__device__ __forceinline__ void copy_c4(const GemmArgs& g, int i, int j) {
+  if (i >= g.m || j >= g.n) return;
+  float* c = g.c + static_cast<std::size_t>(i) * g.ldc + j;
+  if (j + 3 < g.n && (reinterpret_cast<std::uintptr_t>(c) & 15) == 0) {
+    const float4 v = __ldcg(reinterpret_cast<const float4*>(c));
 #pragma unroll 1
-  for (int q = -1; q < g.copies; ++q) {
-    float* to = destination(g, c, q);
-    if (vector) {
-      *reinterpret_cast<float4*>(to) = v;
-    } else {
-      to[0] = v.x;
-      if (j + 1 < g.n) to[1] = v.y;
-      if (j + 2 < g.n) to[2] = v.z;
-      if (j + 3 < g.n) to[3] = v.w;
-    }
+    for (int q = 0; q < g.copies; ++q) *reinterpret_cast<float4*>(reinterpret_cast<char*>(c) + g.copy_offsets[q]) = v;
+    return;
   }
+  for (int e = 0; e < 4 && j + e < g.n; ++e) copy_c(g, c + e);
+}
+
+/// write_c4, then the same to each of C's copies.
+__device__ __forceinline__ void store_c4(const GemmArgs& g, int i, int j, float4 acc) {
+  write_c4(g, i, j, acc);
+  if (g.copies > 0) copy_c4(g, i, j);
 }
 
 /// Element (i, j) of a row-major matrix, or 0 outside rows × cols (the tiles' zero fill).
@@ -280,7 +288,7 @@ __device__ __forceinline__ void copy_slice(const GemmArgs& g, const ATile& a_til
 /// partials[blockIdx.z][i][j…].
 __device__ __forceinline__ void store_sums4(const GemmArgs& g, int i, int j, float4 sums, float* partials) {
   if (partials == nullptr) {
-    store_c4(g, i, j, sums);
+    write_c4(g, i, j, sums);
   } else if (i < g.m) {
     float* p = partials + (static_cast<std::size_t>(blockIdx.z) * g.m + i) * g.n + j;
     const float values[4] = {sums.x, sums.y, sums.z, sums.w};
@@ -290,6 +298,7 @@ __device__ __forceinline__ void store_sums4(const GemmArgs& g, int i, int j, flo
 
 /// A thread's sums of a tiled kernel to C (or split-K's partials): acc[c·4 + i][d·4 … d·4 + 3] are
 /// row row_of(c, i), columns col0 + d·32 … + 3 (each warp's lanes 4 columns apart in 32-column bands).
+/// C's copies after all of C, from C (copy_c4), once the sums are no longer needed.
 template <int kRows, int kCols, class RowOf>
 __device__ __forceinline__ void store_thread_tile(const GemmArgs& g, const float (&acc)[kRows][kCols], RowOf row_of, int col0,
                                                   float* partials) {
@@ -302,6 +311,13 @@ __device__ __forceinline__ void store_thread_tile(const GemmArgs& g, const float
         const float* r = acc[c * 4 + i] + d * 4;
         store_sums4(g, row_of(c, i), col0 + d * 32, {r[0], r[1], r[2], r[3]}, partials);
       }
+  if (partials != nullptr || g.copies == 0) return;
+#pragma unroll
+  for (int c = 0; c < kRows / 4; ++c)
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+      for (int d = 0; d < kCols / 4; ++d) copy_c4(g, row_of(c, i), col0 + d * 32);
 }
 
 /// Split-K's second step: c = alpha·Σ_z partials[z] + beta·c, the slices added in order.
