@@ -1,5 +1,3 @@
-# nvidia-h200, 2026-11-28, commit c96b0d3 (scripts/pack_device.sh ci; build/callAK.sh, then build/callAL.sh):
-G=build/ci-device/gpulab
-$G bench sgemm -s 1024,4097,5000x3000x700,4096,8192 --variants library,cublasSgemm --reps 20 --no-cpu --no-ceilings
-$G bench sgemm -s 4097 --variants warp_tiles,pipelined,fragments,staged,library,cublasSgemm --reps 10 --no-cpu --no-ceilings
-$G run sgemm -s 4097 --variant library; $G run sgemm -s 4096 --variant library
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
