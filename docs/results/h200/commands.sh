@@ -1,6 +1,3 @@
-# nvidia-h200, 2026-11-28, commit 6a26e96 (scripts/pack_device.sh ci; build/callAN.sh):
-G=build/ci-device/gpulab
-NCU='ncu --section WarpStateStats --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section SpeedOfLight --launch-count 4'
-$NCU $G run atax -s 17920x8960 --variant library --reps 1
-$NCU $G run scan -n 2^28 -t int32 --variant library --reps 1
-$NCU $G run conv -s 7680x4320 --variant library --reps 1
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
