@@ -284,16 +284,20 @@ __device__ __forceinline__ void copy_slice(const GemmArgs& g, const ATile& a_til
   }
 }
 
-/// Four sums of row i from column j: to C through the epilogue, or, split-K (`partials`), raw to
-/// partials[blockIdx.z][i][j…].
+/// Split-K's raw sums of row i from column j (those inside n) to partials[blockIdx.z][i][j…], the
+/// slice of k this block summed, for add_slices.
+__device__ __forceinline__ void write_partials4(const GemmArgs& g, int i, int j, float4 sums, float* partials) {
+  if (i >= g.m) return;
+  float* p = partials + (static_cast<std::size_t>(blockIdx.z) * g.m + i) * g.n + j;
+  const float values[4] = {sums.x, sums.y, sums.z, sums.w};
+  for (int q = 0; q < 4 && j + q < g.n; ++q) p[q] = values[q];
+}
+
+/// Four sums of row i from column j: to C through the epilogue (not its copies), or, split-K
+/// (`partials`), raw to the block's slice of partials.
 __device__ __forceinline__ void store_sums4(const GemmArgs& g, int i, int j, float4 sums, float* partials) {
-  if (partials == nullptr) {
-    write_c4(g, i, j, sums);
-  } else if (i < g.m) {
-    float* p = partials + (static_cast<std::size_t>(blockIdx.z) * g.m + i) * g.n + j;
-    const float values[4] = {sums.x, sums.y, sums.z, sums.w};
-    for (int q = 0; q < 4 && j + q < g.n; ++q) p[q] = values[q];
-  }
+  if (partials == nullptr) write_c4(g, i, j, sums);
+  else write_partials4(g, i, j, sums, partials);
 }
 
 /// A thread's sums of a tiled kernel to C (or split-K's partials): acc[c·4 + i][d·4 … d·4 + 3] are

@@ -497,7 +497,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int s = 0; s < F::kSums; s += 2)
     *reinterpret_cast<float2*>(&staged[(tile_row + 8 * (s / 2 % 2)) * kStagedLd + 8 * (s / 4) + 2 * (lane % 4)]) = {sum[s], sum[s + 1]};
   asm volatile("bar.sync 1, %0;" ::"n"(128 * kConsumers) : "memory");
-  float* slice_out = partials == nullptr ? nullptr : partials + static_cast<std::size_t>(blockIdx.z) * g.m * g.n;
   const bool scaled = tile_scaled != 0;  // uniform in the block; rare: some scale not 0
   for (int t = static_cast<int>(threadIdx.x) - 128; t < kBM * kBN / 4; t += 128 * kConsumers) {
     const int r = t / (kBN / 4), c = t % (kBN / 4) * 4, i = m0 + r, j = n0 + c;
@@ -509,15 +508,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       };
       v = {back(0, v.x), back(1, v.y), back(2, v.z), back(3, v.w)};
     }
-    if (slice_out == nullptr) {
-      sgemm_device::store_c4(g, i, j, v);
-    } else {
-      float* out = slice_out + static_cast<std::size_t>(i) * g.n + j;
-      out[0] = v.x;
-      if (j + 1 < g.n) out[1] = v.y;
-      if (j + 2 < g.n) out[2] = v.z;
-      if (j + 3 < g.n) out[3] = v.w;
-    }
+    if (partials == nullptr) sgemm_device::store_c4(g, i, j, v);
+    else sgemm_device::write_partials4(g, i, j, v, partials);
   }
   if constexpr (kCluster > 1) cluster_wait();
 #else
