@@ -1,1 +1,3 @@
-bash build/callAO.sh   # scan rung 8 with an L2 prefetch of the tile one generation ahead (branch wip/scan-prefetch, 0e24504), distance swept by GPULAB_EXPERIMENT_SCAN_AHEAD
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
