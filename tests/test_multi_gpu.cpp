@@ -78,13 +78,6 @@ void expect_loopback_ranks_pass(const MultiCaseMaker& make, bool weak = false, b
 }
 
 
-/// An environment variable set for a scope.
-struct ScopedEnv {
-  const char* name;
-  ScopedEnv(const char* n, const char* value) : name(n) { ::setenv(n, value, 1); }
-  ~ScopedEnv() { ::unsetenv(name); }
-};
-
 TEST(MultiGpu, ReduceOfEveryTypeAndAwkwardSizes) {
   for (DType t : {DType::int32, DType::float32, DType::float64})
     for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{100'003}}) {
@@ -115,23 +108,19 @@ TEST(MultiGpu, ScanOfEveryTypeBothKinds) {
       }
 }
 
-// From one process whose GPUs reach each other's memory, each rank writes its total into the ranks
-// after it; with that off (and in the captured graphs), NCCL's all-gather brings the totals.
-TEST(MultiGpu, ScanTotalsGatheredByNcclWherePeerWritesAreTurnedOff) {
-  const ScopedEnv no_peer_writes("GPULAB_MULTI_PEER_WRITES", "0");
-  for (DType t : {DType::int8, DType::float32, DType::float64})
-    for (std::size_t n : {std::size_t{1}, std::size_t{70'001}}) {
-      SCOPED_TRACE(std::string(dtype_name(t)) + " n=" + std::to_string(n));
-      expect_all_rows_pass([&](std::size_t) { return make_scan_multi(t, ScanKind::exclusive, n, 7); });
-    }
-}
-
 TEST(MultiGpu, SgemmRowsSplitAndGathered) {
   // 1 row and 3 over 2 and 4 ranks: a broadcast from each rank with rows; 64 rows: one all-gather.
   for (SgemmShape s : {SgemmShape{1, 1, 1}, SgemmShape{17, 33, 65}, SgemmShape{129, 65, 257}, SgemmShape{3, 4096, 64},
                        SgemmShape{64, 33, 17}})
     expect_all_rows_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 7); });
 }
+
+/// An environment variable set for a scope.
+struct ScopedEnv {
+  const char* name;
+  ScopedEnv(const char* n, const char* value) : name(n) { ::setenv(n, value, 1); }
+  ~ScopedEnv() { ::unsetenv(name); }
+};
 
 // C is 268 MB, past what the bench captures in graphs. From one process whose GPUs reach each
 // other's memory, each rank writes its rows into every rank's C as they are made; with that off,

@@ -1,21 +1,15 @@
 // gpulab::multi::inclusive_scan and exclusive_scan: reduce, then scan. Every rank but the last sums
-// its shard, the totals are gathered (from one process whose GPUs reach each other's memory, each
-// rank writes its total into the ranks after it), and each rank scans its shard from the totals of
-// the ranks before it, added in rank order.
+// its shard, the totals are gathered, and each rank scans its shard from the totals of the ranks
+// before it, added in rank order.
 #include <gpulab/multi/scan.hpp>
 #include <gpulab/reduce.hpp>
 
 #include "lib/launch.cuh"
 #include "lib/multi_phases.cuh"
-#include "lib/per_device.hpp"
 #include "lib/scan_from.hpp"
 
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
-
-#include <algorithm>
-#include <span>
-#include <vector>
 
 namespace gpulab::multi {
 namespace {
@@ -55,35 +49,14 @@ struct ScanTemp {
   Out* offset(void* temp) const { return reinterpret_cast<Out*>(static_cast<std::byte*>(temp) + totals.total); }
 };
 
-/// Ranks that write their totals into each other's memory, at most (one process); more gather
-/// them through NCCL.
-constexpr int kMaxPeerRanks = 8;
-
-/// Where each rank keeps every rank's total (its TempLayout's gathered block).
-template <class Out>
-struct EveryTotals {
-  Out* of[kMaxPeerRanks];
-};
-
-/// *total written into slot `rank` of the totals of every rank after `rank` (their memory, over
-/// NVLink): what the all-gather would have brought them, and only who reads it.
-template <class Out>
-__global__ void write_total_to_later_ranks(const Out* total, EveryTotals<Out> every, int rank, int ranks) {
-  const Out value = *total;
-  for (int q = rank + 1; q < ranks; ++q) every.of[q][rank] = value;
-}
-
 /// Reduce, then scan: every rank but the last sums its shard (one read of it) and the totals are
 /// gathered; then each rank scans its shard once, from the totals of the ranks before it (rank 0
 /// from nothing: the one-GPU scan's bits). A scan followed by adding the offset would write the
 /// shard twice; here the last rank, which nobody waits for, reads its shard twice instead of
-/// three passes, and the others read it twice and write it once. `every_totals`: each rank's
-/// totals, where the caller passes every rank (one process), else empty; where the place allows
-/// peer writes, each rank writes its total into the ranks after it instead of NCCL's all-gather
-/// of one value (~20 µs on four H200s, the largest part of what the ranks add to the bound).
+/// three passes, and the others read it twice and write it once.
 template <class In>
 Phases scan_phases(const In* shard, scan_result_t<In>* out, std::size_t n, bool inclusive, void* temp,
-                   std::size_t temp_bytes, std::span<scan_result_t<In>* const> every_totals, Place place, cudaStream_t stream) {
+                   std::size_t temp_bytes, Place place, cudaStream_t stream) {
   using Out = scan_result_t<In>;
   const ScanTemp<In> layout(n, place.ranks);
   require(temp != nullptr && (n == 0 || (shard != nullptr && out != nullptr)), "scan: a null pointer");
@@ -91,14 +64,8 @@ Phases scan_phases(const In* shard, scan_result_t<In>* out, std::size_t n, bool 
   Out* total = layout.totals.template partial_in<Out>(temp);
   Out* totals = layout.totals.template gathered_in<Out>(temp);
   Out* offset = layout.offset(temp);
-  const bool last = place.rank == place.ranks - 1;
-  const bool needed = !last && n > 0;  // a rank after this one adds its total
-  const bool writes_peers = place.peer_writes && place.ranks <= kMaxPeerRanks &&
-                            every_totals.size() == static_cast<std::size_t>(place.ranks);
-  EveryTotals<Out> every{};
-  if (writes_peers) std::copy(every_totals.begin(), every_totals.end(), every.of);
-  Phases p{[=] {
-            if (writes_peers && last) return;  // nobody reads the last rank's total
+  const bool needed = place.rank < place.ranks - 1 && n > 0;  // a rank after this one adds its total
+  return {[=] {
             if (!needed) {
               GPULAB_CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(Out), stream));
             } else if constexpr (std::is_integral_v<In>) {
@@ -110,11 +77,8 @@ Phases scan_phases(const In* shard, scan_result_t<In>* out, std::size_t n, bool 
             } else {
               gpulab::reduce_sum(shard, n, total, layout.total_temp(temp), layout.total_of, stream);
             }
-            if (writes_peers)
-              launch("write_total_to_later_ranks", write_total_to_later_ranks<Out>, {1, 1}, stream, total, every, place.rank,
-                     place.ranks);
           },
-          {},
+          {all_gather(total, totals, 1, nccl_type<Out>())},
           [=] {
             if (n == 0) return;
             if (place.rank == 0) {  // rank 0's share is its own scan
@@ -125,9 +89,6 @@ Phases scan_phases(const In* shard, scan_result_t<In>* out, std::size_t n, bool 
             launch("add_in_rank_order", add_in_rank_order<Out>, {1, 1}, stream, totals, place.rank, offset);
             gpulab::detail::scan_from(offset, shard, out, n, inclusive, temp, layout.scan, stream);
           }};
-  if (writes_peers) p.writes_peers = true;
-  else p.collectives = {all_gather(total, totals, 1, nccl_type<Out>())};
-  return p;
 }
 
 }  // namespace
@@ -140,28 +101,18 @@ std::size_t scan_temp_bytes(std::size_t n, int ranks) {
 template <class In>
 void inclusive_scan(const In* shard, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
                     ncclComm_t comm, cudaStream_t stream) {
-  run_one(comm, stream, [&](Place place) { return scan_phases(shard, out, n, true, temp, temp_bytes, {}, place, stream); });
+  run_one(comm, stream, [&](Place place) { return scan_phases(shard, out, n, true, temp, temp_bytes, place, stream); });
 }
 template <class In>
 void exclusive_scan(const In* shard, scan_result_t<In>* out, std::size_t n, void* temp, std::size_t temp_bytes,
                     ncclComm_t comm, cudaStream_t stream) {
-  run_one(comm, stream, [&](Place place) { return scan_phases(shard, out, n, false, temp, temp_bytes, {}, place, stream); });
+  run_one(comm, stream, [&](Place place) { return scan_phases(shard, out, n, false, temp, temp_bytes, place, stream); });
 }
 
 template <class In>
 void scan_all(std::span<const ScanRank<In>> ranks, bool inclusive) {
-  // Where each rank keeps every rank's total, laid out for its own n as on its own device.
-  std::vector<scan_result_t<In>*> every_totals;
-  {
-    const KeepCurrentDevice keep;
-    for (const ScanRank<In>& r : ranks) {
-      GPULAB_CUDA_CHECK(cudaSetDevice(r.device));
-      every_totals.push_back(ScanTemp<In>(r.n, static_cast<int>(ranks.size())).totals.template gathered_in<scan_result_t<In>>(r.temp));
-    }
-  }
-  run_ranks(ranks, [&](const ScanRank<In>& r, Place place) {
-    return scan_phases(r.shard, r.out, r.n, inclusive, r.temp, r.temp_bytes, std::span<scan_result_t<In>* const>(every_totals),
-                       place, r.stream);
+  run_ranks(ranks, [inclusive](const ScanRank<In>& r, Place place) {
+    return scan_phases(r.shard, r.out, r.n, inclusive, r.temp, r.temp_bytes, place, r.stream);
   });
 }
 template <class In>
