@@ -1,1 +1,3 @@
-bash build/callAQ.sh   # scan rung 8: persistent blocks, the next tile bulk-copied in while one is scanned (branch wip/scan-pipelined, 29f1664)
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
