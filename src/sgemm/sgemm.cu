@@ -107,14 +107,13 @@ bool validate(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, con
   return true;
 }
 
-/// The tuner's memory: the configuration measured fastest per device and shape, and whether C's
-/// copies were written as it was timed.
+/// The tuner's memory: the configuration measured fastest per device and shape.
 struct ChoiceKey {
   int device, m, n, k, batch;
-  bool vector, a_transposed, b_transposed, copies;
+  bool vector, a_transposed, b_transposed;
   bool operator<(const ChoiceKey& o) const {
-    return std::tie(device, m, n, k, batch, vector, a_transposed, b_transposed, copies) <
-           std::tie(o.device, o.m, o.n, o.k, o.batch, o.vector, o.a_transposed, o.b_transposed, o.copies);
+    return std::tie(device, m, n, k, batch, vector, a_transposed, b_transposed) <
+           std::tie(o.device, o.m, o.n, o.k, o.batch, o.vector, o.a_transposed, o.b_transposed);
   }
 };
 std::mutex choices_mutex;
@@ -135,15 +134,12 @@ constexpr std::size_t kMaxProbeBytes = std::size_t{256} << 20;
 
 /// Times every configuration (two runs each after a warm-up) and returns the fastest; nothing
 /// where that would cost the caller's C. With beta = 0 they run on the caller's own operands (C
-/// and its copies are overwritten by each, then by the chosen one), so that each configuration's
-/// time holds the writing of the copies too: tiles that end together send them in one burst, tiles
-/// in several waves send a wave's while the next is computed; with beta ≠ 0 they write a scratch
-/// output instead, with beta = 0 (reading C costs every configuration the same) and no copies, up
-/// to kMaxProbeBytes.
+/// is overwritten by each, then by the chosen one); with beta ≠ 0 they write a scratch output
+/// instead, with beta = 0 (reading C costs every configuration the same), up to kMaxProbeBytes.
 std::optional<std::size_t> measure_configs(GemmArgs g, int splits, float* partials, cudaStream_t stream) {
+  g.copies = 0;  // the chosen configuration's run writes them (a scratch C has none)
   std::optional<StreamScratch> scratch_c;
   if (g.beta != 0.f) {
-    g.copies = 0;  // the chosen configuration's run writes them (a scratch C has none)
     const std::size_t member = static_cast<std::size_t>(g.m) * g.n, bytes = member * static_cast<std::size_t>(g.batch) * sizeof(float);
     if (bytes > kMaxProbeBytes) return std::nullopt;
     scratch_c.emplace(bytes, stream);
@@ -259,8 +255,7 @@ bool tensor_product(const GemmArgs& g, SgemmPrecision precision, cudaStream_t st
 void tiled_product(const GemmArgs& g, cudaStream_t stream) {
   const int splits = g.batch > 1 ? 1 : sgemm_detail::split_count(g);
   StreamScratch partials(splits > 1 ? static_cast<std::size_t>(splits) * g.m * g.n * sizeof(float) : 0, stream);
-  const ChoiceKey key{current_device(), g.m, g.n, g.k, g.batch, sgemm_detail::vector_rows(g), g.a_transposed, g.b_transposed,
-                      g.copies > 0 && g.beta == 0.f};
+  const ChoiceKey key{current_device(), g.m, g.n, g.k, g.batch, sgemm_detail::vector_rows(g), g.a_transposed, g.b_transposed};
   std::size_t config = rule_config(g);
   bool known = false;
   {
