@@ -1,1 +1,3 @@
-bash build/callAU.sh   # conv lanes compiled for 5, 6 and 8 blocks an SM (branch wip/conv-warps, ae0fcf2; GPULAB_EXPERIMENT_CONV_BLOCKS)
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
