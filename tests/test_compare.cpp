@@ -1,5 +1,6 @@
 // `gpulab compare`: the rank test, the verdicts, and the command's exit codes and files.
 #include "cli_test_support.hpp"
+#include "scoped_env.hpp"
 #include "core/compare.hpp"
 #include "core/page.hpp"
 #include "core/progress.hpp"
@@ -220,9 +221,10 @@ TEST(Page, HasEveryTableAndFlagEvenWithoutCharts) {
 TEST(Page, ReportCommandWritesAPageWithoutPython) {
   const std::string a = write_temp("gpulab_page_run.json", to_json(run("A", {0, 0, 0})).dump());
   const std::string html = (std::filesystem::temp_directory_path() / "gpulab_page_run.html").string();
-  setenv("GPULAB_PYTHON", "/nonexistent/python3", 1);
-  const CliRun r = cli({"report", a, "-o", html});
-  unsetenv("GPULAB_PYTHON");
+  const CliRun r = [&] {
+    const test::ScopedEnv no_python("GPULAB_PYTHON", "/nonexistent/python3");
+    return cli({"report", a, "-o", html});
+  }();
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("the page has no charts"), std::string::npos);
   const std::string page = read(html);

@@ -5,6 +5,7 @@
 // only when it is not alone — scan offsets, broadcasts from every root, shards of nothing — checked
 // on any machine with a GPU.
 #include "gpu_test_support.hpp"
+#include "scoped_env.hpp"
 
 #include "atax/atax_problem.hpp"
 #include "conv/conv_problem.hpp"
@@ -115,13 +116,6 @@ TEST(MultiGpu, SgemmRowsSplitAndGathered) {
     expect_all_rows_pass([&](std::size_t) { return make_sgemm_multi(s, 1.0f, 7); });
 }
 
-/// An environment variable set for a scope.
-struct ScopedEnv {
-  const char* name;
-  ScopedEnv(const char* n, const char* value) : name(n) { ::setenv(n, value, 1); }
-  ~ScopedEnv() { ::unsetenv(name); }
-};
-
 // C is 268 MB, past what the bench captures in graphs. From one process whose GPUs reach each
 // other's memory, each rank writes its rows into every rank's C as they are made; with that off,
 // NCCL sends them in stages (2 a rank over four GPUs, 4 over two), each while the next is computed.
@@ -132,7 +126,7 @@ TEST(MultiGpu, SgemmRowsWrittenToEveryGpuAsTheyAreMade) {
 }
 
 TEST(MultiGpu, SgemmInStagesSentByNcclWherePeerWritesAreTurnedOff) {
-  const ScopedEnv no_peer_writes("GPULAB_MULTI_PEER_WRITES", "0");
+  const test::ScopedEnv no_peer_writes("GPULAB_MULTI_PEER_WRITES", "0");
   expect_all_rows_pass([&](std::size_t) { return make_sgemm_multi(kStagedShape, 1.0f, 7); }, false);
 }
 
