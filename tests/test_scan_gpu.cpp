@@ -177,8 +177,9 @@ TEST(ScanLibrary, EveryPathGivesTheSameBitsFromOneStorage) {
     for (bool inclusive : {true, false}) {
       SCOPED_TRACE(fmt::format("n={} {}", n, inclusive ? "inclusive" : "exclusive"));
       std::vector<std::vector<float>> got;
-      for (ScanPath path : {ScanPath::one_tile_a_block, ScanPath::staged, ScanPath::evict_first, ScanPath::one_tile_a_block,
-                            ScanPath::staged, ScanPath::evict_first}) {
+      for (ScanPath path : {ScanPath::one_tile_a_block, ScanPath::staged, ScanPath::evict_first, ScanPath::prefetched_guess,
+                            ScanPath::after_ticket, ScanPath::staged_prefetched, ScanPath::one_tile_a_block, ScanPath::staged,
+                            ScanPath::evict_first, ScanPath::prefetched_guess}) {
         poison_device(x.out.data(), max_n * sizeof(float), 0xFF, nullptr);
         scan_detail::scan_by_path(path, x.in.data(), x.out.data(), n, inclusive, x.temp.data(), x.temp_bytes, nullptr);
         got.push_back(test::download(x.out.data(), n));
@@ -378,6 +379,10 @@ void check_segmented_sizes(std::size_t shift) {
         };
         same_bits("compiler_registers", [&] {
           scan_detail::segmented_scan_by_path(scan_detail::SegmentedScanPath::compiler_registers, in.data() + shift,
+                                              flags.data() + shift, other.data() + shift, n, inclusive, temp.data(), bytes, nullptr);
+        });
+        same_bits("prefetched_guess", [&] {
+          scan_detail::segmented_scan_by_path(scan_detail::SegmentedScanPath::prefetched_guess, in.data() + shift,
                                               flags.data() + shift, other.data() + shift, n, inclusive, temp.data(), bytes, nullptr);
         });
         same_bits("int32 keys", [&] {

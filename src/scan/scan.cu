@@ -87,13 +87,17 @@ __device__ __forceinline__ acc_t<scan_result_t<In>> segment_offset_after_look_ba
 }
 
 /// A block a tile. Tiles are taken in order from an atomic ticket, so a block only ever waits for
-/// tiles that running blocks hold. The ticket's round trip would delay every block's first load,
-/// so a block starts loading the tile it will most likely draw (the hardware starts blocks about
-/// in index order, so usually its own index) and loads again only if the ticket says otherwise.
+/// tiles that running blocks hold; what it does while the ticket is drawn: kStart (start_tile).
 /// The block that draws the last ticket of the call moves `first` on for the next call.
-/// `evict_first_stores` (rung 7): the outputs leave the L2 first (see store_vector).
-template <class In, bool kVectors>
-__global__ void __launch_bounds__(kBlock)
+/// `evict_first_stores` (rungs 7 and 8): the outputs leave the L2 first (see store_vector).
+/// Blocks an SM that scan_kernel's registers must allow (0: the compiler's choice). With load_guess
+/// the compiler takes 80 registers for 1- to 4-byte inputs (three blocks); without the guess's
+/// loads it takes 97-127 (two), so those kernels are held to three. Doubles: 128 either way (two).
+template <class In, TileStart kStart>
+constexpr int kScanMinBlocks = kStart == TileStart::load_guess ? 0 : sizeof(acc_t<scan_result_t<In>>) == 8 ? 2 : 3;
+
+template <class In, bool kVectors, TileStart kStart>
+__global__ void __launch_bounds__(kBlock, kScanMinBlocks<In, kStart>)
 scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
             TileStatus status, bool evict_first_stores) {
   using A = acc_t<scan_result_t<In>>;
@@ -104,16 +108,13 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
   __shared__ A kept[kMaxWindows * kWarp];  // the look-back's predecessors
   auto is_full = [n](unsigned long long tile) { return kVectors && (tile + 1) * S::kTile <= n; };
 
-  const unsigned long long guess = blockIdx.x;
   Segment<In> seg;
-  if (is_full(guess)) load_tile<In>(in, n, guess, true, seg);
-  if (threadIdx.x == 0) {
-    draw_tile(status, drawn);
-  }
-  __syncthreads();
+  start_tile<kStart>(
+      status, drawn, seg, is_full,
+      [&](unsigned long long tile, Segment<In>& into) { load_tile<In>(in, n, tile, is_full(tile), into); },
+      [&](unsigned long long tile) { prefetch_to_l2(in, n, tile * S::kTile, S::kTile); });
   const unsigned long long tile = drawn[0], first_ticket = drawn[1];
   const bool full = is_full(tile);
-  if (tile != guess || !full) load_tile<In>(in, n, tile, full, seg);
   seg.scan();
   const A segment_offset = segment_offset_after_look_back<In>(offset, status, first_ticket, tile, seg, warp_totals,
                                                               &tile_prefix, kept);
@@ -137,7 +138,7 @@ constexpr std::size_t kStageBytes = TileShape<In>::kTile * sizeof(In);
 template <class In>
 constexpr unsigned kStagedBlocksPerSm = 228 * 1024 / (kStageBytes<In> + 2048);  // ≤ an H100's shared memory
 
-template <class In>
+template <class In, TileStart kStart>
 __global__ void __launch_bounds__(kBlock, std::min(kStagedBlocksPerSm<In>, 4u))
 scan_staged_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
                    TileStatus status) {
@@ -163,20 +164,24 @@ scan_staged_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inc
     }
   };
 
-  // As rung 5: copy the tile the block will most likely draw while the ticket is in flight.
+  // As rung 5: copy the tile the block will most likely draw while the ticket is in flight (or,
+  // prefetch_guess, only ask the L2 for it; see start_tile).
   const unsigned long long guess = blockIdx.x;
-  const bool guess_copied = is_full(guess);
+  const bool guess_copied = kStart == TileStart::load_guess && is_full(guess);
   if (threadIdx.x == 0) {
     cuda::ptx::mbarrier_init(&stage_filled, 1);
     cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // the copy engine sees the initialised barrier
     if (guess_copied) fill_stage(guess);
+    if (kStart == TileStart::prefetch_guess && is_full(guess))
+      asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(in + guess * S::kTile),
+                   "r"(static_cast<std::uint32_t>(kStageBytes<In>)) : "memory");
     draw_tile(status, drawn);
   }
   __syncthreads();
   const unsigned long long tile = drawn[0], first_ticket = drawn[1];
   const bool full = is_full(tile);
   if (guess_copied) wait_stage(0);  // the stage is settled before anything else writes it
-  if (tile != guess || !full) {
+  if (!guess_copied || tile != guess || !full) {
     if (full) {  // drew another full tile: copy it instead
       // Every thread past its wait for phase 0 first: a thread that came to it after phase 1 had
       // also completed would wait for phase 2's parity, and wait for ever.
@@ -221,7 +226,8 @@ unsigned staged_resident_blocks() {
   static PerDevice<unsigned> cache;
   return cache.get([] {
     if (current_device_attribute(cudaDevAttrComputeCapabilityMajor) < 9) return 0u;
-    const auto kernel = scan_staged_kernel<In>;
+    const auto kernel = scan_staged_kernel<In, TileStart::load_guess>;
+    allow_dynamic_smem(reinterpret_cast<const void*>(scan_staged_kernel<In, TileStart::prefetch_guess>), kStageBytes<In>, "gpulab::scan");
     allow_dynamic_smem(reinterpret_cast<const void*>(kernel), kStageBytes<In>, "gpulab::scan");
     return resident_blocks(reinterpret_cast<const void*>(kernel), kBlock, kStageBytes<In>);
   });
@@ -248,24 +254,32 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
     if (sizeof(In) == 1 && n * sizeof(In) >= 2 * l2 && can_stage()) path = ScanPath::staged;
     else path = n * sizeof(scan_result_t<In>) >= l2 ? ScanPath::evict_first : ScanPath::one_tile_a_block;
   }
-  if (path == ScanPath::staged && !can_stage()) path = ScanPath::one_tile_a_block;
+  if ((path == ScanPath::staged || path == ScanPath::staged_prefetched) && !can_stage()) path = ScanPath::one_tile_a_block;
 
-  if (path == ScanPath::staged) {
-    launch(name, scan_staged_kernel<In>, {static_cast<unsigned>(tiles), kBlock, kStageBytes<In>}, stream, in, out, n,
+  if (path == ScanPath::staged || path == ScanPath::staged_prefetched) {
+    const auto kernel = path == ScanPath::staged ? scan_staged_kernel<In, TileStart::load_guess>
+                                                 : scan_staged_kernel<In, TileStart::prefetch_guess>;
+    launch(name, kernel, {static_cast<unsigned>(tiles), kBlock, kStageBytes<In>}, stream, in, out, n,
            inclusive, offset, TileStatus::in(temp))
         .work([&] { return count_of(TileShape<In>::kTile, "element") + " per tile, bulk-copied into shared memory"; });
     return;
   }
   constexpr std::size_t kInVector = sizeof(In) * TileShape<In>::kItems;
   const bool aligned = address(in) % kInVector == 0 && address(out) % 16 == 0;
-  const auto kernel = aligned ? scan_kernel<In, true> : scan_kernel<In, false>;
-  const bool evict_first = path == ScanPath::evict_first;
+  const auto kernel = [&] {
+    constexpr auto kLoad = TileStart::load_guess, kPrefetch = TileStart::prefetch_guess, kAfter = TileStart::after_ticket;
+    if (path == ScanPath::prefetched_guess) return aligned ? scan_kernel<In, true, kPrefetch> : scan_kernel<In, false, kPrefetch>;
+    if (path == ScanPath::after_ticket) return aligned ? scan_kernel<In, true, kAfter> : scan_kernel<In, false, kAfter>;
+    return aligned ? scan_kernel<In, true, kLoad> : scan_kernel<In, false, kLoad>;
+  }();
+  const bool evict_first = path != ScanPath::one_tile_a_block;
   launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, out, n, inclusive, offset, TileStatus::in(temp),
          evict_first)
       .work([&] {
         return count_of(TileShape<In>::kTile, "element") + " per tile" +
                (aligned ? ", vector loads and stores" : ", unaligned: element by element") +
-               (evict_first && aligned ? ", stored evict-first" : "");
+               (evict_first && aligned ? ", stored evict-first" : "") +
+               (path == ScanPath::prefetched_guess ? ", the guessed tile prefetched into the L2, the drawn one loaded" : "");
       });
 }
 

@@ -9,6 +9,7 @@
 #include <gpulab/error.hpp>
 #include <gpulab/scan.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -223,6 +224,46 @@ __device__ __forceinline__ void load_tile(const In* in, std::size_t n, unsigned 
         seg.item[r][k] = i < n ? to_acc<Out>(in[i]) : A(0);
       }
   }
+}
+
+/// How a block comes by its tile's data. Its ticket's round trip takes 1.3-3.7 us under load (a
+/// timeline of every tile, docs/scan.md), so meanwhile it acts on a guess, tile blockIdx.x:
+/// - load_guess (rungs 5-7): loads the guess, and loads again where the ticket names another tile;
+/// - prefetch_guess (rung 8): asks the L2 for the guess, then loads the tile it drew, once. Blocks
+///   draw their tickets out of index order (SMs reach the counter at different times): ncu finds
+///   load_guess reading nearly every tile twice, through the L1 and the L2 (65.8 M sectors against
+///   the input's 34.6 M at int32 2^28, H200). A wrong guess is a nearby block's tile: the prefetch
+///   serves that block instead.
+/// - after_ticket: EXPERIMENT, loads after the ticket, no guess.
+enum class TileStart { load_guess, prefetch_guess, after_ticket };
+
+/// Elements [begin, begin + count) of `base`, clipped to n, asked into the L2 (prefetch.global.L2: a
+/// 128-byte line a thread in turn), without waiting for them.
+template <class T>
+__device__ __forceinline__ void prefetch_to_l2(const T* base, std::size_t n, std::size_t begin, std::size_t count) {
+  constexpr std::size_t kLine = 128;
+  if (begin >= n) return;
+  const auto* first = reinterpret_cast<const unsigned char*>(base + begin);
+  const std::size_t bytes = std::min(n - begin, count) * sizeof(T);
+  for (std::size_t at = std::size_t{threadIdx.x} * kLine; at < bytes; at += std::size_t{blockDim.x} * kLine)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(first + at));
+}
+
+/// The block's tile and the call's first ticket (draw_tile), its data in `seg` by `kStart`; one
+/// barrier. `load(tile, seg)` loads a tile's data, `prefetch(tile)` asks the L2 for it.
+template <TileStart kStart, class Seg, class IsFull, class Load, class Prefetch>
+__device__ __forceinline__ void start_tile(const TileStatus& status, unsigned long long* drawn, Seg& seg,
+                                           IsFull is_full, Load load, Prefetch prefetch) {
+  const unsigned long long guess = blockIdx.x;
+  if constexpr (kStart == TileStart::load_guess) {
+    if (is_full(guess)) load(guess, seg);
+  } else if constexpr (kStart == TileStart::prefetch_guess) {
+    prefetch(guess);
+  }
+  if (threadIdx.x == 0) draw_tile(status, drawn);
+  __syncthreads();
+  const unsigned long long tile = drawn[0];
+  if (kStart != TileStart::load_guess || tile != guess || !is_full(tile)) load(tile, seg);
 }
 
 /// One 16-byte store of `w` to a 16-byte-aligned `at`; `evict_first`: marked for the L2 to evict

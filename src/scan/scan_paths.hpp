@@ -18,6 +18,10 @@ enum class ScanPath {
   staged,            // rung 6: a block a tile, bulk-copied into shared memory; rung 5 where the
                      // pointers are not 16-byte aligned or the GPU is older than Hopper
   evict_first,       // rung 7: rung 5 with its 16-byte output stores marked evict-first in the L2
+  prefetched_guess,  // rung 8: rung 7 that only prefetches its guessed tile into the L2 and loads the
+                     // tile its ticket names, once
+  after_ticket,      // EXPERIMENT: rung 7 loading after its ticket, no guess
+  staged_prefetched, // EXPERIMENT: rung 6 prefetching its guess into the L2, copying the drawn tile
 };
 
 /// The inclusive or exclusive scan by `path`, with the contract of gpulab/scan.hpp.
@@ -29,6 +33,7 @@ void scan_by_path(ScanPath path, const In* in, scan_result_t<In>* out, std::size
 enum class SegmentedScanPath {
   compiler_registers,  // rung 1: registers as the compiler chooses them
   two_blocks,          // rung 2 and the library: held to 128 registers, two blocks an SM
+  prefetched_guess,    // EXPERIMENT: rung 2 prefetching its guessed tile into the L2, loading the drawn one
 };
 
 /// The segmented scan over head flags by `path`, with the contract of gpulab/scan.hpp.

@@ -21,6 +21,7 @@
 #include <gpulab/scan.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 
 namespace gpulab {
@@ -140,6 +141,10 @@ struct FlagHeads {
   struct Carry {};  // nothing passes from one round to the next
 
   bool aligned(unsigned items) const { return reinterpret_cast<std::uintptr_t>(flags) % items == 0; }
+  template <class In>
+  __device__ __forceinline__ void prefetch(std::size_t n, unsigned long long tile) const {
+    prefetch_to_l2(flags, n, tile * TileShape<In>::kTile, TileShape<In>::kTile);
+  }
   /// The head bits of the lane's run of round r in tile `tile` (full: a whole tile, vector loads).
   template <class In>
   __device__ __forceinline__ unsigned run_bits(std::size_t n, unsigned long long tile, unsigned r, bool full, Carry&) const {
@@ -164,6 +169,10 @@ struct KeyHeads {
   };
 
   bool aligned(unsigned items) const { return reinterpret_cast<std::uintptr_t>(keys) % (items * sizeof(Key)) == 0; }
+  template <class In>
+  __device__ __forceinline__ void prefetch(std::size_t n, unsigned long long tile) const {
+    prefetch_to_l2(keys, n, tile * TileShape<In>::kTile, TileShape<In>::kTile);
+  }
   template <class In>
   __device__ __forceinline__ unsigned run_bits(std::size_t n, unsigned long long tile, unsigned r, bool full, Carry& carry) const {
     constexpr unsigned kItems = TileShape<In>::kItems;
@@ -209,7 +218,7 @@ __device__ __forceinline__ void load_heads(const Heads& source, std::size_t n, u
 /// A block a tile, drawn by ticket as in scan.cu's scan_kernel; two barriers around the look-back.
 /// kMinBlocks: the blocks an SM the registers must allow (__launch_bounds__), 1 to leave them to the
 /// compiler.
-template <class In, class Heads, bool kVectors, unsigned kMinBlocks>
+template <class In, class Heads, bool kVectors, unsigned kMinBlocks, TileStart kStart>
 __global__ void __launch_bounds__(kBlock, kMinBlocks)
 segmented_scan_kernel(const In* in, Heads heads, scan_result_t<In>* out, std::size_t n, bool inclusive, TileStatus status) {
   using Out = scan_result_t<In>;
@@ -222,20 +231,19 @@ segmented_scan_kernel(const In* in, Heads heads, scan_result_t<In>* out, std::si
   __shared__ A kept[kMaxWindows * kWarp];
   auto is_full = [n](unsigned long long tile) { return kVectors && (tile + 1) * S::kTile <= n; };
 
-  const unsigned long long guess = blockIdx.x;
   SegmentedSegment<In> seg;
-  if (is_full(guess)) {
-    load_tile<In>(in, n, guess, true, seg);
-    load_heads<In>(heads, n, guess, true, seg);
-  }
-  if (threadIdx.x == 0) draw_tile(status, drawn);
-  __syncthreads();
+  start_tile<kStart>(
+      status, drawn, seg, is_full,
+      [&](unsigned long long tile, SegmentedSegment<In>& into) {
+        load_tile<In>(in, n, tile, is_full(tile), into);
+        load_heads<In>(heads, n, tile, is_full(tile), into);
+      },
+      [&](unsigned long long tile) {
+        prefetch_to_l2(in, n, tile * S::kTile, S::kTile);
+        heads.template prefetch<In>(n, tile);
+      });
   const unsigned long long tile = drawn[0], first_ticket = drawn[1];
   const bool full = is_full(tile);
-  if (tile != guess || !full) {
-    load_tile<In>(in, n, tile, full, seg);
-    load_heads<In>(heads, n, tile, full, seg);
-  }
   seg.scan([](unsigned) {});
 
   const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
@@ -276,7 +284,7 @@ segmented_scan_kernel(const In* in, Heads heads, scan_result_t<In>* out, std::si
 constexpr unsigned kLibraryMinBlocks = 2;
 
 /// The checks, then one launch: `segments` and `segment_bytes` say where the flags or keys lie.
-template <class In, unsigned kMinBlocks, class Heads>
+template <class In, unsigned kMinBlocks, TileStart kStart, class Heads>
 void segmented_scan(const char* name, const In* in, Heads heads, const void* segments, std::size_t segment_bytes,
                     scan_result_t<In>* out, std::size_t n, bool inclusive, void* temp, std::size_t temp_bytes,
                     cudaStream_t stream) {
@@ -289,7 +297,8 @@ void segmented_scan(const char* name, const In* in, Heads heads, const void* seg
   const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
   constexpr unsigned kItems = TileShape<In>::kItems;
   const bool aligned = address(in) % (sizeof(In) * kItems) == 0 && address(out) % 16 == 0 && heads.aligned(kItems);
-  const auto kernel = aligned ? segmented_scan_kernel<In, Heads, true, kMinBlocks> : segmented_scan_kernel<In, Heads, false, kMinBlocks>;
+  const auto kernel = aligned ? segmented_scan_kernel<In, Heads, true, kMinBlocks, kStart>
+                              : segmented_scan_kernel<In, Heads, false, kMinBlocks, kStart>;
   launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, heads, out, n, inclusive, TileStatus::in(temp))
       .work([&] {
         return count_of(TileShape<In>::kTile, "element") + " per tile, " + (segment_bytes == 1 ? "head flags" : "keys") +
@@ -306,9 +315,13 @@ void segmented_scan_by_path(SegmentedScanPath path, const In* in, const std::uin
                             std::size_t n, bool inclusive, void* temp, std::size_t temp_bytes, cudaStream_t stream) {
   const char* name = inclusive ? "inclusive_segmented_scan" : "exclusive_segmented_scan";
   if (path == SegmentedScanPath::compiler_registers)
-    segmented_scan<In, 1>(name, in, FlagHeads{heads}, heads, 1, out, n, inclusive, temp, temp_bytes, stream);
+    segmented_scan<In, 1, TileStart::load_guess>(name, in, FlagHeads{heads}, heads, 1, out, n, inclusive, temp, temp_bytes, stream);
+  else if (path == SegmentedScanPath::two_blocks)
+    segmented_scan<In, kLibraryMinBlocks, TileStart::load_guess>(name, in, FlagHeads{heads}, heads, 1, out, n, inclusive, temp,
+                                                                 temp_bytes, stream);
   else
-    segmented_scan<In, kLibraryMinBlocks>(name, in, FlagHeads{heads}, heads, 1, out, n, inclusive, temp, temp_bytes, stream);
+    segmented_scan<In, kLibraryMinBlocks, TileStart::prefetch_guess>(name, in, FlagHeads{heads}, heads, 1, out, n, inclusive,
+                                                                     temp, temp_bytes, stream);
 }
 
 }  // namespace scan_detail
@@ -329,16 +342,24 @@ template <class In, class Key>
 void inclusive_segmented_scan_by_key(const In* in, const Key* keys, scan_result_t<In>* out, std::size_t n, void* temp,
                                      std::size_t temp_bytes, cudaStream_t stream) {
   using namespace scan_detail;
-  segmented_scan<In, kLibraryMinBlocks>("inclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys, sizeof(Key), out, n,
-                                        true, temp, temp_bytes, stream);
+  if (std::getenv("GPULAB_EXPERIMENT_BY_KEY_PREFETCH") != nullptr)  // EXPERIMENT
+    segmented_scan<In, kLibraryMinBlocks, TileStart::prefetch_guess>("inclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys,
+                                                                     sizeof(Key), out, n, true, temp, temp_bytes, stream);
+  else
+    segmented_scan<In, kLibraryMinBlocks, TileStart::load_guess>("inclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys,
+                                                                 sizeof(Key), out, n, true, temp, temp_bytes, stream);
 }
 
 template <class In, class Key>
 void exclusive_segmented_scan_by_key(const In* in, const Key* keys, scan_result_t<In>* out, std::size_t n, void* temp,
                                      std::size_t temp_bytes, cudaStream_t stream) {
   using namespace scan_detail;
-  segmented_scan<In, kLibraryMinBlocks>("exclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys, sizeof(Key), out, n,
-                                        false, temp, temp_bytes, stream);
+  if (std::getenv("GPULAB_EXPERIMENT_BY_KEY_PREFETCH") != nullptr)  // EXPERIMENT
+    segmented_scan<In, kLibraryMinBlocks, TileStart::prefetch_guess>("exclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys,
+                                                                     sizeof(Key), out, n, false, temp, temp_bytes, stream);
+  else
+    segmented_scan<In, kLibraryMinBlocks, TileStart::load_guess>("exclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys,
+                                                                 sizeof(Key), out, n, false, temp, temp_bytes, stream);
 }
 
 namespace {

@@ -85,6 +85,8 @@ constexpr SegmentedScanRung<T> kRungs[] = {
         "at most 128 registers (__launch_bounds__): two blocks an SM for every type, twice the loads in flight where "
         "rung 1 had one (doubles spill 48 bytes a thread to the L1)",
         "registers occupancy dram", Role::rung),
+    rung<T, OnePath<T, scan_detail::SegmentedScanPath::prefetched_guess>>("prefetched_guess",
+        "EXPERIMENT rung 2 prefetching its guessed tile into the L2, loading the drawn one", "l2_read", Role::rung),
     rung<T, ByKey<T>>("by_key",
         "rung 2 over int32 keys instead of flags, a head wherever a key differs from the one before (CUB's input): 4 "
         "bytes a element read where a flag is 1",
