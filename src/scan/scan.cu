@@ -1,4 +1,4 @@
-// The library's scan (include/gpulab/scan.hpp), rungs 5 and 6 of the scan ladder: one pass over the data
+// The library's scan (include/gpulab/scan.hpp), rungs 5 to 9 of the scan ladder: one pass over the data
 // with decoupled look-back (Merrill & Garland, 2016), made deterministic.
 //
 // What it adds over rung 4 (reduce-then-scan: three launches, the input read twice):
@@ -86,16 +86,16 @@ __device__ __forceinline__ acc_t<scan_result_t<In>> segment_offset_after_look_ba
   return *tile_prefix + warp_offset;
 }
 
+/// Blocks an SM that scan_kernel's registers must allow (0: the compiler's choice). With load_guess
+/// the compiler takes 80 registers for 1- to 4-byte inputs (three blocks); with prefetch_guess it
+/// would take 97-127 (two), so that kernel is held to three. Doubles: 128 either way (two).
+template <class In, TileStart kStart>
+constexpr int kScanMinBlocks = kStart == TileStart::load_guess ? 0 : sizeof(acc_t<scan_result_t<In>>) == 8 ? 2 : 3;
+
 /// A block a tile. Tiles are taken in order from an atomic ticket, so a block only ever waits for
 /// tiles that running blocks hold; what it does while the ticket is drawn: kStart (start_tile).
 /// The block that draws the last ticket of the call moves `first` on for the next call.
 /// `evict_first_stores` (rungs 7 and 8): the outputs leave the L2 first (see store_vector).
-/// Blocks an SM that scan_kernel's registers must allow (0: the compiler's choice). With load_guess
-/// the compiler takes 80 registers for 1- to 4-byte inputs (three blocks); without the guess's
-/// loads it takes 97-127 (two), so those kernels are held to three. Doubles: 128 either way (two).
-template <class In, TileStart kStart>
-constexpr int kScanMinBlocks = kStart == TileStart::load_guess ? 0 : sizeof(acc_t<scan_result_t<In>>) == 8 ? 2 : 3;
-
 template <class In, bool kVectors, TileStart kStart>
 __global__ void __launch_bounds__(kBlock, kScanMinBlocks<In, kStart>)
 scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive, const scan_result_t<In>* offset,
@@ -131,7 +131,9 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
 // registers no longer bound the blocks, shared memory does (4 blocks × 48 KB on an H100). Same
 // tiles, same scan, same chain: the same bits as rung 5.
 // Measured (H100, docs/scan.md): 4 blocks an SM, yet slower than rung 5 for 4- and 8-byte inputs
-// (0.89–0.96×); faster for 8-bit inputs at 2^28 (1.05×), which is where the library takes it.
+// (0.89–0.96×): a wrong guess costs a second bulk copy that the block waits for. Started as rung 8
+// (rung 9, kStart = prefetch_guess) it beats rung 8 for 1- and 8-byte inputs on the H200, which is
+// where the library takes it.
 
 template <class In>
 constexpr std::size_t kStageBytes = TileShape<In>::kTile * sizeof(In);
@@ -219,17 +221,20 @@ scan_staged_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inc
 #endif
 }
 
-/// Blocks of the staged kernel for In that the current device holds at once; 0 where it cannot run
-/// it (before compute capability 9.0: no bulk copies). Raises the kernel's shared-memory limit once.
+/// Blocks of the staged kernels for In that the current device holds at once; 0 where it cannot
+/// run them (before compute capability 9.0: no bulk copies). Raises their shared-memory limit once.
 template <class In>
 unsigned staged_resident_blocks() {
   static PerDevice<unsigned> cache;
   return cache.get([] {
     if (current_device_attribute(cudaDevAttrComputeCapabilityMajor) < 9) return 0u;
-    const auto kernel = scan_staged_kernel<In, TileStart::load_guess>;
-    allow_dynamic_smem(reinterpret_cast<const void*>(scan_staged_kernel<In, TileStart::prefetch_guess>), kStageBytes<In>, "gpulab::scan");
-    allow_dynamic_smem(reinterpret_cast<const void*>(kernel), kStageBytes<In>, "gpulab::scan");
-    return resident_blocks(reinterpret_cast<const void*>(kernel), kBlock, kStageBytes<In>);
+    unsigned blocks = std::numeric_limits<unsigned>::max();
+    for (const void* kernel : {reinterpret_cast<const void*>(scan_staged_kernel<In, TileStart::load_guess>),
+                               reinterpret_cast<const void*>(scan_staged_kernel<In, TileStart::prefetch_guess>)}) {
+      allow_dynamic_smem(kernel, kStageBytes<In>, "gpulab::scan");
+      blocks = std::min(blocks, resident_blocks(kernel, kBlock, kStageBytes<In>));
+    }
+    return blocks;
   });
 }
 
@@ -241,45 +246,49 @@ void scan(const char* name, ScanPath path, const In* in, scan_result_t<In>* out,
   const std::size_t tiles = checked_tiles<In>(name, n, temp_bytes);
   const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
   const bool aligned16 = address(in) % 16 == 0 && address(out) % 16 == 0;
-  // The library stages 8-bit inputs where they are at least twice the L2: rung 6 is 1.03x rung 7
-  // at 2^27 and 2^28 on the H100, level at 2^25 and 2^26, 0.97x at 2^24; for 4- and 8-byte inputs
-  // it is 0.89-0.96x (docs/scan.md). The rest take rung 5, with evict-first stores (rung 7) where
-  // the output outgrows the L2 and so cannot stay there for a next reader anyway: 1.01-1.03x for
-  // 4-byte values at 2^24 and 2^28 on the H100 and the H200, doubles within 1%.
-  // Bulk copies need 16-byte aligned addresses and Hopper: otherwise rung 5 does the work. (Asked
-  // only where the staged path is wanted: the first ask sets the staged kernel's attributes.)
+  // Bulk copies need 16-byte aligned addresses and Hopper: otherwise a staged path falls to the
+  // rung it starts as (6 to 5, 9 to 8). (Asked only where a staged path is wanted: the first ask
+  // sets the staged kernels' attributes.)
   const auto can_stage = [&] { return aligned16 && staged_resident_blocks<In>() > 0; };
+  bool evict_first = path == ScanPath::evict_first || path == ScanPath::prefetched_guess;
   if (path == ScanPath::library) {
-    const std::size_t l2 = current_l2_bytes();
-    if (sizeof(In) == 1 && n * sizeof(In) >= 2 * l2 && can_stage()) path = ScanPath::staged;
-    else path = n * sizeof(scan_result_t<In>) >= l2 ? ScanPath::evict_first : ScanPath::one_tile_a_block;
+    // Rung 9 where its four blocks an SM pay (H200, docs/scan.md): 1-byte inputs of the L2's size
+    // or more (1.03-1.05x rung 8 from 2^26), 8-byte ones of 8 times it (1.02-1.03x from 2^26;
+    // level at 2^25, 0.94-0.98x below); for 2- and 4-byte inputs it is level or slower. Else rung
+    // 8, its stores evict-first only where the output outgrows the L2 and so cannot stay there for
+    // a next reader anyway.
+    const std::size_t l2 = current_l2_bytes(), in_bytes = n * sizeof(In);
+    const bool stage = (sizeof(In) == 1 && in_bytes >= l2) || (sizeof(In) == 8 && in_bytes >= 8 * l2);
+    path = stage && can_stage() ? ScanPath::staged_prefetched : ScanPath::prefetched_guess;
+    evict_first = n * sizeof(scan_result_t<In>) >= l2;
   }
-  if ((path == ScanPath::staged || path == ScanPath::staged_prefetched) && !can_stage()) path = ScanPath::one_tile_a_block;
+  if (path == ScanPath::staged && !can_stage()) path = ScanPath::one_tile_a_block;
+  if (path == ScanPath::staged_prefetched && !can_stage()) path = ScanPath::prefetched_guess;
 
   if (path == ScanPath::staged || path == ScanPath::staged_prefetched) {
-    const auto kernel = path == ScanPath::staged ? scan_staged_kernel<In, TileStart::load_guess>
-                                                 : scan_staged_kernel<In, TileStart::prefetch_guess>;
+    const bool prefetch = path == ScanPath::staged_prefetched;
+    const auto kernel = prefetch ? scan_staged_kernel<In, TileStart::prefetch_guess> : scan_staged_kernel<In, TileStart::load_guess>;
     launch(name, kernel, {static_cast<unsigned>(tiles), kBlock, kStageBytes<In>}, stream, in, out, n,
            inclusive, offset, TileStatus::in(temp))
-        .work([&] { return count_of(TileShape<In>::kTile, "element") + " per tile, bulk-copied into shared memory"; });
+        .work([&] {
+          return count_of(TileShape<In>::kTile, "element") + " per tile, bulk-copied into shared memory" +
+                 (prefetch ? ", the guessed tile prefetched into the L2" : "");
+        });
     return;
   }
   constexpr std::size_t kInVector = sizeof(In) * TileShape<In>::kItems;
   const bool aligned = address(in) % kInVector == 0 && address(out) % 16 == 0;
-  const auto kernel = [&] {
-    constexpr auto kLoad = TileStart::load_guess, kPrefetch = TileStart::prefetch_guess, kAfter = TileStart::after_ticket;
-    if (path == ScanPath::prefetched_guess) return aligned ? scan_kernel<In, true, kPrefetch> : scan_kernel<In, false, kPrefetch>;
-    if (path == ScanPath::after_ticket) return aligned ? scan_kernel<In, true, kAfter> : scan_kernel<In, false, kAfter>;
-    return aligned ? scan_kernel<In, true, kLoad> : scan_kernel<In, false, kLoad>;
-  }();
-  const bool evict_first = path != ScanPath::one_tile_a_block;
+  const bool prefetch = path == ScanPath::prefetched_guess;
+  constexpr auto kLoad = TileStart::load_guess, kPrefetch = TileStart::prefetch_guess;
+  const auto kernel = prefetch ? (aligned ? scan_kernel<In, true, kPrefetch> : scan_kernel<In, false, kPrefetch>)
+                               : (aligned ? scan_kernel<In, true, kLoad> : scan_kernel<In, false, kLoad>);
   launch(name, kernel, {static_cast<unsigned>(tiles), kBlock}, stream, in, out, n, inclusive, offset, TileStatus::in(temp),
          evict_first)
       .work([&] {
         return count_of(TileShape<In>::kTile, "element") + " per tile" +
                (aligned ? ", vector loads and stores" : ", unaligned: element by element") +
                (evict_first && aligned ? ", stored evict-first" : "") +
-               (path == ScanPath::prefetched_guess ? ", the guessed tile prefetched into the L2, the drawn one loaded" : "");
+               (prefetch ? ", the guessed tile prefetched into the L2, the drawn one loaded" : "");
       });
 }
 

@@ -231,15 +231,14 @@ constexpr ScanRung<In> kRungs[] = {
         "rung 5 with its output stores marked evict-first (st.global.cs): written lines leave the L2 before the rest",
         "dram", Role::rung, false),
     rung<In, OnePath<In, scan_detail::ScanPath::prefetched_guess>>("prefetched_guess",
-        "rung 7 asking the L2 for its guessed tile while the ticket is drawn, then loading the tile drawn: "
-        "tickets come out of block order, and a wrong guess read the tile twice", "l2_read", Role::rung, false),
-    rung<In, OnePath<In, scan_detail::ScanPath::after_ticket>>("after_ticket",
-        "EXPERIMENT rung 7 loading after the ticket, no guess", "l2_read", Role::rung, false),
+        "rung 7 asking the L2 for its guessed tile while the ticket is drawn, then loading the tile drawn: tickets "
+        "come out of block order, and a wrong guess read the tile twice", "l2_read", Role::rung, false),
     rung<In, OnePath<In, scan_detail::ScanPath::staged_prefetched>>("staged_prefetched",
-        "EXPERIMENT rung 6 prefetching its guess into the L2, bulk-copying the drawn tile", "l2_read", Role::rung, false),
+        "rung 6 started as rung 8: its guess prefetched into the L2, the drawn tile bulk-copied once (16-byte aligned "
+        "pointers on Hopper; otherwise rung 8)", "l2_read", Role::rung, false),
     rung<In, Library<In>>("library",
-        "gpulab::inclusive_scan: rung 6 for 8-bit inputs of twice the L2 or more; else rung 7 where the output "
-        "outgrows the L2, rung 5 where it fits", "dram", Role::library, false),
+        "gpulab::inclusive_scan: rung 9 for 1-byte inputs of the L2's size or more and 8-byte ones of 8 times it; "
+        "else rung 8, its stores evict-first where the output outgrows the L2", "dram", Role::library, false),
     rung<In, Cub<In>>("cub::DeviceScan", "the vendor library (CUB InclusiveSum / ExclusiveSum)", "dram", Role::vendor, false),
 };
 

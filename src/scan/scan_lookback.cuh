@@ -233,9 +233,8 @@ __device__ __forceinline__ void load_tile(const In* in, std::size_t n, unsigned 
 ///   draw their tickets out of index order (SMs reach the counter at different times): ncu finds
 ///   load_guess reading nearly every tile twice, through the L1 and the L2 (65.8 M sectors against
 ///   the input's 34.6 M at int32 2^28, H200). A wrong guess is a nearby block's tile: the prefetch
-///   serves that block instead.
-/// - after_ticket: EXPERIMENT, loads after the ticket, no guess.
-enum class TileStart { load_guess, prefetch_guess, after_ticket };
+///   serves that block instead (loading after the ticket with no prefetch is 4% slower).
+enum class TileStart { load_guess, prefetch_guess };
 
 /// Elements [begin, begin + count) of `base`, clipped to n, asked into the L2 (prefetch.global.L2: a
 /// 128-byte line a thread in turn), without waiting for them.

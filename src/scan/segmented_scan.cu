@@ -21,7 +21,6 @@
 #include <gpulab/scan.hpp>
 
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
 namespace gpulab {
@@ -329,37 +328,29 @@ void segmented_scan_by_path(SegmentedScanPath path, const In* in, const std::uin
 template <class In>
 void inclusive_segmented_scan(const In* in, const std::uint8_t* heads, scan_result_t<In>* out, std::size_t n, void* temp,
                               std::size_t temp_bytes, cudaStream_t stream) {
-  scan_detail::segmented_scan_by_path(scan_detail::SegmentedScanPath::two_blocks, in, heads, out, n, true, temp, temp_bytes, stream);
+  scan_detail::segmented_scan_by_path(scan_detail::SegmentedScanPath::prefetched_guess, in, heads, out, n, true, temp, temp_bytes, stream);
 }
 
 template <class In>
 void exclusive_segmented_scan(const In* in, const std::uint8_t* heads, scan_result_t<In>* out, std::size_t n, void* temp,
                               std::size_t temp_bytes, cudaStream_t stream) {
-  scan_detail::segmented_scan_by_path(scan_detail::SegmentedScanPath::two_blocks, in, heads, out, n, false, temp, temp_bytes, stream);
+  scan_detail::segmented_scan_by_path(scan_detail::SegmentedScanPath::prefetched_guess, in, heads, out, n, false, temp, temp_bytes, stream);
 }
 
 template <class In, class Key>
 void inclusive_segmented_scan_by_key(const In* in, const Key* keys, scan_result_t<In>* out, std::size_t n, void* temp,
                                      std::size_t temp_bytes, cudaStream_t stream) {
   using namespace scan_detail;
-  if (std::getenv("GPULAB_EXPERIMENT_BY_KEY_PREFETCH") != nullptr)  // EXPERIMENT
-    segmented_scan<In, kLibraryMinBlocks, TileStart::prefetch_guess>("inclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys,
-                                                                     sizeof(Key), out, n, true, temp, temp_bytes, stream);
-  else
-    segmented_scan<In, kLibraryMinBlocks, TileStart::load_guess>("inclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys,
-                                                                 sizeof(Key), out, n, true, temp, temp_bytes, stream);
+  segmented_scan<In, kLibraryMinBlocks, TileStart::prefetch_guess>("inclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys,
+                                                                   sizeof(Key), out, n, true, temp, temp_bytes, stream);
 }
 
 template <class In, class Key>
 void exclusive_segmented_scan_by_key(const In* in, const Key* keys, scan_result_t<In>* out, std::size_t n, void* temp,
                                      std::size_t temp_bytes, cudaStream_t stream) {
   using namespace scan_detail;
-  if (std::getenv("GPULAB_EXPERIMENT_BY_KEY_PREFETCH") != nullptr)  // EXPERIMENT
-    segmented_scan<In, kLibraryMinBlocks, TileStart::prefetch_guess>("exclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys,
-                                                                     sizeof(Key), out, n, false, temp, temp_bytes, stream);
-  else
-    segmented_scan<In, kLibraryMinBlocks, TileStart::load_guess>("exclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys,
-                                                                 sizeof(Key), out, n, false, temp, temp_bytes, stream);
+  segmented_scan<In, kLibraryMinBlocks, TileStart::prefetch_guess>("exclusive_segmented_scan_by_key", in, KeyHeads<Key>{keys}, keys,
+                                                                   sizeof(Key), out, n, false, temp, temp_bytes, stream);
 }
 
 namespace {

@@ -25,9 +25,9 @@ struct OnePath {
   static ScanDepth depth(std::size_t) { return {scan_accumulation_depth<T>(0), 1, scan_tile_elements<T>()}; }
 };
 
-/// Rung 3: the library by key, over the same int32 keys as CUB's.
+/// Rung 4: the library by key, over the same int32 keys as CUB's.
 template <class T>
-struct ByKey : OnePath<T, scan_detail::SegmentedScanPath::two_blocks> {
+struct ByKey : OnePath<T, scan_detail::SegmentedScanPath::prefetched_guess> {
   static void run(const T* in, const std::uint8_t*, const std::int32_t* keys, T* out, std::size_t n, ScanKind kind, void* ws,
                   std::size_t ws_bytes, cudaStream_t stream) {
     if (kind == ScanKind::inclusive) inclusive_segmented_scan_by_key(in, keys, out, n, ws, ws_bytes, stream);
@@ -36,7 +36,7 @@ struct ByKey : OnePath<T, scan_detail::SegmentedScanPath::two_blocks> {
 };
 
 template <class T>
-struct Library : OnePath<T, scan_detail::SegmentedScanPath::two_blocks> {
+struct Library : OnePath<T, scan_detail::SegmentedScanPath::prefetched_guess> {
   static void run(const T* in, const std::uint8_t* heads, const std::int32_t*, T* out, std::size_t n, ScanKind kind, void* ws,
                   std::size_t ws_bytes, cudaStream_t stream) {
     if (kind == ScanKind::inclusive) inclusive_segmented_scan(in, heads, out, n, ws, ws_bytes, stream);
@@ -86,12 +86,13 @@ constexpr SegmentedScanRung<T> kRungs[] = {
         "rung 1 had one (doubles spill 48 bytes a thread to the L1)",
         "registers occupancy dram", Role::rung),
     rung<T, OnePath<T, scan_detail::SegmentedScanPath::prefetched_guess>>("prefetched_guess",
-        "EXPERIMENT rung 2 prefetching its guessed tile into the L2, loading the drawn one", "l2_read", Role::rung),
+        "the guessed tile's values and flags only prefetched into the L2 while the ticket is drawn, the drawn tile "
+        "loaded once (the scan's rung 8): a wrong guess read the tile twice", "l2_read", Role::rung),
     rung<T, ByKey<T>>("by_key",
-        "rung 2 over int32 keys instead of flags, a head wherever a key differs from the one before (CUB's input): 4 "
+        "rung 3 over int32 keys instead of flags, a head wherever a key differs from the one before (CUB's input): 4 "
         "bytes a element read where a flag is 1",
         "dram_bytes", Role::rung),
-    rung<T, Library<T>>("library", "gpulab::inclusive_segmented_scan (rung 2; by key: rung 3)", "dram", Role::library),
+    rung<T, Library<T>>("library", "gpulab::inclusive_segmented_scan (rung 3; by key: rung 4)", "dram", Role::library),
     rung<T, CubByKey<T>>("cub::DeviceScan::ScanByKey",
         "the vendor library (CUB InclusiveSumByKey / ExclusiveSumByKey), segments as int32 keys", "dram", Role::vendor),
 };
