@@ -43,12 +43,13 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max
 gpulab info
 # TOOL FILTER [gtest options]: GPU tests under one compute-sanitizer tool (errors: exit 99, the first 10 shown).
 tests_bin=$bin/tests/gpulab_gpu_tests
-# A pack of the CLI alone (scripts/pack_device.sh PRESET cli) holds no tests and no installed library.
+# A part of a build (scripts/pack_device.sh PRESET cli|tests|python) may lack the GPU tests or the
+# installed library.
 if [ ! -x "$tests_bin" ] && { [ "$tests" = yes ] || has sanitize-tests || has multi-tests; }; then
-  echo "device_run: $tests_bin is not in this build (a pack of the CLI alone?): pass notests, or pack everything"; exit 2
+  echo "device_run: $tests_bin is not in this build (pack_device.sh PRESET cli or python?): pass notests, or pack the tests"; exit 2
 fi
 if [ ! -d "$bin/prefix" ] && { has python || has fuzz; }; then
-  echo "device_run: $bin/prefix (the installed library) is not in this build: the Python parts need it"; exit 2
+  echo "device_run: $bin/prefix (the installed library) is not in this build (pack_device.sh PRESET cli or tests?): the Python parts need it (PRESET python)"; exit 2
 fi
 under() { compute-sanitizer --tool "$1" --error-exitcode 99 --print-limit 10 "$tests_bin" --gtest_filter="$2" --gtest_brief "${@:3}"; }
 if [ "$tests" = yes ]; then

@@ -4,17 +4,20 @@
 # and the OpenMP runtime, as build/DEST.tar.xz (DEST: device for release, PRESET-device else: ci-device
 # for the test command's ci preset), with
 # the commit it was built at (-dirty for uncommitted changes: such results cannot be filed).
-#   scripts/pack_device.sh [PRESET] [cli]   then `run` with carry ["build/DEST.tar.xz"] and
+#   scripts/pack_device.sh [PRESET] [cli|tests|python]   then `run` with carry ["build/DEST.tar.xz"] and
 #   GPULAB_BIN=build/DEST bash scripts/device_run.sh …   (a ptx preset: GPULAB_TREAT_AS=sm_75 … too)
-# cli: the CLI alone (benches, runs, profiles; ~20 MB where everything is ~54): for calls that run no
-# GPU tests and build no Python module, whose carry would otherwise pass 64 MiB with the tree.
+# Everything is ~60 MB, past a call's 64 MiB with the ~13 MB tree; a part of it: cli, the CLI alone
+# (benches, runs, profiles; ~21 MB); tests, the CLI and the GPU tests (~43 MB); python, the CLI and the
+# installed library, which the Python parts build against (~38 MB).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-release}
-cli_only=no
+part=everything
 if [ $# -ge 2 ]; then
-  [ "$2" = cli ] || { echo "pack_device: the second argument may only be 'cli' (the CLI alone), not '$2'" >&2; exit 2; }
-  cli_only=yes
+  case "$2" in
+    cli | tests | python) part=$2 ;;
+    *) echo "pack_device: the second argument may be 'cli' (the CLI alone), 'tests' (the CLI and the GPU tests) or 'python' (the CLI and the installed library), not '$2'" >&2; exit 2 ;;
+  esac
 fi
 from=build/$preset
 dest=device
@@ -30,11 +33,12 @@ mkdir -p "$from/devlibs" && cp -L "$(g++ -print-file-name=libgomp.so.1)" "$from/
 rm -rf "build/$dest" "$from/prefix" && mkdir -p "build/$dest/tests"
 cmake --install "$from" --prefix "$from/prefix" > /dev/null
 cp "$from/gpulab" "$from/gpulab_plots.py" "$from/COMMIT" "build/$dest/" && cp -r "$from/devlibs" "build/$dest/"
-if [ "$cli_only" = no ]; then
-  cp "$from/tests/gpulab_gpu_tests" "build/$dest/tests/"
-  cp -r "$from/prefix" "build/$dest/prefix" && rm -rf "build/$dest/prefix/bin"
-fi
+case "$part" in everything | tests) cp "$from/tests/gpulab_gpu_tests" "build/$dest/tests/" ;; esac
+case "$part" in everything | python) cp -r "$from/prefix" "build/$dest/prefix" && rm -rf "build/$dest/prefix/bin" ;; esac
 # Packed: 50 MB of fat binaries become 10, so that the working tree and the build fit one call's
 # 64 MiB; scripts/device_run.sh unpacks it.
 tar cJf "build/$dest.tar.xz" -C build "$dest"
-echo "packed build/$dest.tar.xz ($(du -h "build/$dest.tar.xz" | cut -f1)$([ "$cli_only" = yes ] && echo ', the CLI alone')) of $(cat "$from/COMMIT")"
+case "$part" in
+  cli) what=', the CLI alone' ;; tests) what=', the CLI and the GPU tests' ;; python) what=', the CLI and the installed library' ;; *) what='' ;;
+esac
+echo "packed build/$dest.tar.xz ($(du -h "build/$dest.tar.xz" | cut -f1)$what) of $(cat "$from/COMMIT")"

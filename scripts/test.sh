@@ -25,6 +25,8 @@ done
 
 # What scripts/device_run.sh needs when the build travels to a GPU machine: build/ci-device.tar.xz
 # (`run` with carry ["build/ci-device.tar.xz"] and GPULAB_BIN=build/ci-device bash scripts/device_run.sh).
+# Everything is ~60 MB, past a call's 64 MiB with the tree: a call carries a part of it
+# (`pack_device.sh ci tests`, `ci python` or `ci cli`).
 bash scripts/pack_device.sh ci
 
 # Python: `pip install .` into a virtual environment, then pytest (the GPU tests skip without a GPU;
