@@ -231,9 +231,10 @@ __device__ __forceinline__ void load_tile(const In* in, std::size_t n, unsigned 
 /// - load_guess (rungs 5-7): loads the guess, and loads again where the ticket names another tile;
 /// - prefetch_guess (rung 8): asks the L2 for the guess, then loads the tile it drew, once. Blocks
 ///   draw their tickets out of index order (SMs reach the counter at different times): ncu finds
-///   load_guess reading nearly every tile twice, through the L1 and the L2 (65.8 M sectors against
-///   the input's 34.6 M at int32 2^28, H200). A wrong guess is a nearby block's tile: the prefetch
-///   serves that block instead (loading after the ticket with no prefetch is 4% slower).
+///   load_guess reading nearly every tile twice, through the L1 and the L2 (int32 2^28 on the H200:
+///   65.5 M L2 read sectors, 34.6 M with the guess prefetched; the input is 33.5 M). A wrong guess
+///   is a nearby block's tile: the prefetch serves that block instead (loading after the ticket
+///   with no prefetch is 4% slower).
 enum class TileStart { load_guess, prefetch_guess };
 
 /// Elements [begin, begin + count) of `base`, clipped to n, asked into the L2 (prefetch.global.L2: a
@@ -256,7 +257,7 @@ __device__ __forceinline__ void start_tile(const TileStatus& status, unsigned lo
   const unsigned long long guess = blockIdx.x;
   if constexpr (kStart == TileStart::load_guess) {
     if (is_full(guess)) load(guess, seg);
-  } else if constexpr (kStart == TileStart::prefetch_guess) {
+  } else {
     prefetch(guess);
   }
   if (threadIdx.x == 0) draw_tile(status, drawn);

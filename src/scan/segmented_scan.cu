@@ -214,7 +214,8 @@ __device__ __forceinline__ void load_heads(const Heads& source, std::size_t n, u
     seg.heads |= static_cast<unsigned long long>(source.template run_bits<In>(n, tile, r, full, carry)) << (r * kItems);
 }
 
-/// A block a tile, drawn by ticket as in scan.cu's scan_kernel; two barriers around the look-back.
+/// A block a tile, drawn by ticket and started by kStart as in scan.cu's scan_kernel (start_tile);
+/// two barriers around the look-back.
 /// kMinBlocks: the blocks an SM the registers must allow (__launch_bounds__), 1 to leave them to the
 /// compiler.
 template <class In, class Heads, bool kVectors, unsigned kMinBlocks, TileStart kStart>
