@@ -165,7 +165,8 @@ TEST(ScanLibrary, DeterministicSameBitsEveryCall) {
 
 // Rungs 5 to 9 (a tile loaded into registers; bulk-copied into shared memory; rung 5 with
 // evict-first stores; the guessed tile prefetched, into registers or into shared memory) build the
-// same chain of additions: the same float bits, whatever the alignment picks. They share one temporary storage in turn, each leaving it ready for the next.
+// same chain of additions: the same float bits, whatever the alignment picks. They share one
+// temporary storage in turn, each leaving it ready for the next.
 TEST(ScanLibrary, EveryPathGivesTheSameBitsFromOneStorage) {
   int major = 0;
   GPULAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, current_device()));

@@ -110,8 +110,7 @@ scan_kernel(const In* in, scan_result_t<In>* out, std::size_t n, bool inclusive,
 
   Segment<In> seg;
   start_tile<kStart>(
-      status, drawn, seg, is_full,
-      [&](unsigned long long tile, Segment<In>& into) { load_tile<In>(in, n, tile, is_full(tile), into); },
+      status, drawn, is_full, [&](unsigned long long tile) { load_tile<In>(in, n, tile, is_full(tile), seg); },
       [&](unsigned long long tile) { prefetch_to_l2(in, n, tile * S::kTile, S::kTile); });
   const unsigned long long tile = drawn[0], first_ticket = drawn[1];
   const bool full = is_full(tile);

@@ -249,21 +249,21 @@ __device__ __forceinline__ void prefetch_to_l2(const T* base, std::size_t n, std
     asm volatile("prefetch.global.L2 [%0];" ::"l"(first + at));
 }
 
-/// The block's tile and the call's first ticket (draw_tile), its data in `seg` by `kStart`; one
-/// barrier. `load(tile, seg)` loads a tile's data, `prefetch(tile)` asks the L2 for it.
-template <TileStart kStart, class Seg, class IsFull, class Load, class Prefetch>
-__device__ __forceinline__ void start_tile(const TileStatus& status, unsigned long long* drawn, Seg& seg,
-                                           IsFull is_full, Load load, Prefetch prefetch) {
+/// The block's tile and the call's first ticket (draw_tile), the tile's data loaded by `kStart`;
+/// one barrier. `load(tile)` loads a tile's data, `prefetch(tile)` asks the L2 for it.
+template <TileStart kStart, class IsFull, class Load, class Prefetch>
+__device__ __forceinline__ void start_tile(const TileStatus& status, unsigned long long* drawn, IsFull is_full, Load load,
+                                           Prefetch prefetch) {
   const unsigned long long guess = blockIdx.x;
   if constexpr (kStart == TileStart::load_guess) {
-    if (is_full(guess)) load(guess, seg);
+    if (is_full(guess)) load(guess);
   } else {
     prefetch(guess);
   }
   if (threadIdx.x == 0) draw_tile(status, drawn);
   __syncthreads();
   const unsigned long long tile = drawn[0];
-  if (kStart != TileStart::load_guess || tile != guess || !is_full(tile)) load(tile, seg);
+  if (kStart != TileStart::load_guess || tile != guess || !is_full(tile)) load(tile);
 }
 
 /// One 16-byte store of `w` to a 16-byte-aligned `at`; `evict_first`: marked for the L2 to evict

@@ -233,10 +233,10 @@ segmented_scan_kernel(const In* in, Heads heads, scan_result_t<In>* out, std::si
 
   SegmentedSegment<In> seg;
   start_tile<kStart>(
-      status, drawn, seg, is_full,
-      [&](unsigned long long tile, SegmentedSegment<In>& into) {
-        load_tile<In>(in, n, tile, is_full(tile), into);
-        load_heads<In>(heads, n, tile, is_full(tile), into);
+      status, drawn, is_full,
+      [&](unsigned long long tile) {
+        load_tile<In>(in, n, tile, is_full(tile), seg);
+        load_heads<In>(heads, n, tile, is_full(tile), seg);
       },
       [&](unsigned long long tile) {
         prefetch_to_l2(in, n, tile * S::kTile, S::kTile);
