@@ -317,6 +317,56 @@ TEST(SgemmRules, TensorCoresTakeTheShapesWhereTheyWereMeasuredFaster) {
   }
 }
 
+// tf32's vendor path (Hopper): cuBLAS's TF32 GEMM on every product of the H200 sweep but where
+// gpulab's own was faster there (docs/sgemm.md): rows off 16-byte boundaries from 2^33 multiply-adds,
+// A stored transposed with B as stored from 2^36; and never where cuBLAS cannot take the call.
+TEST(SgemmRules, Tf32TakesCublasWhereItWasMeasuredFaster) {
+  auto args = [](int m, int n, int k, int pad, bool a_t, bool b_t) {
+    const auto ld = [pad](int cols) { return static_cast<std::size_t>(cols + pad); };
+    sgemm_device::GemmArgs g = sgemm_device::gemm_args(m, n, k, 1.f, nullptr, a_t ? ld(m) : ld(k), nullptr, b_t ? ld(k) : ld(n), 0.f, nullptr, ld(n));
+    g.a_transposed = a_t, g.b_transposed = b_t;
+    return g;
+  };
+  auto takes = [&](int m, int n, int k, int pad = 0, bool a_t = false, bool b_t = false, std::size_t batch = 1) {
+    return sgemm_detail::vendor_takes_tf32(args(m, n, k, pad, a_t, b_t), batch);
+  };
+  for (auto [m, n, k] : {std::tuple{256, 256, 256}, std::tuple{1024, 1024, 1024}, std::tuple{4096, 4096, 4096}, std::tuple{8192, 8192, 8192},
+                         std::tuple{16, 4096, 4096}, std::tuple{1, 4096, 4096}, std::tuple{5000, 3000, 700}}) {
+    EXPECT_TRUE(takes(m, n, k)) << m << "x" << n << "x" << k;
+    EXPECT_TRUE(takes(m, n, k, 0, false, true)) << "NT " << m << "x" << n << "x" << k;
+    EXPECT_TRUE(takes(m, n, k, 0, true, true)) << "TT " << m << "x" << n << "x" << k;
+  }
+  EXPECT_TRUE(takes(512, 512, 512, 0, false, false, 64));
+  // Rows off 16-byte boundaries: cuBLAS below 2^33 multiply-adds, gpulab's own from there.
+  EXPECT_TRUE(takes(1031, 1029, 1027));
+  EXPECT_TRUE(takes(1024, 1024, 1024, 1));
+  EXPECT_FALSE(takes(2048, 2048, 2048, 1));
+  EXPECT_FALSE(takes(4097, 4097, 4097));
+  EXPECT_FALSE(takes(4096, 4096, 4096, 2));
+  sgemm_device::GemmArgs members = args(2048, 2048, 2048, 0, false, false);
+  members.stride_a = members.stride_b = members.stride_c = 2048 * 2048;
+  EXPECT_TRUE(sgemm_detail::vendor_takes_tf32(members, 2));
+  members.stride_a += 1;  // every other member's rows off 16-byte boundaries
+  EXPECT_FALSE(sgemm_detail::vendor_takes_tf32(members, 2));
+  EXPECT_TRUE(sgemm_detail::vendor_takes_tf32(members, 1));  // one member: its stride unused
+  // A stored transposed, B as stored (TN): cuBLAS below 2^36, gpulab's own from there.
+  EXPECT_TRUE(takes(2048, 2048, 2048, 0, true, false));
+  EXPECT_TRUE(takes(5000, 3000, 700, 0, true, false));
+  EXPECT_FALSE(takes(4096, 4096, 4096, 0, true, false));
+  EXPECT_FALSE(takes(8192, 8192, 8192, 0, true, false));
+  // What cuBLAS cannot take: alpha = 0 (k = 0 in the call's arguments), copies of C, int-sized leading dimensions.
+  EXPECT_FALSE(takes(512, 512, 0));
+  sgemm_device::GemmArgs copies = args(512, 512, 512, 0, false, false);
+  copies.copies = 1;
+  EXPECT_FALSE(sgemm_detail::vendor_takes_tf32(copies, 1));
+  sgemm_device::GemmArgs wide = args(4, 4, 4, 0, false, false);
+  wide.ldc = std::size_t{1} << 31;
+  EXPECT_FALSE(sgemm_detail::vendor_takes_tf32(wide, 1));
+  // Only the family it was measured on.
+  for (int capability : {75, 80, 86, 89, 100, 120}) EXPECT_FALSE(sgemm_detail::sgemm_policy(capability).tf32_vendor) << capability;
+  EXPECT_TRUE(sgemm_detail::sgemm_policy(90).tf32_vendor);
+}
+
 TEST(SgemmRules, FewRowsTakeClustersUnlessSplitKFillsTheGpuOnALargeB) {
   constexpr std::size_t kSms = 132;
   EXPECT_EQ(sgemm_detail::few_rows_cluster_ranks_for(1, 4096, 4096, kSms, 16), 8);

@@ -380,6 +380,77 @@ TEST(SgemmOzaki, DeepKWideExponentsAndANaNRow) {
 /// Whether this device refuses `precision` (tf32 without TF32 tensor cores, sm_75).
 bool refused_here(SgemmPrecision precision) { return !sgemm_precision_supported(precision); }
 
+/// Whether gpulab::sgemm gives a tf32 call of these `batch` members to cuBLAS on this device.
+bool takes_vendor_tf32(const sgemm_detail::GemmArgs& g, std::size_t batch) {
+  return sgemm_detail::current_sgemm_policy().tf32_vendor && sgemm_detail::vendor_tf32_found() && sgemm_detail::vendor_takes_tf32(g, batch);
+}
+
+/// The names of the launches (and other libraries' calls) one gpulab::sgemm call makes.
+template <class Call>
+std::vector<std::string> launches_of(Call&& call) {
+  LaunchLog log(nullptr);
+  call();
+  GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<std::string> names;
+  for (const LaunchNote& n : log.notes()) names.push_back(n.kernel);
+  return names;
+}
+
+// tf32 where the policy gives it cuBLAS (Hopper, with libcublas found): cuBLAS's call alone where
+// the rule gives it the product (a batch in one strided call, each member within the bound),
+// gpulab's own kernels on rows off 16-byte boundaries from 2^33 multiply-adds; either within TF32's
+// bound and the same bits again and when captured in a graph.
+TEST(SgemmLibrary, Tf32TakesCublasWhereTheRuleSays) {
+  if (!sgemm_detail::current_sgemm_policy().tf32_vendor) GTEST_SKIP() << "this GPU's family has no vendor path for tf32";
+  if (!sgemm_detail::vendor_tf32_found()) GTEST_SKIP() << "no libcublas could be opened here";
+  struct Run {
+    SgemmShape shape;
+    Variant variant;
+    bool vendor;
+  };
+  for (const Run& r : {Run{{512, 520, 4100}, Variant::scaled, true}, Run{{33, 65, 17}, Variant::unaligned, true},
+                       Run{{2048, 2048, 2049}, Variant::plain, false}}) {
+    const SgemmInput in = input_for(r.shape, r.variant);
+    DeviceGemm first(in), again(in), captured(in);
+    ASSERT_EQ(takes_vendor_tf32(first.args(in), 1), r.vendor) << sgemm_shape_name(r.shape);
+    const std::vector<std::string> names = launches_of([&] { first.call(in, SgemmPrecision::tf32); });
+    const bool cublas_called = std::ranges::find(names, "cublasGemmEx") != names.end();
+    EXPECT_EQ(cublas_called, r.vendor) << sgemm_shape_name(r.shape);
+    if (r.vendor) {
+      EXPECT_EQ(names.size(), 1u) << sgemm_shape_name(r.shape);
+    }
+    again.call(in, SgemmPrecision::tf32);
+    run_captured([&](cudaStream_t stream) { captured.call(in, SgemmPrecision::tf32, stream); });
+    const std::vector<float> got = first.result();
+    const CheckResult check = check_sgemm(got, in, sgemm_reference(in, 7), SgemmMath::tf32);
+    EXPECT_TRUE(check.ok) << sgemm_shape_name(r.shape) << ": " << check.detail;
+    EXPECT_EQ(std::memcmp(got.data(), again.result().data(), got.size() * sizeof(float)), 0) << sgemm_shape_name(r.shape);
+    EXPECT_EQ(std::memcmp(got.data(), captured.result().data(), got.size() * sizeof(float)), 0) << sgemm_shape_name(r.shape);
+  }
+  // A batch: one strided call of cuBLAS's; each member as the same product called alone.
+  const SgemmShape member{256, 264, 300};
+  constexpr std::size_t kMembers = 5;
+  const SgemmInput in = input_for(member, Variant::scaled);
+  const std::size_t stride_a = in.a.size(), stride_b = in.b.size(), stride_c = in.c.size();
+  std::vector<float> a, b, c;
+  for (std::size_t i = 0; i < kMembers; ++i) a.insert(a.end(), in.a.begin(), in.a.end()), b.insert(b.end(), in.b.begin(), in.b.end()),
+                                               c.insert(c.end(), in.c.begin(), in.c.end());
+  const DeviceBuffer<float> da = test::upload<float>(a), db = test::upload<float>(b);
+  DeviceBuffer<float> dc = test::upload<float>(c);
+  const std::vector<std::string> names = launches_of([&] {
+    sgemm_strided_batched(Op::as_is, Op::as_is, member.m, member.n, member.k, in.alpha, da.data(), in.lda, stride_a, db.data(), in.ldb,
+                          stride_b, in.beta, dc.data(), in.ldc, stride_c, kMembers, nullptr, SgemmPrecision::tf32);
+  });
+  EXPECT_EQ(names, std::vector<std::string>{"cublasGemmStridedBatchedEx"});
+  const std::vector<float> got = test::download(dc.data(), dc.size());
+  const SgemmReference ref = sgemm_reference(in, 7);
+  for (std::size_t i = 0; i < kMembers; ++i) {
+    const auto first = got.begin() + static_cast<std::ptrdiff_t>(i * stride_c);
+    const CheckResult check = check_sgemm(std::vector<float>(first, first + static_cast<std::ptrdiff_t>(stride_c)), in, ref, SgemmMath::tf32);
+    EXPECT_TRUE(check.ok) << "member " << i << ": " << check.detail;
+  }
+}
+
 // The precisions: a shape the tensor cores take (odd sides, beta, wide exponents) is within the
 // 3xTF32 (or TF32) bound, the same bits twice and in a graph, on whichever form the device's policy
 // gives it (wgmma on Hopper, mma.sync on the A100 and, for tf32, on Ampere and Ada RTX; run under
@@ -594,6 +665,8 @@ TEST(SgemmForms, TheLibraryTakesEveryFormInEveryPrecision) {
       as_stored.call(in, precision);
       const std::vector<float> want = as_stored.result();
       const bool tensor = precision != SgemmPrecision::fp32 && sgemm_detail::takes_tensor_cores(as_stored.args(in), precision == SgemmPrecision::tf32);
+      // cuBLAS's TF32 GEMM (tf32 on Hopper) gives each form its own bits.
+      const bool vendor = precision == SgemmPrecision::tf32 && takes_vendor_tf32(as_stored.args(in), 1);
       for (const SgemmForm form : kTransposedForms) {
         DeviceGemm d(in, form), captured(in, form), logged(in, form);
         d.call(in, precision);  // the first call of a shape and form may time the tile configurations
@@ -605,7 +678,8 @@ TEST(SgemmForms, TheLibraryTakesEveryFormInEveryPrecision) {
           GPULAB_CUDA_CHECK(cudaDeviceSynchronize());
           ASSERT_FALSE(log.notes().empty()) << what;
           for (const LaunchNote& n : log.notes())
-            EXPECT_TRUE(n.kernel.starts_with("big_tiles") || n.kernel.starts_with("add_slices") || n.kernel.starts_with("sgemm_"))
+            EXPECT_TRUE(n.kernel.starts_with("big_tiles") || n.kernel.starts_with("add_slices") || n.kernel.starts_with("sgemm_") ||
+                        (vendor && n.kernel == "cublasGemmEx"))
                 << what << ": " << n.kernel;
         }
         run_captured([&](cudaStream_t stream) { captured.call(in, precision, stream); });
@@ -614,7 +688,7 @@ TEST(SgemmForms, TheLibraryTakesEveryFormInEveryPrecision) {
         const CheckResult r = check_sgemm(got, in, ref, math);
         EXPECT_TRUE(r.ok) << what << ": " << r.detail;
         EXPECT_EQ(std::memcmp(got.data(), captured.result().data(), got.size() * sizeof(float)), 0) << what;
-        if (tensor && policy.fp32_tensor == sgemm_detail::TensorForm::wgmma) {
+        if (tensor && !vendor && policy.fp32_tensor == sgemm_detail::TensorForm::wgmma) {
           EXPECT_EQ(std::memcmp(want.data(), got.data(), got.size() * sizeof(float)), 0) << what;
         }
       }

@@ -68,12 +68,20 @@
 //       cores on 7.5; on the others three TF32 products cost more than one FP32 product).
 //   Taken only where it is faster (m, n > 8, k ≥ 128, m·n/(m + n) ≥ 256, m·n·k ≥ 2^29 — a rule of
 //   the shape, so results are reproducible per device); elsewhere, and where the pool cannot hold
-//   the scratch, the call is the fp32 one. SgemmPrecision::tf32 takes a wider rule (k ≥ 64,
-//   m·n/(m + n) ≥ 128) with one product (big·big, inputs rounded to 11 significant bits: bound
-//   (γ(2k+4) + 2^−10 + 2^−20)·…), on
-//   wgmma (9.0) or mma.sync (8.0 and newer), for callers who want speed and not FP32 accuracy; a
-//   GPU without TF32 tensor cores (7.5) refuses it (gpulab::Error; sgemm_precision_supported says
-//   so beforehand).
+//   the scratch, the call is the fp32 one. SgemmPrecision::tf32 is for callers who want speed and
+//   not FP32 accuracy: one TF32 product (inputs of 11 significant bits; bound (γ(2k+4) + 2^−10 +
+//   2^−20)·…). On 9.0 (H100, H200) it is cuBLAS's TF32 GEMM (cublasGemmEx, or
+//   cublasGemmStridedBatchedEx for a batch, with CUBLAS_COMPUTE_32F_FAST_TF32: the vendor is one of
+//   the library's paths, measured faster there), opened at run time (libcublas.so of the CUDA
+//   major version gpulab was built with; the process's own copy where it holds one; libgpulab does
+//   not link it), but for the products gpulab's own kernels run faster: rows not on 16-byte
+//   boundaries from m·n·k ≥ 2^33, A stored transposed with B as stored from 2^36, and calls that
+//   cannot be passed to cuBLAS (leading dimensions of 2^31 or more); its results are cuBLAS's
+//   bits (reproducible per device and cuBLAS version). gpulab's own, and the whole call where no
+//   cuBLAS opens: a wider rule than fp32_tensor's (k ≥ 64, m·n/(m + n) ≥ 128), inputs rounded to
+//   TF32, on wgmma (9.0) or mma.sync (8.0 and newer), else the fp32 call. A GPU
+//   without TF32 tensor cores (7.5) refuses tf32 (gpulab::Error; sgemm_precision_supported says so
+//   beforehand).
 // - C must not overlap A or B. Throws gpulab::Error on a null matrix that has elements, a
 //   leading dimension smaller than its row, a side of 2^31 − 1024 or more, pointers that are not
 //   4-byte aligned, an overlap, and on any CUDA error.
@@ -98,7 +106,7 @@ constexpr Op op_of(bool transposed) { return transposed ? Op::transposed : Op::a
 enum class SgemmPrecision {
   fp32,         ///< FP32 on the CUDA cores (the default)
   fp32_tensor,  ///< FP32-accurate: 3xTF32 on the tensor cores where that is faster, else fp32
-  tf32,         ///< TF32 on the tensor cores where that is faster (not FP32 accuracy), else fp32; sm_80+
+  tf32,         ///< TF32 on the tensor cores (not FP32 accuracy): cuBLAS's where faster (Hopper), else gpulab's; sm_80+
 };
 
 void sgemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda, const float* b,

@@ -374,9 +374,11 @@ def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, precision: str
       faster (Hopper, A100; else "fp32"): within (γ(6k+4) + 2^−20)·(|α||A||B| + |β||C|), reproducible per device;
       each row of a and column of b scaled by a power of two first, so subnormal and huge values
       keep the bound; ±Inf and NaN reach the result as with "fp32".
-    - "tf32": one TF32 product on the tensor cores where faster (else "fp32"): 11 significant bits
-      of each input, for speed, not FP32 accuracy. GPUs without TF32 tensor cores (compute
-      capability 7.5, the T4) refuse it: sgemm_precision_supported says so beforehand.
+    - "tf32": one TF32 product on the tensor cores: 11 significant bits of each input, for speed,
+      not FP32 accuracy. On Hopper it is cuBLAS's TF32 GEMM (the copy PyTorch or CuPy loaded, or
+      the CUDA toolkit's) but where gpulab's own kernels were measured faster; elsewhere gpulab's
+      own where faster, else "fp32". GPUs without TF32 tensor cores (compute capability 7.5, the
+      T4) refuse it: sgemm_precision_supported says so beforehand.
     Which tensor cores each GPU family uses: include/gpulab/sgemm.hpp."""
     what = "gpulab.sgemm"
     if c is None and beta != 0:

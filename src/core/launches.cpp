@@ -35,7 +35,10 @@ TimingStats print_launches(const BenchCase& c, std::size_t rung, const RungInfo&
     return d.y > 1 ? fmt::format("{}x{}", d.x, d.y) : fmt::format("{}", d.x);
   };
   for (const auto& n : notes)
-    out << fmt::format("* {}: {} blocks of {} threads (out of {} at once){}{}{}.\n", n.kernel, dims(n.shape.grid),
+    if (n.shape.grid.x == 0)  // another library's call (note_library_call)
+      out << fmt::format("* {}: {}.\n", n.kernel, n.work);
+    else
+      out << fmt::format("* {}: {} blocks of {} threads (out of {} at once){}{}{}.\n", n.kernel, dims(n.shape.grid),
                        dims(n.shape.block), n.resident_blocks,
                        n.shape.smem ? fmt::format(", {} bytes of shared memory", n.shape.smem) : "",
                        n.shape.cluster ? fmt::format(", clusters of {}", n.shape.cluster) : "",

@@ -41,4 +41,8 @@ LaunchNote* note_launch(const void* kernel, const char* name, const LaunchShape&
   return &listening->add({name, shape, {}, resident_blocks(kernel, threads, shape.smem)}, stream);
 }
 
+void note_library_call(const char* name, const char* what, cudaStream_t stream) {
+  if (listening != nullptr) listening->add({name, LaunchShape{dim3(0), dim3(0)}, what, 0}, stream);
+}
+
 }  // namespace gpulab

@@ -59,6 +59,9 @@ bool launches_logged();
 
 /// Reports a launch just issued on `stream` to the listening log; nullptr when none listens.
 LaunchNote* note_launch(const void* kernel, const char* name, const LaunchShape& shape, cudaStream_t stream);
+/// Reports a call of another library just issued on `stream` (its own launches unseen): a note with
+/// no shape, `what` as its work.
+void note_library_call(const char* name, const char* what, cudaStream_t stream);
 
 /// "1 line", "8 lines": how a launch note counts its work.
 inline std::string count_of(std::uint64_t n, const char* noun) {

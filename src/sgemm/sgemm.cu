@@ -315,6 +315,9 @@ GemmArgs args_of(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, 
 
 /// A checked call of `batch` members (the operands' strides in g) as the library runs it.
 void run_call(const GemmArgs& g, std::size_t batch, cudaStream_t stream, SgemmPrecision precision) {
+  if (precision == SgemmPrecision::tf32 && sgemm_detail::current_sgemm_policy().tf32_vendor &&
+      sgemm_detail::vendor_takes_tf32(g, batch) && sgemm_detail::vendor_tf32(g, batch, stream))
+    return;
   // Members the tensor cores take, and members of few rows or columns (the streaming paths), one
   // call each; the others in launches of the tiles over up to 65535 members (blockIdx.y).
   if (batch == 1 || takes_tensor_cores(g, precision) || g.m <= sgemm_detail::kFewRows || g.n <= sgemm_detail::kFewCols) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 
 namespace gpulab::sgemm_detail {
 
@@ -188,11 +189,12 @@ bool realigns_rows(const GemmArgs& g) {
 // 36 : 36, L4 30 : 60, RTX 4090 83 : 83; H100 SXM 67 : 495 (3xTF32 on wgmma measured 2.2× cuBLAS
 // FP32, docs/sgemm.md). Blackwell runs the sm_90 PTX, without wgmma (sm_90a code runs on 9.0 alone):
 // TF32 on mma.sync, and fp32_tensor the FP32 path until 3xTF32 on mma.sync is measured there.
+// tf32 takes cuBLAS's TF32 GEMM first where that was measured (Hopper; vendor_takes_tf32 below).
 constexpr SgemmPolicy kPolicies[] = {
     {75, "Turing (T4, RTX 20)", TensorForm::none, TensorForm::none},
     {80, "A100, A30", TensorForm::mma_sync, TensorForm::mma_sync},
     {86, "Ampere and Ada RTX, A10, L4, L40, Orin", TensorForm::mma_sync, TensorForm::none},
-    {90, "Hopper (H100, H200, GH200)", TensorForm::wgmma, TensorForm::wgmma},
+    {90, "Hopper (H100, H200, GH200)", TensorForm::wgmma, TensorForm::wgmma, true},
     {100, "Blackwell and newer (by PTX)", TensorForm::mma_sync, TensorForm::none},
 };
 
@@ -225,5 +227,26 @@ bool takes_tensor_cores(const GemmArgs& g, bool tf32) {
          m * n * static_cast<std::size_t>(g.k) >= kTensorMinMacs;
 }
 
+// tf32 on Hopper: cuBLAS's TF32 GEMM against gpulab's own (wgmma where the tensor cores pay, else
+// the FP32 path), H200, docs/sgemm.md: cuBLAS 1.3× faster at 4096³, 1.1× at 8192³, 1.6–3.0× on the
+// sweep's smaller products, 2.4× on 16 rows, 1.6–5× on batches (64 × 512³ 0.074 ms against 0.367).
+// gpulab's own is faster on rows off 16-byte boundaries from 2^33 multiply-adds (2048³ with rows of
+// 2049 floats 0.125 ms against 0.135, 4097³ 0.61 against 1.19; 1031 × 1029 × 1027 stays cuBLAS's:
+// 0.047 against 0.054) and with A stored transposed and B as stored from 2^36 (4096³ 0.476 against
+// 0.530, 8192³ 3.10 against 4.24; 2048³ stays cuBLAS's: 0.079 against 0.129).
+constexpr std::size_t kVendorUnalignedMaxMacs = std::size_t{1} << 33, kVendorTnMaxMacs = std::size_t{1} << 36;
+
+bool vendor_takes_tf32(const GemmArgs& g, std::size_t batch) {
+  constexpr std::size_t kIntMax = static_cast<std::size_t>(std::numeric_limits<int>::max());
+  constexpr std::size_t kStrideMax = static_cast<std::size_t>(std::numeric_limits<long long>::max());
+  if (g.copies > 0 || g.m == 0 || g.n == 0 || g.k == 0) return false;  // k = 0: alpha = 0 (A and B not read) or an empty sum
+  if (g.lda > kIntMax || g.ldb > kIntMax || g.ldc > kIntMax) return false;
+  if (batch > 1 && (g.stride_a > kStrideMax || g.stride_b > kStrideMax || g.stride_c > kStrideMax)) return false;
+  const auto macs = static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n) * static_cast<std::size_t>(g.k);
+  const bool members_aligned = batch == 1 || (g.stride_a % 4 == 0 && g.stride_b % 4 == 0 && g.stride_c % 4 == 0);
+  const bool aligned = members_aligned && rows_aligned16(g.a, g.lda) && rows_aligned16(g.b, g.ldb) && rows_aligned16(g.c, g.ldc);
+  if (!aligned && macs >= kVendorUnalignedMaxMacs) return false;
+  return !(g.a_transposed && !g.b_transposed && macs >= kVendorTnMaxMacs);
+}
 
 }  // namespace gpulab::sgemm_detail

@@ -155,6 +155,7 @@ struct SgemmPolicy {
   int from_capability;
   std::string_view family;
   TensorForm tf32, fp32_tensor;
+  bool tf32_vendor = false;  // tf32 takes cuBLAS's TF32 GEMM where vendor_takes_tf32 says (measured there)
 };
 /// The policy of the family of `capability` (major·10 + minor).
 const SgemmPolicy& sgemm_policy(int capability);
@@ -183,6 +184,16 @@ bool wgmma_tf32(const GemmArgs& g, cudaStream_t stream);
 /// TF32 on 128 × 256 tiles in clusters of two blocks down M, which share each slice of Bᵀ by TMA
 /// multicast: half the bytes from L2 a product of wgmma_tf32's tiles.
 bool wgmma_tf32_wide(const GemmArgs& g, cudaStream_t stream);
+/// Whether tf32 takes cuBLAS's TF32 GEMM for these `batch` members where the policy has tf32_vendor:
+/// every product but those of rows off 16-byte boundaries, or of A stored transposed with B as
+/// stored, large enough for gpulab's own kernels to be faster there, and those cuBLAS's int leading
+/// dimensions or its C's copies (sgemm_with_copies) cannot take.
+bool vendor_takes_tf32(const GemmArgs& g, std::size_t batch);
+/// Whether the process has cuBLAS to take them (sgemm_vendor.cpp opens it on first use).
+bool vendor_tf32_found();
+/// g's `batch` members (g.stride_*) through cuBLAS's TF32 GEMM on `stream`; false, with nothing
+/// enqueued, where cuBLAS could not be opened.
+bool vendor_tf32(const GemmArgs& g, std::size_t batch, cudaStream_t stream);
 /// Whether gpulab::sgemm takes the tensor cores for this shape when the precision (tf32: one TF32
 /// product; else fp32_tensor's three) and the device's policy let it.
 bool takes_tensor_cores(const GemmArgs& g, bool tf32);
