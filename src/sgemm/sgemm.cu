@@ -314,10 +314,15 @@ GemmArgs args_of(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, 
 }
 
 /// A checked call of `batch` members (the operands' strides in g) as the library runs it.
+/// The call through cuBLAS where the precision, the device's policy and the rule give it there; false
+/// where gpulab's own kernels are to run it.
+bool vendor_call(const GemmArgs& g, std::size_t batch, cudaStream_t stream, SgemmPrecision precision) {
+  return precision == SgemmPrecision::tf32 && sgemm_detail::current_sgemm_policy().tf32_vendor &&
+         sgemm_detail::vendor_takes_tf32(g, batch) && sgemm_detail::vendor_tf32(g, batch, stream);
+}
+
 void run_call(const GemmArgs& g, std::size_t batch, cudaStream_t stream, SgemmPrecision precision) {
-  if (precision == SgemmPrecision::tf32 && sgemm_detail::current_sgemm_policy().tf32_vendor &&
-      sgemm_detail::vendor_takes_tf32(g, batch) && sgemm_detail::vendor_tf32(g, batch, stream))
-    return;
+  if (vendor_call(g, batch, stream, precision)) return;
   // Members the tensor cores take, and members of few rows or columns (the streaming paths), one
   // call each; the others in launches of the tiles over up to 65535 members (blockIdx.y).
   if (batch == 1 || takes_tensor_cores(g, precision) || g.m <= sgemm_detail::kFewRows || g.n <= sgemm_detail::kFewCols) {
@@ -358,6 +363,12 @@ void sgemm_detail::sgemm_with_copies(Op op_a, Op op_b, std::size_t m, std::size_
   require_precision(precision);
   if (!validate(op_a, op_b, m, n, k, a, lda, b, ldb, c, ldc, {}, copies)) return;
   GemmArgs g = args_of(op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  if (vendor_call(g, 1, stream, precision)) {
+    // cuBLAS writes C alone: C's rows are then copied to each copy, in stream order.
+    for (float* copy : copies)
+      GPULAB_CUDA_CHECK(cudaMemcpy2DAsync(copy, ldc * sizeof(float), c, ldc * sizeof(float), n * sizeof(float), m, cudaMemcpyDefault, stream));
+    return;
+  }
   // The offsets go to device memory by a launch of their own (a kernel's argument, in stream order:
   // no copy from host memory that might wait), freed in stream order after the product.
   CopyOffsets offsets{};

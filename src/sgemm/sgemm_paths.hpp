@@ -89,10 +89,10 @@ int few_rows_cluster_ranks(const GemmArgs& g);
 /// NCCL (sgemm_multi.cu): a rank's rows computed in this many parts, each part's rows sent while
 /// the next are computed. The shape's alone, so the same on every rank.
 std::size_t multi_sgemm_stages(std::size_t m, std::size_t n, int ranks);
-/// gpulab::sgemm (one product) whose C is also written, element for element as it is made, to each
-/// of `copies` (at most GemmArgs::kMaxCopies, each laid out as C, ldc apart, at an address equal to
-/// C's modulo 16 bytes, sharing no byte with A, B, C or each other; any GPU's memory the device may
-/// write): multi::sgemm's ranks, in one process, send their rows of C to the other GPUs this way,
+/// gpulab::sgemm (one product) whose C is also written, element for element as it is made (copied
+/// after it where tf32 takes cuBLAS), to each of `copies` (at most GemmArgs::kMaxCopies, each laid
+/// out as C, ldc apart, at an address equal to C's modulo 16 bytes, sharing no byte with A, B, C or
+/// each other; any GPU's memory the device may write): multi::sgemm's ranks, in one process, send their rows of C to the other GPUs this way,
 /// with no gather after the product. Throws what gpulab::sgemm throws, and on such copies.
 void sgemm_with_copies(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
                        const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc, std::span<float* const> copies,
