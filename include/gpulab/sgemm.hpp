@@ -8,12 +8,13 @@
 //
 // Operands stored transposed (Op::transposed): op(A) = Aᵀ with A stored k × m (lda ≥ m), op(B) = Bᵀ
 // with B stored n × k (ldb ≥ k), read where they lie, never copied. Every precision takes every
-// form with the same arithmetic and bounds. The paths below that stream A or B once (few rows or
-// columns, the fringe) and the copies to 16-byte rows take operands as stored: a product with an
-// operand stored transposed runs on the big tiles (128 × 256, 128 × 128 or 64 × 128, measured per
-// shape) on the CUDA cores, and on the tensor cores as below but on compute capability 8.x, whose
-// mma.sync path stages operands as stored: there fp32_tensor and tf32 take the CUDA cores' FP32
-// (within either's bound). Element (i, p) of A stored transposed is a[p·lda + i].
+// form within the same bounds (gpulab's own paths with the same arithmetic). The paths below that
+// stream A or B once (few rows or columns, the fringe) and the copies to 16-byte rows take operands
+// as stored: a product with an operand stored transposed runs on the big tiles (128 × 256, 128 ×
+// 128 or 64 × 128, measured per shape) on the CUDA cores, and on the tensor cores as below but on
+// compute capability 8.x, whose mma.sync path stages operands as stored: there fp32_tensor and tf32
+// take the CUDA cores' FP32 (within either's bound). Element (i, p) of A stored transposed is
+// a[p·lda + i].
 //
 // Contract
 // - Row-major operands in device memory: element (i, j) of A is a[i·lda + j]. lda ≥ k, ldb ≥ n,
@@ -70,18 +71,18 @@
 //   the shape, so results are reproducible per device); elsewhere, and where the pool cannot hold
 //   the scratch, the call is the fp32 one. SgemmPrecision::tf32 is for callers who want speed and
 //   not FP32 accuracy: one TF32 product (inputs of 11 significant bits; bound (γ(2k+4) + 2^−10 +
-//   2^−20)·…). On 9.0 (H100, H200) it is cuBLAS's TF32 GEMM (cublasGemmEx, or
-//   cublasGemmStridedBatchedEx for a batch, with CUBLAS_COMPUTE_32F_FAST_TF32: the vendor is one of
-//   the library's paths, measured faster there), opened at run time (libcublas.so of the CUDA
-//   major version gpulab was built with; the process's own copy where it holds one; libgpulab does
-//   not link it), but for the products gpulab's own kernels run faster: rows not on 16-byte
-//   boundaries from m·n·k ≥ 2^33, A stored transposed with B as stored from 2^36, and calls that
-//   cannot be passed to cuBLAS (leading dimensions of 2^31 or more); its results are cuBLAS's
-//   bits (reproducible per device and cuBLAS version). gpulab's own, and the whole call where no
-//   cuBLAS opens: a wider rule than fp32_tensor's (k ≥ 64, m·n/(m + n) ≥ 128), inputs rounded to
-//   TF32, on wgmma (9.0) or mma.sync (8.0 and newer), else the fp32 call. A GPU
-//   without TF32 tensor cores (7.5) refuses tf32 (gpulab::Error; sgemm_precision_supported says so
-//   beforehand).
+//   2^−20)·…; gpulab's own kernels scale rows and columns as fp32_tensor does, cuBLAS does not). On
+//   9.0 (H100, H200) it is cuBLAS's TF32 GEMM (cublasGemmEx, or cublasGemmStridedBatchedEx for a
+//   batch, with CUBLAS_COMPUTE_32F_FAST_TF32: the vendor is one of the library's paths, measured
+//   faster there), opened at run time (libcublas.so of the CUDA major version gpulab was built
+//   with; the process's own copy where it holds one; libgpulab does not link it), but for the
+//   products gpulab's own kernels run faster: rows not on 16-byte boundaries from m·n·k ≥ 2^33, A
+//   stored transposed with B as stored from 2^36, and calls that cannot be passed to cuBLAS
+//   (leading dimensions of 2^31 or more); its results are cuBLAS's bits (reproducible per device
+//   and cuBLAS version). gpulab's own, and the whole call where no cuBLAS opens: a wider rule than
+//   fp32_tensor's (k ≥ 64, m·n/(m + n) ≥ 128), inputs rounded to TF32, on wgmma (9.0) or mma.sync
+//   (8.0 and newer), else the fp32 call. A GPU without TF32 tensor cores (7.5) refuses tf32
+//   (gpulab::Error; sgemm_precision_supported says so beforehand).
 // - C must not overlap A or B. Throws gpulab::Error on a null matrix that has elements, a
 //   leading dimension smaller than its row, a side of 2^31 − 1024 or more, pointers that are not
 //   4-byte aligned, an overlap, and on any CUDA error.

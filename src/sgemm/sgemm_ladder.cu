@@ -176,7 +176,7 @@ constexpr SgemmRung kRungs[] = {
         run_tensor_path<sgemm_detail::wgmma_tf32>, Role::rung, SgemmMath::tf32, false, kWgmma, kEveryForm),
     row("wgmma_tf32_wide", "128x256 tiles in clusters of two down M that share B's slices by TMA multicast: half the bytes from L2 a product",
         "l2_read", run_tensor_path<sgemm_detail::wgmma_tf32_wide>, Role::rung, SgemmMath::tf32, false, kWgmma, kEveryForm),
-    row("library_tf32", "gpulab::sgemm with SgemmPrecision::tf32: wgmma_tf32_wide (Hopper) or mma.sync (Ampere, Ada) where it pays, else the FP32 library",
+    row("library_tf32", "gpulab::sgemm with SgemmPrecision::tf32: on Hopper cuBLAS TF32, but wgmma_tf32_wide where that is faster (TN, unaligned rows); mma.sync (Ampere, Ada) where it pays; else the FP32 library",
         "fma", run_library<SgemmPrecision::tf32>, Role::rung, SgemmMath::tf32, false, {80, false, "TF32 tensor cores"}, kEveryForm | kBatches),
     row("cublas_tf32", "TENSOR CORES, vendor: cuBLAS with TF32 (10-bit mantissas: NOT FP32 accuracy)", "fma instructions", run_cublas_tf32,
         Role::rung, SgemmMath::tf32, false, {80, false, "TF32 tensor cores"}, kEveryForm | kBatches),
