@@ -2,9 +2,11 @@
 // suite's progress estimate counts on it), and each rung runs where its declared needs are met. GPU
 // tests because making a case may allocate pinned host memory, which needs the driver.
 #include "core/bench.hpp"
+#include "core/ceilings.hpp"
 #include "core/problem.hpp"
 #include "core/report.hpp"
 #include "gpu_test_support.hpp"
+#include "lib/launch_limits.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cuda_runtime.h>
@@ -86,4 +88,29 @@ TEST(Ladders, EveryRungRunsWhereItsDeclaredNeedsAreMet) {
     for (std::size_t r : skipped) std::cout << "  " << p->name() << " " << ladder[r].name << ": " << *unmet_needs(ladder[r], capability) << "\n";
   }
   EXPECT_GT(ran, 100u);
+}
+
+// The tensor ceilings of `gpulab ceilings`: measured by the form the family's GEMMs use (wgmma on
+// 9.0, mma.sync before it), none where the GPU has no such tensor cores (TF32 before 8.0); INT8 runs
+// at 2–4× TF32's rate on every family that has both (4× on the A100 and Hopper by the data sheets):
+// a kernel that did less work a launch than it counts would show otherwise.
+TEST(Ceilings, TensorCeilingsAreMeasuredByTheFamilysForm) {
+  const DeviceFacts device = test::test_device();
+  const int capability = current_compute_capability();
+  Ceilings k;
+  measure_tensor_ceilings(device, k, 3);
+  if (capability < 80) {
+    EXPECT_EQ(k.tf32.gflops, 0.0);
+    EXPECT_TRUE(k.tf32.form.empty());
+    EXPECT_GT(k.int8.gflops, 0.0);
+    EXPECT_EQ(k.int8.form, "mma.sync m8n8k16 s8");
+    return;
+  }
+  ASSERT_GT(k.tf32.gflops, 0.0);
+  ASSERT_GT(k.int8.gflops, 0.0);
+  EXPECT_EQ(k.tf32.form, capability == 90 ? "wgmma m64n256k8 tf32" : "mma.sync m16n8k8 tf32");
+  EXPECT_EQ(k.int8.form, capability == 90 ? "wgmma m64n256k32 s8" : "mma.sync m16n8k32 s8");
+  EXPECT_GT(k.int8.gflops, 1.5 * k.tf32.gflops) << "TF32 " << k.tf32.gflops << ", INT8 " << k.int8.gflops;
+  EXPECT_LT(k.int8.gflops, 5.0 * k.tf32.gflops) << "TF32 " << k.tf32.gflops << ", INT8 " << k.int8.gflops;
+  std::cout << "  TF32 tensor " << k.tf32.gflops << " GFLOP/s, INT8 tensor " << k.int8.gflops << " GOP/s\n";
 }

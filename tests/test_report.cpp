@@ -1,4 +1,5 @@
 #include "core/report.hpp"
+#include "core/tables.hpp"
 
 #include <gpulab/error.hpp>
 
@@ -219,6 +220,40 @@ TEST(Report, RowsOnOtherUnitsAreNotJudgedByTheCeiling) {
   const Report back = report_from_json(to_json(r));
   EXPECT_TRUE(back.cases[0].variants[2].other_units);
   EXPECT_FALSE(back.cases[0].variants[1].other_units);
+}
+
+// A tensor rung (3xTF32: three TF32 products an FP32 one) is judged by its tensor cores' own
+// ceiling, its rate times its products; faster than that ceiling allows is invalid, as elsewhere;
+// the ceiling and the tensor ceilings of `gpulab ceilings` survive the JSON.
+TEST(Report, TensorRowsAreJudgedByTheirOwnCeiling) {
+  Report r = sample_report();
+  CaseResult& c = r.cases[0];
+  c.flops = 2e9;  // 2 GFLOP: 1 ms ↔ 2000 GFLOP/s
+  for (std::size_t i : {1u, 2u}) {
+    c.variants[i].other_units = true;
+    c.variants[i].tensor_ceiling = "TF32 tensor";
+    c.variants[i].tensor_ceiling_gflops = 6000;
+    c.variants[i].tensor_ceiling_noise = 0.01;
+    c.variants[i].tensor_products = 3;
+  }
+  c.variants[2].kernel = stats(0.5, 0.5, 0.6, 30, 0.01);  // 4000 GFLOP/s, × 3 = 12000 against 6000
+  derive_columns(c);
+  EXPECT_DOUBLE_EQ(c.variants[1].of_ceiling, 500.0 * 3 / 6000);  // 4 ms: 500 GFLOP/s
+  EXPECT_TRUE(c.variants[1].invalid.empty());
+  EXPECT_NE(c.variants[2].invalid.find("TF32 tensor ceiling"), std::string::npos) << c.variants[2].invalid;
+  EXPECT_NE(row_flags(c.variants[1]).find("of the TF32 tensor ceiling, 3 products an operation"), std::string::npos);
+  r.ceilings->tf32 = {600000, "wgmma m64n256k8 tf32", stats(1.5, 1.4, 1.6, 20)};
+  const std::string text = to_json(r).dump(2);
+  const Report back = report_from_json(nlohmann::ordered_json::parse(text));
+  EXPECT_EQ(to_json(back).dump(2), text);
+  EXPECT_EQ(back.cases[0].variants[1].tensor_ceiling, "TF32 tensor");
+  EXPECT_EQ(back.cases[0].variants[1].tensor_products, 3);
+  EXPECT_TRUE(back.cases[0].variants[0].tensor_ceiling.empty());
+  EXPECT_EQ(back.ceilings->tf32.form, "wgmma m64n256k8 tf32");
+  EXPECT_EQ(back.ceilings->tf32.gflops, 600000);
+  EXPECT_EQ(back.ceilings->int8.gflops, 0);  // not measured: none in the JSON, none back
+  EXPECT_NE(ceilings_line(*back.ceilings).find("TF32 tensor 600000 GFLOP/s (wgmma m64n256k8 tf32)"), std::string::npos);
+  EXPECT_EQ(ceilings_line(*back.ceilings).find("INT8"), std::string::npos);
 }
 
 TEST(Report, AnL2ResidentCaseSaysSo) {

@@ -565,7 +565,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   app.set_version_flag("--version", std::string(kVersion) + " (" GPULAB_GIT_COMMIT ")");
 
   auto* info = app.add_subcommand("info", "print the device's facts (seeds 000/003, 004's cudastats)");
-  auto* ceilings_cmd = app.add_subcommand("ceilings", "measure copy, read, write, L2 and FMA ceilings");
+  auto* ceilings_cmd = app.add_subcommand("ceilings", "measure copy, read, write, L2, FMA and the TF32 and INT8 tensor ceilings");
   int ceiling_reps = 20;
   ceilings_cmd->add_option("--reps", ceiling_reps, "repetitions per ceiling")->check(CLI::Range(1, 10000));
   int ceiling_gpus = 0;

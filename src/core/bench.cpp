@@ -302,6 +302,15 @@ CaseResult run_case(BenchCase& c, const BenchSettings& s, const DeviceFacts& dev
     row.vendor = info.role == Role::vendor;
     row.library = info.role == Role::library;
     row.other_units = info.other_units;
+    if (info.tensor.unit != TensorUnit::none && ceilings) {
+      const bool int8 = info.tensor.unit == TensorUnit::int8;
+      const TensorCeiling& t = int8 ? ceilings->int8 : ceilings->tf32;
+      if (t.gflops > 0) {
+        row.tensor_ceiling = int8 ? "INT8 tensor" : "TF32 tensor";
+        row.tensor_ceiling_gflops = t.gflops, row.tensor_ceiling_noise = t.time.noise;
+        row.tensor_products = info.tensor.products;
+      }
+    }
     row.claims = claim_words(info.claims);
     row.check = run_checked(c, r, arrays, ws.get(), stream.get());
 

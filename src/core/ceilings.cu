@@ -1,6 +1,7 @@
 // The ceiling kernels: each is the simplest kernel that runs at the limit of one resource.
 #include "core/ceilings.hpp"
 #include "core/memory.hpp"
+#include "core/tensor_peak.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
 #include "lib/tile_stream.cuh"
@@ -9,6 +10,7 @@
 #include <gpulab/error.hpp>
 
 #include <algorithm>
+#include <optional>
 
 namespace gpulab {
 namespace {
@@ -77,6 +79,91 @@ __global__ void fma_kernel(float* __restrict__ out, float a, float b) {
 #pragma unroll
   for (int c = 0; c < kFmaChains; ++c) s += x[c];
   out[static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x] = s;
+}
+
+constexpr int kMmaChains = 8;  // independent accumulators a warp: the tensor pipe's latency hidden
+
+/// The tensor ceilings before Hopper: every warp issues kMmaChains independent mma.sync a step,
+/// `groups` steps, on registers of pseudo-random bits (TF32 values in [1, 2), any int8). TF32 on
+/// compute capability 8.0+ (m16n8k8), INT8 on 8.0+ (m16n8k32) and 7.5 (m8n8k16).
+template <bool kInt8>
+__global__ void tensor_peak_mma_kernel(int groups, float* __restrict__ sink) {
+  const unsigned seed = (blockIdx.x * blockDim.x + threadIdx.x) * 2654435761u;
+  unsigned a[4], b[2];
+#pragma unroll
+  for (int i = 0; i < 4; ++i) a[i] = kInt8 ? seed ^ (i * 0x9E3779B9u) : 0x3F800000u | ((seed >> i) & 0x007FE000u);
+#pragma unroll
+  for (int i = 0; i < 2; ++i) b[i] = kInt8 ? seed * (i + 3) : 0x3F800000u | ((seed >> (i + 5)) & 0x007FE000u);
+  float sum = 0.f;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+  if constexpr (kInt8) {
+    int d[kMmaChains][4] = {};
+    for (int g = 0; g < groups; ++g) {
+#pragma unroll
+      for (int c = 0; c < kMmaChains; ++c) {
+#if __CUDA_ARCH__ >= 800
+        asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                     : "+r"(d[c][0]), "+r"(d[c][1]), "+r"(d[c][2]), "+r"(d[c][3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+        asm volatile("mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {%0, %1}, {%2}, {%3}, {%0, %1};"
+                     : "+r"(d[c][0]), "+r"(d[c][1])
+                     : "r"(a[0]), "r"(b[0]));
+#endif
+      }
+    }
+#pragma unroll
+    for (int c = 0; c < kMmaChains; ++c) sum += static_cast<float>(d[c][0] + d[c][1] + d[c][2] + d[c][3]);
+  } else {
+#if __CUDA_ARCH__ >= 800
+    float d[kMmaChains][4] = {};
+    for (int g = 0; g < groups; ++g) {
+#pragma unroll
+      for (int c = 0; c < kMmaChains; ++c)
+        asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                     : "+f"(d[c][0]), "+f"(d[c][1]), "+f"(d[c][2]), "+f"(d[c][3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    }
+#pragma unroll
+    for (int c = 0; c < kMmaChains; ++c) sum += d[c][0] + d[c][1] + d[c][2] + d[c][3];
+#endif
+  }
+#endif
+  sink[static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x] = sum;
+}
+
+/// The mma.sync form of a tensor ceiling on a GPU of this compute capability; none where it has no
+/// such tensor cores (TF32 before 8.0, INT8 before 7.5).
+std::optional<TensorPeakLaunch> tensor_peak_mma(bool int8, int capability) {
+  if (capability < (int8 ? 75 : 80)) return std::nullopt;
+  TensorPeakLaunch l;
+  l.threads = kStreamBlock;
+  const double mma_ops = int8 ? (capability >= 80 ? 2.0 * 16 * 8 * 32 : 2.0 * 8 * 8 * 16) : 2.0 * 16 * 8 * 8;
+  l.ops_per_group = mma_ops * kMmaChains * (kStreamBlock / 32);
+  l.form = int8 ? (capability >= 80 ? "mma.sync m16n8k32 s8" : "mma.sync m8n8k16 s8") : "mma.sync m16n8k8 tf32";
+  const void* kernel = int8 ? reinterpret_cast<const void*>(tensor_peak_mma_kernel<true>) : reinterpret_cast<const void*>(tensor_peak_mma_kernel<false>);
+  GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l.blocks_per_sm, kernel, l.threads, 0));
+  l.run = [int8](unsigned blocks, int groups, float* sink, cudaStream_t stream) {
+    if (int8)
+      launch("tensor_peak_mma_int8", tensor_peak_mma_kernel<true>, {blocks, kStreamBlock}, stream, groups, sink);
+    else
+      launch("tensor_peak_mma_tf32", tensor_peak_mma_kernel<false>, {blocks, kStreamBlock}, stream, groups, sink);
+  };
+  return l;
+}
+
+/// One tensor ceiling in GFLOP/s (GOP/s for INT8): the form the family's GEMMs use, every SM filled
+/// with as many blocks as it holds, `groups` groups a block (about a millisecond on an H100).
+void measure_tensor(const DeviceFacts& device, bool int8, GpuTimer& timer, const TimingOptions& opt, TensorCeiling& out) {
+  const int capability = current_compute_capability();  // the treated-as family where one is set
+  std::optional<TensorPeakLaunch> l = capability == 90 ? std::optional(tensor_peak_wgmma(int8)) : tensor_peak_mma(int8, capability);
+  if (!l || l->blocks_per_sm == 0) return;
+  const auto blocks = static_cast<unsigned>(l->blocks_per_sm * device.sm_count);
+  const int groups = capability == 90 ? 2048 : 4096;
+  DeviceBuffer<float> sink(static_cast<std::size_t>(blocks) * static_cast<std::size_t>(l->threads));
+  out.time = timer.time([&](cudaStream_t s) { l->run(blocks, groups, sink.data(), s); }, opt);
+  out.gflops = l->ops_per_group * groups * blocks / (out.time.median_ms * 1e-3) / 1e9;
+  out.form = l->form;
 }
 
 }  // namespace
@@ -153,7 +240,18 @@ Ceilings measure_ceilings(const DeviceFacts& device, int reps) {
   c.add_gbs = 3.0 * gb / (c.add.median_ms * 1e-3);
   const double flops = 2.0 * kFmaChains * kFmaIterations * static_cast<double>(fma_blocks) * kStreamBlock;
   c.fma_gflops = flops / (c.fma.median_ms * 1e-3) / 1e9;
+  measure_tensor_ceilings(device, c, reps);
   return c;
+}
+
+void measure_tensor_ceilings(const DeviceFacts& device, Ceilings& c, int reps) {
+  Stream stream;
+  GpuTimer timer(stream.get(), device.l2_bytes);
+  TimingOptions opt;
+  opt.reps = reps;
+  opt.working_set_bytes = std::size_t{1} << 62;  // registers and shared memory alone: the L2 never flushed
+  measure_tensor(device, false, timer, opt, c.tf32);
+  measure_tensor(device, true, timer, opt, c.int8);
 }
 
 std::vector<InFlightPoint> measure_in_flight(const DeviceFacts& device, int reps) {

@@ -6,6 +6,7 @@
 #include "core/timing.hpp"
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace gpulab {
@@ -21,6 +22,14 @@ struct InFlightPoint {
   TimingStats time;
 };
 
+/// A tensor-core ceiling: GFLOP/s (TF32) or GOP/s (INT8), 2 a multiply-add; 0 where the GPU has no
+/// such tensor cores. `form`: the instruction measured ("wgmma m64n256k8 tf32", "mma.sync …").
+struct TensorCeiling {
+  double gflops = 0.0;
+  std::string form;
+  TimingStats time;
+};
+
 struct Ceilings {
   std::size_t buffer_bytes = 0;  // size of each streamed buffer
   double copy_gbs = 0.0;         // device-to-device cudaMemcpy, bytes read + bytes written
@@ -30,6 +39,7 @@ struct Ceilings {
   double fma_gflops = 0.0;       // fp32 FMA rate, 2 flops per FMA
   double l2_read_gbs = 0.0;      // read-only stream over a buffer a quarter of the L2, kept in it
   TimingStats copy, read, write, add, fma, l2_read;
+  TensorCeiling tf32, int8;              // dense tensor-core rates, by the form the family's GEMMs use
   std::vector<InFlightPoint> in_flight;  // `gpulab ceilings --in-flight`: the read by bytes in flight an SM
 };
 
@@ -43,6 +53,10 @@ void read_through(const void* data, std::size_t bytes, float* sink, unsigned blo
 
 /// Measures the four ceilings with buffers of up to 1 GiB (less on a small card).
 Ceilings measure_ceilings(const DeviceFacts& device, int reps = 20);
+
+/// The TF32 and INT8 tensor ceilings (Ceilings::tf32, int8) by the form the family's GEMMs use:
+/// wgmma on 9.0, mma.sync on 8.x (INT8 on 7.5 too); left at 0 where the GPU has none.
+void measure_tensor_ceilings(const DeviceFacts& device, Ceilings& c, int reps = 20);
 
 /// The read stream at 4 to 64 warps an SM times 1 to 8 loads a thread (2 KiB to 256 KiB in flight an
 /// SM) over 256 MiB (less on a small card): how many bytes each SM must keep in flight for the

@@ -25,6 +25,15 @@ struct GpuNeeds {
   std::string_view what{};  // the features, in words ("TF32 mma.sync")
 };
 
+/// The tensor cores a rung's arithmetic runs on, when it is judged by their own ceiling (`gpulab
+/// ceilings`' TF32 or INT8 rate) rather than the problem's: `products` of them make one operation of
+/// the problem (3xTF32: 3; the Ozaki scheme with 8 moduli: 8 INT8 products).
+enum class TensorUnit { none, tf32, int8 };
+struct TensorWork {
+  TensorUnit unit = TensorUnit::none;
+  int products = 1;
+};
+
 struct RungInfo {
   std::string_view name;  // the idea, as a name
   std::string_view adds;  // what it adds over the rung before, one line
@@ -37,6 +46,8 @@ struct RungInfo {
   /// "divergence bank_conflicts"): `gpulab profile` marks them and shows them beside the rung.
   std::string_view claims{};
   GpuNeeds needs{};
+  /// Where other_units: the tensor ceiling its rate is shown against, if one applies.
+  TensorWork tensor{};
 };
 
 /// A problem's table row: RungInfo plus the problem's own launch functions (Ops).

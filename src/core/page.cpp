@@ -100,6 +100,12 @@ std::string ceilings_table(const Ceilings& k) {
   add("stream add", k.add_gbs, "GB/s", k.add, "two read, one written");
   add("L2 read", k.l2_read_gbs, "GB/s", k.l2_read, "a working set that fits the L2");
   add("fp32 FMA", k.fma_gflops, "GFLOP/s", k.fma, "fused multiply-adds, 2 operations each");
+  auto tensor = [](const char* what, const TensorCeiling& c) {
+    return std::string("dense ") + what + " products, 2 operations a multiply-add" + (c.form.empty() ? "" : ": " + c.form);
+  };
+  const std::string tf32 = tensor("TF32", k.tf32), int8 = tensor("INT8", k.int8);
+  add("TF32 tensor", k.tf32.gflops, "GFLOP/s", k.tf32.time, tf32.c_str());
+  add("INT8 tensor", k.int8.gflops, "GOP/s", k.int8.time, int8.c_str());
   return html_table(t, "ceilings");
 }
 

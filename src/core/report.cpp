@@ -95,12 +95,26 @@ std::vector<InFlightPoint> in_flight_from(const json& a) {
   return points;
 }
 
+json tensor_ceiling_json(const TensorCeiling& t) {
+  if (t.gflops <= 0) return nullptr;
+  return {{"gflops", t.gflops}, {"form", t.form}, {"time", timing_json(t.time)}};
+}
+TensorCeiling tensor_ceiling_from(const json& j) {
+  TensorCeiling t;
+  if (j.is_null()) return t;
+  t.gflops = j.at("gflops").get<double>();
+  t.form = j.at("form").get<std::string>();
+  t.time = timing_from(j.at("time"));
+  return t;
+}
+
 json ceilings_json(const Ceilings& k) {
   return {{"buffer_bytes", k.buffer_bytes}, {"copy_gbs", k.copy_gbs}, {"read_gbs", k.read_gbs},
           {"write_gbs", k.write_gbs}, {"add_gbs", k.add_gbs}, {"fma_gflops", k.fma_gflops},
           {"l2_read_gbs", k.l2_read_gbs}, {"copy", timing_json(k.copy)}, {"read", timing_json(k.read)},
           {"write", timing_json(k.write)}, {"add", timing_json(k.add)}, {"fma", timing_json(k.fma)},
-          {"l2_read", timing_json(k.l2_read)}, {"in_flight", in_flight_json(k.in_flight)}};
+          {"l2_read", timing_json(k.l2_read)}, {"in_flight", in_flight_json(k.in_flight)},
+          {"tf32", tensor_ceiling_json(k.tf32)}, {"int8", tensor_ceiling_json(k.int8)}};
 }
 Ceilings ceilings_from(const json& j) {
   Ceilings k;
@@ -118,6 +132,8 @@ Ceilings ceilings_from(const json& j) {
   k.add_gbs = j.value("add_gbs", 0.0);  // reports before the stream-add ceiling have none
   if (j.contains("add")) k.add = timing_from(j.at("add"));
   if (j.contains("in_flight")) k.in_flight = in_flight_from(j.at("in_flight"));
+  if (j.contains("tf32")) k.tf32 = tensor_ceiling_from(j.at("tf32"));  // reports before the tensor ceilings have none
+  if (j.contains("int8")) k.int8 = tensor_ceiling_from(j.at("int8"));
   return k;
 }
 
@@ -186,13 +202,18 @@ std::vector<SanitizerRow> sanitizer_from(const json& j) {
   return out;
 }
 
+json tensor_ceiling_row_json(const VariantRow& v) {
+  if (v.tensor_ceiling.empty()) return nullptr;
+  return {{"name", v.tensor_ceiling}, {"gflops", v.tensor_ceiling_gflops}, {"noise", v.tensor_ceiling_noise}, {"products", v.tensor_products}};
+}
+
 json case_json(const CaseResult& c) {
   json params = json::object();
   for (const auto& [k, v] : c.params) params[k] = v;
   json variants = json::array();
   for (const auto& v : c.variants) {
     variants.push_back({{"id", v.id}, {"name", v.name}, {"adds", v.adds}, {"vendor", v.vendor}, {"library", v.library},
-                        {"other_units", v.other_units}, {"claims", v.claims}, {"kernels", kernels_json(v.kernels)},
+                        {"other_units", v.other_units}, {"tensor_ceiling", tensor_ceiling_row_json(v)}, {"claims", v.claims}, {"kernels", kernels_json(v.kernels)},
                         {"check", check_json(v.check)}, {"kernel", timing_json(v.kernel)},
                         {"remeasured", v.remeasured}, {"noisy", v.noisy}, {"invalid", v.invalid},
                         {"flags", row_flags(v)}, {"gflops", num(v.gflops)},
@@ -233,6 +254,12 @@ CaseResult case_from(const json& j) {
     r.vendor = v.at("vendor").get<bool>();
     r.library = v.value("library", false);
     r.other_units = v.value("other_units", false);
+    if (const auto t = v.find("tensor_ceiling"); t != v.end() && !t->is_null()) {
+      r.tensor_ceiling = t->at("name").get<std::string>();
+      r.tensor_ceiling_gflops = t->at("gflops").get<double>();
+      r.tensor_ceiling_noise = t->value("noise", 0.0);
+      r.tensor_products = t->at("products").get<int>();
+    }
     r.claims = v.value("claims", std::vector<std::string>{});
     if (v.contains("kernels")) r.kernels = kernels_from(v.at("kernels"));
     r.check = check_from(v.at("check"));
@@ -297,13 +324,16 @@ void derive_columns(CaseResult& c) {
   for (auto& v : c.variants) {
     v.bandwidth_gbs = gbs(c.bytes, v.kernel.median_ms);
     v.gflops = c.flops > 0 ? ratio(c.flops / 1e9, v.kernel.median_ms * 1e-3) : kNaN;
-    v.of_ceiling = v.other_units ? kNaN : ratio(rate ? v.gflops : v.bandwidth_gbs, c.ceiling_gbs);
+    const bool tensor = !v.tensor_ceiling.empty();  // judged by its tensor cores' own ceiling
+    v.of_ceiling = tensor          ? ratio(v.gflops * v.tensor_products, v.tensor_ceiling_gflops)
+                   : v.other_units ? kNaN
+                                   : ratio(rate ? v.gflops : v.bandwidth_gbs, c.ceiling_gbs);
     v.of_size_copy = v.other_units || !c.size_copy ? kNaN : ratio(c.size_copy->median_ms, v.kernel.median_ms);
     v.invalid.clear();
-    const double allowed = 1.0 + v.kernel.noise + c.ceiling_noise;
+    const double allowed = 1.0 + v.kernel.noise + (tensor ? v.tensor_ceiling_noise : c.ceiling_noise);
     if (std::isfinite(v.of_ceiling) && v.of_ceiling > allowed)
       v.invalid = fmt::format("{:.0f}% of the {} ceiling, more than the measurement allows", 100 * v.of_ceiling,
-                              c.ceiling_name);
+                              tensor ? v.tensor_ceiling : c.ceiling_name);
   }
   const VariantRow* vendor = find_vendor(c);
   const double vendor_ms = vendor && vendor->invalid.empty() ? vendor->kernel.median_ms : 0.0;
@@ -332,7 +362,11 @@ std::string row_flags(const VariantRow& v) {
   std::string s;
   auto add = [&s](const std::string& f) { s += (s.empty() ? "" : "; ") + f; };
   if (!v.invalid.empty()) add("INVALID: " + v.invalid);
-  if (v.other_units) add("other units: the ceiling does not apply");
+  if (!v.tensor_ceiling.empty())
+    add(v.tensor_products == 1 ? fmt::format("of the {} ceiling", v.tensor_ceiling)
+                               : fmt::format("of the {} ceiling, {} products an operation", v.tensor_ceiling, v.tensor_products));
+  else if (v.other_units)
+    add("other units: the ceiling does not apply");
   if (v.noisy) add(fmt::format("noisy ({:.0f}% spread)", 100 * v.kernel.noise));
   else if (v.remeasured) add("re-measured");
   return s;

@@ -43,7 +43,12 @@ struct VariantRow {
   std::string adds;  // what it adds over the rung before
   bool vendor = false;
   bool library = false;  // the library function's rung
-  bool other_units = false;  // RungInfo::other_units: the ceiling does not apply
+  bool other_units = false;  // RungInfo::other_units: the case's ceiling does not apply
+  /// Where other_units and the rung runs on tensor cores (RungInfo::tensor): the ceiling its rate
+  /// times `tensor_products` is judged against ("TF32 tensor", "INT8 tensor"; empty: none).
+  std::string tensor_ceiling;
+  double tensor_ceiling_gflops = 0.0, tensor_ceiling_noise = 0.0;
+  int tensor_products = 1;
   std::vector<std::string> claims;      // RungInfo::claims: the counters its line says it changes
   std::vector<KernelCounters> kernels;  // what ncu measured of its launch (`gpulab profile`); empty otherwise
   CheckResult check;
@@ -59,7 +64,7 @@ struct VariantRow {
   double step_speedup = 0.0;        // previous rung's time ÷ this time
   double cumulative_speedup = 0.0;  // rung 1's time ÷ this time
   double vs_vendor = 0.0;           // vendor's time ÷ this time (> 1: faster than the vendor)
-  double of_ceiling = 0.0;          // bandwidth (or GFLOP/s) ÷ the matching measured ceiling
+  double of_ceiling = 0.0;          // bandwidth (or GFLOP/s) ÷ the matching measured ceiling (a tensor rung's own)
   double of_size_copy = 0.0;        // the same-size copy's time ÷ this time (CaseResult::size_copy)
 };
 

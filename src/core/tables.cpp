@@ -221,9 +221,12 @@ std::vector<std::string> failures(const CaseResult& c) {
 }
 
 std::string ceilings_line(const Ceilings& k) {
+  std::string tensor;
+  if (k.tf32.gflops > 0) tensor += fmt::format(", TF32 tensor {:.0f} GFLOP/s ({})", k.tf32.gflops, k.tf32.form);
+  if (k.int8.gflops > 0) tensor += fmt::format(", INT8 tensor {:.0f} GOP/s ({})", k.int8.gflops, k.int8.form);
   return fmt::format("copy {:.1f} GB/s (read+write), read {:.1f} GB/s, write {:.1f} GB/s, "
-                     "stream add {:.1f} GB/s (2 read, 1 written), fp32 FMA {:.0f} GFLOP/s, L2 read {:.0f} GB/s ({} buffers)",
-                     k.copy_gbs, k.read_gbs, k.write_gbs, k.add_gbs, k.fma_gflops, k.l2_read_gbs,
+                     "stream add {:.1f} GB/s (2 read, 1 written), fp32 FMA {:.0f} GFLOP/s{}, L2 read {:.0f} GB/s ({} buffers)",
+                     k.copy_gbs, k.read_gbs, k.write_gbs, k.add_gbs, k.fma_gflops, tensor, k.l2_read_gbs,
                      fmt::format("{:.2f} GB", static_cast<double>(k.buffer_bytes) / 1e9));
 }
 Table in_flight_table(const Ceilings& k) {

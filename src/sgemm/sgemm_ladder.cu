@@ -127,10 +127,25 @@ void run_cublas(const GemmArgs& g, cudaStream_t s) {
 /// What a rung takes beyond one product of operands as stored: kEveryForm, operands stored
 /// transposed (`bench sgemm --forms`); kBatches, a strided batch (`--batch`) as one call.
 enum Takes : unsigned { kAsStored = 0, kEveryForm = 1, kBatches = 2 };
+/// The tensor cores a rung of this arithmetic runs on, and how many of their products make one FP32
+/// product: judged by their own ceiling. Not the library's tensor rows, which take the FP32 path on
+/// the shapes where the tensor cores do not pay (no one ceiling applies).
+constexpr TensorWork tensor_work(std::string_view name, SgemmMath math) {
+  if (name.starts_with("library")) return {};
+  switch (math) {
+    case SgemmMath::tf32x3: return {TensorUnit::tf32, 3};
+    case SgemmMath::tf32: return {TensorUnit::tf32, 1};
+    case SgemmMath::ozaki8: return {TensorUnit::int8, 8};
+    case SgemmMath::ozaki7: return {TensorUnit::int8, 7};
+    default: return {};
+  }
+}
+
 constexpr SgemmRung row(std::string_view name, std::string_view adds, std::string_view claims,
                         void (*run)(const GemmArgs&, cudaStream_t), Role role = Role::rung,
                         SgemmMath math = SgemmMath::fp32, bool aligned = false, GpuNeeds needs = {}, unsigned takes = kAsStored) {
-  return {{name, adds, role, false, math != SgemmMath::fp32, claims, needs}, {run, math, aligned, (takes & kEveryForm) != 0, (takes & kBatches) != 0}};
+  return {{name, adds, role, false, math != SgemmMath::fp32, claims, needs, tensor_work(name, math)},
+          {run, math, aligned, (takes & kEveryForm) != 0, (takes & kBatches) != 0}};
 }
 
 // What the tensor-core rungs need of the GPU beyond sm_75 (the harness skips them elsewhere).

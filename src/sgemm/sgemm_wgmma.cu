@@ -27,6 +27,7 @@
 #include "lib/launch_limits.hpp"
 #include "lib/per_device.hpp"
 #include "lib/stream_scratch.hpp"
+#include "lib/wgmma.cuh"
 #include "sgemm/sgemm_device.cuh"
 #include "sgemm/sgemm_paths.hpp"
 #include "sgemm/sgemm_scales.cuh"
@@ -227,7 +228,7 @@ __global__ void rescale_rows(SplitArgs p) {
   }
 }
 
-// ---- PTX wrappers: mbarriers, TMA, wgmma ---------------------------------------------------------
+// ---- PTX wrappers: mbarriers and TMA (wgmma's: lib/wgmma.cuh) ------------------------------------
 
 __device__ __forceinline__ void barrier_init(std::uint64_t* bar, unsigned count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
@@ -286,64 +287,6 @@ __device__ __forceinline__ void tma_load_multicast(const CUtensorMap& map, void*
       : "memory");
 }
 
-/// A wgmma shared-memory descriptor of a K-major tile in the 128-byte swizzle TMA writes: rows of
-/// 128 bytes, groups of 8 rows 1024 bytes apart (the stride offset); the leading offset is unused
-/// in this layout (1 by convention). Advancing along K by 8 TF32 values adds 32 bytes to the start.
-__device__ __forceinline__ std::uint64_t smem_descriptor(const void* tile) {
-  const std::uint64_t start = (shared_address(tile) & 0x3FFFF) >> 4;
-  return start | (std::uint64_t{1} << 16) | (std::uint64_t{1024 >> 4} << 32) | (std::uint64_t{1} << 62);
-}
-
-__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
-__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
-__device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
-/// Waits until at most the latest committed group is in flight.
-__device__ __forceinline__ void wgmma_wait_one() { asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory"); }
-/// Keeps the compiler from moving accesses of the accumulators across a wgmma wait.
-template <int kN>
-__device__ __forceinline__ void fence_registers(float (&d)[kN]) {
-#pragma unroll
-  for (int i = 0; i < kN; ++i) asm volatile("" : "+f"(d[i])::"memory");
-}
-
-#define GPULAB_D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
-                     "+f"(d[i + 6]), "+f"(d[i + 7])
-
-/// d = A·B (+ d when `accumulate`) on a 64 × N × 8 tile (N = 2 × d's size: 128 or 256): A and B
-/// from shared memory (descriptors), TF32 inputs, FP32 accumulators, N / 2 a thread. Asynchronous:
-/// wgmma_commit, then wgmma_wait_all.
-__device__ __forceinline__ void wgmma_m64nk8(float (&d)[64], std::uint64_t a, std::uint64_t b, bool accumulate) {
-  asm volatile(
-      "{\n .reg .pred p;\n setp.ne.b32 p, %66, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-      "%64, %65, p, 1, 1;\n}\n"
-      : GPULAB_D8(0), GPULAB_D8(8), GPULAB_D8(16), GPULAB_D8(24), GPULAB_D8(32), GPULAB_D8(40), GPULAB_D8(48),
-        GPULAB_D8(56)
-      : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)));
-}
-__device__ __forceinline__ void wgmma_m64nk8(float (&d)[128], std::uint64_t a, std::uint64_t b, bool accumulate) {
-  asm volatile(
-      "{\n .reg .pred p;\n setp.ne.b32 p, %130, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
-      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
-      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
-      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
-      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
-      "%128, %129, p, 1, 1;\n}\n"
-      : GPULAB_D8(0), GPULAB_D8(8), GPULAB_D8(16), GPULAB_D8(24), GPULAB_D8(32), GPULAB_D8(40), GPULAB_D8(48),
-        GPULAB_D8(56), GPULAB_D8(64), GPULAB_D8(72), GPULAB_D8(80), GPULAB_D8(88), GPULAB_D8(96), GPULAB_D8(104),
-        GPULAB_D8(112), GPULAB_D8(120)
-      : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)));
-}
-#undef GPULAB_D8
 
 // ---- the product ---------------------------------------------------------------------------------
 
