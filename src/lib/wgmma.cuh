@@ -36,6 +36,20 @@ __device__ __forceinline__ void fence_registers(int (&d)[kN]) {
 
 #define GPULAB_D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
                      "+f"(d[i + 6]), "+f"(d[i + 7])
+#define GPULAB_R8(i) "+r"(d[i]), "+r"(d[i + 1]), "+r"(d[i + 2]), "+r"(d[i + 3]), "+r"(d[i + 4]), "+r"(d[i + 5]), \
+                     "+r"(d[i + 6]), "+r"(d[i + 7])
+// An accumulator of 64 or 128 registers a thread: its operands in the instruction, its constraints 8 at a time.
+#define GPULAB_OUT_64(X) X(0), X(8), X(16), X(24), X(32), X(40), X(48), X(56)
+#define GPULAB_OUT_128(X) GPULAB_OUT_64(X), X(64), X(72), X(80), X(88), X(96), X(104), X(112), X(120)
+#define GPULAB_ACC_0_63                                                                                               \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, " \
+  "%25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define GPULAB_ACC_64_127                                                                                            \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, "  \
+  "%86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, " \
+  "%107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, "    \
+  "%125, %126, %127"
 
 /// d = A·B (+ d when `accumulate`) on a 64 × N × 8 tile (N = 2 × d's size: 128 or 256): A and B
 /// from shared memory (descriptors), TF32 inputs, FP32 accumulators, N / 2 a thread. Asynchronous:
@@ -44,36 +58,20 @@ __device__ __forceinline__ void wgmma_m64nk8(float (&d)[64], std::uint64_t a, st
   asm volatile(
       "{\n .reg .pred p;\n setp.ne.b32 p, %66, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+      "{" GPULAB_ACC_0_63 "}, "
       "%64, %65, p, 1, 1;\n}\n"
-      : GPULAB_D8(0), GPULAB_D8(8), GPULAB_D8(16), GPULAB_D8(24), GPULAB_D8(32), GPULAB_D8(40), GPULAB_D8(48),
-        GPULAB_D8(56)
+      : GPULAB_OUT_64(GPULAB_D8)
       : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)));
 }
 __device__ __forceinline__ void wgmma_m64nk8(float (&d)[128], std::uint64_t a, std::uint64_t b, bool accumulate) {
   asm volatile(
       "{\n .reg .pred p;\n setp.ne.b32 p, %130, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
-      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
-      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
-      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
-      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+      "{" GPULAB_ACC_0_63 ", " GPULAB_ACC_64_127 "}, "
       "%128, %129, p, 1, 1;\n}\n"
-      : GPULAB_D8(0), GPULAB_D8(8), GPULAB_D8(16), GPULAB_D8(24), GPULAB_D8(32), GPULAB_D8(40), GPULAB_D8(48),
-        GPULAB_D8(56), GPULAB_D8(64), GPULAB_D8(72), GPULAB_D8(80), GPULAB_D8(88), GPULAB_D8(96), GPULAB_D8(104),
-        GPULAB_D8(112), GPULAB_D8(120)
+      : GPULAB_OUT_128(GPULAB_D8)
       : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)));
 }
-
-#define GPULAB_R8(i) "+r"(d[i]), "+r"(d[i + 1]), "+r"(d[i + 2]), "+r"(d[i + 3]), "+r"(d[i + 4]), "+r"(d[i + 5]), \
-                     "+r"(d[i + 6]), "+r"(d[i + 7])
 
 /// d = A·B (+ d when `accumulate`) on a 64 × 256 × 32 tile of signed 8-bit integers, K-major in
 /// shared memory (descriptors: 32 int8 values are the 32 bytes a TF32 step of 8 takes), int32
@@ -82,21 +80,16 @@ __device__ __forceinline__ void wgmma_m64n256k32_s8(int (&d)[128], std::uint64_t
   asm volatile(
       "{\n .reg .pred p;\n setp.ne.b32 p, %130, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
-      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
-      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
-      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
-      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+      "{" GPULAB_ACC_0_63 ", " GPULAB_ACC_64_127 "}, "
       "%128, %129, p;\n}\n"
-      : GPULAB_R8(0), GPULAB_R8(8), GPULAB_R8(16), GPULAB_R8(24), GPULAB_R8(32), GPULAB_R8(40), GPULAB_R8(48),
-        GPULAB_R8(56), GPULAB_R8(64), GPULAB_R8(72), GPULAB_R8(80), GPULAB_R8(88), GPULAB_R8(96), GPULAB_R8(104),
-        GPULAB_R8(112), GPULAB_R8(120)
+      : GPULAB_OUT_128(GPULAB_R8)
       : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)));
 }
 
+#undef GPULAB_ACC_64_127
+#undef GPULAB_ACC_0_63
+#undef GPULAB_OUT_128
+#undef GPULAB_OUT_64
 #undef GPULAB_R8
 #undef GPULAB_D8
 
