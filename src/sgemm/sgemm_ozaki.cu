@@ -4,6 +4,7 @@
 #include "lib/arith.hpp"
 #include "lib/block.cuh"
 #include "lib/launch.cuh"
+#include "lib/launch_log.hpp"
 #include "lib/launch_limits.hpp"
 #include "lib/stream_scratch.hpp"
 #include "sgemm/sgemm_ozaki.hpp"
@@ -324,6 +325,7 @@ void run_with(const GemmArgs& g, cudaStream_t stream) {
                                             products + static_cast<std::size_t>(c) * N * elements, CUDA_R_32I, g.n,
                                             static_cast<long long>(elements), N, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT),
                  "cublasGemmStridedBatchedEx (INT8, the Ozaki scheme's products)");
+    note_library_call("cublasGemmStridedBatchedEx", "cuBLAS INT8, a product a modulus, its kernels not listed", stream);
   }
   launch("sgemm_ozaki_reconstruct", reconstruct<N>,
          {tile_grid(n, 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki"), 256}, stream,
