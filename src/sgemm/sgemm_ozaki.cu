@@ -229,16 +229,24 @@ __global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g
   if (j >= g.n) return;
   for (int i = static_cast<int>(blockIdx.y); i < g.m; i += static_cast<int>(gridDim.y)) {
     const std::size_t e = static_cast<std::size_t>(i) * g.n + j;
+    std::uint32_t r[N] = {};
+    for (int c = 0; c < chunks; ++c) {
+      // Every modulus's product loaded before any is reduced: N loads in flight a thread, not one
+      // (the reconstruction read 7.5 GB at ~1 TB/s with one: 8.6 ms of 63 at 16384³, H200).
+      std::int32_t p[N];
+      each_index<N>([&](auto l) { p[l] = products[(static_cast<std::size_t>(c) * N + l) * elements + e]; });
+      each_index<N>([&](auto l) {
+        constexpr std::uint32_t m = kModulus[l];
+        // A product is at most 2^30 in magnitude (kChunk): + a multiple of m ≥ 2^30 makes it non-negative.
+        constexpr std::uint32_t offset = m * ((1u << 30) / m + 1);
+        r[l] += (static_cast<std::uint32_t>(p[l]) + offset) % m;
+      });
+    }
     u128 sum = 0;
     each_index<N>([&](auto l) {
       constexpr std::uint32_t m = kModulus[l];
-      // A product is at most 2^30 in magnitude (kChunk): + a multiple of m ≥ 2^30 makes it non-negative.
-      constexpr std::uint32_t offset = m * ((1u << 30) / m + 1);
       constexpr std::uint64_t weight = crt_weight(N, l);
-      std::uint32_t r = 0;
-      for (int c = 0; c < chunks; ++c)
-        r += (static_cast<std::uint32_t>(products[(static_cast<std::size_t>(c) * N + l) * elements + e]) + offset) % m;
-      sum += static_cast<u128>(r % m) * weight;
+      sum += static_cast<u128>(r[l] % m) * weight;
     });
     const double high = static_cast<double>(static_cast<std::uint64_t>(sum >> 64));
     const double low = static_cast<double>(static_cast<std::uint64_t>(sum));
