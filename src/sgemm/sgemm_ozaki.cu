@@ -219,33 +219,22 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
 /// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues rₗ (the products'
 /// chunk sums mod mₗ): x = Σ rₗ·Wₗ < N·256·M in 128-bit integers, then x mod M with the quotient
 /// estimated in FP64 (off by at most one, corrected), exact.
-/// A thread a column of elements: x across a row's columns, y down the rows, kReconstructRows rows a
-/// block (a grid-stride loop), the next row's products (of k's first chunk) loaded while this row's
-/// are reduced. A thread an element, with nothing to overlap its loads with, took 4.5 ms for the
-/// 7.5 GB of products at 16384³ (H200, docs/sgemm.md).
-constexpr int kReconstructRows = 8;
+/// A thread an element: x across a row's columns, y down the rows (looping past gridDim.y).
 template <int N>
 __global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g, const int* row_shift, const int* col_shift) {
   using u128 = unsigned __int128;
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   constexpr std::uint64_t kProduct = modulus_product(N);
   const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int stride = static_cast<int>(gridDim.y);
-  if (j >= g.n || static_cast<int>(blockIdx.y) >= g.m) return;
-  // Every modulus's product of row i, chunk c, loaded before any is reduced: N loads in flight.
-  auto load = [&](int i, int c, std::int32_t (&p)[N]) {
+  if (j >= g.n) return;
+  for (int i = static_cast<int>(blockIdx.y); i < g.m; i += static_cast<int>(gridDim.y)) {
     const std::size_t e = static_cast<std::size_t>(i) * g.n + j;
-    each_index<N>([&](auto l) { p[l] = products[(static_cast<std::size_t>(c) * N + l) * elements + e]; });
-  };
-  std::int32_t next[N];
-  load(static_cast<int>(blockIdx.y), 0, next);
-  for (int i = static_cast<int>(blockIdx.y); i < g.m; i += stride) {
-    std::int32_t p[N];
-    each_index<N>([&](auto l) { p[l] = next[l]; });
-    if (i + stride < g.m) load(i + stride, 0, next);
     std::uint32_t r[N] = {};
     for (int c = 0; c < chunks; ++c) {
-      if (c > 0) load(i, c, p);
+      // Every modulus's product loaded before any is reduced: N loads in flight a thread, not one
+      // (the reconstruction read 7.5 GB at ~1 TB/s with one: 8.6 ms of 63 at 16384³, H200).
+      std::int32_t p[N];
+      each_index<N>([&](auto l) { p[l] = products[(static_cast<std::size_t>(c) * N + l) * elements + e]; });
       each_index<N>([&](auto l) {
         constexpr std::uint32_t m = kModulus[l];
         // A product is at most 2^30 in magnitude (kChunk): + a multiple of m ≥ 2^30 makes it non-negative.
@@ -347,7 +336,7 @@ void run_with(const GemmArgs& g, cudaStream_t stream) {
     note_library_call("cublasGemmStridedBatchedEx", "cuBLAS INT8, a product a modulus, its kernels not listed", stream);
   }
   launch("sgemm_ozaki_reconstruct", reconstruct<N>,
-         {tile_grid(n, 256, static_cast<std::size_t>(g.m), kReconstructRows, "sgemm ozaki"), 256}, stream,
+         {tile_grid(n, 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki"), 256}, stream,
          static_cast<const std::int32_t*>(products),
          chunks, g, static_cast<const int*>(row_shift), static_cast<const int*>(col_shift))
       .work([] { return std::string("the Chinese remainder theorem (a 128-bit sum), scaled back, alpha and beta"); });
