@@ -102,9 +102,16 @@ __device__ __forceinline__ int norm_shift(double sum_squares) {
   return kNormBits - e + (f == 0.5 ? 1 : 0);
 }
 
+/// x·2^e, as ldexp gives it, by one multiply where 2^e is a normal double (ldexp's checks cost the
+/// residue and reconstruction kernels, which are bound by their instructions, a fifth of them).
+__device__ __forceinline__ double times_power_of_two(double x, int e) {
+  if (e < -1022 || e > 1023) return ldexp(x, e);
+  return x * __longlong_as_double(static_cast<long long>(e + 1023) << 52);
+}
+
 /// round(v·2^shift) as an integer (|·| ≤ 2^Q); 0 in a row or column that is not finite.
 __device__ __forceinline__ std::int64_t scaled_integer(float v, int shift) {
-  return shift == kNotFinite ? 0 : __double2ll_rn(ldexp(static_cast<double>(v), shift));
+  return shift == kNotFinite ? 0 : __double2ll_rn(times_power_of_two(static_cast<double>(v), shift));
 }
 
 // ---- the norms, in a fixed order (results reproducible) --------------------------------------------
@@ -162,14 +169,16 @@ __global__ void shifts_of(const double* partial, int chunks, int count, int* shi
 // ---- residues ------------------------------------------------------------------------------------
 
 /// A's residues: plane l (rows × depth int8, row-major) holds round(a·2^shift[i]) mod m_l; the
-/// padding past k is zero. A thread 4 consecutive p (one 4-byte store a plane).
+/// padding past k is zero. A thread 4 consecutive p (one 4-byte store a plane); x along a row, y
+/// down the rows (looping past gridDim.y).
 template <int N>
 __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols, std::size_t depth, const int* shift,
                              std::int8_t* out) {
-  const std::size_t plane = static_cast<std::size_t>(rows) * depth, quads = plane / 4;
-  for (std::size_t q = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; q < quads;
-       q += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    const std::size_t row = q * 4 / depth, p0 = q * 4 % depth;
+  const std::size_t plane = static_cast<std::size_t>(rows) * depth;
+  const std::size_t p0 = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) * 4;
+  if (p0 >= depth) return;
+  for (std::size_t row = blockIdx.y; row < static_cast<std::size_t>(rows); row += gridDim.y) {
+    const std::size_t q = (row * depth + p0) / 4;  // depth is a multiple of 4: no quad spans two rows
     const int s = shift[row];
     std::int64_t x[4];
     for (int u = 0; u < 4; ++u) {
@@ -242,15 +251,21 @@ __global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g
         r[l] += (static_cast<std::uint32_t>(p[l]) + offset) % m;
       });
     }
-    u128 sum = 0;
+    // Σ rₗ·Wₗ from the weights' 32-bit halves: rₗ < 256, so each half's sum stays below 2^43 in 64
+    // bits, and one 128-bit add joins them (a 128-bit product a modulus cost twice the instructions).
+    std::uint64_t sum_low = 0, sum_high = 0;
     each_index<N>([&](auto l) {
       constexpr std::uint32_t m = kModulus[l];
       constexpr std::uint64_t weight = crt_weight(N, l);
-      sum += static_cast<u128>(r[l] % m) * weight;
+      const std::uint32_t residue = r[l] % m;
+      sum_low += static_cast<std::uint64_t>(residue) * static_cast<std::uint32_t>(weight);
+      sum_high += static_cast<std::uint64_t>(residue) * static_cast<std::uint32_t>(weight >> 32);
     });
+    const u128 sum = (static_cast<u128>(sum_high) << 32) + sum_low;
     const double high = static_cast<double>(static_cast<std::uint64_t>(sum >> 64));
     const double low = static_cast<double>(static_cast<std::uint64_t>(sum));
-    const auto quotient = static_cast<std::uint64_t>((high * 0x1p64 + low) / static_cast<double>(kProduct));
+    constexpr double kInverse = 1.0 / static_cast<double>(kProduct);  // the quotient is < 2^11: its estimate stays within one
+    const auto quotient = static_cast<std::uint64_t>((high * 0x1p64 + low) * kInverse);
     const u128 taken = static_cast<u128>(quotient) * kProduct;
     // The estimate may be one too many or too few: x − q·M then lies in (−M, 2M).
     std::uint64_t x = 0;
@@ -261,7 +276,7 @@ __global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g
     }
     const double exact = x > kProduct / 2 ? -static_cast<double>(kProduct - x) : static_cast<double>(x);
     const int si = row_shift[i], tj = col_shift[j];
-    double v = si == kNotFinite || tj == kNotFinite ? CUDART_NAN : static_cast<double>(g.alpha) * ldexp(exact, -(si + tj));
+    double v = si == kNotFinite || tj == kNotFinite ? CUDART_NAN : static_cast<double>(g.alpha) * times_power_of_two(exact, -(si + tj));
     float* out = g.c + static_cast<std::size_t>(i) * g.ldc + j;
     if (g.beta != 0.f) v += static_cast<double>(g.beta) * static_cast<double>(*out);
     *out = static_cast<float>(v);
@@ -313,7 +328,8 @@ void run_with(const GemmArgs& g, cudaStream_t stream) {
   launch("sgemm_ozaki_column_shifts", shifts_of<N>, {grid_for(g.n, 256), 256}, stream, static_cast<const double*>(column_partial),
          norm_chunks, g.n, col_shift);
   if (g.k > 0) {
-    launch("sgemm_ozaki_row_residues", row_residues<N>, {grid_for(a_plane / 4, 256), 256}, stream, g.a, g.lda, g.m, g.k, depth,
+    launch("sgemm_ozaki_row_residues", row_residues<N>, {tile_grid(depth / 4, 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki residues"), 256},
+           stream, g.a, g.lda, g.m, g.k, depth,
            static_cast<const int*>(row_shift), a_residues)
         .work([] { return std::string("A scaled and rounded, its residues as int8"); });
     launch("sgemm_ozaki_column_residues", column_residues<N>, {tile_grid(n, 32, depth, 32, "sgemm ozaki residues"), dim3(32, 8)},
