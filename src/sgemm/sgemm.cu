@@ -313,7 +313,6 @@ GemmArgs args_of(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, 
   return g;
 }
 
-/// A checked call of `batch` members (the operands' strides in g) as the library runs it.
 /// The call through cuBLAS where the precision, the device's policy and the rule give it there; false
 /// where gpulab's own kernels are to run it.
 bool vendor_call(const GemmArgs& g, std::size_t batch, cudaStream_t stream, SgemmPrecision precision) {
@@ -321,6 +320,7 @@ bool vendor_call(const GemmArgs& g, std::size_t batch, cudaStream_t stream, Sgem
          sgemm_detail::vendor_takes_tf32(g, batch) && sgemm_detail::vendor_tf32(g, batch, stream);
 }
 
+/// A checked call of `batch` members (the operands' strides in g) as the library runs it.
 void run_call(const GemmArgs& g, std::size_t batch, cudaStream_t stream, SgemmPrecision precision) {
   if (vendor_call(g, batch, stream, precision)) return;
   // Members the tensor cores take, and members of few rows or columns (the streaming paths), one
