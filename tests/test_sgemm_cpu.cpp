@@ -13,7 +13,9 @@
 #include <cstring>
 #include <set>
 #include <tuple>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 using namespace gpulab;
 
@@ -219,6 +221,33 @@ TEST(SgemmCheck, ReportsTheMedianErrorBesideTheWorst) {
   EXPECT_FALSE(r.ok);
   EXPECT_GT(r.error, r.tolerance);
   EXPECT_LE(r.median_error, 2 * typical);
+}
+
+// The Ozaki residues the kernels compute (7 moduli in 32 bits, 8 in two 16-bit halves) against a
+// plain x mod m, over every |x| ≤ 2^Q a row or column scaled to 2^Q can give: both ends, around 0
+// and each multiple of 2^16, and a spread between; symmetric residues in [−m/2, m/2), congruent.
+template <int N>
+void expect_residues_right() {
+  constexpr std::int64_t kBound = std::int64_t{1} << sgemm_ozaki::norm_bits(N);
+  std::vector<std::int64_t> xs = {-kBound, -kBound + 1, -1, 0, 1, kBound - 1, kBound};
+  for (std::int64_t x = -kBound; x <= kBound; x += kBound / 997 + 12345) xs.push_back(x);
+  for (std::int64_t h = -(kBound >> 16); h <= (kBound >> 16); h += 97)
+    for (std::int64_t d : {-1, 0, 1}) xs.push_back(std::clamp(h * 65536 + d, -kBound, kBound));
+  auto check = [&]<int L>(std::integral_constant<int, L>) {
+    const auto m = static_cast<std::int64_t>(sgemm_ozaki::kModulus[L]);
+    for (std::int64_t x : xs) {
+      const std::int64_t want = ((x % m) + m) % m;
+      ASSERT_EQ(static_cast<std::int64_t>(sgemm_ozaki::residue_of<N, L>(x)), want) << N << " moduli, m = " << m << ", x = " << x;
+      const int r = sgemm_ozaki::symmetric_residue<N, L>(x);
+      ASSERT_TRUE(2 * r >= -m && 2 * r < m && ((r - want) % m) == 0) << N << " moduli, m = " << m << ", x = " << x << ": " << r;
+    }
+  };
+  [&]<int... L>(std::integer_sequence<int, L...>) { (check(std::integral_constant<int, L>{}), ...); }(std::make_integer_sequence<int, N>{});
+}
+
+TEST(SgemmOzaki, ResiduesAreXModMOnEveryScaledValue) {
+  expect_residues_right<7>();
+  expect_residues_right<8>();
 }
 
 // The Ozaki scheme's bound (sgemm_ozaki.hpp): γ(2)·s plus a term of row i's and column j's norms.
