@@ -380,11 +380,6 @@ TEST(SgemmOzaki, DeepKWideExponentsAndANaNRow) {
 /// Whether this device refuses `precision` (tf32 without TF32 tensor cores, sm_75).
 bool refused_here(SgemmPrecision precision) { return !sgemm_precision_supported(precision); }
 
-/// Whether gpulab::sgemm gives a tf32 call of these `batch` members to cuBLAS on this device.
-bool takes_vendor_tf32(const sgemm_detail::GemmArgs& g, std::size_t batch) {
-  return sgemm_detail::current_sgemm_policy().tf32_vendor && sgemm_detail::vendor_tf32_found() && sgemm_detail::vendor_takes_tf32(g, batch);
-}
-
 /// The names of the launches (and other libraries' calls) one gpulab::sgemm call makes.
 template <class Call>
 std::vector<std::string> launches_of(Call&& call) {
@@ -412,7 +407,7 @@ TEST(SgemmLibrary, Tf32TakesCublasWhereTheRuleSays) {
                        Run{{2048, 2048, 2049}, Variant::plain, false}}) {
     const SgemmInput in = input_for(r.shape, r.variant);
     DeviceGemm first(in), again(in), captured(in);
-    ASSERT_EQ(takes_vendor_tf32(first.args(in), 1), r.vendor) << sgemm_shape_name(r.shape);
+    ASSERT_EQ(sgemm_detail::tf32_through_vendor(first.args(in), 1), r.vendor) << sgemm_shape_name(r.shape);
     const std::vector<std::string> names = launches_of([&] { first.call(in, SgemmPrecision::tf32); });
     const bool cublas_called = std::ranges::find(names, "cublasGemmEx") != names.end();
     EXPECT_EQ(cublas_called, r.vendor) << sgemm_shape_name(r.shape);
@@ -666,7 +661,7 @@ TEST(SgemmForms, TheLibraryTakesEveryFormInEveryPrecision) {
       const std::vector<float> want = as_stored.result();
       const bool tensor = precision != SgemmPrecision::fp32 && sgemm_detail::takes_tensor_cores(as_stored.args(in), precision == SgemmPrecision::tf32);
       // cuBLAS's TF32 GEMM (tf32 on Hopper) gives each form its own bits.
-      const bool vendor = precision == SgemmPrecision::tf32 && takes_vendor_tf32(as_stored.args(in), 1);
+      const bool vendor = precision == SgemmPrecision::tf32 && sgemm_detail::tf32_through_vendor(as_stored.args(in), 1);
       for (const SgemmForm form : kTransposedForms) {
         DeviceGemm d(in, form), captured(in, form), logged(in, form);
         d.call(in, precision);  // the first call of a shape and form may time the tile configurations

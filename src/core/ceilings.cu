@@ -134,36 +134,31 @@ __global__ void tensor_peak_mma_kernel(int groups, float* __restrict__ sink) {
 
 /// The mma.sync form of a tensor ceiling on a GPU of this compute capability; none where it has no
 /// such tensor cores (TF32 before 8.0, INT8 before 7.5).
-std::optional<TensorPeakLaunch> tensor_peak_mma(bool int8, int capability) {
+std::optional<TensorPeakKernel> tensor_peak_mma(bool int8, int capability) {
   if (capability < (int8 ? 75 : 80)) return std::nullopt;
-  TensorPeakLaunch l;
-  l.threads = kStreamBlock;
-  const double mma_ops = int8 ? (capability >= 80 ? 2.0 * 16 * 8 * 32 : 2.0 * 8 * 8 * 16) : 2.0 * 16 * 8 * 8;
-  l.ops_per_group = mma_ops * kMmaChains * (kStreamBlock / 32);
-  l.form = int8 ? (capability >= 80 ? "mma.sync m16n8k32 s8" : "mma.sync m8n8k16 s8") : "mma.sync m16n8k8 tf32";
-  const void* kernel = int8 ? reinterpret_cast<const void*>(tensor_peak_mma_kernel<true>) : reinterpret_cast<const void*>(tensor_peak_mma_kernel<false>);
-  GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l.blocks_per_sm, kernel, l.threads, 0));
-  l.run = [int8](unsigned blocks, int groups, float* sink, cudaStream_t stream) {
-    if (int8)
-      launch("tensor_peak_mma_int8", tensor_peak_mma_kernel<true>, {blocks, kStreamBlock}, stream, groups, sink);
-    else
-      launch("tensor_peak_mma_tf32", tensor_peak_mma_kernel<false>, {blocks, kStreamBlock}, stream, groups, sink);
-  };
-  return l;
+  constexpr double kWarps = kStreamBlock / 32;
+  if (!int8) return TensorPeakKernel{tensor_peak_mma_kernel<false>, "tensor_peak_mma_tf32", kStreamBlock,
+                                     2.0 * 16 * 8 * 8 * kMmaChains * kWarps, "mma.sync m16n8k8 tf32"};
+  if (capability >= 80)
+    return TensorPeakKernel{tensor_peak_mma_kernel<true>, "tensor_peak_mma_int8", kStreamBlock, 2.0 * 16 * 8 * 32 * kMmaChains * kWarps,
+                            "mma.sync m16n8k32 s8"};
+  return TensorPeakKernel{tensor_peak_mma_kernel<true>, "tensor_peak_mma_int8", kStreamBlock, 2.0 * 8 * 8 * 16 * kMmaChains * kWarps,
+                          "mma.sync m8n8k16 s8"};
 }
 
 /// One tensor ceiling in GFLOP/s (GOP/s for INT8): the form the family's GEMMs use, every SM filled
 /// with as many blocks as it holds, `groups` groups a block (about a millisecond on an H100).
-void measure_tensor(const DeviceFacts& device, bool int8, GpuTimer& timer, const TimingOptions& opt, TensorCeiling& out) {
+void measure_tensor(bool int8, GpuTimer& timer, const TimingOptions& opt, TensorCeiling& out) {
   const int capability = current_compute_capability();  // the treated-as family where one is set
-  std::optional<TensorPeakLaunch> l = capability == 90 ? std::optional(tensor_peak_wgmma(int8)) : tensor_peak_mma(int8, capability);
-  if (!l || l->blocks_per_sm == 0) return;
-  const auto blocks = static_cast<unsigned>(l->blocks_per_sm * device.sm_count);
+  const std::optional<TensorPeakKernel> k = capability == 90 ? tensor_peak_wgmma(int8) : tensor_peak_mma(int8, capability);
+  if (!k) return;
+  const unsigned blocks = resident_blocks(reinterpret_cast<const void*>(k->kernel), k->threads);
+  if (blocks == 0) return;
   const int groups = capability == 90 ? 2048 : 4096;
-  DeviceBuffer<float> sink(static_cast<std::size_t>(blocks) * static_cast<std::size_t>(l->threads));
-  out.time = timer.time([&](cudaStream_t s) { l->run(blocks, groups, sink.data(), s); }, opt);
-  out.gflops = l->ops_per_group * groups * blocks / (out.time.median_ms * 1e-3) / 1e9;
-  out.form = l->form;
+  DeviceBuffer<float> sink(std::size_t{blocks} * k->threads);
+  out.time = timer.time([&](cudaStream_t s) { launch(k->name, k->kernel, {blocks, k->threads}, s, groups, sink.data()); }, opt);
+  out.gflops = k->ops_per_group * groups * blocks / (out.time.median_ms * 1e-3) / 1e9;
+  out.form = k->form;
 }
 
 }  // namespace
@@ -250,8 +245,8 @@ void measure_tensor_ceilings(const DeviceFacts& device, Ceilings& c, int reps) {
   TimingOptions opt;
   opt.reps = reps;
   opt.working_set_bytes = std::size_t{1} << 62;  // registers and shared memory alone: the L2 never flushed
-  measure_tensor(device, false, timer, opt, c.tf32);
-  measure_tensor(device, true, timer, opt, c.int8);
+  measure_tensor(false, timer, opt, c.tf32);
+  measure_tensor(true, timer, opt, c.int8);
 }
 
 std::vector<InFlightPoint> measure_in_flight(const DeviceFacts& device, int reps) {

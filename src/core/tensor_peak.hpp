@@ -5,22 +5,21 @@
 
 #include <cuda_runtime.h>
 
-#include <functional>
 #include <string_view>
 
 namespace gpulab {
 
-/// One tensor ceiling's kernel: `run(blocks, groups, sink, stream)` has each block do `groups`
-/// groups of `ops_per_group` operations (2 a multiply-add) a block; sink holds threads floats a block.
-struct TensorPeakLaunch {
-  int threads = 0;
-  int blocks_per_sm = 0;
+/// One tensor ceiling's kernel, `kernel<<<blocks, threads>>>(groups, sink)`: each block does `groups`
+/// groups of `ops_per_group` operations (2 a multiply-add); sink holds `threads` floats a block.
+struct TensorPeakKernel {
+  void (*kernel)(int groups, float* sink) = nullptr;
+  const char* name = "";
+  unsigned threads = 0;
   double ops_per_group = 0.0;
   std::string_view form;  // the instruction measured, e.g. "wgmma m64n256k8 tf32"
-  std::function<void(unsigned blocks, int groups, float* sink, cudaStream_t stream)> run;
 };
 
 /// The wgmma kernels (compute capability 9.0, where sm_90a code runs).
-TensorPeakLaunch tensor_peak_wgmma(bool int8);
+TensorPeakKernel tensor_peak_wgmma(bool int8);
 
 }  // namespace gpulab

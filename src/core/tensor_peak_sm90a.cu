@@ -1,12 +1,10 @@
 // The tensor ceilings on Hopper (core/tensor_peak.hpp): warpgroups issuing wgmma back to back from
 // shared memory, as a GEMM's main loop does with nothing to wait for. Built for sm_90a alone.
 #include "core/tensor_peak.hpp"
-#include "lib/launch.cuh"
 #include "lib/wgmma.cuh"
 
-#include <gpulab/error.hpp>
-
 #include <cstdint>
+#include <type_traits>
 
 namespace gpulab {
 namespace {
@@ -56,26 +54,15 @@ __global__ void __launch_bounds__(128) tensor_peak_kernel(int groups, float* sin
   sink[static_cast<std::size_t>(blockIdx.x) * 128 + threadIdx.x] = sum;
 #else
   (void)groups, (void)sink;
-  __trap();  // built without sm_90a: tensor_peak_has_wgmma keeps this from being launched
+  __trap();  // built without sm_90a: measure_tensor launches it on compute capability 9.0 alone
 #endif
 }
 
 }  // namespace
 
-TensorPeakLaunch tensor_peak_wgmma(bool int8) {
-  TensorPeakLaunch l;
-  l.threads = 128;
-  l.ops_per_group = 2.0 * 64 * 256 * (int8 ? 32 : 8) * kSteps;
-  l.form = int8 ? "wgmma m64n256k32 s8" : "wgmma m64n256k8 tf32";
-  const void* kernel = int8 ? reinterpret_cast<const void*>(tensor_peak_kernel<true>) : reinterpret_cast<const void*>(tensor_peak_kernel<false>);
-  GPULAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l.blocks_per_sm, kernel, l.threads, 0));
-  l.run = [int8](unsigned blocks, int groups, float* sink, cudaStream_t stream) {
-    if (int8)
-      launch("tensor_peak_int8", tensor_peak_kernel<true>, {blocks, 128}, stream, groups, sink);
-    else
-      launch("tensor_peak_tf32", tensor_peak_kernel<false>, {blocks, 128}, stream, groups, sink);
-  };
-  return l;
+TensorPeakKernel tensor_peak_wgmma(bool int8) {
+  if (int8) return {tensor_peak_kernel<true>, "tensor_peak_int8", 128, 2.0 * 64 * 256 * 32 * kSteps, "wgmma m64n256k32 s8"};
+  return {tensor_peak_kernel<false>, "tensor_peak_tf32", 128, 2.0 * 64 * 256 * 8 * kSteps, "wgmma m64n256k8 tf32"};
 }
 
 }  // namespace gpulab

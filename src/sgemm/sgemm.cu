@@ -316,8 +316,9 @@ GemmArgs args_of(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, 
 /// The call through cuBLAS where the precision, the device's policy and the rule give it there; false
 /// where gpulab's own kernels are to run it.
 bool vendor_call(const GemmArgs& g, std::size_t batch, cudaStream_t stream, SgemmPrecision precision) {
-  return precision == SgemmPrecision::tf32 && sgemm_detail::current_sgemm_policy().tf32_vendor &&
-         sgemm_detail::vendor_takes_tf32(g, batch) && sgemm_detail::vendor_tf32(g, batch, stream);
+  if (precision != SgemmPrecision::tf32 || !sgemm_detail::tf32_through_vendor(g, batch)) return false;
+  sgemm_detail::vendor_tf32(g, batch, stream);
+  return true;
 }
 
 /// A checked call of `batch` members (the operands' strides in g) as the library runs it.

@@ -92,8 +92,9 @@ std::size_t multi_sgemm_stages(std::size_t m, std::size_t n, int ranks);
 /// gpulab::sgemm (one product) whose C is also written, element for element as it is made (copied
 /// after it where tf32 takes cuBLAS), to each of `copies` (at most GemmArgs::kMaxCopies, each laid
 /// out as C, ldc apart, at an address equal to C's modulo 16 bytes, sharing no byte with A, B, C or
-/// each other; any GPU's memory the device may write): multi::sgemm's ranks, in one process, send their rows of C to the other GPUs this way,
-/// with no gather after the product. Throws what gpulab::sgemm throws, and on such copies.
+/// each other; any GPU's memory the device may write): multi::sgemm's ranks, in one process, send
+/// their rows of C to the other GPUs this way, with no gather after the product. Throws what
+/// gpulab::sgemm throws, and on such copies.
 void sgemm_with_copies(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* a, std::size_t lda,
                        const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc, std::span<float* const> copies,
                        cudaStream_t stream, SgemmPrecision precision = SgemmPrecision::fp32);
@@ -191,9 +192,12 @@ bool wgmma_tf32_wide(const GemmArgs& g, cudaStream_t stream);
 bool vendor_takes_tf32(const GemmArgs& g, std::size_t batch);
 /// Whether the process has cuBLAS to take them (sgemm_vendor.cpp opens it on first use).
 bool vendor_tf32_found();
-/// g's `batch` members (g.stride_*) through cuBLAS's TF32 GEMM on `stream`; false, with nothing
-/// enqueued, where cuBLAS could not be opened.
-bool vendor_tf32(const GemmArgs& g, std::size_t batch, cudaStream_t stream);
+/// Whether gpulab::sgemm gives a tf32 call of these `batch` members to cuBLAS on the current device:
+/// its family's policy has tf32_vendor, cuBLAS opens, and vendor_takes_tf32 says so.
+bool tf32_through_vendor(const GemmArgs& g, std::size_t batch);
+/// g's `batch` members (g.stride_*) through cuBLAS's TF32 GEMM on `stream` (where
+/// tf32_through_vendor).
+void vendor_tf32(const GemmArgs& g, std::size_t batch, cudaStream_t stream);
 /// Whether gpulab::sgemm takes the tensor cores for this shape when the precision (tf32: one TF32
 /// product; else fp32_tensor's three) and the device's policy let it.
 bool takes_tensor_cores(const GemmArgs& g, bool tf32);

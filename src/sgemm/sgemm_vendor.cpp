@@ -137,9 +137,13 @@ thread_local ThreadHandles thread_handles;
 
 bool vendor_tf32_found() { return cublas() != nullptr; }
 
-bool vendor_tf32(const GemmArgs& g, std::size_t batch, cudaStream_t stream) {
+bool tf32_through_vendor(const GemmArgs& g, std::size_t batch) {
+  return current_sgemm_policy().tf32_vendor && vendor_takes_tf32(g, batch) && vendor_tf32_found();
+}
+
+void vendor_tf32(const GemmArgs& g, std::size_t batch, cudaStream_t stream) {
   const Cublas* blas = cublas();
-  if (blas == nullptr) return false;
+  if (blas == nullptr) throw Error("gpulab::sgemm (tf32): cuBLAS could not be opened");
   const cublasHandle_t h = thread_handles.on(*blas, current_device());
   blas->check(blas->set_stream(h, stream), "cublasSetStream");
   // Row-major C = op(A)·op(B) is column-major Cᵀ = op(B)ᵀ·op(A)ᵀ: cuBLAS reads B as it lies (a
@@ -163,7 +167,6 @@ bool vendor_tf32(const GemmArgs& g, std::size_t batch, cudaStream_t stream) {
     }
   }
   note_library_call(batch == 1 ? "cublasGemmEx" : "cublasGemmStridedBatchedEx", "cuBLAS TF32, its kernels not listed", stream);
-  return true;
 }
 
 }  // namespace gpulab::sgemm_detail
