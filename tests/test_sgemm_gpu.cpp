@@ -377,6 +377,28 @@ TEST(SgemmOzaki, DeepKWideExponentsAndANaNRow) {
   EXPECT_THROW(sgemm_ozaki::run(sgemm_device::GemmArgs{}, nullptr, 6), Error);
 }
 
+// gpulab's own INT8 products (Hopper's wgmma) give the residues cuBLAS's do, so C's bits are the same
+// either way: on shapes that leave tiles and slices of k partial, k = 0 and 1, a block's rows past m
+// and columns past n, and k deep enough for the sums to be reduced on the way (513 slices of 128).
+TEST(SgemmOzaki, OwnProductsGiveCublassBits) {
+  if (!sgemm_detail::wgmma_supported()) GTEST_SKIP() << "gpulab's INT8 products need compute capability 9.0";
+  for (int moduli : {7, 8}) {
+    for (const SgemmShape shape : {SgemmShape{1, 1, 1}, SgemmShape{130, 257, 129}, SgemmShape{257, 513, 1000}, SgemmShape{64, 300, 0},
+                                   SgemmShape{300, 7, 17}, SgemmShape{129, 260, (1 << 16) + 100}}) {
+      const SgemmInput in = make_sgemm_input(shape, 1, 1.5f, 0.5f, 33, 20);
+      DeviceGemm by_cublas(in), own(in);
+      sgemm_ozaki::run(by_cublas.args(in), nullptr, moduli, sgemm_ozaki::Products::cublas);
+      sgemm_ozaki::run(own.args(in), nullptr, moduli, sgemm_ozaki::Products::wgmma);
+      const std::vector<float> want = by_cublas.result(), got = own.result();
+      EXPECT_EQ(std::memcmp(want.data(), got.data(), got.size() * sizeof(float)), 0)
+          << moduli << " moduli, " << shape.m << "x" << shape.n << "x" << shape.k;
+      if (shape.k > 0) {
+        EXPECT_TRUE(check_sgemm(got, in, sgemm_reference(in, 7), moduli == 8 ? SgemmMath::ozaki8 : SgemmMath::ozaki7).ok);
+      }
+    }
+  }
+}
+
 /// Whether this device refuses `precision` (tf32 without TF32 tensor cores, sm_75).
 bool refused_here(SgemmPrecision precision) { return !sgemm_precision_supported(precision); }
 

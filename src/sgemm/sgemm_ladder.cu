@@ -74,9 +74,9 @@ void run_tensor_path(const GemmArgs& g, cudaStream_t s) {
   if (!kPath(g, s)) throw OutOfMemoryError("sgemm tensor cores: too little device memory for the scales or split operands");
 }
 
-template <int kModuli>
+template <int kModuli, sgemm_ozaki::Products kBy = sgemm_ozaki::Products::cublas>
 void run_ozaki(const GemmArgs& g, cudaStream_t s) {
-  sgemm_ozaki::run(g, s, kModuli);
+  sgemm_ozaki::run(g, s, kModuli, kBy);
 }
 
 /// A leading dimension as cuBLAS takes it (an int, at least 1).
@@ -187,6 +187,9 @@ constexpr SgemmRung kRungs[] = {
         "fma instructions", run_ozaki<8>, Role::rung, SgemmMath::ozaki8),
     row("ozaki2_int8_7", "7 moduli, not 8: one INT8 product less, each row's and column's norm kept to 27 bits, not 31", "fma",
         run_ozaki<7>, Role::rung, SgemmMath::ozaki7),
+    row("ozaki2_wgmma", "the INT8 products on gpulab's own wgmma GEMM (TMA, clusters of two): each modulus's sums reduced mod m in "
+        "the epilogue, a byte to the CRT, not an int32", "fma", run_ozaki<7, sgemm_ozaki::Products::wgmma>, Role::rung, SgemmMath::ozaki7,
+        false, kWgmma),
     row("wgmma_tf32", "TF32 (NOT FP32 accuracy): one product, big*big, accumulated in the tensor cores", "fma",
         run_tensor_path<sgemm_detail::wgmma_tf32>, Role::rung, SgemmMath::tf32, false, kWgmma, kEveryForm),
     row("wgmma_tf32_wide", "128x256 tiles in clusters of two down M that share B's slices by TMA multicast: half the bytes from L2 a product",

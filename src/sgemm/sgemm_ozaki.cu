@@ -1,5 +1,6 @@
-// The Ozaki scheme II rung (sgemm_ozaki.hpp): scale, residues, one batched INT8 cuBLAS GEMM per
-// chunk of k (every modulus in one call), the Chinese remainder theorem.
+// The Ozaki scheme II rungs (sgemm_ozaki.hpp): scale, residues, the INT8 products — one batched
+// cuBLAS GEMM per chunk of k (every modulus in one call), or gpulab's own on Hopper
+// (sgemm_ozaki_products.cu) — and the Chinese remainder theorem.
 #include "core/cublas_handle.hpp"
 #include "lib/arith.hpp"
 #include "lib/block.cuh"
@@ -56,16 +57,6 @@ constexpr std::uint64_t crt_weight(int n, int l) {
 }
 static_assert(crt_weight(8, 0) % 256 == 1 && crt_weight(8, 3) % 251 == 1);
 static_assert(crt_weight(7, 6) % 239 == 1 && crt_weight(7, 6) % 256 == 0);
-
-/// f(std::integral_constant<int, I>) for I = 0 … N − 1 in order: the moduli, their inverses and
-/// offsets are compile-time constants in each call, so every `% m` is a multiply and a shift.
-template <int N, int I = 0, class F>
-__device__ __forceinline__ void each_index(F&& f) {
-  if constexpr (I < N) {
-    f(std::integral_constant<int, I>{});
-    each_index<N, I + 1>(f);
-  }
-}
 
 /// The shift of a row or column that holds an Inf or a NaN: its elements of C are NaN.
 constexpr int kNotFinite = -(1 << 30);
@@ -206,20 +197,17 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
 
 // ---- the reconstruction --------------------------------------------------------------------------
 
-/// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues rₗ (the products'
-/// chunk sums mod mₗ): x = Σ rₗ·Wₗ < N·256·M in 128-bit integers, then x mod M with the quotient
-/// estimated in FP64 (off by at most one, corrected), exact.
-/// A thread an element: x across a row's columns, y down the rows (looping past gridDim.y).
-template <int N>
-__global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g, const int* row_shift, const int* col_shift) {
-  using u128 = unsigned __int128;
-  const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
-  constexpr std::uint64_t kProduct = modulus_product(N);
-  const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (j >= g.n) return;
-  for (int i = static_cast<int>(blockIdx.y); i < g.m; i += static_cast<int>(gridDim.y)) {
-    const std::size_t e = static_cast<std::size_t>(i) * g.n + j;
-    std::uint32_t r[N] = {};
+/// The residues of ĉᵢⱼ from cuBLAS's products: the int32 sums of each chunk of k, a plane a chunk
+/// and a modulus (m × n each), reduced and added.
+struct ChunkSums {
+  const std::int32_t* products;
+  int chunks;
+  int n;
+  std::size_t elements;  // m·n: a plane
+  template <int N>
+  __device__ void residues(int i, int j, std::uint32_t (&r)[N]) const {
+    const std::size_t e = static_cast<std::size_t>(i) * n + j;
+    each_index<N>([&](auto l) { r[l] = 0; });
     for (int c = 0; c < chunks; ++c) {
       // Every modulus's product loaded before any is reduced: N loads in flight a thread, not one
       // (the reconstruction read 7.5 GB at ~1 TB/s with one: 8.6 ms of 63 at 16384³, H200).
@@ -232,15 +220,44 @@ __global__ void reconstruct(const std::int32_t* products, int chunks, GemmArgs g
         r[l] += (static_cast<std::uint32_t>(p[l]) + offset) % m;
       });
     }
+    each_index<N>([&](auto l) {
+      constexpr std::uint32_t m = kModulus[l];
+      r[l] %= m;
+    });
+  }
+};
+
+/// The residues of ĉᵢⱼ from gpulab's products (wgmma_products): a byte a modulus, already mod m.
+struct ResidueBytes {
+  const std::uint8_t* bytes;
+  std::size_t ld, plane;  // a plane's rows ld apart, planes m·ld apart
+  template <int N>
+  __device__ void residues(int i, int j, std::uint32_t (&r)[N]) const {
+    const std::uint8_t* p = bytes + static_cast<std::size_t>(i) * ld + j;
+    each_index<N>([&](auto l) { r[l] = p[l * plane]; });
+  }
+};
+
+/// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues rₗ (`source`):
+/// x = Σ rₗ·Wₗ < N·256·M in 128-bit integers, then x mod M with the quotient estimated in FP64 (off
+/// by at most one, corrected), exact.
+/// A thread an element: x across a row's columns, y down the rows (looping past gridDim.y).
+template <int N, class Source>
+__global__ void reconstruct(Source source, GemmArgs g, const int* row_shift, const int* col_shift) {
+  using u128 = unsigned __int128;
+  constexpr std::uint64_t kProduct = modulus_product(N);
+  const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (j >= g.n) return;
+  for (int i = static_cast<int>(blockIdx.y); i < g.m; i += static_cast<int>(gridDim.y)) {
+    std::uint32_t r[N];
+    source.template residues<N>(i, j, r);
     // Σ rₗ·Wₗ from the weights' 32-bit halves: rₗ < 256, so each half's sum stays below 2^43 in 64
     // bits, and one 128-bit add joins them (a 128-bit product a modulus cost twice the instructions).
     std::uint64_t sum_low = 0, sum_high = 0;
     each_index<N>([&](auto l) {
-      constexpr std::uint32_t m = kModulus[l];
       constexpr std::uint64_t weight = crt_weight(N, l);
-      const std::uint32_t residue = r[l] % m;
-      sum_low += static_cast<std::uint64_t>(residue) * static_cast<std::uint32_t>(weight);
-      sum_high += static_cast<std::uint64_t>(residue) * static_cast<std::uint32_t>(weight >> 32);
+      sum_low += static_cast<std::uint64_t>(r[l]) * static_cast<std::uint32_t>(weight);
+      sum_high += static_cast<std::uint64_t>(r[l]) * static_cast<std::uint32_t>(weight >> 32);
     });
     const u128 sum = (static_cast<u128>(sum_high) << 32) + sum_low;
     const double high = static_cast<double>(static_cast<std::uint64_t>(sum >> 64));
@@ -269,18 +286,21 @@ unsigned grid_for(std::size_t items, unsigned threads) {
 }
 
 template <int N>
-void run_with(const GemmArgs& g, cudaStream_t stream) {
+void run_with(const GemmArgs& g, cudaStream_t stream, Products by) {
   if (g.m == 0 || g.n == 0) return;
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   const std::size_t depth = align_up(static_cast<std::size_t>(g.k), kDepthAlign);
   const int chunks = static_cast<int>(ceil_div(depth, kChunk));
+  const bool own = by == Products::wgmma;
+  const std::size_t residue_ld = align_up(static_cast<std::size_t>(g.n), std::size_t{16});  // own: a byte a modulus and element
   const int norm_chunks = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), kNormChunk));
   const std::size_t a_plane = static_cast<std::size_t>(g.m) * depth, b_plane = static_cast<std::size_t>(g.n) * depth;
   // One allocation, freed in stream order after the reconstruction: the residues (int8, planes of
-  // 16-byte rows), the products (int32), the norms' partial sums (double), the shifts (int).
+  // 16-byte rows), the products (cuBLAS's int32 sums, or gpulab's residues of them as bytes), the
+  // norms' partial sums (double), the shifts (int).
   const std::size_t residue_bytes = N * (a_plane + b_plane);
   // (16-byte aligned: the partial sums after them are doubles, and 7 planes of an odd count are not)
-  const std::size_t products_bytes = align_up(static_cast<std::size_t>(chunks) * N * elements * sizeof(std::int32_t), 16);
+  const std::size_t products_bytes = align_up(own ? std::size_t{N} * g.m * residue_ld : static_cast<std::size_t>(chunks) * N * elements * sizeof(std::int32_t), 16);
   const std::size_t partial_bytes = align_up(static_cast<std::size_t>(norm_chunks) * (g.m + g.n) * sizeof(double), 16);
   StreamScratch scratch(residue_bytes + products_bytes + partial_bytes + (static_cast<std::size_t>(g.m) + g.n) * sizeof(int), stream);
   auto* a_residues = scratch.as<std::int8_t>();
@@ -318,6 +338,17 @@ void run_with(const GemmArgs& g, cudaStream_t stream) {
         .work([] { return std::string("B scaled, rounded and transposed, its residues as int8"); });
   }
 
+  const dim3 grid = tile_grid(n, 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki");
+  const auto reconstruct_work = [] { return std::string("the Chinese remainder theorem (a 128-bit sum), scaled back, alpha and beta"); };
+  if (own) {
+    auto* residues = reinterpret_cast<std::uint8_t*>(products);
+    wgmma_products(N, a_residues, b_residues, g.m, g.n, g.k, depth, residues, residue_ld, stream);
+    launch("sgemm_ozaki_reconstruct", reconstruct<N, ResidueBytes>, {grid, 256}, stream,
+           ResidueBytes{residues, residue_ld, static_cast<std::size_t>(g.m) * residue_ld}, g, static_cast<const int*>(row_shift),
+           static_cast<const int*>(col_shift))
+        .work(reconstruct_work);
+    return;
+  }
   // Row-major C (m × n) is column-major Cᵀ = B̂ᵀ·Â: B's residue planes (n × depth, k contiguous) as
   // the transposed operand, A's (m × depth) as the plain one — the TN form INT8 GEMMs want.
   const std::int32_t one = 1, zero = 0;
@@ -332,19 +363,18 @@ void run_with(const GemmArgs& g, cudaStream_t stream) {
                  "cublasGemmStridedBatchedEx (INT8, the Ozaki scheme's products)");
     note_library_call("cublasGemmStridedBatchedEx", "cuBLAS INT8, a product a modulus, its kernels not listed", stream);
   }
-  launch("sgemm_ozaki_reconstruct", reconstruct<N>,
-         {tile_grid(n, 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki"), 256}, stream,
-         static_cast<const std::int32_t*>(products),
-         chunks, g, static_cast<const int*>(row_shift), static_cast<const int*>(col_shift))
-      .work([] { return std::string("the Chinese remainder theorem (a 128-bit sum), scaled back, alpha and beta"); });
+  launch("sgemm_ozaki_reconstruct", reconstruct<N, ChunkSums>, {grid, 256}, stream,
+         ChunkSums{static_cast<const std::int32_t*>(products), chunks, g.n, elements}, g, static_cast<const int*>(row_shift),
+         static_cast<const int*>(col_shift))
+      .work(reconstruct_work);
 }
 
 }  // namespace
 
-void run(const GemmArgs& g, cudaStream_t stream, int moduli) {
+void run(const GemmArgs& g, cudaStream_t stream, int moduli, Products by) {
   switch (moduli) {
-    case 7: return run_with<7>(g, stream);
-    case 8: return run_with<8>(g, stream);
+    case 7: return run_with<7>(g, stream, by);
+    case 8: return run_with<8>(g, stream, by);
     default: throw Error("sgemm ozaki: 7 or 8 moduli, not " + std::to_string(moduli));
   }
 }

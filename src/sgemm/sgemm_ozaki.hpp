@@ -17,7 +17,9 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace gpulab::sgemm_ozaki {
 
@@ -71,8 +73,28 @@ GPULAB_HOST_DEVICE constexpr std::int8_t symmetric_residue(std::int64_t x) {
   return static_cast<std::int8_t>(r >= (m + 1) / 2 ? r - m : r);
 }
 
+/// f(std::integral_constant<int, I>) for I = 0 … N − 1 in order: the moduli, their inverses and
+/// offsets are compile-time constants in each call, so every `% m` is a multiply and a shift.
+template <int N, int I = 0, class F>
+GPULAB_HOST_DEVICE constexpr void each_index(F&& f) {
+  if constexpr (I < N) {
+    f(std::integral_constant<int, I>{});
+    each_index<N, I + 1>(f);
+  }
+}
+
+/// Who multiplies the residues: cuBLAS's INT8 GEMM (int32 sums of each chunk of k to memory, any GPU
+/// with INT8 tensor cores) or gpulab's own on Hopper's wgmma (each modulus's sums mod m, a byte).
+enum class Products { cublas, wgmma };
+
 /// C = alpha·A·B + beta·C by the scheme above with `moduli` (7 or 8) INT8 products; residues,
 /// products and shifts in gpulab's scratch pool (throws OutOfMemoryError where it cannot hold them).
-void run(const sgemm_device::GemmArgs& g, cudaStream_t stream, int moduli);
+void run(const sgemm_device::GemmArgs& g, cudaStream_t stream, int moduli, Products products = Products::cublas);
+
+/// residues[l·m·ld + i·ld + j] = (Σₚ a[l][i][p]·b[l][j][p]) mod mₗ in [0, mₗ) for each of `moduli`
+/// moduli: a's planes m × depth int8 and b's n × depth (K-major, k of each row used, depth and ld
+/// multiples of 16). gpulab's INT8 GEMM on wgmma (sgemm_ozaki_products.cu); throws but on Hopper.
+void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth,
+                    std::uint8_t* residues, std::size_t ld, cudaStream_t stream);
 
 }  // namespace gpulab::sgemm_ozaki

@@ -1,0 +1,197 @@
+// The Ozaki scheme's INT8 products on gpulab's own Hopper GEMM (sgemm_ozaki.hpp): every modulus's
+// residue planes multiplied by wgmma, and each modulus's int32 sums reduced mod m in the epilogue, so
+// that the reconstruction reads a byte a modulus and an element, not the four of an int32 product.
+// Built for sm_90a only (wgmma exists nowhere else).
+//
+// The pipeline is the TF32 wide rung's (sgemm_wgmma.cu) on bytes: 128 × 256 tiles in clusters of two
+// blocks down M that share each slice of B̂ᵀ by TMA multicast; one producer thread, two consumer
+// warpgroups of 64 × 256. A slice is 128 of k (a 128-byte swizzled row of int8), four wgmma
+// m64n256k32 a consumer; a block's slices run through the moduli one after another, so the producer
+// fetches the next modulus's first slices while the consumers reduce and store the last one's sums.
+#include "lib/arith.hpp"
+#include "lib/launch.cuh"
+#include "lib/launch_limits.hpp"
+#include "lib/tma.cuh"
+#include "lib/wgmma.cuh"
+#include "sgemm/sgemm_device.cuh"
+#include "sgemm/sgemm_ozaki.hpp"
+#include "sgemm/sgemm_paths.hpp"
+
+#include <gpulab/error.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace gpulab::sgemm_ozaki {
+namespace {
+
+constexpr int kBM = 128, kBN = 256;
+constexpr int kBK = 128;                             // a slice: 128 int8 of k, one swizzled row of 128 bytes
+constexpr int kCluster = 2;                          // blocks down M sharing B̂ᵀ's slices
+constexpr int kConsumers = 2;                        // warpgroups of 64 rows
+constexpr int kThreads = 128 * (1 + kConsumers);     // a producer warpgroup, then the consumers
+constexpr int kTileBytesA = kBM * kBK, kTileBytesB = kBN * kBK;
+constexpr int kStageBytes = kTileBytesA + kTileBytesB;
+constexpr int kStages = 4;
+constexpr int kShareRowsB = kBN / kCluster;          // the rows of B̂ᵀ's tile each block copies
+constexpr int kSwizzleAlign = 1024;                  // the 128-byte swizzle repeats every 8 rows
+constexpr std::size_t kSmemBytes = std::size_t{kStages} * kStageBytes + kSwizzleAlign;
+constexpr int kSums = kBN / 2;                       // a consumer thread's int32 sums (64 rows × 256 / 128 threads)
+/// Slices of k summed before the sums are reduced mod m: a residue is at most 128 in magnitude, so a
+/// slice adds at most 128·2^14 = 2^21 to a sum, and 2^9 slices stay below 2^30 (no int32 wraps).
+constexpr int kSlicesPerReduction = 512;
+
+struct ResidueMaps {
+  CUtensorMap a, b;  // Â's planes (m × k each), B̂ᵀ's (n × k each): boxes of 128 bytes × kBM or kShareRowsB rows
+};
+
+/// Each of the consumer thread's sums reduced mod kModulus[L]: into (−m, m) as the slices go on
+/// (kFinal false), into [0, m) at the end.
+template <int L, bool kFinal>
+__device__ __forceinline__ void reduce_sums(int (&sum)[kSums]) {
+  constexpr int m = static_cast<int>(kModulus[L]);
+#pragma unroll
+  for (int i = 0; i < kSums; ++i) {
+    const int r = sum[i] % m;
+    sum[i] = kFinal && r < 0 ? r + m : r;
+  }
+}
+
+/// plane l of `out` (m × ld bytes, planes `plane` bytes apart) = (Âₗ·B̂ₗᵀ) mod mₗ, a 128 × 256 tile
+/// a block: the layout of sgemm_ozaki.hpp's wgmma_products.
+template <int N>
+__global__ void __launch_bounds__(kThreads, 1)
+    int8_products(const __grid_constant__ ResidueMaps maps, int m, int n, int k, std::uint8_t* out, std::size_t ld, std::size_t plane) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  __shared__ std::uint64_t full[kStages], empty[kStages];
+  extern __shared__ unsigned char smem_raw[];
+  unsigned char* smem = reinterpret_cast<unsigned char*>(align_up(reinterpret_cast<std::uintptr_t>(smem_raw), kSwizzleAlign));
+  auto tile_a = [&](int stage) { return smem + stage * kStageBytes; };
+  auto tile_b = [&](int stage) { return smem + stage * kStageBytes + kTileBytesA; };
+
+  const int tiles_m = (m + kBM * kCluster - 1) / (kBM * kCluster), tiles_n = (n + kBN - 1) / kBN;
+  int tm, tn;
+  sgemm_device::grouped_tile(static_cast<int>(blockIdx.x) / kCluster, tiles_m, tiles_n, tm, tn);
+  const unsigned rank = blockIdx.x % kCluster;
+  const int m0 = (tm * kCluster + static_cast<int>(rank)) * kBM, n0 = tn * kBN;
+  const int per_modulus = (k + kBK - 1) / kBK, slices = N * per_modulus;
+
+  const int warpgroup = static_cast<int>(threadIdx.x) / 128;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      barrier_init(&full[s], 1);
+      barrier_init(&empty[s], kCluster * kConsumers * 4);  // each consumer warp's lane 0, of every block
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  cluster_arrive(), cluster_wait();  // no block copies into another, or arrives on its barriers, before they exist
+
+  if (warpgroup == 0) {  // the producer: one thread issues every copy
+    if (threadIdx.x == 0) {
+      for (int slice = 0; slice < slices; ++slice) {
+        const int stage = slice % kStages, round = slice / kStages;
+        if (round > 0) barrier_wait(&empty[stage], (round - 1) & 1);  // every block of the cluster done with it
+        barrier_expect_bytes(&full[stage], kStageBytes);
+        const int l = slice / per_modulus, k0 = slice % per_modulus * kBK;  // TMA reads zeros past k, m and n
+        tma_load(maps.a, tile_a(stage), &full[stage], k0, m0, l);
+        const int share = static_cast<int>(rank) * kShareRowsB;
+        tma_load_multicast(maps.b, tile_b(stage) + share * kBK, &full[stage], k0, n0 + share, l, (1u << kCluster) - 1);
+      }
+    }
+    cluster_arrive(), cluster_wait();  // stay until the cluster is done with this block
+    return;
+  }
+
+  const int consumer = warpgroup - 1, warp = static_cast<int>(threadIdx.x) / 32 % 4, lane = static_cast<int>(threadIdx.x) % 32;
+  auto free_stage = [&](int stage) {  // in every block of the cluster (whose producers multicast into it)
+    if (lane != 0) return;
+#pragma unroll
+    for (unsigned r = 0; r < kCluster; ++r) barrier_arrive_in(&empty[stage], r);
+  };
+  // The accumulator layout of m64n256k32: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8; each
+  // 8-column group j its columns 8j + 2·(lane % 4) and the next (sums 4j, 4j + 1 and 4j + 2, 4j + 3).
+  const int row = m0 + consumer * 64 + warp * 16 + lane / 4;
+  int sum[kSums];
+  int slice = 0;
+  for (int l = 0; l < N; ++l) {
+    for (int q = 0; q < per_modulus; ++q, ++slice) {
+      if (q > 0 && q % kSlicesPerReduction == 0) {
+        wgmma_wait_all();
+        fence_registers(sum);
+        each_index<N>([&](auto L) {
+          if (L == l) reduce_sums<L, false>(sum);
+        });
+      }
+      const int stage = slice % kStages;
+      barrier_wait(&full[stage], (slice / kStages) & 1);
+      const std::uint64_t a = smem_descriptor(tile_a(stage) + consumer * 64 * kBK), b = smem_descriptor(tile_b(stage));
+      wgmma_fence();
+      // Each step of 32 along k is 32 bytes further into the swizzled rows (2 in the descriptor's
+      // 16-byte units); a modulus's first step starts its sums afresh.
+#pragma unroll
+      for (int step = 0; step < kBK / 32; ++step) wgmma_m64n256k32_s8(sum, a + 2 * step, b + 2 * step, q > 0 || step > 0);
+      wgmma_commit();
+      // This slice's wgmma stay in flight while the stage before is freed and the next slice's are issued.
+      wgmma_wait_one();
+      fence_registers(sum);
+      if (q > 0) free_stage((slice - 1) % kStages);
+    }
+    wgmma_wait_all();
+    fence_registers(sum);
+    free_stage((slice - 1) % kStages);
+    // The residues of the tile's sums, two bytes of a row a store.
+    each_index<N>([&](auto L) {
+      if (L == l) reduce_sums<L, true>(sum);
+    });
+    std::uint8_t* out_l = out + static_cast<std::size_t>(l) * plane;
+#pragma unroll
+    for (int s = 0; s < kSums; s += 2) {
+      const int i = row + 8 * (s / 2 % 2), j = n0 + 8 * (s / 4) + 2 * (lane % 4);
+      if (i < m && j < n)  // j is even and ld a multiple of 16: j + 1 lies in the row even where it is n
+        *reinterpret_cast<std::uint16_t*>(out_l + static_cast<std::size_t>(i) * ld + j) =
+            static_cast<std::uint16_t>(sum[s] | sum[s + 1] << 8);
+    }
+  }
+  cluster_arrive(), cluster_wait();  // this block's arrivals on the others' barriers done before any exits
+#else
+  __trap();  // built without sm_90a: wgmma_supported() keeps this from being launched
+#endif
+}
+
+template <int N>
+void launch_products(const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth, std::uint8_t* residues,
+                     std::size_t ld, cudaStream_t stream) {
+  const auto rows_a = static_cast<std::uint64_t>(m), rows_b = static_cast<std::uint64_t>(n), cols = static_cast<std::uint64_t>(k);
+  const ResidueMaps maps{swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, a, cols, rows_a, depth, kBM, N, rows_a * depth),
+                         swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, b, cols, rows_b, depth, kShareRowsB, N, rows_b * depth)};
+  constexpr auto kernel = int8_products<N>;
+  sgemm_detail::allow_smem<kernel>(kSmemBytes);
+  const std::size_t blocks = sgemm_detail::tile_count(m, n, kBM * kCluster, kBN) * kCluster;
+  LaunchShape shape{dim3(checked_grid(blocks, "sgemm ozaki products")), kThreads, kSmemBytes};
+  shape.cluster = kCluster;
+  launch("sgemm_ozaki_int8_wgmma", kernel, shape, stream, maps, m, n, k, residues, ld, static_cast<std::size_t>(m) * ld).work([] {
+    return "a 128x256 tile of every modulus in turn: TMA, " + std::to_string(kStages) +
+           " stages of 128 (k); 2 warpgroups of 64x256, 4 wgmma m64n256k32 s8 a slice; clusters of 2 down M multicasting B's "
+           "slices; the sums mod m stored as bytes";
+  });
+}
+
+}  // namespace
+
+void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth, std::uint8_t* residues,
+                    std::size_t ld, cudaStream_t stream) {
+  if (!sgemm_detail::wgmma_supported()) throw Error("sgemm ozaki: gpulab's INT8 products need a GPU of compute capability 9.0 (sm_90a)");
+  if (depth % 16 != 0 || ld % 16 != 0) throw Error("sgemm ozaki: residue rows and product rows must be multiples of 16 bytes");
+  if (m == 0 || n == 0) return;
+  if (k == 0) {  // every product is 0
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(residues, 0, static_cast<std::size_t>(moduli) * m * ld, stream));
+    return;
+  }
+  switch (moduli) {
+    case 7: return launch_products<7>(a, b, m, n, k, depth, residues, ld, stream);
+    case 8: return launch_products<8>(a, b, m, n, k, depth, residues, ld, stream);
+    default: throw Error("sgemm ozaki: 7 or 8 moduli, not " + std::to_string(moduli));
+  }
+}
+
+}  // namespace gpulab::sgemm_ozaki
