@@ -81,9 +81,20 @@ __device__ __forceinline__ double times_power_of_two(double x, int e) {
   return x * __longlong_as_double(static_cast<long long>(e + 1023) << 52);
 }
 
-/// round(v·2^shift) as an integer (|·| ≤ 2^Q); 0 in a row or column that is not finite.
-__device__ __forceinline__ std::int64_t scaled_integer(float v, int shift) {
-  return shift == kNotFinite ? 0 : __double2ll_rn(times_power_of_two(static_cast<double>(v), shift));
+/// The scaled integers of N moduli: |x| ≤ 2^Q fits 32 bits where Q ≤ 30 (7 moduli), else 64.
+template <int N>
+using ScaledInt = std::conditional_t<(norm_bits(N) <= 30), std::int32_t, std::int64_t>;
+
+/// round(v·2^shift) as an integer (|·| ≤ 2^Q); 0 in a row or column that is not finite. Where 2^shift
+/// is a normal float and Q ≤ 30, in FP32: v·2^shift is exact (or below 2^−126, which rounds to 0
+/// either way) and rounds as in FP64, at a fraction of FP64's conversions.
+template <int N>
+__device__ __forceinline__ ScaledInt<N> scaled_integer(float v, int shift) {
+  if (shift == kNotFinite) return 0;
+  if constexpr (std::is_same_v<ScaledInt<N>, std::int32_t>) {
+    if (shift >= -126 && shift <= 127) return __float2int_rn(v * __int_as_float((shift + 127) << 23));
+  }
+  return static_cast<ScaledInt<N>>(__double2ll_rn(times_power_of_two(static_cast<double>(v), shift)));
 }
 
 // ---- the norms, in a fixed order (results reproducible) --------------------------------------------
@@ -152,44 +163,45 @@ __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols
   for (std::size_t row = blockIdx.y; row < static_cast<std::size_t>(rows); row += gridDim.y) {
     const std::size_t q = (row * depth + p0) / 4;  // depth is a multiple of 4: no quad spans two rows
     const int s = shift[row];
-    std::int64_t x[4];
+    ScaledInt<N> x[4];
     for (int u = 0; u < 4; ++u) {
       const std::size_t p = p0 + u;
-      x[u] = p < static_cast<std::size_t>(cols) ? scaled_integer(a[row * lda + p], s) : 0;
+      x[u] = p < static_cast<std::size_t>(cols) ? scaled_integer<N>(a[row * lda + p], s) : 0;
     }
     each_index<N>([&](auto l) {
-      char4 r;
-      r.x = symmetric_residue<N, l>(x[0]);
-      r.y = symmetric_residue<N, l>(x[1]);
-      r.z = symmetric_residue<N, l>(x[2]);
-      r.w = symmetric_residue<N, l>(x[3]);
-      reinterpret_cast<char4*>(out + l * plane)[q] = r;
+      reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
+                                                       symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
     });
   }
 }
 
-/// B's residues, transposed (plane l: cols × depth, B's column j a row): 32 × 32 tiles through
-/// shared memory so that reads (along B's rows) and writes (along k) are both coalesced.
+/// B's residues, transposed (plane l: cols × depth, B's column j a row): 32 × 32 tiles of the scaled
+/// integers through shared memory, read along B's rows (32 columns a warp) and written along k, a
+/// thread 4 consecutive p of a column (one 4-byte store a plane; a warp 4 columns × 32 bytes).
 template <int N>
 __global__ void column_residues(const float* b, std::size_t ldb, int rows, int cols, std::size_t depth, const int* shift,
                                 std::int8_t* out) {
-  __shared__ std::int64_t tile[32][33];
+  __shared__ ScaledInt<N> tile[32][33];
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
   const int col0 = static_cast<int>(blockIdx.x) * 32;
   const int s = col0 + tx < cols ? shift[col0 + tx] : kNotFinite;
   const std::size_t plane = static_cast<std::size_t>(cols) * depth;
+  const int t = ty * 32 + tx, quad = t % 8, c = t / 8;  // the writer's 4 values: p = 4·quad … of column col0 + c
   for (std::size_t p0 = blockIdx.y * std::size_t{32}; p0 < depth; p0 += gridDim.y * std::size_t{32}) {
     for (int r = ty; r < 32; r += 8) {
       const std::size_t p = p0 + r;
-      tile[r][tx] = p < static_cast<std::size_t>(rows) && col0 + tx < cols ? scaled_integer(b[p * ldb + col0 + tx], s) : 0;
+      tile[r][tx] = p < static_cast<std::size_t>(rows) && col0 + tx < cols ? scaled_integer<N>(b[p * ldb + col0 + tx], s) : 0;
     }
     __syncthreads();
-    for (int c = ty; c < 32; c += 8) {
-      const int col = col0 + c;
-      const std::size_t p = p0 + tx;
-      if (col >= cols || p >= depth) continue;
-      const std::int64_t x = tile[tx][c];
-      each_index<N>([&](auto l) { out[l * plane + static_cast<std::size_t>(col) * depth + p] = symmetric_residue<N, l>(x); });
+    // (4·quad + u)·33 + c lands in bank 4·quad + u + c: the warp's 8 quads × 4 columns are conflict-free
+    const ScaledInt<N> x[4] = {tile[4 * quad][c], tile[4 * quad + 1][c], tile[4 * quad + 2][c], tile[4 * quad + 3][c]};
+    const std::size_t p = p0 + 4 * quad;  // depth is a multiple of 16: the quad lies in the row
+    if (col0 + c < cols && p < depth) {
+      const std::size_t q = (static_cast<std::size_t>(col0 + c) * depth + p) / 4;
+      each_index<N>([&](auto l) {
+        reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
+                                                         symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
+      });
     }
     __syncthreads();
   }
@@ -197,17 +209,48 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
 
 // ---- the reconstruction --------------------------------------------------------------------------
 
-/// The residues of ĉᵢⱼ from cuBLAS's products: the int32 sums of each chunk of k, a plane a chunk
-/// and a modulus (m × n each), reduced and added.
+/// ĉ from its residues rₗ: x = Σ rₗ·Wₗ < N·256·M in 128-bit integers, then x mod M with the quotient
+/// estimated in FP64 (off by at most one, corrected), exact; symmetric (|ĉ| < M/2).
+template <int N>
+__device__ __forceinline__ double from_residues(const std::uint32_t (&r)[N]) {
+  using u128 = unsigned __int128;
+  constexpr std::uint64_t kProduct = modulus_product(N);
+  // Σ rₗ·Wₗ from the weights' 32-bit halves: rₗ < 256, so each half's sum stays below 2^43 in 64
+  // bits, and one 128-bit add joins them (a 128-bit product a modulus cost twice the instructions).
+  std::uint64_t sum_low = 0, sum_high = 0;
+  each_index<N>([&](auto l) {
+    constexpr std::uint64_t weight = crt_weight(N, l);
+    sum_low += static_cast<std::uint64_t>(r[l]) * static_cast<std::uint32_t>(weight);
+    sum_high += static_cast<std::uint64_t>(r[l]) * static_cast<std::uint32_t>(weight >> 32);
+  });
+  const u128 sum = (static_cast<u128>(sum_high) << 32) + sum_low;
+  const double high = static_cast<double>(static_cast<std::uint64_t>(sum >> 64));
+  const double low = static_cast<double>(static_cast<std::uint64_t>(sum));
+  constexpr double kInverse = 1.0 / static_cast<double>(kProduct);  // the quotient is < 2^11: its estimate stays within one
+  const auto quotient = static_cast<std::uint64_t>((high * 0x1p64 + low) * kInverse);
+  const u128 taken = static_cast<u128>(quotient) * kProduct;
+  // The estimate may be one too many or too few: x − q·M then lies in (−M, 2M).
+  std::uint64_t x = 0;
+  if (taken > sum) x = static_cast<std::uint64_t>(kProduct - static_cast<std::uint64_t>(taken - sum));
+  else {
+    const u128 rest = sum - taken;
+    x = static_cast<std::uint64_t>(rest >= kProduct ? rest - kProduct : rest);
+  }
+  return x > kProduct / 2 ? -static_cast<double>(kProduct - x) : static_cast<double>(x);
+}
+
+/// The residues of ĉ from cuBLAS's products, an element a thread: the int32 sums of each chunk of
+/// k, a plane a chunk and a modulus (m × n each), reduced and added.
 struct ChunkSums {
+  static constexpr int kPer = 1;
   const std::int32_t* products;
   int chunks;
   int n;
   std::size_t elements;  // m·n: a plane
   template <int N>
-  __device__ void residues(int i, int j, std::uint32_t (&r)[N]) const {
+  __device__ void residues(int i, int j, std::uint32_t (&r)[kPer][N]) const {
     const std::size_t e = static_cast<std::size_t>(i) * n + j;
-    each_index<N>([&](auto l) { r[l] = 0; });
+    each_index<N>([&](auto l) { r[0][l] = 0; });
     for (int c = 0; c < chunks; ++c) {
       // Every modulus's product loaded before any is reduced: N loads in flight a thread, not one
       // (the reconstruction read 7.5 GB at ~1 TB/s with one: 8.6 ms of 63 at 16384³, H200).
@@ -217,67 +260,55 @@ struct ChunkSums {
         constexpr std::uint32_t m = kModulus[l];
         // A product is at most 2^30 in magnitude (kChunk): + a multiple of m ≥ 2^30 makes it non-negative.
         constexpr std::uint32_t offset = m * ((1u << 30) / m + 1);
-        r[l] += (static_cast<std::uint32_t>(p[l]) + offset) % m;
+        r[0][l] += (static_cast<std::uint32_t>(p[l]) + offset) % m;
       });
     }
     each_index<N>([&](auto l) {
       constexpr std::uint32_t m = kModulus[l];
-      r[l] %= m;
+      r[0][l] %= m;
     });
   }
 };
 
-/// The residues of ĉᵢⱼ from gpulab's products (wgmma_products): a byte a modulus, already mod m.
+/// The residues of ĉ from gpulab's products (wgmma_products), 4 consecutive elements a thread: a
+/// byte a modulus, already mod m, a 4-byte load a modulus (rows ld apart, a multiple of 16: the
+/// bytes past n are padding).
 struct ResidueBytes {
+  static constexpr int kPer = 4;
   const std::uint8_t* bytes;
-  std::size_t ld, plane;  // a plane's rows ld apart, planes m·ld apart
+  std::size_t ld, plane;  // planes m·ld apart
   template <int N>
-  __device__ void residues(int i, int j, std::uint32_t (&r)[N]) const {
+  __device__ void residues(int i, int j, std::uint32_t (&r)[kPer][N]) const {
     const std::uint8_t* p = bytes + static_cast<std::size_t>(i) * ld + j;
-    each_index<N>([&](auto l) { r[l] = p[l * plane]; });
+    std::uint32_t word[N];
+    each_index<N>([&](auto l) { word[l] = *reinterpret_cast<const std::uint32_t*>(p + l * plane); });
+#pragma unroll
+    for (int u = 0; u < kPer; ++u) each_index<N>([&](auto l) { r[u][l] = word[l] >> 8 * u & 0xffu; });
   }
 };
 
-/// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues rₗ (`source`):
-/// x = Σ rₗ·Wₗ < N·256·M in 128-bit integers, then x mod M with the quotient estimated in FP64 (off
-/// by at most one, corrected), exact.
-/// A thread an element: x across a row's columns, y down the rows (looping past gridDim.y).
+/// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues (`source`, its kPer
+/// consecutive elements a thread): x across a row's columns, y down the rows (looping past gridDim.y).
 template <int N, class Source>
 __global__ void reconstruct(Source source, GemmArgs g, const int* row_shift, const int* col_shift) {
-  using u128 = unsigned __int128;
-  constexpr std::uint64_t kProduct = modulus_product(N);
-  const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (j >= g.n) return;
+  constexpr int kPer = Source::kPer;
+  const int j0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kPer;
+  if (j0 >= g.n) return;
   for (int i = static_cast<int>(blockIdx.y); i < g.m; i += static_cast<int>(gridDim.y)) {
-    std::uint32_t r[N];
-    source.template residues<N>(i, j, r);
-    // Σ rₗ·Wₗ from the weights' 32-bit halves: rₗ < 256, so each half's sum stays below 2^43 in 64
-    // bits, and one 128-bit add joins them (a 128-bit product a modulus cost twice the instructions).
-    std::uint64_t sum_low = 0, sum_high = 0;
-    each_index<N>([&](auto l) {
-      constexpr std::uint64_t weight = crt_weight(N, l);
-      sum_low += static_cast<std::uint64_t>(r[l]) * static_cast<std::uint32_t>(weight);
-      sum_high += static_cast<std::uint64_t>(r[l]) * static_cast<std::uint32_t>(weight >> 32);
-    });
-    const u128 sum = (static_cast<u128>(sum_high) << 32) + sum_low;
-    const double high = static_cast<double>(static_cast<std::uint64_t>(sum >> 64));
-    const double low = static_cast<double>(static_cast<std::uint64_t>(sum));
-    constexpr double kInverse = 1.0 / static_cast<double>(kProduct);  // the quotient is < 2^11: its estimate stays within one
-    const auto quotient = static_cast<std::uint64_t>((high * 0x1p64 + low) * kInverse);
-    const u128 taken = static_cast<u128>(quotient) * kProduct;
-    // The estimate may be one too many or too few: x − q·M then lies in (−M, 2M).
-    std::uint64_t x = 0;
-    if (taken > sum) x = static_cast<std::uint64_t>(kProduct - static_cast<std::uint64_t>(taken - sum));
-    else {
-      const u128 rest = sum - taken;
-      x = static_cast<std::uint64_t>(rest >= kProduct ? rest - kProduct : rest);
+    std::uint32_t r[kPer][N];
+    source.template residues<N>(i, j0, r);
+    const int si = row_shift[i];
+    float* out = g.c + static_cast<std::size_t>(i) * g.ldc;
+#pragma unroll
+    for (int u = 0; u < kPer; ++u) {
+      const int j = j0 + u;
+      if (j >= g.n) break;
+      const int tj = col_shift[j];
+      const double exact = from_residues<N>(r[u]);
+      double v = si == kNotFinite || tj == kNotFinite ? CUDART_NAN : static_cast<double>(g.alpha) * times_power_of_two(exact, -(si + tj));
+      if (g.beta != 0.f) v += static_cast<double>(g.beta) * static_cast<double>(out[j]);
+      out[j] = static_cast<float>(v);
     }
-    const double exact = x > kProduct / 2 ? -static_cast<double>(kProduct - x) : static_cast<double>(x);
-    const int si = row_shift[i], tj = col_shift[j];
-    double v = si == kNotFinite || tj == kNotFinite ? CUDART_NAN : static_cast<double>(g.alpha) * times_power_of_two(exact, -(si + tj));
-    float* out = g.c + static_cast<std::size_t>(i) * g.ldc + j;
-    if (g.beta != 0.f) v += static_cast<double>(g.beta) * static_cast<double>(*out);
-    *out = static_cast<float>(v);
   }
 }
 
@@ -338,12 +369,12 @@ void run_with(const GemmArgs& g, cudaStream_t stream, Products by) {
         .work([] { return std::string("B scaled, rounded and transposed, its residues as int8"); });
   }
 
-  const dim3 grid = tile_grid(n, 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki");
+  auto grid = [&](int per) { return tile_grid(n, 256 * static_cast<std::size_t>(per), static_cast<std::size_t>(g.m), 1, "sgemm ozaki"); };
   const auto reconstruct_work = [] { return std::string("the Chinese remainder theorem (a 128-bit sum), scaled back, alpha and beta"); };
   if (own) {
     auto* residues = reinterpret_cast<std::uint8_t*>(products);
     wgmma_products(N, a_residues, b_residues, g.m, g.n, g.k, depth, residues, residue_ld, stream);
-    launch("sgemm_ozaki_reconstruct", reconstruct<N, ResidueBytes>, {grid, 256}, stream,
+    launch("sgemm_ozaki_reconstruct", reconstruct<N, ResidueBytes>, {grid(ResidueBytes::kPer), 256}, stream,
            ResidueBytes{residues, residue_ld, static_cast<std::size_t>(g.m) * residue_ld}, g, static_cast<const int*>(row_shift),
            static_cast<const int*>(col_shift))
         .work(reconstruct_work);
@@ -363,7 +394,7 @@ void run_with(const GemmArgs& g, cudaStream_t stream, Products by) {
                  "cublasGemmStridedBatchedEx (INT8, the Ozaki scheme's products)");
     note_library_call("cublasGemmStridedBatchedEx", "cuBLAS INT8, a product a modulus, its kernels not listed", stream);
   }
-  launch("sgemm_ozaki_reconstruct", reconstruct<N, ChunkSums>, {grid, 256}, stream,
+  launch("sgemm_ozaki_reconstruct", reconstruct<N, ChunkSums>, {grid(ChunkSums::kPer), 256}, stream,
          ChunkSums{static_cast<const std::int32_t*>(products), chunks, g.n, elements}, g, static_cast<const int*>(row_shift),
          static_cast<const int*>(col_shift))
       .work(reconstruct_work);
