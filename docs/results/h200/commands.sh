@@ -1,2 +1,3 @@
-# One call on the GPU machine with build/ci-device.tar.xz (scripts/pack_device.sh ci tests at 9df2f75) and build/exp/ozaki.ncu-rep (the record before's report) carried
-bash build/callBT.sh   # Ozaki tests; launches at 8192^3; stall reasons of the products; SM clock and power under load
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
