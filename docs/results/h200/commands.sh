@@ -1,2 +1,3 @@
-# One call on the GPU machine with build/ci-device.tar.xz (scripts/pack_device.sh ci cli at d3b765b, the code of 9df2f75) carried
-bash build/callBU.sh   # rungs 13, 15-17 and cuBLAS FP32 at 4096^3, 4097^3, 8192^3, 16384^3; errors at +-20 exponents
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
