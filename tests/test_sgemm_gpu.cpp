@@ -377,6 +377,22 @@ TEST(SgemmOzaki, DeepKWideExponentsAndANaNRow) {
   EXPECT_THROW(sgemm_ozaki::run(sgemm_device::GemmArgs{}, nullptr, 6), Error);
 }
 
+// Where the scheme loses everything, and why fp32_tensor does not take it: a row of A and a column of B
+// whose large elements miss each other are scaled until their other elements round to 0, so ĉ = 0
+// where c = 2^30 + 2^30 + (k − 2) (the bound, relative to the norms, allows it).
+TEST(SgemmOzaki, LosesARowAndAColumnWhoseLargeElementsMissEachOther) {
+  constexpr std::size_t k = 64;
+  SgemmInput in = make_sgemm_input({1, 1, k}, 0, 1.f, 0.f, 5);
+  for (std::size_t p = 0; p < k; ++p) in.a[p] = in.b[p * in.ldb] = 1.f;
+  in.a[0] = in.b[1 * in.ldb] = 0x1p30f;
+  for (auto by : {sgemm_ozaki::Products::cublas, sgemm_ozaki::Products::wgmma}) {
+    if (by == sgemm_ozaki::Products::wgmma && !sgemm_detail::wgmma_supported()) continue;
+    DeviceGemm d(in);
+    sgemm_ozaki::run(d.args(in), nullptr, 7, by);
+    EXPECT_EQ(d.result()[0], 0.f) << "the exact product is 2^31 + " << k - 2;
+  }
+}
+
 // gpulab's own INT8 products (Hopper's wgmma) give the residues cuBLAS's do, so C's bits are the same
 // either way: on shapes that leave tiles and slices of k partial, k = 0 and 1, a block's rows past m
 // and columns past n, and k deep enough for the sums to be reduced on the way (513 slices of 128).
