@@ -139,7 +139,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_wait_all();
     fence_registers(sum);
     free_stage((slice - 1) % kStages);
-    // The residues of the tile's sums, two bytes of a row a store.
+    // The residues of the tile's sums, two bytes of a row a store; past n up to ld too (zeros: B̂ᵀ's
+    // rows there are TMA's zero fill), so that the reconstruction's 4-byte loads read written bytes.
     each_index<N>([&](auto L) {
       if (L == l) reduce_sums<L, true>(sum);
     });
@@ -147,7 +148,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
     for (int s = 0; s < kSums; s += 2) {
       const int i = row + 8 * (s / 2 % 2), j = n0 + 8 * (s / 4) + 2 * (lane % 4);
-      if (i < m && j < n)  // j is even and ld a multiple of 16: j + 1 lies in the row even where it is n
+      if (i < m && static_cast<std::size_t>(j) < ld)  // j is even and ld a multiple of 16: j + 1 < ld
         *reinterpret_cast<std::uint16_t*>(out_l + static_cast<std::size_t>(i) * ld + j) =
             static_cast<std::uint16_t>(sum[s] | sum[s + 1] << 8);
     }
