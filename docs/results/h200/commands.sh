@@ -1,2 +1,3 @@
-# One call on the GPU machine with build/ci-device.tar.xz (scripts/pack_device.sh ci cli at 3505ed6) carried
-bash build/callBX.sh   # compute-sanitizer initcheck of gpulab run sgemm, rungs 15 and 16, three small shapes
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
