@@ -1,2 +1,3 @@
-# One call on the GPU machine with build/ci-device.tar.xz (scripts/pack_device.sh ci cli at cf0c656) carried
-bash build/callBZ.sh   # ncu --clock-control none: SM clock, tensor pipe and time of the INT8 products (gpulab's, cuBLAS's) and the tensor ceilings
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
