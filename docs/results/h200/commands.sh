@@ -1,2 +1,3 @@
-# One call on the GPU machine with build/ci-device.tar.xz (scripts/pack_device.sh ci tests at cb73812) carried
-bash build/callCB.sh   # Ozaki tests (the own products' test under memcheck and initcheck); launches at 8192^3 and 16384^3; bench of rungs 13, 16, 17 and cuBLAS FP32 at 4096^3, 4097^3, 8192^3, 16384^3
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
