@@ -1,2 +1,3 @@
-# One call on the GPU machine with build/ci-device.tar.xz (scripts/pack_device.sh ci tests at cb73812) carried
-bash build/callCC.sh   # initcheck of SgemmOzaki.Own*: the kernels it names
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
