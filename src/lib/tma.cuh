@@ -47,6 +47,17 @@ __device__ __forceinline__ void barrier_arrive_in(std::uint64_t* bar, unsigned r
       "r"(rank)
       : "memory");
 }
+/// A ring of stages' barriers, made by one thread: full[s] completes on the producer's arrival and
+/// its copies' bytes, empty[s] on `frees` arrivals (the consumers', of every block that reads the
+/// stage); the fence makes them visible to the cluster.
+template <int kStages>
+__device__ __forceinline__ void init_ring(std::uint64_t (&full)[kStages], std::uint64_t (&empty)[kStages], unsigned frees) {
+  for (int s = 0; s < kStages; ++s) {
+    barrier_init(&full[s], 1);
+    barrier_init(&empty[s], frees);
+  }
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
 /// Every thread of every block of the cluster: arrive (after this thread's earlier accesses), then
 /// wait for all the others. Split so that work can run between the two.
 __device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release;" ::: "memory"); }

@@ -7,7 +7,8 @@
 // blocks down M that share each slice of B̂ᵀ by TMA multicast; one producer thread, two consumer
 // warpgroups of 64 × 256. A slice is 128 of k (a 128-byte swizzled row of int8), four wgmma
 // m64n256k32 a consumer; a block's slices run through the moduli one after another, so the producer
-// fetches the next modulus's first slices while the consumers reduce and store the last one's sums.
+// fetches the next modulus's first slices while the consumers reduce the last one's sums, stage them
+// as bytes in shared memory of their own (beside the ring) and store them a row at a time.
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
@@ -87,13 +88,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int per_modulus = (k + kBK - 1) / kBK, slices = N * per_modulus;
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) {
-      barrier_init(&full[s], 1);
-      barrier_init(&empty[s], kCluster * kConsumers * 4);  // each consumer warp's lane 0, of every block
-    }
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  }
+  if (threadIdx.x == 0) init_ring(full, empty, kCluster * kConsumers * 4);  // each consumer warp's lane 0, of every block
   cluster_arrive(), cluster_wait();  // no block copies into another, or arrives on its barriers, before they exist
 
   if (warpgroup == 0) {  // the producer: one thread issues every copy

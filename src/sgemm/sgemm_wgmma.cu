@@ -255,11 +255,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) {
-      barrier_init(&full[s], 1);
-      barrier_init(&empty[s], kCluster * kConsumers * 4);  // each consumer warp's lane 0, of every block
-    }
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    init_ring(full, empty, kCluster * kConsumers * 4);  // each consumer warp's lane 0, of every block
     tile_scaled = 0;
   }
   // No block copies into another, or arrives on its barriers, before they exist (and tile_scaled's
