@@ -1,2 +1,3 @@
-# One call on the GPU machine with build/ci-device.tar.xz (scripts/pack_device.sh ci tests at 81210c8) carried
-bash build/callCD.sh   # Ozaki tests and ladders; launches at 8192^3; rungs 16, 17 and cuBLAS FP32 at 8192^3 and 16384^3
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
