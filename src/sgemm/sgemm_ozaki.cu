@@ -81,29 +81,20 @@ __device__ __forceinline__ double times_power_of_two(double x, int e) {
   return x * __longlong_as_double(static_cast<long long>(e + 1023) << 52);
 }
 
-/// The scaled integers as the residue passes hold them: 7 moduli's in a float (|x| ≤ 2^27 from a
-/// float times a power of two: at most 24 significant bits, exact), their residues then made in FP32
-/// (symmetric_residue_fp32); 8 moduli's (|x| ≤ 2^31) in 64-bit integers.
+/// The scaled integers of N moduli: |x| ≤ 2^Q fits 32 bits where Q ≤ 30 (7 moduli), else 64.
 template <int N>
-using Scaled = std::conditional_t<(norm_bits(N) <= 27), float, std::int64_t>;
+using ScaledInt = std::conditional_t<(norm_bits(N) <= 30), std::int32_t, std::int64_t>;
 
 /// round(v·2^shift) as an integer (|·| ≤ 2^Q); 0 in a row or column that is not finite. Where 2^shift
-/// is a normal float and the integer is held in a float, in FP32: v·2^shift is exact (or below 2^−126,
-/// which rounds to 0 either way) and rounds as in FP64, at a fraction of FP64's conversions.
+/// is a normal float and Q ≤ 30, in FP32: v·2^shift is exact (or below 2^−126, which rounds to 0
+/// either way) and rounds as in FP64, at a fraction of FP64's conversions.
 template <int N>
-__device__ __forceinline__ Scaled<N> scaled_integer(float v, int shift) {
+__device__ __forceinline__ ScaledInt<N> scaled_integer(float v, int shift) {
   if (shift == kNotFinite) return 0;
-  if constexpr (std::is_same_v<Scaled<N>, float>) {
-    if (shift >= -126 && shift <= 127) return rintf(v * __int_as_float((shift + 127) << 23));
+  if constexpr (std::is_same_v<ScaledInt<N>, std::int32_t>) {
+    if (shift >= -126 && shift <= 127) return __float2int_rn(v * __int_as_float((shift + 127) << 23));
   }
-  return static_cast<Scaled<N>>(__double2ll_rn(times_power_of_two(static_cast<double>(v), shift)));
-}
-
-/// The int8 residue the INT8 GEMM multiplies, of a scaled integer as ScaledInt holds it.
-template <int N, int L>
-__device__ __forceinline__ std::int8_t residue_byte(Scaled<N> x) {
-  if constexpr (std::is_same_v<Scaled<N>, float>) return symmetric_residue_fp32<L>(x);
-  else return symmetric_residue<N, L>(x);
+  return static_cast<ScaledInt<N>>(__double2ll_rn(times_power_of_two(static_cast<double>(v), shift)));
 }
 
 // ---- the norms, in a fixed order (results reproducible) --------------------------------------------
@@ -172,14 +163,14 @@ __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols
   for (std::size_t row = blockIdx.y; row < static_cast<std::size_t>(rows); row += gridDim.y) {
     const std::size_t q = (row * depth + p0) / 4;  // depth is a multiple of 4: no quad spans two rows
     const int s = shift[row];
-    Scaled<N> x[4];
+    ScaledInt<N> x[4];
     for (int u = 0; u < 4; ++u) {
       const std::size_t p = p0 + u;
       x[u] = p < static_cast<std::size_t>(cols) ? scaled_integer<N>(a[row * lda + p], s) : 0;
     }
     each_index<N>([&](auto l) {
-      reinterpret_cast<char4*>(out + l * plane)[q] = {residue_byte<N, l>(x[0]), residue_byte<N, l>(x[1]),
-                                                       residue_byte<N, l>(x[2]), residue_byte<N, l>(x[3])};
+      reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
+                                                       symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
     });
   }
 }
@@ -190,7 +181,7 @@ __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols
 template <int N>
 __global__ void column_residues(const float* b, std::size_t ldb, int rows, int cols, std::size_t depth, const int* shift,
                                 std::int8_t* out) {
-  __shared__ Scaled<N> tile[32][33];
+  __shared__ ScaledInt<N> tile[32][33];
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
   const int col0 = static_cast<int>(blockIdx.x) * 32;
   const int s = col0 + tx < cols ? shift[col0 + tx] : kNotFinite;
@@ -203,13 +194,13 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
     }
     __syncthreads();
     // (4·quad + u)·33 + c lands in bank 4·quad + u + c: the warp's 8 quads × 4 columns are conflict-free
-    const Scaled<N> x[4] = {tile[4 * quad][c], tile[4 * quad + 1][c], tile[4 * quad + 2][c], tile[4 * quad + 3][c]};
+    const ScaledInt<N> x[4] = {tile[4 * quad][c], tile[4 * quad + 1][c], tile[4 * quad + 2][c], tile[4 * quad + 3][c]};
     const std::size_t p = p0 + 4 * quad;  // depth is a multiple of 16: the quad lies in the row
     if (col0 + c < cols && p < depth) {
       const std::size_t q = (static_cast<std::size_t>(col0 + c) * depth + p) / 4;
       each_index<N>([&](auto l) {
-        reinterpret_cast<char4*>(out + l * plane)[q] = {residue_byte<N, l>(x[0]), residue_byte<N, l>(x[1]),
-                                                         residue_byte<N, l>(x[2]), residue_byte<N, l>(x[3])};
+        reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
+                                                         symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
       });
     }
     __syncthreads();

@@ -17,10 +17,8 @@
 
 #include <cuda_runtime.h>
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 namespace gpulab::sgemm_ozaki {
@@ -73,25 +71,6 @@ GPULAB_HOST_DEVICE constexpr std::int8_t symmetric_residue(std::int64_t x) {
   constexpr int m = static_cast<int>(kModulus[L]);
   const int r = static_cast<int>(residue_of<N, L>(x));
   return static_cast<std::int8_t>(r >= (m + 1) / 2 ? r - m : r);
-}
-
-/// symmetric_residue of an integer x held exactly in a float, |x| ≤ 2^27 (7 moduli' scaling), in FP32
-/// arithmetic, which issues at twice the rate of the integer modulo: q = x/m rounded to an integer
-/// (adding and taking back 1.5·2^23), r = x − q·m by one FMA (exact: r is small), one step more where
-/// q's rounding put r past [−m/2, m/2), and r's byte from the bits of r + 1.5·2^23 (no conversion).
-template <int L>
-GPULAB_HOST_DEVICE inline std::int8_t symmetric_residue_fp32(float x) {
-  constexpr float m = static_cast<float>(kModulus[L]), inverse = 1.0f / m, magic = 12582912.0f;  // 1.5·2^23
-  constexpr float high = static_cast<float>((kModulus[L] + 1) / 2 - 1), low = high - m + 1;  // the range of symmetric_residue
-  const float q = (x * inverse + magic) - magic;  // |x/m| < 2^20: within one of x/m's nearest integer
-  float r = fmaf(-q, m, x);
-  r = r > high ? r - m : r;
-  r = r < low ? r + m : r;
-  std::uint32_t bits;
-  const float shifted = r + magic;
-  static_assert(sizeof bits == sizeof shifted);
-  std::memcpy(&bits, &shifted, sizeof bits);  // (bit_cast, on the device too)
-  return static_cast<std::int8_t>(bits & 0xffu);
 }
 
 /// f(std::integral_constant<int, I>) for I = 0 … N − 1 in order: the moduli, their inverses and
