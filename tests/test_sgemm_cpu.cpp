@@ -11,6 +11,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <set>
 #include <tuple>
 #include <type_traits>
@@ -248,6 +249,33 @@ void expect_residues_right() {
 TEST(SgemmOzaki, ResiduesAreXModMOnEveryScaledValue) {
   expect_residues_right<7>();
   expect_residues_right<8>();
+}
+
+// The Chinese remainder theorem as the reconstruction runs it: the residues of any x in (−M/2, M/2]
+// give x back exactly — at the ends, at each power of two, at random, and at small |x|, where the
+// sum's quotient by M lies next to an integer and its FP64 estimate may be one off (the correction).
+template <int N>
+void expect_crt_exact() {
+  constexpr std::uint64_t kProduct = sgemm_ozaki::modulus_product(N);
+  constexpr auto kHalf = static_cast<std::int64_t>(kProduct / 2);
+  std::vector<std::int64_t> xs = {0, 1, -1, kHalf, -kHalf + 1, kHalf - 1};
+  for (int e = 0; (std::int64_t{1} << e) <= kHalf && e < 63; ++e) xs.push_back(std::int64_t{1} << e), xs.push_back(-(std::int64_t{1} << e));
+  std::mt19937_64 rng(N);
+  for (int i = 0; i < 200000; ++i) {
+    xs.push_back(static_cast<std::int64_t>(rng() % kProduct) - kHalf + 1);
+    xs.push_back(static_cast<std::int64_t>(rng() % (1 << 21)) - (1 << 20));
+  }
+  for (std::int64_t x : xs) {
+    const std::uint64_t unsigned_x = x >= 0 ? static_cast<std::uint64_t>(x) : kProduct - static_cast<std::uint64_t>(-x);
+    std::uint32_t r[N];
+    for (int l = 0; l < N; ++l) r[l] = static_cast<std::uint32_t>(unsigned_x % sgemm_ozaki::kModulus[l]);
+    ASSERT_EQ(sgemm_ozaki::from_residues<N>(r), static_cast<double>(x)) << N << " moduli, x = " << x;
+  }
+}
+
+TEST(SgemmOzaki, TheCrtGivesEveryResidueVectorsValueBack) {
+  expect_crt_exact<7>();
+  expect_crt_exact<8>();
 }
 
 // The Ozaki scheme's bound (sgemm_ozaki.hpp): γ(2)·s plus a term of row i's and column j's norms.

@@ -33,30 +33,6 @@ constexpr std::size_t kDepthAlign = 16;
 /// The norms' partial sums: each covers this many values of a row of A (a column of B).
 constexpr int kNormChunk = 4096;
 
-constexpr std::uint32_t inverse_mod(std::uint32_t a, std::uint32_t m) {
-  std::int64_t t = 0, new_t = 1, r = m, new_r = a % m;
-  while (new_r != 0) {
-    const std::int64_t q = r / new_r;
-    std::int64_t x = t - q * new_t;
-    t = new_t, new_t = x;
-    x = r - q * new_r;
-    r = new_r, new_r = x;
-  }
-  return static_cast<std::uint32_t>(t < 0 ? t + m : t);
-}
-static_assert(inverse_mod(256, 255) * 256 % 255 == 1 && inverse_mod(251, 233) * 251 % 233 == 1);
-
-/// The CRT weight of modulus l among the first N: W = M_l·(M_l⁻¹ mod m_l) mod M, M_l = M/m_l, so that
-/// x ≡ Σ_l (x mod m_l)·W_l (mod M). (M_l·inverse mod M by repeated addition: M may exceed 2^63.)
-constexpr std::uint64_t crt_weight(int n, int l) {
-  const std::uint64_t product = modulus_product(n), others = product / kModulus[l];
-  const std::uint32_t inverse = inverse_mod(static_cast<std::uint32_t>(others % kModulus[l]), kModulus[l]);
-  std::uint64_t w = 0;
-  for (std::uint32_t t = 0; t < inverse; ++t) w = w >= product - others ? w - (product - others) : w + others;
-  return w;
-}
-static_assert(crt_weight(8, 0) % 256 == 1 && crt_weight(8, 3) % 251 == 1);
-static_assert(crt_weight(7, 6) % 239 == 1 && crt_weight(7, 6) % 256 == 0);
 
 /// The shift of a row or column that holds an Inf or a NaN: its elements of C are NaN.
 constexpr int kNotFinite = -(1 << 30);
@@ -208,36 +184,6 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
 }
 
 // ---- the reconstruction --------------------------------------------------------------------------
-
-/// ĉ from its residues rₗ: x = Σ rₗ·Wₗ < N·256·M in 128-bit integers, then x mod M with the quotient
-/// estimated in FP64 (off by at most one, corrected), exact; symmetric (|ĉ| < M/2).
-template <int N>
-__device__ __forceinline__ double from_residues(const std::uint32_t (&r)[N]) {
-  using u128 = unsigned __int128;
-  constexpr std::uint64_t kProduct = modulus_product(N);
-  // Σ rₗ·Wₗ from the weights' 32-bit halves: rₗ < 256, so each half's sum stays below 2^43 in 64
-  // bits, and one 128-bit add joins them (a 128-bit product a modulus cost twice the instructions).
-  std::uint64_t sum_low = 0, sum_high = 0;
-  each_index<N>([&](auto l) {
-    constexpr std::uint64_t weight = crt_weight(N, l);
-    sum_low += static_cast<std::uint64_t>(r[l]) * static_cast<std::uint32_t>(weight);
-    sum_high += static_cast<std::uint64_t>(r[l]) * static_cast<std::uint32_t>(weight >> 32);
-  });
-  const u128 sum = (static_cast<u128>(sum_high) << 32) + sum_low;
-  const double high = static_cast<double>(static_cast<std::uint64_t>(sum >> 64));
-  const double low = static_cast<double>(static_cast<std::uint64_t>(sum));
-  constexpr double kInverse = 1.0 / static_cast<double>(kProduct);  // the quotient is < 2^11: its estimate stays within one
-  const auto quotient = static_cast<std::uint64_t>((high * 0x1p64 + low) * kInverse);
-  const u128 taken = static_cast<u128>(quotient) * kProduct;
-  // The estimate may be one too many or too few: x − q·M then lies in (−M, 2M).
-  std::uint64_t x = 0;
-  if (taken > sum) x = static_cast<std::uint64_t>(kProduct - static_cast<std::uint64_t>(taken - sum));
-  else {
-    const u128 rest = sum - taken;
-    x = static_cast<std::uint64_t>(rest >= kProduct ? rest - kProduct : rest);
-  }
-  return x > kProduct / 2 ? -static_cast<double>(kProduct - x) : static_cast<double>(x);
-}
 
 /// The residues of ĉ from cuBLAS's products, an element a thread: the int32 sums of each chunk of
 /// k, a plane a chunk and a modulus (m × n each), reduced and added.
