@@ -269,7 +269,7 @@ void run_with(const GemmArgs& g, cudaStream_t stream, Products by) {
   const std::size_t depth = align_up(static_cast<std::size_t>(g.k), kDepthAlign);
   const int chunks = static_cast<int>(ceil_div(depth, kChunk));
   const bool own = by == Products::wgmma;
-  if (own && !sgemm_detail::wgmma_supported())  // before any launch or allocation
+  if (own && !sgemm_detail::wgmma_supported())  // before any launch or allocation (wgmma_products relies on it)
     throw Error("sgemm ozaki: gpulab's INT8 products need a GPU of compute capability 9.0 (sm_90a)");
   const std::size_t residue_ld = align_up(static_cast<std::size_t>(g.n), std::size_t{16});  // own: a byte a modulus and element
   const int norm_chunks = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), kNormChunk));

@@ -154,8 +154,8 @@ void run(const sgemm_device::GemmArgs& g, cudaStream_t stream, int moduli, Produ
 
 /// residues[l·m·ld + i·ld + j] = (Σₚ a[l][i][p]·b[l][j][p]) mod mₗ in [0, mₗ) for each of `moduli`
 /// moduli (0 for n ≤ j < ld): a's planes m × depth int8 and b's n × depth (K-major, k of each row
-/// used, depth and ld multiples of 16). gpulab's INT8 GEMM on wgmma (sgemm_ozaki_products.cu);
-/// throws but on Hopper.
+/// used, depth and ld multiples of 16). gpulab's INT8 GEMM on wgmma (sgemm_ozaki_products.cu),
+/// for Hopper alone: the caller checks sgemm_detail::wgmma_supported() before any work.
 void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth,
                     std::uint8_t* residues, std::size_t ld, cudaStream_t stream);
 

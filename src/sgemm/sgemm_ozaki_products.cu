@@ -62,6 +62,14 @@ __device__ __forceinline__ void reduce_sums(int (&sum)[kSums]) {
   }
 }
 
+/// reduce_sums for the modulus l, a value known only at run time.
+template <int N, bool kFinal>
+__device__ __forceinline__ void reduce_sums_of(int l, int (&sum)[kSums]) {
+  each_index<N>([&](auto L) {
+    if (L == l) reduce_sums<L, kFinal>(sum);
+  });
+}
+
 /// A barrier of one consumer warpgroup's 128 threads (named barriers 1 and 2; 0 is __syncthreads').
 __device__ __forceinline__ void warpgroup_sync(int consumer) {
   if (consumer == 0) asm volatile("bar.sync 1, 128;" ::: "memory");
@@ -123,9 +131,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (q > 0 && q % kSlicesPerReduction == 0) {
         wgmma_wait_all();
         fence_registers(sum);
-        each_index<N>([&](auto L) {
-          if (L == l) reduce_sums<L, false>(sum);
-        });
+        reduce_sums_of<N, false>(l, sum);
       }
       const int stage = slice % kStages;
       barrier_wait(&full[stage], (slice / kStages) & 1);
@@ -148,9 +154,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     // bytes a row a thread, as the sums lie, made stores of 8 bytes a row a warp: a tenth of the
     // products' time at 8192³).
     warpgroup_sync(consumer);  // the last modulus's rows are out of the staging
-    each_index<N>([&](auto L) {
-      if (L == l) reduce_sums<L, true>(sum);
-    });
+    reduce_sums_of<N, true>(l, sum);
     unsigned char* staged_row = staged + (warp * 16 + lane / 4) * kStagedLd + 2 * (lane % 4);
 #pragma unroll
     for (int s = 0; s < kSums; s += 2)
@@ -199,7 +203,6 @@ void launch_products(const std::int8_t* a, const std::int8_t* b, int m, int n, i
 
 void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth, std::uint8_t* residues,
                     std::size_t ld, cudaStream_t stream) {
-  if (!sgemm_detail::wgmma_supported()) throw Error("sgemm ozaki: gpulab's INT8 products need a GPU of compute capability 9.0 (sm_90a)");
   if (depth % 16 != 0 || ld % 16 != 0) throw Error("sgemm ozaki: residue rows and product rows must be multiples of 16 bytes");
   if (m == 0 || n == 0) return;
   if (k == 0) {  // every product is 0
