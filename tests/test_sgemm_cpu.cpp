@@ -278,6 +278,70 @@ TEST(SgemmOzaki, TheCrtGivesEveryResidueVectorsValueBack) {
   expect_crt_exact<8>();
 }
 
+// The guard (sgemm_ozaki.hpp) for one element, as the device runs it: a row's and a column's facts,
+// the scheme's result with 7 moduli (integers to 2^27, their dot product exact in 64 bits) and the
+// guard's lower bound L from the levels' product.
+struct GuardCase {
+  bool holds;
+  double error, allowed;  // |ĉ·2^−(s+t) − a·b| and guard_bound(k)·Σ|aₚbₚ|
+};
+GuardCase guard_case(const std::vector<float>& a, const std::vector<float>& b) {
+  using namespace sgemm_ozaki;
+  const int k = static_cast<int>(a.size()), levels = guard_levels(k);
+  auto facts = [&](const std::vector<float>& x) {
+    double squares = 0, magnitudes = 0;
+    float max = 0;
+    for (float v : x) squares += static_cast<double>(v) * v, magnitudes += std::fabs(v), max = std::max(max, std::fabs(v));
+    return LineFacts{norm_shift<7>(squares), guard_step(max, levels), magnitudes};
+  };
+  const LineFacts row = facts(a), col = facts(b);
+  auto level = [&](float v, int step) { return std::min<std::int64_t>(levels, static_cast<std::int64_t>(std::floor(std::ldexp(std::fabs(v), -step)))); };
+  std::int64_t dot = 0, lower = 0;
+  long double exact = 0, magnitude = 0;
+  for (int p = 0; p < k; ++p) {
+    dot += std::llrint(std::ldexp(a[p], row.shift)) * std::llrint(std::ldexp(b[p], col.shift));
+    lower += level(a[p], row.step) * level(b[p], col.step);
+    exact += static_cast<long double>(a[p]) * b[p], magnitude += std::fabs(static_cast<long double>(a[p]) * b[p]);
+  }
+  const double got = std::ldexp(static_cast<double>(dot), -(row.shift + col.shift));
+  return {guard_holds(row, col, encode_lower_bound(static_cast<std::uint32_t>(lower)), k),
+          static_cast<double>(std::fabs(got - exact)), guard_bound(k) * static_cast<double>(magnitude)};
+}
+
+// Wherever the guard holds, the scheme is within fp32_tensor's bound: random rows and columns of
+// exponent spreads 0, ±20 and ±60, with and without a large element planted in the row where the
+// column's is small; ordinary inputs (spread 0, 20) all hold from k = 1000 (at k = 16 with spread
+// 20 about half fail: the bound's 6k·u is small there); the case the scheme loses (2^30 and 1s
+// against 1s and 2^30) fails it, and is indeed outside the bound.
+TEST(SgemmOzaki, WhereTheGuardHoldsTheSchemeKeepsFp32TensorsBound) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> unit(-1.f, 1.f);
+  for (int k : {16, 100, 1000, 4096})
+    for (int spread : {0, 20, 60})
+      for (int planted : {0, 1}) {
+        std::uniform_int_distribution<int> exponent(-spread, spread);
+        int held = 0;
+        for (int trial = 0; trial < 50; ++trial) {
+          std::vector<float> a(k), b(k);
+          for (int p = 0; p < k; ++p) a[p] = std::ldexp(unit(rng), exponent(rng)), b[p] = std::ldexp(unit(rng), exponent(rng));
+          if (planted) a[trial % k] = 0x1p30f, b[trial % k] = 0x1p-30f;
+          const GuardCase c = guard_case(a, b);
+          if (!c.holds) continue;
+          ++held;
+          ASSERT_LE(c.error, c.allowed) << "k " << k << ", spread " << spread << ", trial " << trial;
+        }
+        if (spread <= 20 && !planted && k >= 1000) {
+          EXPECT_EQ(held, 50) << "k " << k << ", spread " << spread;
+        }
+      }
+  std::vector<float> a(64, 1.f), b(64, 1.f);
+  a[0] = b[1] = 0x1p30f;
+  const GuardCase lost = guard_case(a, b);
+  EXPECT_FALSE(lost.holds);
+  EXPECT_GT(lost.error, lost.allowed);
+  EXPECT_EQ(sgemm_ozaki::decode_lower_bound(sgemm_ozaki::encode_lower_bound(1000)), 960);  // 1111101000: 1111 << 6
+}
+
 // The Ozaki scheme's bound (sgemm_ozaki.hpp): γ(2)·s plus a term of row i's and column j's norms.
 // Every element just inside it passes, in the full check and in the sampled one (rows, columns and
 // the randomized products); one element just outside it fails, and the FP32 bound, looser here,

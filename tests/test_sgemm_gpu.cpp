@@ -377,9 +377,9 @@ TEST(SgemmOzaki, DeepKWideExponentsAndANaNRow) {
   EXPECT_THROW(sgemm_ozaki::run(sgemm_device::GemmArgs{}, nullptr, 6), Error);
 }
 
-// Where the scheme loses everything, and why fp32_tensor does not take it: a row of A and a column of B
-// whose large elements miss each other are scaled until their other elements round to 0, so ĉ = 0
-// where c = 2^30 + 2^30 + (k − 2) (the bound, relative to the norms, allows it).
+// Where the scheme loses everything, and why fp32_tensor takes it only with the guard (below): a row
+// of A and a column of B whose large elements miss each other are scaled until their other elements
+// round to 0, so ĉ = 0 where c = 2^30 + 2^30 + (k − 2) (the bound, relative to the norms, allows it).
 TEST(SgemmOzaki, LosesARowAndAColumnWhoseLargeElementsMissEachOther) {
   constexpr std::size_t k = 64;
   SgemmInput in = make_sgemm_input({1, 1, k}, 0, 1.f, 0.f, 5);
@@ -390,6 +390,49 @@ TEST(SgemmOzaki, LosesARowAndAColumnWhoseLargeElementsMissEachOther) {
     DeviceGemm d(in);
     sgemm_ozaki::run(d.args(in), nullptr, 7, by);
     EXPECT_EQ(d.result()[0], 0.f) << "the exact product is 2^31 + " << k - 2;
+  }
+}
+
+// The guard (fp32_tensor's Ozaki path): within fp32_tensor's bound on every element, with alpha, beta
+// and ±20 exponent spreads, where rows of A and columns of B have large elements that miss each other
+// (the case above, planted), a row holds a NaN and k is deep; the elements the guard clears have the
+// unguarded scheme's bits, the others (the planted row and column, the NaN row) FP32's.
+TEST(SgemmOzaki, GuardKeepsFp32TensorsBoundWhereTheSchemeLosesIt) {
+  if (!sgemm_detail::wgmma_supported()) GTEST_SKIP() << "gpulab's INT8 products need compute capability 9.0";
+  for (const SgemmShape shape : {SgemmShape{1, 1, 64}, SgemmShape{300, 260, 1000}, SgemmShape{130, 140, (1 << 16) + 100}}) {
+    SgemmInput in = make_sgemm_input(shape, 1, 1.5f, 0.5f, 41, 20);
+    const std::size_t row = shape.m / 2, col = shape.n / 3;
+    for (std::size_t p = 0; p < shape.k; ++p) in.a[row * in.lda + p] = in.b[p * in.ldb + col] = 1.f;
+    in.a[row * in.lda] = in.b[1 * in.ldb + col] = 0x1p30f;
+    DeviceGemm guarded(in), plain(in);
+    ASSERT_TRUE(sgemm_ozaki::guarded_product(guarded.args(in), nullptr));
+    sgemm_ozaki::run(plain.args(in), nullptr, 7, sgemm_ozaki::Products::wgmma);
+    const std::vector<float> got = guarded.result(), unguarded = plain.result();
+    const std::string what = std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
+    const CheckResult r = check_sgemm(got, in, sgemm_reference(in, 7), SgemmMath::tf32x3);
+    EXPECT_TRUE(r.ok) << what << ": " << r.detail;
+    EXPECT_NE(unguarded[row * in.ldc + col], got[row * in.ldc + col]) << what << ": the planted element";
+    for (std::size_t i = 0; i < shape.m; ++i)
+      for (std::size_t j = 0; j < shape.n; ++j)
+        if (i != row && j != col) {
+          ASSERT_EQ(std::bit_cast<std::uint32_t>(got[i * in.ldc + j]), std::bit_cast<std::uint32_t>(unguarded[i * in.ldc + j]))
+              << what << ": C[" << i << "][" << j << "] taken from FP32";
+        }
+    if (shape.m < 3) continue;
+    const std::size_t nan_row = shape.m - 1;
+    in.a[nan_row * in.lda + 3] = std::nanf("");
+    DeviceGemm with_nan(in);
+    ASSERT_TRUE(sgemm_ozaki::guarded_product(with_nan.args(in), nullptr));
+    const std::vector<float> nan_got = with_nan.result();
+    for (std::size_t i = 0; i < shape.m; ++i)
+      for (std::size_t j = 0; j < shape.n; ++j) {
+        const float v = nan_got[i * in.ldc + j];
+        if (i == nan_row) {
+          ASSERT_TRUE(std::isnan(v)) << what << ": C[" << i << "][" << j << "]";
+        } else {
+          ASSERT_EQ(std::bit_cast<std::uint32_t>(v), std::bit_cast<std::uint32_t>(got[i * in.ldc + j])) << what << ": C[" << i << "][" << j << "]";
+        }
+      }
   }
 }
 

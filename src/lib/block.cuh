@@ -23,6 +23,18 @@ __device__ __forceinline__ A block_sum(A v) {
   return v;
 }
 
+/// Largest unsigned over the block, valid in thread 0 (any multiple of 32 threads); the shared
+/// scratch, as block_sum's, is free only after the caller's next __syncthreads().
+__device__ __forceinline__ unsigned block_max_unsigned(unsigned v) {
+  __shared__ unsigned warp_maxima[kWarp];
+  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+  v = warp_max_unsigned(v);
+  if (lane == 0) warp_maxima[warp] = v;
+  __syncthreads();
+  if (warp == 0) v = warp_max_unsigned(lane < blockDim.x / kWarp ? warp_maxima[lane] : 0u);
+  return v;
+}
+
 /// Inclusive prefix sum over the threads of a block, one value each (any multiple of 32 threads):
 /// warp scans, then warp 0 scans the warp totals. Also gives the thread's exclusive prefix and the
 /// block's total. The shared scratch is free again when it returns.

@@ -9,6 +9,7 @@
 #include "lib/memory_layout.hpp"
 #include "lib/stream_scratch.hpp"
 #include "sgemm/sgemm_device.cuh"
+#include "sgemm/sgemm_ozaki.hpp"
 #include "sgemm/sgemm_paths.hpp"
 
 #include <gpulab/error.hpp>
@@ -245,7 +246,10 @@ bool tensor_product(const GemmArgs& g, SgemmPrecision precision, cudaStream_t st
   if (!takes_tensor_cores(g, precision)) return false;
   const bool tf32 = precision == SgemmPrecision::tf32;
   const TensorForm form = tensor_form(precision);
-  if (form == TensorForm::wgmma) return tf32 ? sgemm_detail::wgmma_tf32_wide(g, stream) : sgemm_detail::wgmma_tf32x3(g, stream);
+  if (form == TensorForm::wgmma) {
+    if (tf32) return sgemm_detail::wgmma_tf32_wide(g, stream);
+    return (sgemm_detail::takes_ozaki(g) && sgemm_ozaki::guarded_product(g, stream)) || sgemm_detail::wgmma_tf32x3(g, stream);
+  }
   return tf32 ? sgemm_detail::mma_tf32(g, stream) : sgemm_detail::mma_tf32x3(g, stream);
 }
 

@@ -329,4 +329,34 @@ __global__ void add_slices(GemmArgs g, int splits, const float* partials);
 /// The same for deep slicings of few elements: `depth` warps share an element's slices.
 __global__ void add_slices_deep(GemmArgs g, int splits, int depth, const float* partials);
 
+constexpr int k2dTile = 128, k2dDepth = 8, k2dPer = 8, k2dThreads = (k2dTile / k2dPer) * (k2dTile / k2dPer);
+/// Rung 5's tile (sgemm_kernels.cuh), which the guarded Ozaki scheme's FP32 fix-up (sgemm_ozaki.cu)
+/// also runs: acc += this thread's 8 × 8 of the 128 × 128 tile of A·B at (m0, n0), its rows
+/// t / 16·8 … and columns t % 16·8 …, FMA chains over k in order.
+__device__ __forceinline__ void blocked_2d_tile(const GemmArgs& g, int m0, int n0, float (&acc)[k2dPer][k2dPer]) {
+  __shared__ float as[k2dTile][k2dDepth], bs[k2dDepth][k2dTile];
+  const int t = static_cast<int>(threadIdx.x);
+  const int row0 = t / (k2dTile / k2dPer) * k2dPer, col0 = t % (k2dTile / k2dPer) * k2dPer;
+  for (int p0 = 0; p0 < g.k; p0 += k2dDepth) {
+#pragma unroll
+    for (int e = t; e < k2dTile * k2dDepth; e += k2dThreads) {
+      as[e / k2dDepth][e % k2dDepth] = load_or_zero(g.a, g.lda, m0 + e / k2dDepth, p0 + e % k2dDepth, g.m, g.k);
+      bs[e / k2dTile][e % k2dTile] = load_or_zero(g.b, g.ldb, p0 + e / k2dTile, n0 + e % k2dTile, g.k, g.n);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int p = 0; p < k2dDepth; ++p) {
+      float a[k2dPer], b[k2dPer];
+#pragma unroll
+      for (int r = 0; r < k2dPer; ++r) a[r] = as[row0 + r][p];
+#pragma unroll
+      for (int c = 0; c < k2dPer; ++c) b[c] = bs[p][col0 + c];
+#pragma unroll
+      for (int r = 0; r < k2dPer; ++r)
+#pragma unroll
+        for (int c = 0; c < k2dPer; ++c) acc[r][c] = fmaf(a[r], b[c], acc[r][c]);
+    }
+    __syncthreads();
+  }
+}
 }  // namespace gpulab::sgemm_device

@@ -227,6 +227,14 @@ bool takes_tensor_cores(const GemmArgs& g, bool tf32) {
          m * n * static_cast<std::size_t>(g.k) >= kTensorMinMacs;
 }
 
+// fp32_tensor on Hopper: the guarded Ozaki scheme against 3xTF32 on wgmma (H200, docs/sgemm.md).
+constexpr std::size_t kOzakiMinMacs = std::size_t{1} << 37;
+
+bool takes_ozaki(const GemmArgs& g) {
+  const auto macs = static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n) * static_cast<std::size_t>(g.k);
+  return g.as_stored() && g.copies == 0 && macs >= kOzakiMinMacs;
+}
+
 // tf32 on Hopper: cuBLAS's TF32 GEMM against gpulab's own (wgmma where the tensor cores pay, else
 // the FP32 path), H200, docs/sgemm.md: cuBLAS 1.3× faster at 4096³, 1.1× at 8192³, 1.6–3.0× on the
 // sweep's smaller products, 2.4× on 16 rows, 1.6–5× on batches (64 × 512³ 0.074 ms against 0.367).

@@ -93,36 +93,19 @@ __global__ void __launch_bounds__(k1dThreads) blocked_1d(GemmArgs g) {
 // Rung 5, 2-D register blocking: a 128 × 128 tile, 256 threads of 8 × 8 elements. Per k a thread
 // reads 8 values of A and 8 of B into registers and does 64 FMAs with them: a quarter of a
 // shared load per FMA. 64 accumulators per thread: the build must show no local memory.
-constexpr int k2dTile = 128, k2dDepth = 8, k2dPer = 8, k2dThreads = (k2dTile / k2dPer) * (k2dTile / k2dPer);
+using sgemm_device::blocked_2d_tile;
+using sgemm_device::k2dDepth;
+using sgemm_device::k2dPer;
+using sgemm_device::k2dThreads;
+using sgemm_device::k2dTile;
 __global__ void __launch_bounds__(k2dThreads) blocked_2d(GemmArgs g) {
-  __shared__ float as[k2dTile][k2dDepth], bs[k2dDepth][k2dTile];
   const int t = static_cast<int>(threadIdx.x);
   const int row0 = t / (k2dTile / k2dPer) * k2dPer, col0 = t % (k2dTile / k2dPer) * k2dPer;
   const int n0 = static_cast<int>(blockIdx.x) * k2dTile;
   for (int tile = static_cast<int>(blockIdx.y); tile * k2dTile < g.m; tile += static_cast<int>(gridDim.y)) {
     const int m0 = tile * k2dTile;
     float acc[k2dPer][k2dPer] = {};
-    for (int p0 = 0; p0 < g.k; p0 += k2dDepth) {
-#pragma unroll
-      for (int e = t; e < k2dTile * k2dDepth; e += k2dThreads) {
-        as[e / k2dDepth][e % k2dDepth] = load_or_zero(g.a, g.lda, m0 + e / k2dDepth, p0 + e % k2dDepth, g.m, g.k);
-        bs[e / k2dTile][e % k2dTile] = load_or_zero(g.b, g.ldb, p0 + e / k2dTile, n0 + e % k2dTile, g.k, g.n);
-      }
-      __syncthreads();
-#pragma unroll
-      for (int p = 0; p < k2dDepth; ++p) {
-        float a[k2dPer], b[k2dPer];
-#pragma unroll
-        for (int r = 0; r < k2dPer; ++r) a[r] = as[row0 + r][p];
-#pragma unroll
-        for (int c = 0; c < k2dPer; ++c) b[c] = bs[p][col0 + c];
-#pragma unroll
-        for (int r = 0; r < k2dPer; ++r)
-#pragma unroll
-          for (int c = 0; c < k2dPer; ++c) acc[r][c] = fmaf(a[r], b[c], acc[r][c]);
-      }
-      __syncthreads();
-    }
+    blocked_2d_tile(g, m0, n0, acc);
 #pragma unroll
     for (int r = 0; r < k2dPer; ++r)
 #pragma unroll

@@ -79,6 +79,10 @@ void run_ozaki(const GemmArgs& g, cudaStream_t s) {
   sgemm_ozaki::run(g, s, kModuli, kBy);
 }
 
+void run_ozaki_guarded(const GemmArgs& g, cudaStream_t s) {
+  if (!sgemm_ozaki::guarded_product(g, s)) throw OutOfMemoryError("sgemm ozaki: too little device memory for the residues and products");
+}
+
 /// A leading dimension as cuBLAS takes it (an int, at least 1).
 int blas_ld(std::size_t ld) {
   if (ld > static_cast<std::size_t>(INT_MAX)) throw Error("cuBLAS takes int leading dimensions: " + std::to_string(ld));
@@ -181,8 +185,6 @@ constexpr SgemmRung kRungs[] = {
         run_tensor_path<sgemm_detail::mma_tf32x3>, Role::rung, SgemmMath::tf32x3, false, kTf32Mma),
     row("wgmma_3xtf32", "operands split once; TMA into swizzled stages, 2 warpgroups of wgmma, a fresh accumulator a 32-deep slice",
         "instructions fma", run_tensor_path<sgemm_detail::wgmma_tf32x3>, Role::rung, SgemmMath::tf32x3, false, kWgmma, kEveryForm),
-    row("library_3xtf32", "gpulab::sgemm with SgemmPrecision::fp32_tensor: wgmma_3xtf32 (Hopper) or tc_3xtf32 (A100) where it pays, else the FP32 library",
-        "fma", run_library<SgemmPrecision::fp32_tensor>, Role::rung, SgemmMath::tf32x3, false, {}, kEveryForm | kBatches),
     row("ozaki2_int8", "Ozaki scheme II: rows and columns scaled to integers, residues mod 8 moduli, INT8 GEMMs (cuBLAS), CRT",
         "fma instructions", run_ozaki<8>, Role::rung, SgemmMath::ozaki8),
     row("ozaki2_int8_7", "7 moduli, not 8: one INT8 product less, each row's and column's norm kept to 27 bits, not 31", "fma",
@@ -190,6 +192,12 @@ constexpr SgemmRung kRungs[] = {
     row("ozaki2_wgmma", "the INT8 products on gpulab's own wgmma GEMM (TMA, clusters of two): each modulus's sums reduced mod m in "
         "the epilogue, a byte to the CRT, not an int32", "fma", run_ozaki<7, sgemm_ozaki::Products::wgmma>, Role::rung, SgemmMath::ozaki7,
         false, kWgmma),
+    row("ozaki2_guarded", "fp32_tensor's bound proved element by element: one INT8 product more, of |A| and |B| rounded down, bounds "
+        "|A||B| from below; elements it cannot clear computed again in FP32", "fma", run_ozaki_guarded, Role::rung, SgemmMath::tf32x3, false,
+        kWgmma),
+    row("library_fp32_tensor", "gpulab::sgemm with SgemmPrecision::fp32_tensor: on Hopper ozaki2_guarded where it pays, else wgmma_3xtf32; "
+        "tc_3xtf32 (A100) where it pays; else the FP32 library",
+        "fma", run_library<SgemmPrecision::fp32_tensor>, Role::rung, SgemmMath::tf32x3, false, {}, kEveryForm | kBatches),
     row("wgmma_tf32", "TF32 (NOT FP32 accuracy): one product, big*big, accumulated in the tensor cores", "fma",
         run_tensor_path<sgemm_detail::wgmma_tf32>, Role::rung, SgemmMath::tf32, false, kWgmma, kEveryForm),
     row("wgmma_tf32_wide", "128x256 tiles in clusters of two down M that share B's slices by TMA multicast: half the bytes from L2 a product",

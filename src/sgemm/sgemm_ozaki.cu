@@ -1,13 +1,12 @@
-// The Ozaki scheme II rungs (sgemm_ozaki.hpp): scale, residues, the INT8 products — one batched
-// cuBLAS GEMM per chunk of k (every modulus in one call), or gpulab's own on Hopper
-// (sgemm_ozaki_products.cu) — and the Chinese remainder theorem.
-#include "core/cublas_handle.hpp"
+// The Ozaki scheme II (sgemm_ozaki.hpp): scale, residues, the INT8 products — the caller's GEMM of
+// int32 sums a chunk of k (the lab's cuBLAS), or gpulab's own on Hopper (sgemm_ozaki_products.cu)
+// — and the Chinese remainder theorem; for fp32_tensor, the guard and its FP32 fix-up.
 #include "lib/arith.hpp"
 #include "lib/block.cuh"
 #include "lib/launch.cuh"
-#include "lib/launch_log.hpp"
 #include "lib/launch_limits.hpp"
 #include "lib/stream_scratch.hpp"
+#include "sgemm/sgemm_device.cuh"
 #include "sgemm/sgemm_ozaki.hpp"
 #include "sgemm/sgemm_paths.hpp"
 
@@ -18,6 +17,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -26,29 +26,11 @@ namespace {
 
 using sgemm_device::GemmArgs;
 
-/// k in chunks of this depth: |Σ residue·residue| ≤ 2^16·2^14 = 2^30, so the int32 sums never wrap.
-constexpr int kChunk = 1 << 16;
 /// Rows of the residue matrices padded to this many int8 (the INT8 GEMM's alignment).
 constexpr std::size_t kDepthAlign = 16;
 /// The norms' partial sums: each covers this many values of a row of A (a column of B).
 constexpr int kNormChunk = 4096;
 
-
-/// The shift of a row or column that holds an Inf or a NaN: its elements of C are NaN.
-constexpr int kNotFinite = -(1 << 30);
-
-/// The shift that scales a row (column) of 2-norm `norm` to at most 2^Q: Q − e, or Q − e + 1 where
-/// norm = 2^(e−1) exactly. 0 for a zero row (its residues are all zero).
-template <int N>
-__device__ __forceinline__ int norm_shift(double sum_squares) {
-  constexpr int kNormBits = norm_bits(N);
-  if (!isfinite(sum_squares)) return kNotFinite;
-  if (sum_squares == 0) return 0;
-  const double norm = sqrt(sum_squares);
-  int e = 0;
-  const double f = frexp(norm, &e);  // norm = f·2^e, f in [0.5, 1)
-  return kNormBits - e + (f == 0.5 ? 1 : 0);
-}
 
 /// x·2^e, as ldexp gives it, by one multiply where 2^e is a normal double (ldexp's checks cost the
 /// residue and reconstruction kernels, which are bound by their instructions, a fifth of them).
@@ -75,98 +57,136 @@ __device__ __forceinline__ ScaledInt<N> scaled_integer(float v, int shift) {
 
 // ---- the norms, in a fixed order (results reproducible) --------------------------------------------
 
-/// partial[chunk·rows + i] = Σ a[i][p]² over the chunk's p: a block a (row, chunk).
-__global__ void row_sum_squares(const float* a, std::size_t lda, int rows, int cols, int chunks, double* partial) {
+/// A chunk's share of what is known of a row (column): Σx², Σ|x| and the largest |x| as its bits.
+struct NormPartial {
+  double squares, magnitudes;
+  unsigned max_bits;
+};
+
+/// partial[chunk·rows + i] over the chunk's p of row i of A: a block a (row, chunk).
+__global__ void row_norms(const float* a, std::size_t lda, int rows, int cols, int chunks, NormPartial* partial) {
   const int row = static_cast<int>(blockIdx.x);
   const float* r = a + static_cast<std::size_t>(row) * lda;
   for (int chunk = static_cast<int>(blockIdx.y); chunk < chunks; chunk += static_cast<int>(gridDim.y)) {
     const int end = static_cast<int>(min(static_cast<long long>(cols), (chunk + 1LL) * kNormChunk));  // (no int overflow near 2^31)
-    double sum = 0;
+    double squares = 0, magnitudes = 0;
+    unsigned max_bits = 0;
     for (int p = chunk * kNormChunk + static_cast<int>(threadIdx.x); p < end; p += static_cast<int>(blockDim.x)) {
       const double v = r[p];
-      sum += v * v;
+      squares += v * v, magnitudes += fabs(v);
+      max_bits = max(max_bits, __float_as_uint(r[p]) & 0x7fffffffu);
     }
-    sum = block_sum(sum);
-    if (threadIdx.x == 0) partial[static_cast<std::size_t>(chunk) * rows + row] = sum;
-    __syncthreads();  // block_sum's scratch free for the next chunk
+    squares = block_sum(squares);
+    __syncthreads();  // block_sum's scratch free for the second sum
+    magnitudes = block_sum(magnitudes);
+    max_bits = block_max_unsigned(max_bits);
+    if (threadIdx.x == 0) partial[static_cast<std::size_t>(chunk) * rows + row] = {squares, magnitudes, max_bits};
+    __syncthreads();  // the scratch free for the next chunk
   }
 }
 
-/// partial[chunk·cols + j] = Σ b[p][j]² over the chunk's p: a block 32 columns × 8 row lanes.
-__global__ void column_sum_squares(const float* b, std::size_t ldb, int rows, int cols, int chunks, double* partial) {
+/// partial[chunk·cols + j] over the chunk's p of column j of B: a block 32 columns × 8 row lanes.
+__global__ void column_norms(const float* b, std::size_t ldb, int rows, int cols, int chunks, NormPartial* partial) {
   const int col = static_cast<int>(blockIdx.x) * 32 + static_cast<int>(threadIdx.x);
-  __shared__ double sums[8][32];
+  __shared__ NormPartial lanes[8][32];
   for (int chunk = static_cast<int>(blockIdx.y); chunk < chunks; chunk += static_cast<int>(gridDim.y)) {
     const int end = static_cast<int>(min(static_cast<long long>(rows), (chunk + 1LL) * kNormChunk));
-    double sum = 0;
+    NormPartial sum{0, 0, 0};
     if (col < cols)
       for (int p = chunk * kNormChunk + static_cast<int>(threadIdx.y); p < end; p += 8) {
-        const double v = b[static_cast<std::size_t>(p) * ldb + col];
-        sum += v * v;
+        const float x = b[static_cast<std::size_t>(p) * ldb + col];
+        const double v = x;
+        sum.squares += v * v, sum.magnitudes += fabs(v);
+        sum.max_bits = max(sum.max_bits, __float_as_uint(x) & 0x7fffffffu);
       }
-    sums[threadIdx.y][threadIdx.x] = sum;
+    lanes[threadIdx.y][threadIdx.x] = sum;
     __syncthreads();
     if (threadIdx.y == 0 && col < cols) {
-      double total = 0;
-      for (int y = 0; y < 8; ++y) total += sums[y][threadIdx.x];
+      NormPartial total{0, 0, 0};
+      for (int y = 0; y < 8; ++y) {
+        const NormPartial& lane = lanes[y][threadIdx.x];
+        total.squares += lane.squares, total.magnitudes += lane.magnitudes, total.max_bits = max(total.max_bits, lane.max_bits);
+      }
       partial[static_cast<std::size_t>(chunk) * cols + col] = total;
     }
     __syncthreads();
   }
 }
 
-/// shift[i] from the chunks' partial sums, added in chunk order.
+/// facts[i] from the chunks' partial sums, added in chunk order.
 template <int N>
-__global__ void shifts_of(const double* partial, int chunks, int count, int* shift) {
+__global__ void facts_of(const NormPartial* partial, int chunks, int count, int levels, LineFacts* facts) {
   for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < count; i += static_cast<int>(gridDim.x * blockDim.x)) {
-    double sum = 0;
-    for (int c = 0; c < chunks; ++c) sum += partial[static_cast<std::size_t>(c) * count + i];
-    shift[i] = norm_shift<N>(sum);
+    NormPartial sum{0, 0, 0};
+    for (int c = 0; c < chunks; ++c) {
+      const NormPartial& part = partial[static_cast<std::size_t>(c) * count + i];
+      sum.squares += part.squares, sum.magnitudes += part.magnitudes, sum.max_bits = max(sum.max_bits, part.max_bits);
+    }
+    facts[i] = {norm_shift<N>(sum.squares), guard_step(__uint_as_float(sum.max_bits), levels), sum.magnitudes};
   }
 }
 
-// ---- residues ------------------------------------------------------------------------------------
+// ---- residues ----------------------------------------------------------------------------------
 
-/// A's residues: plane l (rows × depth int8, row-major) holds round(a·2^shift[i]) mod m_l; the
-/// padding past k is zero. A thread 4 consecutive p (one 4-byte store a plane); x along a row, y
-/// down the rows (looping past gridDim.y).
-template <int N>
-__global__ void row_residues(const float* a, std::size_t lda, int rows, int cols, std::size_t depth, const int* shift,
-                             std::int8_t* out) {
+/// floor(|v|·2^−step), at most `levels`: v's entry in the guard's product (0 in a row or column that
+/// is not finite). |v|·2^−step ≤ levels: exact in FP32 where 2^−step is a normal float, and below
+/// 2^−126 it floors to 0 either way.
+__device__ __forceinline__ std::int8_t guard_level(float v, const LineFacts& line, int levels) {
+  if (line.shift == kNotFinite) return 0;
+  const float scaled = line.step >= -126 && line.step <= 126 ? fabsf(v) * __int_as_float((127 - line.step) << 23)
+                                                             : static_cast<float>(ldexp(fabs(static_cast<double>(v)), -line.step));
+  return static_cast<std::int8_t>(min(static_cast<float>(levels), floorf(scaled)));
+}
+
+/// A's residues: plane l (rows × depth int8, row-major) holds round(a·2^shift[i]) mod m_l; with
+/// kGuard, plane N its guard levels. The padding past k is zero. A thread 4 consecutive p (one 4-byte
+/// store a plane); x along a row, y down the rows (looping past gridDim.y).
+template <int N, bool kGuard>
+__global__ void row_residues(const float* a, std::size_t lda, int rows, int cols, std::size_t depth, const LineFacts* facts,
+                             int levels, std::int8_t* out) {
   const std::size_t plane = static_cast<std::size_t>(rows) * depth;
   const std::size_t p0 = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) * 4;
   if (p0 >= depth) return;
   for (std::size_t row = blockIdx.y; row < static_cast<std::size_t>(rows); row += gridDim.y) {
     const std::size_t q = (row * depth + p0) / 4;  // depth is a multiple of 4: no quad spans two rows
-    const int s = shift[row];
+    const LineFacts line = facts[row];
+    float v[4];
     ScaledInt<N> x[4];
     for (int u = 0; u < 4; ++u) {
       const std::size_t p = p0 + u;
-      x[u] = p < static_cast<std::size_t>(cols) ? scaled_integer<N>(a[row * lda + p], s) : 0;
+      v[u] = p < static_cast<std::size_t>(cols) ? a[row * lda + p] : 0.f;
+      x[u] = scaled_integer<N>(v[u], line.shift);
     }
     each_index<N>([&](auto l) {
       reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
                                                        symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
     });
+    if constexpr (kGuard)
+      reinterpret_cast<char4*>(out + N * plane)[q] = {guard_level(v[0], line, levels), guard_level(v[1], line, levels),
+                                                       guard_level(v[2], line, levels), guard_level(v[3], line, levels)};
   }
 }
 
 /// B's residues, transposed (plane l: cols × depth, B's column j a row): 32 × 32 tiles of the scaled
 /// integers through shared memory, read along B's rows (32 columns a warp) and written along k, a
-/// thread 4 consecutive p of a column (one 4-byte store a plane; a warp 4 columns × 32 bytes).
-template <int N>
-__global__ void column_residues(const float* b, std::size_t ldb, int rows, int cols, std::size_t depth, const int* shift,
-                                std::int8_t* out) {
+/// thread 4 consecutive p of a column (one 4-byte store a plane; a warp 4 columns × 32 bytes); with
+/// kGuard, the guard's levels in plane N the same way.
+template <int N, bool kGuard>
+__global__ void column_residues(const float* b, std::size_t ldb, int rows, int cols, std::size_t depth, const LineFacts* facts,
+                                int levels, std::int8_t* out) {
   __shared__ ScaledInt<N> tile[32][33];
+  __shared__ std::int8_t guard_tile[kGuard ? 32 : 1][33];
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
   const int col0 = static_cast<int>(blockIdx.x) * 32;
-  const int s = col0 + tx < cols ? shift[col0 + tx] : kNotFinite;
+  const LineFacts line = col0 + tx < cols ? facts[col0 + tx] : LineFacts{kNotFinite, 0, 0};
   const std::size_t plane = static_cast<std::size_t>(cols) * depth;
   const int t = ty * 32 + tx, quad = t % 8, c = t / 8;  // the writer's 4 values: p = 4·quad … of column col0 + c
   for (std::size_t p0 = blockIdx.y * std::size_t{32}; p0 < depth; p0 += gridDim.y * std::size_t{32}) {
     for (int r = ty; r < 32; r += 8) {
       const std::size_t p = p0 + r;
-      tile[r][tx] = p < static_cast<std::size_t>(rows) && col0 + tx < cols ? scaled_integer<N>(b[p * ldb + col0 + tx], s) : 0;
+      const float v = p < static_cast<std::size_t>(rows) && col0 + tx < cols ? b[p * ldb + col0 + tx] : 0.f;
+      tile[r][tx] = scaled_integer<N>(v, line.shift);
+      if constexpr (kGuard) guard_tile[r][tx] = guard_level(v, line, levels);
     }
     __syncthreads();
     // (4·quad + u)·33 + c lands in bank 4·quad + u + c: the warp's 8 quads × 4 columns are conflict-free
@@ -178,6 +198,9 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
         reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
                                                          symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
       });
+      if constexpr (kGuard)
+        reinterpret_cast<char4*>(out + N * plane)[q] = {guard_tile[4 * quad][c], guard_tile[4 * quad + 1][c],
+                                                         guard_tile[4 * quad + 2][c], guard_tile[4 * quad + 3][c]};
     }
     __syncthreads();
   }
@@ -233,28 +256,73 @@ struct ResidueBytes {
   }
 };
 
+/// The guard's plane: a code a byte an element (rows ld apart, as ResidueBytes), and a flag a
+/// kFixTile × kFixTile tile of C, set where an element of the tile fails the guard.
+struct GuardPlane {
+  const std::uint8_t* codes = nullptr;
+  std::size_t ld = 0;
+  int* flags = nullptr;
+  int tiles_n = 0;
+};
+constexpr int kFixTile = sgemm_device::k2dTile;
+
 /// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues (`source`, its kPer
-/// consecutive elements a thread): x across a row's columns, y down the rows (looping past gridDim.y).
-template <int N, class Source>
-__global__ void reconstruct(Source source, GemmArgs g, const int* row_shift, const int* col_shift) {
+/// consecutive elements a thread): x across a row's columns, y down the rows (looping past
+/// gridDim.y). With kGuard, an element that fails the guard is left as it is and its tile flagged.
+template <int N, class Source, bool kGuard = false>
+__global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard = {}) {
   constexpr int kPer = Source::kPer;
   const int j0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kPer;
   if (j0 >= g.n) return;
   for (int i = static_cast<int>(blockIdx.y); i < g.m; i += static_cast<int>(gridDim.y)) {
     std::uint32_t r[kPer][N];
     source.template residues<N>(i, j0, r);
-    const int si = row_shift[i];
+    std::uint32_t codes = 0;
+    if constexpr (kGuard) codes = *reinterpret_cast<const std::uint32_t*>(guard.codes + static_cast<std::size_t>(i) * guard.ld + j0);
+    const LineFacts row = rows[i];
     float* out = g.c + static_cast<std::size_t>(i) * g.ldc;
 #pragma unroll
     for (int u = 0; u < kPer; ++u) {
       const int j = j0 + u;
       if (j >= g.n) break;
-      const int tj = col_shift[j];
+      const LineFacts col = cols[j];
+      if constexpr (kGuard) {
+        if (!guard_holds(row, col, codes >> 8 * u & 0xffu, g.k)) {
+          guard.flags[i / kFixTile * guard.tiles_n + j / kFixTile] = 1;  // (every writer writes 1)
+          continue;
+        }
+      }
       const double exact = from_residues<N>(r[u]);
-      double v = si == kNotFinite || tj == kNotFinite ? CUDART_NAN : static_cast<double>(g.alpha) * times_power_of_two(exact, -(si + tj));
+      double v = row.shift == kNotFinite || col.shift == kNotFinite
+                     ? CUDART_NAN
+                     : static_cast<double>(g.alpha) * times_power_of_two(exact, -(row.shift + col.shift));
       if (g.beta != 0.f) v += static_cast<double>(g.beta) * static_cast<double>(out[j]);
       out[j] = static_cast<float>(v);
     }
+  }
+}
+
+/// The elements the guard failed, as gpulab's FP32 path gives them (an FMA chain over k in order,
+/// then alpha and beta): rung 5's 128 × 128 tile (sgemm_device.cuh, blocked_2d_tile) for each flagged tile, its
+/// failed elements stored; blocks of other tiles return at once.
+__global__ void __launch_bounds__(sgemm_device::k2dThreads) fp32_fix_up(GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard) {
+  using namespace sgemm_device;
+  const int t = static_cast<int>(threadIdx.x);
+  const int row0 = t / (k2dTile / k2dPer) * k2dPer, col0 = t % (k2dTile / k2dPer) * k2dPer;
+  const int n0 = static_cast<int>(blockIdx.x) * k2dTile;
+  for (int tile = static_cast<int>(blockIdx.y); tile * k2dTile < g.m; tile += static_cast<int>(gridDim.y)) {
+    if (guard.flags[tile * guard.tiles_n + static_cast<int>(blockIdx.x)] == 0) continue;  // (the whole block alike)
+    const int m0 = tile * k2dTile;
+    float acc[k2dPer][k2dPer] = {};
+    blocked_2d_tile(g, m0, n0, acc);
+#pragma unroll
+    for (int r = 0; r < k2dPer; ++r)
+#pragma unroll
+      for (int c = 0; c < k2dPer; ++c) {
+        const int i = m0 + row0 + r, j = n0 + col0 + c;
+        if (i < g.m && j < g.n && !guard_holds(rows[i], cols[j], guard.codes[static_cast<std::size_t>(i) * guard.ld + j], g.k))
+          store_c(g, i, j, acc[r][c]);
+      }
   }
 }
 
@@ -262,100 +330,124 @@ unsigned grid_for(std::size_t items, unsigned threads) {
   return static_cast<unsigned>(std::min<std::size_t>(ceil_div(std::max<std::size_t>(items, 1), threads), 65535u * 8));
 }
 
+/// The scheme with N moduli: the products by `chunk_gemm`, or gpulab's own where it is null; with
+/// `guard` (own products only), fp32_tensor's bound element by element. False, with nothing
+/// enqueued, where gpulab's pool cannot hold the scratch.
 template <int N>
-void run_with(const GemmArgs& g, cudaStream_t stream, Products by) {
-  if (g.m == 0 || g.n == 0) return;
+bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool guard) {
+  if (g.m == 0 || g.n == 0) return true;
+  const bool own = chunk_gemm == nullptr;
+  if (own && !sgemm_detail::wgmma_supported())  // before any launch or allocation (wgmma_products relies on it)
+    throw Error("sgemm ozaki: gpulab's INT8 products need a GPU of compute capability 9.0 (sm_90a)");
+  if (guard && !own) throw Error("sgemm ozaki: the guard needs gpulab's own products");
+  const int planes = N + (guard ? 1 : 0);
   const std::size_t elements = static_cast<std::size_t>(g.m) * g.n;
   const std::size_t depth = align_up(static_cast<std::size_t>(g.k), kDepthAlign);
   const int chunks = static_cast<int>(ceil_div(depth, kChunk));
-  const bool own = by == Products::wgmma;
-  if (own && !sgemm_detail::wgmma_supported())  // before any launch or allocation (wgmma_products relies on it)
-    throw Error("sgemm ozaki: gpulab's INT8 products need a GPU of compute capability 9.0 (sm_90a)");
   const std::size_t residue_ld = align_up(static_cast<std::size_t>(g.n), std::size_t{16});  // own: a byte a modulus and element
   const int norm_chunks = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), kNormChunk));
   const std::size_t a_plane = static_cast<std::size_t>(g.m) * depth, b_plane = static_cast<std::size_t>(g.n) * depth;
+  const int tiles_m = static_cast<int>(ceil_div(static_cast<std::size_t>(g.m), kFixTile));
+  const int tiles_n = static_cast<int>(ceil_div(static_cast<std::size_t>(g.n), kFixTile));
   // One allocation, freed in stream order after the reconstruction: the residues (int8, planes of
   // 16-byte rows), the products (cuBLAS's int32 sums, or gpulab's residues of them as bytes), the
-  // norms' partial sums (double), the shifts (int).
-  const std::size_t residue_bytes = N * (a_plane + b_plane);
-  // (16-byte aligned: the partial sums after them are doubles, and 7 planes of an odd count are not)
-  const std::size_t products_bytes = align_up(own ? std::size_t{N} * g.m * residue_ld : static_cast<std::size_t>(chunks) * N * elements * sizeof(std::int32_t), 16);
-  const std::size_t partial_bytes = align_up(static_cast<std::size_t>(norm_chunks) * (g.m + g.n) * sizeof(double), 16);
-  StreamScratch scratch(residue_bytes + products_bytes + partial_bytes + (static_cast<std::size_t>(g.m) + g.n) * sizeof(int), stream);
-  auto* a_residues = scratch.as<std::int8_t>();
-  std::int8_t* b_residues = a_residues + N * a_plane;
+  // norms' partial sums, each row's and column's facts, the guard's tile flags; each part 16-byte
+  // aligned (7 planes of an odd count are not).
+  const std::size_t residue_bytes = align_up(planes * (a_plane + b_plane), 16);
+  const std::size_t products_bytes =
+      align_up(own ? std::size_t{static_cast<std::size_t>(planes)} * g.m * residue_ld : static_cast<std::size_t>(chunks) * N * elements * sizeof(std::int32_t), 16);
+  const std::size_t partial_bytes = align_up(static_cast<std::size_t>(norm_chunks) * (g.m + g.n) * sizeof(NormPartial), 16);
+  const std::size_t facts_bytes = (static_cast<std::size_t>(g.m) + g.n) * sizeof(LineFacts);
+  const std::size_t flags_bytes = guard ? static_cast<std::size_t>(tiles_m) * tiles_n * sizeof(int) : 0;
+  std::optional<StreamScratch> scratch;
+  if (!take_scratch(scratch, residue_bytes + products_bytes + partial_bytes + facts_bytes + flags_bytes, stream)) return false;
+  auto* a_residues = scratch->as<std::int8_t>();
+  std::int8_t* b_residues = a_residues + planes * a_plane;
   auto* products = reinterpret_cast<std::int32_t*>(a_residues + residue_bytes);
-  auto* partial = reinterpret_cast<double*>(reinterpret_cast<std::byte*>(products) + products_bytes);
-  auto* row_shift = reinterpret_cast<int*>(reinterpret_cast<std::byte*>(partial) + partial_bytes);
-  int* col_shift = row_shift + g.m;
+  auto* partial = reinterpret_cast<NormPartial*>(reinterpret_cast<std::byte*>(products) + products_bytes);
+  auto* row_facts = reinterpret_cast<LineFacts*>(reinterpret_cast<std::byte*>(partial) + partial_bytes);
+  LineFacts* col_facts = row_facts + g.m;
+  auto* flags = reinterpret_cast<int*>(col_facts + g.n);
 
-  double* column_partial = partial + static_cast<std::size_t>(norm_chunks) * g.m;
+  NormPartial* column_partial = partial + static_cast<std::size_t>(norm_chunks) * g.m;
   const auto n = static_cast<std::size_t>(g.n);
+  const int levels = guard_levels(std::max(g.k, 1));
 
   // k = 0 copies and multiplies nothing: the shifts are 0, every residue sum 0, and the
   // reconstruction writes alpha·0 + beta·C.
   if (g.k > 0) {
-    launch("sgemm_ozaki_row_norms", row_sum_squares, {dim3(checked_grid(g.m, "sgemm ozaki"), capped_grid_y(norm_chunks)), 256},
-           stream, g.a, g.lda, g.m, g.k, norm_chunks, partial)
-        .work([] { return std::string("sum of squares of A's rows, in chunks of 4096"); });
-    launch("sgemm_ozaki_column_norms", column_sum_squares,
+    launch("sgemm_ozaki_row_norms", row_norms, {dim3(checked_grid(g.m, "sgemm ozaki"), capped_grid_y(norm_chunks)), 256}, stream, g.a,
+           g.lda, g.m, g.k, norm_chunks, partial)
+        .work([] { return std::string("sums of squares and of magnitudes, and the largest, of A's rows in chunks of 4096"); });
+    launch("sgemm_ozaki_column_norms", column_norms,
            {tile_grid(n, 32, static_cast<std::size_t>(norm_chunks), 1, "sgemm ozaki"), dim3(32, 8)}, stream, g.b, g.ldb, g.k, g.n,
            norm_chunks, column_partial)
-        .work([] { return std::string("sum of squares of B's columns, in chunks of 4096"); });
+        .work([] { return std::string("sums of squares and of magnitudes, and the largest, of B's columns in chunks of 4096"); });
   }
-  launch("sgemm_ozaki_row_shifts", shifts_of<N>, {grid_for(g.m, 256), 256}, stream, static_cast<const double*>(partial), norm_chunks,
-         g.m, row_shift);
-  launch("sgemm_ozaki_column_shifts", shifts_of<N>, {grid_for(g.n, 256), 256}, stream, static_cast<const double*>(column_partial),
-         norm_chunks, g.n, col_shift);
+  launch("sgemm_ozaki_row_facts", facts_of<N>, {grid_for(g.m, 256), 256}, stream, static_cast<const NormPartial*>(partial), norm_chunks,
+         g.m, levels, row_facts);
+  launch("sgemm_ozaki_column_facts", facts_of<N>, {grid_for(g.n, 256), 256}, stream, static_cast<const NormPartial*>(column_partial),
+         norm_chunks, g.n, levels, col_facts);
   if (g.k > 0) {
-    launch("sgemm_ozaki_row_residues", row_residues<N>, {tile_grid(depth / 4, 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki residues"), 256},
-           stream, g.a, g.lda, g.m, g.k, depth,
-           static_cast<const int*>(row_shift), a_residues)
-        .work([] { return std::string("A scaled and rounded, its residues as int8"); });
-    launch("sgemm_ozaki_column_residues", column_residues<N>, {tile_grid(n, 32, depth, 32, "sgemm ozaki residues"), dim3(32, 8)},
-           stream, g.b, g.ldb, g.k, g.n, depth, static_cast<const int*>(col_shift), b_residues)
-        .work([] { return std::string("B scaled, rounded and transposed, its residues as int8"); });
+    const auto residues = [&](auto kGuard) {
+      const std::string levels_too = kGuard ? " and its guard levels" : "";
+      launch("sgemm_ozaki_row_residues", row_residues<N, kGuard>,
+             {tile_grid(depth / 4, 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki residues"), 256}, stream, g.a, g.lda, g.m, g.k,
+             depth, static_cast<const LineFacts*>(row_facts), levels, a_residues)
+          .work([levels_too] { return "A scaled and rounded, its residues as int8" + levels_too; });
+      launch("sgemm_ozaki_column_residues", column_residues<N, kGuard>, {tile_grid(n, 32, depth, 32, "sgemm ozaki residues"), dim3(32, 8)},
+             stream, g.b, g.ldb, g.k, g.n, depth, static_cast<const LineFacts*>(col_facts), levels, b_residues)
+          .work([levels_too] { return "B scaled, rounded and transposed, its residues as int8" + levels_too; });
+    };
+    if (guard) residues(std::true_type{});
+    else residues(std::false_type{});
   }
 
   auto grid = [&](int per) { return tile_grid(n, 256 * static_cast<std::size_t>(per), static_cast<std::size_t>(g.m), 1, "sgemm ozaki"); };
   const auto reconstruct_work = [] { return std::string("the Chinese remainder theorem (a 128-bit sum), scaled back, alpha and beta"); };
-  if (own) {
-    auto* residues = reinterpret_cast<std::uint8_t*>(products);
-    wgmma_products(N, a_residues, b_residues, g.m, g.n, g.k, depth, residues, residue_ld, stream);
-    launch("sgemm_ozaki_reconstruct", reconstruct<N, ResidueBytes>, {grid(ResidueBytes::kPer), 256}, stream,
-           ResidueBytes{residues, residue_ld, static_cast<std::size_t>(g.m) * residue_ld}, g, static_cast<const int*>(row_shift),
-           static_cast<const int*>(col_shift))
+  const auto* rows = static_cast<const LineFacts*>(row_facts);
+  const auto* cols = static_cast<const LineFacts*>(col_facts);
+  if (!own) {
+    chunk_gemm(ChunkOperands{a_residues, b_residues, g.m, g.n, N, chunks, depth, products}, stream);
+    launch("sgemm_ozaki_reconstruct", reconstruct<N, ChunkSums>, {grid(ChunkSums::kPer), 256}, stream,
+           ChunkSums{static_cast<const std::int32_t*>(products), chunks, g.n, elements}, g, rows, cols, GuardPlane{})
         .work(reconstruct_work);
-    return;
+    return true;
   }
-  // Row-major C (m × n) is column-major Cᵀ = B̂ᵀ·Â: B's residue planes (n × depth, k contiguous) as
-  // the transposed operand, A's (m × depth) as the plain one — the TN form INT8 GEMMs want.
-  const std::int32_t one = 1, zero = 0;
-  for (int c = 0; c < chunks; ++c) {
-    const std::size_t offset = static_cast<std::size_t>(c) * kChunk;
-    const int kc = static_cast<int>(std::min<std::size_t>(kChunk, depth - offset));
-    check_cublas(cublasGemmStridedBatchedEx(cublas_on(stream), CUBLAS_OP_T, CUBLAS_OP_N, g.n, g.m, kc, &one, b_residues + offset,
-                                            CUDA_R_8I, static_cast<int>(depth), static_cast<long long>(b_plane), a_residues + offset,
-                                            CUDA_R_8I, static_cast<int>(depth), static_cast<long long>(a_plane), &zero,
-                                            products + static_cast<std::size_t>(c) * N * elements, CUDA_R_32I, g.n,
-                                            static_cast<long long>(elements), N, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT),
-                 "cublasGemmStridedBatchedEx (INT8, the Ozaki scheme's products)");
-    note_library_call("cublasGemmStridedBatchedEx", "cuBLAS INT8, a product a modulus, its kernels not listed", stream);
+  auto* residues = reinterpret_cast<std::uint8_t*>(products);
+  const std::size_t product_plane = static_cast<std::size_t>(g.m) * residue_ld;
+  wgmma_products(N, guard, a_residues, b_residues, g.m, g.n, g.k, depth, residues, residue_ld, stream);
+  const ResidueBytes bytes{residues, residue_ld, product_plane};
+  if (!guard) {
+    launch("sgemm_ozaki_reconstruct", reconstruct<N, ResidueBytes>, {grid(ResidueBytes::kPer), 256}, stream, bytes, g, rows, cols,
+           GuardPlane{})
+        .work(reconstruct_work);
+    return true;
   }
-  launch("sgemm_ozaki_reconstruct", reconstruct<N, ChunkSums>, {grid(ChunkSums::kPer), 256}, stream,
-         ChunkSums{static_cast<const std::int32_t*>(products), chunks, g.n, elements}, g, static_cast<const int*>(row_shift),
-         static_cast<const int*>(col_shift))
-      .work(reconstruct_work);
+  const GuardPlane plane{residues + N * product_plane, residue_ld, flags, tiles_n};
+  GPULAB_CUDA_CHECK(cudaMemsetAsync(flags, 0, flags_bytes, stream));
+  launch("sgemm_ozaki_reconstruct", reconstruct<N, ResidueBytes, true>, {grid(ResidueBytes::kPer), 256}, stream, bytes, g, rows, cols,
+         plane)
+      .work([] { return std::string("the guard's test, then the CRT (a 128-bit sum), scaled back, alpha and beta; failed tiles flagged"); });
+  launch("sgemm_ozaki_fp32_fix_up", fp32_fix_up,
+         {tile_grid(n, kFixTile, static_cast<std::size_t>(g.m), kFixTile, "sgemm ozaki fix-up"), sgemm_device::k2dThreads}, stream, g,
+         rows, cols, plane)
+      .work([] { return std::string("the elements that failed the guard as FP32 FMA chains, 128x128 tiles (flagged ones only)"); });
+  return true;
 }
 
 }  // namespace
 
-void run(const GemmArgs& g, cudaStream_t stream, int moduli, Products by) {
+void product(const GemmArgs& g, cudaStream_t stream, int moduli, ChunkGemm chunk_gemm) {
+  bool done = false;
   switch (moduli) {
-    case 7: return run_with<7>(g, stream, by);
-    case 8: return run_with<8>(g, stream, by);
+    case 7: done = run_with<7>(g, stream, chunk_gemm, false); break;
+    case 8: done = run_with<8>(g, stream, chunk_gemm, false); break;
     default: throw Error("sgemm ozaki: 7 or 8 moduli, not " + std::to_string(moduli));
   }
+  if (!done) throw OutOfMemoryError("sgemm ozaki: gpulab's pool cannot hold the residues and products");
 }
+
+bool guarded_product(const GemmArgs& g, cudaStream_t stream) { return run_with<7>(g, stream, nullptr, true); }
 
 }  // namespace gpulab::sgemm_ozaki

@@ -17,6 +17,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cfloat>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -83,6 +85,22 @@ GPULAB_HOST_DEVICE constexpr void each_index(F&& f) {
   }
 }
 
+/// The shift of a row or column that holds an Inf or a NaN: its elements of C are NaN.
+constexpr int kNotFinite = -(1 << 30);
+
+/// The shift that scales a row (column) of 2-norm `norm` to at most 2^Q: Q − e, or Q − e + 1 where
+/// norm = 2^(e−1) exactly. 0 for a zero row (its residues are all zero).
+template <int N>
+GPULAB_HOST_DEVICE inline int norm_shift(double sum_squares) {
+  constexpr int kNormBits = norm_bits(N);
+  if (!(sum_squares <= DBL_MAX)) return kNotFinite;  // Inf or NaN
+  if (sum_squares == 0) return 0;
+  const double norm = sqrt(sum_squares);
+  int e = 0;
+  const double f = frexp(norm, &e);  // norm = f·2^e, f in [0.5, 1)
+  return kNormBits - e + (f == 0.5 ? 1 : 0);
+}
+
 // ---- the Chinese remainder theorem ---------------------------------------------------------------
 
 /// 128-bit integers (an extension of GCC's and nvcc's) for the CRT's sum.
@@ -144,19 +162,109 @@ GPULAB_HOST_DEVICE inline double from_residues(const std::uint32_t (&r)[N]) {
   return x > kProduct / 2 ? -static_cast<double>(kProduct - x) : static_cast<double>(x);
 }
 
-/// Who multiplies the residues: cuBLAS's INT8 GEMM (int32 sums of each chunk of k to memory, any GPU
-/// with INT8 tensor cores) or gpulab's own on Hopper's wgmma (each modulus's sums mod m, a byte).
-enum class Products { cublas, wgmma };
+// ---- the guard: fp32_tensor's bound, element by element -------------------------------------------
 
-/// C = alpha·A·B + beta·C by the scheme above with `moduli` (7 or 8) INT8 products; residues,
-/// products and shifts in gpulab's scratch pool (throws OutOfMemoryError where it cannot hold them).
+/// The scheme's bound (above) is relative to norms, so it can exceed fp32_tensor's, (γ(6k+4) +
+/// 2^−20)·(|A|·|B|)ᵢⱼ, where a row's and a column's large elements miss each other (a = (2^30, 1, …),
+/// b = (1, 2^30, …)ᵀ: c = 2^31 + …, the 1s round to 0, ĉ = 0). The guard proves the bound element by
+/// element or hands the element to FP32: one INT8 product more, of |A| and |B| rounded down to
+/// `guard_levels` steps of a power of two a row (column), gives Lᵢⱼ ≤ (|A|·|B|)ᵢⱼ; an element whose
+/// scheme bound Eᵢⱼ (above, from each row's and column's Σ|x| and shift) exceeds
+/// guard_bound(k)·Lᵢⱼ is computed again as an FP32 FMA chain.
+
+/// The steps of |x| in a row of the guard's product: ≤ 127 (int8) with levels²·k < 2^31, so that
+/// its int32 sums never wrap.
+constexpr int guard_levels(std::int64_t k) {
+  int levels = 127;
+  while (levels > 1 && static_cast<std::int64_t>(levels) * levels * k >= (std::int64_t{1} << 31)) --levels;
+  return levels;
+}
+static_assert(guard_levels(8192) == 127 && guard_levels(1 << 20) == 45 && guard_levels(std::int64_t{1} << 40) == 1);
+
+/// What E may reach: 6k·u + 2^−21 with u = 2^−24 leaves the final conversions (FP64 alpha and beta,
+/// one FP32 rounding: < 2^−23 relative) room within γ(6k+4) + 2^−20.
+GPULAB_HOST_DEVICE constexpr double guard_bound(int k) { return 6.0 * k * 0x1p-24 + 0x1p-21; }
+
+/// A guard sum L ≥ 0 (int32) as a byte, rounded down: L itself below 8, else its bit length (5 bits)
+/// and the 3 bits after its leading one (within 1/8 of L).
+GPULAB_HOST_DEVICE constexpr std::uint32_t encode_lower_bound(std::uint32_t sum) {
+  if (sum < 8) return sum;
+  int bits = 0;
+  while ((sum >> bits) != 0) ++bits;  // 4 … 31
+  return static_cast<std::uint32_t>(bits) << 3 | (sum >> (bits - 4) & 7u);
+}
+GPULAB_HOST_DEVICE constexpr double decode_lower_bound(std::uint32_t code) {
+  if (code < 8) return code;
+  return static_cast<double>(std::uint64_t{8 | (code & 7u)} << ((code >> 3) - 4));
+}
+static_assert(decode_lower_bound(encode_lower_bound(7)) == 7 && decode_lower_bound(encode_lower_bound(19)) == 18 &&
+              decode_lower_bound(encode_lower_bound(0x7fffffffu)) == 0x78000000);
+
+/// The guard's step of a row (column) whose largest |x| is `max`: the least e with max ≤ levels·2^e
+/// (0 for zeros, and where the row holds ±Inf or NaN: the guard fails there).
+GPULAB_HOST_DEVICE inline int guard_step(float max, int levels) {
+  if (max == 0 || !(max <= FLT_MAX)) return 0;
+  int e = 0;
+  const double f = frexp(static_cast<double>(max) / levels, &e);  // f·2^e, f in [0.5, 1)
+  return f == 0.5 ? e - 1 : e;
+}
+
+/// What the guard knows of a row of A (a column of B): its shift, its guard step 2^step and Σ|x|.
+struct LineFacts {
+  int shift;
+  int step;
+  double magnitudes;
+};
+
+/// Whether fp32_tensor's bound holds for element (i, j) as the scheme gives it: a row and column of
+/// finite values, and E ≤ guard_bound(k)·L (L from its guard code); where a row or column is 0, ĉ = 0
+/// is exact. Scales by powers of two in FP64 (shifts and steps lie within ±400).
+GPULAB_HOST_DEVICE inline bool guard_holds(const LineFacts& row, const LineFacts& col, std::uint32_t code, int k) {
+  if (row.shift == kNotFinite || col.shift == kNotFinite) return false;
+  if (row.magnitudes == 0 || col.magnitudes == 0) return true;
+  const double row_step = ldexp(1.0, -row.shift), col_step = ldexp(1.0, -col.shift);
+  const double e = 0.5 * (row_step * col.magnitudes + col_step * row.magnitudes) + 0.75 * k * row_step * col_step;
+  const double l = ldexp(decode_lower_bound(code), row.step + col.step);
+  return e * (1 + 0x1p-20) <= guard_bound(k) * l;  // (1 + 2^−20): the norms' and this test's own rounding
+}
+
+/// k in chunks of this depth where the products are int32 sums to memory: |Σ residue·residue| ≤
+/// 2^16·2^14 = 2^30, so they never wrap.
+inline constexpr int kChunk = 1 << 16;
+
+/// The residue planes as an INT8 GEMM of cuBLAS's form takes them: for each chunk c of k,
+/// products[(c·moduli + l)·m·n + i·n + j] = Σₚ a[l][i][p]·b[l][j][p] over the chunk's p, int32.
+struct ChunkOperands {
+  const std::int8_t* a;  // `moduli` planes m × depth, k contiguous
+  const std::int8_t* b;  // `moduli` planes n × depth (B transposed), k contiguous
+  int m, n, moduli, chunks;
+  std::size_t depth;
+  std::int32_t* products;
+};
+/// Who multiplies them that way (the lab's cuBLAS INT8 GEMM: libgpulab does not link cuBLAS).
+using ChunkGemm = void (*)(const ChunkOperands&, cudaStream_t);
+
+/// C = alpha·A·B + beta·C by the scheme above with `moduli` (7 or 8) INT8 products: `chunk_gemm`'s,
+/// or gpulab's own on Hopper (wgmma_products) where it is null; residues, products and shifts in
+/// gpulab's scratch pool (throws OutOfMemoryError where it cannot hold them).
+void product(const sgemm_device::GemmArgs& g, cudaStream_t stream, int moduli, ChunkGemm chunk_gemm);
+
+/// The lab's rungs: the products by cuBLAS's INT8 GEMM (sgemm_ozaki_cublas.cpp) or gpulab's own.
+enum class Products { cublas, wgmma };
 void run(const sgemm_device::GemmArgs& g, cudaStream_t stream, int moduli, Products products = Products::cublas);
+
+/// fp32_tensor by the scheme on gpulab's own products, 7 moduli and the guard (A and B as stored,
+/// no copies of C; Hopper): false, with nothing enqueued, where gpulab's pool cannot hold the
+/// scratch. Each element within (γ(6k+4) + 2^−20)·(|alpha|·|A|·|B| + |beta|·|C|).
+bool guarded_product(const sgemm_device::GemmArgs& g, cudaStream_t stream);
 
 /// residues[l·m·ld + i·ld + j] = (Σₚ a[l][i][p]·b[l][j][p]) mod mₗ in [0, mₗ) for each of `moduli`
 /// moduli (0 for n ≤ j < ld): a's planes m × depth int8 and b's n × depth (K-major, k of each row
 /// used, depth and ld multiples of 16). gpulab's INT8 GEMM on wgmma (sgemm_ozaki_products.cu),
 /// for Hopper alone: the caller checks sgemm_detail::wgmma_supported() before any work.
-void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth,
+/// With `guard`, plane `moduli` of a and b holds the guard's steps and that of `residues` the codes
+/// (encode_lower_bound) of their product.
+void wgmma_products(int moduli, bool guard, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth,
                     std::uint8_t* residues, std::size_t ld, cudaStream_t stream);
 
 }  // namespace gpulab::sgemm_ozaki

@@ -8,7 +8,8 @@
 // warpgroups of 64 × 256. A slice is 128 of k (a 128-byte swizzled row of int8), four wgmma
 // m64n256k32 a consumer; a block's slices run through the moduli one after another, so the producer
 // fetches the next modulus's first slices while the consumers reduce the last one's sums, stage them
-// as bytes in shared memory of their own (beside the ring) and store them a row at a time.
+// as bytes in shared memory of their own (beside the ring) and store them a row at a time. The guard's
+// plane (fp32_tensor) comes last: its sums are not reduced but coded, a byte each, as lower bounds.
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
@@ -77,8 +78,8 @@ __device__ __forceinline__ void warpgroup_sync(int consumer) {
 }
 
 /// plane l of `out` (m × ld bytes, planes `plane` bytes apart) = (Âₗ·B̂ₗᵀ) mod mₗ, a 128 × 256 tile
-/// a block: the layout of sgemm_ozaki.hpp's wgmma_products.
-template <int N>
+/// a block: the layout of sgemm_ozaki.hpp's wgmma_products; with kGuard, plane N the guard's codes.
+template <int N, bool kGuard>
 __global__ void __launch_bounds__(kThreads, 1)
     int8_products(const __grid_constant__ ResidueMaps maps, int m, int n, int k, std::uint8_t* out, std::size_t ld, std::size_t plane) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -93,7 +94,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   sgemm_device::grouped_tile(static_cast<int>(blockIdx.x) / kCluster, tiles_m, tiles_n, tm, tn);
   const unsigned rank = blockIdx.x % kCluster;
   const int m0 = (tm * kCluster + static_cast<int>(rank)) * kBM, n0 = tn * kBN;
-  const int per_modulus = (k + kBK - 1) / kBK, slices = N * per_modulus;
+  constexpr int kPlanes = N + (kGuard ? 1 : 0);
+  const int per_modulus = (k + kBK - 1) / kBK, slices = kPlanes * per_modulus;
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   if (threadIdx.x == 0) init_ring(full, empty, kCluster * kConsumers * 4);  // each consumer warp's lane 0, of every block
@@ -126,7 +128,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   unsigned char* staged = smem + kStages * kStageBytes + consumer * kStagedBytes;
   int sum[kSums];
   int slice = 0;
-  for (int l = 0; l < N; ++l) {
+  for (int l = 0; l < kPlanes; ++l) {
     for (int q = 0; q < per_modulus; ++q, ++slice) {
       if (q > 0 && q % kSlicesPerReduction == 0) {
         wgmma_wait_all();
@@ -154,7 +156,12 @@ __global__ void __launch_bounds__(kThreads, 1)
     // bytes a row a thread, as the sums lie, made stores of 8 bytes a row a warp: a tenth of the
     // products' time at 8192³).
     warpgroup_sync(consumer);  // the last modulus's rows are out of the staging
-    reduce_sums_of<N, true>(l, sum);
+    if (l < N) {
+      reduce_sums_of<N, true>(l, sum);
+    } else {  // the guard's plane: levels²·k < 2^31, never reduced (reduce_sums_of passes l = N by)
+#pragma unroll
+      for (int i = 0; i < kSums; ++i) sum[i] = static_cast<int>(encode_lower_bound(static_cast<std::uint32_t>(sum[i])));
+    }
     unsigned char* staged_row = staged + (warp * 16 + lane / 4) * kStagedLd + 2 * (lane % 4);
 #pragma unroll
     for (int s = 0; s < kSums; s += 2)
@@ -181,13 +188,14 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-template <int N>
+template <int N, bool kGuard>
 void launch_products(const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth, std::uint8_t* residues,
                      std::size_t ld, cudaStream_t stream) {
   const auto rows_a = static_cast<std::uint64_t>(m), rows_b = static_cast<std::uint64_t>(n), cols = static_cast<std::uint64_t>(k);
-  const ResidueMaps maps{swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, a, cols, rows_a, depth, kBM, N, rows_a * depth),
-                         swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, b, cols, rows_b, depth, kShareRowsB, N, rows_b * depth)};
-  constexpr auto kernel = int8_products<N>;
+  constexpr int kPlanes = N + (kGuard ? 1 : 0);
+  const ResidueMaps maps{swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, a, cols, rows_a, depth, kBM, kPlanes, rows_a * depth),
+                         swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, b, cols, rows_b, depth, kShareRowsB, kPlanes, rows_b * depth)};
+  constexpr auto kernel = int8_products<N, kGuard>;
   sgemm_detail::allow_smem<kernel>(kSmemBytes);
   const std::size_t blocks = sgemm_detail::tile_count(m, n, kBM * kCluster, kBN) * kCluster;
   LaunchShape shape{dim3(checked_grid(blocks, "sgemm ozaki products")), kThreads, kSmemBytes};
@@ -195,23 +203,25 @@ void launch_products(const std::int8_t* a, const std::int8_t* b, int m, int n, i
   launch("sgemm_ozaki_int8_wgmma", kernel, shape, stream, maps, m, n, k, residues, ld, static_cast<std::size_t>(m) * ld).work([] {
     return "a 128x256 tile of every modulus in turn: TMA, " + std::to_string(kStages) +
            " stages of 128 (k); 2 warpgroups of 64x256, 4 wgmma m64n256k32 s8 a slice; clusters of 2 down M multicasting B's "
-           "slices; the sums mod m stored as bytes";
+           "slices; the sums mod m stored as bytes" + (kGuard ? "; then the guard's product, its sums coded" : "");
   });
 }
 
 }  // namespace
 
-void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth, std::uint8_t* residues,
-                    std::size_t ld, cudaStream_t stream) {
+void wgmma_products(int moduli, bool guard, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth,
+                    std::uint8_t* residues, std::size_t ld, cudaStream_t stream) {
   if (depth % 16 != 0 || ld % 16 != 0) throw Error("sgemm ozaki: residue rows and product rows must be multiples of 16 bytes");
   if (m == 0 || n == 0) return;
   if (k == 0) {  // every product is 0
-    GPULAB_CUDA_CHECK(cudaMemsetAsync(residues, 0, static_cast<std::size_t>(moduli) * m * ld, stream));
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(residues, 0, static_cast<std::size_t>(moduli + (guard ? 1 : 0)) * m * ld, stream));
     return;
   }
   switch (moduli) {
-    case 7: return launch_products<7>(a, b, m, n, k, depth, residues, ld, stream);
-    case 8: return launch_products<8>(a, b, m, n, k, depth, residues, ld, stream);
+    case 7:
+      return guard ? launch_products<7, true>(a, b, m, n, k, depth, residues, ld, stream)
+                   : launch_products<7, false>(a, b, m, n, k, depth, residues, ld, stream);
+    case 8: return launch_products<8, false>(a, b, m, n, k, depth, residues, ld, stream);
     default: throw Error("sgemm ozaki: 7 or 8 moduli, not " + std::to_string(moduli));
   }
 }

@@ -202,6 +202,10 @@ void vendor_tf32(const GemmArgs& g, std::size_t batch, cudaStream_t stream);
 /// product; else fp32_tensor's three) and the device's policy let it.
 bool takes_tensor_cores(const GemmArgs& g, bool tf32);
 
+/// Whether fp32_tensor on Hopper takes the guarded Ozaki scheme (sgemm_ozaki.hpp) rather than 3xTF32:
+/// operands as stored, no copies of C, and a product large enough for it to be faster (measured).
+bool takes_ozaki(const GemmArgs& g);
+
 /// Whether 16-byte loads may be used on the rows of a row-major matrix with this leading
 /// dimension (elements) starting at p.
 bool rows_aligned16(const float* p, std::size_t ld);
