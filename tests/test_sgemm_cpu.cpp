@@ -292,7 +292,7 @@ GuardCase guard_case(const std::vector<float>& a, const std::vector<float>& b) {
     double squares = 0, magnitudes = 0;
     float max = 0;
     for (float v : x) squares += static_cast<double>(v) * v, magnitudes += std::fabs(v), max = std::max(max, std::fabs(v));
-    return LineFacts{norm_shift<7>(squares), guard_step(max, levels), magnitudes};
+    return line_facts<7>(squares, magnitudes, max, levels);
   };
   const LineFacts row = facts(a), col = facts(b);
   auto level = [&](float v, int step) { return std::min<std::int64_t>(levels, static_cast<std::int64_t>(std::floor(std::ldexp(std::fabs(v), -step)))); };

@@ -122,7 +122,7 @@ __global__ void facts_of(const NormPartial* partial, int chunks, int count, int 
       const NormPartial& part = partial[static_cast<std::size_t>(c) * count + i];
       sum.squares += part.squares, sum.magnitudes += part.magnitudes, sum.max_bits = max(sum.max_bits, part.max_bits);
     }
-    facts[i] = {norm_shift<N>(sum.squares), guard_step(__uint_as_float(sum.max_bits), levels), sum.magnitudes};
+    facts[i] = line_facts<N>(sum.squares, sum.magnitudes, __uint_as_float(sum.max_bits), levels);
   }
 }
 
@@ -178,7 +178,7 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
   __shared__ std::int8_t guard_tile[kGuard ? 32 : 1][33];
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
   const int col0 = static_cast<int>(blockIdx.x) * 32;
-  const LineFacts line = col0 + tx < cols ? facts[col0 + tx] : LineFacts{kNotFinite, 0, 0};
+  const LineFacts line = col0 + tx < cols ? facts[col0 + tx] : LineFacts{kNotFinite, 0, 0, 0, 0};
   const std::size_t plane = static_cast<std::size_t>(cols) * depth;
   const int t = ty * 32 + tx, quad = t % 8, c = t / 8;  // the writer's 4 values: p = 4·quad … of column col0 + c
   for (std::size_t p0 = blockIdx.y * std::size_t{32}; p0 < depth; p0 += gridDim.y * std::size_t{32}) {
@@ -266,40 +266,48 @@ struct GuardPlane {
 };
 constexpr int kFixTile = sgemm_device::k2dTile;
 
+/// Rows of C a block of the reconstruction takes: a thread's columns' facts are loaded once for them
+/// (a row a block read every column's, 40 bytes, again for each of C's rows).
+constexpr int kReconstructRows = 8;
+
 /// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues (`source`, its kPer
-/// consecutive elements a thread): x across a row's columns, y down the rows (looping past
-/// gridDim.y). With kGuard, an element that fails the guard is left as it is and its tile flagged.
+/// consecutive elements a thread): x across a row's columns, y down kReconstructRows rows at a time
+/// (looping past gridDim.y). With kGuard, an element that fails the guard is left as it is and its
+/// tile flagged.
 template <int N, class Source, bool kGuard = false>
 __global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard = {}) {
   constexpr int kPer = Source::kPer;
   const int j0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kPer;
   if (j0 >= g.n) return;
-  for (int i = static_cast<int>(blockIdx.y); i < g.m; i += static_cast<int>(gridDim.y)) {
-    std::uint32_t r[kPer][N];
-    source.template residues<N>(i, j0, r);
-    std::uint32_t codes = 0;
-    if constexpr (kGuard) codes = *reinterpret_cast<const std::uint32_t*>(guard.codes + static_cast<std::size_t>(i) * guard.ld + j0);
-    const LineFacts row = rows[i];
-    float* out = g.c + static_cast<std::size_t>(i) * g.ldc;
+  LineFacts col[kPer];
 #pragma unroll
-    for (int u = 0; u < kPer; ++u) {
-      const int j = j0 + u;
-      if (j >= g.n) break;
-      const LineFacts col = cols[j];
-      if constexpr (kGuard) {
-        if (!guard_holds(row, col, codes >> 8 * u & 0xffu, g.k)) {
-          guard.flags[i / kFixTile * guard.tiles_n + j / kFixTile] = 1;  // (every writer writes 1)
-          continue;
+  for (int u = 0; u < kPer; ++u) col[u] = j0 + u < g.n ? cols[j0 + u] : LineFacts{};
+  for (int i0 = static_cast<int>(blockIdx.y) * kReconstructRows; i0 < g.m; i0 += static_cast<int>(gridDim.y) * kReconstructRows)
+    for (int i = i0; i < min(i0 + kReconstructRows, g.m); ++i) {
+      std::uint32_t r[kPer][N];
+      source.template residues<N>(i, j0, r);
+      std::uint32_t codes = 0;
+      if constexpr (kGuard) codes = *reinterpret_cast<const std::uint32_t*>(guard.codes + static_cast<std::size_t>(i) * guard.ld + j0);
+      const LineFacts row = rows[i];
+      float* out = g.c + static_cast<std::size_t>(i) * g.ldc;
+#pragma unroll
+      for (int u = 0; u < kPer; ++u) {
+        const int j = j0 + u;
+        if (j >= g.n) break;
+        if constexpr (kGuard) {
+          if (!guard_holds(row, col[u], codes >> 8 * u & 0xffu, g.k)) {
+            guard.flags[i / kFixTile * guard.tiles_n + j / kFixTile] = 1;  // (every writer writes 1)
+            continue;
+          }
         }
+        const double exact = from_residues<N>(r[u]);
+        double v = row.shift == kNotFinite || col[u].shift == kNotFinite
+                       ? CUDART_NAN
+                       : static_cast<double>(g.alpha) * times_power_of_two(exact, -(row.shift + col[u].shift));
+        if (g.beta != 0.f) v += static_cast<double>(g.beta) * static_cast<double>(out[j]);
+        out[j] = static_cast<float>(v);
       }
-      const double exact = from_residues<N>(r[u]);
-      double v = row.shift == kNotFinite || col.shift == kNotFinite
-                     ? CUDART_NAN
-                     : static_cast<double>(g.alpha) * times_power_of_two(exact, -(row.shift + col.shift));
-      if (g.beta != 0.f) v += static_cast<double>(g.beta) * static_cast<double>(out[j]);
-      out[j] = static_cast<float>(v);
     }
-  }
 }
 
 /// The elements the guard failed, as gpulab's FP32 path gives them (an FMA chain over k in order,
@@ -403,7 +411,9 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
     else residues(std::false_type{});
   }
 
-  auto grid = [&](int per) { return tile_grid(n, 256 * static_cast<std::size_t>(per), static_cast<std::size_t>(g.m), 1, "sgemm ozaki"); };
+  auto grid = [&](int per) {
+    return tile_grid(n, 256 * static_cast<std::size_t>(per), static_cast<std::size_t>(g.m), kReconstructRows, "sgemm ozaki");
+  };
   const auto reconstruct_work = [] { return std::string("the Chinese remainder theorem (a 128-bit sum), scaled back, alpha and beta"); };
   const auto* rows = static_cast<const LineFacts*>(row_facts);
   const auto* cols = static_cast<const LineFacts*>(col_facts);
