@@ -339,7 +339,25 @@ TEST(SgemmOzaki, WhereTheGuardHoldsTheSchemeKeepsFp32TensorsBound) {
   const GuardCase lost = guard_case(a, b);
   EXPECT_FALSE(lost.holds);
   EXPECT_GT(lost.error, lost.allowed);
-  EXPECT_EQ(sgemm_ozaki::decode_lower_bound(sgemm_ozaki::encode_lower_bound(1000)), 960);  // 1111101000: 1111 << 6
+}
+
+// The guard's codes: each rounds its sum down, by less than 1/8 (exactly below 16), to 2^31 − 1.
+TEST(SgemmOzaki, GuardCodesBoundTheirSumsFromBelow) {
+  using sgemm_ozaki::decode_lower_bound, sgemm_ozaki::encode_lower_bound;
+  EXPECT_EQ(decode_lower_bound(encode_lower_bound(1000)), 960.f);  // 1111101000: 1111 << 6
+  std::vector<std::uint32_t> sums = {0, 0x7fffffffu};
+  for (std::uint32_t x = 1; x < 4096; ++x) sums.push_back(x);
+  for (int e = 12; e < 31; ++e) sums.push_back(1u << e), sums.push_back((1u << e) - 1), sums.push_back((1u << e) + 12345u % (1u << e));
+  for (std::uint32_t sum : sums) {
+    const std::uint32_t code = encode_lower_bound(sum);
+    ASSERT_LT(code, 256u) << sum;
+    const double value = decode_lower_bound(code);
+    ASSERT_LE(value, sum) << sum;
+    ASSERT_GE(value * 9 / 8, static_cast<double>(sum)) << sum;  // within 1/8 below: L < (1 + 1/8)·value
+    if (sum < 16) {
+      ASSERT_EQ(value, sum);
+    }
+  }
 }
 
 // The Ozaki scheme's bound (sgemm_ozaki.hpp): γ(2)·s plus a term of row i's and column j's norms.

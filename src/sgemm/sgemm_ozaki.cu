@@ -178,7 +178,7 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
   __shared__ std::int8_t guard_tile[kGuard ? 32 : 1][33];
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
   const int col0 = static_cast<int>(blockIdx.x) * 32;
-  const LineFacts line = col0 + tx < cols ? facts[col0 + tx] : LineFacts{kNotFinite, 0, 0, 0, 0};
+  const LineFacts line = col0 + tx < cols ? facts[col0 + tx] : LineFacts{kNotFinite, 0, 0.f, 0.f};
   const std::size_t plane = static_cast<std::size_t>(cols) * depth;
   const int t = ty * 32 + tx, quad = t % 8, c = t / 8;  // the writer's 4 values: p = 4·quad … of column col0 + c
   for (std::size_t p0 = blockIdx.y * std::size_t{32}; p0 < depth; p0 += gridDim.y * std::size_t{32}) {

@@ -17,6 +17,7 @@
 
 #include <cuda_runtime.h>
 
+#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstddef>
@@ -185,20 +186,33 @@ static_assert(guard_levels(8192) == 127 && guard_levels(1 << 20) == 45 && guard_
 /// one FP32 rounding: < 2^−23 relative) room within γ(6k+4) + 2^−20.
 GPULAB_HOST_DEVICE constexpr double guard_bound(int k) { return 6.0 * k * 0x1p-24 + 0x1p-21; }
 
-/// A guard sum L ≥ 0 (int32) as a byte, rounded down: L itself below 8, else its bit length (5 bits)
-/// and the 3 bits after its leading one (within 1/8 of L).
-GPULAB_HOST_DEVICE constexpr std::uint32_t encode_lower_bound(std::uint32_t sum) {
-  if (sum < 8) return sum;
-  int bits = 0;
-  while ((sum >> bits) != 0) ++bits;  // 4 … 31
-  return static_cast<std::uint32_t>(bits) << 3 | (sum >> (bits - 4) & 7u);
+/// x's bit length (0 for 0).
+GPULAB_HOST_DEVICE inline int bit_length(std::uint32_t x) {
+#ifdef __CUDA_ARCH__
+  return 32 - __clz(static_cast<int>(x));
+#else
+  return std::bit_width(x);
+#endif
 }
-GPULAB_HOST_DEVICE constexpr double decode_lower_bound(std::uint32_t code) {
-  if (code < 8) return code;
-  return static_cast<double>(std::uint64_t{8 | (code & 7u)} << ((code >> 3) - 4));
+
+/// A guard sum L ≥ 0 (int32) as a byte, rounded down: its bit length b (5 bits) and the 3 bits after
+/// its leading one (m), (1 + m/8)·2^(b−1), within 1/8 below L (exact below 16); 0 for 0.
+GPULAB_HOST_DEVICE inline std::uint32_t encode_lower_bound(std::uint32_t sum) {
+  if (sum == 0) return 0;
+  const int bits = bit_length(sum);  // 1 … 31
+  const std::uint32_t top = bits >= 4 ? sum >> (bits - 4) : sum << (4 - bits);  // the leading one and 3 bits after it
+  return static_cast<std::uint32_t>(bits) << 3 | (top & 7u);
 }
-static_assert(decode_lower_bound(encode_lower_bound(7)) == 7 && decode_lower_bound(encode_lower_bound(19)) == 18 &&
-              decode_lower_bound(encode_lower_bound(0x7fffffffu)) == 0x78000000);
+/// The code's value, built as a float's bits: exponent b − 1, mantissa m/8.
+GPULAB_HOST_DEVICE inline float decode_lower_bound(std::uint32_t code) {
+  if (code == 0) return 0.f;
+  const std::uint32_t bits = ((code >> 3) + 126) << 23 | (code & 7u) << 20;
+#ifdef __CUDA_ARCH__
+  return __uint_as_float(bits);
+#else
+  return std::bit_cast<float>(bits);
+#endif
+}
 
 /// The guard's step of a row (column) whose largest |x| is `max`: the least e with max ≤ levels·2^e
 /// (0 for zeros, and where the row holds ±Inf or NaN: the guard fails there).
@@ -209,35 +223,36 @@ GPULAB_HOST_DEVICE inline int guard_step(float max, int levels) {
   return f == 0.5 ? e - 1 : e;
 }
 
-/// What the guard knows of a row of A (a column of B): its shift s and guard step e, Σ|x|, and the
-/// powers of two the test takes, ½·2^−s and 2^e (so that it multiplies, where ldexp cost the
-/// reconstruction a third of its time).
+/// What the guard knows of a row of A (a column of B), s its shift and e its guard step: the test's
+/// terms divided by 2^e, so that it runs in FP32 (ldexp in FP64 cost the reconstruction a third of
+/// its time): x = ½·2^−s/2^e, which lies near 2^−21 (within √k of it), and y = Σ|x|/2^e, within
+/// [levels/2, k·levels] (0 for a row of zeros).
 struct LineFacts {
   int shift;
-  int step;
-  double magnitudes;
-  double half_unit;   // ½·2^−s: the rounding of each of the row's scaled values, at their scale
-  double step_value;  // 2^e
+  int step;          // e: the row's (column's) values in the guard's product are floor(|x|/2^e)
+  float unit;        // x
+  float magnitudes;  // y
 };
 
 /// A row's (column's) facts from its Σx², Σ|x| and largest |x| (levels: guard_levels(k)).
 template <int N>
 GPULAB_HOST_DEVICE inline LineFacts line_facts(double squares, double magnitudes, float max, int levels) {
-  const int shift = norm_shift<N>(squares), step = guard_step(max, levels);
-  const int unit = shift == kNotFinite ? 0 : -shift - 1;  // shifts lie within ±200: 2^unit is a normal double
-  return {shift, step, magnitudes, ldexp(1.0, unit), ldexp(1.0, step)};
+  const int shift = norm_shift<N>(squares);
+  if (shift == kNotFinite || max == 0) return {shift, 0, 0.f, 0.f};
+  const int step = guard_step(max, levels);
+  return {shift, step, static_cast<float>(ldexp(1.0, -shift - 1 - step)), static_cast<float>(ldexp(magnitudes, -step))};
 }
 
 /// Whether fp32_tensor's bound holds for element (i, j) as the scheme gives it: a row and column of
-/// finite values, and E ≤ guard_bound(k)·L (L from its guard code); where a row or column is 0,
-/// ĉ = 0 is exact.
+/// finite values, and E ≤ guard_bound(k)·L, both divided by 2^(e+e′) (L from its guard code);
+/// where a row or column is 0, ĉ = 0 is exact.
 GPULAB_HOST_DEVICE inline bool guard_holds(const LineFacts& row, const LineFacts& col, std::uint32_t code, int k) {
   if (row.shift == kNotFinite || col.shift == kNotFinite) return false;
   if (row.magnitudes == 0 || col.magnitudes == 0) return true;
-  // E = ½·2^−s·Σ|b| + ½·2^−t·Σ|a| + ¾·k·2^−(s+t) (above), ¾·k·2^−(s+t) = 3k·(½·2^−s)·(½·2^−t)
-  const double e = row.half_unit * col.magnitudes + col.half_unit * row.magnitudes + 3.0 * k * row.half_unit * col.half_unit;
-  const double l = decode_lower_bound(code) * row.step_value * col.step_value;
-  return e * (1 + 0x1p-20) <= guard_bound(k) * l;  // (1 + 2^−20): the norms' and this test's own rounding
+  // E = ½·2^−s·Σ|b| + ½·2^−t·Σ|a| + ¾·k·2^−(s+t) (above), and ¾·k·2^−(s+t) = 3k·(½·2^−s)·(½·2^−t)
+  const float e = row.unit * col.magnitudes + col.unit * row.magnitudes + 3.f * static_cast<float>(k) * row.unit * col.unit;
+  // (1 + 2^−16): the facts' and this test's own roundings (a few of 2^−24 each)
+  return e * (1 + 0x1p-16f) <= static_cast<float>(guard_bound(k)) * decode_lower_bound(code);
 }
 
 /// k in chunks of this depth where the products are int32 sums to memory: |Σ residue·residue| ≤
