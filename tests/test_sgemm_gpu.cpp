@@ -393,14 +393,21 @@ TEST(SgemmOzaki, LosesARowAndAColumnWhoseLargeElementsMissEachOther) {
   }
 }
 
-// The guard (fp32_tensor's Ozaki path): within fp32_tensor's bound on every element, with alpha, beta
-// and ±20 exponent spreads, where rows of A and columns of B have large elements that miss each other
-// (the case above, planted), a row holds a NaN and k is deep; the elements the guard clears have the
-// unguarded scheme's bits, the others (the planted row and column, the NaN row) FP32's.
+// The guard (fp32_tensor's Ozaki path): within fp32_tensor's bound on every element, with alpha and
+// beta, where rows of A and columns of B have large elements that miss each other (the case above,
+// planted), a row holds a NaN, k is deep, and exponents spread ±20 (where at k = 1000 some elements
+// fail the guard); on inputs of one exponent range the elements the guard clears, all but the planted
+// row and column and the NaN row, have the unguarded scheme's bits, the others FP32's.
 TEST(SgemmOzaki, GuardKeepsFp32TensorsBoundWhereTheSchemeLosesIt) {
   if (!sgemm_detail::wgmma_supported()) GTEST_SKIP() << "gpulab's INT8 products need compute capability 9.0";
   for (const SgemmShape shape : {SgemmShape{1, 1, 64}, SgemmShape{300, 260, 1000}, SgemmShape{130, 140, (1 << 16) + 100}}) {
-    SgemmInput in = make_sgemm_input(shape, 1, 1.5f, 0.5f, 41, 20);
+    const SgemmInput spread = make_sgemm_input(shape, 1, 1.5f, 0.5f, 43, 20);
+    DeviceGemm spread_guarded(spread);
+    ASSERT_TRUE(sgemm_ozaki::guarded_product(spread_guarded.args(spread), nullptr));
+    const CheckResult spread_check = check_sgemm(spread_guarded.result(), spread, sgemm_reference(spread, 7), SgemmMath::tf32x3);
+    EXPECT_TRUE(spread_check.ok) << "exponents ±20: " << spread_check.detail;
+
+    SgemmInput in = make_sgemm_input(shape, 1, 1.5f, 0.5f, 41, 0);
     const std::size_t row = shape.m / 2, col = shape.n / 3;
     for (std::size_t p = 0; p < shape.k; ++p) in.a[row * in.lda + p] = in.b[p * in.ldb + col] = 1.f;
     in.a[row * in.lda] = in.b[1 * in.ldb + col] = 0x1p30f;

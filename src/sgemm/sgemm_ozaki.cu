@@ -138,12 +138,15 @@ __device__ __forceinline__ std::int8_t guard_level(float v, const LineFacts& lin
   return static_cast<std::int8_t>(min(static_cast<float>(levels), floorf(scaled)));
 }
 
+static_assert(kGuardStride == 4, "the residue kernels' threads take 4 consecutive p, the guard the first");
+
 /// A's residues: plane l (rows × depth int8, row-major) holds round(a·2^shift[i]) mod m_l; with
-/// kGuard, plane N its guard levels. The padding past k is zero. A thread 4 consecutive p (one 4-byte
-/// store a plane); x along a row, y down the rows (looping past gridDim.y).
+/// kGuard, `guard` (rows × guard_depth) the levels of every 4th p. The padding past k is zero. A
+/// thread 4 consecutive p (one 4-byte store a plane); x along a row, y down the rows (looping past
+/// gridDim.y).
 template <int N, bool kGuard>
 __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols, std::size_t depth, const LineFacts* facts,
-                             int levels, std::int8_t* out) {
+                             int levels, std::int8_t* out, std::int8_t* guard, std::size_t guard_depth) {
   const std::size_t plane = static_cast<std::size_t>(rows) * depth;
   const std::size_t p0 = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) * 4;
   if (p0 >= depth) return;
@@ -161,21 +164,19 @@ __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols
       reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
                                                        symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
     });
-    if constexpr (kGuard)
-      reinterpret_cast<char4*>(out + N * plane)[q] = {guard_level(v[0], line, levels), guard_level(v[1], line, levels),
-                                                       guard_level(v[2], line, levels), guard_level(v[3], line, levels)};
+    if constexpr (kGuard) guard[row * guard_depth + p0 / 4] = guard_level(v[0], line, levels);
   }
 }
 
 /// B's residues, transposed (plane l: cols × depth, B's column j a row): 32 × 32 tiles of the scaled
 /// integers through shared memory, read along B's rows (32 columns a warp) and written along k, a
 /// thread 4 consecutive p of a column (one 4-byte store a plane; a warp 4 columns × 32 bytes); with
-/// kGuard, the guard's levels in plane N the same way.
+/// kGuard, the levels of the first of them in `guard` (cols × guard_depth).
 template <int N, bool kGuard>
 __global__ void column_residues(const float* b, std::size_t ldb, int rows, int cols, std::size_t depth, const LineFacts* facts,
-                                int levels, std::int8_t* out) {
+                                int levels, std::int8_t* out, std::int8_t* guard, std::size_t guard_depth) {
   __shared__ ScaledInt<N> tile[32][33];
-  __shared__ std::int8_t guard_tile[kGuard ? 32 : 1][33];
+  __shared__ std::int8_t guard_tile[kGuard ? 8 : 1][33];  // rows 0, 4, … 28 of the tile
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
   const int col0 = static_cast<int>(blockIdx.x) * 32;
   const LineFacts line = col0 + tx < cols ? facts[col0 + tx] : LineFacts{kNotFinite, 0, 0.f, 0.f};
@@ -186,7 +187,8 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
       const std::size_t p = p0 + r;
       const float v = p < static_cast<std::size_t>(rows) && col0 + tx < cols ? b[p * ldb + col0 + tx] : 0.f;
       tile[r][tx] = scaled_integer<N>(v, line.shift);
-      if constexpr (kGuard) guard_tile[r][tx] = guard_level(v, line, levels);
+      if constexpr (kGuard)
+        if (r % 4 == 0) guard_tile[r / 4][tx] = guard_level(v, line, levels);
     }
     __syncthreads();
     // (4·quad + u)·33 + c lands in bank 4·quad + u + c: the warp's 8 quads × 4 columns are conflict-free
@@ -198,9 +200,7 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
         reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
                                                          symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
       });
-      if constexpr (kGuard)
-        reinterpret_cast<char4*>(out + N * plane)[q] = {guard_tile[4 * quad][c], guard_tile[4 * quad + 1][c],
-                                                         guard_tile[4 * quad + 2][c], guard_tile[4 * quad + 3][c]};
+      if constexpr (kGuard) guard[static_cast<std::size_t>(col0 + c) * guard_depth + p / 4] = guard_tile[quad][c];
     }
     __syncthreads();
   }
@@ -357,11 +357,14 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   const std::size_t a_plane = static_cast<std::size_t>(g.m) * depth, b_plane = static_cast<std::size_t>(g.n) * depth;
   const int tiles_m = static_cast<int>(ceil_div(static_cast<std::size_t>(g.m), kFixTile));
   const int tiles_n = static_cast<int>(ceil_div(static_cast<std::size_t>(g.n), kFixTile));
-  // One allocation, freed in stream order after the reconstruction: the residues (int8, planes of
-  // 16-byte rows), the products (cuBLAS's int32 sums, or gpulab's residues of them as bytes), the
-  // norms' partial sums, each row's and column's facts, the guard's tile flags; each part 16-byte
-  // aligned (7 planes of an odd count are not).
-  const std::size_t residue_bytes = align_up(planes * (a_plane + b_plane), 16);
+  // One allocation, freed in stream order after the reconstruction: the residues and the guard's
+  // levels (int8, planes of 16-byte rows), the products (cuBLAS's int32 sums, or gpulab's residues of
+  // them as bytes), the norms' partial sums, each row's and column's facts, the guard's tile flags;
+  // each part 16-byte aligned (7 planes of an odd count are not).
+  const int guard_k = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), kGuardStride));
+  const std::size_t guard_depth = guard ? align_up(static_cast<std::size_t>(guard_k), kDepthAlign) : 0;
+  const std::size_t guard_bytes = (static_cast<std::size_t>(g.m) + g.n) * guard_depth;  // the guard's levels, A's then B's
+  const std::size_t residue_bytes = align_up(N * (a_plane + b_plane) + guard_bytes, 16);
   const std::size_t products_bytes =
       align_up(own ? std::size_t{static_cast<std::size_t>(planes)} * g.m * residue_ld : static_cast<std::size_t>(chunks) * N * elements * sizeof(std::int32_t), 16);
   const std::size_t partial_bytes = align_up(static_cast<std::size_t>(norm_chunks) * (g.m + g.n) * sizeof(NormPartial), 16);
@@ -370,7 +373,9 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   std::optional<StreamScratch> scratch;
   if (!take_scratch(scratch, residue_bytes + products_bytes + partial_bytes + facts_bytes + flags_bytes, stream)) return false;
   auto* a_residues = scratch->as<std::int8_t>();
-  std::int8_t* b_residues = a_residues + planes * a_plane;
+  std::int8_t* b_residues = a_residues + N * a_plane;
+  std::int8_t* a_guard = b_residues + N * b_plane;
+  std::int8_t* b_guard = a_guard + static_cast<std::size_t>(g.m) * guard_depth;
   auto* products = reinterpret_cast<std::int32_t*>(a_residues + residue_bytes);
   auto* partial = reinterpret_cast<NormPartial*>(reinterpret_cast<std::byte*>(products) + products_bytes);
   auto* row_facts = reinterpret_cast<LineFacts*>(reinterpret_cast<std::byte*>(partial) + partial_bytes);
@@ -379,7 +384,7 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
 
   NormPartial* column_partial = partial + static_cast<std::size_t>(norm_chunks) * g.m;
   const auto n = static_cast<std::size_t>(g.n);
-  const int levels = guard_levels(std::max(g.k, 1));
+  const int levels = guard_levels(std::max(guard_k, 1));
 
   // k = 0 copies and multiplies nothing: the shifts are 0, every residue sum 0, and the
   // reconstruction writes alpha·0 + beta·C.
@@ -401,10 +406,10 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
       const std::string levels_too = kGuard ? " and its guard levels" : "";
       launch("sgemm_ozaki_row_residues", row_residues<N, kGuard>,
              {tile_grid(depth / 4, 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki residues"), 256}, stream, g.a, g.lda, g.m, g.k,
-             depth, static_cast<const LineFacts*>(row_facts), levels, a_residues)
+             depth, static_cast<const LineFacts*>(row_facts), levels, a_residues, a_guard, guard_depth)
           .work([levels_too] { return "A scaled and rounded, its residues as int8" + levels_too; });
       launch("sgemm_ozaki_column_residues", column_residues<N, kGuard>, {tile_grid(n, 32, depth, 32, "sgemm ozaki residues"), dim3(32, 8)},
-             stream, g.b, g.ldb, g.k, g.n, depth, static_cast<const LineFacts*>(col_facts), levels, b_residues)
+             stream, g.b, g.ldb, g.k, g.n, depth, static_cast<const LineFacts*>(col_facts), levels, b_residues, b_guard, guard_depth)
           .work([levels_too] { return "B scaled, rounded and transposed, its residues as int8" + levels_too; });
     };
     if (guard) residues(std::true_type{});
@@ -426,7 +431,8 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   }
   auto* residues = reinterpret_cast<std::uint8_t*>(products);
   const std::size_t product_plane = static_cast<std::size_t>(g.m) * residue_ld;
-  wgmma_products(N, guard, a_residues, b_residues, g.m, g.n, g.k, depth, residues, residue_ld, stream);
+  const GuardOperands guard_operands{a_guard, b_guard, guard_k, guard_depth};
+  wgmma_products(N, a_residues, b_residues, g.m, g.n, g.k, depth, residues, residue_ld, stream, guard ? &guard_operands : nullptr);
   const ResidueBytes bytes{residues, residue_ld, product_plane};
   if (!guard) {
     launch("sgemm_ozaki_reconstruct", reconstruct<N, ResidueBytes>, {grid(ResidueBytes::kPer), 256}, stream, bytes, g, rows, cols,

@@ -169,9 +169,15 @@ GPULAB_HOST_DEVICE inline double from_residues(const std::uint32_t (&r)[N]) {
 /// 2^−20)·(|A|·|B|)ᵢⱼ, where a row's and a column's large elements miss each other (a = (2^30, 1, …),
 /// b = (1, 2^30, …)ᵀ: c = 2^31 + …, the 1s round to 0, ĉ = 0). The guard proves the bound element by
 /// element or hands the element to FP32: one INT8 product more, of |A| and |B| rounded down to
-/// `guard_levels` steps of a power of two a row (column), gives Lᵢⱼ ≤ (|A|·|B|)ᵢⱼ; an element whose
+/// `guard_levels` steps of a power of two a row (column) over a quarter of k, gives Lᵢⱼ ≤ (|A|·|B|)ᵢⱼ; an element whose
 /// scheme bound Eᵢⱼ (above, from each row's and column's Σ|x| and shift) exceeds
 /// guard_bound(k)·Lᵢⱼ is computed again as an FP32 FMA chain.
+
+/// The guard's product takes every kGuardStride-th p (p = 0, 4, 8, …): a sum over some of the p is
+/// still a lower bound, at a quarter of an INT8 product's cost (a whole one cost a tenth of the
+/// scheme's time at 8192³); inputs whose rows of A and columns of B meet mostly at other p (sparse
+/// ones: A = I) fail the guard more often, and take FP32 there.
+inline constexpr int kGuardStride = 4;
 
 /// The steps of |x| in a row of the guard's product: ≤ 127 (int8) with levels²·k < 2^31, so that
 /// its int32 sums never wrap.
@@ -289,9 +295,16 @@ bool guarded_product(const sgemm_device::GemmArgs& g, cudaStream_t stream);
 /// moduli (0 for n ≤ j < ld): a's planes m × depth int8 and b's n × depth (K-major, k of each row
 /// used, depth and ld multiples of 16). gpulab's INT8 GEMM on wgmma (sgemm_ozaki_products.cu),
 /// for Hopper alone: the caller checks sgemm_detail::wgmma_supported() before any work.
-/// With `guard`, plane `moduli` of a and b holds the guard's steps and that of `residues` the codes
-/// (encode_lower_bound) of their product.
-void wgmma_products(int moduli, bool guard, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth,
-                    std::uint8_t* residues, std::size_t ld, cudaStream_t stream);
+/// The guard's operands: A's and B̂ᵀ's levels at every kGuardStride-th p, m × depth and n × depth
+/// int8 (k of each row used, depth a multiple of 16); their product's codes (encode_lower_bound) go
+/// to plane `moduli` of `residues`.
+struct GuardOperands {
+  const std::int8_t* a = nullptr;
+  const std::int8_t* b = nullptr;
+  int k = 0;
+  std::size_t depth = 0;
+};
+void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth,
+                    std::uint8_t* residues, std::size_t ld, cudaStream_t stream, const GuardOperands* guard = nullptr);
 
 }  // namespace gpulab::sgemm_ozaki

@@ -48,7 +48,8 @@ constexpr int kSums = kBN / 2;                       // a consumer thread's int3
 constexpr int kSlicesPerReduction = 512;
 
 struct ResidueMaps {
-  CUtensorMap a, b;  // Â's planes (m × k each), B̂ᵀ's (n × k each): boxes of 128 bytes × kBM or kShareRowsB rows
+  CUtensorMap a, b;              // Â's planes (m × k each), B̂ᵀ's (n × k each): boxes of 128 bytes × kBM or kShareRowsB rows
+  CUtensorMap guard_a, guard_b;  // the guard's levels (m × k/4, n × k/4), the same boxes
 };
 
 /// Each of the consumer thread's sums reduced mod kModulus[L]: into (−m, m) as the slices go on
@@ -78,10 +79,12 @@ __device__ __forceinline__ void warpgroup_sync(int consumer) {
 }
 
 /// plane l of `out` (m × ld bytes, planes `plane` bytes apart) = (Âₗ·B̂ₗᵀ) mod mₗ, a 128 × 256 tile
-/// a block: the layout of sgemm_ozaki.hpp's wgmma_products; with kGuard, plane N the guard's codes.
+/// a block: the layout of sgemm_ozaki.hpp's wgmma_products; with kGuard, plane N the guard's codes
+/// (its product guard_k deep).
 template <int N, bool kGuard>
 __global__ void __launch_bounds__(kThreads, 1)
-    int8_products(const __grid_constant__ ResidueMaps maps, int m, int n, int k, std::uint8_t* out, std::size_t ld, std::size_t plane) {
+    int8_products(const __grid_constant__ ResidueMaps maps, int m, int n, int k, int guard_k, std::uint8_t* out, std::size_t ld,
+                  std::size_t plane) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __shared__ std::uint64_t full[kStages], empty[kStages];
   extern __shared__ unsigned char smem_raw[];
@@ -95,7 +98,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   const unsigned rank = blockIdx.x % kCluster;
   const int m0 = (tm * kCluster + static_cast<int>(rank)) * kBM, n0 = tn * kBN;
   constexpr int kPlanes = N + (kGuard ? 1 : 0);
-  const int per_modulus = (k + kBK - 1) / kBK, slices = kPlanes * per_modulus;
+  const int per_modulus = (k + kBK - 1) / kBK, per_guard = kGuard ? (guard_k + kBK - 1) / kBK : 0;
+  const int slices = N * per_modulus + per_guard;
+  auto slices_of = [&](int l) { return l < N ? per_modulus : per_guard; };
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   if (threadIdx.x == 0) init_ring(full, empty, kCluster * kConsumers * 4);  // each consumer warp's lane 0, of every block
@@ -107,10 +112,17 @@ __global__ void __launch_bounds__(kThreads, 1)
         const int stage = slice % kStages, round = slice / kStages;
         if (round > 0) barrier_wait(&empty[stage], (round - 1) & 1);  // every block of the cluster done with it
         barrier_expect_bytes(&full[stage], kStageBytes);
-        const int l = slice / per_modulus, k0 = slice % per_modulus * kBK;  // TMA reads zeros past k, m and n
-        tma_load(maps.a, tile_a(stage), &full[stage], k0, m0, l);
         const int share = static_cast<int>(rank) * kShareRowsB;
-        tma_load_multicast(maps.b, tile_b(stage) + share * kBK, &full[stage], k0, n0 + share, l, (1u << kCluster) - 1);
+        constexpr std::uint16_t kAll = (1u << kCluster) - 1;
+        if (kGuard && slice >= N * per_modulus) {  // the guard's slices, after every modulus's
+          const int k0 = (slice - N * per_modulus) * kBK;
+          tma_load(maps.guard_a, tile_a(stage), &full[stage], k0, m0);
+          tma_load_multicast(maps.guard_b, tile_b(stage) + share * kBK, &full[stage], k0, n0 + share, kAll);
+        } else {
+          const int l = slice / per_modulus, k0 = slice % per_modulus * kBK;  // TMA reads zeros past k, m and n
+          tma_load(maps.a, tile_a(stage), &full[stage], k0, m0, l);
+          tma_load_multicast(maps.b, tile_b(stage) + share * kBK, &full[stage], k0, n0 + share, l, kAll);
+        }
       }
     }
     cluster_arrive(), cluster_wait();  // stay until the cluster is done with this block
@@ -129,7 +141,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   int sum[kSums];
   int slice = 0;
   for (int l = 0; l < kPlanes; ++l) {
-    for (int q = 0; q < per_modulus; ++q, ++slice) {
+    for (int q = 0; q < slices_of(l); ++q, ++slice) {
       if (q > 0 && q % kSlicesPerReduction == 0) {
         wgmma_wait_all();
         fence_registers(sum);
@@ -190,38 +202,44 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 template <int N, bool kGuard>
 void launch_products(const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth, std::uint8_t* residues,
-                     std::size_t ld, cudaStream_t stream) {
+                     std::size_t ld, cudaStream_t stream, const GuardOperands& guard) {
   const auto rows_a = static_cast<std::uint64_t>(m), rows_b = static_cast<std::uint64_t>(n), cols = static_cast<std::uint64_t>(k);
-  constexpr int kPlanes = N + (kGuard ? 1 : 0);
-  const ResidueMaps maps{swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, a, cols, rows_a, depth, kBM, kPlanes, rows_a * depth),
-                         swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, b, cols, rows_b, depth, kShareRowsB, kPlanes, rows_b * depth)};
+  ResidueMaps maps{swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, a, cols, rows_a, depth, kBM, N, rows_a * depth),
+                   swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, b, cols, rows_b, depth, kShareRowsB, N, rows_b * depth), {}, {}};
+  if constexpr (kGuard) {
+    const auto guard_cols = static_cast<std::uint64_t>(guard.k);
+    maps.guard_a = swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, guard.a, guard_cols, rows_a, guard.depth, kBM);
+    maps.guard_b = swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, guard.b, guard_cols, rows_b, guard.depth, kShareRowsB);
+  }
   constexpr auto kernel = int8_products<N, kGuard>;
   sgemm_detail::allow_smem<kernel>(kSmemBytes);
   const std::size_t blocks = sgemm_detail::tile_count(m, n, kBM * kCluster, kBN) * kCluster;
   LaunchShape shape{dim3(checked_grid(blocks, "sgemm ozaki products")), kThreads, kSmemBytes};
   shape.cluster = kCluster;
-  launch("sgemm_ozaki_int8_wgmma", kernel, shape, stream, maps, m, n, k, residues, ld, static_cast<std::size_t>(m) * ld).work([] {
+  launch("sgemm_ozaki_int8_wgmma", kernel, shape, stream, maps, m, n, k, guard.k, residues, ld, static_cast<std::size_t>(m) * ld).work([] {
     return "a 128x256 tile of every modulus in turn: TMA, " + std::to_string(kStages) +
            " stages of 128 (k); 2 warpgroups of 64x256, 4 wgmma m64n256k32 s8 a slice; clusters of 2 down M multicasting B's "
-           "slices; the sums mod m stored as bytes" + (kGuard ? "; then the guard's product, its sums coded" : "");
+           "slices; the sums mod m stored as bytes" + (kGuard ? "; then the guard's product (k/4), its sums coded" : "");
   });
 }
 
 }  // namespace
 
-void wgmma_products(int moduli, bool guard, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth,
-                    std::uint8_t* residues, std::size_t ld, cudaStream_t stream) {
+void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth,
+                    std::uint8_t* residues, std::size_t ld, cudaStream_t stream, const GuardOperands* guard) {
   if (depth % 16 != 0 || ld % 16 != 0) throw Error("sgemm ozaki: residue rows and product rows must be multiples of 16 bytes");
   if (m == 0 || n == 0) return;
   if (k == 0) {  // every product is 0
-    GPULAB_CUDA_CHECK(cudaMemsetAsync(residues, 0, static_cast<std::size_t>(moduli + (guard ? 1 : 0)) * m * ld, stream));
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(residues, 0, static_cast<std::size_t>(moduli + (guard != nullptr ? 1 : 0)) * m * ld, stream));
     return;
   }
+  if (guard != nullptr && (moduli != 7 || guard->depth % 16 != 0 || guard->k <= 0))
+    throw Error("sgemm ozaki: the guard takes 7 moduli, rows of 16-byte multiples and k > 0");
   switch (moduli) {
     case 7:
-      return guard ? launch_products<7, true>(a, b, m, n, k, depth, residues, ld, stream)
-                   : launch_products<7, false>(a, b, m, n, k, depth, residues, ld, stream);
-    case 8: return launch_products<8, false>(a, b, m, n, k, depth, residues, ld, stream);
+      return guard != nullptr ? launch_products<7, true>(a, b, m, n, k, depth, residues, ld, stream, *guard)
+                              : launch_products<7, false>(a, b, m, n, k, depth, residues, ld, stream, {});
+    case 8: return launch_products<8, false>(a, b, m, n, k, depth, residues, ld, stream, {});
     default: throw Error("sgemm ozaki: 7 or 8 moduli, not " + std::to_string(moduli));
   }
 }
