@@ -192,22 +192,21 @@ static_assert(guard_levels(8192) == 127 && guard_levels(1 << 20) == 45 && guard_
 /// one FP32 rounding: < 2^−23 relative) room within γ(6k+4) + 2^−20.
 GPULAB_HOST_DEVICE constexpr double guard_bound(int k) { return 6.0 * k * 0x1p-24 + 0x1p-21; }
 
-/// x's bit length (0 for 0).
-GPULAB_HOST_DEVICE inline int bit_length(std::uint32_t x) {
+/// x's leading zero bits (32 for 0).
+GPULAB_HOST_DEVICE inline int leading_zeros(std::uint32_t x) {
 #ifdef __CUDA_ARCH__
-  return 32 - __clz(static_cast<int>(x));
+  return __clz(static_cast<int>(x));
 #else
-  return std::bit_width(x);
+  return std::countl_zero(x);
 #endif
 }
 
 /// A guard sum L ≥ 0 (int32) as a byte, rounded down: its bit length b (5 bits) and the 3 bits after
-/// its leading one (m), (1 + m/8)·2^(b−1), within 1/8 below L (exact below 16); 0 for 0.
+/// its leading one (m), (1 + m/8)·2^(b−1), within 1/8 below L (exact below 16); 0 for 0. Without a
+/// branch: the products' epilogue codes 128 sums a thread, and branches there cost it registers.
 GPULAB_HOST_DEVICE inline std::uint32_t encode_lower_bound(std::uint32_t sum) {
-  if (sum == 0) return 0;
-  const int bits = bit_length(sum);  // 1 … 31
-  const std::uint32_t top = bits >= 4 ? sum >> (bits - 4) : sum << (4 - bits);  // the leading one and 3 bits after it
-  return static_cast<std::uint32_t>(bits) << 3 | (top & 7u);
+  const int zeros = leading_zeros(sum);
+  return static_cast<std::uint32_t>(32 - zeros) << 3 | (sum << (zeros & 31)) >> 28 & 7u;
 }
 /// The code's value, built as a float's bits: exponent b − 1, mantissa m/8.
 GPULAB_HOST_DEVICE inline float decode_lower_bound(std::uint32_t code) {
