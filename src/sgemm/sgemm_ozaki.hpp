@@ -206,7 +206,7 @@ GPULAB_HOST_DEVICE inline int leading_zeros(std::uint32_t x) {
 /// branch: the products' epilogue codes 128 sums a thread, and branches there cost it registers.
 GPULAB_HOST_DEVICE inline std::uint32_t encode_lower_bound(std::uint32_t sum) {
   const int zeros = leading_zeros(sum);
-  return static_cast<std::uint32_t>(32 - zeros) << 3 | (sum << (zeros & 31)) >> 28 & 7u;
+  return static_cast<std::uint32_t>(32 - zeros) << 3 | ((sum << (zeros & 31)) >> 28 & 7u);
 }
 /// The code's value, built as a float's bits: exponent b − 1, mantissa m/8.
 GPULAB_HOST_DEVICE inline float decode_lower_bound(std::uint32_t code) {
