@@ -257,14 +257,31 @@ struct ResidueBytes {
 };
 
 /// The guard's plane: a code a byte an element (rows ld apart, as ResidueBytes), and a flag a
-/// kFixTile × kFixTile tile of C, set where an element of the tile fails the guard.
+/// kFixTile × kFixTile tile of C, set where an element of the tile fails the guard, with their count.
 struct GuardPlane {
   const std::uint8_t* codes = nullptr;
   std::size_t ld = 0;
   int* flags = nullptr;
   int tiles_n = 0;
+  int* flagged = nullptr;  // how many tiles are flagged
 };
 constexpr int kFixTile = sgemm_device::k2dTile;
+
+/// The guard's test of every element, 4 consecutive a thread (as the reconstruction reads them):
+/// each tile holding one that fails flagged, and counted once.
+__global__ void guard_test(GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard) {
+  const int j0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  if (j0 >= g.n) return;
+  for (int i = static_cast<int>(blockIdx.y); i < g.m; i += static_cast<int>(gridDim.y)) {
+    const std::uint32_t codes = *reinterpret_cast<const std::uint32_t*>(guard.codes + static_cast<std::size_t>(i) * guard.ld + j0);
+    const LineFacts row = rows[i];
+    for (int u = 0; u < 4 && j0 + u < g.n; ++u) {
+      if (guard_holds(row, cols[j0 + u], codes >> 8 * u & 0xffu, g.k)) continue;
+      int* flag = &guard.flags[i / kFixTile * guard.tiles_n + (j0 + u) / kFixTile];
+      if (*flag == 0 && atomicExch(flag, 1) == 0) atomicAdd(guard.flagged, 1);
+    }
+  }
+}
 
 /// Rows of C a block of the reconstruction takes: a thread's columns' facts are loaded once for them
 /// (a row a block read every column's, 40 bytes, again for each of C's rows).
@@ -272,11 +289,13 @@ constexpr int kReconstructRows = 8;
 
 /// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues (`source`, its kPer
 /// consecutive elements a thread): x across a row's columns, y down kReconstructRows rows at a time
-/// (looping past gridDim.y). With kGuard, an element that fails the guard is left as it is and its
-/// tile flagged.
+/// (looping past gridDim.y). With kGuard, an element that fails the guard is left as it is (for
+/// fp32_fix_up); nothing where `gate` is closed.
 template <int N, class Source, bool kGuard = false>
-__global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard = {}) {
+__global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard,
+                            sgemm_detail::DeviceGate gate) {
   constexpr int kPer = Source::kPer;
+  if (!gate.open()) return;
   const int j0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kPer;
   if (j0 >= g.n) return;
   LineFacts col[kPer];
@@ -294,12 +313,8 @@ __global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, co
       for (int u = 0; u < kPer; ++u) {
         const int j = j0 + u;
         if (j >= g.n) break;
-        if constexpr (kGuard) {
-          if (!guard_holds(row, col[u], codes >> 8 * u & 0xffu, g.k)) {
-            guard.flags[i / kFixTile * guard.tiles_n + j / kFixTile] = 1;  // (every writer writes 1)
-            continue;
-          }
-        }
+        if constexpr (kGuard)
+          if (!guard_holds(row, col[u], codes >> 8 * u & 0xffu, g.k)) continue;
         const double exact = from_residues<N>(r[u]);
         double v = row.shift == kNotFinite || col[u].shift == kNotFinite
                        ? CUDART_NAN
@@ -311,10 +326,12 @@ __global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, co
 }
 
 /// The elements the guard failed, as gpulab's FP32 path gives them (an FMA chain over k in order,
-/// then alpha and beta): rung 5's 128 × 128 tile (sgemm_device.cuh, blocked_2d_tile) for each flagged tile, its
-/// failed elements stored; blocks of other tiles return at once.
-__global__ void __launch_bounds__(sgemm_device::k2dThreads) fp32_fix_up(GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard) {
+/// then alpha and beta): rung 5's 128 × 128 tile (sgemm_device.cuh, blocked_2d_tile) for each
+/// flagged tile, its failed elements stored; blocks of other tiles return at once.
+__global__ void __launch_bounds__(sgemm_device::k2dThreads)
+    fp32_fix_up(GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard, sgemm_detail::DeviceGate gate) {
   using namespace sgemm_device;
+  if (!gate.open()) return;
   const int t = static_cast<int>(threadIdx.x);
   const int row0 = t / (k2dTile / k2dPer) * k2dPer, col0 = t % (k2dTile / k2dPer) * k2dPer;
   const int n0 = static_cast<int>(blockIdx.x) * k2dTile;
@@ -366,10 +383,11 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   const std::size_t guard_bytes = (static_cast<std::size_t>(g.m) + g.n) * guard_depth;  // the guard's levels, A's then B's
   const std::size_t residue_bytes = align_up(N * (a_plane + b_plane) + guard_bytes, 16);
   const std::size_t products_bytes =
-      align_up(own ? std::size_t{static_cast<std::size_t>(planes)} * g.m * residue_ld : static_cast<std::size_t>(chunks) * N * elements * sizeof(std::int32_t), 16);
+      align_up(own ? static_cast<std::size_t>(planes) * g.m * residue_ld : static_cast<std::size_t>(chunks) * N * elements * sizeof(std::int32_t),
+               16);
   const std::size_t partial_bytes = align_up(static_cast<std::size_t>(norm_chunks) * (g.m + g.n) * sizeof(NormPartial), 16);
   const std::size_t facts_bytes = (static_cast<std::size_t>(g.m) + g.n) * sizeof(LineFacts);
-  const std::size_t flags_bytes = guard ? static_cast<std::size_t>(tiles_m) * tiles_n * sizeof(int) : 0;
+  const std::size_t flags_bytes = guard ? (static_cast<std::size_t>(tiles_m) * tiles_n + 1) * sizeof(int) : 0;  // and their count
   std::optional<StreamScratch> scratch;
   if (!take_scratch(scratch, residue_bytes + products_bytes + partial_bytes + facts_bytes + flags_bytes, stream)) return false;
   auto* a_residues = scratch->as<std::int8_t>();
@@ -425,29 +443,44 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   if (!own) {
     chunk_gemm(ChunkOperands{a_residues, b_residues, g.m, g.n, N, chunks, depth, products}, stream);
     launch("sgemm_ozaki_reconstruct", reconstruct<N, ChunkSums>, {grid(ChunkSums::kPer), 256}, stream,
-           ChunkSums{static_cast<const std::int32_t*>(products), chunks, g.n, elements}, g, rows, cols, GuardPlane{})
+           ChunkSums{static_cast<const std::int32_t*>(products), chunks, g.n, elements}, g, rows, cols, GuardPlane{},
+           sgemm_detail::DeviceGate{})
         .work(reconstruct_work);
     return true;
   }
   auto* residues = reinterpret_cast<std::uint8_t*>(products);
   const std::size_t product_plane = static_cast<std::size_t>(g.m) * residue_ld;
-  const GuardOperands guard_operands{a_guard, b_guard, guard_k, guard_depth};
-  wgmma_products(N, a_residues, b_residues, g.m, g.n, g.k, depth, residues, residue_ld, stream, guard ? &guard_operands : nullptr);
   const ResidueBytes bytes{residues, residue_ld, product_plane};
   if (!guard) {
+    wgmma_products(N, a_residues, b_residues, g.m, g.n, g.k, depth, residues, residue_ld, stream);
     launch("sgemm_ozaki_reconstruct", reconstruct<N, ResidueBytes>, {grid(ResidueBytes::kPer), 256}, stream, bytes, g, rows, cols,
-           GuardPlane{})
+           GuardPlane{}, sgemm_detail::DeviceGate{})
         .work(reconstruct_work);
     return true;
   }
-  const GuardPlane plane{residues + N * product_plane, residue_ld, flags, tiles_n};
+  // The guard first: its codes, and each element's test, which flags the tiles holding one that
+  // fails and counts them. Then, by that count on the GPU (no wait): where few tiles are flagged,
+  // the scheme, its elements that fail left to the FP32 fix-up of their tiles; where more than a
+  // 16th are (rung 5's tiles would cost more than 3xTF32 over all of C), 3xTF32 over all of C and
+  // nothing of the scheme (its bound, fp32_tensor's, is the guard's). Without the pool's memory for
+  // 3xTF32's split operands the count is cleared: the fix-up takes every flagged tile.
+  std::uint8_t* codes = residues + N * product_plane;
+  const GuardPlane plane{codes, residue_ld, flags, tiles_n, flags + static_cast<std::size_t>(tiles_m) * tiles_n};
   GPULAB_CUDA_CHECK(cudaMemsetAsync(flags, 0, flags_bytes, stream));
+  wgmma_guard_product(GuardOperands{a_guard, b_guard, guard_k, guard_depth}, g.m, g.n, codes, residue_ld, stream);
+  launch("sgemm_ozaki_guard_test", guard_test, {grid(4), 256}, stream, g, rows, cols, plane)
+      .work([] { return std::string("the guard's test of each element, E <= bound * L; tiles holding one that fails flagged, counted"); });
+  const int many = tiles_m * tiles_n / 16;
+  const sgemm_detail::DeviceGate few_flagged{plane.flagged, many, false};
+  if (!sgemm_detail::wgmma_tf32x3_gated(g, stream, {plane.flagged, many, true}))
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(plane.flagged, 0, sizeof(int), stream));
+  wgmma_products(N, a_residues, b_residues, g.m, g.n, g.k, depth, residues, residue_ld, stream, few_flagged);
   launch("sgemm_ozaki_reconstruct", reconstruct<N, ResidueBytes, true>, {grid(ResidueBytes::kPer), 256}, stream, bytes, g, rows, cols,
-         plane)
-      .work([] { return std::string("the guard's test, then the CRT (a 128-bit sum), scaled back, alpha and beta; failed tiles flagged"); });
+         plane, few_flagged)
+      .work([] { return std::string("the CRT (a 128-bit sum), scaled back, alpha and beta, where the guard holds"); });
   launch("sgemm_ozaki_fp32_fix_up", fp32_fix_up,
          {tile_grid(n, kFixTile, static_cast<std::size_t>(g.m), kFixTile, "sgemm ozaki fix-up"), sgemm_device::k2dThreads}, stream, g,
-         rows, cols, plane)
+         rows, cols, plane, few_flagged)
       .work([] { return std::string("the elements that failed the guard as FP32 FMA chains, 128x128 tiles (flagged ones only)"); });
   return true;
 }

@@ -14,6 +14,7 @@
 
 #include "lib/host_device.hpp"
 #include "sgemm/sgemm_args.hpp"
+#include "sgemm/sgemm_paths.hpp"
 
 #include <cuda_runtime.h>
 
@@ -295,15 +296,17 @@ bool guarded_product(const sgemm_device::GemmArgs& g, cudaStream_t stream);
 /// used, depth and ld multiples of 16). gpulab's INT8 GEMM on wgmma (sgemm_ozaki_products.cu),
 /// for Hopper alone: the caller checks sgemm_detail::wgmma_supported() before any work.
 /// The guard's operands: A's and B̂ᵀ's levels at every kGuardStride-th p, m × depth and n × depth
-/// int8 (k of each row used, depth a multiple of 16); their product's codes (encode_lower_bound) go
-/// to plane `moduli` of `residues`.
+/// int8 (k of each row used, depth a multiple of 16).
 struct GuardOperands {
   const std::int8_t* a = nullptr;
   const std::int8_t* b = nullptr;
   int k = 0;
   std::size_t depth = 0;
 };
+/// `gate`: the products run only where it is open (sgemm_paths.hpp).
 void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth,
-                    std::uint8_t* residues, std::size_t ld, cudaStream_t stream, const GuardOperands* guard = nullptr);
+                    std::uint8_t* residues, std::size_t ld, cudaStream_t stream, sgemm_detail::DeviceGate gate = {});
+/// The guard's product alone, on the same kernel: codes[i·ld + j] = encode_lower_bound(Σ levels·levels).
+void wgmma_guard_product(const GuardOperands& guard, int m, int n, std::uint8_t* codes, std::size_t ld, cudaStream_t stream);
 
 }  // namespace gpulab::sgemm_ozaki

@@ -84,8 +84,9 @@ __device__ __forceinline__ void warpgroup_sync(int consumer) {
 template <int N, bool kGuard>
 __global__ void __launch_bounds__(kThreads, 1)
     int8_products(const __grid_constant__ ResidueMaps maps, int m, int n, int k, int guard_k, std::uint8_t* out, std::size_t ld,
-                  std::size_t plane) {
+                  std::size_t plane, sgemm_detail::DeviceGate gate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  if (!gate.open()) return;  // (every block of a cluster alike: before any waits on another)
   __shared__ std::uint64_t full[kStages], empty[kStages];
   extern __shared__ unsigned char smem_raw[];
   unsigned char* smem = reinterpret_cast<unsigned char*>(align_up(reinterpret_cast<std::uintptr_t>(smem_raw), kSwizzleAlign));
@@ -200,12 +201,17 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
+/// N moduli's products (N > 0), or the guard's alone (N = 0, kGuard: its codes to plane 0).
 template <int N, bool kGuard>
 void launch_products(const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth, std::uint8_t* residues,
-                     std::size_t ld, cudaStream_t stream, const GuardOperands& guard) {
+                     std::size_t ld, cudaStream_t stream, const GuardOperands& guard, sgemm_detail::DeviceGate gate) {
+  static_assert(N > 0 || kGuard);
   const auto rows_a = static_cast<std::uint64_t>(m), rows_b = static_cast<std::uint64_t>(n), cols = static_cast<std::uint64_t>(k);
-  ResidueMaps maps{swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, a, cols, rows_a, depth, kBM, N, rows_a * depth),
-                   swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, b, cols, rows_b, depth, kShareRowsB, N, rows_b * depth), {}, {}};
+  ResidueMaps maps{};
+  if constexpr (N > 0) {
+    maps.a = swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, a, cols, rows_a, depth, kBM, N, rows_a * depth);
+    maps.b = swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, b, cols, rows_b, depth, kShareRowsB, N, rows_b * depth);
+  }
   if constexpr (kGuard) {
     const auto guard_cols = static_cast<std::uint64_t>(guard.k);
     maps.guard_a = swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, guard.a, guard_cols, rows_a, guard.depth, kBM);
@@ -216,32 +222,42 @@ void launch_products(const std::int8_t* a, const std::int8_t* b, int m, int n, i
   const std::size_t blocks = sgemm_detail::tile_count(m, n, kBM * kCluster, kBN) * kCluster;
   LaunchShape shape{dim3(checked_grid(blocks, "sgemm ozaki products")), kThreads, kSmemBytes};
   shape.cluster = kCluster;
-  launch("sgemm_ozaki_int8_wgmma", kernel, shape, stream, maps, m, n, k, guard.k, residues, ld, static_cast<std::size_t>(m) * ld).work([] {
-    return "a 128x256 tile of every modulus in turn: TMA, " + std::to_string(kStages) +
-           " stages of 128 (k); 2 warpgroups of 64x256, 4 wgmma m64n256k32 s8 a slice; clusters of 2 down M multicasting B's "
-           "slices; the sums mod m stored as bytes" + (kGuard ? "; then the guard's product (k/4), its sums coded" : "");
-  });
+  launch(N > 0 ? "sgemm_ozaki_int8_wgmma" : "sgemm_ozaki_guard_wgmma", kernel, shape, stream, maps, m, n, k, guard.k, residues, ld,
+         static_cast<std::size_t>(m) * ld, gate)
+      .work([] {
+        const std::string pipeline = ": TMA, " + std::to_string(kStages) +
+                                     " stages of 128 (k); 2 warpgroups of 64x256, 4 wgmma m64n256k32 s8 a slice; clusters of 2 down M "
+                                     "multicasting B's slices; ";
+        if (N == 0) return "the guard's product (every 4th p) of a 128x256 tile" + pipeline + "its sums coded as bytes";
+        return "a 128x256 tile of every modulus in turn" + pipeline + "the sums mod m stored as bytes";
+      });
 }
 
 }  // namespace
 
 void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth,
-                    std::uint8_t* residues, std::size_t ld, cudaStream_t stream, const GuardOperands* guard) {
+                    std::uint8_t* residues, std::size_t ld, cudaStream_t stream, sgemm_detail::DeviceGate gate) {
   if (depth % 16 != 0 || ld % 16 != 0) throw Error("sgemm ozaki: residue rows and product rows must be multiples of 16 bytes");
   if (m == 0 || n == 0) return;
   if (k == 0) {  // every product is 0
-    GPULAB_CUDA_CHECK(cudaMemsetAsync(residues, 0, static_cast<std::size_t>(moduli + (guard != nullptr ? 1 : 0)) * m * ld, stream));
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(residues, 0, static_cast<std::size_t>(moduli) * m * ld, stream));
     return;
   }
-  if (guard != nullptr && (moduli != 7 || guard->depth % 16 != 0 || guard->k <= 0))
-    throw Error("sgemm ozaki: the guard takes 7 moduli, rows of 16-byte multiples and k > 0");
   switch (moduli) {
-    case 7:
-      return guard != nullptr ? launch_products<7, true>(a, b, m, n, k, depth, residues, ld, stream, *guard)
-                              : launch_products<7, false>(a, b, m, n, k, depth, residues, ld, stream, {});
-    case 8: return launch_products<8, false>(a, b, m, n, k, depth, residues, ld, stream, {});
+    case 7: return launch_products<7, false>(a, b, m, n, k, depth, residues, ld, stream, {}, gate);
+    case 8: return launch_products<8, false>(a, b, m, n, k, depth, residues, ld, stream, {}, gate);
     default: throw Error("sgemm ozaki: 7 or 8 moduli, not " + std::to_string(moduli));
   }
+}
+
+void wgmma_guard_product(const GuardOperands& guard, int m, int n, std::uint8_t* codes, std::size_t ld, cudaStream_t stream) {
+  if (guard.depth % 16 != 0 || ld % 16 != 0) throw Error("sgemm ozaki: the guard's rows and its codes' must be multiples of 16 bytes");
+  if (m == 0 || n == 0) return;
+  if (guard.k == 0) {
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(codes, 0, static_cast<std::size_t>(m) * ld, stream));
+    return;
+  }
+  launch_products<0, true>(nullptr, nullptr, m, n, 0, 0, codes, ld, stream, guard, {});
 }
 
 }  // namespace gpulab::sgemm_ozaki

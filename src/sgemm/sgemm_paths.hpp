@@ -180,6 +180,19 @@ void find_operand_maxima(const GemmArgs& g, unsigned* a_rows, cudaStream_t strea
 /// 128 × 128 tile a block, k split where the tiles are too few. False, with nothing enqueued, where
 /// gpulab's pool cannot hold the split operands; throws where !wgmma_supported().
 bool wgmma_tf32x3(const GemmArgs& g, cudaStream_t stream);
+/// A path the GPU may skip: its kernels run only where (*count > threshold) == when_above, so that a
+/// choice made on the GPU (the guarded Ozaki scheme's fallback) needs no wait; a null count: always.
+struct DeviceGate {
+  const int* count = nullptr;
+  int threshold = 0;
+  bool when_above = true;
+#ifdef __CUDACC__
+  __device__ bool open() const { return count == nullptr || (*count > threshold) == when_above; }
+#endif
+};
+/// wgmma_tf32x3 behind a gate (k never split): false, with nothing enqueued, where gpulab's pool
+/// cannot hold the split operands.
+bool wgmma_tf32x3_gated(const GemmArgs& g, cudaStream_t stream, DeviceGate gate);
 /// The same with one TF32 product (big·big): TF32 accuracy.
 bool wgmma_tf32(const GemmArgs& g, cudaStream_t stream);
 /// TF32 on 128 × 256 tiles in clusters of two blocks down M, which share each slice of Bᵀ by TMA

@@ -99,6 +99,7 @@ struct SplitArgs {
   SplitOperand operand[2];
   int k = 0;
   std::size_t depth = 0;  // the split operands' leading dimension (k padded to 4: rows of 16 bytes)
+  DeviceGate gate;
 };
 
 constexpr int kSplitWarps = 8;                 // a split block: 32 × 8 threads
@@ -196,6 +197,7 @@ __device__ __forceinline__ void split_transposed_tile(const SplitOperand& o, int
 __global__ void split_operands(SplitArgs p) {
   __shared__ float tile_big[kTileK][kTile + 1], tile_small[kTileK][kTile + 1];
   __shared__ unsigned tile_max[kTile];
+  if (!p.gate.open()) return;
   const long long a_blocks = p.operand[0].blocks;
   for (long long t = blockIdx.x; t < a_blocks + p.operand[1].blocks; t += gridDim.x) {  // (uniform in the block)
     const SplitOperand& o = p.operand[t < a_blocks ? 0 : 1];
@@ -209,6 +211,7 @@ __global__ void split_operands(SplitArgs p) {
 /// split again, scaled into [1, 2) by a power of two (sgemm_scales.cuh): a block a row, the others
 /// return at once.
 __global__ void rescale_rows(SplitArgs p) {
+  if (!p.gate.open()) return;
   const int rows = p.operand[0].rows + p.operand[1].rows;
   for (int q = static_cast<int>(blockIdx.x); q < rows; q += static_cast<int>(gridDim.x)) {
     const bool of_a = q < p.operand[0].rows;
@@ -236,8 +239,9 @@ struct SplitMaps {
 /// (slice blockIdx.z of m × n) when it is not null, else c = alpha·sum + beta·c.
 template <class F>
 __global__ void __launch_bounds__(kThreads, 1)
-    wgmma_product(const __grid_constant__ SplitMaps maps, GemmArgs g, Scales scales, int k_slice, float* partials) {
+    wgmma_product(const __grid_constant__ SplitMaps maps, GemmArgs g, Scales scales, int k_slice, float* partials, DeviceGate gate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  if (!gate.open()) return;  // (every block of a cluster alike: before any waits on another)
   constexpr int kStages = F::kStages, kCluster = F::kClusterM, kBN = F::kBN;
   constexpr bool kProducts3 = F::kParts == 2;
   __shared__ std::uint64_t full[kStages], empty[kStages];
@@ -410,7 +414,7 @@ constexpr long long kMaxSplitBlocks = 1 << 20;
 /// largest magnitudes (maxima: m of A's rows, then n of B's columns); rows and columns of uncommon
 /// magnitudes split again, scaled.
 void launch_split(const GemmArgs& g, unsigned* maxima, float* a_big, float* a_small, float* b_big, float* b_small, std::size_t depth,
-                  cudaStream_t stream) {
+                  cudaStream_t stream, DeviceGate gate) {
   GPULAB_CUDA_CHECK(cudaMemsetAsync(maxima, 0, (static_cast<std::size_t>(g.m) + g.n) * sizeof(unsigned), stream));
   if (g.k == 0) return;
   auto operand = [&](const float* data, std::size_t ld, bool k_major, int rows, unsigned* max, float* big, float* small) {
@@ -427,7 +431,8 @@ void launch_split(const GemmArgs& g, unsigned* maxima, float* a_big, float* a_sm
   const SplitArgs p{{operand(g.a, g.lda, !g.a_transposed, g.m, maxima, a_big, a_small),
                      operand(g.b, g.ldb, g.b_transposed, g.n, maxima + g.m, b_big, b_small)},
                     g.k,
-                    depth};
+                    depth,
+                    gate};
   launch("sgemm_split_tf32", split_operands,
          {dim3(static_cast<unsigned>(std::min(p.operand[0].blocks + p.operand[1].blocks, kMaxSplitBlocks))), dim3(32, 8)}, stream, p)
       .work([] {
@@ -443,7 +448,7 @@ void launch_split(const GemmArgs& g, unsigned* maxima, float* a_big, float* a_sm
 
 /// False, with nothing enqueued, where gpulab's pool cannot hold the split operands.
 template <class F>
-bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
+bool run_wgmma(const GemmArgs& g, cudaStream_t stream, DeviceGate gate = {}) {
   if (g.m == 0 || g.n == 0) return true;
   if (!wgmma_supported()) throw Error("sgemm wgmma: needs a GPU of compute capability 9.0 (sm_90a)");
   constexpr int kProducts = F::kParts == 2 ? 3 : 1, kCluster = F::kClusterM;
@@ -452,7 +457,7 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
   const std::size_t a_floats = static_cast<std::size_t>(g.m) * depth, b_floats = static_cast<std::size_t>(g.n) * depth;
   // Whole clusters: a cluster's kCluster tiles down M.
   const std::size_t tiles = tile_count(g.m, g.n, kBM * kCluster, F::kBN) * kCluster;
-  const int splits = splits_for(g, tiles, kMinSplitSlice);
+  const int splits = gate.count != nullptr ? 1 : splits_for(g, tiles, kMinSplitSlice);
   // Both freed in stream order, after the product.
   std::optional<StreamScratch> split, partials;
   // The split operands, then the rows' and columns' largest magnitudes (m + n words).
@@ -467,7 +472,7 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
   float* b_big = a_big + a_floats;
   float* a_small = kProducts == 3 ? b_big + b_floats : nullptr;
   float* b_small = kProducts == 3 ? a_small + a_floats : nullptr;
-  launch_split(g, a_rows, a_big, a_small, b_big, b_small, depth, stream);
+  launch_split(g, a_rows, a_big, a_small, b_big, b_small, depth, stream, gate);
   if (g.k > 0) {
     maps.a_big = tile_map(a_big, g.m, g.k, depth, kBM);
     maps.b_big = tile_map(b_big, g.n, g.k, depth, F::kShareRowsB);
@@ -480,7 +485,7 @@ bool run_wgmma(const GemmArgs& g, cudaStream_t stream) {
   LaunchShape shape{dim3(checked_grid(tiles, "sgemm"), 1, static_cast<unsigned>(splits)), kThreads, F::kSmemBytes};
   shape.cluster = kCluster > 1 ? kCluster : 0;
   launch(kProducts == 3 ? "sgemm_wgmma_3xtf32" : kCluster > 1 ? "sgemm_wgmma_tf32_wide" : "sgemm_wgmma_tf32", kernel, shape, stream, maps,
-         g, scales, k_slice, splits > 1 ? partials->as<float>() : nullptr)
+         g, scales, k_slice, splits > 1 ? partials->as<float>() : nullptr, gate)
       .work([&] {
         const std::string n = std::to_string(F::kBN);
         return "a 128x" + n + " tile: TMA, " + std::to_string(F::kStages) + " stages of 32; 2 warpgroups of 64x" + n + ", " +
@@ -499,6 +504,7 @@ bool wgmma_supported() {
 }
 
 bool wgmma_tf32x3(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<3>>(g, stream); }
+bool wgmma_tf32x3_gated(const GemmArgs& g, cudaStream_t stream, DeviceGate gate) { return run_wgmma<Form<3>>(g, stream, gate); }
 bool wgmma_tf32(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<1>>(g, stream); }
 bool wgmma_tf32_wide(const GemmArgs& g, cudaStream_t stream) { return run_wgmma<Form<1, 256, 2>>(g, stream); }
 
