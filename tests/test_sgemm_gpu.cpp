@@ -394,37 +394,48 @@ TEST(SgemmOzaki, LosesARowAndAColumnWhoseLargeElementsMissEachOther) {
 }
 
 // The guard (fp32_tensor's Ozaki path): within fp32_tensor's bound on every element, with alpha and
-// beta, where rows of A and columns of B have large elements that miss each other (the case above,
-// planted), a row holds a NaN, k is deep, and exponents spread ±20 (where at k = 1000 some elements
-// fail the guard); on inputs of one exponent range the elements the guard clears, all but the planted
-// row and column and the NaN row, have the unguarded scheme's bits, the others FP32's.
+// beta, where a row of A and a column of B have large elements that miss each other (the case above,
+// planted: 2^30 at p = 0 of the row, at p = 4 of the column, both among the guard's p), k is deep,
+// and exponents spread ±20. Where few tiles fail (one of 128), the others have the unguarded scheme's
+// bits and the failed element FP32's; where more than a 16th do (a tile of 9 or 4), all of C is
+// 3xTF32's, bit for bit. A row holding a NaN gives NaN there and numbers elsewhere.
 TEST(SgemmOzaki, GuardKeepsFp32TensorsBoundWhereTheSchemeLosesIt) {
   if (!sgemm_detail::wgmma_supported()) GTEST_SKIP() << "gpulab's INT8 products need compute capability 9.0";
-  for (const SgemmShape shape : {SgemmShape{1, 1, 64}, SgemmShape{300, 260, 1000}, SgemmShape{130, 140, (1 << 16) + 100}}) {
+  for (const SgemmShape shape : {SgemmShape{1, 1, 64}, SgemmShape{2048, 1024, 1000}, SgemmShape{300, 260, 1000},
+                                 SgemmShape{130, 140, (1 << 16) + 100}}) {
+    const std::string what = std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
     const SgemmInput spread = make_sgemm_input(shape, 1, 1.5f, 0.5f, 43, 20);
     DeviceGemm spread_guarded(spread);
     ASSERT_TRUE(sgemm_ozaki::guarded_product(spread_guarded.args(spread), nullptr));
     const CheckResult spread_check = check_sgemm(spread_guarded.result(), spread, sgemm_reference(spread, 7), SgemmMath::tf32x3);
-    EXPECT_TRUE(spread_check.ok) << "exponents ±20: " << spread_check.detail;
+    EXPECT_TRUE(spread_check.ok) << what << ", exponents ±20: " << spread_check.detail;
 
     SgemmInput in = make_sgemm_input(shape, 1, 1.5f, 0.5f, 41, 0);
     const std::size_t row = shape.m / 2, col = shape.n / 3;
     for (std::size_t p = 0; p < shape.k; ++p) in.a[row * in.lda + p] = in.b[p * in.ldb + col] = 1.f;
-    in.a[row * in.lda] = in.b[1 * in.ldb + col] = 0x1p30f;
-    DeviceGemm guarded(in), plain(in);
+    // Their partners at the large elements' p are 1, not tiny (which the guard's levels round to 0):
+    // then the planted element is the one that fails.
+    for (std::size_t j = 0; j < shape.n && shape.k > 4; ++j) in.b[j] = 1.f;
+    for (std::size_t i = 0; i < shape.m && shape.k > 4; ++i) in.a[i * in.lda + 4] = 1.f;
+    in.a[row * in.lda] = in.b[4 * in.ldb + col] = 0x1p30f;
+    DeviceGemm guarded(in), plain(in), by_3xtf32(in);
     ASSERT_TRUE(sgemm_ozaki::guarded_product(guarded.args(in), nullptr));
     sgemm_ozaki::run(plain.args(in), nullptr, 7, sgemm_ozaki::Products::wgmma);
-    const std::vector<float> got = guarded.result(), unguarded = plain.result();
-    const std::string what = std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
+    ASSERT_TRUE(sgemm_detail::wgmma_tf32x3(by_3xtf32.args(in), nullptr));
+    const std::vector<float> got = guarded.result(), unguarded = plain.result(), tf32x3 = by_3xtf32.result();
     const CheckResult r = check_sgemm(got, in, sgemm_reference(in, 7), SgemmMath::tf32x3);
     EXPECT_TRUE(r.ok) << what << ": " << r.detail;
     EXPECT_NE(unguarded[row * in.ldc + col], got[row * in.ldc + col]) << what << ": the planted element";
+    const bool few_fail = shape.m * shape.n >= 16 * 128 * 128;
     for (std::size_t i = 0; i < shape.m; ++i)
-      for (std::size_t j = 0; j < shape.n; ++j)
-        if (i != row && j != col) {
-          ASSERT_EQ(std::bit_cast<std::uint32_t>(got[i * in.ldc + j]), std::bit_cast<std::uint32_t>(unguarded[i * in.ldc + j]))
-              << what << ": C[" << i << "][" << j << "] taken from FP32";
+      for (std::size_t j = 0; j < shape.n; ++j) {
+        const std::uint32_t bits = std::bit_cast<std::uint32_t>(got[i * in.ldc + j]);
+        if (!few_fail) {
+          ASSERT_EQ(bits, std::bit_cast<std::uint32_t>(tf32x3[i * in.ldc + j])) << what << ": C[" << i << "][" << j << "] not 3xTF32's";
+        } else if (i != row || j != col) {
+          ASSERT_EQ(bits, std::bit_cast<std::uint32_t>(unguarded[i * in.ldc + j])) << what << ": C[" << i << "][" << j << "] not the scheme's";
         }
+      }
     if (shape.m < 3) continue;
     const std::size_t nan_row = shape.m - 1;
     in.a[nan_row * in.lda + 3] = std::nanf("");
@@ -432,14 +443,8 @@ TEST(SgemmOzaki, GuardKeepsFp32TensorsBoundWhereTheSchemeLosesIt) {
     ASSERT_TRUE(sgemm_ozaki::guarded_product(with_nan.args(in), nullptr));
     const std::vector<float> nan_got = with_nan.result();
     for (std::size_t i = 0; i < shape.m; ++i)
-      for (std::size_t j = 0; j < shape.n; ++j) {
-        const float v = nan_got[i * in.ldc + j];
-        if (i == nan_row) {
-          ASSERT_TRUE(std::isnan(v)) << what << ": C[" << i << "][" << j << "]";
-        } else {
-          ASSERT_EQ(std::bit_cast<std::uint32_t>(v), std::bit_cast<std::uint32_t>(got[i * in.ldc + j])) << what << ": C[" << i << "][" << j << "]";
-        }
-      }
+      for (std::size_t j = 0; j < shape.n; ++j)
+        ASSERT_EQ(std::isnan(nan_got[i * in.ldc + j]), i == nan_row) << what << ": C[" << i << "][" << j << "]";
   }
 }
 
