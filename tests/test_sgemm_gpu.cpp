@@ -400,6 +400,7 @@ TEST(SgemmOzaki, LosesARowAndAColumnWhoseLargeElementsMissEachOther) {
 // bits and the failed element FP32's; where more than a 16th do (a tile of 9 or 4), all of C is
 // 3xTF32's, bit for bit. A row holding a NaN gives NaN there and numbers elsewhere.
 TEST(SgemmOzaki, GuardKeepsFp32TensorsBoundWhereTheSchemeLosesIt) {
+  static constexpr int kOne = 1;
   if (!sgemm_detail::wgmma_supported()) GTEST_SKIP() << "gpulab's INT8 products need compute capability 9.0";
   for (const SgemmShape shape : {SgemmShape{1, 1, 64}, SgemmShape{2048, 1024, 1000}, SgemmShape{300, 260, 1000},
                                  SgemmShape{130, 140, (1 << 16) + 100}}) {
@@ -421,7 +422,9 @@ TEST(SgemmOzaki, GuardKeepsFp32TensorsBoundWhereTheSchemeLosesIt) {
     DeviceGemm guarded(in), plain(in), by_3xtf32(in);
     ASSERT_TRUE(sgemm_ozaki::guarded_product(guarded.args(in), nullptr));
     sgemm_ozaki::run(plain.args(in), nullptr, 7, sgemm_ozaki::Products::wgmma);
-    ASSERT_TRUE(sgemm_detail::wgmma_tf32x3(by_3xtf32.args(in), nullptr));
+    DeviceBuffer<int> one(1);  // an open gate: 3xTF32 as the guard's fallback runs it, k not split
+    GPULAB_CUDA_CHECK(cudaMemcpy(one.data(), &kOne, sizeof(int), cudaMemcpyHostToDevice));
+    ASSERT_TRUE(sgemm_detail::wgmma_tf32x3_gated(by_3xtf32.args(in), nullptr, {one.data(), 0, true}));
     const std::vector<float> got = guarded.result(), unguarded = plain.result(), tf32x3 = by_3xtf32.result();
     const CheckResult r = check_sgemm(got, in, sgemm_reference(in, 7), SgemmMath::tf32x3);
     EXPECT_TRUE(r.ok) << what << ": " << r.detail;

@@ -267,16 +267,24 @@ struct GuardPlane {
 };
 constexpr int kFixTile = sgemm_device::k2dTile;
 
-/// The guard's test of every element, 4 consecutive a thread (as the reconstruction reads them):
-/// each tile holding one that fails flagged, and counted once.
+/// The guard's test of every element, 4 consecutive a thread (as the reconstruction reads them; the
+/// columns' facts loaded once for all its rows): each tile holding one that fails flagged, and
+/// counted once.
 __global__ void guard_test(GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard) {
   const int j0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * 4;
   if (j0 >= g.n) return;
+  LineFacts col[4];
+#pragma unroll
+  for (int u = 0; u < 4; ++u) col[u] = j0 + u < g.n ? cols[j0 + u] : LineFacts{0, 0, 0.f, 0.f};  // (a zero column holds)
   for (int i = static_cast<int>(blockIdx.y); i < g.m; i += static_cast<int>(gridDim.y)) {
     const std::uint32_t codes = *reinterpret_cast<const std::uint32_t*>(guard.codes + static_cast<std::size_t>(i) * guard.ld + j0);
     const LineFacts row = rows[i];
-    for (int u = 0; u < 4 && j0 + u < g.n; ++u) {
-      if (guard_holds(row, cols[j0 + u], codes >> 8 * u & 0xffu, g.k)) continue;
+    bool fails[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) fails[u] = !guard_holds(row, col[u], codes >> 8 * u & 0xffu, g.k);
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      if (!fails[u]) continue;
       int* flag = &guard.flags[i / kFixTile * guard.tiles_n + (j0 + u) / kFixTile];
       if (*flag == 0 && atomicExch(flag, 1) == 0) atomicAdd(guard.flagged, 1);
     }
