@@ -134,8 +134,11 @@ enum Takes : unsigned { kAsStored = 0, kEveryForm = 1, kBatches = 2 };
 /// The tensor cores a rung of this arithmetic runs on, and how many of their products make one FP32
 /// product: judged by their own ceiling. Not the library's tensor rows, which take the FP32 path on
 /// the shapes where the tensor cores do not pay (no one ceiling applies).
+/// The guarded Ozaki rung is held to fp32_tensor's bound (tf32x3) but runs 7 INT8 products (and
+/// the guard's quarter of one, not counted) where the guard holds.
 constexpr TensorWork tensor_work(std::string_view name, SgemmMath math) {
   if (name.starts_with("library")) return {};
+  if (name == "ozaki2_guarded") return {TensorUnit::int8, 7};
   switch (math) {
     case SgemmMath::tf32x3: return {TensorUnit::tf32, 3};
     case SgemmMath::tf32: return {TensorUnit::tf32, 1};
