@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -606,11 +607,17 @@ TEST(SgemmLibrary, TensorCorePrecisionKeepsItsBoundOnSubnormalTinyAndHugeOperand
       const CheckResult r = check_sgemm(d.result(), in, ref, math);
       EXPECT_TRUE(r.ok) << "A·2^" << a_exponent << " B·2^" << b_exponent << " precision " << static_cast<int>(precision) << ": " << r.detail;
     }
+    if (!sgemm_detail::wgmma_supported()) continue;  // fp32_tensor's Ozaki path (from k = 4096 in the library): the same bound
+    DeviceGemm guarded(in);
+    ASSERT_TRUE(sgemm_ozaki::guarded_product(guarded.args(in), nullptr));
+    const CheckResult r = check_sgemm(guarded.result(), in, ref, SgemmMath::tf32x3);
+    EXPECT_TRUE(r.ok) << "A·2^" << a_exponent << " B·2^" << b_exponent << " the guarded Ozaki scheme: " << r.detail;
   }
 }
 
-// ±Inf and NaN in A and B reach C under fp32_tensor (and tf32) as under fp32: the same elements are
-// NaN, +Inf and −Inf (the split made an infinite value's small part NaN), and the others stay finite.
+// ±Inf and NaN in A and B reach C under fp32_tensor (and tf32, and fp32_tensor's Ozaki path) as under
+// fp32: the same elements are NaN, +Inf and −Inf (the split made an infinite value's small part NaN),
+// and the others stay finite.
 TEST(SgemmLibrary, TensorCorePrecisionsPropagateInfAndNanAsFp32Does) {
   const SgemmShape s{1024, 1100, 1030};
   SgemmInput in = make_sgemm_input(s, 0, 1.f, 0.f, 62);
@@ -623,10 +630,15 @@ TEST(SgemmLibrary, TensorCorePrecisionsPropagateInfAndNanAsFp32Does) {
   in.b[12 * in.ldb + 41] = inf, in.b[13 * in.ldb + 41] = -inf;  // column 41: Inf − Inf = NaN
   in.a[900 * in.lda + 11] = 0.f;   // C[900][40]: 0 · Inf = NaN
   std::vector<float> fp32;
-  for (SgemmPrecision precision : {SgemmPrecision::fp32, SgemmPrecision::fp32_tensor, SgemmPrecision::tf32}) {
+  // (the last pass: fp32_tensor's Ozaki path, where its rows and columns fail the guard)
+  const bool ozaki = sgemm_detail::wgmma_supported();
+  for (int pass = 0; pass < (ozaki ? 4 : 3); ++pass) {
+    const SgemmPrecision precision = std::array{SgemmPrecision::fp32, SgemmPrecision::fp32_tensor, SgemmPrecision::tf32,
+                                                SgemmPrecision::fp32_tensor}[pass];
     if (refused_here(precision)) continue;
     DeviceGemm d(in);
-    sgemm(s.m, s.n, s.k, 1.f, d.a.data(), in.lda, d.b.data(), in.ldb, 0.f, d.c.data(), in.ldc, nullptr, precision);
+    if (pass == 3) ASSERT_TRUE(sgemm_ozaki::guarded_product(d.args(in), nullptr));
+    else sgemm(s.m, s.n, s.k, 1.f, d.a.data(), in.lda, d.b.data(), in.ldb, 0.f, d.c.data(), in.ldc, nullptr, precision);
     const std::vector<float> got = d.result();
     if (precision == SgemmPrecision::fp32) {
       fp32 = got;
@@ -639,7 +651,7 @@ TEST(SgemmLibrary, TensorCorePrecisionsPropagateInfAndNanAsFp32Does) {
       for (std::size_t j = 0; j < s.n; ++j) {
         const float f = fp32[i * in.ldc + j], t = got[i * in.ldc + j];
         const bool same = std::isnan(f) ? std::isnan(t) : std::isinf(f) ? t == f : std::isfinite(t);
-        if (!same && differ++ < 5) ADD_FAILURE() << "precision " << static_cast<int>(precision) << " C[" << i << "][" << j << "] = " << t << ", fp32 " << f;
+        if (!same && differ++ < 5) ADD_FAILURE() << "pass " << pass << " C[" << i << "][" << j << "] = " << t << ", fp32 " << f;
       }
     EXPECT_EQ(differ, 0u);
   }
