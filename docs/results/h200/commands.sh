@@ -1,11 +1,3 @@
-#!/usr/bin/env bash
-# One H200 (session 30): the sgemm GPU tests with the guarded Ozaki path on subnormal/huge operands and Inf/NaN.
-set -u
-tar xJf build/ci-device.tar.xz -C build
-B=build/ci-device; export LD_LIBRARY_PATH=$PWD/$B/devlibs:${LD_LIBRARY_PATH:-}
-T=$B/tests/gpulab_gpu_tests
-{
-  echo "== $(date -u +%FT%TZ) commit $(cat $B/COMMIT), parts: Sgemm* GPU tests"
-  timeout 200 $T --gtest_filter='Sgemm*' 2>&1 | grep -E "^\[ *(OK|FAILED|PASSED|SKIPPED) |Failure|Expected|Which|pass [0-9]|guarded" | head -60
-  echo "== done $(date -u +%FT%TZ)"
-} 2>&1 | tee $OUT/log.txt
+# The calls of this record, each on the GPU machine with the build of 3aa6775 carried (scripts/test.sh's build/device.tar.xz)
+GPULAB_BIN=build/device bash scripts/device_run.sh notests suite
+GPULAB_BIN=build/device bash scripts/device_run.sh tests
