@@ -63,13 +63,28 @@
 //   left unscaled and their elements of C computed as FP32 FMA chains: Inf and NaN reach C as in
 //   the fp32 path. Which tensor cores, by the GPU's family (a policy per architecture):
 //     compute capability 9.0 (H100, H200): wgmma fed by TMA, A and B split once in stream order
-//       into gpulab's pool (8 bytes a value of A and of B);
+//       into gpulab's pool (8 bytes a value of A and of B); and large products of operands as
+//       stored (k ≥ 4096, m·n·k ≥ 2^37, or 2^36 where A's or B's rows are off 16-byte boundaries;
+//       no copies of C) take the Ozaki scheme II on INT8 tensor cores instead (below);
 //     8.0 (A100): mma.sync, each value split as its tile is staged (m + n words of scales);
 //     7.5 (T4), 8.6, 8.9 (Ampere and Ada RTX, A10, L4) and 10.0+: the fp32 call (no TF32 tensor
 //       cores on 7.5; on the others three TF32 products cost more than one FP32 product).
 //   Taken only where it is faster (m, n > 8, k ≥ 128, m·n/(m + n) ≥ 256, m·n·k ≥ 2^29 — a rule of
 //   the shape, so results are reproducible per device); elsewhere, and where the pool cannot hold
-//   the scratch, the call is the fp32 one. SgemmPrecision::tf32 is for callers who want speed and
+//   the scratch, the call is the fp32 one. The Ozaki path scales each row of A and column of B by a
+//   power of two to integers of 2-norm ≤ 2^27, multiplies their residues modulo 7 moduli exactly on
+//   INT8 tensor cores and rebuilds the sums by the Chinese remainder theorem. Its error is relative
+//   to the rows' and columns' norms and can exceed the bound above where a row's and a column's
+//   large elements miss each other, so a guard proves the bound element by element (one INT8
+//   product more, of |A| and |B| rounded down over every 4th p, bounds |A|·|B| from below): an
+//   element it cannot clear is recomputed as an FP32 FMA chain, and where more than a 16th of C's
+//   128 × 128 tiles hold one, the whole product is the 3xTF32 path's, decided on the GPU without a
+//   wait. The same bound either way, reproducible per device; rows and columns holding ±Inf or NaN
+//   fail the guard, so Inf and NaN reach C as in the fp32 path. Its scratch, from gpulab's pool in
+//   stream order: 7·(m + n)·k bytes of residues, (m + n)·k/4 of the guard's, 8·m·n of products,
+//   and 3xTF32's split operands for the fallback (where the pool cannot hold the first, the call
+//   is 3xTF32's; where not the fallback's, the FMA chains take every failing tile, slower).
+//   SgemmPrecision::tf32 is for callers who want speed and
 //   not FP32 accuracy: one TF32 product (inputs of 11 significant bits; bound (γ(2k+4) + 2^−10 +
 //   2^−20)·…; gpulab's own kernels scale rows and columns as fp32_tensor does, cuBLAS does not). On
 //   9.0 (H100, H200) it is cuBLAS's TF32 GEMM (cublasGemmEx, or cublasGemmStridedBatchedEx for a
@@ -106,7 +121,7 @@ constexpr Op op_of(bool transposed) { return transposed ? Op::transposed : Op::a
 /// The arithmetic gpulab::sgemm may use (see the contract above).
 enum class SgemmPrecision {
   fp32,         ///< FP32 on the CUDA cores (the default)
-  fp32_tensor,  ///< FP32-accurate: 3xTF32 on the tensor cores where that is faster, else fp32
+  fp32_tensor,  ///< FP32-accurate: the Ozaki scheme (INT8, Hopper) or 3xTF32 on the tensor cores where faster, else fp32
   tf32,         ///< TF32 on the tensor cores (not FP32 accuracy): cuBLAS's where faster (Hopper), else gpulab's; sm_80+
 };
 
