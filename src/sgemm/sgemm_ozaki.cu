@@ -292,7 +292,7 @@ __global__ void guard_test(GemmArgs g, const LineFacts* rows, const LineFacts* c
 }
 
 /// Rows of C a block of the reconstruction takes: a thread's columns' facts are loaded once for them
-/// (a row a block read every column's, 40 bytes, again for each of C's rows).
+/// (a row a block read every column's, 16 bytes, again for each of C's rows).
 constexpr int kReconstructRows = 8;
 
 /// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues (`source`, its kPer

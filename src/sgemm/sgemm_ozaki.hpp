@@ -169,15 +169,16 @@ GPULAB_HOST_DEVICE inline double from_residues(const std::uint32_t (&r)[N]) {
 /// The scheme's bound (above) is relative to norms, so it can exceed fp32_tensor's, (γ(6k+4) +
 /// 2^−20)·(|A|·|B|)ᵢⱼ, where a row's and a column's large elements miss each other (a = (2^30, 1, …),
 /// b = (1, 2^30, …)ᵀ: c = 2^31 + …, the 1s round to 0, ĉ = 0). The guard proves the bound element by
-/// element or hands the element to FP32: one INT8 product more, of |A| and |B| rounded down to
-/// `guard_levels` steps of a power of two a row (column) over a quarter of k, gives Lᵢⱼ ≤ (|A|·|B|)ᵢⱼ; an element whose
-/// scheme bound Eᵢⱼ (above, from each row's and column's Σ|x| and shift) exceeds
-/// guard_bound(k)·Lᵢⱼ is computed again as an FP32 FMA chain.
+/// element or hands the element on: one INT8 product more, of |A| and |B| rounded down to
+/// `guard_levels` steps of a power of two a row (column) over a quarter of k, gives Lᵢⱼ ≤
+/// (|A|·|B|)ᵢⱼ; an element whose scheme bound Eᵢⱼ (above, from each row's and column's Σ|x| and
+/// shift) exceeds guard_bound(k)·Lᵢⱼ is computed again as an FP32 FMA chain, or, where such elements
+/// lie in many of C's tiles, the whole product is 3xTF32's (sgemm_ozaki.cu).
 
 /// The guard's product takes every kGuardStride-th p (p = 0, 4, 8, …): a sum over some of the p is
-/// still a lower bound, at a quarter of an INT8 product's cost (a whole one cost a tenth of the
-/// scheme's time at 8192³); inputs whose rows of A and columns of B meet mostly at other p (sparse
-/// ones: A = I) fail the guard more often, and take FP32 there.
+/// still a lower bound, at a quarter of an INT8 product's cost (a whole one cost 1.0–1.2 ms of the
+/// scheme's 7.7 at 8192³, H200); inputs whose rows of A and columns of B meet mostly at other p
+/// (sparse ones: A = I) fail the guard more often, and take FP32 or 3xTF32 there.
 inline constexpr int kGuardStride = 4;
 
 /// The steps of |x| in a row of the guard's product: ≤ 127 (int8) with levels²·k < 2^31, so that
@@ -287,14 +288,11 @@ enum class Products { cublas, wgmma };
 void run(const sgemm_device::GemmArgs& g, cudaStream_t stream, int moduli, Products products = Products::cublas);
 
 /// fp32_tensor by the scheme on gpulab's own products, 7 moduli and the guard (A and B as stored,
-/// no copies of C; Hopper): false, with nothing enqueued, where gpulab's pool cannot hold the
-/// scratch. Each element within (γ(6k+4) + 2^−20)·(|alpha|·|A|·|B| + |beta|·|C|).
+/// no copies of C; Hopper), with FP32 FMA chains or 3xTF32 where the guard fails: false, with
+/// nothing enqueued, where gpulab's pool cannot hold the scheme's scratch. Each element within
+/// (γ(6k+4) + 2^−20)·(|alpha|·|A|·|B| + |beta|·|C|).
 bool guarded_product(const sgemm_device::GemmArgs& g, cudaStream_t stream);
 
-/// residues[l·m·ld + i·ld + j] = (Σₚ a[l][i][p]·b[l][j][p]) mod mₗ in [0, mₗ) for each of `moduli`
-/// moduli (0 for n ≤ j < ld): a's planes m × depth int8 and b's n × depth (K-major, k of each row
-/// used, depth and ld multiples of 16). gpulab's INT8 GEMM on wgmma (sgemm_ozaki_products.cu),
-/// for Hopper alone: the caller checks sgemm_detail::wgmma_supported() before any work.
 /// The guard's operands: A's and B̂ᵀ's levels at every kGuardStride-th p, m × depth and n × depth
 /// int8 (k of each row used, depth a multiple of 16).
 struct GuardOperands {
@@ -303,7 +301,12 @@ struct GuardOperands {
   int k = 0;
   std::size_t depth = 0;
 };
-/// `gate`: the products run only where it is open (sgemm_paths.hpp).
+
+/// residues[l·m·ld + i·ld + j] = (Σₚ a[l][i][p]·b[l][j][p]) mod mₗ in [0, mₗ) for each of `moduli`
+/// moduli (0 for n ≤ j < ld): a's planes m × depth int8 and b's n × depth (K-major, k of each row
+/// used, depth and ld multiples of 16). gpulab's INT8 GEMM on wgmma (sgemm_ozaki_products.cu),
+/// for Hopper alone: the caller checks sgemm_detail::wgmma_supported() before any work. `gate`:
+/// the products run only where it is open (sgemm_paths.hpp).
 void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth,
                     std::uint8_t* residues, std::size_t ld, cudaStream_t stream, sgemm_detail::DeviceGate gate = {});
 /// The guard's product alone, on the same kernel: codes[i·ld + j] = encode_lower_bound(Σ levels·levels).
