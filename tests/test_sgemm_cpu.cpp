@@ -506,6 +506,31 @@ TEST(SgemmRules, Tf32TakesCublasWhereItWasMeasuredFaster) {
   EXPECT_TRUE(sgemm_detail::sgemm_policy(90).tf32_vendor);
 }
 
+// fp32_tensor's Ozaki path (Hopper): where the H200 sweep found it faster than 3xTF32 (docs/sgemm.md):
+// k ≥ 4096 and 2^37 multiply-adds, 2^36 with rows off 16-byte boundaries; operands as stored alone,
+// and never with copies of C.
+TEST(SgemmRules, Fp32TensorTakesTheOzakiSchemeWhereItWasMeasuredFaster) {
+  auto args = [](int m, int n, int k, int pad = 0) {
+    const auto ld = [pad](int cols) { return static_cast<std::size_t>(cols + pad); };
+    return sgemm_device::gemm_args(m, n, k, 1.f, nullptr, ld(k), nullptr, ld(n), 0.f, nullptr, ld(n));
+  };
+  for (auto [m, n, k] : {std::tuple{6144, 6144, 6144}, std::tuple{8192, 8192, 8192}, std::tuple{16384, 16384, 16384},
+                         std::tuple{16384, 2048, 4096}, std::tuple{2048, 16384, 4096}})
+    EXPECT_TRUE(sgemm_detail::takes_ozaki(args(m, n, k))) << m << "x" << n << "x" << k;
+  for (auto [m, n, k] : {std::tuple{4096, 4096, 4096}, std::tuple{8192, 8192, 2048}, std::tuple{2048, 2048, 16384},
+                         std::tuple{5000, 3000, 700}, std::tuple{65536, 65536, 1024}})
+    EXPECT_FALSE(sgemm_detail::takes_ozaki(args(m, n, k))) << m << "x" << n << "x" << k;
+  EXPECT_TRUE(sgemm_detail::takes_ozaki(args(4097, 4097, 4097)));      // rows off 16-byte boundaries: from 2^36
+  EXPECT_TRUE(sgemm_detail::takes_ozaki(args(4096, 4096, 4096, 1)));
+  EXPECT_FALSE(sgemm_detail::takes_ozaki(args(8192, 8192, 4095, 1)));  // k below 4096
+  sgemm_device::GemmArgs transposed = args(8192, 8192, 8192);
+  transposed.b_transposed = true;
+  EXPECT_FALSE(sgemm_detail::takes_ozaki(transposed));
+  sgemm_device::GemmArgs copies = args(8192, 8192, 8192);
+  copies.copies = 1;
+  EXPECT_FALSE(sgemm_detail::takes_ozaki(copies));
+}
+
 TEST(SgemmRules, FewRowsTakeClustersUnlessSplitKFillsTheGpuOnALargeB) {
   constexpr std::size_t kSms = 132;
   EXPECT_EQ(sgemm_detail::few_rows_cluster_ranks_for(1, 4096, 4096, kSms, 16), 8);
