@@ -275,13 +275,13 @@ __global__ void guard_test(GemmArgs g, const LineFacts* rows, const LineFacts* c
   if (j0 >= g.n) return;
   LineFacts col[4];
 #pragma unroll
-  for (int u = 0; u < 4; ++u) col[u] = j0 + u < g.n ? cols[j0 + u] : LineFacts{0, 0, 0.f, 0.f};  // (a zero column holds)
+  for (int u = 0; u < 4; ++u) col[u] = j0 + u < g.n ? cols[j0 + u] : LineFacts{};
   for (int i = static_cast<int>(blockIdx.y); i < g.m; i += static_cast<int>(gridDim.y)) {
     const std::uint32_t codes = *reinterpret_cast<const std::uint32_t*>(guard.codes + static_cast<std::size_t>(i) * guard.ld + j0);
     const LineFacts row = rows[i];
     bool fails[4];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) fails[u] = !guard_holds(row, col[u], codes >> 8 * u & 0xffu, g.k);
+    for (int u = 0; u < 4; ++u) fails[u] = j0 + u < g.n && !guard_holds(row, col[u], codes >> 8 * u & 0xffu, g.k);
 #pragma unroll
     for (int u = 0; u < 4; ++u) {
       if (!fails[u]) continue;
