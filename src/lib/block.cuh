@@ -1,38 +1,36 @@
-// Block-level building blocks shared by the ladders and the library: sums and scans over a block
-// built from the warp-level ones (lib/warp.cuh).
+// Block-level building blocks shared by the ladders and the library: reductions and scans over a
+// block built from the warp-level ones (lib/warp.cuh).
 #pragma once
 
 #include "lib/warp.cuh"
 
 namespace gpulab {
 
-/// Sum over the block, valid in thread 0: warp sums, then warp 0 sums the per-warp results.
-/// log2(blockDim.x) levels for a power-of-two block. Any block size that is a multiple of 32.
-/// Ends with the shared scratch free for reuse only after the caller's next __syncthreads().
-template <class A>
-__device__ __forceinline__ A block_sum(A v) {
+/// op over the block, valid in thread 0: each warp's by warp_op (valid in its lane 0 at least),
+/// then warp 0's over those; `none` is op's identity (for lanes past the warps). Any block size that
+/// is a multiple of 32. Ends with the shared scratch free for reuse only after the caller's next
+/// __syncthreads().
+template <class A, class WarpOp>
+__device__ __forceinline__ A block_reduce(A v, WarpOp warp_op, A none) {
   __shared__ A warp_totals[kWarp];
   const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  v = warp_sum(v);
+  v = warp_op(v);
   if (lane == 0) warp_totals[warp] = v;
   __syncthreads();
-  if (warp == 0) {
-    v = lane < blockDim.x / kWarp ? warp_totals[lane] : A(0);
-    v = warp_sum(v);
-  }
+  if (warp == 0) v = warp_op(lane < blockDim.x / kWarp ? warp_totals[lane] : none);
   return v;
 }
 
-/// Largest unsigned over the block, valid in thread 0 (any multiple of 32 threads); the shared
-/// scratch, as block_sum's, is free only after the caller's next __syncthreads().
+/// Sum over the block, valid in thread 0: warp sums, then warp 0 sums the per-warp results.
+/// log2(blockDim.x) levels for a power-of-two block.
+template <class A>
+__device__ __forceinline__ A block_sum(A v) {
+  return block_reduce(v, [](A x) { return warp_sum(x); }, A(0));
+}
+
+/// Largest unsigned over the block, valid in thread 0 (block_reduce).
 __device__ __forceinline__ unsigned block_max_unsigned(unsigned v) {
-  __shared__ unsigned warp_maxima[kWarp];
-  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  v = warp_max_unsigned(v);
-  if (lane == 0) warp_maxima[warp] = v;
-  __syncthreads();
-  if (warp == 0) v = warp_max_unsigned(lane < blockDim.x / kWarp ? warp_maxima[lane] : 0u);
-  return v;
+  return block_reduce(v, [](unsigned x) { return warp_max_unsigned(x); }, 0u);
 }
 
 /// Inclusive prefix sum over the threads of a block, one value each (any multiple of 32 threads):

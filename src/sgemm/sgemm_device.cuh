@@ -359,4 +359,26 @@ __device__ __forceinline__ void blocked_2d_tile(const GemmArgs& g, int m0, int n
     __syncthreads();
   }
 }
+/// Rung 5's tiles over C, blockIdx.x across its columns and blockIdx.y down its rows (looping past
+/// gridDim.y): each tile taken where takes_tile(its row of tiles) says so (for blockIdx.x's column
+/// of tiles), and each of its elements in C stored (store_c) where stores(i, j) says so.
+template <class TakesTile, class Stores>
+__device__ __forceinline__ void blocked_2d_tiles(const GemmArgs& g, TakesTile takes_tile, Stores stores) {
+  const int t = static_cast<int>(threadIdx.x);
+  const int row0 = t / (k2dTile / k2dPer) * k2dPer, col0 = t % (k2dTile / k2dPer) * k2dPer;
+  const int n0 = static_cast<int>(blockIdx.x) * k2dTile;
+  for (int tile = static_cast<int>(blockIdx.y); tile * k2dTile < g.m; tile += static_cast<int>(gridDim.y)) {
+    if (!takes_tile(tile)) continue;
+    const int m0 = tile * k2dTile;
+    float acc[k2dPer][k2dPer] = {};
+    blocked_2d_tile(g, m0, n0, acc);
+#pragma unroll
+    for (int r = 0; r < k2dPer; ++r)
+#pragma unroll
+      for (int c = 0; c < k2dPer; ++c) {
+        const int i = m0 + row0 + r, j = n0 + col0 + c;
+        if (i < g.m && j < g.n && stores(i, j)) store_c(g, i, j, acc[r][c]);
+      }
+  }
+}
 }  // namespace gpulab::sgemm_device

@@ -93,25 +93,14 @@ __global__ void __launch_bounds__(k1dThreads) blocked_1d(GemmArgs g) {
 // Rung 5, 2-D register blocking: a 128 × 128 tile, 256 threads of 8 × 8 elements. Per k a thread
 // reads 8 values of A and 8 of B into registers and does 64 FMAs with them: a quarter of a
 // shared load per FMA. 64 accumulators per thread: the build must show no local memory.
-using sgemm_device::blocked_2d_tile;
 using sgemm_device::k2dDepth;
 using sgemm_device::k2dPer;
 using sgemm_device::k2dThreads;
 using sgemm_device::k2dTile;
+// The tile and its loop over C are sgemm_device.cuh's blocked_2d_tile and blocked_2d_tiles (the
+// guarded Ozaki scheme's FP32 fix-up runs them too): every tile, every element stored.
 __global__ void __launch_bounds__(k2dThreads) blocked_2d(GemmArgs g) {
-  const int t = static_cast<int>(threadIdx.x);
-  const int row0 = t / (k2dTile / k2dPer) * k2dPer, col0 = t % (k2dTile / k2dPer) * k2dPer;
-  const int n0 = static_cast<int>(blockIdx.x) * k2dTile;
-  for (int tile = static_cast<int>(blockIdx.y); tile * k2dTile < g.m; tile += static_cast<int>(gridDim.y)) {
-    const int m0 = tile * k2dTile;
-    float acc[k2dPer][k2dPer] = {};
-    blocked_2d_tile(g, m0, n0, acc);
-#pragma unroll
-    for (int r = 0; r < k2dPer; ++r)
-#pragma unroll
-      for (int c = 0; c < k2dPer; ++c)
-        if (m0 + row0 + r < g.m && n0 + col0 + c < g.n) store_c(g, m0 + row0 + r, n0 + col0 + c, acc[r][c]);
-  }
+  sgemm_device::blocked_2d_tiles(g, [](int) { return true; }, [](int, int) { return true; });
 }
 
 // Rung 6, vectorised: the same tiles, but A and B read from global memory as float4 and A stored

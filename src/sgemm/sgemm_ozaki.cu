@@ -59,8 +59,16 @@ __device__ __forceinline__ ScaledInt<N> scaled_integer(float v, int shift) {
 
 /// A chunk's share of what is known of a row (column): Σx², Σ|x| and the largest |x| as its bits.
 struct NormPartial {
-  double squares, magnitudes;
-  unsigned max_bits;
+  double squares = 0, magnitudes = 0;
+  unsigned max_bits = 0;
+  __device__ void add(float x) {
+    const double v = x;
+    squares += v * v, magnitudes += fabs(v);
+    max_bits = max(max_bits, __float_as_uint(x) & 0x7fffffffu);
+  }
+  __device__ void add(const NormPartial& other) {
+    squares += other.squares, magnitudes += other.magnitudes, max_bits = max(max_bits, other.max_bits);
+  }
 };
 
 /// partial[chunk·rows + i] over the chunk's p of row i of A: a block a (row, chunk).
@@ -69,18 +77,13 @@ __global__ void row_norms(const float* a, std::size_t lda, int rows, int cols, i
   const float* r = a + static_cast<std::size_t>(row) * lda;
   for (int chunk = static_cast<int>(blockIdx.y); chunk < chunks; chunk += static_cast<int>(gridDim.y)) {
     const int end = static_cast<int>(min(static_cast<long long>(cols), (chunk + 1LL) * kNormChunk));  // (no int overflow near 2^31)
-    double squares = 0, magnitudes = 0;
-    unsigned max_bits = 0;
-    for (int p = chunk * kNormChunk + static_cast<int>(threadIdx.x); p < end; p += static_cast<int>(blockDim.x)) {
-      const double v = r[p];
-      squares += v * v, magnitudes += fabs(v);
-      max_bits = max(max_bits, __float_as_uint(r[p]) & 0x7fffffffu);
-    }
-    squares = block_sum(squares);
+    NormPartial sum;
+    for (int p = chunk * kNormChunk + static_cast<int>(threadIdx.x); p < end; p += static_cast<int>(blockDim.x)) sum.add(r[p]);
+    sum.squares = block_sum(sum.squares);
     __syncthreads();  // block_sum's scratch free for the second sum
-    magnitudes = block_sum(magnitudes);
-    max_bits = block_max_unsigned(max_bits);
-    if (threadIdx.x == 0) partial[static_cast<std::size_t>(chunk) * rows + row] = {squares, magnitudes, max_bits};
+    sum.magnitudes = block_sum(sum.magnitudes);
+    sum.max_bits = block_max_unsigned(sum.max_bits);
+    if (threadIdx.x == 0) partial[static_cast<std::size_t>(chunk) * rows + row] = sum;
     __syncthreads();  // the scratch free for the next chunk
   }
 }
@@ -91,22 +94,14 @@ __global__ void column_norms(const float* b, std::size_t ldb, int rows, int cols
   __shared__ NormPartial lanes[8][32];
   for (int chunk = static_cast<int>(blockIdx.y); chunk < chunks; chunk += static_cast<int>(gridDim.y)) {
     const int end = static_cast<int>(min(static_cast<long long>(rows), (chunk + 1LL) * kNormChunk));
-    NormPartial sum{0, 0, 0};
+    NormPartial sum;
     if (col < cols)
-      for (int p = chunk * kNormChunk + static_cast<int>(threadIdx.y); p < end; p += 8) {
-        const float x = b[static_cast<std::size_t>(p) * ldb + col];
-        const double v = x;
-        sum.squares += v * v, sum.magnitudes += fabs(v);
-        sum.max_bits = max(sum.max_bits, __float_as_uint(x) & 0x7fffffffu);
-      }
+      for (int p = chunk * kNormChunk + static_cast<int>(threadIdx.y); p < end; p += 8) sum.add(b[static_cast<std::size_t>(p) * ldb + col]);
     lanes[threadIdx.y][threadIdx.x] = sum;
     __syncthreads();
     if (threadIdx.y == 0 && col < cols) {
-      NormPartial total{0, 0, 0};
-      for (int y = 0; y < 8; ++y) {
-        const NormPartial& lane = lanes[y][threadIdx.x];
-        total.squares += lane.squares, total.magnitudes += lane.magnitudes, total.max_bits = max(total.max_bits, lane.max_bits);
-      }
+      NormPartial total;
+      for (int y = 0; y < 8; ++y) total.add(lanes[y][threadIdx.x]);
       partial[static_cast<std::size_t>(chunk) * cols + col] = total;
     }
     __syncthreads();
@@ -117,11 +112,8 @@ __global__ void column_norms(const float* b, std::size_t ldb, int rows, int cols
 template <int N>
 __global__ void facts_of(const NormPartial* partial, int chunks, int count, int levels, LineFacts* facts) {
   for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < count; i += static_cast<int>(gridDim.x * blockDim.x)) {
-    NormPartial sum{0, 0, 0};
-    for (int c = 0; c < chunks; ++c) {
-      const NormPartial& part = partial[static_cast<std::size_t>(c) * count + i];
-      sum.squares += part.squares, sum.magnitudes += part.magnitudes, sum.max_bits = max(sum.max_bits, part.max_bits);
-    }
+    NormPartial sum;
+    for (int c = 0; c < chunks; ++c) sum.add(partial[static_cast<std::size_t>(c) * count + i]);
     facts[i] = line_facts<N>(sum.squares, sum.magnitudes, __uint_as_float(sum.max_bits), levels);
   }
 }
@@ -334,29 +326,14 @@ __global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, co
 }
 
 /// The elements the guard failed, as gpulab's FP32 path gives them (an FMA chain over k in order,
-/// then alpha and beta): rung 5's 128 × 128 tile (sgemm_device.cuh, blocked_2d_tile) for each
-/// flagged tile, its failed elements stored; blocks of other tiles return at once.
+/// then alpha and beta): rung 5's 128 × 128 tiles (sgemm_device.cuh) for the flagged tiles, their
+/// failed elements stored; blocks of other tiles return at once.
 __global__ void __launch_bounds__(sgemm_device::k2dThreads)
     fp32_fix_up(GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard, sgemm_detail::DeviceGate gate) {
-  using namespace sgemm_device;
   if (!gate.open()) return;
-  const int t = static_cast<int>(threadIdx.x);
-  const int row0 = t / (k2dTile / k2dPer) * k2dPer, col0 = t % (k2dTile / k2dPer) * k2dPer;
-  const int n0 = static_cast<int>(blockIdx.x) * k2dTile;
-  for (int tile = static_cast<int>(blockIdx.y); tile * k2dTile < g.m; tile += static_cast<int>(gridDim.y)) {
-    if (guard.flags[tile * guard.tiles_n + static_cast<int>(blockIdx.x)] == 0) continue;  // (the whole block alike)
-    const int m0 = tile * k2dTile;
-    float acc[k2dPer][k2dPer] = {};
-    blocked_2d_tile(g, m0, n0, acc);
-#pragma unroll
-    for (int r = 0; r < k2dPer; ++r)
-#pragma unroll
-      for (int c = 0; c < k2dPer; ++c) {
-        const int i = m0 + row0 + r, j = n0 + col0 + c;
-        if (i < g.m && j < g.n && !guard_holds(rows[i], cols[j], guard.codes[static_cast<std::size_t>(i) * guard.ld + j], g.k))
-          store_c(g, i, j, acc[r][c]);
-      }
-  }
+  sgemm_device::blocked_2d_tiles(
+      g, [&](int tile) { return guard.flags[tile * guard.tiles_n + static_cast<int>(blockIdx.x)] != 0; },  // (the whole block alike)
+      [&](int i, int j) { return !guard_holds(rows[i], cols[j], guard.codes[static_cast<std::size_t>(i) * guard.ld + j], g.k); });
 }
 
 unsigned grid_for(std::size_t items, unsigned threads) {
