@@ -8,8 +8,9 @@
 // warpgroups of 64 × 256. A slice is 128 of k (a 128-byte swizzled row of int8), four wgmma
 // m64n256k32 a consumer; a block's slices run through the moduli one after another, so the producer
 // fetches the next modulus's first slices while the consumers reduce the last one's sums, stage them
-// as bytes in shared memory of their own (beside the ring) and store them a row at a time. The guard's
-// plane (fp32_tensor) comes last: its sums are not reduced but coded, a byte each, as lower bounds.
+// as bytes in shared memory of their own (beside the ring) and store them a row at a time. The same
+// kernel with no modulus is the guard's product (fp32_tensor): its sums are not reduced but coded, a
+// byte each, as lower bounds.
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
@@ -48,8 +49,7 @@ constexpr int kSums = kBN / 2;                       // a consumer thread's int3
 constexpr int kSlicesPerReduction = 512;
 
 struct ResidueMaps {
-  CUtensorMap a, b;              // Â's planes (m × k each), B̂ᵀ's (n × k each): boxes of 128 bytes × kBM or kShareRowsB rows
-  CUtensorMap guard_a, guard_b;  // the guard's levels (m × k/4, n × k/4), the same boxes
+  CUtensorMap a, b;  // Â's planes (m × k each), B̂ᵀ's (n × k each), or the guard's levels: boxes of 128 bytes × kBM or kShareRowsB rows
 };
 
 /// Each of the consumer thread's sums reduced mod kModulus[L]: into (−m, m) as the slices go on
@@ -79,12 +79,12 @@ __device__ __forceinline__ void warpgroup_sync(int consumer) {
 }
 
 /// plane l of `out` (m × ld bytes, planes `plane` bytes apart) = (Âₗ·B̂ₗᵀ) mod mₗ, a 128 × 256 tile
-/// a block: the layout of sgemm_ozaki.hpp's wgmma_products; with kGuard, plane N the guard's codes
-/// (its product guard_k deep).
-template <int N, bool kGuard>
+/// a block: the layout of sgemm_ozaki.hpp's wgmma_products; with no modulus (N = 0), `out` the
+/// codes of the guard's product (wgmma_guard_product).
+template <int N>
 __global__ void __launch_bounds__(kThreads, 1)
-    int8_products(const __grid_constant__ ResidueMaps maps, int m, int n, int k, int guard_k, std::uint8_t* out, std::size_t ld,
-                  std::size_t plane, sgemm_detail::DeviceGate gate) {
+    int8_products(const __grid_constant__ ResidueMaps maps, int m, int n, int k, std::uint8_t* out, std::size_t ld, std::size_t plane,
+                  sgemm_detail::DeviceGate gate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   if (!gate.open()) return;  // (every block of a cluster alike: before any waits on another)
   __shared__ std::uint64_t full[kStages], empty[kStages];
@@ -98,10 +98,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   sgemm_device::grouped_tile(static_cast<int>(blockIdx.x) / kCluster, tiles_m, tiles_n, tm, tn);
   const unsigned rank = blockIdx.x % kCluster;
   const int m0 = (tm * kCluster + static_cast<int>(rank)) * kBM, n0 = tn * kBN;
-  constexpr int kPlanes = N + (kGuard ? 1 : 0);
-  const int per_modulus = (k + kBK - 1) / kBK, per_guard = kGuard ? (guard_k + kBK - 1) / kBK : 0;
-  const int slices = N * per_modulus + per_guard;
-  auto slices_of = [&](int l) { return l < N ? per_modulus : per_guard; };
+  constexpr bool kGuard = N == 0;
+  constexpr int kPlanes = kGuard ? 1 : N;
+  const int per_plane = (k + kBK - 1) / kBK, slices = kPlanes * per_plane;
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   if (threadIdx.x == 0) init_ring(full, empty, kCluster * kConsumers * 4);  // each consumer warp's lane 0, of every block
@@ -115,12 +114,11 @@ __global__ void __launch_bounds__(kThreads, 1)
         barrier_expect_bytes(&full[stage], kStageBytes);
         const int share = static_cast<int>(rank) * kShareRowsB;
         constexpr std::uint16_t kAll = (1u << kCluster) - 1;
-        if (kGuard && slice >= N * per_modulus) {  // the guard's slices, after every modulus's
-          const int k0 = (slice - N * per_modulus) * kBK;
-          tma_load(maps.guard_a, tile_a(stage), &full[stage], k0, m0);
-          tma_load_multicast(maps.guard_b, tile_b(stage) + share * kBK, &full[stage], k0, n0 + share, kAll);
+        const int l = slice / per_plane, k0 = slice % per_plane * kBK;  // TMA reads zeros past k, m and n
+        if constexpr (kGuard) {  // one plane: 2-D maps
+          tma_load(maps.a, tile_a(stage), &full[stage], k0, m0);
+          tma_load_multicast(maps.b, tile_b(stage) + share * kBK, &full[stage], k0, n0 + share, kAll);
         } else {
-          const int l = slice / per_modulus, k0 = slice % per_modulus * kBK;  // TMA reads zeros past k, m and n
           tma_load(maps.a, tile_a(stage), &full[stage], k0, m0, l);
           tma_load_multicast(maps.b, tile_b(stage) + share * kBK, &full[stage], k0, n0 + share, l, kAll);
         }
@@ -142,8 +140,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   int sum[kSums];
   int slice = 0;
   for (int l = 0; l < kPlanes; ++l) {
-    for (int q = 0; q < slices_of(l); ++q, ++slice) {
-      if (q > 0 && q % kSlicesPerReduction == 0) {
+    for (int q = 0; q < per_plane; ++q, ++slice) {
+      if (!kGuard && q > 0 && q % kSlicesPerReduction == 0) {
         wgmma_wait_all();
         fence_registers(sum);
         reduce_sums_of<N, false>(l, sum);
@@ -169,11 +167,11 @@ __global__ void __launch_bounds__(kThreads, 1)
     // bytes a row a thread, as the sums lie, made stores of 8 bytes a row a warp: a tenth of the
     // products' time at 8192³).
     warpgroup_sync(consumer);  // the last modulus's rows are out of the staging
-    if (l < N) {
-      reduce_sums_of<N, true>(l, sum);
-    } else {  // the guard's plane: levels²·k < 2^31, never reduced (reduce_sums_of passes l = N by)
+    if constexpr (kGuard) {  // levels²·k < 2^31: never reduced
 #pragma unroll
       for (int i = 0; i < kSums; ++i) sum[i] = static_cast<int>(encode_lower_bound(static_cast<std::uint32_t>(sum[i])));
+    } else {
+      reduce_sums_of<N, true>(l, sum);
     }
     unsigned char* staged_row = staged + (warp * 16 + lane / 4) * kStagedLd + 2 * (lane % 4);
 #pragma unroll
@@ -201,28 +199,20 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-/// N moduli's products (N > 0), or the guard's alone (N = 0, kGuard: its codes to plane 0).
-template <int N, bool kGuard>
-void launch_products(const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth, std::uint8_t* residues,
-                     std::size_t ld, cudaStream_t stream, const GuardOperands& guard, sgemm_detail::DeviceGate gate) {
-  static_assert(N > 0 || kGuard);
+/// N moduli's residue planes multiplied, or with N = 0 the guard's levels (one plane).
+template <int N>
+void launch_products(const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth, std::uint8_t* out,
+                     std::size_t ld, cudaStream_t stream, sgemm_detail::DeviceGate gate) {
+  constexpr std::uint64_t kPlanes = N > 0 ? N : 1;  // one plane: 2-D maps
   const auto rows_a = static_cast<std::uint64_t>(m), rows_b = static_cast<std::uint64_t>(n), cols = static_cast<std::uint64_t>(k);
-  ResidueMaps maps{};
-  if constexpr (N > 0) {
-    maps.a = swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, a, cols, rows_a, depth, kBM, N, rows_a * depth);
-    maps.b = swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, b, cols, rows_b, depth, kShareRowsB, N, rows_b * depth);
-  }
-  if constexpr (kGuard) {
-    const auto guard_cols = static_cast<std::uint64_t>(guard.k);
-    maps.guard_a = swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, guard.a, guard_cols, rows_a, guard.depth, kBM);
-    maps.guard_b = swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, guard.b, guard_cols, rows_b, guard.depth, kShareRowsB);
-  }
-  constexpr auto kernel = int8_products<N, kGuard>;
+  const ResidueMaps maps{swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, a, cols, rows_a, depth, kBM, kPlanes, rows_a * depth),
+                         swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, b, cols, rows_b, depth, kShareRowsB, kPlanes, rows_b * depth)};
+  constexpr auto kernel = int8_products<N>;
   sgemm_detail::allow_smem<kernel>(kSmemBytes);
   const std::size_t blocks = sgemm_detail::tile_count(m, n, kBM * kCluster, kBN) * kCluster;
   LaunchShape shape{dim3(checked_grid(blocks, "sgemm ozaki products")), kThreads, kSmemBytes};
   shape.cluster = kCluster;
-  launch(N > 0 ? "sgemm_ozaki_int8_wgmma" : "sgemm_ozaki_guard_wgmma", kernel, shape, stream, maps, m, n, k, guard.k, residues, ld,
+  launch(N > 0 ? "sgemm_ozaki_int8_wgmma" : "sgemm_ozaki_guard_wgmma", kernel, shape, stream, maps, m, n, k, out, ld,
          static_cast<std::size_t>(m) * ld, gate)
       .work([] {
         const std::string pipeline = ": TMA, " + std::to_string(kStages) +
@@ -244,8 +234,8 @@ void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int 
     return;
   }
   switch (moduli) {
-    case 7: return launch_products<7, false>(a, b, m, n, k, depth, residues, ld, stream, {}, gate);
-    case 8: return launch_products<8, false>(a, b, m, n, k, depth, residues, ld, stream, {}, gate);
+    case 7: return launch_products<7>(a, b, m, n, k, depth, residues, ld, stream, gate);
+    case 8: return launch_products<8>(a, b, m, n, k, depth, residues, ld, stream, gate);
     default: throw Error("sgemm ozaki: 7 or 8 moduli, not " + std::to_string(moduli));
   }
 }
@@ -257,7 +247,7 @@ void wgmma_guard_product(const GuardOperands& guard, int m, int n, std::uint8_t*
     GPULAB_CUDA_CHECK(cudaMemsetAsync(codes, 0, static_cast<std::size_t>(m) * ld, stream));
     return;
   }
-  launch_products<0, true>(nullptr, nullptr, m, n, 0, 0, codes, ld, stream, guard, {});
+  launch_products<0>(guard.a, guard.b, m, n, guard.k, guard.depth, codes, ld, stream, {});
 }
 
 }  // namespace gpulab::sgemm_ozaki
