@@ -196,7 +196,7 @@ constexpr SgemmRung kRungs[] = {
         "the epilogue, a byte to the CRT, not an int32", "fma", run_ozaki<7, sgemm_ozaki::Products::wgmma>, Role::rung, SgemmMath::ozaki7,
         false, kWgmma),
     row("ozaki2_guarded", "fp32_tensor's bound proved element by element: one INT8 product more, of |A| and |B| rounded down, bounds "
-        "|A||B| from below; elements it cannot clear computed again in FP32", "fma", run_ozaki_guarded, Role::rung, SgemmMath::tf32x3, false,
+        "|A||B| from below; elements it cannot clear computed again in FP32 (few tiles) or 3xTF32 over C (many)", "fma", run_ozaki_guarded, Role::rung, SgemmMath::tf32x3, false,
         kWgmma),
     row("library_fp32_tensor", "gpulab::sgemm with SgemmPrecision::fp32_tensor: on Hopper ozaki2_guarded where it pays, else wgmma_3xtf32; "
         "tc_3xtf32 (A100) where it pays; else the FP32 library",
