@@ -523,9 +523,12 @@ TEST(SgemmRules, Fp32TensorTakesTheOzakiSchemeWhereItWasMeasuredFaster) {
   EXPECT_TRUE(sgemm_detail::takes_ozaki(args(4097, 4097, 4097)));      // rows off 16-byte boundaries: from 2^36
   EXPECT_TRUE(sgemm_detail::takes_ozaki(args(4096, 4096, 4096, 1)));
   EXPECT_FALSE(sgemm_detail::takes_ozaki(args(8192, 8192, 4095, 1)));  // k below 4096
-  sgemm_device::GemmArgs transposed = args(8192, 8192, 8192);
-  transposed.b_transposed = true;
-  EXPECT_FALSE(sgemm_detail::takes_ozaki(transposed));
+  for (auto [a_transposed, b_transposed] : {std::pair{false, true}, std::pair{true, false}, std::pair{true, true}})
+    for (auto [side, takes] : {std::pair{8192, true}, std::pair{4096, false}}) {  // operands read in place: the same rule
+      sgemm_device::GemmArgs transposed = args(side, side, side);
+      transposed.a_transposed = a_transposed, transposed.b_transposed = b_transposed;
+      EXPECT_EQ(sgemm_detail::takes_ozaki(transposed), takes) << a_transposed << b_transposed << " " << side << "^3";
+    }
   sgemm_device::GemmArgs copies = args(8192, 8192, 8192);
   copies.copies = 1;
   EXPECT_FALSE(sgemm_detail::takes_ozaki(copies));

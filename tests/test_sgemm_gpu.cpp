@@ -394,6 +394,20 @@ TEST(SgemmOzaki, LosesARowAndAColumnWhoseLargeElementsMissEachOther) {
   }
 }
 
+/// An input whose row m/2 of A and column n/3 of B hold 2^30 at p = 0 and p = 4 (both among the
+/// guard's p) and 1 elsewhere: C's element there is 2^31 + …, which the scheme loses (ĉ = 0). Their
+/// partners at the large elements' p are 1, not tiny (which the guard's levels round to 0): then the
+/// planted element is the one that fails.
+SgemmInput input_with_large_elements_that_miss(SgemmShape shape, std::uint64_t seed) {
+  SgemmInput in = make_sgemm_input(shape, 1, 1.5f, 0.5f, seed, 0);
+  const std::size_t row = shape.m / 2, col = shape.n / 3;
+  for (std::size_t p = 0; p < shape.k; ++p) in.a[row * in.lda + p] = in.b[p * in.ldb + col] = 1.f;
+  for (std::size_t j = 0; j < shape.n && shape.k > 4; ++j) in.b[j] = 1.f;
+  for (std::size_t i = 0; i < shape.m && shape.k > 4; ++i) in.a[i * in.lda + 4] = 1.f;
+  in.a[row * in.lda] = in.b[4 * in.ldb + col] = 0x1p30f;
+  return in;
+}
+
 // The guard (fp32_tensor's Ozaki path): within fp32_tensor's bound on every element, with alpha and
 // beta, where a row of A and a column of B have large elements that miss each other (the case above,
 // planted: 2^30 at p = 0 of the row, at p = 4 of the column, both among the guard's p), k is deep,
@@ -412,14 +426,8 @@ TEST(SgemmOzaki, GuardKeepsFp32TensorsBoundWhereTheSchemeLosesIt) {
     const CheckResult spread_check = check_sgemm(spread_guarded.result(), spread, sgemm_reference(spread, 7), SgemmMath::tf32x3);
     EXPECT_TRUE(spread_check.ok) << what << ", exponents ±20: " << spread_check.detail;
 
-    SgemmInput in = make_sgemm_input(shape, 1, 1.5f, 0.5f, 41, 0);
+    SgemmInput in = input_with_large_elements_that_miss(shape, 41);
     const std::size_t row = shape.m / 2, col = shape.n / 3;
-    for (std::size_t p = 0; p < shape.k; ++p) in.a[row * in.lda + p] = in.b[p * in.ldb + col] = 1.f;
-    // Their partners at the large elements' p are 1, not tiny (which the guard's levels round to 0):
-    // then the planted element is the one that fails.
-    for (std::size_t j = 0; j < shape.n && shape.k > 4; ++j) in.b[j] = 1.f;
-    for (std::size_t i = 0; i < shape.m && shape.k > 4; ++i) in.a[i * in.lda + 4] = 1.f;
-    in.a[row * in.lda] = in.b[4 * in.ldb + col] = 0x1p30f;
     DeviceGemm guarded(in), plain(in), by_3xtf32(in);
     ASSERT_TRUE(sgemm_ozaki::guarded_product(guarded.args(in), nullptr));
     sgemm_ozaki::run(plain.args(in), nullptr, 7, sgemm_ozaki::Products::wgmma);
@@ -749,6 +757,34 @@ TEST(SgemmForms, small_EveryFormOnRaggedEdges) {
   expect_every_form_right(input_for({129, 65, 257}, Variant::pad3), 1, "129x65x257 pad3");
   expect_every_form_right(input_for({33, 65, 17}, Variant::unaligned), 1, "33x65x17 pad1");
   expect_every_form_right(input_for({64, 64, 600}, Variant::scaled), 3, "64x64x600 scaled, 3 slices");
+}
+
+// fp32_tensor's Ozaki path in every form: each operand's lines (rows of op(A), columns of op(B)) are
+// read where they lie, along the stored rows or down the stored columns, into the same residue
+// planes and facts, so each form gives the bits of operands as stored: the scheme's elements, the
+// FP32 fix-up's (the planted element of a tile of 128, its tile's FMA chains reading op(A) and
+// op(B) in their form) and 3xTF32's where most tiles fail; k past one chunk of the products with
+// exponents spread ±20. Within fp32_tensor's bound everywhere.
+TEST(SgemmForms, TheGuardedOzakiSchemeReadsEveryFormInPlaceWithTheBitsOfAsStored) {
+  if (!sgemm_detail::wgmma_supported()) GTEST_SKIP() << "gpulab's INT8 products need compute capability 9.0";
+  const SgemmInput inputs[] = {input_with_large_elements_that_miss({2048, 1024, 1000}, 47),
+                               input_with_large_elements_that_miss({300, 260, 1000}, 53),
+                               make_sgemm_input({130, 140, (1 << 16) + 100}, 1, 1.5f, 0.5f, 59, 20)};
+  for (const SgemmInput& in : inputs) {
+    const SgemmReference ref = sgemm_reference(in, 7);
+    DeviceGemm as_stored(in);
+    ASSERT_TRUE(sgemm_ozaki::guarded_product(as_stored.args(in), nullptr));
+    const std::vector<float> want = as_stored.result();
+    for (const SgemmForm form : kTransposedForms) {
+      const std::string what = fmt::format("{} {}", sgemm_form_name(form), sgemm_shape_name(in.shape));
+      DeviceGemm d(in, form);
+      ASSERT_TRUE(sgemm_ozaki::guarded_product(d.args(in), nullptr)) << what;
+      const std::vector<float> got = d.result();
+      const CheckResult r = check_sgemm(got, in, ref, SgemmMath::tf32x3);
+      EXPECT_TRUE(r.ok) << what << ": " << r.detail;
+      EXPECT_EQ(std::memcmp(want.data(), got.data(), got.size() * sizeof(float)), 0) << what;
+    }
+  }
 }
 
 // The library in every form and precision, on shapes each path of operands as stored would take

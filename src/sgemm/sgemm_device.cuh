@@ -332,7 +332,10 @@ __global__ void add_slices_deep(GemmArgs g, int splits, int depth, const float* 
 constexpr int k2dTile = 128, k2dDepth = 8, k2dPer = 8, k2dThreads = (k2dTile / k2dPer) * (k2dTile / k2dPer);
 /// Rung 5's tile (sgemm_kernels.cuh), which the guarded Ozaki scheme's FP32 fix-up (sgemm_ozaki.cu)
 /// also runs: acc += this thread's 8 × 8 of the 128 × 128 tile of A·B at (m0, n0), its rows
-/// t / 16·8 … and columns t % 16·8 …, FMA chains over k in order.
+/// t / 16·8 … and columns t % 16·8 …, FMA chains over k in order. kForms: op(A) and op(B) in the
+/// operands' form (the fix-up's; the loads along m or n, not coalesced, for the few tiles it takes);
+/// else as stored (rung 5).
+template <bool kForms = false>
 __device__ __forceinline__ void blocked_2d_tile(const GemmArgs& g, int m0, int n0, float (&acc)[k2dPer][k2dPer]) {
   __shared__ float as[k2dTile][k2dDepth], bs[k2dDepth][k2dTile];
   const int t = static_cast<int>(threadIdx.x);
@@ -340,8 +343,14 @@ __device__ __forceinline__ void blocked_2d_tile(const GemmArgs& g, int m0, int n
   for (int p0 = 0; p0 < g.k; p0 += k2dDepth) {
 #pragma unroll
     for (int e = t; e < k2dTile * k2dDepth; e += k2dThreads) {
-      as[e / k2dDepth][e % k2dDepth] = load_or_zero(g.a, g.lda, m0 + e / k2dDepth, p0 + e % k2dDepth, g.m, g.k);
-      bs[e / k2dTile][e % k2dTile] = load_or_zero(g.b, g.ldb, p0 + e / k2dTile, n0 + e % k2dTile, g.k, g.n);
+      if constexpr (kForms) {
+        const int i = m0 + e / k2dDepth, pa = p0 + e % k2dDepth, pb = p0 + e / k2dTile, j = n0 + e % k2dTile;
+        as[e / k2dDepth][e % k2dDepth] = i < g.m && pa < g.k ? a_at(g, i, pa) : 0.f;
+        bs[e / k2dTile][e % k2dTile] = pb < g.k && j < g.n ? b_at(g, pb, j) : 0.f;
+      } else {
+        as[e / k2dDepth][e % k2dDepth] = load_or_zero(g.a, g.lda, m0 + e / k2dDepth, p0 + e % k2dDepth, g.m, g.k);
+        bs[e / k2dTile][e % k2dTile] = load_or_zero(g.b, g.ldb, p0 + e / k2dTile, n0 + e % k2dTile, g.k, g.n);
+      }
     }
     __syncthreads();
 #pragma unroll
@@ -361,8 +370,9 @@ __device__ __forceinline__ void blocked_2d_tile(const GemmArgs& g, int m0, int n
 }
 /// Rung 5's tiles over C, blockIdx.x across its columns and blockIdx.y down its rows (looping past
 /// gridDim.y): each tile taken where takes_tile(its row of tiles) says so (for blockIdx.x's column
-/// of tiles), and each of its elements in C stored (store_c) where stores(i, j) says so.
-template <class TakesTile, class Stores>
+/// of tiles), and each of its elements in C stored (store_c) where stores(i, j) says so. kForms as
+/// blocked_2d_tile's.
+template <bool kForms = false, class TakesTile, class Stores>
 __device__ __forceinline__ void blocked_2d_tiles(const GemmArgs& g, TakesTile takes_tile, Stores stores) {
   const int t = static_cast<int>(threadIdx.x);
   const int row0 = t / (k2dTile / k2dPer) * k2dPer, col0 = t % (k2dTile / k2dPer) * k2dPer;
@@ -371,7 +381,7 @@ __device__ __forceinline__ void blocked_2d_tiles(const GemmArgs& g, TakesTile ta
     if (!takes_tile(tile)) continue;
     const int m0 = tile * k2dTile;
     float acc[k2dPer][k2dPer] = {};
-    blocked_2d_tile(g, m0, n0, acc);
+    blocked_2d_tile<kForms>(g, m0, n0, acc);
 #pragma unroll
     for (int r = 0; r < k2dPer; ++r)
 #pragma unroll

@@ -238,7 +238,7 @@ constexpr std::size_t kOzakiMinMacs = std::size_t{1} << 37, kOzakiUnalignedMinMa
 bool takes_ozaki(const GemmArgs& g) {
   const auto macs = static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n) * static_cast<std::size_t>(g.k);
   const bool aligned = rows_aligned16(g.a, g.lda) && rows_aligned16(g.b, g.ldb);
-  return g.as_stored() && g.copies == 0 && g.k >= kOzakiMinDepth && macs >= (aligned ? kOzakiMinMacs : kOzakiUnalignedMinMacs);
+  return g.copies == 0 && g.k >= kOzakiMinDepth && macs >= (aligned ? kOzakiMinMacs : kOzakiUnalignedMinMacs);
 }
 
 // tf32 on Hopper: cuBLAS's TF32 GEMM against gpulab's own (wgmma where the tensor cores pay, else

@@ -326,18 +326,59 @@ __global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, co
 }
 
 /// The elements the guard failed, as gpulab's FP32 path gives them (an FMA chain over k in order,
-/// then alpha and beta): rung 5's 128 × 128 tiles (sgemm_device.cuh) for the flagged tiles, their
-/// failed elements stored; blocks of other tiles return at once.
+/// then alpha and beta): rung 5's 128 × 128 tiles (sgemm_device.cuh), op(A) and op(B) read in their
+/// form, for the flagged tiles, their failed elements stored; blocks of other tiles return at once.
 __global__ void __launch_bounds__(sgemm_device::k2dThreads)
     fp32_fix_up(GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard, sgemm_detail::DeviceGate gate) {
   if (!gate.open()) return;
-  sgemm_device::blocked_2d_tiles(
+  sgemm_device::blocked_2d_tiles<true>(
       g, [&](int tile) { return guard.flags[tile * guard.tiles_n + static_cast<int>(blockIdx.x)] != 0; },  // (the whole block alike)
       [&](int i, int j) { return !guard_holds(rows[i], cols[j], guard.codes[static_cast<std::size_t>(i) * guard.ld + j], g.k); });
 }
 
 unsigned grid_for(std::size_t items, unsigned threads) {
   return static_cast<unsigned>(std::min<std::size_t>(ceil_div(std::max<std::size_t>(items, 1), threads), 65535u * 8));
+}
+
+/// An operand's lines, the rows of op(A) or the columns of op(B), as stored: `count` lines of k
+/// values, along the stored rows (x[line·ld + p]) or down the stored columns (x[p·ld + line]).
+struct Lines {
+  const char* name;
+  const float* x;
+  std::size_t ld;
+  int count;
+  bool along_rows;
+};
+
+/// partial[chunk·count + line] for each of the operand's lines.
+void launch_norms(const Lines& lines, int k, int chunks, NormPartial* partial, cudaStream_t stream) {
+  const std::string what = std::string("sums of squares and of magnitudes, and the largest, of op(") + lines.name + ")'s lines in chunks of 4096";
+  const auto count = static_cast<std::size_t>(lines.count);
+  if (lines.along_rows)
+    launch("sgemm_ozaki_row_norms", row_norms, {dim3(checked_grid(count, "sgemm ozaki"), capped_grid_y(chunks)), 256}, stream, lines.x,
+           lines.ld, lines.count, k, chunks, partial)
+        .work([what] { return what + ", along its rows as stored"; });
+  else
+    launch("sgemm_ozaki_column_norms", column_norms, {tile_grid(count, 32, static_cast<std::size_t>(chunks), 1, "sgemm ozaki"), dim3(32, 8)},
+           stream, lines.x, lines.ld, k, lines.count, chunks, partial)
+        .work([what] { return what + ", down its columns as stored"; });
+}
+
+/// The operand's residue planes (count × depth int8 each, a line a row) and, with kGuard, its guard
+/// levels (count × guard_depth).
+template <int N, bool kGuard>
+void launch_residues(const Lines& lines, int k, std::size_t depth, const LineFacts* facts, int levels, std::int8_t* out,
+                     std::int8_t* guard, std::size_t guard_depth, cudaStream_t stream) {
+  const std::string what = std::string("op(") + lines.name + ") scaled and rounded, its residues as int8" + (kGuard ? " and its guard levels" : "");
+  const auto count = static_cast<std::size_t>(lines.count);
+  if (lines.along_rows)
+    launch("sgemm_ozaki_row_residues", row_residues<N, kGuard>, {tile_grid(depth / 4, 256, count, 1, "sgemm ozaki residues"), 256}, stream,
+           lines.x, lines.ld, lines.count, k, depth, facts, levels, out, guard, guard_depth)
+        .work([what] { return what + ", along its rows as stored"; });
+  else
+    launch("sgemm_ozaki_column_residues", column_residues<N, kGuard>, {tile_grid(count, 32, depth, 32, "sgemm ozaki residues"), dim3(32, 8)},
+           stream, lines.x, lines.ld, k, lines.count, depth, facts, levels, out, guard, guard_depth)
+        .work([what] { return what + ", down its columns as stored, transposed"; });
 }
 
 /// The scheme with N moduli: the products by `chunk_gemm`, or gpulab's own where it is null; with
@@ -389,16 +430,15 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   const auto n = static_cast<std::size_t>(g.n);
   const int levels = guard_levels(std::max(guard_k, 1));
 
+  // op(A)'s rows and op(B)'s columns, each read where it lies: a line along the stored rows (A as
+  // stored, B stored n × k) takes the row kernels, one down the stored columns the column kernels,
+  // which transpose it into its plane; both write the same planes and facts.
+  const Lines a_lines{"A", g.a, g.lda, g.m, !g.a_transposed}, b_lines{"B", g.b, g.ldb, g.n, g.b_transposed};
   // k = 0 copies and multiplies nothing: the shifts are 0, every residue sum 0, and the
   // reconstruction writes alpha·0 + beta·C.
   if (g.k > 0) {
-    launch("sgemm_ozaki_row_norms", row_norms, {dim3(checked_grid(g.m, "sgemm ozaki"), capped_grid_y(norm_chunks)), 256}, stream, g.a,
-           g.lda, g.m, g.k, norm_chunks, partial)
-        .work([] { return std::string("sums of squares and of magnitudes, and the largest, of A's rows in chunks of 4096"); });
-    launch("sgemm_ozaki_column_norms", column_norms,
-           {tile_grid(n, 32, static_cast<std::size_t>(norm_chunks), 1, "sgemm ozaki"), dim3(32, 8)}, stream, g.b, g.ldb, g.k, g.n,
-           norm_chunks, column_partial)
-        .work([] { return std::string("sums of squares and of magnitudes, and the largest, of B's columns in chunks of 4096"); });
+    launch_norms(a_lines, g.k, norm_chunks, partial, stream);
+    launch_norms(b_lines, g.k, norm_chunks, column_partial, stream);
   }
   launch("sgemm_ozaki_row_facts", facts_of<N>, {grid_for(g.m, 256), 256}, stream, static_cast<const NormPartial*>(partial), norm_chunks,
          g.m, levels, row_facts);
@@ -406,14 +446,8 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
          norm_chunks, g.n, levels, col_facts);
   if (g.k > 0) {
     const auto residues = [&](auto kGuard) {
-      const std::string levels_too = kGuard ? " and its guard levels" : "";
-      launch("sgemm_ozaki_row_residues", row_residues<N, kGuard>,
-             {tile_grid(depth / 4, 256, static_cast<std::size_t>(g.m), 1, "sgemm ozaki residues"), 256}, stream, g.a, g.lda, g.m, g.k,
-             depth, static_cast<const LineFacts*>(row_facts), levels, a_residues, a_guard, guard_depth)
-          .work([levels_too] { return "A scaled and rounded, its residues as int8" + levels_too; });
-      launch("sgemm_ozaki_column_residues", column_residues<N, kGuard>, {tile_grid(n, 32, depth, 32, "sgemm ozaki residues"), dim3(32, 8)},
-             stream, g.b, g.ldb, g.k, g.n, depth, static_cast<const LineFacts*>(col_facts), levels, b_residues, b_guard, guard_depth)
-          .work([levels_too] { return "B scaled, rounded and transposed, its residues as int8" + levels_too; });
+      launch_residues<N, kGuard>(a_lines, g.k, depth, row_facts, levels, a_residues, a_guard, guard_depth, stream);
+      launch_residues<N, kGuard>(b_lines, g.k, depth, col_facts, levels, b_residues, b_guard, guard_depth, stream);
     };
     if (guard) residues(std::true_type{});
     else residues(std::false_type{});

@@ -287,8 +287,8 @@ void product(const sgemm_device::GemmArgs& g, cudaStream_t stream, int moduli, C
 enum class Products { cublas, wgmma };
 void run(const sgemm_device::GemmArgs& g, cudaStream_t stream, int moduli, Products products = Products::cublas);
 
-/// fp32_tensor by the scheme on gpulab's own products, 7 moduli and the guard (A and B as stored,
-/// no copies of C; Hopper), with FP32 FMA chains or 3xTF32 where the guard fails: false, with
+/// fp32_tensor by the scheme on gpulab's own products, 7 moduli and the guard (operands in any form,
+/// read in place; no copies of C; Hopper), with FP32 FMA chains or 3xTF32 where the guard fails: false, with
 /// nothing enqueued, where gpulab's pool cannot hold the scheme's scratch. Each element within
 /// (γ(6k+4) + 2^−20)·(|alpha|·|A|·|B| + |beta|·|C|).
 bool guarded_product(const sgemm_device::GemmArgs& g, cudaStream_t stream);

@@ -216,7 +216,7 @@ void vendor_tf32(const GemmArgs& g, std::size_t batch, cudaStream_t stream);
 bool takes_tensor_cores(const GemmArgs& g, bool tf32);
 
 /// Whether fp32_tensor on Hopper takes the guarded Ozaki scheme (sgemm_ozaki.hpp) rather than 3xTF32:
-/// operands as stored, no copies of C, and a product large enough for it to be faster (measured).
+/// any form, no copies of C, and a product large enough for it to be faster (measured).
 bool takes_ozaki(const GemmArgs& g);
 
 /// Whether 16-byte loads may be used on the rows of a row-major matrix with this leading
