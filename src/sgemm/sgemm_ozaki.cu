@@ -78,7 +78,16 @@ __global__ void row_norms(const float* a, std::size_t lda, int rows, int cols, i
   for (int chunk = static_cast<int>(blockIdx.y); chunk < chunks; chunk += static_cast<int>(gridDim.y)) {
     const int end = static_cast<int>(min(static_cast<long long>(cols), (chunk + 1LL) * kNormChunk));  // (no int overflow near 2^31)
     NormPartial sum;
-    for (int p = chunk * kNormChunk + static_cast<int>(threadIdx.x); p < end; p += static_cast<int>(blockDim.x)) sum.add(r[p]);
+    // Four loads in flight a thread, then their sums in the same order (a load a step waited for
+    // each in turn: 2.1 TB/s at 8192³, H200). The zeros past the end add nothing.
+    const int stride = static_cast<int>(blockDim.x);
+    for (int p = chunk * kNormChunk + static_cast<int>(threadIdx.x); p < end; p += 4 * stride) {
+      float v[4];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) v[u] = p + u * stride < end ? r[p + u * stride] : 0.f;
+#pragma unroll
+      for (int u = 0; u < 4; ++u) sum.add(v[u]);
+    }
     sum.squares = block_sum(sum.squares);
     __syncthreads();  // block_sum's scratch free for the second sum
     sum.magnitudes = block_sum(sum.magnitudes);
@@ -145,13 +154,14 @@ __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols
   for (std::size_t row = blockIdx.y; row < static_cast<std::size_t>(rows); row += gridDim.y) {
     const std::size_t q = (row * depth + p0) / 4;  // depth is a multiple of 4: no quad spans two rows
     const LineFacts line = facts[row];
+    // The four loads first, then the arithmetic: interleaved, each load waited for the one before's
+    // conversion (its branches), four latencies in a row.
     float v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = p0 + u < static_cast<std::size_t>(cols) ? a[row * lda + p0 + u] : 0.f;
     ScaledInt<N> x[4];
-    for (int u = 0; u < 4; ++u) {
-      const std::size_t p = p0 + u;
-      v[u] = p < static_cast<std::size_t>(cols) ? a[row * lda + p] : 0.f;
-      x[u] = scaled_integer<N>(v[u], line.shift);
-    }
+#pragma unroll
+    for (int u = 0; u < 4; ++u) x[u] = scaled_integer<N>(v[u], line.shift);
     each_index<N>([&](auto l) {
       reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
                                                        symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
@@ -175,12 +185,18 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
   const std::size_t plane = static_cast<std::size_t>(cols) * depth;
   const int t = ty * 32 + tx, quad = t % 8, c = t / 8;  // the writer's 4 values: p = 4·quad … of column col0 + c
   for (std::size_t p0 = blockIdx.y * std::size_t{32}; p0 < depth; p0 += gridDim.y * std::size_t{32}) {
-    for (int r = ty; r < 32; r += 8) {
-      const std::size_t p = p0 + r;
-      const float v = p < static_cast<std::size_t>(rows) && col0 + tx < cols ? b[p * ldb + col0 + tx] : 0.f;
-      tile[r][tx] = scaled_integer<N>(v, line.shift);
+    float v[4];  // rows ty, ty + 8, …: loaded first, then converted (as row_residues)
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      const std::size_t p = p0 + ty + 8 * u;
+      v[u] = p < static_cast<std::size_t>(rows) && col0 + tx < cols ? b[p * ldb + col0 + tx] : 0.f;
+    }
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      const int r = ty + 8 * u;
+      tile[r][tx] = scaled_integer<N>(v[u], line.shift);
       if constexpr (kGuard)
-        if (r % 4 == 0) guard_tile[r / 4][tx] = guard_level(v, line, levels);
+        if (r % 4 == 0) guard_tile[r / 4][tx] = guard_level(v[u], line, levels);
     }
     __syncthreads();
     // (4·quad + u)·33 + c lands in bank 4·quad + u + c: the warp's 8 quads × 4 columns are conflict-free
@@ -259,33 +275,40 @@ struct GuardPlane {
 };
 constexpr int kFixTile = sgemm_device::k2dTile;
 
+/// Rows of C a block of the reconstruction and of the guard's test takes: a thread's columns' facts
+/// are loaded once for them (a row a block read every column's, 16 bytes, again for each of C's rows).
+constexpr int kReconstructRows = 8;
+
 /// The guard's test of every element, 4 consecutive a thread (as the reconstruction reads them; the
-/// columns' facts loaded once for all its rows): each tile holding one that fails flagged, and
-/// counted once.
+/// columns' facts loaded once for all its rows, the rows' codes and facts all loaded before any is
+/// tested): each tile holding one that fails flagged, and counted once.
 __global__ void guard_test(GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard) {
   const int j0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * 4;
   if (j0 >= g.n) return;
   LineFacts col[4];
 #pragma unroll
   for (int u = 0; u < 4; ++u) col[u] = j0 + u < g.n ? cols[j0 + u] : LineFacts{};
-  for (int i = static_cast<int>(blockIdx.y); i < g.m; i += static_cast<int>(gridDim.y)) {
-    const std::uint32_t codes = *reinterpret_cast<const std::uint32_t*>(guard.codes + static_cast<std::size_t>(i) * guard.ld + j0);
-    const LineFacts row = rows[i];
-    bool fails[4];
+  for (int i0 = static_cast<int>(blockIdx.y) * kReconstructRows; i0 < g.m; i0 += static_cast<int>(gridDim.y) * kReconstructRows) {
+    std::uint32_t codes[kReconstructRows];
+    LineFacts row[kReconstructRows];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) fails[u] = j0 + u < g.n && !guard_holds(row, col[u], codes >> 8 * u & 0xffu, g.k);
+    for (int r = 0; r < kReconstructRows; ++r) {
+      const int i = min(i0 + r, g.m - 1);  // (rows past m test row m − 1 again: the same flags)
+      codes[r] = *reinterpret_cast<const std::uint32_t*>(guard.codes + static_cast<std::size_t>(i) * guard.ld + j0);
+      row[r] = rows[i];
+    }
 #pragma unroll
-    for (int u = 0; u < 4; ++u) {
-      if (!fails[u]) continue;
-      int* flag = &guard.flags[i / kFixTile * guard.tiles_n + (j0 + u) / kFixTile];
-      if (*flag == 0 && atomicExch(flag, 1) == 0) atomicAdd(guard.flagged, 1);
+    for (int r = 0; r < kReconstructRows; ++r) {
+      const int i = min(i0 + r, g.m - 1);
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+        if (j0 + u >= g.n || guard_holds(row[r], col[u], codes[r] >> 8 * u & 0xffu, g.k)) continue;
+        int* flag = &guard.flags[i / kFixTile * guard.tiles_n + (j0 + u) / kFixTile];
+        if (*flag == 0 && atomicExch(flag, 1) == 0) atomicAdd(guard.flagged, 1);
+      }
     }
   }
 }
-
-/// Rows of C a block of the reconstruction takes: a thread's columns' facts are loaded once for them
-/// (a row a block read every column's, 16 bytes, again for each of C's rows).
-constexpr int kReconstructRows = 8;
 
 /// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues (`source`, its kPer
 /// consecutive elements a thread): x across a row's columns, y down kReconstructRows rows at a time

@@ -51,30 +51,26 @@ constexpr int norm_bits(int moduli) {
 }
 static_assert(norm_bits(8) == 31 && norm_bits(7) == 27, "rows and columns scaled to 2-norms of 2^31 (8 moduli), 2^27 (7)");
 
-/// x mod m_L in [0, m_L) for an integer |x| ≤ 2^Q (Q = norm_bits(N)). Q ≤ 30 (7 moduli): x + 2^Q
-/// fits 32 bits, one reduction; else (8 moduli, Q = 31) x + 2^31 = hi·2^16 + lo, both parts reduced
-/// in 32 bits. Then 2^Q mod m_L taken back off.
-template <int N, int L>
-GPULAB_HOST_DEVICE constexpr std::uint32_t residue_of(std::int64_t x) {
-  constexpr int kQ = norm_bits(N);
-  constexpr std::uint32_t m = kModulus[L];
-  constexpr std::uint32_t two16 = (1u << 16) % m, offset = (1u << kQ) % m;
-  std::uint32_t r;
-  if constexpr (kQ <= 30) {
-    r = static_cast<std::uint32_t>(static_cast<std::int32_t>(x) + (std::int32_t{1} << kQ)) % m;  // [0, 2^(Q+1)]
-  } else {
-    const auto u = static_cast<std::uint64_t>(x + (std::int64_t{1} << kQ));  // [0, 2^32]
-    r = (static_cast<std::uint32_t>(u >> 16) * two16 + static_cast<std::uint32_t>(u & 0xffffu)) % m;
-  }
-  const std::uint32_t v = r + m - offset;
-  return v >= m ? v - m : v;
-}
-/// The same as an int8 in [−m/2, m/2) (m = 256: [−128, 127]): what the INT8 GEMM multiplies.
+/// x mod m_L as an int8 in [−m/2, m/2) (m = 256: [−128, 127]), for an integer |x| ≤ 2^Q (Q =
+/// norm_bits(N)): what the INT8 GEMM multiplies. One remainder by a constant: (x + C) mod m − h, with
+/// h = ⌊m/2⌋ and C ≡ h (mod m), C > 2^Q so that x + C ≥ 0 (the residue kernels are bound by their
+/// instructions: a plain x mod m, then the range's two corrections, cost twice as many). Q ≤ 30 (7
+/// moduli): x + C fits 32 bits; else (8 moduli, Q = 31) x + C = hi·2^16 + lo, reduced in 32 bits.
 template <int N, int L>
 GPULAB_HOST_DEVICE constexpr std::int8_t symmetric_residue(std::int64_t x) {
-  constexpr int m = static_cast<int>(kModulus[L]);
-  const int r = static_cast<int>(residue_of<N, L>(x));
-  return static_cast<std::int8_t>(r >= (m + 1) / 2 ? r - m : r);
+  constexpr int kQ = norm_bits(N);
+  constexpr std::uint32_t m = kModulus[L], half = m / 2;
+  constexpr std::uint64_t kOffset = half + std::uint64_t{m} * ((std::uint64_t{1} << kQ) / m + 1);
+  std::uint32_t r;
+  if constexpr (kQ <= 30) {
+    static_assert(kOffset + (std::uint64_t{1} << kQ) <= 0xffffffffu);
+    r = (static_cast<std::uint32_t>(static_cast<std::int32_t>(x)) + static_cast<std::uint32_t>(kOffset)) % m;  // wraps to x + C
+  } else {
+    constexpr std::uint32_t two16 = (1u << 16) % m;
+    const auto u = static_cast<std::uint64_t>(x + static_cast<std::int64_t>(kOffset));  // < 2^33
+    r = (static_cast<std::uint32_t>(u >> 16) * two16 + static_cast<std::uint32_t>(u & 0xffffu)) % m;
+  }
+  return static_cast<std::int8_t>(static_cast<int>(r) - static_cast<int>(half));
 }
 
 /// f(std::integral_constant<int, I>) for I = 0 … N − 1 in order: the moduli, their inverses and
