@@ -141,39 +141,49 @@ __device__ __forceinline__ std::int8_t guard_level(float v, const LineFacts& lin
 
 static_assert(kGuardStride == 4, "the residue kernels' threads take 4 consecutive p, the guard the first");
 
+/// Rows of A (row_residues) and 32-deep tiles of B (column_residues) a block of the residue kernels
+/// takes in turn, the next one's values loaded while the residues of this one are made and stored.
+constexpr int kResidueSteps = 4;
+
 /// A's residues: plane l (rows × depth int8, row-major) holds round(a·2^shift[i]) mod m_l; with
 /// kGuard, `guard` (rows × guard_depth) the levels of every 4th p. The padding past k is zero. A
 /// thread 4 consecutive p (one 4-byte store a plane); x along a row, y down the rows (looping past
-/// gridDim.y).
+/// gridDim.y, the next row's four values in flight while this one's residues are made).
 template <int N, bool kGuard>
 __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols, std::size_t depth, const LineFacts* facts,
                              int levels, std::int8_t* out, std::int8_t* guard, std::size_t guard_depth) {
   const std::size_t plane = static_cast<std::size_t>(rows) * depth;
   const std::size_t p0 = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) * 4;
   if (p0 >= depth) return;
+  // The four loads together, before any arithmetic (each waiting for the conversion before it was
+  // four latencies in a row).
+  const auto load = [&](std::size_t row, float (&v)[4]) {
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = p0 + u < static_cast<std::size_t>(cols) ? a[row * lda + p0 + u] : 0.f;
+  };
+  float v[4];
+  if (blockIdx.y < static_cast<unsigned>(rows)) load(blockIdx.y, v);
   for (std::size_t row = blockIdx.y; row < static_cast<std::size_t>(rows); row += gridDim.y) {
     const std::size_t q = (row * depth + p0) / 4;  // depth is a multiple of 4: no quad spans two rows
     const LineFacts line = facts[row];
-    // The four loads first, then the arithmetic: interleaved, each load waited for the one before's
-    // conversion (its branches), four latencies in a row.
-    float v[4];
-#pragma unroll
-    for (int u = 0; u < 4; ++u) v[u] = p0 + u < static_cast<std::size_t>(cols) ? a[row * lda + p0 + u] : 0.f;
     ScaledInt<N> x[4];
 #pragma unroll
     for (int u = 0; u < 4; ++u) x[u] = scaled_integer<N>(v[u], line.shift);
+    if constexpr (kGuard) guard[row * guard_depth + p0 / 4] = guard_level(v[0], line, levels);
+    if (row + gridDim.y < static_cast<std::size_t>(rows)) load(row + gridDim.y, v);
     each_index<N>([&](auto l) {
       reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
                                                        symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
     });
-    if constexpr (kGuard) guard[row * guard_depth + p0 / 4] = guard_level(v[0], line, levels);
   }
 }
 
 /// B's residues, transposed (plane l: cols × depth, B's column j a row): 32 × 32 tiles of the scaled
-/// integers through shared memory, read along B's rows (32 columns a warp) and written along k, a
-/// thread 4 consecutive p of a column (one 4-byte store a plane; a warp 4 columns × 32 bytes); with
-/// kGuard, the levels of the first of them in `guard` (cols × guard_depth).
+/// integers through shared memory, read along B's rows (32 columns a warp, rows ty, ty + 8, … a
+/// thread) and written along k, a thread 4 consecutive p of a column (one 4-byte store a plane; a
+/// warp 4 columns × 32 bytes); with kGuard, the levels of the first of them in `guard` (cols ×
+/// guard_depth). A block takes tiles down k (looping past gridDim.y), the next one's values in flight
+/// while this one's residues are made.
 template <int N, bool kGuard>
 __global__ void column_residues(const float* b, std::size_t ldb, int rows, int cols, std::size_t depth, const LineFacts* facts,
                                 int levels, std::int8_t* out, std::int8_t* guard, std::size_t guard_depth) {
@@ -184,13 +194,17 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
   const LineFacts line = col0 + tx < cols ? facts[col0 + tx] : LineFacts{kNotFinite, 0, 0.f, 0.f};
   const std::size_t plane = static_cast<std::size_t>(cols) * depth;
   const int t = ty * 32 + tx, quad = t % 8, c = t / 8;  // the writer's 4 values: p = 4·quad … of column col0 + c
-  for (std::size_t p0 = blockIdx.y * std::size_t{32}; p0 < depth; p0 += gridDim.y * std::size_t{32}) {
-    float v[4];  // rows ty, ty + 8, …: loaded first, then converted (as row_residues)
+  const auto load = [&](std::size_t p0, float (&v)[4]) {
 #pragma unroll
     for (int u = 0; u < 4; ++u) {
       const std::size_t p = p0 + ty + 8 * u;
       v[u] = p < static_cast<std::size_t>(rows) && col0 + tx < cols ? b[p * ldb + col0 + tx] : 0.f;
     }
+  };
+  const std::size_t step = gridDim.y * std::size_t{32};
+  float v[4];
+  if (blockIdx.y * std::size_t{32} < depth) load(blockIdx.y * std::size_t{32}, v);
+  for (std::size_t p0 = blockIdx.y * std::size_t{32}; p0 < depth; p0 += step) {
 #pragma unroll
     for (int u = 0; u < 4; ++u) {
       const int r = ty + 8 * u;
@@ -198,6 +212,7 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
       if constexpr (kGuard)
         if (r % 4 == 0) guard_tile[r / 4][tx] = guard_level(v[u], line, levels);
     }
+    if (p0 + step < depth) load(p0 + step, v);
     __syncthreads();
     // (4·quad + u)·33 + c lands in bank 4·quad + u + c: the warp's 8 quads × 4 columns are conflict-free
     const ScaledInt<N> x[4] = {tile[4 * quad][c], tile[4 * quad + 1][c], tile[4 * quad + 2][c], tile[4 * quad + 3][c]};
@@ -264,55 +279,26 @@ struct ResidueBytes {
   }
 };
 
-/// The guard's plane: a code a byte an element (rows ld apart, as ResidueBytes), and a flag a
-/// kFixTile × kFixTile tile of C, set where an element of the tile fails the guard, with their count.
+/// The guard's verdicts: a byte an element, 1 where the guard holds (rows ld apart, as ResidueBytes;
+/// wgmma_guard_product's), and a flag a kFixTile × kFixTile tile of C, set where an element of the
+/// tile fails the guard, with their count.
 struct GuardPlane {
-  const std::uint8_t* codes = nullptr;
+  const std::uint8_t* holds = nullptr;
   std::size_t ld = 0;
   int* flags = nullptr;
   int tiles_n = 0;
   int* flagged = nullptr;  // how many tiles are flagged
 };
 constexpr int kFixTile = sgemm_device::k2dTile;
+static_assert(kFixTile == kGuardTile, "the guard's product flags the fix-up's tiles");
 
-/// Rows of C a block of the reconstruction and of the guard's test takes: a thread's columns' facts
-/// are loaded once for them (a row a block read every column's, 16 bytes, again for each of C's rows).
+/// Rows of C a block of the reconstruction takes: a thread's columns' facts are loaded once for them
+/// (a row a block read every column's, 16 bytes, again for each of C's rows).
 constexpr int kReconstructRows = 8;
-
-/// The guard's test of every element, 4 consecutive a thread (as the reconstruction reads them; the
-/// columns' facts loaded once for all its rows, the rows' codes and facts all loaded before any is
-/// tested): each tile holding one that fails flagged, and counted once.
-__global__ void guard_test(GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard) {
-  const int j0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * 4;
-  if (j0 >= g.n) return;
-  LineFacts col[4];
-#pragma unroll
-  for (int u = 0; u < 4; ++u) col[u] = j0 + u < g.n ? cols[j0 + u] : LineFacts{};
-  for (int i0 = static_cast<int>(blockIdx.y) * kReconstructRows; i0 < g.m; i0 += static_cast<int>(gridDim.y) * kReconstructRows) {
-    std::uint32_t codes[kReconstructRows];
-    LineFacts row[kReconstructRows];
-#pragma unroll
-    for (int r = 0; r < kReconstructRows; ++r) {
-      const int i = min(i0 + r, g.m - 1);  // (rows past m test row m − 1 again: the same flags)
-      codes[r] = *reinterpret_cast<const std::uint32_t*>(guard.codes + static_cast<std::size_t>(i) * guard.ld + j0);
-      row[r] = rows[i];
-    }
-#pragma unroll
-    for (int r = 0; r < kReconstructRows; ++r) {
-      const int i = min(i0 + r, g.m - 1);
-#pragma unroll
-      for (int u = 0; u < 4; ++u) {
-        if (j0 + u >= g.n || guard_holds(row[r], col[u], codes[r] >> 8 * u & 0xffu, g.k)) continue;
-        int* flag = &guard.flags[i / kFixTile * guard.tiles_n + (j0 + u) / kFixTile];
-        if (*flag == 0 && atomicExch(flag, 1) == 0) atomicAdd(guard.flagged, 1);
-      }
-    }
-  }
-}
 
 /// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues (`source`, its kPer
 /// consecutive elements a thread): x across a row's columns, y down kReconstructRows rows at a time
-/// (looping past gridDim.y). With kGuard, an element that fails the guard is left as it is (for
+/// (looping past gridDim.y). With kGuard, an element whose verdict is 0 is left as it is (for
 /// fp32_fix_up); nothing where `gate` is closed.
 template <int N, class Source, bool kGuard = false>
 __global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard,
@@ -328,8 +314,8 @@ __global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, co
     for (int i = i0; i < min(i0 + kReconstructRows, g.m); ++i) {
       std::uint32_t r[kPer][N];
       source.template residues<N>(i, j0, r);
-      std::uint32_t codes = 0;
-      if constexpr (kGuard) codes = *reinterpret_cast<const std::uint32_t*>(guard.codes + static_cast<std::size_t>(i) * guard.ld + j0);
+      std::uint32_t holds = 0;
+      if constexpr (kGuard) holds = *reinterpret_cast<const std::uint32_t*>(guard.holds + static_cast<std::size_t>(i) * guard.ld + j0);
       const LineFacts row = rows[i];
       float* out = g.c + static_cast<std::size_t>(i) * g.ldc;
 #pragma unroll
@@ -337,7 +323,7 @@ __global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, co
         const int j = j0 + u;
         if (j >= g.n) break;
         if constexpr (kGuard)
-          if (!guard_holds(row, col[u], codes >> 8 * u & 0xffu, g.k)) continue;
+          if ((holds >> 8 * u & 0xffu) == 0) continue;
         const double exact = from_residues<N>(r[u]);
         double v = row.shift == kNotFinite || col[u].shift == kNotFinite
                        ? CUDART_NAN
@@ -352,11 +338,11 @@ __global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, co
 /// then alpha and beta): rung 5's 128 × 128 tiles (sgemm_device.cuh), op(A) and op(B) read in their
 /// form, for the flagged tiles, their failed elements stored; blocks of other tiles return at once.
 __global__ void __launch_bounds__(sgemm_device::k2dThreads)
-    fp32_fix_up(GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard, sgemm_detail::DeviceGate gate) {
+    fp32_fix_up(GemmArgs g, GuardPlane guard, sgemm_detail::DeviceGate gate) {
   if (!gate.open()) return;
   sgemm_device::blocked_2d_tiles<true>(
       g, [&](int tile) { return guard.flags[tile * guard.tiles_n + static_cast<int>(blockIdx.x)] != 0; },  // (the whole block alike)
-      [&](int i, int j) { return !guard_holds(rows[i], cols[j], guard.codes[static_cast<std::size_t>(i) * guard.ld + j], g.k); });
+      [&](int i, int j) { return guard.holds[static_cast<std::size_t>(i) * guard.ld + j] == 0; });
 }
 
 unsigned grid_for(std::size_t items, unsigned threads) {
@@ -395,11 +381,13 @@ void launch_residues(const Lines& lines, int k, std::size_t depth, const LineFac
   const std::string what = std::string("op(") + lines.name + ") scaled and rounded, its residues as int8" + (kGuard ? " and its guard levels" : "");
   const auto count = static_cast<std::size_t>(lines.count);
   if (lines.along_rows)
-    launch("sgemm_ozaki_row_residues", row_residues<N, kGuard>, {tile_grid(depth / 4, 256, count, 1, "sgemm ozaki residues"), 256}, stream,
+    launch("sgemm_ozaki_row_residues", row_residues<N, kGuard>, {tile_grid(depth / 4, 256, count, kResidueSteps, "sgemm ozaki residues"), 256},
+           stream,
            lines.x, lines.ld, lines.count, k, depth, facts, levels, out, guard, guard_depth)
         .work([what] { return what + ", along its rows as stored"; });
   else
-    launch("sgemm_ozaki_column_residues", column_residues<N, kGuard>, {tile_grid(count, 32, depth, 32, "sgemm ozaki residues"), dim3(32, 8)},
+    launch("sgemm_ozaki_column_residues", column_residues<N, kGuard>,
+           {tile_grid(count, 32, depth, 32 * kResidueSteps, "sgemm ozaki residues"), dim3(32, 8)},
            stream, lines.x, lines.ld, k, lines.count, depth, facts, levels, out, guard, guard_depth)
         .work([what] { return what + ", down its columns as stored, transposed"; });
 }
@@ -500,18 +488,17 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
         .work(reconstruct_work);
     return true;
   }
-  // The guard first: its codes, and each element's test, which flags the tiles holding one that
-  // fails and counts them. Then, by that count on the GPU (no wait): where few tiles are flagged,
+  // The guard first: its product, whose epilogue tests each element, flags the tiles holding one
+  // that fails and counts them. Then, by that count on the GPU (no wait): where few tiles are flagged,
   // the scheme, its elements that fail left to the FP32 fix-up of their tiles; where more than a
   // 16th are (rung 5's tiles would cost more than 3xTF32 over all of C), 3xTF32 over all of C and
   // nothing of the scheme (its bound, fp32_tensor's, is the guard's). Without the pool's memory for
   // 3xTF32's split operands the count is cleared: the fix-up takes every flagged tile.
-  std::uint8_t* codes = residues + N * product_plane;
-  const GuardPlane plane{codes, residue_ld, flags, tiles_n, flags + static_cast<std::size_t>(tiles_m) * tiles_n};
+  std::uint8_t* holds = residues + N * product_plane;
+  const GuardPlane plane{holds, residue_ld, flags, tiles_n, flags + static_cast<std::size_t>(tiles_m) * tiles_n};
   GPULAB_CUDA_CHECK(cudaMemsetAsync(flags, 0, flags_bytes, stream));
-  wgmma_guard_product(GuardOperands{a_guard, b_guard, guard_k, guard_depth}, g.m, g.n, codes, residue_ld, stream);
-  launch("sgemm_ozaki_guard_test", guard_test, {grid(4), 256}, stream, g, rows, cols, plane)
-      .work([] { return std::string("the guard's test of each element, E <= bound * L; tiles holding one that fails flagged, counted"); });
+  wgmma_guard_product(GuardOperands{a_guard, b_guard, guard_k, guard_depth}, GuardTest{rows, cols, g.k, flags, tiles_n, plane.flagged}, g.m,
+                      g.n, holds, residue_ld, stream);
   const int many = tiles_m * tiles_n / 16;
   const sgemm_detail::DeviceGate few_flagged{plane.flagged, many, false};
   if (!sgemm_detail::wgmma_tf32x3_gated(g, stream, {plane.flagged, many, true}))
@@ -522,7 +509,7 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
       .work([] { return std::string("the CRT (a 128-bit sum), scaled back, alpha and beta, where the guard holds"); });
   launch("sgemm_ozaki_fp32_fix_up", fp32_fix_up,
          {tile_grid(n, kFixTile, static_cast<std::size_t>(g.m), kFixTile, "sgemm ozaki fix-up"), sgemm_device::k2dThreads}, stream, g,
-         rows, cols, plane, few_flagged)
+         plane, few_flagged)
       .work([] { return std::string("the elements that failed the guard as FP32 FMA chains, 128x128 tiles (flagged ones only)"); });
   return true;
 }
