@@ -305,21 +305,7 @@ struct GuardOperands {
 /// the products run only where it is open (sgemm_paths.hpp).
 void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth,
                     std::uint8_t* residues, std::size_t ld, cudaStream_t stream, sgemm_detail::DeviceGate gate = {});
-/// The guard's test as its product's epilogue runs it, on each element's code (encode_lower_bound of
-/// its sum): a byte an element, 1 where guard_holds, 0 where not; each kGuardTile-square tile of C
-/// that holds a 0 flagged (flags[tile row · tiles_n + tile column] = 1, as the caller cleared them)
-/// and counted once in *flagged.
-inline constexpr int kGuardTile = 128;
-struct GuardTest {
-  const LineFacts* rows = nullptr;  // op(A)'s rows' facts, m
-  const LineFacts* cols = nullptr;  // op(B)'s columns', n
-  int k = 0;                        // the product's k (not the guard's quarter of it)
-  int* flags = nullptr;
-  int tiles_n = 0;
-  int* flagged = nullptr;
-};
-/// The guard's product and its test, on the same kernel: holds[i·ld + j] as GuardTest says.
-void wgmma_guard_product(const GuardOperands& guard, const GuardTest& test, int m, int n, std::uint8_t* holds, std::size_t ld,
-                         cudaStream_t stream);
+/// The guard's product alone, on the same kernel: codes[i·ld + j] = encode_lower_bound(Σ levels·levels).
+void wgmma_guard_product(const GuardOperands& guard, int m, int n, std::uint8_t* codes, std::size_t ld, cudaStream_t stream);
 
 }  // namespace gpulab::sgemm_ozaki

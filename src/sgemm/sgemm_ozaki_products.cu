@@ -9,8 +9,8 @@
 // m64n256k32 a consumer; a block's slices run through the moduli one after another, so the producer
 // fetches the next modulus's first slices while the consumers reduce the last one's sums, stage them
 // as bytes in shared memory of their own (beside the ring) and store them a row at a time. The same
-// kernel with no modulus is the guard's product (fp32_tensor): its sums are not reduced but coded as
-// lower bounds and tested, each element's verdict a byte.
+// kernel with no modulus is the guard's product (fp32_tensor): its sums are not reduced but coded, a
+// byte each, as lower bounds.
 #include "lib/arith.hpp"
 #include "lib/launch.cuh"
 #include "lib/launch_limits.hpp"
@@ -78,44 +78,13 @@ __device__ __forceinline__ void warpgroup_sync(int consumer) {
   else asm volatile("bar.sync 2, 128;" ::: "memory");
 }
 
-static_assert(kBM == kGuardTile, "a block's rows are one row of the guard's tiles, its columns two");
-
-/// The guard's test of a consumer thread's elements (wgmma's layout, below: rows `row` and row + 8,
-/// each sum's columns), each sum replaced by its verdict, 1 where guard_holds on its code; the
-/// tile (of the two kGuardTile-wide ones in the block's columns) holding a failure flagged and counted
-/// once. Rows past m and columns past n hold (their facts zero).
-__device__ __forceinline__ void test_guard(const GuardTest& test, int m, int n, int row, int n0, int lane, int (&sum)[kSums]) {
-  const LineFacts rows[2] = {row < m ? test.rows[row] : LineFacts{}, row + 8 < m ? test.rows[row + 8] : LineFacts{}};
-  bool fails[2] = {false, false};  // columns n0 … n0 + 127, n0 + 128 …
-#pragma unroll
-  for (int s = 0; s < kSums; s += 4)
-#pragma unroll
-    for (int b = 0; b < 2; ++b) {
-      const int col = n0 + 8 * (s / 4) + 2 * (lane % 4) + b;
-      const LineFacts facts = col < n ? test.cols[col] : LineFacts{};
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        int& x = sum[s + 2 * h + b];
-        const bool holds = guard_holds(rows[h], facts, encode_lower_bound(static_cast<std::uint32_t>(x)), test.k);
-        fails[8 * (s / 4) >= kGuardTile] |= !holds;
-        x = holds ? 1 : 0;
-      }
-    }
-#pragma unroll
-  for (int half = 0; half < 2; ++half)
-    if (__any_sync(0xffffffffu, fails[half]) && lane == 0) {
-      int* flag = &test.flags[(row / kGuardTile) * test.tiles_n + n0 / kGuardTile + half];
-      if (*flag == 0 && atomicExch(flag, 1) == 0) atomicAdd(test.flagged, 1);
-    }
-}
-
 /// plane l of `out` (m × ld bytes, planes `plane` bytes apart) = (Âₗ·B̂ₗᵀ) mod mₗ, a 128 × 256 tile
 /// a block: the layout of sgemm_ozaki.hpp's wgmma_products; with no modulus (N = 0), `out` the
-/// guard's verdicts (wgmma_guard_product; `test` unused otherwise).
+/// codes of the guard's product (wgmma_guard_product).
 template <int N>
 __global__ void __launch_bounds__(kThreads, 1)
     int8_products(const __grid_constant__ ResidueMaps maps, int m, int n, int k, std::uint8_t* out, std::size_t ld, std::size_t plane,
-                  sgemm_detail::DeviceGate gate, const __grid_constant__ GuardTest test) {
+                  sgemm_detail::DeviceGate gate) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   if (!gate.open()) return;  // (every block of a cluster alike: before any waits on another)
   __shared__ std::uint64_t full[kStages], empty[kStages];
@@ -199,7 +168,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     // products' time at 8192³).
     warpgroup_sync(consumer);  // the last modulus's rows are out of the staging
     if constexpr (kGuard) {  // levels²·k < 2^31: never reduced
-      test_guard(test, m, n, m0 + consumer * 64 + warp * 16 + lane / 4, n0, lane, sum);
+#pragma unroll
+      for (int i = 0; i < kSums; ++i) sum[i] = static_cast<int>(encode_lower_bound(static_cast<std::uint32_t>(sum[i])));
     } else {
       reduce_sums_of<N, true>(l, sum);
     }
@@ -232,7 +202,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 /// N moduli's residue planes multiplied, or with N = 0 the guard's levels (one plane).
 template <int N>
 void launch_products(const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth, std::uint8_t* out,
-                     std::size_t ld, cudaStream_t stream, sgemm_detail::DeviceGate gate, const GuardTest& test = {}) {
+                     std::size_t ld, cudaStream_t stream, sgemm_detail::DeviceGate gate) {
   constexpr std::uint64_t kPlanes = N > 0 ? N : 1;  // one plane: 2-D maps
   const auto rows_a = static_cast<std::uint64_t>(m), rows_b = static_cast<std::uint64_t>(n), cols = static_cast<std::uint64_t>(k);
   const ResidueMaps maps{swizzled_tile_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, a, cols, rows_a, depth, kBM, kPlanes, rows_a * depth),
@@ -243,12 +213,12 @@ void launch_products(const std::int8_t* a, const std::int8_t* b, int m, int n, i
   LaunchShape shape{dim3(checked_grid(blocks, "sgemm ozaki products")), kThreads, kSmemBytes};
   shape.cluster = kCluster;
   launch(N > 0 ? "sgemm_ozaki_int8_wgmma" : "sgemm_ozaki_guard_wgmma", kernel, shape, stream, maps, m, n, k, out, ld,
-         static_cast<std::size_t>(m) * ld, gate, test)
+         static_cast<std::size_t>(m) * ld, gate)
       .work([] {
         const std::string pipeline = ": TMA, " + std::to_string(kStages) +
                                      " stages of 128 (k); 2 warpgroups of 64x256, 4 wgmma m64n256k32 s8 a slice; clusters of 2 down M "
                                      "multicasting B's slices; ";
-        if (N == 0) return "the guard's product (every 4th p) of a 128x256 tile" + pipeline + "its sums coded and tested, a verdict a byte";
+        if (N == 0) return "the guard's product (every 4th p) of a 128x256 tile" + pipeline + "its sums coded as bytes";
         return "a 128x256 tile of every modulus in turn" + pipeline + "the sums mod m stored as bytes";
       });
 }
@@ -270,15 +240,14 @@ void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int 
   }
 }
 
-void wgmma_guard_product(const GuardOperands& guard, const GuardTest& test, int m, int n, std::uint8_t* holds, std::size_t ld,
-                         cudaStream_t stream) {
-  if (guard.depth % 16 != 0 || ld % 16 != 0) throw Error("sgemm ozaki: the guard's rows and its verdicts' must be multiples of 16 bytes");
+void wgmma_guard_product(const GuardOperands& guard, int m, int n, std::uint8_t* codes, std::size_t ld, cudaStream_t stream) {
+  if (guard.depth % 16 != 0 || ld % 16 != 0) throw Error("sgemm ozaki: the guard's rows and its codes' must be multiples of 16 bytes");
   if (m == 0 || n == 0) return;
-  if (guard.k == 0) {  // k = 0: every row and column is zero, and the guard holds
-    GPULAB_CUDA_CHECK(cudaMemsetAsync(holds, 1, static_cast<std::size_t>(m) * ld, stream));
+  if (guard.k == 0) {
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(codes, 0, static_cast<std::size_t>(m) * ld, stream));
     return;
   }
-  launch_products<0>(guard.a, guard.b, m, n, guard.k, guard.depth, holds, ld, stream, {}, test);
+  launch_products<0>(guard.a, guard.b, m, n, guard.k, guard.depth, codes, ld, stream, {});
 }
 
 }  // namespace gpulab::sgemm_ozaki
