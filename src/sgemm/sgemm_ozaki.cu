@@ -201,10 +201,13 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
       v[u] = p < static_cast<std::size_t>(rows) && col0 + tx < cols ? b[p * ldb + col0 + tx] : 0.f;
     }
   };
-  const std::size_t step = gridDim.y * std::size_t{32};
+  // A block's tiles: kResidueSteps consecutive ones (so that each 128-byte row of a plane is written
+  // by one block, in turn), then the same further on past gridDim.y.
+  const std::size_t run = std::size_t{32} * kResidueSteps;
+  const auto next = [&](std::size_t p0) { return (p0 + 32) % run != 0 ? p0 + 32 : p0 + 32 + (gridDim.y - std::size_t{1}) * run; };
   float v[4];
-  if (blockIdx.y * std::size_t{32} < depth) load(blockIdx.y * std::size_t{32}, v);
-  for (std::size_t p0 = blockIdx.y * std::size_t{32}; p0 < depth; p0 += step) {
+  if (blockIdx.y * run < depth) load(blockIdx.y * run, v);
+  for (std::size_t p0 = blockIdx.y * run; p0 < depth; p0 = next(p0)) {
 #pragma unroll
     for (int u = 0; u < 4; ++u) {
       const int r = ty + 8 * u;
@@ -212,7 +215,7 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
       if constexpr (kGuard)
         if (r % 4 == 0) guard_tile[r / 4][tx] = guard_level(v[u], line, levels);
     }
-    if (p0 + step < depth) load(p0 + step, v);
+    if (next(p0) < depth) load(next(p0), v);
     __syncthreads();
     // (4·quad + u)·33 + c lands in bank 4·quad + u + c: the warp's 8 quads × 4 columns are conflict-free
     const ScaledInt<N> x[4] = {tile[4 * quad][c], tile[4 * quad + 1][c], tile[4 * quad + 2][c], tile[4 * quad + 3][c]};
@@ -425,7 +428,7 @@ void launch_residues(const Lines& lines, int k, std::size_t depth, const LineFac
         .work([what] { return what + ", along its rows as stored"; });
   else
     launch("sgemm_ozaki_column_residues", column_residues<N, kGuard>,
-           {tile_grid(count, 32, depth, 32, "sgemm ozaki residues"), dim3(32, 8)},
+           {tile_grid(count, 32, depth, 32 * kResidueSteps, "sgemm ozaki residues"), dim3(32, 8)},
            stream, lines.x, lines.ld, k, lines.count, depth, facts, levels, out, guard, guard_depth)
         .work([what] { return what + ", down its columns as stored, transposed"; });
 }
