@@ -143,7 +143,7 @@ static_assert(kGuardStride == 4, "the residue kernels' threads take 4 consecutiv
 
 /// Rows of A (row_residues) and 32-deep tiles of B (column_residues) a block of the residue kernels
 /// takes in turn, the next one's values loaded while the residues of this one are made and stored.
-constexpr int kResidueSteps = 4;
+constexpr int kResidueSteps = 4, kColumnResidueSteps = 8;
 
 /// A's residues: plane l (rows × depth int8, row-major) holds round(a·2^shift[i]) mod m_l; with
 /// kGuard, `guard` (rows × guard_depth) the levels of every 4th p. The padding past k is zero. A
@@ -201,9 +201,9 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
       v[u] = p < static_cast<std::size_t>(rows) && col0 + tx < cols ? b[p * ldb + col0 + tx] : 0.f;
     }
   };
-  // A block's tiles: kResidueSteps consecutive ones (so that each 128-byte row of a plane is written
+  // A block's tiles: kColumnResidueSteps consecutive ones (so that each 128-byte row of a plane is written
   // by one block, in turn), then the same further on past gridDim.y.
-  const std::size_t run = std::size_t{32} * kResidueSteps;
+  const std::size_t run = std::size_t{32} * kColumnResidueSteps;
   const auto next = [&](std::size_t p0) { return (p0 + 32) % run != 0 ? p0 + 32 : p0 + 32 + (gridDim.y - std::size_t{1}) * run; };
   float v[4];
   if (blockIdx.y * run < depth) load(blockIdx.y * run, v);
@@ -428,7 +428,7 @@ void launch_residues(const Lines& lines, int k, std::size_t depth, const LineFac
         .work([what] { return what + ", along its rows as stored"; });
   else
     launch("sgemm_ozaki_column_residues", column_residues<N, kGuard>,
-           {tile_grid(count, 32, depth, 32 * kResidueSteps, "sgemm ozaki residues"), dim3(32, 8)},
+           {tile_grid(count, 32, depth, 32 * kColumnResidueSteps, "sgemm ozaki residues"), dim3(32, 8)},
            stream, lines.x, lines.ld, k, lines.count, depth, facts, levels, out, guard, guard_depth)
         .work([what] { return what + ", down its columns as stored, transposed"; });
 }

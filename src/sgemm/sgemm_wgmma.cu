@@ -433,8 +433,10 @@ void launch_split(const GemmArgs& g, unsigned* maxima, float* a_big, float* a_sm
                     g.k,
                     depth,
                     gate};
-  launch("sgemm_split_tf32", split_operands,
-         {dim3(static_cast<unsigned>(std::min(p.operand[0].blocks + p.operand[1].blocks, kMaxSplitBlocks))), dim3(32, 8)}, stream, p)
+  // Behind a gate (the guarded Ozaki scheme's fallback, mostly closed) 16 blocks an SM, each looping
+  // over the pieces: a block a piece cost 32 us of blocks returning at once at 8192³ (H200).
+  const long long blocks = std::min(p.operand[0].blocks + p.operand[1].blocks, gate.count != nullptr ? 16LL * sm_count() : kMaxSplitBlocks);
+  launch("sgemm_split_tf32", split_operands, {dim3(static_cast<unsigned>(blocks)), dim3(32, 8)}, stream, p)
       .work([] {
         return std::string("op(A), then op(B) transposed: rows along k in pieces of 512 (a warp, 16-byte loads), "
                            "others in tiles of 64 (k) x 32 transposed; big = tf32(x), small = tf32(x - big); each row's and column's "
