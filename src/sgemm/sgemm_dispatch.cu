@@ -229,16 +229,15 @@ bool takes_tensor_cores(const GemmArgs& g, bool tf32) {
 
 // fp32_tensor on Hopper: the guarded Ozaki scheme against 3xTF32 on wgmma (H200, docs/sgemm.md). Its
 // cost per element of C (norms, residues, the reconstruction) pays only over a deep k: from k = 4096
-// and 2^37 multiply-adds it is faster (6144³ 1.17×, 8192³ 1.25×, 16384³ 1.54×, 16384 × 2048 × 4096
-// 1.01×), and from 2^36 where rows are off 16-byte boundaries (4097³ 1.21×); 3xTF32 stays faster
-// at 4096³ (0.98×), 8192 × 8192 × 2048 (0.86×) and below.
+// and 2^36 multiply-adds it is faster (4096³ 1.026×, 2048 × 8192 × 4096 1.011×, 8192 × 2048 × 4096
+// 1.013×, 3072 × 3072 × 8192 1.02×, 2048 × 2048 × 16384 1.14×, 8192³ 1.25×, 4097³ 1.21×); 3xTF32
+// stays faster at 3072 × 3072 × 4096 (0.87×), 8192 × 8192 × 2048 (0.86×) and below.
 constexpr int kOzakiMinDepth = 4096;
-constexpr std::size_t kOzakiMinMacs = std::size_t{1} << 37, kOzakiUnalignedMinMacs = std::size_t{1} << 36;
+constexpr std::size_t kOzakiMinMacs = std::size_t{1} << 36;
 
 bool takes_ozaki(const GemmArgs& g) {
   const auto macs = static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n) * static_cast<std::size_t>(g.k);
-  const bool aligned = rows_aligned16(g.a, g.lda) && rows_aligned16(g.b, g.ldb);
-  return g.copies == 0 && g.k >= kOzakiMinDepth && macs >= (aligned ? kOzakiMinMacs : kOzakiUnalignedMinMacs);
+  return g.copies == 0 && g.k >= kOzakiMinDepth && macs >= kOzakiMinMacs;
 }
 
 // tf32 on Hopper: cuBLAS's TF32 GEMM against gpulab's own (wgmma where the tensor cores pay, else

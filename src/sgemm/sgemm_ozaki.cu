@@ -28,8 +28,11 @@ using sgemm_device::GemmArgs;
 
 /// Rows of the residue matrices padded to this many int8 (the INT8 GEMM's alignment).
 constexpr std::size_t kDepthAlign = 16;
-/// The norms' partial sums: each covers this many values of a row of A (a column of B).
-constexpr int kNormChunk = 4096;
+/// The norms' partial sums: each covers this many values of a line along the stored rows
+/// (row_norms), or down the stored columns (column_norms: a finer chunk, so that the 128 blocks of
+/// 4096 columns become 512 and keep enough loads in flight: 128 blocks took 43 us for 64 MB at
+/// 4096³, 512 blocks 67 us for 256 MB at 8192³, H200).
+constexpr int kNormChunk = 4096, kColumnNormChunk = 1024;
 
 
 /// x·2^e, as ldexp gives it, by one multiply where 2^e is a normal double (ldexp's checks cost the
@@ -97,21 +100,20 @@ __global__ void row_norms(const float* a, std::size_t lda, int rows, int cols, i
   }
 }
 
-/// Row lanes of column_norms' blocks: 32 (1024 threads), so that the 128 blocks of 4096 columns keep
-/// enough loads in flight (8 lanes, a load a step: 43 us for 64 MB at 4096³, H200).
-constexpr int kColumnNormLanes = 32;
+/// Row lanes of column_norms' blocks.
+constexpr int kColumnNormLanes = 8;
 
-/// partial[chunk·cols + j] over the chunk's p of column j of B: a block 32 columns × kColumnNormLanes
-/// row lanes, four loads in flight a thread.
+/// partial[chunk·cols + j] over the chunk's p (kColumnNormChunk of them) of column j of B: a block 32
+/// columns × kColumnNormLanes row lanes, four loads in flight a thread.
 __global__ void column_norms(const float* b, std::size_t ldb, int rows, int cols, int chunks, NormPartial* partial) {
   const int col = static_cast<int>(blockIdx.x) * 32 + static_cast<int>(threadIdx.x);
   __shared__ NormPartial lanes[kColumnNormLanes][32];
   constexpr int kStride = kColumnNormLanes;
   for (int chunk = static_cast<int>(blockIdx.y); chunk < chunks; chunk += static_cast<int>(gridDim.y)) {
-    const int end = static_cast<int>(min(static_cast<long long>(rows), (chunk + 1LL) * kNormChunk));
+    const int end = static_cast<int>(min(static_cast<long long>(rows), (chunk + 1LL) * kColumnNormChunk));
     NormPartial sum;
     if (col < cols)
-      for (int p = chunk * kNormChunk + static_cast<int>(threadIdx.y); p < end; p += 4 * kStride) {
+      for (int p = chunk * kColumnNormChunk + static_cast<int>(threadIdx.y); p < end; p += 4 * kStride) {
         float v[4];
 #pragma unroll
         for (int u = 0; u < 4; ++u) v[u] = p + u * kStride < end ? b[static_cast<std::size_t>(p + u * kStride) * ldb + col] : 0.f;
@@ -412,9 +414,16 @@ struct Lines {
   bool along_rows;
 };
 
-/// partial[chunk·count + line] for each of the operand's lines.
-void launch_norms(const Lines& lines, int k, int chunks, NormPartial* partial, cudaStream_t stream) {
-  const std::string what = std::string("sums of squares and of magnitudes, and the largest, of op(") + lines.name + ")'s lines in chunks of 4096";
+/// The chunks of k whose partial sums the norms of these lines take.
+int norm_chunks(const Lines& lines, int k) {
+  return static_cast<int>(ceil_div(static_cast<std::size_t>(k), lines.along_rows ? kNormChunk : kColumnNormChunk));
+}
+
+/// partial[chunk·count + line] for each of the operand's lines, norm_chunks(lines, k) chunks.
+void launch_norms(const Lines& lines, int k, NormPartial* partial, cudaStream_t stream) {
+  const int chunks = norm_chunks(lines, k);
+  const std::string what = std::string("sums of squares and of magnitudes, and the largest, of op(") + lines.name + ")'s lines in chunks of " +
+                           std::to_string(lines.along_rows ? kNormChunk : kColumnNormChunk);
   const auto count = static_cast<std::size_t>(lines.count);
   if (lines.along_rows)
     launch("sgemm_ozaki_row_norms", row_norms, {dim3(checked_grid(count, "sgemm ozaki"), capped_grid_y(chunks)), 256}, stream, lines.x,
@@ -461,7 +470,7 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   const std::size_t depth = align_up(static_cast<std::size_t>(g.k), kDepthAlign);
   const int chunks = static_cast<int>(ceil_div(depth, kChunk));
   const std::size_t residue_ld = align_up(static_cast<std::size_t>(g.n), std::size_t{16});  // own: a byte a modulus and element
-  const int norm_chunks = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), kNormChunk));
+  const int most_chunks = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), std::min(kNormChunk, kColumnNormChunk)));
   const std::size_t a_plane = static_cast<std::size_t>(g.m) * depth, b_plane = static_cast<std::size_t>(g.n) * depth;
   const int tiles_m = static_cast<int>(ceil_div(static_cast<std::size_t>(g.m), kFixTile));
   const int tiles_n = static_cast<int>(ceil_div(static_cast<std::size_t>(g.n), kFixTile));
@@ -476,7 +485,7 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   const std::size_t products_bytes =
       align_up(own ? static_cast<std::size_t>(planes) * g.m * residue_ld : static_cast<std::size_t>(chunks) * N * elements * sizeof(std::int32_t),
                16);
-  const std::size_t partial_bytes = align_up(static_cast<std::size_t>(norm_chunks) * (g.m + g.n) * sizeof(NormPartial), 16);
+  const std::size_t partial_bytes = align_up(static_cast<std::size_t>(most_chunks) * (g.m + g.n) * sizeof(NormPartial), 16);
   const std::size_t facts_bytes = (static_cast<std::size_t>(g.m) + g.n) * sizeof(LineFacts);
   const std::size_t flags_bytes = guard ? (static_cast<std::size_t>(tiles_m) * tiles_n + 1) * sizeof(int) : 0;  // and their count
   std::optional<StreamScratch> scratch;
@@ -491,7 +500,7 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   LineFacts* col_facts = row_facts + g.m;
   auto* flags = reinterpret_cast<int*>(col_facts + g.n);
 
-  NormPartial* column_partial = partial + static_cast<std::size_t>(norm_chunks) * g.m;
+  NormPartial* column_partial = partial + static_cast<std::size_t>(most_chunks) * g.m;
   const auto n = static_cast<std::size_t>(g.n);
   const int levels = guard_levels(std::max(guard_k, 1));
 
@@ -502,13 +511,13 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   // k = 0 copies and multiplies nothing: the shifts are 0, every residue sum 0, and the
   // reconstruction writes alpha·0 + beta·C.
   if (g.k > 0) {
-    launch_norms(a_lines, g.k, norm_chunks, partial, stream);
-    launch_norms(b_lines, g.k, norm_chunks, column_partial, stream);
+    launch_norms(a_lines, g.k, partial, stream);
+    launch_norms(b_lines, g.k, column_partial, stream);
   }
-  launch("sgemm_ozaki_row_facts", facts_of<N>, {grid_for(g.m, 256), 256}, stream, static_cast<const NormPartial*>(partial), norm_chunks,
-         g.m, levels, row_facts);
+  launch("sgemm_ozaki_row_facts", facts_of<N>, {grid_for(g.m, 256), 256}, stream, static_cast<const NormPartial*>(partial),
+         norm_chunks(a_lines, g.k), g.m, levels, row_facts);
   launch("sgemm_ozaki_column_facts", facts_of<N>, {grid_for(g.n, 256), 256}, stream, static_cast<const NormPartial*>(column_partial),
-         norm_chunks, g.n, levels, col_facts);
+         norm_chunks(b_lines, g.k), g.n, levels, col_facts);
   if (g.k > 0) {
     const auto residues = [&](auto kGuard) {
       launch_residues<N, kGuard>(a_lines, g.k, depth, row_facts, levels, a_residues, a_guard, guard_depth, stream);
