@@ -552,11 +552,12 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
     return true;
   }
   // The guard first: its codes, and each element's test, which leaves its verdict, flags the tiles
-  // holding one that fails and counts them. Then, by that count on the GPU (no wait): where few tiles are flagged,
-  // the scheme, its elements that fail left to the FP32 fix-up of their tiles; where more than a
-  // 16th are (rung 5's tiles would cost more than 3xTF32 over all of C), 3xTF32 over all of C and
-  // nothing of the scheme (its bound, fp32_tensor's, is the guard's). Without the pool's memory for
-  // 3xTF32's split operands the count is cleared: the fix-up takes every flagged tile.
+  // holding one that fails and counts them. Then, by that count on the GPU (no wait): where few
+  // tiles are flagged, the scheme, its elements that fail left to the FP32 fix-up of their tiles;
+  // where more than a 16th are (rung 5's tiles would cost more than 3xTF32 over all of C), 3xTF32
+  // over all of C and nothing of the scheme (its bound, fp32_tensor's, is the guard's). Without the
+  // pool's memory for 3xTF32's split operands the count is cleared: the fix-up takes every flagged
+  // tile.
   std::uint8_t* codes = residues + N * product_plane;
   const GuardPlane plane{codes, residue_ld, flags, tiles_n, flags + static_cast<std::size_t>(tiles_m) * tiles_n};
   GPULAB_CUDA_CHECK(cudaMemsetAsync(flags, 0, flags_bytes, stream));
