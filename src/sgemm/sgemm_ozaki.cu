@@ -155,8 +155,8 @@ __device__ __forceinline__ std::int8_t guard_level(float v, const LineFacts& lin
 
 static_assert(kGuardStride == 4, "the residue kernels' threads take 4 consecutive p, the guard the first");
 
-/// Rows of A (row_residues) and 32-deep tiles of B (column_residues) a block of the residue kernels
-/// takes in turn, the next one's values loaded while the residues of this one are made and stored.
+/// Rows a block of row_residues takes in turn, the next one's values loaded while the residues of
+/// this one are made and stored.
 constexpr int kResidueSteps = 4;
 
 /// A's residues: plane l (rows × depth int8, row-major) holds round(a·2^shift[i]) mod m_l; with
@@ -192,55 +192,55 @@ __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols
   }
 }
 
-/// B's residues, transposed (plane l: cols × depth, B's column j a row): 32 × 32 tiles of the scaled
-/// integers through shared memory, read along B's rows (32 columns a warp, rows ty, ty + 8, … a
-/// thread) and written along k, a thread 4 consecutive p of a column (one 4-byte store a plane; a
-/// warp 4 columns × 32 bytes); with kGuard, the levels of the first of them in `guard` (cols ×
-/// guard_depth). A block takes tiles down k (looping past gridDim.y), the next one's values in flight
-/// while this one's residues are made.
+/// The depth of column_residues' tiles: a warp writes each plane's 128 bytes of a column as one
+/// 128-byte row (32-deep tiles wrote 32-byte pieces, each row from four blocks: 297–385 us at 8192³
+/// where row_residues took 207, H200).
+constexpr int kColumnTileDepth = 128;
+
+/// B's residues, transposed (plane l: cols × depth, B's column j a row): 128 × 32 tiles of the
+/// scaled integers through shared memory, read along B's rows (32 columns a warp, rows ty, ty + 8, …
+/// a thread, all its loads in flight together) and written along k: a warp columns ty, ty + 8, …, a
+/// lane 4 consecutive p of each (one 4-byte store a plane; a warp a column's 128 bytes); with kGuard,
+/// the levels of the first of them in `guard` (cols × guard_depth). Blocks loop past gridDim.y.
 template <int N, bool kGuard>
 __global__ void column_residues(const float* b, std::size_t ldb, int rows, int cols, std::size_t depth, const LineFacts* facts,
                                 int levels, std::int8_t* out, std::int8_t* guard, std::size_t guard_depth) {
-  __shared__ ScaledInt<N> tile[32][33];
-  __shared__ std::int8_t guard_tile[kGuard ? 8 : 1][33];  // rows 0, 4, … 28 of the tile
+  constexpr int kDepth = kColumnTileDepth, kLoads = kDepth / 8;
+  __shared__ ScaledInt<N> tile[kDepth][33];
+  __shared__ std::int8_t guard_tile[kGuard ? kDepth / 4 : 1][33];  // rows 0, 4, 8, … of the tile
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
   const int col0 = static_cast<int>(blockIdx.x) * 32;
   const LineFacts line = col0 + tx < cols ? facts[col0 + tx] : LineFacts{kNotFinite, 0, 0.f, 0.f};
   const std::size_t plane = static_cast<std::size_t>(cols) * depth;
-  const int t = ty * 32 + tx, quad = t % 8, c = t / 8;  // the writer's 4 values: p = 4·quad … of column col0 + c
-  const auto load = [&](std::size_t p0, float (&v)[4]) {
+  for (std::size_t p0 = blockIdx.y * std::size_t{kDepth}; p0 < depth; p0 += gridDim.y * std::size_t{kDepth}) {
+    float v[kLoads];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) {
+    for (int u = 0; u < kLoads; ++u) {
       const std::size_t p = p0 + ty + 8 * u;
       v[u] = p < static_cast<std::size_t>(rows) && col0 + tx < cols ? b[p * ldb + col0 + tx] : 0.f;
     }
-  };
-  // A block's tiles: kResidueSteps consecutive ones (so that each 128-byte row of a plane is written
-  // by one block, in turn), then the same further on past gridDim.y.
-  const std::size_t run = std::size_t{32} * kResidueSteps;
-  const auto next = [&](std::size_t p0) { return (p0 + 32) % run != 0 ? p0 + 32 : p0 + 32 + (gridDim.y - std::size_t{1}) * run; };
-  float v[4];
-  if (blockIdx.y * run < depth) load(blockIdx.y * run, v);
-  for (std::size_t p0 = blockIdx.y * run; p0 < depth; p0 = next(p0)) {
 #pragma unroll
-    for (int u = 0; u < 4; ++u) {
+    for (int u = 0; u < kLoads; ++u) {
       const int r = ty + 8 * u;
       tile[r][tx] = scaled_integer<N>(v[u], line.shift);
       if constexpr (kGuard)
         if (r % 4 == 0) guard_tile[r / 4][tx] = guard_level(v[u], line, levels);
     }
-    if (next(p0) < depth) load(next(p0), v);
     __syncthreads();
-    // (4·quad + u)·33 + c lands in bank 4·quad + u + c: the warp's 8 quads × 4 columns are conflict-free
-    const ScaledInt<N> x[4] = {tile[4 * quad][c], tile[4 * quad + 1][c], tile[4 * quad + 2][c], tile[4 * quad + 3][c]};
-    const std::size_t p = p0 + 4 * quad;  // depth is a multiple of 16: the quad lies in the row
-    if (col0 + c < cols && p < depth) {
-      const std::size_t q = (static_cast<std::size_t>(col0 + c) * depth + p) / 4;
-      each_index<N>([&](auto l) {
-        reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
-                                                         symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
-      });
-      if constexpr (kGuard) guard[static_cast<std::size_t>(col0 + c) * guard_depth + p / 4] = guard_tile[quad][c];
+    const std::size_t p = p0 + 4 * tx;  // depth is a multiple of 16: the quad lies in the row
+#pragma unroll
+    for (int cc = 0; cc < 4; ++cc) {
+      const int c = ty + 8 * cc;
+      // (4·tx + u)·33 + c: 8 banks a warp, a 4-way conflict, small beside the 28 residues these make
+      const ScaledInt<N> x[4] = {tile[4 * tx][c], tile[4 * tx + 1][c], tile[4 * tx + 2][c], tile[4 * tx + 3][c]};
+      if (col0 + c < cols && p < depth) {
+        const std::size_t q = (static_cast<std::size_t>(col0 + c) * depth + p) / 4;
+        each_index<N>([&](auto l) {
+          reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
+                                                           symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
+        });
+        if constexpr (kGuard) guard[static_cast<std::size_t>(col0 + c) * guard_depth + p / 4] = guard_tile[tx][c];
+      }
     }
     __syncthreads();
   }
@@ -450,7 +450,7 @@ void launch_residues(const Lines& lines, int k, std::size_t depth, const LineFac
         .work([what] { return what + ", along its rows as stored"; });
   else
     launch("sgemm_ozaki_column_residues", column_residues<N, kGuard>,
-           {tile_grid(count, 32, depth, 32 * kResidueSteps, "sgemm ozaki residues"), dim3(32, 8)},
+           {tile_grid(count, 32, depth, kColumnTileDepth, "sgemm ozaki residues"), dim3(32, 8)},
            stream, lines.x, lines.ld, k, lines.count, depth, facts, levels, out, guard, guard_depth)
         .work([what] { return what + ", down its columns as stored, transposed"; });
 }
