@@ -192,9 +192,10 @@ __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols
   }
 }
 
-/// The depth of column_residues' tiles: a warp writes each plane's 128 bytes of a column as one
-/// 128-byte row (32-deep tiles wrote 32-byte pieces, each row from four blocks: 297–385 us at 8192³
-/// where row_residues took 207, H200).
+/// The depth of column_residues' tiles: a warp writes each plane's 128 bytes of a column as one row.
+/// (32-deep tiles, each a block, took 385 us at 8192³; four a block, the next loaded while one was
+/// made, 297; these 300, with less code. row_residues takes 207: the partial rows were not the gap.
+/// H200.)
 constexpr int kColumnTileDepth = 128;
 
 /// B's residues, transposed (plane l: cols × depth, B's column j a row): 128 × 32 tiles of the
