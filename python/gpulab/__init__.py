@@ -370,10 +370,12 @@ def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, precision: str
     precision (include/gpulab/sgemm.hpp, docs/sgemm.md):
     - "fp32" (the default): the CUDA cores, no TF32. Each element is one FMA chain over k: within
       γ(k+2)·(|α||A||B| + |β||C|) and bitwise reproducible on one device.
-    - "fp32_tensor": FP32-accurate 3xTF32 on the tensor cores where the GPU and the shape make that
-      faster (Hopper, A100; else "fp32"): within (γ(6k+4) + 2^−20)·(|α||A||B| + |β||C|), reproducible per device;
-      each row of a and column of b scaled by a power of two first, so subnormal and huge values
-      keep the bound; ±Inf and NaN reach the result as with "fp32".
+    - "fp32_tensor": FP32-accurate on the tensor cores where the GPU and the shape make that faster
+      (Hopper, A100; else "fp32"): 3xTF32, or on Hopper for k ≥ 4096 and m·n·k ≥ 2^36 the Ozaki
+      scheme on INT8 tensor cores, guarded element by element; either way within
+      (γ(6k+4) + 2^−20)·(|α||A||B| + |β||C|), reproducible per device; each row of a and column of b
+      scaled by a power of two first, so subnormal and huge values keep the bound; ±Inf and NaN
+      reach the result as with "fp32".
     - "tf32": one TF32 product on the tensor cores: 11 significant bits of each input, for speed,
       not FP32 accuracy. On Hopper it is cuBLAS's TF32 GEMM (the copy PyTorch or CuPy loaded, or
       the CUDA toolkit's) but where gpulab's own kernels were measured faster; elsewhere gpulab's
