@@ -72,6 +72,18 @@ struct NormPartial {
   __device__ void add(const NormPartial& other) {
     squares += other.squares, magnitudes += other.magnitudes, max_bits = max(max_bits, other.max_bits);
   }
+  /// x[p·stride] for p = first, first + step, … below end, four loads in flight, then their sums in
+  /// the same order (a load a step waited for each in turn: 2.1 TB/s at 8192³, H200). The zeros past
+  /// the end add nothing.
+  __device__ void add_every(const float* x, std::size_t stride, int first, int end, int step) {
+    for (int p = first; p < end; p += 4 * step) {
+      float v[4];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) v[u] = p + u * step < end ? x[static_cast<std::size_t>(p + u * step) * stride] : 0.f;
+#pragma unroll
+      for (int u = 0; u < 4; ++u) add(v[u]);
+    }
+  }
 };
 
 /// partial[chunk·rows + i] over the chunk's p of row i of A: a block a (row, chunk).
@@ -81,16 +93,7 @@ __global__ void row_norms(const float* a, std::size_t lda, int rows, int cols, i
   for (int chunk = static_cast<int>(blockIdx.y); chunk < chunks; chunk += static_cast<int>(gridDim.y)) {
     const int end = static_cast<int>(min(static_cast<long long>(cols), (chunk + 1LL) * kNormChunk));  // (no int overflow near 2^31)
     NormPartial sum;
-    // Four loads in flight a thread, then their sums in the same order (a load a step waited for
-    // each in turn: 2.1 TB/s at 8192³, H200). The zeros past the end add nothing.
-    const int stride = static_cast<int>(blockDim.x);
-    for (int p = chunk * kNormChunk + static_cast<int>(threadIdx.x); p < end; p += 4 * stride) {
-      float v[4];
-#pragma unroll
-      for (int u = 0; u < 4; ++u) v[u] = p + u * stride < end ? r[p + u * stride] : 0.f;
-#pragma unroll
-      for (int u = 0; u < 4; ++u) sum.add(v[u]);
-    }
+    sum.add_every(r, 1, chunk * kNormChunk + static_cast<int>(threadIdx.x), end, static_cast<int>(blockDim.x));
     sum.squares = block_sum(sum.squares);
     __syncthreads();  // block_sum's scratch free for the second sum
     sum.magnitudes = block_sum(sum.magnitudes);
@@ -108,18 +111,10 @@ constexpr int kColumnNormLanes = 8;
 __global__ void column_norms(const float* b, std::size_t ldb, int rows, int cols, int chunks, NormPartial* partial) {
   const int col = static_cast<int>(blockIdx.x) * 32 + static_cast<int>(threadIdx.x);
   __shared__ NormPartial lanes[kColumnNormLanes][32];
-  constexpr int kStride = kColumnNormLanes;
   for (int chunk = static_cast<int>(blockIdx.y); chunk < chunks; chunk += static_cast<int>(gridDim.y)) {
     const int end = static_cast<int>(min(static_cast<long long>(rows), (chunk + 1LL) * kColumnNormChunk));
     NormPartial sum;
-    if (col < cols)
-      for (int p = chunk * kColumnNormChunk + static_cast<int>(threadIdx.y); p < end; p += 4 * kStride) {
-        float v[4];
-#pragma unroll
-        for (int u = 0; u < 4; ++u) v[u] = p + u * kStride < end ? b[static_cast<std::size_t>(p + u * kStride) * ldb + col] : 0.f;
-#pragma unroll
-        for (int u = 0; u < 4; ++u) sum.add(v[u]);
-      }
+    if (col < cols) sum.add_every(b + col, ldb, chunk * kColumnNormChunk + static_cast<int>(threadIdx.y), end, kColumnNormLanes);
     lanes[threadIdx.y][threadIdx.x] = sum;
     __syncthreads();
     if (threadIdx.y == 0 && col < cols) {
@@ -155,6 +150,16 @@ __device__ __forceinline__ std::int8_t guard_level(float v, const LineFacts& lin
 
 static_assert(kGuardStride == 4, "the residue kernels' threads take 4 consecutive p, the guard the first");
 
+/// The residues of a thread's 4 consecutive scaled integers, one 4-byte store a plane: quad q of
+/// each of N planes (`plane` bytes apart).
+template <int N>
+__device__ __forceinline__ void store_residues(std::int8_t* out, std::size_t plane, std::size_t q, const ScaledInt<N> (&x)[4]) {
+  each_index<N>([&](auto l) {
+    reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
+                                                     symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
+  });
+}
+
 /// Rows a block of row_residues takes in turn, the next one's values loaded while the residues of
 /// this one are made and stored.
 constexpr int kResidueSteps = 4;
@@ -185,10 +190,7 @@ __global__ void row_residues(const float* a, std::size_t lda, int rows, int cols
     for (int u = 0; u < 4; ++u) x[u] = scaled_integer<N>(v[u], line.shift);
     if constexpr (kGuard) guard[row * guard_depth + p0 / 4] = guard_level(v[0], line, levels);
     if (row + gridDim.y < static_cast<std::size_t>(rows)) load(row + gridDim.y, v);
-    each_index<N>([&](auto l) {
-      reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
-                                                       symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
-    });
+    store_residues<N>(out, plane, q, x);
   }
 }
 
@@ -235,11 +237,7 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
       // (4·tx + u)·33 + c: 8 banks a warp, a 4-way conflict, small beside the 28 residues these make
       const ScaledInt<N> x[4] = {tile[4 * tx][c], tile[4 * tx + 1][c], tile[4 * tx + 2][c], tile[4 * tx + 3][c]};
       if (col0 + c < cols && p < depth) {
-        const std::size_t q = (static_cast<std::size_t>(col0 + c) * depth + p) / 4;
-        each_index<N>([&](auto l) {
-          reinterpret_cast<char4*>(out + l * plane)[q] = {symmetric_residue<N, l>(x[0]), symmetric_residue<N, l>(x[1]),
-                                                           symmetric_residue<N, l>(x[2]), symmetric_residue<N, l>(x[3])};
-        });
+        store_residues<N>(out, plane, (static_cast<std::size_t>(col0 + c) * depth + p) / 4, x);
         if constexpr (kGuard) guard[static_cast<std::size_t>(col0 + c) * guard_depth + p / 4] = guard_tile[tx][c];
       }
     }
@@ -446,8 +444,7 @@ void launch_residues(const Lines& lines, int k, std::size_t depth, const LineFac
   const auto count = static_cast<std::size_t>(lines.count);
   if (lines.along_rows)
     launch("sgemm_ozaki_row_residues", row_residues<N, kGuard>, {tile_grid(depth / 4, 256, count, kResidueSteps, "sgemm ozaki residues"), 256},
-           stream,
-           lines.x, lines.ld, lines.count, k, depth, facts, levels, out, guard, guard_depth)
+           stream, lines.x, lines.ld, lines.count, k, depth, facts, levels, out, guard, guard_depth)
         .work([what] { return what + ", along its rows as stored"; });
   else
     launch("sgemm_ozaki_column_residues", column_residues<N, kGuard>,
@@ -471,7 +468,11 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   const std::size_t depth = align_up(static_cast<std::size_t>(g.k), kDepthAlign);
   const int chunks = static_cast<int>(ceil_div(depth, kChunk));
   const std::size_t residue_ld = align_up(static_cast<std::size_t>(g.n), std::size_t{16});  // own: a byte a modulus and element
-  const int most_chunks = static_cast<int>(ceil_div(static_cast<std::size_t>(g.k), std::min(kNormChunk, kColumnNormChunk)));
+  // op(A)'s rows and op(B)'s columns, each read where it lies: a line along the stored rows (A as
+  // stored, B stored n × k) takes the row kernels, one down the stored columns the column kernels,
+  // which transpose it into its plane; both write the same planes and facts.
+  const Lines a_lines{"A", g.a, g.lda, g.m, !g.a_transposed}, b_lines{"B", g.b, g.ldb, g.n, g.b_transposed};
+  const int a_chunks = norm_chunks(a_lines, g.k), b_chunks = norm_chunks(b_lines, g.k);
   const std::size_t a_plane = static_cast<std::size_t>(g.m) * depth, b_plane = static_cast<std::size_t>(g.n) * depth;
   const int tiles_m = static_cast<int>(ceil_div(static_cast<std::size_t>(g.m), kFixTile));
   const int tiles_n = static_cast<int>(ceil_div(static_cast<std::size_t>(g.n), kFixTile));
@@ -486,7 +487,8 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   const std::size_t products_bytes =
       align_up(own ? static_cast<std::size_t>(planes) * g.m * residue_ld : static_cast<std::size_t>(chunks) * N * elements * sizeof(std::int32_t),
                16);
-  const std::size_t partial_bytes = align_up(static_cast<std::size_t>(most_chunks) * (g.m + g.n) * sizeof(NormPartial), 16);
+  const std::size_t a_partials = static_cast<std::size_t>(a_chunks) * g.m, b_partials = static_cast<std::size_t>(b_chunks) * g.n;
+  const std::size_t partial_bytes = align_up((a_partials + b_partials) * sizeof(NormPartial), 16);
   const std::size_t facts_bytes = (static_cast<std::size_t>(g.m) + g.n) * sizeof(LineFacts);
   const std::size_t flags_bytes = guard ? (static_cast<std::size_t>(tiles_m) * tiles_n + 1) * sizeof(int) : 0;  // and their count
   std::optional<StreamScratch> scratch;
@@ -501,24 +503,20 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   LineFacts* col_facts = row_facts + g.m;
   auto* flags = reinterpret_cast<int*>(col_facts + g.n);
 
-  NormPartial* column_partial = partial + static_cast<std::size_t>(most_chunks) * g.m;
+  NormPartial* column_partial = partial + a_partials;
   const auto n = static_cast<std::size_t>(g.n);
   const int levels = guard_levels(std::max(guard_k, 1));
 
-  // op(A)'s rows and op(B)'s columns, each read where it lies: a line along the stored rows (A as
-  // stored, B stored n × k) takes the row kernels, one down the stored columns the column kernels,
-  // which transpose it into its plane; both write the same planes and facts.
-  const Lines a_lines{"A", g.a, g.lda, g.m, !g.a_transposed}, b_lines{"B", g.b, g.ldb, g.n, g.b_transposed};
   // k = 0 copies and multiplies nothing: the shifts are 0, every residue sum 0, and the
   // reconstruction writes alpha·0 + beta·C.
   if (g.k > 0) {
     launch_norms(a_lines, g.k, partial, stream);
     launch_norms(b_lines, g.k, column_partial, stream);
   }
-  launch("sgemm_ozaki_row_facts", facts_of<N>, {grid_for(g.m, 256), 256}, stream, static_cast<const NormPartial*>(partial),
-         norm_chunks(a_lines, g.k), g.m, levels, row_facts);
+  launch("sgemm_ozaki_row_facts", facts_of<N>, {grid_for(g.m, 256), 256}, stream, static_cast<const NormPartial*>(partial), a_chunks, g.m,
+         levels, row_facts);
   launch("sgemm_ozaki_column_facts", facts_of<N>, {grid_for(g.n, 256), 256}, stream, static_cast<const NormPartial*>(column_partial),
-         norm_chunks(b_lines, g.k), g.n, levels, col_facts);
+         b_chunks, g.n, levels, col_facts);
   if (g.k > 0) {
     const auto residues = [&](auto kGuard) {
       launch_residues<N, kGuard>(a_lines, g.k, depth, row_facts, levels, a_residues, a_guard, guard_depth, stream);

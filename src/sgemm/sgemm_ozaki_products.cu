@@ -223,16 +223,23 @@ void launch_products(const std::int8_t* a, const std::int8_t* b, int m, int n, i
       });
 }
 
+/// The checks and empty cases both entry points share: false where nothing is to be launched (m or n
+/// zero, or k zero: `planes` planes of `out` set to 0 then).
+bool products_to_launch(std::size_t depth, std::size_t ld, int m, int n, int k, std::uint8_t* out, int planes, cudaStream_t stream) {
+  if (depth % 16 != 0 || ld % 16 != 0) throw Error("sgemm ozaki: the INT8 products' rows must be multiples of 16 bytes");
+  if (m == 0 || n == 0) return false;
+  if (k == 0) {  // every product is 0
+    GPULAB_CUDA_CHECK(cudaMemsetAsync(out, 0, static_cast<std::size_t>(planes) * m * ld, stream));
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int m, int n, int k, std::size_t depth,
                     std::uint8_t* residues, std::size_t ld, cudaStream_t stream, sgemm_detail::DeviceGate gate) {
-  if (depth % 16 != 0 || ld % 16 != 0) throw Error("sgemm ozaki: residue rows and product rows must be multiples of 16 bytes");
-  if (m == 0 || n == 0) return;
-  if (k == 0) {  // every product is 0
-    GPULAB_CUDA_CHECK(cudaMemsetAsync(residues, 0, static_cast<std::size_t>(moduli) * m * ld, stream));
-    return;
-  }
+  if (!products_to_launch(depth, ld, m, n, k, residues, moduli, stream)) return;
   switch (moduli) {
     case 7: return launch_products<7>(a, b, m, n, k, depth, residues, ld, stream, gate);
     case 8: return launch_products<8>(a, b, m, n, k, depth, residues, ld, stream, gate);
@@ -241,12 +248,7 @@ void wgmma_products(int moduli, const std::int8_t* a, const std::int8_t* b, int 
 }
 
 void wgmma_guard_product(const GuardOperands& guard, int m, int n, std::uint8_t* codes, std::size_t ld, cudaStream_t stream) {
-  if (guard.depth % 16 != 0 || ld % 16 != 0) throw Error("sgemm ozaki: the guard's rows and its codes' must be multiples of 16 bytes");
-  if (m == 0 || n == 0) return;
-  if (guard.k == 0) {
-    GPULAB_CUDA_CHECK(cudaMemsetAsync(codes, 0, static_cast<std::size_t>(m) * ld, stream));
-    return;
-  }
+  if (!products_to_launch(guard.depth, ld, m, n, guard.k, codes, 1, stream)) return;
   launch_products<0>(guard.a, guard.b, m, n, guard.k, guard.depth, codes, ld, stream, {});
 }
 
