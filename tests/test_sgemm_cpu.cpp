@@ -251,8 +251,9 @@ TEST(SgemmOzaki, ResiduesAreXModMOnEveryScaledValue) {
 }
 
 // The Chinese remainder theorem as the reconstruction runs it: the residues of any x in (−M/2, M/2]
-// give x back exactly — at the ends, at each power of two, at random, and at small |x|, where the
-// sum's quotient by M lies next to an integer and its FP64 estimate may be one off (the correction).
+// give x back exactly — at the ends and near them, at each power of two, at random, and at small |x|:
+// near the ends the sum's quotient by M lies next to a half, at small |x| next to an integer, and its
+// FP64 estimate may be one off there (the correction).
 template <int N>
 void expect_crt_exact() {
   constexpr std::uint64_t kProduct = sgemm_ozaki::modulus_product(N);
@@ -263,6 +264,9 @@ void expect_crt_exact() {
   for (int i = 0; i < 200000; ++i) {
     xs.push_back(static_cast<std::int64_t>(rng() % kProduct) - kHalf + 1);
     xs.push_back(static_cast<std::int64_t>(rng() % (1 << 21)) - (1 << 20));
+    // within 2^20 of ±M/2, where S/M lies next to a half and q rounded to nearest may be one off
+    const auto near_end = static_cast<std::int64_t>(rng() % (1 << 20));
+    xs.push_back(kHalf - near_end), xs.push_back(-kHalf + 1 + near_end);
   }
   for (std::int64_t x : xs) {
     const std::uint64_t unsigned_x = x >= 0 ? static_cast<std::uint64_t>(x) : kProduct - static_cast<std::uint64_t>(-x);

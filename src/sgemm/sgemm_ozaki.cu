@@ -361,16 +361,21 @@ __global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, co
   if (!gate.open()) return;
   const int j0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kPer;
   if (j0 >= g.n) return;
-  LineFacts col[kPer];
+  // 2^−(s+t)·alpha as a column's 2^−t and a row's alpha·2^−s (NaN where a line is not finite): the
+  // same bits, as ĉ·alpha is rounded once either way and the powers of two are exact (|s|, |t| < 200).
+  const auto scale_of = [](const LineFacts& line, double times) {
+    return line.shift == kNotFinite ? CUDART_NAN : times_power_of_two(times, -line.shift);
+  };
+  double column_scale[kPer];
 #pragma unroll
-  for (int u = 0; u < kPer; ++u) col[u] = j0 + u < g.n ? cols[j0 + u] : LineFacts{};
+  for (int u = 0; u < kPer; ++u) column_scale[u] = j0 + u < g.n ? scale_of(cols[j0 + u], 1.0) : 0.0;
   for (int i0 = static_cast<int>(blockIdx.y) * kReconstructRows; i0 < g.m; i0 += static_cast<int>(gridDim.y) * kReconstructRows)
     for (int i = i0; i < min(i0 + kReconstructRows, g.m); ++i) {
       std::uint32_t r[kPer][N];
       source.template residues<N>(i, j0, r);
       std::uint32_t holds = 0;
       if constexpr (kGuard) holds = *reinterpret_cast<const std::uint32_t*>(guard.bytes + static_cast<std::size_t>(i) * guard.ld + j0);
-      const LineFacts row = rows[i];
+      const double row_scale = scale_of(rows[i], static_cast<double>(g.alpha));
       float* out = g.c + static_cast<std::size_t>(i) * g.ldc;
 #pragma unroll
       for (int u = 0; u < kPer; ++u) {
@@ -378,10 +383,7 @@ __global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, co
         if (j >= g.n) break;
         if constexpr (kGuard)
           if ((holds >> 8 * u & 0xffu) == 0) continue;
-        const double exact = from_residues<N>(r[u]);
-        double v = row.shift == kNotFinite || col[u].shift == kNotFinite
-                       ? CUDART_NAN
-                       : static_cast<double>(g.alpha) * times_power_of_two(exact, -(row.shift + col[u].shift));
+        double v = from_residues<N>(r[u]) * row_scale * column_scale[u];
         if (g.beta != 0.f) v += static_cast<double>(g.beta) * static_cast<double>(out[j]);
         out[j] = static_cast<float>(v);
       }
@@ -529,7 +531,7 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   auto grid = [&](int per) {
     return tile_grid(n, 256 * static_cast<std::size_t>(per), static_cast<std::size_t>(g.m), kReconstructRows, "sgemm ozaki");
   };
-  const auto reconstruct_work = [] { return std::string("the Chinese remainder theorem (a 128-bit sum), scaled back, alpha and beta"); };
+  const auto reconstruct_work = [] { return std::string("the Chinese remainder theorem (64-bit sums; 128-bit for 8 moduli), scaled back, alpha and beta"); };
   const auto* rows = static_cast<const LineFacts*>(row_facts);
   const auto* cols = static_cast<const LineFacts*>(col_facts);
   if (!own) {
@@ -572,7 +574,7 @@ bool run_with(const GemmArgs& g, cudaStream_t stream, ChunkGemm chunk_gemm, bool
   wgmma_products(N, a_residues, b_residues, g.m, g.n, g.k, depth, residues, residue_ld, stream, few_flagged);
   launch("sgemm_ozaki_reconstruct", reconstruct<N, ResidueBytes, true>, {grid(ResidueBytes::kPer), 256}, stream, bytes, g, rows, cols,
          plane, few_flagged)
-      .work([] { return std::string("the CRT (a 128-bit sum), scaled back, alpha and beta, where the guard holds"); });
+      .work([] { return std::string("the CRT (64-bit sums), scaled back, alpha and beta, where the guard holds"); });
   launch("sgemm_ozaki_fp32_fix_up", fp32_fix_up,
          {tile_grid(n, kFixTile, static_cast<std::size_t>(g.m), kFixTile, "sgemm ozaki fix-up"), sgemm_device::k2dThreads}, stream, g,
          plane, few_flagged)

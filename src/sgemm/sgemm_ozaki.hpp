@@ -101,7 +101,7 @@ GPULAB_HOST_DEVICE inline int norm_shift(double sum_squares) {
 
 // ---- the Chinese remainder theorem ---------------------------------------------------------------
 
-/// 128-bit integers (an extension of GCC's and nvcc's) for the CRT's sum.
+/// 128-bit integers (an extension of GCC's and nvcc's) for the CRT's sum of 8 moduli.
 __extension__ typedef unsigned __int128 Uint128;
 
 /// a⁻¹ mod m (a and m coprime), by the extended Euclidean algorithm.
@@ -130,34 +130,48 @@ constexpr std::uint64_t crt_weight(int n, int l) {
 static_assert(crt_weight(8, 0) % 256 == 1 && crt_weight(8, 3) % 251 == 1);
 static_assert(crt_weight(7, 6) % 239 == 1 && crt_weight(7, 6) % 256 == 0);
 
-/// ĉ from its residues rₗ: x = Σ rₗ·Wₗ < N·256·M in 128-bit integers, then x mod M with the quotient
-/// estimated in FP64 (off by at most one, corrected), exact; symmetric (|ĉ| < M/2).
+/// ĉ from its residues rₗ: S = Σ rₗ·Wₗ < N·256·M, then S − q·M with the quotient q estimated in FP64
+/// (at most one off, corrected), exact; symmetric: in (−M/2, M/2].
 template <int N>
 GPULAB_HOST_DEVICE inline double from_residues(const std::uint32_t (&r)[N]) {
   using u128 = Uint128;
   constexpr std::uint64_t kProduct = modulus_product(N);
   // Σ rₗ·Wₗ from the weights' 32-bit halves: rₗ < 256, so each half's sum stays below 2^43 in 64
-  // bits, and one 128-bit add joins them (a 128-bit product a modulus cost twice the instructions).
+  // bits (a 128-bit product a modulus cost twice the instructions).
   std::uint64_t sum_low = 0, sum_high = 0;
   each_index<N>([&](auto l) {
     constexpr std::uint64_t weight = crt_weight(N, l);
     sum_low += static_cast<std::uint64_t>(r[l]) * static_cast<std::uint32_t>(weight);
     sum_high += static_cast<std::uint64_t>(r[l]) * static_cast<std::uint32_t>(weight >> 32);
   });
-  const u128 sum = (static_cast<u128>(sum_high) << 32) + sum_low;
-  const double high = static_cast<double>(static_cast<std::uint64_t>(sum >> 64));
-  const double low = static_cast<double>(static_cast<std::uint64_t>(sum));
-  constexpr double kInverse = 1.0 / static_cast<double>(kProduct);  // the quotient is < 2^11: its estimate stays within one
-  const auto quotient = static_cast<std::uint64_t>((high * 0x1p64 + low) * kInverse);
-  const u128 taken = static_cast<u128>(quotient) * kProduct;
-  // The estimate may be one too many or too few: x − q·M then lies in (−M, 2M).
-  std::uint64_t x = 0;
-  if (taken > sum) x = static_cast<std::uint64_t>(kProduct - static_cast<std::uint64_t>(taken - sum));
-  else {
-    const u128 rest = sum - taken;
-    x = static_cast<std::uint64_t>(rest >= kProduct ? rest - kProduct : rest);
+  const double estimate = fma(static_cast<double>(sum_high), 0x1p32, static_cast<double>(sum_low));  // S to 53 bits
+  constexpr double kInverse = 1.0 / static_cast<double>(kProduct);  // S/M < 2^11: q's estimate stays within one
+  if constexpr (kProduct < (std::uint64_t{1} << 62)) {
+    // 7 moduli (M < 2^56): q rounded to nearest by the FMA that adds 1.5·2^52 (q left in the low
+    // bits); S − q·M then lies within 3M/2 < 2^63 even where q is one off, so its low 64 bits, taken
+    // as signed, are it: no 128-bit arithmetic (the reconstruction is bound by its instructions).
+    constexpr double kRound = 0x1.8p52;
+    const auto quotient = static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(fma(estimate, kInverse, kRound)) -
+                                                     std::bit_cast<std::uint64_t>(kRound));
+    constexpr auto kHalf = static_cast<std::int64_t>(kProduct / 2), kSigned = static_cast<std::int64_t>(kProduct);
+    auto x = static_cast<std::int64_t>(sum_low + (sum_high << 32) - quotient * kProduct);
+    if (x > kHalf) x -= kSigned;
+    else if (x <= -kHalf) x += kSigned;
+    return static_cast<double>(x);
+  } else {
+    // 8 moduli (M ≈ 2^63.6): 3M/2 passes 2^64, so in 128 bits, from q rounded down.
+    const u128 sum = (static_cast<u128>(sum_high) << 32) + sum_low;
+    const auto quotient = static_cast<std::uint64_t>(estimate * kInverse);
+    const u128 taken = static_cast<u128>(quotient) * kProduct;
+    // The estimate may be one too many or too few: S − q·M then lies in (−M, 2M).
+    std::uint64_t x = 0;
+    if (taken > sum) x = static_cast<std::uint64_t>(kProduct - static_cast<std::uint64_t>(taken - sum));
+    else {
+      const u128 rest = sum - taken;
+      x = static_cast<std::uint64_t>(rest >= kProduct ? rest - kProduct : rest);
+    }
+    return x > kProduct / 2 ? -static_cast<double>(kProduct - x) : static_cast<double>(x);
   }
-  return x > kProduct / 2 ? -static_cast<double>(kProduct - x) : static_cast<double>(x);
 }
 
 // ---- the guard: fp32_tensor's bound, element by element -------------------------------------------
