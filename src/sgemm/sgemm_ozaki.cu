@@ -248,7 +248,8 @@ __global__ void column_residues(const float* b, std::size_t ldb, int rows, int c
 // ---- the reconstruction --------------------------------------------------------------------------
 
 /// The residues of ĉ from cuBLAS's products, an element a thread: the int32 sums of each chunk of
-/// k, a plane a chunk and a modulus (m × n each), reduced and added.
+/// k, a plane a chunk and a modulus (m × n each), reduced and added. (A source's `load` issues a row's
+/// loads, `residues` takes their values: the reconstruction loads a row ahead.)
 struct ChunkSums {
   static constexpr int kPer = 1;
   const std::int32_t* products;
@@ -256,9 +257,14 @@ struct ChunkSums {
   int n;
   std::size_t elements;  // m·n: a plane
   template <int N>
-  __device__ void residues(int i, int j, std::uint32_t (&r)[kPer][N]) const {
+  struct Row {
+    std::uint32_t r[kPer][N];
+  };
+  template <int N>
+  __device__ Row<N> load(int i, int j) const {
     const std::size_t e = static_cast<std::size_t>(i) * n + j;
-    each_index<N>([&](auto l) { r[0][l] = 0; });
+    Row<N> row;
+    each_index<N>([&](auto l) { row.r[0][l] = 0; });
     for (int c = 0; c < chunks; ++c) {
       // Every modulus's product loaded before any is reduced: N loads in flight a thread, not one
       // (the reconstruction read 7.5 GB at ~1 TB/s with one: 8.6 ms of 63 at 16384³, H200).
@@ -268,13 +274,18 @@ struct ChunkSums {
         constexpr std::uint32_t m = kModulus[l];
         // A product is at most 2^30 in magnitude (kChunk): + a multiple of m ≥ 2^30 makes it non-negative.
         constexpr std::uint32_t offset = m * ((1u << 30) / m + 1);
-        r[0][l] += (static_cast<std::uint32_t>(p[l]) + offset) % m;
+        row.r[0][l] += (static_cast<std::uint32_t>(p[l]) + offset) % m;
       });
     }
     each_index<N>([&](auto l) {
       constexpr std::uint32_t m = kModulus[l];
-      r[0][l] %= m;
+      row.r[0][l] %= m;
     });
+    return row;
+  }
+  template <int N>
+  __device__ static void residues(const Row<N>& row, std::uint32_t (&r)[kPer][N]) {
+    each_index<N>([&](auto l) { r[0][l] = row.r[0][l]; });
   }
 };
 
@@ -286,12 +297,20 @@ struct ResidueBytes {
   const std::uint8_t* bytes;
   std::size_t ld, plane;  // planes m·ld apart
   template <int N>
-  __device__ void residues(int i, int j, std::uint32_t (&r)[kPer][N]) const {
-    const std::uint8_t* p = bytes + static_cast<std::size_t>(i) * ld + j;
+  struct Row {
     std::uint32_t word[N];
-    each_index<N>([&](auto l) { word[l] = *reinterpret_cast<const std::uint32_t*>(p + l * plane); });
+  };
+  template <int N>
+  __device__ Row<N> load(int i, int j) const {
+    const std::uint8_t* p = bytes + static_cast<std::size_t>(i) * ld + j;
+    Row<N> row;
+    each_index<N>([&](auto l) { row.word[l] = *reinterpret_cast<const std::uint32_t*>(p + l * plane); });
+    return row;
+  }
+  template <int N>
+  __device__ static void residues(const Row<N>& row, std::uint32_t (&r)[kPer][N]) {
 #pragma unroll
-    for (int u = 0; u < kPer; ++u) each_index<N>([&](auto l) { r[u][l] = word[l] >> 8 * u & 0xffu; });
+    for (int u = 0; u < kPer; ++u) each_index<N>([&](auto l) { r[u][l] = row.word[l] >> 8 * u & 0xffu; });
   }
 };
 
@@ -352,8 +371,9 @@ __global__ void guard_test(GemmArgs g, const LineFacts* rows, const LineFacts* c
 
 /// c[i][j] = alpha·2^−(sᵢ+tⱼ)·ĉᵢⱼ + beta·c[i][j], ĉᵢⱼ rebuilt from its residues (`source`, its kPer
 /// consecutive elements a thread): x across a row's columns, y down kReconstructRows rows at a time
-/// (looping past gridDim.y). With kGuard, an element whose verdict is 0 is left as it is (for
-/// fp32_fix_up); nothing where `gate` is closed.
+/// (looping past gridDim.y), the next row's loads issued before this row's residues are rebuilt. With
+/// kGuard, an element whose verdict is 0 is left as it is (for fp32_fix_up); nothing where `gate` is
+/// closed.
 template <int N, class Source, bool kGuard = false>
 __global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, const LineFacts* cols, GuardPlane guard,
                             sgemm_detail::DeviceGate gate) {
@@ -363,31 +383,54 @@ __global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, co
   if (j0 >= g.n) return;
   // 2^−(s+t)·alpha as a column's 2^−t and a row's alpha·2^−s (NaN where a line is not finite): the
   // same bits, as ĉ·alpha is rounded once either way and the powers of two are exact (|s|, |t| < 200).
-  const auto scale_of = [](const LineFacts& line, double times) {
-    return line.shift == kNotFinite ? CUDART_NAN : times_power_of_two(times, -line.shift);
-  };
+  const auto scale_of = [](int shift, double times) { return shift == kNotFinite ? CUDART_NAN : times_power_of_two(times, -shift); };
   double column_scale[kPer];
 #pragma unroll
-  for (int u = 0; u < kPer; ++u) column_scale[u] = j0 + u < g.n ? scale_of(cols[j0 + u], 1.0) : 0.0;
-  for (int i0 = static_cast<int>(blockIdx.y) * kReconstructRows; i0 < g.m; i0 += static_cast<int>(gridDim.y) * kReconstructRows)
-    for (int i = i0; i < min(i0 + kReconstructRows, g.m); ++i) {
+  for (int u = 0; u < kPer; ++u) column_scale[u] = j0 + u < g.n ? scale_of(cols[j0 + u].shift, 1.0) : 0.0;
+  // A thread's 4 elements in one 16-byte store where they lie in one (a warp's 4-byte stores 16
+  // bytes apart each touched 4 times the sectors).
+  const bool quads = kPer == 4 && j0 + 3 < g.n && g.ldc % 4 == 0 && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0;
+  struct Ahead {  // a row's loads, issued a row early
+    typename Source::template Row<N> residues;
+    std::uint32_t holds;
+    int shift;
+  };
+  const auto load = [&](int i) {
+    Ahead next{source.template load<N>(i, j0), 0, rows[i].shift};
+    if constexpr (kGuard) next.holds = *reinterpret_cast<const std::uint32_t*>(guard.bytes + static_cast<std::size_t>(i) * guard.ld + j0);
+    return next;
+  };
+  for (int i0 = static_cast<int>(blockIdx.y) * kReconstructRows; i0 < g.m; i0 += static_cast<int>(gridDim.y) * kReconstructRows) {
+    const int i_end = min(i0 + kReconstructRows, g.m);
+    Ahead next = load(i0);
+    for (int i = i0; i < i_end; ++i) {
+      const Ahead here = next;
+      if (i + 1 < i_end) next = load(i + 1);
       std::uint32_t r[kPer][N];
-      source.template residues<N>(i, j0, r);
-      std::uint32_t holds = 0;
-      if constexpr (kGuard) holds = *reinterpret_cast<const std::uint32_t*>(guard.bytes + static_cast<std::size_t>(i) * guard.ld + j0);
-      const double row_scale = scale_of(rows[i], static_cast<double>(g.alpha));
+      Source::template residues<N>(here.residues, r);
+      const double row_scale = scale_of(here.shift, static_cast<double>(g.alpha));
       float* out = g.c + static_cast<std::size_t>(i) * g.ldc;
+      const auto value = [&](int u, float c) {
+        double v = from_residues<N>(r[u]) * row_scale * column_scale[u];
+        if (g.beta != 0.f) v += static_cast<double>(g.beta) * static_cast<double>(c);
+        return static_cast<float>(v);
+      };
+      if (quads && (!kGuard || here.holds == 0x01010101u)) {
+        float4 c{};
+        if (g.beta != 0.f) c = *reinterpret_cast<const float4*>(out + j0);
+        *reinterpret_cast<float4*>(out + j0) = {value(0, c.x), value(1, c.y), value(2, c.z), value(3, c.w)};
+        continue;
+      }
 #pragma unroll
       for (int u = 0; u < kPer; ++u) {
         const int j = j0 + u;
         if (j >= g.n) break;
         if constexpr (kGuard)
-          if ((holds >> 8 * u & 0xffu) == 0) continue;
-        double v = from_residues<N>(r[u]) * row_scale * column_scale[u];
-        if (g.beta != 0.f) v += static_cast<double>(g.beta) * static_cast<double>(out[j]);
-        out[j] = static_cast<float>(v);
+          if ((here.holds >> 8 * u & 0xffu) == 0) continue;
+        out[j] = value(u, g.beta != 0.f ? out[j] : 0.f);
       }
     }
+  }
 }
 
 /// The elements the guard failed, as gpulab's FP32 path gives them (an FMA chain over k in order,
