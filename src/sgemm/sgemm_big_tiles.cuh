@@ -129,7 +129,10 @@ struct RegisterCopy {
 // run along n: it is copied as B is, 16 bytes at a time, straight to its places. B stored n × k
 // runs along k, as A's rows do: it is copied as A is (RegisterCopy; in the staged kernel 4 bytes a
 // value), to its transposed places, into rows padded as A's are.
-template <int kChunksM, bool kVector, int kBlockRows = 128, int kStages = 0, bool kATransposed = false, bool kBTransposed = false>
+// kCTransposed: g is the product transposed (Cᵀ = op(B)ᵀ·op(A)ᵀ, m and n swapped, launch_big's for
+// A and B both stored transposed), and the tile's rows are stored as C's columns.
+template <int kChunksM, bool kVector, int kBlockRows = 128, int kStages = 0, bool kATransposed = false, bool kBTransposed = false,
+          bool kCTransposed = false>
 __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigTiles<kChunksM, kBlockRows>::kMinBlocks)
     big_tiles(GemmArgs g, int k_slice, float* partials) {
   using T = BigTiles<kChunksM, kBlockRows>;
@@ -416,7 +419,14 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   }
 
   // Rows consecutive in each 16-row band: ly·4 … ly·4 + 3.
-  store_thread_tile(g, acc, [&](int c, int i) { return m0 + warp_m + c * 16 + ly * 4 + i; }, n0 + warp_n + lx * 4, partials);
+  const auto row_of = [&](int c, int i) { return m0 + warp_m + c * 16 + ly * 4 + i; };
+  if constexpr (kCTransposed) {
+    GemmArgs c_as_stored = g;
+    c_as_stored.m = g.n, c_as_stored.n = g.m;
+    store_thread_tile_transposed(c_as_stored, acc, row_of, n0 + warp_n + lx * 4, partials);
+  } else {
+    store_thread_tile(g, acc, row_of, n0 + warp_n + lx * 4, partials);
+  }
 }
 
 }  // namespace gpulab::sgemm_device

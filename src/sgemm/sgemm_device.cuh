@@ -324,6 +324,22 @@ __device__ __forceinline__ void store_thread_tile(const GemmArgs& g, const float
       for (int d = 0; d < kCols / 4; ++d) copy_c4(g, row_of(c, i), col0 + d * 32);
 }
 
+/// store_thread_tile for a tile of Cᵀ (sgemm_big_tiles.cuh's kCTransposed): acc[c·4 + i][d·4 + e]
+/// is C's element (col0 + d·32 + e, row_of(c, i)) and row_of(c, i) = row_of(c, 0) + i, so four of a
+/// column of acc are 16 bytes of a row of C. `g` as C is stored (m × n); no copies of C.
+template <int kRows, int kCols, class RowOf>
+__device__ __forceinline__ void store_thread_tile_transposed(const GemmArgs& g, const float (&acc)[kRows][kCols], RowOf row_of, int col0,
+                                                             float* partials) {
+#pragma unroll
+  for (int c = 0; c < kRows / 4; ++c)
+#pragma unroll
+    for (int d = 0; d < kCols / 4; ++d)
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        store_sums4(g, col0 + d * 32 + e, row_of(c, 0),
+                    {acc[c * 4][d * 4 + e], acc[c * 4 + 1][d * 4 + e], acc[c * 4 + 2][d * 4 + e], acc[c * 4 + 3][d * 4 + e]}, partials);
+}
+
 /// Split-K's second step: c = alpha·Σ_z partials[z] + beta·c, the slices added in order.
 __global__ void add_slices(GemmArgs g, int splits, const float* partials);
 /// The same for deep slicings of few elements: `depth` warps share an element's slices.
