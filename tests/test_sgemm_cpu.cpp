@@ -510,7 +510,7 @@ TEST(SgemmRules, Tf32TakesCublasWhereItWasMeasuredFaster) {
 }
 
 // fp32_tensor's Ozaki path (Hopper): where the H200 sweep found it faster than 3xTF32 (docs/sgemm.md):
-// k ≥ 4096 and 2^36 multiply-adds, in every form, and never with copies of C.
+// k ≥ 4096 and 2^36 multiply-adds or k ≥ 2048 and 2^37, in every form, and never with copies of C.
 TEST(SgemmRules, Fp32TensorTakesTheOzakiSchemeWhereItWasMeasuredFaster) {
   auto args = [](int m, int n, int k, int pad = 0) {
     const auto ld = [pad](int cols) { return static_cast<std::size_t>(cols + pad); };
@@ -518,13 +518,13 @@ TEST(SgemmRules, Fp32TensorTakesTheOzakiSchemeWhereItWasMeasuredFaster) {
   };
   for (auto [m, n, k] : {std::tuple{4096, 4096, 4096}, std::tuple{2048, 8192, 4096}, std::tuple{8192, 2048, 4096},
                          std::tuple{3072, 3072, 8192}, std::tuple{2048, 2048, 16384}, std::tuple{6144, 6144, 6144},
-                         std::tuple{8192, 8192, 8192}, std::tuple{16384, 16384, 16384}})
+                         std::tuple{8192, 8192, 8192}, std::tuple{16384, 16384, 16384}, std::tuple{8192, 8192, 2048}})
     EXPECT_TRUE(sgemm_detail::takes_ozaki(args(m, n, k))) << m << "x" << n << "x" << k;
-  for (auto [m, n, k] : {std::tuple{3072, 3072, 4096}, std::tuple{8192, 8192, 2048}, std::tuple{2048, 2048, 8192},
-                         std::tuple{5000, 3000, 700}, std::tuple{65536, 65536, 1024}})
+  for (auto [m, n, k] : {std::tuple{3072, 3072, 4096}, std::tuple{6144, 6144, 2048}, std::tuple{4096, 4096, 2048},
+                         std::tuple{5000, 3000, 700}, std::tuple{65536, 65536, 1024}, std::tuple{8192, 8192, 2047}})
     EXPECT_FALSE(sgemm_detail::takes_ozaki(args(m, n, k))) << m << "x" << n << "x" << k;
   EXPECT_TRUE(sgemm_detail::takes_ozaki(args(4097, 4097, 4097)));  // rows off 16-byte boundaries alike
-  EXPECT_FALSE(sgemm_detail::takes_ozaki(args(8192, 8192, 4095, 1)));  // k below 4096
+  EXPECT_FALSE(sgemm_detail::takes_ozaki(args(4096, 4096, 4095, 1)));  // k below 4096, under 2^37
   for (auto [a_transposed, b_transposed] : {std::pair{false, true}, std::pair{true, false}, std::pair{true, true}})
     for (auto [side, takes] : {std::pair{8192, true}, std::pair{3072, false}}) {  // operands read in place: the same rule
       sgemm_device::GemmArgs transposed = args(side, side, side);

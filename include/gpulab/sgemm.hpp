@@ -64,8 +64,8 @@
 //   the fp32 path. Which tensor cores, by the GPU's family (a policy per architecture):
 //     compute capability 9.0 (H100, H200): wgmma fed by TMA, A and B split once in stream order
 //       into gpulab's pool (8 bytes a value of A and of B); and large products, in any form
-//       (k ≥ 4096 and m·n·k ≥ 2^36; no copies of C), take the Ozaki scheme II on INT8 tensor
-//       cores instead (below);
+//       (k ≥ 4096 and m·n·k ≥ 2^36, or k ≥ 2048 and 2^37; no copies of C), take the Ozaki
+//       scheme II on INT8 tensor cores instead (below);
 //     8.0 (A100): mma.sync, each value split as its tile is staged (m + n words of scales);
 //     7.5 (T4), 8.6, 8.9 (Ampere and Ada RTX, A10, L4) and 10.0+: the fp32 call (no TF32 tensor
 //       cores on 7.5; on the others three TF32 products cost more than one FP32 product).

@@ -371,8 +371,8 @@ def sgemm(a, b, c=None, *, alpha: float = 1.0, beta: float = 0.0, precision: str
     - "fp32" (the default): the CUDA cores, no TF32. Each element is one FMA chain over k: within
       γ(k+2)·(|α||A||B| + |β||C|) and bitwise reproducible on one device.
     - "fp32_tensor": FP32-accurate on the tensor cores where the GPU and the shape make that faster
-      (Hopper, A100; else "fp32"): 3xTF32, or on Hopper for k ≥ 4096 and m·n·k ≥ 2^36 the Ozaki
-      scheme on INT8 tensor cores, guarded element by element; either way within
+      (Hopper, A100; else "fp32"): 3xTF32, or on Hopper for k ≥ 4096 and m·n·k ≥ 2^36 (k ≥ 2048
+      and 2^37) the Ozaki scheme on INT8 tensor cores, guarded element by element; either way within
       (γ(6k+4) + 2^−20)·(|α||A||B| + |β||C|), reproducible per device; each row of a and column of b
       scaled by a power of two first, so subnormal and huge values keep the bound; ±Inf and NaN
       reach the result as with "fp32".

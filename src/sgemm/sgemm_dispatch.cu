@@ -229,15 +229,17 @@ bool takes_tensor_cores(const GemmArgs& g, bool tf32) {
 
 // fp32_tensor on Hopper: the guarded Ozaki scheme against 3xTF32 on wgmma (H200, docs/sgemm.md). Its
 // cost per element of C (norms, residues, the reconstruction) pays only over a deep k: from k = 4096
-// and 2^36 multiply-adds it is faster (4096³ 1.026×, 2048 × 8192 × 4096 1.011×, 8192 × 2048 × 4096
-// 1.013×, 3072 × 3072 × 8192 1.02×, 2048 × 2048 × 16384 1.14×, 8192³ 1.25×, 4097³ 1.21×); 3xTF32
-// stays faster at 3072 × 3072 × 4096 (0.87×), 8192 × 8192 × 2048 (0.86×) and below.
-constexpr int kOzakiMinDepth = 4096;
-constexpr std::size_t kOzakiMinMacs = std::size_t{1} << 36;
+// and 2^36 multiply-adds it is faster (8b014a9: 2048 × 2048 × 8192 1.05×, 2048 × 4096 × 4096 1.01×;
+// eb2370e: 4096³ 1.026×, 3072 × 3072 × 8192 1.02×, 8192³ 1.25×), and from k = 2048 and 2^37 (8192 ×
+// 8192 × 2048 1.05×; 6144 × 6144 × 2048 1.01×, left to 3xTF32); 3xTF32 stays faster at 3072 × 3072
+// × 4096 (0.945×, 2.2 waves of the products' tiles), 4096 × 4096 × 2048 (0.91×), 3072³ (0.88×).
+constexpr int kOzakiMinDepth = 4096, kOzakiMinDepthLarge = 2048;
+constexpr std::size_t kOzakiMinMacs = std::size_t{1} << 36, kOzakiMinMacsLarge = std::size_t{1} << 37;
 
 bool takes_ozaki(const GemmArgs& g) {
   const auto macs = static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n) * static_cast<std::size_t>(g.k);
-  return g.copies == 0 && g.k >= kOzakiMinDepth && macs >= kOzakiMinMacs;
+  return g.copies == 0 &&
+         ((g.k >= kOzakiMinDepth && macs >= kOzakiMinMacs) || (g.k >= kOzakiMinDepthLarge && macs >= kOzakiMinMacsLarge));
 }
 
 // tf32 on Hopper: cuBLAS's TF32 GEMM against gpulab's own (wgmma where the tensor cores pay, else
