@@ -423,7 +423,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   if constexpr (kCTransposed) {
     GemmArgs c_as_stored = g;
     c_as_stored.m = g.n, c_as_stored.n = g.m;
-    store_thread_tile_transposed(c_as_stored, acc, row_of, n0 + warp_n + lx * 4, partials);
+    store_thread_tile<true>(c_as_stored, acc, row_of, n0 + warp_n + lx * 4, partials);
   } else {
     store_thread_tile(g, acc, row_of, n0 + warp_n + lx * 4, partials);
   }

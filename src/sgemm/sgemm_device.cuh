@@ -302,42 +302,38 @@ __device__ __forceinline__ void store_sums4(const GemmArgs& g, int i, int j, flo
 
 /// A thread's sums of a tiled kernel to C (or split-K's partials): acc[c·4 + i][d·4 … d·4 + 3] are
 /// row row_of(c, i), columns col0 + d·32 … + 3 (each warp's lanes 4 columns apart in 32-column bands).
-/// C's copies after all of C, from C (copy_c4), once the sums are no longer needed.
-template <int kRows, int kCols, class RowOf>
+/// C's copies after all of C, from C (copy_c4), once the sums are no longer needed. kTransposed: the
+/// tile is of Cᵀ (sgemm_big_tiles.cuh's kCTransposed), acc[c·4 + i][d·4 + e] C's element (col0 +
+/// d·32 + e, row_of(c, i)); row_of(c, i) = row_of(c, 0) + i, so four of a column of acc are 16 bytes
+/// of a row of C; `g` as C is stored (m × n), with no copies.
+template <bool kTransposed = false, int kRows, int kCols, class RowOf>
 __device__ __forceinline__ void store_thread_tile(const GemmArgs& g, const float (&acc)[kRows][kCols], RowOf row_of, int col0,
                                                   float* partials) {
+  if constexpr (kTransposed) {
 #pragma unroll
-  for (int c = 0; c < kRows / 4; ++c)
+    for (int c = 0; c < kRows / 4; ++c)
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < kCols; ++j)
+        store_sums4(g, col0 + j / 4 * 32 + j % 4, row_of(c, 0), {acc[c * 4][j], acc[c * 4 + 1][j], acc[c * 4 + 2][j], acc[c * 4 + 3][j]},
+                    partials);
+  } else {
 #pragma unroll
-      for (int d = 0; d < kCols / 4; ++d) {
-        const float* r = acc[c * 4 + i] + d * 4;
-        store_sums4(g, row_of(c, i), col0 + d * 32, {r[0], r[1], r[2], r[3]}, partials);
-      }
-  if (partials != nullptr || g.copies == 0) return;
+    for (int c = 0; c < kRows / 4; ++c)
 #pragma unroll
-  for (int c = 0; c < kRows / 4; ++c)
+      for (int i = 0; i < 4; ++i)
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
+        for (int d = 0; d < kCols / 4; ++d) {
+          const float* r = acc[c * 4 + i] + d * 4;
+          store_sums4(g, row_of(c, i), col0 + d * 32, {r[0], r[1], r[2], r[3]}, partials);
+        }
+    if (partials != nullptr || g.copies == 0) return;
 #pragma unroll
-      for (int d = 0; d < kCols / 4; ++d) copy_c4(g, row_of(c, i), col0 + d * 32);
-}
-
-/// store_thread_tile for a tile of Cᵀ (sgemm_big_tiles.cuh's kCTransposed): acc[c·4 + i][d·4 + e]
-/// is C's element (col0 + d·32 + e, row_of(c, i)) and row_of(c, i) = row_of(c, 0) + i, so four of a
-/// column of acc are 16 bytes of a row of C. `g` as C is stored (m × n); no copies of C.
-template <int kRows, int kCols, class RowOf>
-__device__ __forceinline__ void store_thread_tile_transposed(const GemmArgs& g, const float (&acc)[kRows][kCols], RowOf row_of, int col0,
-                                                             float* partials) {
+    for (int c = 0; c < kRows / 4; ++c)
 #pragma unroll
-  for (int c = 0; c < kRows / 4; ++c)
+      for (int i = 0; i < 4; ++i)
 #pragma unroll
-    for (int d = 0; d < kCols / 4; ++d)
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        store_sums4(g, col0 + d * 32 + e, row_of(c, 0),
-                    {acc[c * 4][d * 4 + e], acc[c * 4 + 1][d * 4 + e], acc[c * 4 + 2][d * 4 + e], acc[c * 4 + 3][d * 4 + e]}, partials);
+        for (int d = 0; d < kCols / 4; ++d) copy_c4(g, row_of(c, i), col0 + d * 32);
+  }
 }
 
 /// Split-K's second step: c = alpha·Σ_z partials[z] + beta·c, the slices added in order.
