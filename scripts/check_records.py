@@ -8,7 +8,8 @@
    h200, h200x2, h200-as-sm75, ...), under 9 MB in all; each folder is one record: its log names the
    commit it was built at, its commands.sh how it was made, and the index's table names both.
 2. Every relative link of README.md and docs/**/*.md resolves: the file exists, and an anchor
-   exists in the file it points into (a heading's slug, or an <a id> such as the index's lines).
+   exists in the file it points into (a heading's slug, or an <a id> such as the index's lines),
+   defined there once.
 3. Every measured number (a time, a bandwidth, a FLOP rate, a ratio such as 0.83×) in README.md and
    docs/*.md is in the scope of a record: its paragraph, list item or table row, or an earlier one
    of a section enclosing it (not another table row), links into docs/results/ or names a commit
@@ -90,6 +91,10 @@ def check_folders(problems: list):
 def check_links(files: list, problems: list):
     cache = {}
     for path in files:
+        # An <a id> given twice (two records filed under one commit's name) makes a link ambiguous.
+        ids = re.findall(r'<a (?:id|name)="([^"]+)"', prose(path.read_text(encoding="utf-8")))
+        for twice in sorted({i for i in ids if ids.count(i) > 1}):
+            problems.append(f"{path.relative_to(ROOT)}: the anchor #{twice} is defined {ids.count(twice)} times")
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for target in LINK.findall(line):
                 if re.match(r"[a-z]+:", target) or target.startswith("<"):
