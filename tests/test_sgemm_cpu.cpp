@@ -245,6 +245,22 @@ void expect_residues_right() {
   [&]<int... L>(std::integer_sequence<int, L...>) { (check(std::integral_constant<int, L>{}), ...); }(std::make_integer_sequence<int, N>{});
 }
 
+// The residue of an int32 sum of residue products (cuBLAS's chunks, gpulab's products' epilogue):
+// x mod m in [0, m) over the whole range |x| < 2^30 + 256, ends included.
+TEST(SgemmOzaki, SumResiduesAreXModMOverTheSumsRange) {
+  constexpr std::int64_t kBound = (std::int64_t{1} << 30) + 255;
+  std::vector<std::int64_t> xs = {-kBound, kBound, 0, -1, 1, -256, 256};
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 20000; ++i) xs.push_back(static_cast<std::int64_t>(rng() % (2 * kBound + 1)) - kBound);
+  auto check = [&]<int L>(std::integral_constant<int, L>) {
+    const auto m = static_cast<std::int64_t>(sgemm_ozaki::kModulus[L]);
+    for (std::int64_t x : xs)
+      ASSERT_EQ(sgemm_ozaki::sum_residue<L>(static_cast<std::int32_t>(x)), static_cast<std::uint32_t>(((x % m) + m) % m)) << "m = " << m << ", x = " << x;
+  };
+  [&]<int... L>(std::integer_sequence<int, L...>) { (check(std::integral_constant<int, L>{}), ...); }(
+      std::make_integer_sequence<int, sgemm_ozaki::kMaxModuli>{});
+}
+
 TEST(SgemmOzaki, ResiduesAreXModMOnEveryScaledValue) {
   expect_residues_right<7>();
   expect_residues_right<8>();

@@ -270,12 +270,7 @@ struct ChunkSums {
       // (the reconstruction read 7.5 GB at ~1 TB/s with one: 8.6 ms of 63 at 16384³, H200).
       std::int32_t p[N];
       each_index<N>([&](auto l) { p[l] = products[(static_cast<std::size_t>(c) * N + l) * elements + e]; });
-      each_index<N>([&](auto l) {
-        constexpr std::uint32_t m = kModulus[l];
-        // A product is at most 2^30 in magnitude (kChunk): + a multiple of m ≥ 2^30 makes it non-negative.
-        constexpr std::uint32_t offset = m * ((1u << 30) / m + 1);
-        row.r[0][l] += (static_cast<std::uint32_t>(p[l]) + offset) % m;
-      });
+      each_index<N>([&](auto l) { row.r[0][l] += sum_residue<l>(p[l]); });  // (a product is at most 2^30 in magnitude: kChunk)
     }
     each_index<N>([&](auto l) {
       constexpr std::uint32_t m = kModulus[l];
@@ -330,6 +325,9 @@ constexpr int kFixTile = sgemm_device::k2dTile;
 /// are loaded once for them (a row a block read every column's, 16 bytes, again for each of C's rows).
 constexpr int kReconstructRows = 8;
 
+/// A thread's 4 verdicts (a byte each, 1 where the guard holds) when all 4 hold.
+constexpr std::uint32_t kQuadHolds = 0x01010101u;
+
 /// The guard's test of every element, 4 consecutive a thread (as the reconstruction reads them; the
 /// columns' facts loaded once for all its rows, the rows' codes and facts all loaded before any is
 /// tested): each code replaced by its verdict (so that the reconstruction and the fix-up read a byte,
@@ -360,7 +358,7 @@ __global__ void guard_test(GemmArgs g, const LineFacts* rows, const LineFacts* c
       for (int u = 0; u < 4; ++u)  // (| not ||: no branch)
         verdicts |= static_cast<std::uint32_t>((j0 + u >= g.n) | guard_holds(row[r], col[u], codes[r] >> 8 * u & 0xffu, g.k)) << 8 * u;
       *reinterpret_cast<std::uint32_t*>(guard.bytes + static_cast<std::size_t>(i) * guard.ld + j0) = verdicts;
-      if (verdicts == 0x01010101u) continue;  // (the flags apart: most quads hold, and a branch an element cost a third)
+      if (verdicts == kQuadHolds) continue;  // (the flags apart: most quads hold, and a branch an element cost a third)
 #pragma unroll
       for (int u = 0; u < 4; ++u) {
         if ((verdicts >> 8 * u & 0xffu) != 0) continue;
@@ -417,7 +415,7 @@ __global__ void reconstruct(Source source, GemmArgs g, const LineFacts* rows, co
         if (g.beta != 0.f) v += static_cast<double>(g.beta) * static_cast<double>(c);
         return static_cast<float>(v);
       };
-      if (quads && (!kGuard || here.holds == 0x01010101u)) {
+      if (quads && (!kGuard || here.holds == kQuadHolds)) {
         float4 c{};
         if (g.beta != 0.f) c = *reinterpret_cast<const float4*>(out + j0);
         *reinterpret_cast<float4*>(out + j0) = {value(0, c.x), value(1, c.y), value(2, c.z), value(3, c.w)};

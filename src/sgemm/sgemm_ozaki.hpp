@@ -73,6 +73,16 @@ GPULAB_HOST_DEVICE constexpr std::int8_t symmetric_residue(std::int64_t x) {
   return static_cast<std::int8_t>(static_cast<int>(r) - static_cast<int>(half));
 }
 
+/// An int32 sum of residue products mod m_L in [0, m), for |x| < 2^30 + 256 (cuBLAS's chunks of
+/// kChunk, gpulab's products between reductions): x + C, C a multiple of m past that bound, lies in
+/// [0, 2^32), and an unsigned remainder by a constant takes half the instructions of a signed one and
+/// its correction (the products' epilogue leaves the tensor cores idle while it runs).
+template <int L>
+GPULAB_HOST_DEVICE constexpr std::uint32_t sum_residue(std::int32_t x) {
+  constexpr std::uint32_t m = kModulus[L], offset = m * (((1u << 30) + 256) / m + 1);
+  return (static_cast<std::uint32_t>(x) + offset) % m;
+}
+
 /// f(std::integral_constant<int, I>) for I = 0 … N − 1 in order: the moduli, their inverses and
 /// offsets are compile-time constants in each call, so every `% m` is a multiply and a shift.
 template <int N, int I = 0, class F>

@@ -53,17 +53,14 @@ struct ResidueMaps {
 };
 
 /// Each of the consumer thread's sums reduced mod kModulus[L]: into (−m, m) as the slices go on
-/// (kFinal false), into [0, m) at the end, where |sum| < 2^30 + m (kSlicesPerReduction): there sum
-/// + C, C > 2^30 + m a multiple of m, lies in [0, 2^32), and an unsigned remainder by a constant is
-/// half the instructions of a signed one and its correction (the epilogue leaves the tensor cores
-/// idle: 7% of a modulus at 4096³).
+/// (kFinal false), into [0, m) at the end (sum_residue: |sum| < 2^30 + m by kSlicesPerReduction).
 template <int L, bool kFinal>
 __device__ __forceinline__ void reduce_sums(int (&sum)[kSums]) {
-  constexpr std::uint32_t m = kModulus[L], offset = m * (((1u << 30) + m) / m + 1);
+  constexpr int m = static_cast<int>(kModulus[L]);
 #pragma unroll
   for (int i = 0; i < kSums; ++i) {
-    if constexpr (kFinal) sum[i] = static_cast<int>((static_cast<std::uint32_t>(sum[i]) + offset) % m);
-    else sum[i] %= static_cast<int>(m);
+    if constexpr (kFinal) sum[i] = static_cast<int>(sum_residue<L>(sum[i]));
+    else sum[i] %= m;
   }
 }
 
