@@ -26,14 +26,6 @@ __device__ __forceinline__ void cp_async4(void* dst, const void* src, bool valid
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(dst)), "l"(src), "r"(valid ? 4 : 0));
 #endif
 }
-/// 8 bytes (both addresses 8-byte aligned), or zeros when !valid.
-__device__ __forceinline__ void cp_async8(void* dst, const void* src, bool valid) {
-#ifdef GPULAB_SYNC_COPIES
-  *static_cast<uint2*>(dst) = valid ? *static_cast<const uint2*>(src) : uint2{0u, 0u};
-#else
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(shared_address(dst)), "l"(src), "r"(valid ? 8 : 0));
-#endif
-}
 /// 16 bytes (both addresses 16-byte aligned) of which the first `bytes` are read and the rest zero-filled.
 __device__ __forceinline__ void cp_async16(void* dst, const void* src, int bytes) {
 #ifdef GPULAB_SYNC_COPIES

@@ -129,16 +129,6 @@ struct RegisterCopy {
 // run along n: it is copied as B is, 16 bytes at a time, straight to its places. B stored n × k
 // runs along k, as A's rows do: it is copied as A is (RegisterCopy; in the staged kernel 4 bytes a
 // value), to its transposed places, into rows padded as A's are.
-// kPairs (A as stored and B stored n × k, both copied by cp.async to their transposed places;
-// 16-byte aligned rows, k even): the two runs along k are copied a k-pair at a time, 8 bytes, into
-// shared rows of k-pairs, xs[k / 2][m or n][2]. That halves the copies a slice (12 four-byte copies
-// a thread for 128 × 256, where N,N issues 6). A float4 of fragments then holds two rows (or
-// columns) at both k of the pair, so the fragments are kept as halves: rows {0, 1} and {2, 3} of
-// each 4-row band (X, Y) and B's two column chunks (P, Q). A pair's FMAs go quadrant by quadrant —
-// X·P, X·Q, Y·Q, Y·P, the chunks' order swapped on the next pair — and each half is reloaded for
-// the next pair once its last quadrant is done: the same 48 registers and shared loads as
-// fragments double-buffered by k, each load a quadrant (64 FMAs) or more ahead of its use. Each
-// sum still takes its products in ascending k: the same bits.
 // kCTransposed: g is the product transposed (Cᵀ = op(B)ᵀ·op(A)ᵀ, m and n swapped, launch_big's for
 // A and B both stored transposed), and the tile's rows are stored as C's columns.
 template <int kChunksM, bool kVector, int kBlockRows = 128, int kStages = 0, bool kATransposed = false, bool kBTransposed = false,
@@ -149,14 +139,8 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   constexpr bool kAsync = kStages > 0;
   constexpr int kBuffers = kAsync ? kStages : 2;
   static_assert(!kAsync || kStages >= 3, "cp.async fills a stage beside the one read and the one read next");
-  constexpr bool kPairs = kAsync && kVector && !kATransposed && kBTransposed && kChunksM == 4;
-  // Rows of k-pairs padded by 16 floats: a warp's copies (4 pairs × 8 rows) then fill 32 banks
-  // twice, the least for 256 bytes.
-  constexpr int kKRows = kPairs ? T::kBK / 2 : T::kBK;
-  constexpr int kAStride = kPairs ? 2 * T::kBM + 16 : T::kAStride;
-  constexpr int kBStride = kPairs ? 2 * T::kBN + 16 : T::template kBStride<kBTransposed>;
-  __shared__ __align__(16) float as[kBuffers][kKRows][kAStride];
-  __shared__ __align__(16) float bs[kBuffers][kKRows][kBStride];
+  __shared__ __align__(16) float as[kBuffers][T::kBK][T::kAStride];
+  __shared__ __align__(16) float bs[kBuffers][T::kBK][T::template kBStride<kBTransposed>];
 
   g = g.member(blockIdx.y);  // a batch's member (GemmArgs::batch)
   const auto [m0, n0, k_begin, k_end, slices] = BlockWork::of<T>(g, k_slice);
@@ -183,34 +167,19 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
     b_copy.load(s, whole, n0, g.n, k_begin, k_end);
   };
   auto store_shared = [&](int buf) {
-    a_copy.store(&as[buf][0][0], kAStride);
-    b_copy.store(&bs[buf][0][0], kBStride);
+    a_copy.store(&as[buf][0][0], T::kAStride);
+    b_copy.store(&bs[buf][0][0], T::template kBStride<kBTransposed>);
   };
   // kStages ≥ 3: slices copied straight into their stage, A's values one 4-byte cp.async each to
   // their transposed places, B's 16 bytes at a time (4 where its rows are not 16-byte aligned, or
   // where a partial vector could address past the matrix's last row). A thread copies A's k = t % 8
   // of rows t / 8 + q·kBM / 4: a warp's copy reads 4 rows' 32 bytes (4 sectors, not the 16 of a
-  // float4 a thread) and writes 32 distinct banks (row stride 4 mod 32); with kPairs, the pair at
-  // k = 2·(t % 4) of rows t / 4 + q·kThreads / 4, 8 bytes a copy. The slices are counted
+  // float4 a thread) and writes 32 distinct banks (row stride 4 mod 32). The slices are counted
   // back from k_end: slice 0 holds the ragged part (from k_first, zeros below k_begin), so that in
   // a tile inside the matrices every later slice is whole and copied without a test. The sums are
   // the same bits: a thread adds its products in ascending k either way, and 0·0 changes none.
-  using Copy = TileCopy<true>;  // the warp tiles' cp.async copies, zero-filled where not valid
-  // A copy along k is of kAlongK floats (2 with kPairs, else 1), kLanesK threads to a stored row.
-  constexpr int kAlongK = kPairs ? 2 : 1, kLanesK = T::kBK / kAlongK;
-  const int ac_k = t % kLanesK * kAlongK, ac_row = t / kLanesK;
-  constexpr int kARowStep = T::kThreads / kLanesK, kACopies = T::kBM / kARowStep;
-  // The place of (k, m or n) in a stage of as or bs (`stride` floats a row; k even with kPairs),
-  // and a copy along k there, zeros where !valid.
-  const auto slot = [](float* stage, int stride, int k, int mn) {
-    return kPairs ? stage + k / 2 * stride + 2 * mn : stage + k * stride + mn;
-  };
-  const auto copy_along_k = [](float* dst, const float* src, bool valid) {
-    if constexpr (kPairs)
-      Copy::two_at(dst, src, valid);
-    else
-      Copy::one_at(dst, src, valid);
-  };
+  const int ac_k = t % 8, ac_row = t / 8;
+  constexpr int kARowStep = T::kBM / 4;
   const int k_first = k_end - slices * T::kBK;
   const std::ptrdiff_t ac_step = static_cast<std::ptrdiff_t>(kARowStep) * static_cast<std::ptrdiff_t>(g.lda);
   const float* ac_row_start = g.a + static_cast<std::size_t>(min(m0 + ac_row, g.m - 1)) * g.lda + ac_k;
@@ -219,14 +188,15 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   // lanes' float4 places would span 512).
   const int bc_col = kVector ? b_col : t % T::kBUnits;
   constexpr int kBColStep = kVector ? 1 : T::kBUnits;
+  using Copy = TileCopy<true>;  // the warp tiles' cp.async copies, zero-filled where not valid
   // A stored k × m, copied as B is: a thread's float4 of stored row at_k from column m0 + at_m
   // (4-byte copies kAUnits apart where rows are not 16-byte aligned), one a thread a slice.
   constexpr int kAUnits = T::kBM / 4, kAColStep = kVector ? 1 : kAUnits;
   static_assert(T::kBK * kAUnits == T::kThreads, "A's slice, stored k x m, is one float4 a thread");
   [[maybe_unused]] const int at_k = t / kAUnits, at_m = kVector ? t % kAUnits * 4 : t % kAUnits;
-  // B stored n × k, copied as A is: k = ac_k of stored rows (B's columns) ac_row + q·kBTColStep.
-  constexpr int kBTColStep = kARowStep, kBTPer = T::kBN / kBTColStep;
-  [[maybe_unused]] const int bt_k = ac_k, bt_n = ac_row;
+  // B stored n × k, copied as A is: k = t % 8 of stored rows (B's columns) t / 8 + q·kBTColStep.
+  constexpr int kBTColStep = T::kThreads / 8, kBTPer = T::kBN / kBTColStep;
+  [[maybe_unused]] const int bt_k = t % 8, bt_n = t / 8;
   [[maybe_unused]] const std::ptrdiff_t bt_step = static_cast<std::ptrdiff_t>(kBTColStep) * static_cast<std::ptrdiff_t>(g.ldb);
   [[maybe_unused]] const float* bt_row_start = g.b + static_cast<std::size_t>(min(n0 + bt_n, g.n - 1)) * g.ldb + bt_k;
   // Whole slices from running pointers: a_run at A's (row ac_row, k), b_run at B's (row k + b_row,
@@ -243,11 +213,11 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       }
     } else {
 #pragma unroll
-      for (int q = 0; q < kACopies; ++q) copy_along_k(slot(&as[stage][0][0], kAStride, ac_k, ac_row + q * kARowStep), a_run + q * ac_step, true);
+      for (int q = 0; q < 4; ++q) Copy::one_at(&as[stage][ac_k][ac_row + q * kARowStep], a_run + q * ac_step, true);
     }
     if constexpr (kBTransposed) {
 #pragma unroll
-      for (int q = 0; q < kBTPer; ++q) copy_along_k(slot(&bs[stage][0][0], kBStride, bt_k, bt_n + q * kBTColStep), b_run + q * bt_step, true);
+      for (int q = 0; q < kBTPer; ++q) Copy::one_at(&bs[stage][bt_k][bt_n + q * kBTColStep], b_run + q * bt_step, true);
     } else {
 #pragma unroll
       for (int r = 0; r < T::kBPer; ++r) {
@@ -281,9 +251,9 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
     } else {
       const bool a_k_in = k + ac_k >= k_begin;
 #pragma unroll
-      for (int q = 0; q < kACopies; ++q) {
+      for (int q = 0; q < 4; ++q) {
         const bool valid = a_k_in && m0 + ac_row + q * kARowStep < g.m;
-        copy_along_k(slot(&as[stage][0][0], kAStride, ac_k, ac_row + q * kARowStep), valid ? ac_row_start + q * ac_step + k : g.a, valid);
+        Copy::one_at(&as[stage][ac_k][ac_row + q * kARowStep], valid ? ac_row_start + q * ac_step + k : g.a, valid);
       }
     }
     if constexpr (kBTransposed) {
@@ -291,7 +261,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
 #pragma unroll
       for (int q = 0; q < kBTPer; ++q) {
         const bool valid = k_in && n0 + bt_n + q * kBTColStep < g.n;
-        copy_along_k(slot(&bs[stage][0][0], kBStride, bt_k, bt_n + q * kBTColStep), valid ? bt_row_start + q * bt_step + k : g.b, valid);
+        Copy::one_at(&bs[stage][bt_k][bt_n + q * kBTColStep], valid ? bt_row_start + q * bt_step + k : g.b, valid);
       }
     } else {
 #pragma unroll
@@ -332,55 +302,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       *reinterpret_cast<float4*>(fb + 4 * c) = *reinterpret_cast<const float4*>(&bs[buf][k][warp_n + c * 32 + lx * 4]);
   };
 
-  // kPairs: a[h] holds rows 2h, 2h + 1 of each 4-row band at both k of a pair (a[h][4c + 2r + kk]:
-  // row c·16 + ly·4 + 2h + r, k = 2kp + kk), b[h] B's column chunk h (b[h][2j + kk]: column
-  // h·32 + lx·4 + j). A warp's load reads 4 distinct float4 of as (one wavefront) and 8 of bs, 32
-  // bytes apart (two).
-  [[maybe_unused]] auto load_a_half = [&](int buf, int kp, int h) {
-#pragma unroll
-    for (int c = 0; c < kChunksM; ++c)
-      *reinterpret_cast<float4*>(a[h] + 4 * c) = *reinterpret_cast<const float4*>(&as[buf][kp][2 * (warp_m + c * 16 + ly * 4) + 4 * h]);
-  };
-  [[maybe_unused]] auto load_b_chunk = [&](int buf, int kp, int h) {
-#pragma unroll
-    for (int q = 0; q < 2; ++q)
-      *reinterpret_cast<float4*>(b[h] + 4 * q) = *reinterpret_cast<const float4*>(&bs[buf][kp][2 * (warp_n + h * 32 + lx * 4) + 4 * q]);
-  };
-
   float acc[T::kRows][T::kCols] = {};
-  // kPairs: the FMAs of a k-pair on A's half h and B's chunk ch, k before k + 1, two rows walked
-  // across the chunk's columns as in multiply (below).
-  [[maybe_unused]] auto quadrant = [&](int h, int ch) {
-#pragma unroll
-    for (int kk = 0; kk < 2; ++kk)
-#pragma unroll
-      for (int c = 0; c < kChunksM; ++c)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-          const int col = c % 2 ? 3 - r : r, i = 4 * c + 2 * h, j = 4 * ch + col;
-          acc[i][j] = fmaf(a[h][4 * c + kk], b[ch][2 * col + kk], acc[i][j]);
-          acc[i + 1][j] = fmaf(a[h][4 * c + 2 + kk], b[ch][2 * col + kk], acc[i + 1][j]);
-        }
-  };
-  // kPairs: pair p of the slice in stage `buf`; each half is reloaded, from pair p + 1 (or the
-  // next slice's first, in stage next_buf), once its last quadrant is done. The chunks go in the
-  // order v1, v2 on A's half 0 and v2, v1 on half 1; pair p + 1 starts with v2, the chunk loaded
-  // first.
-  [[maybe_unused]] auto pair_step = [&](int buf, int p, bool more, int next_buf) {
-    const int v1 = p % 2, v2 = 1 - v1;
-    const bool last = p == T::kBK / 2 - 1, reload = !last || more;
-    const int nb = last ? next_buf : buf, nkp = last ? 0 : p + 1;
-    quadrant(0, v1);
-    quadrant(0, v2);
-    if (reload) load_a_half(nb, nkp, 0);
-    quadrant(1, v2);
-    if (reload) load_b_chunk(nb, nkp, v2);
-    quadrant(1, v1);
-    if (reload) {
-      load_a_half(nb, nkp, 1);
-      load_b_chunk(nb, nkp, v1);
-    }
-  };
   // Step k's FMAs, on the fragments in register set k % 2.
   auto multiply = [&](int k) {
     if constexpr (kPairedRows<kChunksM, kVector>) {
@@ -454,13 +376,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       }
       cp_async_wait<kStages - 2>();
       __syncthreads();
-      if (slices > 0) {
-        if constexpr (kPairs) {
-          load_a_half(0, 0, 0), load_a_half(0, 0, 1), load_b_chunk(0, 0, 0), load_b_chunk(0, 0, 1);
-        } else {
-          load_fragments(0, 0, a[0], b[0]);
-        }
-      }
+      if (slices > 0) load_fragments(0, 0, a[0], b[0]);
       for (int s = 0; s < slices; ++s) {
         const bool more = s + 1 < slices;
         // The barrier a slice early: slice s + 1 has landed for every thread, so its first
@@ -483,18 +399,13 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
           copy_checked(ahead, free_stage);
         }
         cp_async_commit();
-        if constexpr (kPairs) {
 #pragma unroll
-          for (int p = 0; p < T::kBK / 2; ++p) pair_step(stage, p, more, next);
-        } else {
-#pragma unroll
-          for (int k = 0; k < T::kBK; ++k) {
-            if (k < T::kBK - 1)
-              load_fragments(stage, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
-            else if (more)
-              load_fragments(next, 0, a[0], b[0]);
-            multiply(k);
-          }
+        for (int k = 0; k < T::kBK; ++k) {
+          if (k < T::kBK - 1)
+            load_fragments(stage, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
+          else if (more)
+            load_fragments(next, 0, a[0], b[0]);
+          multiply(k);
         }
         stage = next;
         next = next + 1 == kStages ? 0 : next + 1;

@@ -128,15 +128,6 @@ struct TileCopy {
     else
       *dst = valid ? *src : 0.f;
   }
-  /// dst[0..1] = src[0..1] (8-byte aligned), or zeros when !valid.
-  __device__ __forceinline__ static void two_at(float* dst, const float* src, bool valid) {
-    if constexpr (kAsync) {
-      cp_async8(dst, src, valid);
-    } else {
-      dst[0] = valid ? src[0] : 0.f;
-      dst[1] = valid ? src[1] : 0.f;
-    }
-  }
   /// dst[0..3] = the first `bytes` of src[0..3] (16-byte aligned), zeros after them.
   __device__ __forceinline__ static void four_at(float* dst, const float* src, int bytes) {
     if constexpr (kAsync) {

@@ -327,10 +327,6 @@ void launch_big(const char* name, const GemmArgs& g, int splits, float* partials
   }
   if (g.a_transposed && g.b_transposed) return run(Yes{}, Yes{});
   if (g.a_transposed) return run(Yes{}, No{});
-  // B stored n × k, staged with 16-byte rows, copies its k-pairs 8 bytes at a time (kPairs); an
-  // odd k would leave the pairs unaligned, so there the 4-byte kernel copies them.
-  if constexpr (kVector && kStages > 0)
-    if (g.b_transposed && g.k % 2 != 0) return launch_big<kChunksM, false, kBlockRows, kStages>(name, g, splits, partials, stream);
   if (g.b_transposed) return run(No{}, Yes{});
   run(No{}, No{});
 }
