@@ -2,6 +2,8 @@
 // into 3 stages) of the ladder, and the library's tiles for the large products.
 #pragma once
 
+#include <utility>
+
 #include "sgemm/sgemm_device.cuh"
 
 namespace gpulab::sgemm_device {
@@ -32,21 +34,53 @@ namespace gpulab::sgemm_device {
 // read only valid elements, so no guarded form is needed.
 // kBlockRows 64 (with 8 × 8 a thread): 64 × 128 tiles of 4 warps, cuBLAS's tile for products of a
 // few hundred tiles (1000³ and the like), four blocks an SM at 128 registers.
-template <int kChunksM, int kBlockRows = 128>
+// kSliceK: a slice's depth, 8; 16 for the staged kernel where A and B both run along k (deep_slices).
+template <int kChunksM, int kBlockRows = 128, int kSliceK = 8>
 struct BigTiles {
   static constexpr int kRows = 4 * kChunksM, kCols = 8;  // a thread's
-  static constexpr int kWM = 16 * kChunksM, kWN = 64, kBM = kBlockRows, kBK = 8, kThreads = 2 * kBM;
+  static constexpr int kWM = 16 * kChunksM, kWN = 64, kBM = kBlockRows, kBK = kSliceK, kThreads = 2 * kBM;
   static constexpr int kWarpsM = kBM / kWM, kBN = kThreads / 32 / kWarpsM * kWN;
   static constexpr int kMinBlocks = kChunksM == 4 ? 1 : 256 / kThreads * 2;
   static constexpr int kAStride = kBM + 4;
   // B's copies: kBPer float4 a thread, rows kBRowStep apart.
   static constexpr int kBUnits = kBN / 4, kBPer = kBK * kBUnits / kThreads, kBRowStep = kThreads / kBUnits;
-  static_assert(kBM * kBK == 4 * kThreads, "A's slice is one float4 a thread");
+  static_assert(kBK == 16 || kBM * kBK == 4 * kThreads, "A's slice is one float4 a thread (rung 9's copies)");
   /// Bs's row: padded by 4 floats where B is stored transposed, so that its transposing copies
   /// fall in 32 distinct banks as A's do.
   template <bool kBTransposed>
   static constexpr int kBStride = kBTransposed ? kBN + 4 : kBN;
 };
+
+/// Slices 16 deep (staged, A as stored, B stored n × k): both operands go to transposed places by
+/// 4-byte cp.async, and a warp's copy of an 8-deep slice reads 32 bytes of each of 4 rows: 4 L1
+/// wavefronts for 128 bytes, twice N,N's count in all (docs/sgemm.md). 16 deep, a warp's copy reads
+/// 64 bytes of 2 rows: 2 wavefronts. Their shared rows stay padded by 4 floats, and values at
+/// k ≥ 8 of the slice are stored at m ^ 2 (and n ^ 2), so that k and k + 8 of a row, 32 floats apart,
+/// fall in different banks; the fragments' loads read them back with the two pairs swapped.
+/// (16 × 8 a thread; 8 × 8 at 128 registers spills with them.)
+template <int kChunksM, int kStages, bool kATransposed, bool kBTransposed>
+constexpr bool deep_slices = kChunksM == 4 && kStages > 0 && !kATransposed && kBTransposed;
+
+/// The shared memory of a big-tile kernel, A's stages then B's.
+template <class T, int kStages, bool kBTransposed>
+constexpr std::size_t big_tiles_smem_bytes() {
+  const std::size_t buffers = kStages > 0 ? kStages : 2;
+  return buffers * T::kBK * (T::kAStride + T::template kBStride<kBTransposed>)*sizeof(float);
+}
+
+/// A big-tile kernel's stages of A and of B in shared memory: static arrays, or past the 48 KiB a
+/// block may hold statically (deep slices) dynamic shared memory, launched with sizeof both.
+template <class ATiles, class BTiles, bool kDynamic>
+__device__ __forceinline__ std::pair<ATiles*, BTiles*> shared_tiles() {
+  if constexpr (kDynamic) {
+    extern __shared__ __align__(16) unsigned char dynamic_smem[];
+    return {reinterpret_cast<ATiles*>(dynamic_smem), reinterpret_cast<BTiles*>(dynamic_smem + sizeof(ATiles))};
+  } else {
+    __shared__ __align__(16) ATiles as;
+    __shared__ __align__(16) BTiles bs;
+    return {&as, &bs};
+  }
+}
 
 /// The FMAs two rows of A at a time (below) where that measured faster: the 16 × 8 tile with
 /// 16-byte loads, 1.04× at 4096³, 8192³ and 5000×3000×700 on the H100 against cuBLAS's order (two
@@ -135,12 +169,18 @@ template <int kChunksM, bool kVector, int kBlockRows = 128, int kStages = 0, boo
           bool kCTransposed = false>
 __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigTiles<kChunksM, kBlockRows>::kMinBlocks)
     big_tiles(GemmArgs g, int k_slice, float* partials) {
-  using T = BigTiles<kChunksM, kBlockRows>;
+  constexpr bool kDeep = deep_slices<kChunksM, kStages, kATransposed, kBTransposed>;
+  using T = BigTiles<kChunksM, kBlockRows, kDeep ? 16 : 8>;
   constexpr bool kAsync = kStages > 0;
   constexpr int kBuffers = kAsync ? kStages : 2;
   static_assert(!kAsync || kStages >= 3, "cp.async fills a stage beside the one read and the one read next");
-  __shared__ __align__(16) float as[kBuffers][T::kBK][T::kAStride];
-  __shared__ __align__(16) float bs[kBuffers][T::kBK][T::template kBStride<kBTransposed>];
+  using ATiles = float[kBuffers][T::kBK][T::kAStride];
+  using BTiles = float[kBuffers][T::kBK][T::template kBStride<kBTransposed>];
+  const auto [as_tiles, bs_tiles] = shared_tiles<ATiles, BTiles, kDeep>();
+  ATiles& as = *as_tiles;
+  BTiles& bs = *bs_tiles;
+  // Deep slices: where a row's (or column's) value at k of a slice lies in its shared row.
+  [[maybe_unused]] const auto placed = [](int k, int mn) { return kDeep && k >= 8 ? mn ^ 2 : mn; };
 
   g = g.member(blockIdx.y);  // a batch's member (GemmArgs::batch)
   const auto [m0, n0, k_begin, k_end, slices] = BlockWork::of<T>(g, k_slice);
@@ -178,8 +218,9 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   // back from k_end: slice 0 holds the ragged part (from k_first, zeros below k_begin), so that in
   // a tile inside the matrices every later slice is whole and copied without a test. The sums are
   // the same bits: a thread adds its products in ascending k either way, and 0·0 changes none.
-  const int ac_k = t % 8, ac_row = t / 8;
-  constexpr int kARowStep = T::kBM / 4;
+  // (Deep slices: k = t % 16 of rows t / 16 + q·kThreads / 16, 2 rows' 64 bytes a warp.)
+  const int ac_k = t % T::kBK, ac_row = t / T::kBK;
+  constexpr int kARowStep = T::kThreads / T::kBK, kACopies = T::kBM / kARowStep;
   const int k_first = k_end - slices * T::kBK;
   const std::ptrdiff_t ac_step = static_cast<std::ptrdiff_t>(kARowStep) * static_cast<std::ptrdiff_t>(g.lda);
   const float* ac_row_start = g.a + static_cast<std::size_t>(min(m0 + ac_row, g.m - 1)) * g.lda + ac_k;
@@ -192,11 +233,11 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   // A stored k × m, copied as B is: a thread's float4 of stored row at_k from column m0 + at_m
   // (4-byte copies kAUnits apart where rows are not 16-byte aligned), one a thread a slice.
   constexpr int kAUnits = T::kBM / 4, kAColStep = kVector ? 1 : kAUnits;
-  static_assert(T::kBK * kAUnits == T::kThreads, "A's slice, stored k x m, is one float4 a thread");
+  static_assert(kDeep || T::kBK * kAUnits == T::kThreads, "A's slice, stored k x m, is one float4 a thread");
   [[maybe_unused]] const int at_k = t / kAUnits, at_m = kVector ? t % kAUnits * 4 : t % kAUnits;
-  // B stored n × k, copied as A is: k = t % 8 of stored rows (B's columns) t / 8 + q·kBTColStep.
-  constexpr int kBTColStep = T::kThreads / 8, kBTPer = T::kBN / kBTColStep;
-  [[maybe_unused]] const int bt_k = t % 8, bt_n = t / 8;
+  // B stored n × k, copied as A is: k = ac_k of stored rows (B's columns) ac_row + q·kBTColStep.
+  constexpr int kBTColStep = kARowStep, kBTPer = T::kBN / kBTColStep;
+  [[maybe_unused]] const int bt_k = ac_k, bt_n = ac_row;
   [[maybe_unused]] const std::ptrdiff_t bt_step = static_cast<std::ptrdiff_t>(kBTColStep) * static_cast<std::ptrdiff_t>(g.ldb);
   [[maybe_unused]] const float* bt_row_start = g.b + static_cast<std::size_t>(min(n0 + bt_n, g.n - 1)) * g.ldb + bt_k;
   // Whole slices from running pointers: a_run at A's (row ac_row, k), b_run at B's (row k + b_row,
@@ -213,11 +254,11 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       }
     } else {
 #pragma unroll
-      for (int q = 0; q < 4; ++q) Copy::one_at(&as[stage][ac_k][ac_row + q * kARowStep], a_run + q * ac_step, true);
+      for (int q = 0; q < kACopies; ++q) Copy::one_at(&as[stage][ac_k][placed(ac_k, ac_row + q * kARowStep)], a_run + q * ac_step, true);
     }
     if constexpr (kBTransposed) {
 #pragma unroll
-      for (int q = 0; q < kBTPer; ++q) Copy::one_at(&bs[stage][bt_k][bt_n + q * kBTColStep], b_run + q * bt_step, true);
+      for (int q = 0; q < kBTPer; ++q) Copy::one_at(&bs[stage][bt_k][placed(bt_k, bt_n + q * kBTColStep)], b_run + q * bt_step, true);
     } else {
 #pragma unroll
       for (int r = 0; r < T::kBPer; ++r) {
@@ -232,7 +273,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
     }
   };
   auto copy_checked = [&](int s, int stage) {
-    const int k = k_first + s * T::kBK;  // k + 7 < k_end
+    const int k = k_first + s * T::kBK;  // k + kBK − 1 < k_end
     if constexpr (kATransposed) {
       const int row = k + at_k;
       const bool k_in = row >= k_begin;
@@ -251,9 +292,9 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
     } else {
       const bool a_k_in = k + ac_k >= k_begin;
 #pragma unroll
-      for (int q = 0; q < 4; ++q) {
+      for (int q = 0; q < kACopies; ++q) {
         const bool valid = a_k_in && m0 + ac_row + q * kARowStep < g.m;
-        Copy::one_at(&as[stage][ac_k][ac_row + q * kARowStep], valid ? ac_row_start + q * ac_step + k : g.a, valid);
+        Copy::one_at(&as[stage][ac_k][placed(ac_k, ac_row + q * kARowStep)], valid ? ac_row_start + q * ac_step + k : g.a, valid);
       }
     }
     if constexpr (kBTransposed) {
@@ -261,7 +302,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
 #pragma unroll
       for (int q = 0; q < kBTPer; ++q) {
         const bool valid = k_in && n0 + bt_n + q * kBTColStep < g.n;
-        Copy::one_at(&bs[stage][bt_k][bt_n + q * kBTColStep], valid ? bt_row_start + q * bt_step + k : g.b, valid);
+        Copy::one_at(&bs[stage][bt_k][placed(bt_k, bt_n + q * kBTColStep)], valid ? bt_row_start + q * bt_step + k : g.b, valid);
       }
     } else {
 #pragma unroll
@@ -293,13 +334,22 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   };
 
   float a[2][T::kRows], b[2][T::kCols];
+  // Four values of a shared row into f[0..3]; with deep slices at k ≥ 8 they lie at places ^ 2,
+  // so the float4's pairs are swapped back (register names only).
+  const auto take4 = [](float* f, const float* src, bool swapped) {
+    if (swapped) {
+      const float4 v = *reinterpret_cast<const float4*>(src);
+      f[0] = v.z, f[1] = v.w, f[2] = v.x, f[3] = v.y;
+    } else {
+      *reinterpret_cast<float4*>(f) = *reinterpret_cast<const float4*>(src);
+    }
+  };
   auto load_fragments = [&](int buf, int k, float (&fa)[T::kRows], float (&fb)[T::kCols]) {
+    const bool swapped = kDeep && k >= 8;
 #pragma unroll
-    for (int c = 0; c < kChunksM; ++c)
-      *reinterpret_cast<float4*>(fa + 4 * c) = *reinterpret_cast<const float4*>(&as[buf][k][warp_m + c * 16 + ly * 4]);
+    for (int c = 0; c < kChunksM; ++c) take4(fa + 4 * c, &as[buf][k][warp_m + c * 16 + ly * 4], swapped);
 #pragma unroll
-    for (int c = 0; c < 2; ++c)
-      *reinterpret_cast<float4*>(fb + 4 * c) = *reinterpret_cast<const float4*>(&bs[buf][k][warp_n + c * 32 + lx * 4]);
+    for (int c = 0; c < 2; ++c) take4(fb + 4 * c, &bs[buf][k][warp_n + c * 32 + lx * 4], swapped);
   };
 
   float acc[T::kRows][T::kCols] = {};

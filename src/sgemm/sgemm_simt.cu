@@ -307,8 +307,20 @@ void launch_big(const char* name, const GemmArgs& g, int splits, float* partials
   const std::string per_thread = std::to_string(T::kRows) + "x" + std::to_string(T::kCols) + " per thread, fragments double-buffered" +
                                  (kStages > 0 ? ", cp.async " + std::to_string(kStages) + " stages" : "");
   auto run = [&](auto a_transposed, auto b_transposed) {
-    launch_tiled<T>(name, big_tiles<kChunksM, kVector, kBlockRows, kStages, decltype(a_transposed)::value, decltype(b_transposed)::value>,
-                    0, per_thread + (g.as_stored() ? "" : ", " + std::string(operand_form(g))), g, splits, partials, stream);
+    constexpr bool kAT = decltype(a_transposed)::value, kBT = decltype(b_transposed)::value;
+    constexpr auto kernel = big_tiles<kChunksM, kVector, kBlockRows, kStages, kAT, kBT>;
+    if constexpr (deep_slices<kChunksM, kStages, kAT, kBT>) {
+      // Slices 16 deep (big_tiles_smem_bytes past the 48 KiB of static shared memory): where the
+      // device cannot give a block that much (a T4: 64 KiB, and no cp.async), the fragments kernel.
+      using Deep = BigTiles<kChunksM, kBlockRows, 16>;
+      constexpr std::size_t kBytes = big_tiles_smem_bytes<Deep, kStages, kBT>();
+      if (kBytes > static_cast<std::size_t>(current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin)))
+        return launch_big<kChunksM, kVector, kBlockRows, 0>(name, g, splits, partials, stream);
+      allow_smem<kernel>(kBytes);
+      launch_tiled<Deep>(name, kernel, kBytes, per_thread + ", slices 16 deep, " + std::string(operand_form(g)), g, splits, partials, stream);
+    } else {
+      launch_tiled<T>(name, kernel, 0, per_thread + (g.as_stored() ? "" : ", " + std::string(operand_form(g))), g, splits, partials, stream);
+    }
   };
   using No = std::false_type;
   using Yes = std::true_type;
