@@ -272,6 +272,21 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       }
     }
   };
+  // Deep slices: a whole slice's 24 copies issued 4 a step over its first 6 steps; issued at once
+  // they queued behind each other (long-scoreboard stalls 0.27 an issue, af39732-ncu).
+  constexpr int kCopiesAStep = 4, kCopySteps = (kACopies + kBTPer) / kCopiesAStep;
+  static_assert(!kDeep || kCopySteps * kCopiesAStep == kACopies + kBTPer);
+  [[maybe_unused]] auto copy_whole_step = [&](const float* a_run, const float* b_run, int stage, int step) {
+#pragma unroll
+    for (int i = step * kCopiesAStep; i < (step + 1) * kCopiesAStep; ++i) {
+      if (i < kACopies) {
+        Copy::one_at(&as[stage][ac_k][placed(ac_k, ac_row + i * kARowStep)], a_run + i * ac_step, true);
+      } else {
+        const int q = i - kACopies;
+        Copy::one_at(&bs[stage][bt_k][placed(bt_k, bt_n + q * kBTColStep)], b_run + q * bt_step, true);
+      }
+    }
+  };
   auto copy_checked = [&](int s, int stage) {
     const int k = k_first + s * T::kBK;  // k + kBK − 1 < k_end
     if constexpr (kATransposed) {
@@ -437,25 +452,35 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
         cp_async_wait<kStages - 3>();
         __syncthreads();
         const int ahead = s + kStages - 1, free_stage = stage == 0 ? kStages - 1 : stage - 1;
-        if constexpr (kWhole) {
-          // No branch: past the last slice the last is copied again, into a stage that no later
-          // slice reads (the slices left hold fewer than kStages stages).
+        // No branch in a whole tile: past the last slice the last is copied again, into a stage
+        // that no later slice reads (the slices left hold fewer than kStages stages).
+        constexpr bool kSpread = kWhole && kDeep;  // the copies spread over the slice's steps
+        if constexpr (kWhole && !kDeep) {
           copy_whole(a_run, b_run, free_stage);
           if (ahead < slices - 1) {
             a_run += a_slice;
             b_run += b_slice;
           }
-        } else if (ahead < slices) {
+        } else if (!kWhole && ahead < slices) {
           copy_checked(ahead, free_stage);
         }
-        cp_async_commit();
+        if constexpr (!kSpread) cp_async_commit();
 #pragma unroll
         for (int k = 0; k < T::kBK; ++k) {
+          if constexpr (kSpread)
+            if (k < kCopySteps) copy_whole_step(a_run, b_run, free_stage, k);
           if (k < T::kBK - 1)
             load_fragments(stage, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
           else if (more)
             load_fragments(next, 0, a[0], b[0]);
           multiply(k);
+        }
+        if constexpr (kSpread) {
+          cp_async_commit();
+          if (ahead < slices - 1) {
+            a_run += a_slice;
+            b_run += b_slice;
+          }
         }
         stage = next;
         next = next + 1 == kStages ? 0 : next + 1;

@@ -317,7 +317,9 @@ void launch_big(const char* name, const GemmArgs& g, int splits, float* partials
       if (kBytes > static_cast<std::size_t>(current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin)))
         return launch_big<kChunksM, kVector, kBlockRows, 0>(name, g, splits, partials, stream);
       allow_smem<kernel>(kBytes);
-      launch_tiled<Deep>(name, kernel, kBytes, per_thread + ", slices 16 deep, " + std::string(operand_form(g)), g, splits, partials, stream);
+      // k's split slices aligned to 8 as the other forms' (T), so that each sum is theirs: the
+      // kernel zero-fills a first slice that starts below its k.
+      launch_tiled<T>(name, kernel, kBytes, per_thread + ", slices 16 deep, " + std::string(operand_form(g)), g, splits, partials, stream);
     } else {
       launch_tiled<T>(name, kernel, 0, per_thread + (g.as_stored() ? "" : ", " + std::string(operand_form(g))), g, splits, partials, stream);
     }
