@@ -272,9 +272,9 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       }
     }
   };
-  // Deep slices: a whole slice's 24 copies issued 4 a step over its first 6 steps; issued at once
+  // Deep slices: a whole slice's 24 copies issued 2 a step over its first 12 steps; issued at once
   // they queued behind each other (long-scoreboard stalls 0.27 an issue, af39732-ncu).
-  constexpr int kCopiesAStep = 4, kCopySteps = (kACopies + kBTPer) / kCopiesAStep;
+  constexpr int kCopiesAStep = 2, kCopySteps = (kACopies + kBTPer) / kCopiesAStep;
   static_assert(!kDeep || kCopySteps * kCopiesAStep == kACopies + kBTPer);
   [[maybe_unused]] auto copy_whole_step = [&](const float* a_run, const float* b_run, int stage, int step) {
 #pragma unroll
