@@ -240,6 +240,10 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
   [[maybe_unused]] const int bt_k = ac_k, bt_n = ac_row;
   [[maybe_unused]] const std::ptrdiff_t bt_step = static_cast<std::ptrdiff_t>(kBTColStep) * static_cast<std::ptrdiff_t>(g.ldb);
   [[maybe_unused]] const float* bt_row_start = g.b + static_cast<std::size_t>(min(n0 + bt_n, g.n - 1)) * g.ldb + bt_k;
+  // Where copy q along k lands in a stage: A's row ac_row + q·kARowStep, B's (stored n × k) column
+  // bt_n + q·kBTColStep, at k = ac_k.
+  [[maybe_unused]] const auto a_place = [&](int stage, int q) { return &as[stage][ac_k][placed(ac_k, ac_row + q * kARowStep)]; };
+  [[maybe_unused]] const auto bt_place = [&](int stage, int q) { return &bs[stage][bt_k][placed(bt_k, bt_n + q * kBTColStep)]; };
   // Whole slices from running pointers: a_run at A's (row ac_row, k), b_run at B's (row k + b_row,
   // col bc_col); stored transposed, a_run at A's stored (row k + at_k, col m0 + at_m), b_run at
   // B's stored (row n0 + bt_n, col k + bt_k).
@@ -254,11 +258,11 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
       }
     } else {
 #pragma unroll
-      for (int q = 0; q < kACopies; ++q) Copy::one_at(&as[stage][ac_k][placed(ac_k, ac_row + q * kARowStep)], a_run + q * ac_step, true);
+      for (int q = 0; q < kACopies; ++q) Copy::one_at(a_place(stage, q), a_run + q * ac_step, true);
     }
     if constexpr (kBTransposed) {
 #pragma unroll
-      for (int q = 0; q < kBTPer; ++q) Copy::one_at(&bs[stage][bt_k][placed(bt_k, bt_n + q * kBTColStep)], b_run + q * bt_step, true);
+      for (int q = 0; q < kBTPer; ++q) Copy::one_at(bt_place(stage, q), b_run + q * bt_step, true);
     } else {
 #pragma unroll
       for (int r = 0; r < T::kBPer; ++r) {
@@ -280,10 +284,10 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
 #pragma unroll
     for (int i = step * kCopiesAStep; i < (step + 1) * kCopiesAStep; ++i) {
       if (i < kACopies) {
-        Copy::one_at(&as[stage][ac_k][placed(ac_k, ac_row + i * kARowStep)], a_run + i * ac_step, true);
+        Copy::one_at(a_place(stage, i), a_run + i * ac_step, true);
       } else {
         const int q = i - kACopies;
-        Copy::one_at(&bs[stage][bt_k][placed(bt_k, bt_n + q * kBTColStep)], b_run + q * bt_step, true);
+        Copy::one_at(bt_place(stage, q), b_run + q * bt_step, true);
       }
     }
   };
@@ -309,7 +313,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
 #pragma unroll
       for (int q = 0; q < kACopies; ++q) {
         const bool valid = a_k_in && m0 + ac_row + q * kARowStep < g.m;
-        Copy::one_at(&as[stage][ac_k][placed(ac_k, ac_row + q * kARowStep)], valid ? ac_row_start + q * ac_step + k : g.a, valid);
+        Copy::one_at(a_place(stage, q), valid ? ac_row_start + q * ac_step + k : g.a, valid);
       }
     }
     if constexpr (kBTransposed) {
@@ -317,7 +321,7 @@ __global__ void __launch_bounds__(BigTiles<kChunksM, kBlockRows>::kThreads, BigT
 #pragma unroll
       for (int q = 0; q < kBTPer; ++q) {
         const bool valid = k_in && n0 + bt_n + q * kBTColStep < g.n;
-        Copy::one_at(&bs[stage][bt_k][placed(bt_k, bt_n + q * kBTColStep)], valid ? bt_row_start + q * bt_step + k : g.b, valid);
+        Copy::one_at(bt_place(stage, q), valid ? bt_row_start + q * bt_step + k : g.b, valid);
       }
     } else {
 #pragma unroll
